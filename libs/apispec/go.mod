@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/libs/apispec
+
+go 1.26

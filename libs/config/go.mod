@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/libs/config
+
+go 1.26

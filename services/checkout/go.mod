@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/services/checkout
+
+go 1.26
