@@ -1,0 +1,114 @@
+// Package config reads a service's typed configuration from the environment once, at start-up.
+//
+// A service declares one struct with `env` tags (github.com/caarlos0/env), embeds Base, and calls
+// Load. Fields tagged `secret:"true"` are masked by LogValue so the configuration can be logged.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/caarlos0/env/v11"
+)
+
+// Base holds the settings every service shares.
+type Base struct {
+	// HTTPAddr is the listen address of the service's HTTP server.
+	HTTPAddr string `env:"HTTP_ADDR" envDefault:":8080"`
+	// LogLevel is one of debug, info, warn, error.
+	LogLevel string `env:"LOG_LEVEL" envDefault:"info"`
+	// OTLPEndpoint is the OTLP/HTTP traces endpoint (for example http://jaeger:4318); empty
+	// disables export while keeping context propagation.
+	OTLPEndpoint string `env:"OTEL_EXPORTER_OTLP_ENDPOINT"`
+	// TraceSampleRatio is the share of new traces recorded; child spans follow their parent.
+	TraceSampleRatio float64 `env:"OTEL_TRACES_SAMPLER_RATIO" envDefault:"1"`
+	// ShutdownTimeout bounds how long in-flight requests may take once shutdown begins.
+	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"15s"`
+	// BodyLimit is the largest request body accepted, in bytes.
+	BodyLimit int `env:"HTTP_BODY_LIMIT" envDefault:"1048576"`
+}
+
+// Validate reports problems in the shared settings.
+func (b Base) Validate() error {
+	var errs []error
+	if b.TraceSampleRatio < 0 || b.TraceSampleRatio > 1 {
+		errs = append(errs, errors.New("OTEL_TRACES_SAMPLER_RATIO must be between 0 and 1"))
+	}
+	if b.ShutdownTimeout <= 0 {
+		errs = append(errs, errors.New("SHUTDOWN_TIMEOUT must be positive"))
+	}
+	if b.BodyLimit <= 0 {
+		errs = append(errs, errors.New("HTTP_BODY_LIMIT must be positive"))
+	}
+	switch b.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		errs = append(errs, fmt.Errorf("LOG_LEVEL %q must be debug, info, warn or error", b.LogLevel))
+	}
+	return errors.Join(errs...)
+}
+
+// Validator is implemented by configuration structs that check their own values.
+type Validator interface{ Validate() error }
+
+// Load parses the environment into a T, applying defaults, and runs T's Validate if it has one.
+func Load[T any]() (T, error) {
+	var cfg T
+	if err := env.Parse(&cfg); err != nil {
+		return cfg, fmt.Errorf("config: %w", err)
+	}
+	if v, ok := any(cfg).(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return cfg, fmt.Errorf("config: %w", err)
+		}
+	}
+	return cfg, nil
+}
+
+// LogValue renders cfg as a slog group with every `secret:"true"` field masked.
+func LogValue(cfg any) slog.Value {
+	return slog.GroupValue(attrs(reflect.ValueOf(cfg))...)
+}
+
+func attrs(v reflect.Value) []slog.Attr {
+	if v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return nil
+	}
+	var out []slog.Attr
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		fv := v.Field(i)
+		if f.Anonymous || (fv.Kind() == reflect.Struct && f.Type != reflect.TypeFor[time.Time]()) {
+			out = append(out, attrs(fv)...)
+			continue
+		}
+		name, _, _ := strings.Cut(f.Tag.Get("env"), ",")
+		if name == "" {
+			name = f.Name
+		}
+		if f.Tag.Get("secret") == "true" {
+			out = append(out, slog.String(name, mask(fv)))
+			continue
+		}
+		out = append(out, slog.Any(name, fv.Interface()))
+	}
+	return out
+}
+
+func mask(v reflect.Value) string {
+	if v.IsZero() {
+		return ""
+	}
+	return "*****"
+}

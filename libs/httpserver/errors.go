@@ -1,0 +1,105 @@
+package httpserver
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// Error is an HTTP failure with the message a client may see. Message is a string or, for
+// validation failures, a list of problems each naming its field path.
+type Error struct {
+	Status  int
+	Message any
+	// Headers are set on the response (for example Retry-After).
+	Headers map[string]string
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	if s, ok := e.Message.(string); ok {
+		return s
+	}
+	return http.StatusText(e.Status)
+}
+
+// NewError returns an Error with a single message.
+func NewError(status int, message string) *Error {
+	return &Error{Status: status, Message: message}
+}
+
+// BadRequest reports a client error with one or more problems.
+func BadRequest(problems ...string) *Error {
+	if len(problems) == 1 {
+		return NewError(http.StatusBadRequest, problems[0])
+	}
+	return &Error{Status: http.StatusBadRequest, Message: problems}
+}
+
+// NotFound reports that the named resource does not exist for the caller.
+func NotFound(message string) *Error { return NewError(http.StatusNotFound, message) }
+
+// Unauthorized reports missing or invalid credentials.
+func Unauthorized(message string) *Error { return NewError(http.StatusUnauthorized, message) }
+
+// Forbidden reports valid credentials that may not perform the request.
+func Forbidden(message string) *Error { return NewError(http.StatusForbidden, message) }
+
+// Conflict reports a request that clashes with the resource's current state.
+func Conflict(message string) *Error { return NewError(http.StatusConflict, message) }
+
+// Body is the standard error body of every non-2xx response.
+type Body struct {
+	StatusCode int    `json:"statusCode"`
+	Message    any    `json:"message"`
+	Error      string `json:"error"`
+	RequestID  string `json:"requestId,omitempty"`
+}
+
+// ErrorMapper translates a service's domain errors into an *Error; it returns nil for errors it
+// does not know, which then become a 500.
+type ErrorMapper func(error) *Error
+
+// WriteError writes e as the standard error body.
+func WriteError(c *fiber.Ctx, e *Error) error {
+	for k, v := range e.Headers {
+		c.Set(k, v)
+	}
+	id := RequestID(c)
+	if id == "" { // refused before the middleware ran (for example an oversized body)
+		id = NewRequestID()
+		c.Set(HeaderRequestID, id)
+	}
+	return c.Status(e.Status).JSON(Body{
+		StatusCode: e.Status,
+		Message:    e.Message,
+		Error:      http.StatusText(e.Status),
+		RequestID:  id,
+	})
+}
+
+// classify turns any error from a handler or from Fiber into the *Error the client gets.
+func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
+	if errors.As(err, &e) {
+		return e, false
+	}
+	var fe *fiber.Error
+	if errors.As(err, &fe) {
+		switch fe.Code {
+		case fiber.StatusNotFound:
+			return NotFound("no route for this method and path"), false
+		case fiber.StatusRequestEntityTooLarge:
+			return NewError(fe.Code, "request body is too large"), false
+		}
+		if fe.Code < 500 {
+			return NewError(fe.Code, fe.Message), false
+		}
+	}
+	if mapErr != nil {
+		if e := mapErr(err); e != nil {
+			return e, e.Status >= 500
+		}
+	}
+	return NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it"), true
+}

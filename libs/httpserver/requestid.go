@@ -1,0 +1,58 @@
+package httpserver
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+// HeaderRequestID carries the request id between the gateway, the owners and the client.
+const HeaderRequestID = "X-Request-Id"
+
+const requestIDLocal = "httpserver.requestID"
+
+// requestIDMiddleware assigns each request an id and echoes it in the response. With trust set,
+// an incoming well-formed id is kept (owners behind the gateway); otherwise a new one is made.
+func requestIDMiddleware(trust bool) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		id := ""
+		if trust {
+			if in := c.Get(HeaderRequestID); validRequestID(in) {
+				id = in
+			}
+		}
+		if id == "" {
+			id = NewRequestID()
+		}
+		c.Locals(requestIDLocal, id)
+		c.Set(HeaderRequestID, id)
+		return c.Next()
+	}
+}
+
+// RequestID returns the id assigned to the request.
+func RequestID(c *fiber.Ctx) string {
+	id, _ := c.Locals(requestIDLocal).(string)
+	return id
+}
+
+// NewRequestID returns a fresh random request id.
+func NewRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return "req_" + hex.EncodeToString(b[:])
+}
+
+func validRequestID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		ch := s[i]
+		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_' || ch == '.') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,142 @@
+// Package httpserver builds the Fiber app every service runs: the standard error body, request
+// ids, a body limit, tracing, /healthz, /readyz and /metrics, and a graceful shutdown that fails
+// readiness first and then drains in-flight requests.
+package httpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/gofiber/contrib/otelfiber/v2"
+	"github.com/gofiber/fiber/v2"
+	"github.com/gofiber/fiber/v2/middleware/adaptor"
+	"github.com/gofiber/fiber/v2/middleware/recover"
+)
+
+// Check is a named readiness probe of one dependency.
+type Check struct {
+	Name string
+	Fn   func(context.Context) error
+}
+
+// Options configures New.
+type Options struct {
+	Log *slog.Logger
+	// BodyLimit is the largest accepted request body in bytes.
+	BodyLimit int
+	// TrustRequestID keeps a well-formed incoming X-Request-Id (services behind the gateway).
+	TrustRequestID bool
+	// MapError translates domain errors; unknown errors become a 500 that leaks nothing.
+	MapError ErrorMapper
+	// Ready lists the dependencies /readyz checks.
+	Ready []Check
+	// Metrics serves /metrics when set.
+	Metrics http.Handler
+	// DrainDelay is how long readiness fails before the listener closes, so load balancers
+	// stop sending new requests first.
+	DrainDelay time.Duration
+	// DisableTracing turns off the server span middleware (a service may install its own).
+	DisableTracing bool
+}
+
+// Server is a Fiber app with health endpoints and a graceful lifecycle.
+type Server struct {
+	App      *fiber.App
+	opts     Options
+	draining atomic.Bool
+}
+
+// New builds the app. Routes are added to s.App by the caller.
+func New(o Options) *Server {
+	s := &Server{opts: o}
+	s.App = fiber.New(fiber.Config{
+		DisableStartupMessage: true,
+		StrictRouting:         true,
+		CaseSensitive:         true,
+		BodyLimit:             o.BodyLimit,
+		ReadTimeout:           30 * time.Second,
+		WriteTimeout:          30 * time.Second,
+		IdleTimeout:           120 * time.Second,
+		ErrorHandler:          s.handleError,
+	})
+	s.App.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: s.logPanic}))
+	s.App.Use(requestIDMiddleware(o.TrustRequestID))
+	s.App.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+	s.App.Get("/readyz", s.readyz)
+	if o.Metrics != nil {
+		s.App.Get("/metrics", adaptor.HTTPHandler(o.Metrics))
+	}
+	if !o.DisableTracing {
+		// Registered after the probes, so only the service's own routes get server spans.
+		s.App.Use(otelfiber.Middleware())
+	}
+	return s
+}
+
+func (s *Server) readyz(c *fiber.Ctx) error {
+	if s.draining.Load() {
+		return WriteError(c, NewError(http.StatusServiceUnavailable, "shutting down"))
+	}
+	ctx, cancel := context.WithTimeout(c.UserContext(), 2*time.Second)
+	defer cancel()
+	for _, chk := range s.opts.Ready {
+		if err := chk.Fn(ctx); err != nil {
+			s.opts.Log.WarnContext(ctx, "readiness check failed", "check", chk.Name, "err", err)
+			return WriteError(c, NewError(http.StatusServiceUnavailable, chk.Name+" is not ready"))
+		}
+	}
+	return c.JSON(fiber.Map{"status": "ready"})
+}
+
+func (s *Server) handleError(c *fiber.Ctx, err error) error {
+	e, internal := classify(err, s.opts.MapError)
+	if internal {
+		s.opts.Log.ErrorContext(c.UserContext(), "request failed",
+			"method", c.Method(), "route", c.Route().Path, "status", e.Status,
+			"request_id", RequestID(c), "err", err)
+	}
+	return WriteError(c, e)
+}
+
+func (s *Server) logPanic(c *fiber.Ctx, v any) {
+	s.opts.Log.ErrorContext(c.UserContext(), "panic in handler",
+		"method", c.Method(), "route", c.Route().Path, "request_id", RequestID(c), "panic", fmt.Sprint(v))
+}
+
+// Serve accepts connections on ln until ctx is done, then fails readiness for DrainDelay and
+// shuts down, giving in-flight requests up to timeout to finish.
+func (s *Server) Serve(ctx context.Context, ln net.Listener, timeout time.Duration) error {
+	errc := make(chan error, 1)
+	go func() { errc <- s.App.Listener(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("httpserver: %w", err)
+	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	s.opts.Log.Info("shutting down: readiness failing, draining requests", "drain_delay", s.opts.DrainDelay)
+	time.Sleep(s.opts.DrainDelay)
+	if err := s.App.ShutdownWithTimeout(timeout); err != nil {
+		return fmt.Errorf("httpserver: shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("httpserver: %w", err)
+	}
+	return nil
+}
+
+// ListenAndServe listens on addr and calls Serve.
+func (s *Server) ListenAndServe(ctx context.Context, addr string, timeout time.Duration) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("httpserver: listen %s: %w", addr, err)
+	}
+	s.opts.Log.Info("listening", "addr", ln.Addr().String())
+	return s.Serve(ctx, ln, timeout)
+}

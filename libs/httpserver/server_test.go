@@ -1,0 +1,201 @@
+package httpserver_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+)
+
+var errWidgetMissing = errors.New("widget missing")
+
+func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, context.CancelFunc, chan error) {
+	t.Helper()
+	if o.Log == nil {
+		o.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if o.BodyLimit == 0 {
+		o.BodyLimit = 64
+	}
+	s := httpserver.New(o)
+	s.App.Get("/widgets/:id", func(c *fiber.Ctx) error {
+		switch c.Params("id") {
+		case "missing":
+			return errWidgetMissing
+		case "bad":
+			return httpserver.BadRequest("a must be set", "b must be at most 3")
+		case "boom":
+			return errors.New("pq: password authentication failed for user secret")
+		case "panic":
+			panic("kaboom")
+		}
+		return c.JSON(fiber.Map{"id": c.Params("id")})
+	})
+	s.App.Post("/echo", func(c *fiber.Ctx) error { return c.Send(c.Body()) })
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, 5*time.Second) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return s, "http://" + ln.Addr().String(), cancel, done
+}
+
+func get(t *testing.T, method, url, body string, hdr map[string]string) (int, http.Header, httpserver.Body) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b httpserver.Body
+	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= 400 {
+		if err := json.Unmarshal(raw, &b); err != nil {
+			t.Fatalf("%s %s: error body %q is not the standard JSON: %v", method, url, raw, err)
+		}
+	}
+	return res.StatusCode, res.Header, b
+}
+
+func TestStandardErrorBodies(t *testing.T) {
+	mapErr := func(err error) *httpserver.Error {
+		if errors.Is(err, errWidgetMissing) {
+			return httpserver.NotFound("widget not found")
+		}
+		return nil
+	}
+	_, base, _, _ := newServer(t, httpserver.Options{MapError: mapErr})
+
+	cases := []struct {
+		name, method, path, body string
+		status                   int
+		message                  any
+	}{
+		{"mapped domain error", "GET", "/widgets/missing", "", 404, "widget not found"},
+		{"problem list", "GET", "/widgets/bad", "", 400, []any{"a must be set", "b must be at most 3"}},
+		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path"},
+		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large"},
+		{"internal error leaks nothing", "GET", "/widgets/boom", "", 500, "internal error; quote the requestId when reporting it"},
+		{"panic", "GET", "/widgets/panic", "", 500, "internal error; quote the requestId when reporting it"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			status, hdr, b := get(t, tc.method, base+tc.path, tc.body, nil)
+			if status != tc.status || b.StatusCode != tc.status {
+				t.Fatalf("status %d, body statusCode %d; want %d", status, b.StatusCode, tc.status)
+			}
+			if got, _ := json.Marshal(b.Message); string(got) != mustJSON(tc.message) {
+				t.Errorf("message %s, want %s", got, mustJSON(tc.message))
+			}
+			if b.Error != http.StatusText(tc.status) {
+				t.Errorf("error %q, want %q", b.Error, http.StatusText(tc.status))
+			}
+			if b.RequestID == "" || hdr.Get("X-Request-Id") != b.RequestID {
+				t.Errorf("requestId %q not echoed in X-Request-Id %q", b.RequestID, hdr.Get("X-Request-Id"))
+			}
+		})
+	}
+}
+
+func mustJSON(v any) string { b, _ := json.Marshal(v); return string(b) }
+
+func TestRequestIDTrustIsOptIn(t *testing.T) {
+	_, edge, _, _ := newServer(t, httpserver.Options{})
+	_, owner, _, _ := newServer(t, httpserver.Options{TrustRequestID: true})
+	in := map[string]string{"X-Request-Id": "req_from_gateway"}
+
+	if _, hdr, _ := get(t, "GET", edge+"/widgets/1", "", in); hdr.Get("X-Request-Id") == "req_from_gateway" {
+		t.Error("an untrusting server kept the client's request id")
+	}
+	if _, hdr, _ := get(t, "GET", owner+"/widgets/1", "", in); hdr.Get("X-Request-Id") != "req_from_gateway" {
+		t.Errorf("a trusting server replaced the request id with %q", hdr.Get("X-Request-Id"))
+	}
+	bad := map[string]string{"X-Request-Id": "id with spaces"}
+	if _, hdr, _ := get(t, "GET", owner+"/widgets/1", "", bad); hdr.Get("X-Request-Id") == bad["X-Request-Id"] {
+		t.Error("a malformed request id was kept")
+	}
+}
+
+func TestReadinessReflectsChecksAndShutdown(t *testing.T) {
+	var healthy atomic.Bool
+	check := httpserver.Check{Name: "postgres", Fn: func(context.Context) error {
+		if healthy.Load() {
+			return nil
+		}
+		return errors.New("connection refused")
+	}}
+	_, base, cancel, done := newServer(t, httpserver.Options{Ready: []httpserver.Check{check}, DrainDelay: 300 * time.Millisecond})
+
+	if status, _, b := get(t, "GET", base+"/readyz", "", nil); status != 503 || b.Message != "postgres is not ready" {
+		t.Fatalf("readyz with a failing check: %d %v", status, b.Message)
+	}
+	healthy.Store(true)
+	if status, _, _ := get(t, "GET", base+"/readyz", "", nil); status != 200 {
+		t.Fatalf("readyz with passing checks: %d", status)
+	}
+	if status, _, _ := get(t, "GET", base+"/healthz", "", nil); status != 200 {
+		t.Fatalf("healthz: %d", status)
+	}
+
+	cancel()
+	time.Sleep(100 * time.Millisecond)
+	if status, _, b := get(t, "GET", base+"/readyz", "", nil); status != 503 || b.Message != "shutting down" {
+		t.Fatalf("readyz while draining: %d %v", status, b.Message)
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("Serve returned %v after a clean shutdown", err)
+	}
+	done <- nil // let the cleanup's receive finish
+}
+
+func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
+	s := httpserver.New(httpserver.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), BodyLimit: 1024})
+	started := make(chan struct{})
+	s.App.Get("/slow", func(c *fiber.Ctx) error {
+		close(started)
+		time.Sleep(300 * time.Millisecond)
+		return c.SendString("finished")
+	})
+	ln, _ := net.Listen("tcp", "127.0.0.1:0")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, 5*time.Second) }()
+
+	got := make(chan string, 1)
+	go func() {
+		res, err := http.Get("http://" + ln.Addr().String() + "/slow")
+		if err != nil {
+			got <- err.Error()
+			return
+		}
+		defer res.Body.Close()
+		b, _ := io.ReadAll(res.Body)
+		got <- string(b)
+	}()
+	<-started
+	cancel()
+	if body := <-got; body != "finished" {
+		t.Fatalf("in-flight request got %q, want finished", body)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}
