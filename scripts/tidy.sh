@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Tidies every workspace module. `go mod tidy` cannot resolve unpublished workspace modules, so
-# each module gets temporary replace directives pointing at the local modules, is tidied outside
-# workspace mode, and has the directives dropped again: committed go.mod files carry none.
+# Tidies every workspace module. Workspace modules are unpublished: go.work resolves them, so a
+# go.mod lists only external dependencies (a requirement on an unpublished version would break
+# the build). `go mod tidy` cannot resolve them either, so each module gets temporary replace
+# directives to the local modules, is tidied outside workspace mode, and then has those
+# directives and the workspace requirements dropped again.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,7 +17,7 @@ for mod in ${1:-$mods}; do
     for dep in $mods; do
       [ "$(modpath "$dep")" = "$self" ] || go mod edit -replace="$(modpath "$dep")=$rel/$dep"
     done
-    trap 'for dep in $mods; do go mod edit -dropreplace="$(modpath "$dep")" 2>/dev/null || true; done' EXIT
+    trap 'for dep in $mods; do go mod edit -dropreplace="$(modpath "$dep")" -droprequire="$(modpath "$dep")"; done' EXIT
     GOWORK=off GOFLAGS=-mod=mod go mod tidy
   )
 done

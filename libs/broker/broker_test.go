@@ -1,0 +1,162 @@
+package broker_test
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/testkit"
+)
+
+func init() { otel.SetTextMapPropagator(propagation.TraceContext{}) }
+
+// consume runs Consume in the background and returns the messages it handled.
+func consume(t *testing.T, cfg broker.ConsumerConfig, h broker.Handler) <-chan broker.Message {
+	t.Helper()
+	got := make(chan broker.Message, 100)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	cfg.Log = testkit.Logger(t)
+	go func() {
+		done <- broker.Consume(ctx, cfg, func(ctx context.Context, m broker.Message) error {
+			if err := h(ctx, m); err != nil {
+				return err
+			}
+			got <- m
+			return nil
+		})
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Consume: %v", err)
+		}
+	})
+	return got
+}
+
+func receive(t *testing.T, ch <-chan broker.Message) broker.Message {
+	t.Helper()
+	select {
+	case m := <-ch:
+		return m
+	case <-time.After(30 * time.Second):
+		t.Fatal("no message within 30s")
+		return broker.Message{}
+	}
+}
+
+func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
+	brokers := testkit.Kafka(t)
+	ctx := context.Background()
+	if err := broker.EnsureTopics(ctx, brokers, 3, 1, "widgets.v1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := broker.EnsureTopics(ctx, brokers, 3, 1, "widgets.v1"); err != nil {
+		t.Fatalf("EnsureTopics is not idempotent: %v", err)
+	}
+	var traceCtx trace.SpanContext
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "g1", Topics: []string{"widgets.v1"}},
+		func(ctx context.Context, m broker.Message) error {
+			traceCtx = trace.SpanContextFromContext(ctx)
+			return nil
+		})
+
+	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
+	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
+	pctx := trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled}))
+	w := broker.NewWriter(brokers)
+	defer w.Close()
+	err := w.Publish(pctx, broker.Message{Topic: "widgets.v1", Key: "w_1", Value: []byte(`{"n":1}`),
+		Headers: map[string]string{broker.HeaderType: "podium.widget.made.v1", broker.HeaderID: "m1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := receive(t, got)
+	if m.Key != "w_1" || string(m.Value) != `{"n":1}` || m.Headers[broker.HeaderType] != "podium.widget.made.v1" {
+		t.Fatalf("received %+v", m)
+	}
+	if traceCtx.TraceID() != tid {
+		t.Fatalf("handler ran in trace %s, want the producer's %s", traceCtx.TraceID(), tid)
+	}
+}
+
+func TestFailingMessageIsRetriedThenDeadLettered(t *testing.T) {
+	brokers := testkit.Kafka(t)
+	ctx := context.Background()
+	if err := broker.EnsureTopics(ctx, brokers, 1, 1, "jobs.v1", "jobs.v1.dead-letter"); err != nil {
+		t.Fatal(err)
+	}
+	var attempts atomic.Int32
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "workers", Topics: []string{"jobs.v1"}, MaxAttempts: 3},
+		func(_ context.Context, m broker.Message) error {
+			if m.Key == "poison" {
+				attempts.Add(1)
+				return errors.New("cannot handle")
+			}
+			return nil
+		})
+	dead := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "dlq-reader", Topics: []string{"jobs.v1.dead-letter"}},
+		func(context.Context, broker.Message) error { return nil })
+
+	w := broker.NewWriter(brokers)
+	defer w.Close()
+	if err := w.Publish(ctx, broker.Message{Topic: "jobs.v1", Key: "poison", Value: []byte("x")},
+		broker.Message{Topic: "jobs.v1", Key: "fine", Value: []byte("y")}); err != nil {
+		t.Fatal(err)
+	}
+	if m := receive(t, got); m.Key != "fine" {
+		t.Fatalf("after the poison message the consumer handled %q, want fine", m.Key)
+	}
+	dl := receive(t, dead)
+	if dl.Key != "poison" || dl.Headers["x-dead-letter-reason"] != "cannot handle" || dl.Headers["x-original-offset"] != "0" {
+		t.Fatalf("dead letter %+v", dl)
+	}
+	if n := attempts.Load(); n != 3 {
+		t.Fatalf("poison message tried %d times, want 3", n)
+	}
+}
+
+func TestUncommittedMessageIsRedelivered(t *testing.T) {
+	brokers := testkit.Kafka(t)
+	ctx := context.Background()
+	if err := broker.EnsureTopics(ctx, brokers, 1, 1, "orders.v1"); err != nil {
+		t.Fatal(err)
+	}
+	w := broker.NewWriter(brokers)
+	defer w.Close()
+	if err := w.Publish(ctx, broker.Message{Topic: "orders.v1", Key: "o1", Value: []byte("1")}); err != nil {
+		t.Fatal(err)
+	}
+
+	// A first consumer stops (ctx cancelled) while handling: the offset is not committed.
+	first, stop := context.WithCancel(ctx)
+	handling := make(chan struct{})
+	errc := make(chan error, 1)
+	go func() {
+		errc <- broker.Consume(first, broker.ConsumerConfig{Brokers: brokers, Group: "billing", Topics: []string{"orders.v1"}, Log: testkit.Logger(t)},
+			func(ctx context.Context, _ broker.Message) error {
+				close(handling)
+				<-ctx.Done()
+				return ctx.Err()
+			})
+	}()
+	<-handling
+	stop()
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "billing", Topics: []string{"orders.v1"}},
+		func(context.Context, broker.Message) error { return nil })
+	if m := receive(t, got); m.Key != "o1" {
+		t.Fatalf("redelivered %q, want o1", m.Key)
+	}
+}

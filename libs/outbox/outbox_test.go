@@ -1,0 +1,173 @@
+package outbox_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/testkit"
+)
+
+// recorder is a Publisher that keeps what it was given and can be made to fail.
+type recorder struct {
+	msgs chan broker.Message
+	fail error
+}
+
+func (r *recorder) Publish(_ context.Context, msgs ...broker.Message) error {
+	if r.fail != nil {
+		return r.fail
+	}
+	for _, m := range msgs {
+		r.msgs <- m
+	}
+	return nil
+}
+
+func startRelay(t *testing.T, pool *pgxpool.Pool, pub outbox.Publisher) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	r := &outbox.Relay{Pool: pool, Publisher: pub, Log: testkit.Logger(t), Poll: 50 * time.Millisecond}
+	go func() { done <- r.Run(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("relay: %v", err)
+		}
+	})
+}
+
+func enqueue(t *testing.T, pool *pgxpool.Pool, key string, commit bool) {
+	t.Helper()
+	ctx := context.Background()
+	rollback := errors.New("rolled back on purpose")
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := outbox.Enqueue(ctx, tx, outbox.Event{Topic: "things.v1", Key: key, Type: "podium.thing.made.v1", Source: "test", Data: map[string]string{"id": key}}); err != nil {
+			return err
+		}
+		if !commit {
+			return rollback
+		}
+		return nil
+	})
+	if commit && err != nil || !commit && !errors.Is(err, rollback) {
+		t.Fatalf("enqueue %s: %v", key, err)
+	}
+}
+
+func TestRelayPublishesCommittedMessagesInOrder(t *testing.T) {
+	pool := testkit.Pool(t, outbox.Migrations())
+	rec := &recorder{msgs: make(chan broker.Message, 100)}
+	startRelay(t, pool, rec)
+
+	enqueue(t, pool, "k0", true)
+	enqueue(t, pool, "rolled-back", false)
+	for i := 1; i < 5; i++ {
+		enqueue(t, pool, fmt.Sprintf("k%d", i), true)
+	}
+	for i := range 5 {
+		select {
+		case m := <-rec.msgs:
+			if m.Key != fmt.Sprintf("k%d", i) || string(m.Value) != fmt.Sprintf(`{"id":"k%d"}`, i) {
+				t.Fatalf("message %d is %s %s", i, m.Key, m.Value)
+			}
+			if m.Headers[broker.HeaderType] != "podium.thing.made.v1" || m.Headers[broker.HeaderID] == "" || m.Headers[broker.HeaderSource] != "test" {
+				t.Fatalf("headers %v", m.Headers)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("message %d not relayed", i)
+		}
+	}
+	waitEmpty(t, pool)
+	select {
+	case m := <-rec.msgs:
+		t.Fatalf("unexpected extra message %s (a rolled-back one?)", m.Key)
+	case <-time.After(200 * time.Millisecond):
+	}
+}
+
+func TestFailedPublishKeepsMessages(t *testing.T) {
+	pool := testkit.Pool(t, outbox.Migrations())
+	enqueue(t, pool, "k0", true)
+	startRelay(t, pool, &recorder{fail: errors.New("brokers down")})
+	time.Sleep(300 * time.Millisecond)
+	var n int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("outbox holds %d messages after failed publishes (%v), want 1", n, err)
+	}
+}
+
+func TestRelayToKafka(t *testing.T) {
+	pool := testkit.Pool(t, outbox.Migrations())
+	brokers := testkit.Kafka(t)
+	w := broker.NewWriter(brokers)
+	defer w.Close()
+	startRelay(t, pool, w)
+	enqueue(t, pool, "k-kafka", true)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	got := make(chan broker.Message, 1)
+	go broker.Consume(ctx, broker.ConsumerConfig{Brokers: brokers, Group: "t", Topics: []string{"things.v1"}, Log: testkit.Logger(t)},
+		func(_ context.Context, m broker.Message) error { got <- m; return nil })
+	select {
+	case m := <-got:
+		if m.Key != "k-kafka" {
+			t.Fatalf("got %s", m.Key)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("message did not reach Kafka")
+	}
+}
+
+func TestInboxAppliesEachMessageOnce(t *testing.T) {
+	pool := testkit.Pool(t, outbox.Migrations())
+	ctx := context.Background()
+	if _, err := pool.Exec(ctx, "CREATE TABLE counter (n int); INSERT INTO counter VALUES (0)"); err != nil {
+		t.Fatal(err)
+	}
+	bump := func(tx pgx.Tx) error { _, err := tx.Exec(ctx, "UPDATE counter SET n = n + 1"); return err }
+	for i, want := range []bool{true, false, false} {
+		ran, err := outbox.Once(ctx, pool, "projector", "msg_1", bump)
+		if err != nil || ran != want {
+			t.Fatalf("delivery %d: ran=%v err=%v, want ran=%v", i, ran, err, want)
+		}
+	}
+	if ran, err := outbox.Once(ctx, pool, "other-consumer", "msg_1", bump); err != nil || !ran {
+		t.Fatalf("a second consumer did not get the message: ran=%v err=%v", ran, err)
+	}
+	failing := errors.New("apply failed")
+	if _, err := outbox.Once(ctx, pool, "projector", "msg_2", func(pgx.Tx) error { return failing }); !errors.Is(err, failing) {
+		t.Fatalf("got %v", err)
+	}
+	if ran, err := outbox.Once(ctx, pool, "projector", "msg_2", bump); err != nil || !ran {
+		t.Fatalf("a failed message was recorded as processed: ran=%v err=%v", ran, err)
+	}
+	var n int
+	if err := pool.QueryRow(ctx, "SELECT n FROM counter").Scan(&n); err != nil || n != 3 {
+		t.Fatalf("counter = %d, want 3", n)
+	}
+	if pruned, err := outbox.PruneInbox(ctx, pool, 0); err != nil || pruned != 3 {
+		t.Fatalf("pruned %d (%v), want 3", pruned, err)
+	}
+}
+
+func waitEmpty(t *testing.T, pool *pgxpool.Pool) {
+	t.Helper()
+	for range 100 {
+		var n int
+		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox").Scan(&n); err == nil && n == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("outbox not emptied")
+}

@@ -1,0 +1,8 @@
+-- +goose Up
+CREATE TABLE widgets (
+    id   bigint PRIMARY KEY,
+    name text NOT NULL UNIQUE
+);
+
+-- +goose Down
+DROP TABLE widgets;
