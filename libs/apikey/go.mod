@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/libs/apikey
+
+go 1.26
