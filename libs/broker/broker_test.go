@@ -63,12 +63,18 @@ func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
 		t.Fatalf("EnsureTopics is not idempotent: %v", err)
 	}
 	var traceCtx trace.SpanContext
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "g1", Topics: []string{"widgets.v1"}},
+	joined := make(chan struct{})
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "g1", Topics: []string{"widgets.v1"}, Joined: func() { close(joined) }},
 		func(ctx context.Context, m broker.Message) error {
 			traceCtx = trace.SpanContextFromContext(ctx)
 			return nil
 		})
 
+	select {
+	case <-joined:
+	case <-time.After(30 * time.Second):
+		t.Fatal("Joined was not called within 30s")
+	}
 	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
 	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
 	pctx := trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled}))

@@ -32,6 +32,9 @@ type ConsumerConfig struct {
 	// "<topic>.dead-letter" topic and committed. Zero means 10.
 	MaxAttempts int
 	Log *slog.Logger
+	// Joined, if set, is called once the consumer first joined its group and was assigned
+	// partitions (readiness of consumers whose absence must be visible).
+	Joined func()
 }
 
 // Consume reads messages until ctx is done, calling h for each and committing its offset only
@@ -56,6 +59,9 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 		ReadBackoffMax:    time.Second,
 	})
 	defer r.Close()
+	if cfg.Joined != nil {
+		go notifyJoined(ctx, r, cfg.Joined)
+	}
 	var dead *Writer
 	defer func() {
 		if dead != nil {
@@ -145,4 +151,22 @@ func deadLetter(ctx context.Context, w *Writer, cfg ConsumerConfig, m Message, c
 	cfg.Log.ErrorContext(ctx, "message moved to dead-letter topic", "topic", m.Topic, "partition", m.Partition,
 		"offset", m.Offset, "dead_letter_topic", dl.Topic, "err", cause)
 	return nil
+}
+
+// notifyJoined polls the reader's statistics until its first group generation (kafka-go offers
+// no callback) and then calls joined.
+func notifyJoined(ctx context.Context, r *kafka.Reader, joined func()) {
+	tick := time.NewTicker(50 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			if r.Stats().Rebalances > 0 {
+				joined()
+				return
+			}
+		}
+	}
 }
