@@ -1,0 +1,45 @@
+package apispec
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzValidateRequest checks that the validator never panics and always
+// answers nil or a *ValidationError with problems, whatever the body.
+func FuzzValidateRequest(f *testing.F) {
+	ops := Operations()
+	seeds := [][]byte{
+		nil,
+		[]byte(`{}`),
+		[]byte(`[]`),
+		[]byte(`null`),
+		[]byte(`{"limit":1e999999}`),
+		[]byte(`{"athletes":[{"phone":"+1","birthDate":"2023-02-29"}]}`),
+		[]byte(`{"waiversAccepted":{"":true,"a b":1}}`),
+		[]byte(`{"ipEnrichment":{"network":{"x":[[[[]]]]}}}`),
+		[]byte(`{"legalSignature":{"strokes":[[{"x":1.0000000001,"t":-0}]]}}`),
+		[]byte("{\"search\":\"\xff\xfe\"}"),
+		encode(f, checkoutSession()),
+		encode(f, createRegistration()),
+		encode(f, searchRegistrations()),
+	}
+	for i, s := range seeds {
+		f.Add(uint8(i), s)
+	}
+	v := validator(f)
+	f.Fuzz(func(t *testing.T, opIndex uint8, body []byte) {
+		op := ops[int(opIndex)%len(ops)]
+		err := v.ValidateRequest(op.ID, body)
+		if err == nil {
+			return
+		}
+		var verr *ValidationError
+		if !errors.As(err, &verr) {
+			t.Fatalf("%s: got %T %v, want *ValidationError", op.ID, err, err)
+		}
+		if len(verr.Problems) == 0 || len(verr.Problems) > maxProblems+1 {
+			t.Fatalf("%s: %d problems", op.ID, len(verr.Problems))
+		}
+	})
+}

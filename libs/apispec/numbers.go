@@ -1,0 +1,77 @@
+package apispec
+
+import (
+	"encoding/json"
+	"strconv"
+	"strings"
+)
+
+// Limits on number literals. The schema library compares numbers as exact
+// rationals, and turning a literal such as 1e-999999 into one takes tens of
+// milliseconds; a body full of them would stall the validator. No field of
+// the API needs numbers beyond these limits (float64 stops near 1e308).
+const (
+	maxNumberLength   = 100
+	maxNumberExponent = 400
+)
+
+// hasHugeNumber reports whether any number in v is beyond the limits. It
+// allocates nothing.
+func hasHugeNumber(v any) bool {
+	switch n := v.(type) {
+	case json.Number:
+		return isHugeNumber(n)
+	case map[string]any:
+		for _, child := range n {
+			if hasHugeNumber(child) {
+				return true
+			}
+		}
+	case []any:
+		for _, child := range n {
+			if hasHugeNumber(child) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// isHugeNumber reports whether one number literal is beyond the limits.
+func isHugeNumber(n json.Number) bool {
+	s := string(n)
+	if len(s) > maxNumberLength {
+		return true
+	}
+	i := strings.IndexAny(s, "eE")
+	if i < 0 {
+		return false
+	}
+	exp, err := strconv.Atoi(s[i+1:])
+	return err != nil || exp > maxNumberExponent || exp < -maxNumberExponent
+}
+
+// hugeNumberProblems names every number of v that is beyond the limits.
+func hugeNumberProblems(v any) []string {
+	var found []problem
+	var walk func(node any, path string)
+	walk = func(node any, path string) {
+		switch n := node.(type) {
+		case json.Number:
+			if isHugeNumber(n) {
+				found = append(found, problem{path: path,
+					text: displayPath(path) + " is a number outside the range this API accepts"})
+			}
+		case map[string]any:
+			for k, child := range n {
+				walk(child, appendKey(path, k))
+			}
+		case []any:
+			for i, child := range n {
+				walk(child, appendIndex(path, i))
+			}
+		}
+	}
+	walk(v, "")
+	return finish(found, nil)
+}

@@ -1,0 +1,118 @@
+package apispec
+
+import (
+	"cmp"
+	"slices"
+	"testing"
+)
+
+// specOperations is the endpoint table of the contract.
+var specOperations = []Operation{
+	{"organizerSearchEvents", "POST", "/organizer/events/search", Organizer, "events:read", 201, true},
+	{"organizerGetEvent", "GET", "/organizer/events/{eventId}", Organizer, "events:read", 200, false},
+	{"organizerGetPricingCards", "GET", "/organizer/events/{eventId}/pricing-cards", Organizer, "pricing:read", 200, false},
+	{"organizerCreateRegistration", "POST", "/organizer/registrations", Organizer, "registrations:write", 201, true},
+	{"organizerSearchRegistrations", "POST", "/organizer/registrations/search", Organizer, "registrations:read", 201, true},
+	{"organizerUpdateRegistration", "PATCH", "/organizer/registrations/{ticketId}", Organizer, "registrations:write", 200, true},
+	{"organizerDeleteRegistration", "DELETE", "/organizer/registrations/{ticketId}", Organizer, "registrations:write", 200, false},
+	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true},
+	{"browserGetEvent", "GET", "/browser/events/{eventId}", Browser, "", 200, false},
+	{"browserGetPricingCards", "GET", "/browser/events/{eventId}/pricing-cards", Browser, "", 200, false},
+	{"browserCheckoutSummary", "POST", "/browser/checkout/registration/summary", Browser, "", 201, true},
+	{"browserCheckoutSession", "POST", "/browser/checkout/registration/session", Browser, "", 201, true},
+	{"browserLookupReceipts", "POST", "/browser/events/{eventId}/registration-receipts/lookup", Browser, "", 201, true},
+	{"browserSendReceipts", "POST", "/browser/events/{eventId}/registration-receipts/send", Browser, "", 201, true},
+}
+
+func TestOperationsMatchTheContract(t *testing.T) {
+	got := Operations()
+	if len(got) != len(specOperations) {
+		t.Fatalf("got %d operations, want %d", len(got), len(specOperations))
+	}
+	byID := map[string]Operation{}
+	for _, op := range got {
+		byID[op.ID] = op
+	}
+	for _, want := range specOperations {
+		if op, ok := byID[want.ID]; !ok {
+			t.Errorf("missing %s", want.ID)
+		} else if op != want {
+			t.Errorf("%s:\n got  %+v\n want %+v", want.ID, op, want)
+		}
+	}
+}
+
+func TestOperationsAreSortedAndCopied(t *testing.T) {
+	got := Operations()
+	if !slices.IsSortedFunc(got, func(a, b Operation) int { return cmp.Compare(a.Path, b.Path) }) {
+		t.Error("operations are not sorted by path")
+	}
+	got[0].ID = "changed"
+	if Operations()[0].ID == "changed" {
+		t.Error("Operations() shares its slice with the caller")
+	}
+}
+
+func TestOptionalBodiesAreExactlyThoseWithoutRequiredFields(t *testing.T) {
+	v := validator(t)
+	for _, op := range Operations() {
+		rs := v.requests[op.ID]
+		if !op.HasBody {
+			if rs.schema != nil {
+				t.Errorf("%s: body-less operation has a body schema", op.ID)
+			}
+			continue
+		}
+		acceptsEmptyObject := rs.schema.Validate(map[string]any{}) == nil
+		if rs.required == acceptsEmptyObject {
+			t.Errorf("%s: requestBody.required is %v but {} is accepted: %v", op.ID, rs.required, acceptsEmptyObject)
+		}
+	}
+}
+
+func TestEveryOperationDocumentsItsErrors(t *testing.T) {
+	v := validator(t)
+	searches := map[string]bool{"organizerSearchEvents": true, "browserSearchEvents": true,
+		"organizerSearchRegistrations": true}
+	for _, op := range Operations() {
+		statuses := []int{401, 403, 429, 500, 503}
+		if op.HasBody {
+			statuses = append(statuses, 400, 413, 415)
+		}
+		if !searches[op.ID] {
+			statuses = append(statuses, 404)
+		}
+		set := v.responses[op.ID]
+		for _, status := range statuses {
+			if set.lookup(status) == nil {
+				t.Errorf("%s does not document %d", op.ID, status)
+			}
+		}
+		if set.lookup(op.SuccessStatus) == nil {
+			t.Errorf("%s does not document its success status %d", op.ID, op.SuccessStatus)
+		}
+		for _, status := range []int{200, 201, 204} {
+			if status != op.SuccessStatus && set.lookup(status) != nil {
+				t.Errorf("%s documents a second success status %d", op.ID, status)
+			}
+		}
+	}
+}
+
+func TestRateLimitedResponsesCarryTheirHeaders(t *testing.T) {
+	resp, err := lookupPointer(spec.tree, "/components/responses/TooManyRequests/headers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	headers := resp.(map[string]any)
+	for _, h := range []string{"Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "x-request-id"} {
+		if _, ok := headers[h]; !ok {
+			t.Errorf("429 response lacks header %s", h)
+		}
+	}
+	for _, id := range []string{"browserCheckoutSession", "browserLookupReceipts", "browserSendReceipts"} {
+		if validator(t).responses[id].lookup(429) == nil {
+			t.Errorf("%s does not document 429", id)
+		}
+	}
+}

@@ -1,0 +1,120 @@
+package apispec
+
+import (
+	"errors"
+	"slices"
+	"testing"
+)
+
+// Valid response bodies, one per documented success shape.
+const (
+	eventSummaryJSON = `{"id":"evt_1","name":"Madrid Throwdown","status":"PUBLISHED","startDate":"2025-06-07",` +
+		`"endDate":"2025-06-08","timezone":"Europe/Madrid","location":{"city":"Madrid","countryCode":"ES"},` +
+		`"registrationOpensAt":"2025-01-01T00:00:00Z","registrationClosesAt":null}`
+	eventListJSON   = `{"data":[` + eventSummaryJSON + `],"total":1,"limit":50,"offset":0}`
+	eventDetailJSON = `{"id":"evt_1","name":"Madrid Throwdown","status":"PUBLISHED","description":"Two days.",` +
+		`"categories":[{"id":"cat_rx","name":"RX","teamSize":{"min":2,"max":2},"quota":40,"private":false}],` +
+		`"formFields":[{"id":"fld_shirt","label":"Shirt","type":"select","required":true,"options":["S","M"]}],` +
+		`"waivers":[{"id":"wvr_liability","title":"Liability","version":3,"required":true}],` +
+		`"sponsors":[{"name":"Acme","logoUrl":"https://cdn.example.com/acme.png"}],` +
+		`"supplements":[{"id":"sup_shirt","name":"Shirt","kind":"OPTIONS","options":[{"id":"opt_m","name":"M","price":1500}]}],` +
+		`"createdAt":"2025-01-01T00:00:00Z"}`
+	pricingJSON = `{"eventId":"evt_1","currency":"EUR","cards":[{"categoryId":"cat_rx","name":"RX","quota":null,` +
+		`"registeredCount":12,"basePrice":9000,"activePrice":7500,"tiers":[{"name":"Early","price":7500,` +
+		`"endsAt":"2025-03-01T00:00:00Z","upToCount":null,"active":true}]}]}`
+	ticketJSON       = `{"ticketId":"tkt_1","athleteId":"ath_1","status":"ACTIVE","checkedInAt":[]}`
+	athleteRecJSON   = `{"athleteId":"ath_1","fullname":"Ana","email":"ana@example.com","gender":"FEMALE","birthDate":"1990-05-17"}`
+	registrationJSON = `{"registrationId":"reg_1","eventId":"evt_1","categoryId":"cat_rx","teamName":"Atlas",` +
+		`"bibRaceNumber":12,"participantDataStatus":"READY","tickets":[` + ticketJSON + `],` +
+		`"order":{"orderId":"ord_1","status":"COMPLETED","amount":7500,"currency":"EUR","paidAt":null}}`
+	searchRowsJSON = `{"data":[{"ticket":` + ticketJSON + `,"athlete":` + athleteRecJSON + `,` +
+		`"registration":{"registrationId":"reg_1","eventId":"evt_1","categoryId":"cat_rx","teamName":"Atlas"}}],` +
+		`"total":1,"limit":20,"offset":0}`
+	summaryJSON = `{"currency":"EUR","lineItems":[{"kind":"REGISTRATION","categoryId":"cat_rx","price":7500,` +
+		`"supplements":[{"supplementId":"sup_shirt","optionId":"opt_m","amount":1500}],"subtotal":9000,"total":8200},` +
+		`{"kind":"GUEST","guestIndex":0,"categoryId":"cat_rx","price":7500,"subtotal":7500,"total":7500}],` +
+		`"subtotal":16500,"discount":900,"fees":100,"total":15700,"promocode":{"code":"SPRING-10","applied":true}}`
+	errorJSON = `{"statusCode":400,"message":["limit must be at most 100"],"error":"Bad Request","requestId":"req_1"}`
+)
+
+func TestValidateResponse(t *testing.T) {
+	v := validator(t)
+	tests := []struct {
+		op     string
+		status int
+		body   string
+		want   []string
+	}{
+		{"organizerSearchEvents", 201, eventListJSON, nil},
+		{"browserSearchEvents", 201, eventListJSON, nil},
+		{"organizerGetEvent", 200, eventDetailJSON, nil},
+		{"browserGetEvent", 200, eventDetailJSON, nil},
+		{"organizerGetPricingCards", 200, pricingJSON, nil},
+		{"browserGetPricingCards", 200, pricingJSON, nil},
+		{"organizerCreateRegistration", 201, registrationJSON, nil},
+		{"organizerUpdateRegistration", 200, registrationJSON, nil},
+		{"organizerSearchRegistrations", 201, searchRowsJSON, nil},
+		{"organizerDeleteRegistration", 200, `{"ticketId":"tkt_1","result":"CANCELLED","ticketStatus":"CANCELLED"}`, nil},
+		{"browserCheckoutSummary", 201, summaryJSON, nil},
+		{"browserCheckoutSession", 201, `{"sessionId":"cs_test_1","sessionUrl":"https://checkout.stripe.com/c/pay/cs_test_1"}`, nil},
+		{"browserLookupReceipts", 201, `{"found":true,"count":2}`, nil},
+		{"browserSendReceipts", 201, `{"accepted":true,"count":2}`, nil},
+		{"organizerCreateRegistration", 400, errorJSON, nil},
+		{"browserCheckoutSession", 429, `{"statusCode":429,"message":"Too many requests","error":"Too Many Requests","requestId":"r"}`, nil},
+		{"browserGetEvent", 503, `{"statusCode":503,"message":"Try again later","requestId":"r"}`, nil},
+
+		{"organizerSearchEvents", 201, `{"data":[{"id":"1","name":"x","status":"LIVE"}],"total":1,"limit":50,"offset":0}`,
+			[]string{"data[0].id must be an opaque id that starts with evt_",
+				"data[0].status must be one of: DRAFT, PUBLISHED, UNDER_REVIEW, POSTPONED, COMPLETED, CANCELLED, ARCHIVED"}},
+		{"organizerSearchEvents", 201, `{"data":[]}`, []string{"limit is required", "offset is required", "total is required"}},
+		{"organizerGetEvent", 200, `{"id":"evt_1","name":"x","status":"DRAFT"}`, []string{"categories is required",
+			"formFields is required", "sponsors is required", "supplements is required", "waivers is required"}},
+		{"organizerGetPricingCards", 200, `{"eventId":"evt_1","currency":"eur","cards":[]}`,
+			[]string{"currency must be an ISO 4217 currency code in uppercase, for example EUR"}},
+		{"organizerCreateRegistration", 201, `{"registrationId":"reg_1","eventId":"evt_1","categoryId":"cat_1",` +
+			`"teamName":"A","tickets":[],"createdAt":"2025-05-01T10:00:00+02:00"}`,
+			[]string{"createdAt must be an RFC 3339 timestamp in UTC, for example 2025-05-01T08:00:00Z"}},
+		{"organizerDeleteRegistration", 200, `{"ticketId":"tkt_1","result":"GONE"}`,
+			[]string{"result must be one of: DELETED, CANCELLED"}},
+		{"browserCheckoutSession", 201, `{"sessionId":"cs_1","sessionUrl":"/pay"}`,
+			[]string{"sessionUrl must be an absolute URI"}},
+		{"browserCheckoutSummary", 201, `{"currency":"EUR","lineItems":[],"subtotal":-1,"discount":0,"fees":0,"total":0}`,
+			[]string{"lineItems must have at least 1 item", "subtotal must be at least 0"}},
+		{"browserLookupReceipts", 201, `{"found":true}`, []string{"count is required"}},
+		{"organizerGetEvent", 404, `{"statusCode":500,"message":"Not found","requestId":"r"}`,
+			[]string{"statusCode must be 404"}},
+		{"organizerGetEvent", 404, `{"statusCode":404,"message":"Not found"}`, []string{"requestId is required"}},
+		{"organizerCreateRegistration", 400, `{"statusCode":400,"message":[],"requestId":"r"}`,
+			[]string{"message must have at least 1 item"}},
+		{"organizerCreateRegistration", 400, `{"statusCode":400,"message":[1],"requestId":"r"}`,
+			[]string{"message[0] must be a string"}},
+		{"browserGetEvent", 200, ``, []string{"body must be valid JSON"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.op, func(t *testing.T) {
+			got := problemsOf(t, v.ValidateResponse(tc.op, tc.status, []byte(tc.body)))
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%d %s:\n got  %q\n want %q", tc.status, tc.body, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestValidateResponseUndocumentedStatus(t *testing.T) {
+	v := validator(t)
+	for _, tc := range []struct {
+		op     string
+		status int
+	}{
+		{"organizerGetEvent", 201},
+		{"organizerGetEvent", 418},
+		{"organizerGetEvent", 400},
+		{"organizerSearchEvents", 404},
+		{"browserCheckoutSession", 204},
+	} {
+		err := v.ValidateResponse(tc.op, tc.status, []byte(`{}`))
+		if !errors.Is(err, ErrUndocumentedStatus) {
+			t.Errorf("%s %d: got %v, want ErrUndocumentedStatus", tc.op, tc.status, err)
+		}
+	}
+}

@@ -1,0 +1,160 @@
+package apispec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// documentURL is the address under which the document is registered with
+// the schema compiler. It is never fetched.
+const documentURL = "https://podium.invalid/external/v1/openapi.json"
+
+// ErrUndocumentedStatus is returned by ValidateResponse for a status code the
+// operation does not document.
+var ErrUndocumentedStatus = errors.New("apispec: undocumented response status")
+
+// ValidationError reports why a body does not match its schema.
+type ValidationError struct {
+	// Problems lists one readable problem per broken rule, each naming the
+	// field path (for example "athletes[0].phone ..."), sorted by path.
+	Problems []string
+}
+
+// Error joins the problems into one line.
+func (e *ValidationError) Error() string {
+	return "invalid body: " + strings.Join(e.Problems, "; ")
+}
+
+// Validator checks request and response bodies against the schemas of the
+// document. Its schemas are compiled once by NewValidator; a Validator is
+// safe for concurrent use.
+type Validator struct {
+	requests  map[string]requestSchema
+	responses map[string]responseSchemas
+	messages  map[string]string
+}
+
+// requestSchema is the compiled request body schema of one operation.
+type requestSchema struct {
+	// schema is nil when the operation takes no body.
+	schema *jsonschema.Schema
+	// required reports that an empty body is refused rather than read as {}.
+	required bool
+}
+
+// responseSchemas holds the compiled response body schemas of one operation.
+type responseSchemas struct {
+	exact    map[int]*jsonschema.Schema
+	ranges   map[int]*jsonschema.Schema // keyed by the first digit of "5XX"
+	fallback *jsonschema.Schema
+}
+
+// lookup returns the schema documented for status, preferring an exact code
+// over a range over the default response.
+func (r responseSchemas) lookup(status int) *jsonschema.Schema {
+	if s, ok := r.exact[status]; ok {
+		return s
+	}
+	if s, ok := r.ranges[status/100]; ok && status >= 100 && status < 600 {
+		return s
+	}
+	return r.fallback
+}
+
+// NewValidator compiles the request and response schemas of every operation
+// of the document. Format assertion is enabled, so "date", "date-time" and
+// "uri" are checked, not only annotated; e-mail addresses are checked by the
+// pattern of the Email schema.
+func NewValidator() (*Validator, error) {
+	doc, err := decodeJSON(spec.json)
+	if err != nil {
+		return nil, fmt.Errorf("apispec: decode document: %w", err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	// The e-mail rule of the contract is the pattern of the Email schema;
+	// "format: email" stays an annotation so that limits the contract does
+	// not set (RFC 5321 lengths, quoted local parts) are not enforced twice.
+	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(any) error { return nil }})
+	if err := c.AddResource(documentURL, doc); err != nil {
+		return nil, fmt.Errorf("apispec: add document: %w", err)
+	}
+	v := &Validator{
+		requests:  map[string]requestSchema{},
+		responses: map[string]responseSchemas{},
+		messages:  collectMessages(spec.tree),
+	}
+	for _, op := range spec.operations {
+		if err := v.compileOperation(c, op); err != nil {
+			return nil, fmt.Errorf("apispec: %s: %w", op.ID, err)
+		}
+	}
+	return v, nil
+}
+
+// ValidateRequest checks a request body of the operation. It returns nil, a
+// *ValidationError listing the problems, or an error wrapping
+// ErrUnknownOperation. An empty body is read as {} when the operation's body
+// is optional; the body of an operation that takes none is not read.
+func (v *Validator) ValidateRequest(operationID string, body []byte) error {
+	rs, ok := v.requests[operationID]
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownOperation, operationID)
+	}
+	if rs.schema == nil {
+		return nil
+	}
+	body = bytes.TrimSpace(body)
+	if len(body) == 0 {
+		if rs.required {
+			return &ValidationError{Problems: []string{"body is required: send a JSON object"}}
+		}
+		body = emptyObject
+	}
+	return v.validate(rs.schema, body)
+}
+
+// ValidateResponse checks a response body of the operation against the
+// schema documented for status (an exact code, a range such as 5XX, or the
+// default response), including the standard error body. It returns nil, a
+// *ValidationError, or an error wrapping ErrUnknownOperation or
+// ErrUndocumentedStatus.
+func (v *Validator) ValidateResponse(operationID string, status int, body []byte) error {
+	rs, ok := v.responses[operationID]
+	if !ok {
+		return fmt.Errorf("%w: %q", ErrUnknownOperation, operationID)
+	}
+	schema := rs.lookup(status)
+	if schema == nil {
+		return fmt.Errorf("%w: %d for %s", ErrUndocumentedStatus, status, operationID)
+	}
+	return v.validate(schema, body)
+}
+
+// emptyObject is the body an empty optional request body stands for.
+var emptyObject = []byte("{}")
+
+// validate decodes body and checks it against schema.
+func (v *Validator) validate(schema *jsonschema.Schema, body []byte) error {
+	inst, err := decodeJSON(body)
+	if err != nil {
+		return &ValidationError{Problems: []string{"body must be valid JSON"}}
+	}
+	if hasHugeNumber(inst) {
+		return &ValidationError{Problems: hugeNumberProblems(inst)}
+	}
+	err = schema.Validate(inst)
+	if err == nil {
+		return nil
+	}
+	var verr *jsonschema.ValidationError
+	if !errors.As(err, &verr) {
+		return fmt.Errorf("apispec: validate: %w", err)
+	}
+	return &ValidationError{Problems: v.problems(inst, verr)}
+}
