@@ -28,8 +28,11 @@ type Base struct {
 	TraceSampleRatio float64 `env:"OTEL_TRACES_SAMPLER_RATIO" envDefault:"1"`
 	// ShutdownTimeout bounds how long in-flight requests may take once shutdown begins.
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"15s"`
+	// DrainDelay is how long readiness fails before the listener closes at shutdown, so load
+	// balancers stop routing here first.
+	DrainDelay time.Duration `env:"SHUTDOWN_DRAIN_DELAY" envDefault:"0s"`
 	// BodyLimit is the largest request body accepted, in bytes.
-	BodyLimit int `env:"HTTP_BODY_LIMIT" envDefault:"1048576"`
+	BodyLimit int `env:"HTTP_BODY_LIMIT" envDefault:"2097152"`
 }
 
 // Validate reports problems in the shared settings.
@@ -89,7 +92,8 @@ func attrs(v reflect.Value) []slog.Attr {
 			continue
 		}
 		fv := v.Field(i)
-		if f.Anonymous || (fv.Kind() == reflect.Struct && f.Type != reflect.TypeFor[time.Time]()) {
+		_, stringer := fv.Interface().(fmt.Stringer)
+		if f.Anonymous || (fv.Kind() == reflect.Struct && !stringer && f.Type != reflect.TypeFor[time.Time]()) {
 			out = append(out, attrs(fv)...)
 			continue
 		}

@@ -1,0 +1,68 @@
+# Podium: the external API of a sports-event registration platform.
+# Every target loops over the workspace modules listed in go.work.
+
+SHELL       := /bin/bash
+BIN         := $(CURDIR)/bin
+TOOLS       := $(BIN)/tools
+MODULES     := $(shell go work edit -json | awk -F'"' '/"DiskPath"/ {print $$4}')
+PACKAGES    := $(foreach m,$(MODULES),$(m)/...)
+SERVICES    := auth catalog registration checkout gateway
+
+STRIPE_MOCK_VERSION   := v0.203.0
+SQLC_VERSION          := v1.31.1
+GOLANGCI_LINT_VERSION := v2.15.0
+
+.DEFAULT_GOAL := help
+
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## Build every service into bin/.
+	@mkdir -p $(BIN)
+	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s))
+
+.PHONY: run
+run: build tools ## Run the whole system locally (Ctrl-C stops it).
+	PATH="$(TOOLS):$$PATH" go run ./system/cmd/devstack -bin $(BIN)
+
+.PHONY: test
+test: tools ## Run unit, integration and end-to-end tests (needs Postgres and Redis).
+	PATH="$(TOOLS):$$PATH" go test -race -count=1 -timeout 20m $(PACKAGES)
+
+.PHONY: bench
+bench: build tools ## Measure the gateway and the services against their baselines.
+	PATH="$(TOOLS):$$PATH" go run ./system/cmd/bench -bin $(BIN)
+
+.PHONY: lint
+lint: $(TOOLS)/golangci-lint ## Run golangci-lint on every module.
+	@for m in $(MODULES); do echo "lint $$m"; (cd $$m && $(TOOLS)/golangci-lint run ./...) || exit 1; done
+
+.PHONY: generate
+generate: $(TOOLS)/sqlc ## Regenerate sqlc code for every service that has a sqlc.yaml.
+	@for d in services/*; do [ -f $$d/sqlc.yaml ] && (cd $$d && $(TOOLS)/sqlc generate) || true; done
+
+.PHONY: tidy
+tidy: ## Tidy every module's go.mod (workspace modules stay unlisted).
+	./scripts/tidy.sh
+
+.PHONY: up
+up: ## Start the production-like stack with Docker Compose.
+	docker compose up --build -d
+
+.PHONY: down
+down: ## Stop the Docker Compose stack.
+	docker compose down
+
+.PHONY: tools
+tools: $(TOOLS)/stripe-mock ## Install the tools the tests and the local stack need.
+
+$(TOOLS)/stripe-mock:
+	GOBIN=$(TOOLS) go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
+
+$(TOOLS)/sqlc:
+	GOBIN=$(TOOLS) CGO_ENABLED=1 go install github.com/sqlc-dev/sqlc/cmd/sqlc@$(SQLC_VERSION)
+
+$(TOOLS)/golangci-lint:
+	GOBIN=$(TOOLS) go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_LINT_VERSION)

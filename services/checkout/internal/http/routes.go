@@ -1,0 +1,22 @@
+// Package http serves the checkout routes of the external API, reached only through the gateway.
+package http
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+)
+
+// Register adds the service's routes; every one requires the gateway's identity token.
+func Register(app *fiber.App, v *identity.Verifier) {
+	ext := app.Group("/external/v1", identity.Middleware(v))
+	ext.Post("/browser/checkout/registration/summary", unavailable)
+	ext.Post("/browser/checkout/registration/session", unavailable)
+	app.Post("/webhooks/stripe", identity.Middleware(v), unavailable)
+}
+
+// unavailable answers routes whose capability has not been released yet.
+func unavailable(c *fiber.Ctx) error {
+	return httpserver.NewError(fiber.StatusNotImplemented, "this endpoint is not available yet")
+}

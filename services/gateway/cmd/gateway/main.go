@@ -1,0 +1,132 @@
+// Command gateway is the edge of the external API: it authenticates keys, checks scopes,
+// origins and rate limits, validates bodies and routes each request to its owner service.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/logging"
+	"github.com/podiumhq/podium/libs/redisconn"
+	"github.com/podiumhq/podium/libs/telemetry"
+	"github.com/podiumhq/podium/services/gateway/internal/clientip"
+	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
+	"github.com/podiumhq/podium/services/gateway/internal/edge"
+	"github.com/podiumhq/podium/services/gateway/internal/keys"
+	"github.com/podiumhq/podium/services/gateway/internal/proxy"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "gateway:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	cfg, err := config.Load[gwconfig.Config]()
+	if err != nil {
+		return err
+	}
+	log := logging.New("gateway", cfg.LogLevel)
+	if cfg.InstanceID == "" {
+		cfg.InstanceID = instanceID()
+	}
+	log.Info("starting", "config", config.LogValue(cfg))
+
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "gateway", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	if err != nil {
+		return err
+	}
+	defer shutdownWithin(tel.Shutdown, 5*time.Second)
+
+	priv, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
+	if err != nil {
+		return err
+	}
+	signer := identity.NewSigner(priv, cfg.IdentityTokenTTL)
+	rdb, err := redisconn.Open(cfg.RedisURL, true)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	validator, err := apispec.NewValidator()
+	if err != nil {
+		return err
+	}
+	resolver, err := clientip.New(cfg.TrustedProxies)
+	if err != nil {
+		return err
+	}
+	upstreams, err := newUpstreams(cfg)
+	if err != nil {
+		return err
+	}
+	store := keys.NewStore(keys.NewAuthClient(cfg.AuthURL, signer, cfg.AuthTimeout), keys.Options{
+		TTL: cfg.KeyCacheTTL, NegativeTTL: cfg.KeyNegativeCacheTTL, OriginTTL: cfg.OriginCacheTTL,
+	})
+	revocations := newRevocationListener(cfg, store, log)
+
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: cfg.BodyLimit, Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
+		Ready: []httpserver.Check{{Name: "key revocation listener", Fn: revocations.ready}},
+	})
+	gw := &edge.Gateway{
+		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),
+		Signer: signer, Validator: validator, ClientIP: resolver, Upstreams: upstreams, Log: log, Now: time.Now,
+	}
+	if err := gw.Register(srv.App); err != nil {
+		return err
+	}
+
+	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return revocations.run(gctx) })
+	g.Go(func() error { return srv.ListenAndServe(gctx, cfg.HTTPAddr, cfg.ShutdownTimeout) })
+	err = g.Wait()
+	log.Info("stopped", "err", err)
+	return err
+}
+
+func newUpstreams(cfg gwconfig.Config) (map[string]*proxy.Upstream, error) {
+	out := map[string]*proxy.Upstream{}
+	for name, url := range map[string]string{edge.Catalog: cfg.CatalogURL, edge.Registration: cfg.RegistrationURL, edge.Checkout: cfg.CheckoutURL} {
+		u, err := proxy.New(name, url, cfg.UpstreamTimeout)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = u
+	}
+	return out, nil
+}
+
+func limits(cfg gwconfig.Config) edge.Limits {
+	return edge.Limits{
+		PerKey:                cfg.RateLimitPerKey.Limit,
+		CheckoutSessionPerKey: cfg.RateLimitCheckoutSessionPerKey.Limit,
+		CheckoutSessionPerIP:  cfg.RateLimitCheckoutSessionPerIP.Limit,
+		ReceiptsPerKey:        cfg.RateLimitReceiptsPerKey.Limit,
+		ReceiptsPerIP:         cfg.RateLimitReceiptsPerIP.Limit,
+		KeyLookupPerIP:        cfg.RateLimitKeyLookupPerIP.Limit,
+		PublicPerIP:           cfg.RateLimitPublicPerIP.Limit,
+		WebhookPerIP:          cfg.RateLimitWebhookPerIP.Limit,
+	}
+}
+
+func shutdownWithin(fn func(context.Context) error, d time.Duration) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	_ = fn(ctx)
+}

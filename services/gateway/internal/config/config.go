@@ -1,0 +1,64 @@
+// Package config is the gateway's configuration, read from the environment.
+package config
+
+import (
+	"errors"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
+)
+
+// Config is every setting of the gateway.
+type Config struct {
+	config.Base
+
+	AuthURL         string `env:"AUTH_URL" envDefault:"http://127.0.0.1:8081"`
+	CatalogURL      string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
+	RegistrationURL string `env:"REGISTRATION_URL" envDefault:"http://127.0.0.1:8083"`
+	CheckoutURL     string `env:"CHECKOUT_URL" envDefault:"http://127.0.0.1:8084"`
+	// UpstreamTimeout bounds a forwarded request; AuthTimeout a key lookup.
+	UpstreamTimeout time.Duration `env:"UPSTREAM_TIMEOUT" envDefault:"15s"`
+	AuthTimeout     time.Duration `env:"AUTH_TIMEOUT" envDefault:"2s"`
+
+	RedisURL     string   `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" secret:"true"`
+	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	// InstanceID names this instance's consumer group: every instance must see every key event.
+	InstanceID string `env:"GATEWAY_INSTANCE_ID"`
+
+	IdentityPrivateKey string        `env:"IDENTITY_PRIVATE_KEY,notEmpty" secret:"true"`
+	IdentityTokenTTL   time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+
+	KeyCacheTTL         time.Duration `env:"KEY_CACHE_TTL" envDefault:"60s"`
+	KeyNegativeCacheTTL time.Duration `env:"KEY_NEGATIVE_CACHE_TTL" envDefault:"10s"`
+	OriginCacheTTL      time.Duration `env:"ORIGIN_CACHE_TTL" envDefault:"60s"`
+
+	// TrustedProxies lists the CIDRs whose X-Forwarded-For entries are believed.
+	TrustedProxies []string `env:"TRUSTED_PROXIES" envSeparator:","`
+
+	RateLimitPerKey                ratelimit.Setting `env:"RATE_LIMIT_PER_KEY" envDefault:"50/s"`
+	RateLimitCheckoutSessionPerKey ratelimit.Setting `env:"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY" envDefault:"120/m"`
+	RateLimitCheckoutSessionPerIP  ratelimit.Setting `env:"RATE_LIMIT_CHECKOUT_SESSION_PER_IP" envDefault:"10/m"`
+	RateLimitReceiptsPerKey        ratelimit.Setting `env:"RATE_LIMIT_RECEIPTS_PER_KEY" envDefault:"60/m"`
+	RateLimitReceiptsPerIP         ratelimit.Setting `env:"RATE_LIMIT_RECEIPTS_PER_IP" envDefault:"5/m"`
+	RateLimitKeyLookupPerIP        ratelimit.Setting `env:"RATE_LIMIT_KEY_LOOKUP_PER_IP" envDefault:"20/s"`
+	RateLimitPublicPerIP           ratelimit.Setting `env:"RATE_LIMIT_PUBLIC_PER_IP" envDefault:"20/s"`
+	RateLimitWebhookPerIP          ratelimit.Setting `env:"RATE_LIMIT_WEBHOOK_PER_IP" envDefault:"100/s"`
+	// RateLimitLocalShare is the share of each limit one instance allows while Redis is down.
+	RateLimitLocalShare float64 `env:"RATE_LIMIT_LOCAL_SHARE" envDefault:"1"`
+}
+
+// Validate checks the settings that parsing alone does not.
+func (c Config) Validate() error {
+	errs := []error{c.Base.Validate()}
+	if c.RateLimitLocalShare <= 0 || c.RateLimitLocalShare > 1 {
+		errs = append(errs, errors.New("RATE_LIMIT_LOCAL_SHARE must be in (0, 1]"))
+	}
+	if c.IdentityTokenTTL < 10*time.Second {
+		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be at least 10s"))
+	}
+	if c.KeyCacheTTL <= 0 || c.KeyNegativeCacheTTL <= 0 || c.OriginCacheTTL <= 0 {
+		errs = append(errs, errors.New("cache lifetimes must be positive"))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,115 @@
+package edge
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/gateway/internal/proxy"
+)
+
+var errNoOrigin = httpserver.Forbidden("the Origin header is required on browser endpoints")
+
+// browser serves an operation of the browser surface with the spec's checks in its order: the
+// publishable-key prefix, the key neither revoked nor expired, an Origin present and allowed for
+// the key, and for checkout sessions the redirect URLs on an allowed origin.
+func (g *Gateway) browser(op apispec.Operation, owner *proxy.Upstream) fiber.Handler {
+	return func(c *fiber.Ctx) error {
+		origin := c.Get(fiber.HeaderOrigin)
+		err := g.serveBrowser(c, op, owner, origin)
+		if err != nil && origin != "" && len(c.Response().Header.Peek(fiber.HeaderAccessControlAllowOrigin)) == 0 {
+			// Let the page read why it was refused when its origin is one we serve at all.
+			if ok, _ := g.Keys.OriginAllowed(c.UserContext(), originOf(origin)); ok {
+				setCORS(c, origin)
+			}
+		}
+		return err
+	}
+}
+
+func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.Upstream, origin string) error {
+	raw := c.Get(headerPublishableKey)
+	if raw == "" {
+		if c.Get(fiber.HeaderAuthorization) != "" || c.Get(headerAPIKey) != "" {
+			return errSecretInBrowser
+		}
+		return errNoPublishableKey
+	}
+	typ, hash, err := parse(raw)
+	if err != nil {
+		return err
+	}
+	if typ != apikey.Publishable {
+		g.Log.WarnContext(c.UserContext(), "secret key sent to a browser endpoint", "origin", origin)
+		return errSecretInBrowser
+	}
+	ip := g.clientIP(c)
+	key, err := g.resolve(c, hash, ip)
+	if err != nil {
+		return err
+	}
+	if origin == "" {
+		return errNoOrigin
+	}
+	if !slices.Contains(key.AllowedOrigins, originOf(origin)) {
+		return httpserver.Forbidden("origin " + origin + " is not allowed for this publishable key")
+	}
+	setCORS(c, origin)
+	if err := g.limit(c, op.ID, key.ID, ip); err != nil {
+		return err
+	}
+	if err := g.validateBody(c, op); err != nil {
+		return err
+	}
+	if op.ID == opCheckoutSession {
+		if err := redirectsAllowed(c.Body(), key.AllowedOrigins); err != nil {
+			return err
+		}
+	}
+	return g.forward(c, owner, identity.Principal{
+		OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Publishable, Origin: origin,
+	}, ip)
+}
+
+// exposedHeaders are the response headers page scripts may read.
+const exposedHeaders = "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, ETag"
+
+func setCORS(c *fiber.Ctx, origin string) {
+	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+	c.Set(fiber.HeaderAccessControlExposeHeaders, exposedHeaders)
+	c.Vary(fiber.HeaderOrigin)
+}
+
+// preflight answers CORS preflights of a browser path. A preflight carries no key, so the origin
+// must be allowed by some active publishable key.
+func (g *Gateway) preflight(methods []string) fiber.Handler {
+	allow := strings.Join(append(slices.Clone(methods), fiber.MethodOptions), ", ")
+	return func(c *fiber.Ctx) error {
+		c.Vary(fiber.HeaderOrigin)
+		origin := c.Get(fiber.HeaderOrigin)
+		if origin == "" {
+			return errNoOrigin
+		}
+		if d := g.Limiter.Allow(c.UserContext(), "preflight:ip:"+g.clientIP(c), g.Limits.PublicPerIP); !d.Allowed {
+			return tooMany(c, d)
+		}
+		ok, err := g.Keys.OriginAllowed(c.UserContext(), originOf(origin))
+		if err != nil {
+			g.Log.ErrorContext(c.UserContext(), "origin check failed", "err", err)
+			return errKeysUnavailable
+		}
+		if !ok {
+			return httpserver.Forbidden("origin " + origin + " is not allowed by any publishable key")
+		}
+		c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
+		c.Set(fiber.HeaderAccessControlAllowMethods, allow)
+		c.Set(fiber.HeaderAccessControlAllowHeaders, "x-publishable-key, content-type")
+		c.Set(fiber.HeaderAccessControlMaxAge, "600")
+		return c.SendStatus(fiber.StatusNoContent)
+	}
+}

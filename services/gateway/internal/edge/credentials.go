@@ -1,0 +1,87 @@
+package edge
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/services/gateway/internal/keys"
+)
+
+// Header names of the two credentials.
+const (
+	headerAPIKey         = "X-Api-Key"
+	headerPublishableKey = "X-Publishable-Key"
+)
+
+// Messages of credential failures; each names what to do next.
+var (
+	errNoSecretKey         = httpserver.Unauthorized("missing API key: send a secret key as 'Authorization: Bearer <key>' or in the x-api-key header")
+	errNotBearer           = httpserver.Unauthorized("the Authorization header must use the Bearer scheme")
+	errNoPublishableKey    = httpserver.Unauthorized("missing publishable key: send it in the x-publishable-key header")
+	errMalformedKey        = httpserver.Unauthorized("malformed API key")
+	errChecksum            = httpserver.Unauthorized("malformed API key: checksum mismatch")
+	errUnknownKey          = httpserver.Unauthorized("unknown API key")
+	errRevokedKey          = httpserver.Unauthorized("this API key has been revoked")
+	errPublishableOnServer = httpserver.Forbidden("publishable keys work only on /external/v1/browser endpoints; use a secret key")
+	errSecretInBrowser     = httpserver.Forbidden("secret keys are refused on browser endpoints: use a publishable key, and revoke this secret key if it was exposed in frontend code")
+	errKeysUnavailable     = &httpserver.Error{Status: http.StatusServiceUnavailable, Message: "key verification is temporarily unavailable; retry shortly", Headers: map[string]string{fiber.HeaderRetryAfter: "1"}}
+)
+
+// secretKeyFrom returns the secret key of an organizer request.
+func secretKeyFrom(c *fiber.Ctx) (string, error) {
+	if auth := c.Get(fiber.HeaderAuthorization); auth != "" {
+		scheme, key, ok := strings.Cut(auth, " ")
+		if !ok || !strings.EqualFold(scheme, "Bearer") {
+			return "", errNotBearer
+		}
+		return strings.TrimSpace(key), nil
+	}
+	if key := c.Get(headerAPIKey); key != "" {
+		return key, nil
+	}
+	if c.Get(headerPublishableKey) != "" {
+		return "", errPublishableOnServer
+	}
+	return "", errNoSecretKey
+}
+
+// parse checks a key's format without any lookup and returns its type and hash.
+func parse(key string) (apikey.Type, string, error) {
+	t, err := apikey.Parse(key)
+	switch {
+	case errors.Is(err, apikey.ErrChecksum):
+		return "", "", errChecksum
+	case err != nil:
+		return "", "", errMalformedKey
+	}
+	return t, apikey.Hash(key), nil
+}
+
+// resolve turns a hash into an active key. Cache misses count against a per-IP lookup limit,
+// so keys made up by the million cost auth nothing.
+func (g *Gateway) resolve(c *fiber.Ctx, hash, ip string) (*keys.Key, error) {
+	if !g.Keys.Cached(hash) {
+		if d := g.Limiter.Allow(c.UserContext(), "lookup:ip:"+ip, g.Limits.KeyLookupPerIP); !d.Allowed {
+			return nil, tooMany(c, d)
+		}
+	}
+	k, err := g.Keys.Resolve(c.UserContext(), hash, g.Now())
+	var expired *keys.ExpiredError
+	switch {
+	case err == nil:
+		return k, nil
+	case errors.Is(err, keys.ErrUnknown):
+		return nil, errUnknownKey
+	case errors.Is(err, keys.ErrRevoked):
+		return nil, errRevokedKey
+	case errors.As(err, &expired):
+		return nil, httpserver.Unauthorized("this API key expired at " + expired.At.UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	g.Log.ErrorContext(c.UserContext(), "key lookup failed", "err", err)
+	return nil, errKeysUnavailable
+}

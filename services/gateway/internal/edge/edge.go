@@ -1,0 +1,115 @@
+// Package edge is the gateway's HTTP surface: every operation of the OpenAPI document is routed
+// to its owner after the checks the spec lists for its surface (keys, scopes, Origin, CORS),
+// the rate limits and request-body validation.
+package edge
+
+import (
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/gateway/internal/clientip"
+	"github.com/podiumhq/podium/services/gateway/internal/keys"
+	"github.com/podiumhq/podium/services/gateway/internal/proxy"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
+)
+
+// BasePath prefixes every external route.
+const BasePath = "/external/v1"
+
+// Owners of the services the gateway routes to.
+const (
+	Catalog      = "catalog"
+	Registration = "registration"
+	Checkout     = "checkout"
+)
+
+// owners maps each operation of the document to the service that serves it.
+var owners = map[string]string{
+	"organizerSearchEvents":        Catalog,
+	"organizerGetEvent":            Catalog,
+	"organizerGetPricingCards":     Catalog,
+	"browserSearchEvents":          Catalog,
+	"browserGetEvent":              Catalog,
+	"browserGetPricingCards":       Catalog,
+	"organizerCreateRegistration":  Registration,
+	"organizerSearchRegistrations": Registration,
+	"organizerUpdateRegistration":  Registration,
+	"organizerDeleteRegistration":  Registration,
+	"browserLookupReceipts":        Registration,
+	"browserSendReceipts":          Registration,
+	"browserCheckoutSummary":       Checkout,
+	"browserCheckoutSession":       Checkout,
+}
+
+// Gateway holds what the routes need.
+type Gateway struct {
+	Keys      *keys.Store
+	Limiter   *ratelimit.Limiter
+	Limits    Limits
+	Signer    *identity.Signer
+	Validator *apispec.Validator
+	ClientIP  *clientip.Resolver
+	Upstreams map[string]*proxy.Upstream
+	Log       *slog.Logger
+	// Now is the clock keys are checked against (tests move it).
+	Now func() time.Time
+}
+
+// Register adds every route to app.
+func (g *Gateway) Register(app *fiber.App) error {
+	app.Get(BasePath+"/openapi.json", g.document())
+	preflight := map[string][]string{}
+	for _, op := range apispec.Operations() {
+		owner, ok := g.Upstreams[owners[op.ID]]
+		if !ok {
+			return fmt.Errorf("edge: operation %s has no owner upstream", op.ID)
+		}
+		path := BasePath + fiberPath(op.Path)
+		var h fiber.Handler
+		switch op.Surface {
+		case apispec.Organizer:
+			h = g.organizer(op, owner)
+		case apispec.Browser:
+			h = g.browser(op, owner)
+			preflight[path] = append(preflight[path], op.Method)
+		default:
+			return fmt.Errorf("edge: operation %s has unknown surface %q", op.ID, op.Surface)
+		}
+		app.Add(op.Method, path, h)
+	}
+	for path, methods := range preflight {
+		app.Options(path, g.preflight(methods))
+	}
+	checkout, ok := g.Upstreams[Checkout]
+	if !ok {
+		return fmt.Errorf("edge: no %s upstream for the Stripe webhook", Checkout)
+	}
+	app.Post("/webhooks/stripe", g.webhook(checkout))
+	return nil
+}
+
+// fiberPath turns an OpenAPI template (/events/{eventId}) into a Fiber route (/events/:eventId).
+func fiberPath(p string) string {
+	r := strings.NewReplacer("{", ":", "}", "")
+	return r.Replace(p)
+}
+
+// forward mints the identity token for p and sends the request to owner.
+func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, p identity.Principal, ip string, headers ...string) error {
+	tok, err := g.Signer.Token(p)
+	if err != nil {
+		return fmt.Errorf("edge: mint identity: %w", err)
+	}
+	return owner.Do(c, proxy.Forward{Identity: tok, ClientIP: ip, RequestID: httpserver.RequestID(c), Headers: headers})
+}
+
+func (g *Gateway) clientIP(c *fiber.Ctx) string {
+	return g.ClientIP.Resolve(c.Context().RemoteIP().String(), c.Get(fiber.HeaderXForwardedFor))
+}

@@ -1,0 +1,95 @@
+package edge
+
+import (
+	"math"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
+)
+
+// Limits are the gateway's rate limits; a zero Limit is off.
+type Limits struct {
+	// PerKey applies to every route, per API key.
+	PerKey ratelimit.Limit
+	// CheckoutSessionPerKey and CheckoutSessionPerIP limit checkout-session creation.
+	CheckoutSessionPerKey ratelimit.Limit
+	CheckoutSessionPerIP  ratelimit.Limit
+	// ReceiptsPerKey and ReceiptsPerIP limit receipt lookups and sends together, against
+	// enumeration of e-mail addresses.
+	ReceiptsPerKey ratelimit.Limit
+	ReceiptsPerIP  ratelimit.Limit
+	// KeyLookupPerIP limits keys the gateway has not seen recently, per client address.
+	KeyLookupPerIP ratelimit.Limit
+	// PublicPerIP limits routes without a key: preflights and the OpenAPI document.
+	PublicPerIP ratelimit.Limit
+	// WebhookPerIP limits the payment provider's webhook deliveries.
+	WebhookPerIP ratelimit.Limit
+}
+
+type rule struct {
+	bucket string
+	byIP   bool
+	limit  ratelimit.Limit
+}
+
+// rules returns the operation-specific limits besides PerKey.
+func (l Limits) rules(opID string) []rule {
+	switch opID {
+	case opCheckoutSession:
+		return []rule{{"checkout-session", false, l.CheckoutSessionPerKey}, {"checkout-session", true, l.CheckoutSessionPerIP}}
+	case "browserLookupReceipts", "browserSendReceipts":
+		return []rule{{"receipts", false, l.ReceiptsPerKey}, {"receipts", true, l.ReceiptsPerIP}}
+	}
+	return nil
+}
+
+// limit applies the per-key limit and the operation's own limits, sets the RateLimit headers of
+// the tightest one and refuses with 429 when any is exhausted.
+func (g *Gateway) limit(c *fiber.Ctx, opID, keyID, ip string) error {
+	d := g.Limiter.Allow(c.UserContext(), "key:"+keyID, g.Limits.PerKey)
+	for _, r := range g.Limits.rules(opID) {
+		subject := "key:" + keyID
+		if r.byIP {
+			subject = "ip:" + ip
+		}
+		d = d.Tighter(g.Limiter.Allow(c.UserContext(), r.bucket+":"+subject, r.limit))
+	}
+	if !d.Allowed {
+		return tooMany(c, d)
+	}
+	setRateHeaders(c, d)
+	return nil
+}
+
+// tooMany is the 429 answer for a refused decision.
+func tooMany(c *fiber.Ctx, d ratelimit.Decision) error {
+	setRateHeaders(c, d)
+	return &httpserver.Error{
+		Status:  http.StatusTooManyRequests,
+		Message: "rate limit exceeded: " + strconv.Itoa(d.Limit.Rate) + " requests per " + d.Limit.Period.String() + "; retry after the Retry-After seconds",
+		Headers: map[string]string{fiber.HeaderRetryAfter: seconds(d.RetryAfter)},
+	}
+}
+
+func setRateHeaders(c *fiber.Ctx, d ratelimit.Decision) {
+	if d.Limit.IsZero() {
+		return
+	}
+	c.Set("RateLimit-Limit", strconv.Itoa(d.Limit.Rate))
+	c.Set("RateLimit-Remaining", strconv.Itoa(max(0, d.Remaining)))
+	c.Set("RateLimit-Reset", seconds(d.ResetAfter))
+	c.Set("RateLimit-Policy", strconv.Itoa(d.Limit.Rate)+";w="+strconv.Itoa(int(d.Limit.Period.Seconds())))
+}
+
+// seconds renders d rounded up to whole seconds, at least 1 when positive.
+func seconds(d time.Duration) string {
+	if d <= 0 {
+		return "0"
+	}
+	return strconv.Itoa(int(math.Ceil(d.Seconds())))
+}

@@ -1,0 +1,56 @@
+package edge
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/gateway/internal/proxy"
+)
+
+// organizer serves an operation of the organizer surface: a secret key with the operation's
+// scope, the per-key limit, a valid body.
+func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.Handler {
+	missingScope := httpserver.Forbidden("this API key lacks the " + op.Scope + " scope")
+	return func(c *fiber.Ctx) error {
+		raw, err := secretKeyFrom(c)
+		if err != nil {
+			return err
+		}
+		typ, hash, err := parse(raw)
+		if err != nil {
+			return err
+		}
+		if typ != apikey.Secret {
+			return errPublishableOnServer
+		}
+		ip := g.clientIP(c)
+		key, err := g.resolve(c, hash, ip)
+		if err != nil {
+			return err
+		}
+		if op.Scope != "" && !hasScope(key.Scopes, op.Scope) {
+			return missingScope
+		}
+		if err := g.limit(c, op.ID, key.ID, ip); err != nil {
+			return err
+		}
+		if err := g.validateBody(c, op); err != nil {
+			return err
+		}
+		return g.forward(c, owner, identity.Principal{
+			OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Secret, Scopes: key.Scopes,
+		}, ip)
+	}
+}
+
+func hasScope(scopes []string, want string) bool {
+	for _, s := range scopes {
+		if s == want {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,123 @@
+// Package proxy forwards a request the gateway accepted to the service that owns its path. It
+// builds the upstream request from an allowlist of client headers (credentials never travel
+// further), adds the internal identity token, the client address, the request id and the trace
+// context, and copies back the owner's status, body and an allowlist of response headers.
+package proxy
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/valyala/fasthttp"
+	"go.opentelemetry.io/otel"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+)
+
+// requestHeaders are the client headers an owner may see.
+var requestHeaders = []string{
+	fiber.HeaderContentType, fiber.HeaderAccept, fiber.HeaderAcceptLanguage,
+	fiber.HeaderIfNoneMatch, fiber.HeaderIfModifiedSince, fiber.HeaderUserAgent,
+}
+
+// responseHeaders are the owner headers a client may see.
+var responseHeaders = []string{
+	fiber.HeaderContentType, fiber.HeaderCacheControl, fiber.HeaderETag, fiber.HeaderLastModified,
+	fiber.HeaderRetryAfter, fiber.HeaderLocation, fiber.HeaderContentLanguage,
+}
+
+// Upstream is one owner service.
+type Upstream struct {
+	Name    string
+	client  *fasthttp.HostClient
+	timeout time.Duration
+}
+
+// New returns an upstream for the service at base (http://host:port).
+func New(name, base string, timeout time.Duration) (*Upstream, error) {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return nil, fmt.Errorf("proxy: %s URL %q must be http(s)://host:port", name, base)
+	}
+	return &Upstream{
+		Name:    name,
+		timeout: timeout,
+		client: &fasthttp.HostClient{
+			Addr:                     u.Host,
+			IsTLS:                    u.Scheme == "https",
+			Name:                     "podium-gateway",
+			MaxConns:                 1024,
+			MaxIdleConnDuration:      30 * time.Second,
+			ReadTimeout:              timeout,
+			WriteTimeout:             timeout,
+			NoDefaultUserAgentHeader: true,
+			RetryIf:                  func(*fasthttp.Request) bool { return false },
+		},
+	}, nil
+}
+
+// Forward is what the gateway adds to a forwarded request.
+type Forward struct {
+	Identity  string
+	ClientIP  string
+	RequestID string
+	// Headers are further client headers this route passes on (for example Stripe-Signature).
+	Headers []string
+}
+
+// Do forwards the request in c and writes the owner's answer to c.
+func (u *Upstream) Do(c *fiber.Ctx, f Forward) error {
+	req, res := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(res)
+
+	in := &c.Request().Header
+	req.Header.SetMethodBytes(in.Method())
+	req.SetRequestURIBytes(in.RequestURI())
+	req.Header.SetHost(u.client.Addr)
+	req.SetBodyRaw(c.Body())
+	for _, h := range requestHeaders {
+		if v := in.Peek(h); len(v) > 0 {
+			req.Header.SetBytesV(h, v)
+		}
+	}
+	for _, h := range f.Headers {
+		if v := in.Peek(h); len(v) > 0 {
+			req.Header.SetBytesV(h, v)
+		}
+	}
+	req.Header.Set(identity.Header, f.Identity)
+	req.Header.Set(identity.HeaderClientIP, f.ClientIP)
+	req.Header.Set(httpserver.HeaderRequestID, f.RequestID)
+	otel.GetTextMapPropagator().Inject(c.UserContext(), carrier{&req.Header})
+
+	if err := u.client.DoTimeout(req, res, u.timeout); err != nil {
+		if errors.Is(err, fasthttp.ErrTimeout) {
+			return httpserver.NewError(fiber.StatusGatewayTimeout, u.Name+" did not answer in time")
+		}
+		return httpserver.NewError(fiber.StatusBadGateway, u.Name+" is unavailable")
+	}
+	c.Status(res.StatusCode())
+	c.Response().SetBody(res.Body())
+	for _, h := range responseHeaders {
+		if v := res.Header.Peek(h); len(v) > 0 {
+			c.Response().Header.SetBytesV(h, v)
+		}
+	}
+	return nil
+}
+
+// carrier adapts fasthttp request headers to the OpenTelemetry propagator.
+type carrier struct{ h *fasthttp.RequestHeader }
+
+func (c carrier) Get(k string) string { return string(c.h.Peek(k)) }
+func (c carrier) Set(k, v string)     { c.h.Set(k, v) }
+func (c carrier) Keys() []string {
+	var keys []string
+	c.h.VisitAll(func(k, _ []byte) { keys = append(keys, string(k)) })
+	return keys
+}

@@ -1,0 +1,82 @@
+package ratelimit
+
+import (
+	"context"
+	"log/slog"
+	"math"
+	"sync/atomic"
+	"time"
+
+	"github.com/go-redis/redis_rate/v10"
+	"github.com/hashicorp/golang-lru/v2/expirable"
+	"github.com/redis/go-redis/v9"
+	"golang.org/x/time/rate"
+)
+
+// Limiter checks limits in Redis, falling back to in-process limiters while Redis fails.
+type Limiter struct {
+	redis *redis_rate.Limiter
+	log   *slog.Logger
+	// share scales limits while limiting in-process: with N gateway instances, 1/N keeps the
+	// fleet-wide rate near the configured one.
+	share float64
+	// pause is how long Redis is skipped after a failure before it is probed again.
+	pause     time.Duration
+	downUntil atomic.Int64
+	local     *expirable.LRU[string, *rate.Limiter]
+}
+
+// New returns a Limiter over rdb.
+func New(rdb *redis.Client, log *slog.Logger, localShare float64) *Limiter {
+	return &Limiter{
+		redis: redis_rate.NewLimiter(rdb),
+		log:   log,
+		share: localShare,
+		pause: time.Second,
+		local: expirable.NewLRU[string, *rate.Limiter](200_000, nil, time.Hour),
+	}
+}
+
+// Allow takes one request from the bucket named key under limit.
+func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) Decision {
+	if limit.IsZero() {
+		return Decision{Allowed: true, Remaining: math.MaxInt}
+	}
+	if time.Now().UnixNano() >= l.downUntil.Load() {
+		res, err := l.redis.Allow(ctx, key, limit)
+		if err == nil {
+			return Decision{
+				Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining,
+				RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter,
+			}
+		}
+		if ctx.Err() == nil && l.downUntil.Swap(time.Now().Add(l.pause).UnixNano()) < time.Now().UnixNano() {
+			l.log.WarnContext(ctx, "rate limiting in-process: Redis failed", "err", err, "retry_in", l.pause)
+		}
+	}
+	return l.allowLocal(key, limit)
+}
+
+// FallingBack reports whether limits are currently kept in-process.
+func (l *Limiter) FallingBack() bool { return time.Now().UnixNano() < l.downUntil.Load() }
+
+func (l *Limiter) allowLocal(key string, limit Limit) Decision {
+	scaled := max(1, int(math.Floor(float64(limit.Burst)*l.share)))
+	every := limit.Period / time.Duration(max(1, int(math.Floor(float64(limit.Rate)*l.share))))
+	lim, ok := l.local.Get(key)
+	if !ok {
+		lim = rate.NewLimiter(rate.Every(every), scaled)
+		l.local.Add(key, lim)
+	}
+	now := time.Now()
+	r := lim.ReserveN(now, 1)
+	if delay := r.DelayFrom(now); delay > 0 {
+		r.CancelAt(now)
+		return Decision{Allowed: false, Limit: limit, RetryAfter: delay, ResetAfter: every * time.Duration(scaled)}
+	}
+	remaining := int(lim.TokensAt(now))
+	return Decision{
+		Allowed: true, Limit: limit, Remaining: remaining,
+		RetryAfter: -1, ResetAfter: every * time.Duration(scaled-remaining),
+	}
+}

@@ -1,0 +1,102 @@
+package ratelimit_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/redisconn"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
+)
+
+func allowN(l *ratelimit.Limiter, key string, limit ratelimit.Limit, n int) (allowed int, last ratelimit.Decision) {
+	for range n {
+		last = l.Allow(context.Background(), key, limit)
+		if last.Allowed {
+			allowed++
+		}
+	}
+	return allowed, last
+}
+
+func TestRedisLimitIsSharedBetweenInstances(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	a := ratelimit.New(rdb, testkit.Logger(t), 1)
+	b := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("5/m")
+
+	gotA, _ := allowN(a, prefix+"k", limit, 3)
+	gotB, last := allowN(b, prefix+"k", limit, 5)
+	if gotA != 3 || gotB != 2 {
+		t.Fatalf("instance a allowed %d, b allowed %d; want 3 and 2 out of a shared 5", gotA, gotB)
+	}
+	if last.Allowed || last.RetryAfter <= 0 || last.Remaining != 0 {
+		t.Fatalf("refusal %+v lacks a retry time", last)
+	}
+	if d := a.Allow(context.Background(), prefix+"other", limit); !d.Allowed || d.Remaining != 4 {
+		t.Fatalf("another key shares the bucket: %+v", d)
+	}
+	if a.FallingBack() {
+		t.Fatal("limiter fell back with Redis up")
+	}
+}
+
+func TestLimitsInProcessWhileRedisIsDown(t *testing.T) {
+	rdb, err := redisconn.Open("redis://127.0.0.1:1/0", false) // nothing listens on port 1
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("5/m")
+	allowed, last := allowN(l, "k", limit, 8)
+	if allowed != 5 || last.Allowed || last.RetryAfter <= 0 {
+		t.Fatalf("without Redis allowed %d of 8 (last %+v); want exactly 5 and a retry time", allowed, last)
+	}
+	if !l.FallingBack() {
+		t.Fatal("FallingBack() = false while Redis is down")
+	}
+
+	half := ratelimit.New(rdb, testkit.Logger(t), 0.5)
+	if allowed, _ := allowN(half, "k", limit, 8); allowed != 2 {
+		t.Fatalf("with a local share of 0.5 allowed %d of 8, want 2 (floor of 5/2)", allowed)
+	}
+}
+
+func TestParseLimit(t *testing.T) {
+	for in, want := range map[string]ratelimit.Limit{
+		"50/s": {Rate: 50, Burst: 50, Period: time.Second},
+		"10/m": {Rate: 10, Burst: 10, Period: time.Minute},
+		"3/h":  {Rate: 3, Burst: 3, Period: time.Hour},
+		"0":    {},
+		"":     {},
+	} {
+		got, err := ratelimit.ParseLimit(in)
+		if err != nil || got != want {
+			t.Errorf("ParseLimit(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"10", "x/s", "-1/s", "10/d", "10/"} {
+		if _, err := ratelimit.ParseLimit(bad); err == nil {
+			t.Errorf("ParseLimit(%q) accepted", bad)
+		}
+	}
+}
+
+func TestTighter(t *testing.T) {
+	ok5 := ratelimit.Decision{Allowed: true, Remaining: 5}
+	ok1 := ratelimit.Decision{Allowed: true, Remaining: 1}
+	no := ratelimit.Decision{Allowed: false, Remaining: 0}
+	if ok5.Tighter(ok1) != ok1 || ok1.Tighter(ok5) != ok1 || ok1.Tighter(no) != no || no.Tighter(ok5) != no {
+		t.Fatal("Tighter does not prefer refusals, then fewer remaining")
+	}
+}
+
+func TestDisabledLimitAllowsEverything(t *testing.T) {
+	rdb, _ := testkit.Redis(t)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	if allowed, _ := allowN(l, "k", ratelimit.Limit{}, 1000); allowed != 1000 {
+		t.Fatalf("a zero limit refused requests")
+	}
+}

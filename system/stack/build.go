@@ -1,0 +1,36 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Build compiles every service from the repository at root into binDir.
+func Build(ctx context.Context, root, binDir string) error {
+	args := []string{"build", "-o", binDir + string(filepath.Separator)}
+	for _, svc := range Services {
+		args = append(args, "./services/"+svc+"/cmd/"+svc)
+	}
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = root
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("stack: build services: %w", err)
+	}
+	return nil
+}
+
+// RepoRoot finds the repository root (the directory holding go.work) above dir.
+func RepoRoot(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("stack: no go.work above %s", dir)
+		}
+	}
+}

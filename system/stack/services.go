@@ -1,0 +1,69 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// startService starts one instance of service svc named name on port and waits until ready.
+func (s *Stack) startService(ctx context.Context, name, svc string, port int) error {
+	url := fmt.Sprintf("http://127.0.0.1:%d", port)
+	env := append(s.commonEnv(), fmt.Sprintf("HTTP_ADDR=127.0.0.1:%d", port))
+	if dbURL, ok := s.databases[svc]; ok {
+		env = append(env, "DATABASE_URL="+dbURL)
+		if name == svc {
+			if err := run(ctx, name+"/migrate", bin(s.opts.BinDir, svc), []string{"migrate"}, env, s.opts.Output); err != nil {
+				return err
+			}
+		}
+	}
+	env = append(env, s.serviceEnv(name, svc)...)
+	env = append(env, s.opts.Env[svc]...)
+	p, err := startProcess(name, bin(s.opts.BinDir, svc), nil, env, s.opts.Output)
+	if err != nil {
+		return err
+	}
+	s.procs = append(s.procs, p)
+	if err := waitReady(ctx, p, url); err != nil {
+		return err
+	}
+	if svc == "gateway" {
+		s.GatewayURLs = append(s.GatewayURLs, url)
+	} else {
+		s.URLs[svc] = url
+	}
+	return nil
+}
+
+func (s *Stack) commonEnv() []string {
+	env := []string{
+		"LOG_LEVEL=" + s.opts.LogLevel,
+		"SHUTDOWN_TIMEOUT=5s",
+		"KAFKA_BROKERS=" + strings.Join(s.KafkaBrokers, ","),
+		"IDENTITY_PUBLIC_KEYS=" + s.PublicKey,
+	}
+	if s.opts.OTLPEndpoint != "" {
+		env = append(env, "OTEL_EXPORTER_OTLP_ENDPOINT="+s.opts.OTLPEndpoint)
+	}
+	return env
+}
+
+// serviceEnv is what one service needs to find the others.
+func (s *Stack) serviceEnv(name, svc string) []string {
+	switch svc {
+	case "auth":
+		return []string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken}
+	case "gateway":
+		return []string{
+			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),
+			"IDENTITY_PRIVATE_KEY=" + s.privateKey,
+			"REDIS_URL=" + s.RedisURL,
+			"AUTH_URL=" + s.URLs["auth"],
+			"CATALOG_URL=" + s.URLs["catalog"],
+			"REGISTRATION_URL=" + s.URLs["registration"],
+			"CHECKOUT_URL=" + s.URLs["checkout"],
+		}
+	}
+	return nil
+}

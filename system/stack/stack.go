@@ -1,0 +1,254 @@
+// Package stack runs the whole system locally as processes: the five services built from this
+// repository, an embedded Kafka-protocol broker (unless brokers are given), Postgres databases
+// and Redis from the machine. `make run`, the end-to-end suite and the benchmarks all start the
+// system through it, so what they exercise is what a developer runs.
+package stack
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/twmb/franz-go/pkg/kfake"
+
+	"github.com/podiumhq/podium/libs/identity"
+)
+
+// Services in start order; the gateway goes last, once its owners answer.
+var Services = []string{"auth", "catalog", "registration", "checkout", "gateway"}
+
+// withDatabase lists the services that own a Postgres database and have a migrate command.
+var withDatabase = map[string]bool{"auth": true}
+
+// Options configures Start.
+type Options struct {
+	// BinDir holds the service binaries (see Build).
+	BinDir string
+	// BasePort is the gateway's port; auth, catalog, registration and checkout take the next
+	// four and extra gateways the ones after. Zero picks free ports.
+	BasePort int
+	// DatabasePrefix names the databases (<prefix>_auth, ...). Empty picks a random prefix and
+	// drops the databases at Stop.
+	DatabasePrefix string
+	// PostgresURL is the server the databases are created on (any database; it is replaced).
+	PostgresURL string
+	// RedisURL is used unless OwnRedis is set.
+	RedisURL string
+	// OwnRedis starts a private redis-server for the stack, which tests may stop and restart.
+	OwnRedis bool
+	// KafkaBrokers are used when set; otherwise an embedded broker starts on KafkaPort (0: any).
+	KafkaBrokers []string
+	KafkaPort    int
+	// StripeMock starts stripe-mock on StripeMockPort (0: any) unless StripeSecretKey is set.
+	StripeMock      bool
+	StripeMockPort  int
+	StripeSecretKey string
+	// OTLPEndpoint receives every service's traces when set.
+	OTLPEndpoint string
+	// ExtraGateways starts further gateway instances on their own ports.
+	ExtraGateways int
+	// Env adds variables per service name ("gateway", ...), after the defaults.
+	Env map[string][]string
+	// LogLevel of every service; Output receives their logs, each line prefixed by its service.
+	LogLevel string
+	Output   io.Writer
+}
+
+// Stack is a running system.
+type Stack struct {
+	opts          Options
+	GatewayURLs   []string
+	URLs          map[string]string
+	OperatorToken string
+	PublicKey     string
+	privateKey    string
+	KafkaBrokers  []string
+	RedisURL      string
+	databases     map[string]string
+	kafka         *kfake.Cluster
+	redis         *process
+	redisPort     int
+	stripeMock    *process
+	// StripeURL is stripe-mock's base URL when it runs.
+	StripeURL     string
+	procs         []*process
+	dropDatabases bool
+}
+
+// GatewayURL is the first gateway's base URL.
+func (s *Stack) GatewayURL() string { return s.GatewayURLs[0] }
+
+// Start brings the system up and returns once every service is ready.
+func Start(ctx context.Context, o Options) (s *Stack, err error) {
+	if o.Output == nil {
+		o.Output = io.Discard
+	}
+	if o.LogLevel == "" {
+		o.LogLevel = "info"
+	}
+	s = &Stack{opts: o, URLs: map[string]string{}, databases: map[string]string{}}
+	defer func() {
+		if err != nil {
+			_ = s.Stop()
+		}
+	}()
+	if err := s.secrets(); err != nil {
+		return nil, err
+	}
+	if err := s.startInfra(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.startStripeMock(ctx); err != nil {
+		return nil, err
+	}
+	if err := s.createDatabases(ctx); err != nil {
+		return nil, err
+	}
+	ports, err := s.ports()
+	if err != nil {
+		return nil, err
+	}
+	for i, name := range Services {
+		if err := s.startService(ctx, name, name, ports[i]); err != nil {
+			return nil, err
+		}
+	}
+	for i := range o.ExtraGateways {
+		name := "gateway-" + strconv.Itoa(i+2)
+		if err := s.startService(ctx, name, "gateway", ports[len(Services)+i]); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func (s *Stack) secrets() error {
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		return err
+	}
+	s.PublicKey, s.privateKey = pub, priv
+	s.OperatorToken = "op_" + randomHex(24)
+	return nil
+}
+
+func (s *Stack) startInfra(ctx context.Context) error {
+	s.KafkaBrokers = s.opts.KafkaBrokers
+	if len(s.KafkaBrokers) == 0 {
+		opts := []kfake.Opt{kfake.NumBrokers(1), kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(3)}
+		if s.opts.KafkaPort != 0 {
+			opts = append(opts, kfake.Ports(s.opts.KafkaPort))
+		}
+		c, err := kfake.NewCluster(opts...)
+		if err != nil {
+			return fmt.Errorf("stack: embedded Kafka-protocol broker: %w", err)
+		}
+		s.kafka, s.KafkaBrokers = c, c.ListenAddrs()
+	}
+	s.RedisURL = s.opts.RedisURL
+	if s.opts.OwnRedis {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		s.redisPort = port
+		s.RedisURL = fmt.Sprintf("redis://127.0.0.1:%d/0", port)
+		if err := s.StartRedis(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ports returns the port of each service in Services order, then of each extra gateway. With a
+// base port the gateway takes it, auth and the owners the next four, extra gateways the rest.
+func (s *Stack) ports() ([]int, error) {
+	out := make([]int, len(Services)+s.opts.ExtraGateways)
+	for i := range out {
+		gateway := len(Services) - 1
+		switch {
+		case s.opts.BasePort == 0:
+			p, err := freePort()
+			if err != nil {
+				return nil, err
+			}
+			out[i] = p
+		case i < gateway:
+			out[i] = s.opts.BasePort + 1 + i
+		case i == gateway:
+			out[i] = s.opts.BasePort
+		default:
+			out[i] = s.opts.BasePort + i
+		}
+	}
+	return out, nil
+}
+
+// Stop stops the services in reverse order, then the infrastructure, and drops the databases a
+// test stack created.
+func (s *Stack) Stop() error {
+	var errs []error
+	for i := len(s.procs) - 1; i >= 0; i-- {
+		errs = append(errs, s.procs[i].stop(20*time.Second))
+	}
+	for _, p := range []*process{s.redis, s.stripeMock} {
+		if p != nil {
+			errs = append(errs, p.stop(5*time.Second))
+		}
+	}
+	if s.kafka != nil {
+		s.kafka.Close()
+	}
+	if s.dropDatabases {
+		errs = append(errs, s.dropAll(context.Background()))
+	}
+	return errors.Join(errs...)
+}
+
+// waitReady polls url/readyz until it answers 200, the process exits or ctx ends.
+func waitReady(ctx context.Context, p *process, url string) error {
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		if p.exited() {
+			return fmt.Errorf("stack: %s exited during start-up: %v", p.name, p.err)
+		}
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/readyz", nil)
+		if res, err := http.DefaultClient.Do(req); err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("stack: %s not ready within 60s", p.name)
+}
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
+
+func bin(dir, name string) string { return filepath.Join(dir, name) }

@@ -1,0 +1,50 @@
+package stack
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os/exec"
+	"strconv"
+	"time"
+)
+
+// startStripeMock runs Stripe's official stripe-mock (from PATH) unless a Stripe key is set,
+// and records its base URL for checkout.
+func (s *Stack) startStripeMock(ctx context.Context) error {
+	if s.opts.StripeSecretKey != "" || !s.opts.StripeMock {
+		return nil
+	}
+	path, err := exec.LookPath("stripe-mock")
+	if err != nil {
+		return fmt.Errorf("stack: stripe-mock is not installed (make tools installs it): %w", err)
+	}
+	port := s.opts.StripeMockPort
+	if port == 0 {
+		if port, err = freePort(); err != nil {
+			return err
+		}
+	}
+	p, err := startProcess("stripe-mock", path, []string{"-http-port", strconv.Itoa(port), "-https-port", "0"}, nil, s.opts.Output)
+	if err != nil {
+		return err
+	}
+	s.stripeMock = p
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	for range 250 {
+		if c, err := net.Dial("tcp", addr); err == nil {
+			c.Close()
+			s.StripeURL = "http://" + addr
+			return nil
+		}
+		if p.exited() {
+			return fmt.Errorf("stack: stripe-mock exited: %v", p.err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("stack: stripe-mock did not listen on %s", addr)
+}
