@@ -11,15 +11,34 @@ import (
 // Register adds the service's routes; every one requires the gateway's identity token.
 func Register(app *fiber.App, v *identity.Verifier) {
 	ext := app.Group("/external/v1", identity.Middleware(v))
-	ext.Post("/organizer/events/search", unavailable)
-	ext.Get("/organizer/events/:eventId", unavailable)
-	ext.Get("/organizer/events/:eventId/pricing-cards", unavailable)
-	ext.Post("/browser/events/search", unavailable)
-	ext.Get("/browser/events/:eventId", unavailable)
-	ext.Get("/browser/events/:eventId/pricing-cards", unavailable)
+	org := ext.Group("/organizer", identity.RequireType(identity.Secret))
+	org.Post("/events/search", identity.RequireScope("events:read"), searchEvents)
+	org.Get("/events/:eventId", identity.RequireScope("events:read"), eventNotFound)
+	org.Get("/events/:eventId/pricing-cards", identity.RequireScope("pricing:read"), eventNotFound)
+	pub := ext.Group("/browser", identity.RequireType(identity.Publishable))
+	pub.Post("/events/search", searchEvents)
+	pub.Get("/events/:eventId", eventNotFound)
+	pub.Get("/events/:eventId/pricing-cards", eventNotFound)
 }
 
-// unavailable answers routes whose capability has not been released yet.
-func unavailable(c *fiber.Ctx) error {
-	return httpserver.NewError(fiber.StatusNotImplemented, "this endpoint is not available yet")
+type searchBody struct {
+	Limit  *int `json:"limit"`
+	Offset int  `json:"offset"`
+}
+
+// searchEvents answers with the organizer's events; the catalog holds none yet.
+func searchEvents(c *fiber.Ctx) error {
+	var b searchBody
+	if err := httpserver.DecodeJSON(c, &b); err != nil {
+		return err
+	}
+	limit := 50
+	if b.Limit != nil {
+		limit = *b.Limit
+	}
+	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"data": []any{}, "total": 0, "limit": limit, "offset": b.Offset})
+}
+
+func eventNotFound(c *fiber.Ctx) error {
+	return httpserver.NotFound("event " + c.Params("eventId") + " not found")
 }

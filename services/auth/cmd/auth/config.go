@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/identity"
+)
+
+// minOperatorTokenLen is the shortest operator token accepted.
+const minOperatorTokenLen = 32
+
+// Config is the configuration of `auth serve` and `auth migrate`.
+type Config struct {
+	config.Base
+	// DatabaseURL is the auth database, for example postgres://auth@db:5432/auth.
+	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
+	// DBMaxConns bounds the connection pool.
+	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"10"`
+	// KafkaBrokers are the bootstrap brokers the outbox relay publishes to.
+	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	// KafkaTopicPartitions and KafkaReplicationFactor shape auth.keys.v1 when it is created.
+	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
+	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
+	// OperatorToken guards the admin API.
+	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
+	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
+	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
+	// IdentityTokenTTL is the gateway's token lifetime, which bounds how long a verified
+	// token is remembered.
+	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+}
+
+// Validate reports every problem in the configuration.
+func (c Config) Validate() error {
+	errs := []error{c.Base.Validate()}
+	if len(c.OperatorToken) < minOperatorTokenLen {
+		errs = append(errs, fmt.Errorf("AUTH_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
+	}
+	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	}
+	if c.IdentityTokenTTL <= 0 {
+		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	}
+	for _, b := range c.KafkaBrokers {
+		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {
+			errs = append(errs, fmt.Errorf("KAFKA_BROKERS entry %q must be host:port without spaces", b))
+		}
+	}
+	if c.DBMaxConns < 1 {
+		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
+	}
+	if c.KafkaTopicPartitions < 1 {
+		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS must be at least 1"))
+	}
+	if c.KafkaReplicationFactor < 1 {
+		errs = append(errs, errors.New("KAFKA_REPLICATION_FACTOR must be at least 1"))
+	}
+	return errors.Join(errs...)
+}
+
+// CLIConfig is the configuration of the operator commands.
+type CLIConfig struct {
+	// AdminURL is the address of auth's admin API.
+	AdminURL string `env:"AUTH_ADMIN_URL" envDefault:"http://127.0.0.1:8081"`
+	// OperatorToken is sent as the bearer token.
+	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/telemetry"
+	authpg "github.com/podiumhq/podium/services/auth/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/auth/internal/app"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+	authhttp "github.com/podiumhq/podium/services/auth/internal/http"
+)
+
+// serve builds the dependencies in order, serves until ctx is done, and closes them in
+// reverse order: the server drains (readiness failing first), then the relay stops, then the
+// broker writer, the pool and the telemetry providers close.
+func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
+	log.Info("starting auth", "config", config.LogValue(cfg))
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "auth", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	if err != nil {
+		return err
+	}
+	defer shutdownTelemetry(tel, log)
+
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	if err := broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.KeysTopic); err != nil {
+		return err
+	}
+	writer := broker.NewWriter(cfg.KafkaBrokers)
+	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
+
+	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
+	stopRelay := runInBackground(ctx, relay.Run)
+	defer stopRelay()
+
+	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	srv := httpserver.New(httpserver.Options{
+		Log:            log,
+		BodyLimit:      cfg.BodyLimit,
+		TrustRequestID: true,
+		MapError:       authhttp.MapError,
+		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
+		Metrics:        tel.MetricsHandler(),
+		DrainDelay:     cfg.DrainDelay,
+	})
+	authhttp.Register(srv.App, authhttp.Deps{
+		Service:       app.New(authpg.New(pool), time.Now),
+		OperatorToken: cfg.OperatorToken,
+		Verifier:      identity.NewVerifier(keys, cfg.IdentityTokenTTL),
+	})
+	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+}
+
+// runInBackground runs fn on a context that outlives ctx's cancellation, so the relay keeps
+// publishing while the server drains; the returned function stops it and waits for it.
+func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = fn(bg) // the relay logs its own failures and returns only when stopped
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		log.Warn("telemetry shutdown failed", "err", err)
+	}
+}

@@ -1,0 +1,43 @@
+-- name: InsertKey :exec
+INSERT INTO api_keys (
+    id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, expires_at
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+
+-- name: ListKeys :many
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
+       created_at, last_used_at, expires_at, revoked_at
+FROM api_keys
+WHERE organizer_id = $1
+ORDER BY created_at DESC, id DESC
+LIMIT $2 OFFSET $3;
+
+-- name: CountKeys :one
+SELECT count(*) FROM api_keys WHERE organizer_id = $1;
+
+-- name: GetKeyForUpdate :one
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
+       created_at, last_used_at, expires_at, revoked_at
+FROM api_keys
+WHERE id = $1
+FOR UPDATE;
+
+-- name: SetKeyRevoked :exec
+UPDATE api_keys SET revoked_at = sqlc.arg(revoked_at)::timestamptz WHERE id = sqlc.arg(id);
+
+-- name: TouchKeyByHash :one
+UPDATE api_keys SET last_used_at = sqlc.arg(used_at)::timestamptz
+WHERE key_hash = sqlc.arg(key_hash)
+RETURNING id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
+          created_at, last_used_at, expires_at, revoked_at;
+
+-- name: OriginAllowed :one
+SELECT EXISTS (
+    SELECT 1 FROM api_keys
+    WHERE type = 'publishable'
+      AND revoked_at IS NULL
+      AND (expires_at IS NULL OR expires_at > sqlc.arg(at)::timestamptz)
+      AND allowed_origins @> ARRAY[sqlc.arg(origin)::text]
+);
+
+-- name: InsertKeyAudit :exec
+INSERT INTO key_audit (key_id, organizer_id, action, actor, at) VALUES ($1, $2, $3, $4, $5);

@@ -1,0 +1,157 @@
+// Package app holds the auth service's use cases: managing organizers and API keys for
+// operators, and answering the gateway's questions about keys and origins.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+// Repository stores organizers and keys. Implementations own their transactions: a key's
+// audit record and outbox event are written in the same transaction as the key itself.
+type Repository interface {
+	// CreateOrganizer stores o.
+	CreateOrganizer(ctx context.Context, o domain.Organizer) error
+	// Organizer returns the organizer with id, or domain.ErrOrganizerNotFound.
+	Organizer(ctx context.Context, id string) (domain.Organizer, error)
+	// Organizers returns a page of organizers, newest first, and how many there are.
+	Organizers(ctx context.Context, page domain.Page) ([]domain.Organizer, int, error)
+	// CreateKey stores k with its audit record and created event. It returns
+	// domain.ErrOrganizerNotFound or domain.ErrDuplicateKeyHash.
+	CreateKey(ctx context.Context, k domain.Key) error
+	// Keys returns a page of an organizer's keys, newest first, and how many it has.
+	Keys(ctx context.Context, organizerID string, page domain.Page) ([]domain.Key, int, error)
+	// RevokeKey revokes the key with id at the given time, with its audit record and revoked
+	// event, unless it is already revoked; it returns the key as it now is, or
+	// domain.ErrKeyNotFound.
+	RevokeKey(ctx context.Context, id string, at time.Time) (domain.Key, error)
+	// TouchKey records that the key with hash was used at the given time and returns it, or
+	// domain.ErrKeyNotFound.
+	TouchKey(ctx context.Context, hash string, at time.Time) (domain.Key, error)
+	// OriginAllowed reports whether a publishable key active at the given time allows origin.
+	OriginAllowed(ctx context.Context, origin string, at time.Time) (bool, error)
+}
+
+// Service runs the use cases.
+type Service struct {
+	repo Repository
+	now  func() time.Time
+}
+
+// New returns a Service over repo; now is the clock (time.Now in production).
+func New(repo Repository, now func() time.Time) *Service {
+	return &Service{repo: repo, now: now}
+}
+
+// clock returns the current time in UTC at the database's microsecond precision, so a value
+// returned at creation equals the one read back later.
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// CreateOrganizer validates name and stores a new organizer.
+func (s *Service) CreateOrganizer(ctx context.Context, name string) (domain.Organizer, error) {
+	o, err := domain.NewOrganizer(name, s.clock())
+	if err != nil {
+		return domain.Organizer{}, err
+	}
+	if err := s.repo.CreateOrganizer(ctx, o); err != nil {
+		return domain.Organizer{}, fmt.Errorf("create organizer: %w", err)
+	}
+	return o, nil
+}
+
+// Organizer returns one organizer.
+func (s *Service) Organizer(ctx context.Context, id string) (domain.Organizer, error) {
+	o, err := s.repo.Organizer(ctx, id)
+	if err != nil {
+		return domain.Organizer{}, fmt.Errorf("organizer: %w", err)
+	}
+	return o, nil
+}
+
+// ListOrganizers returns a page of organizers and their total count.
+func (s *Service) ListOrganizers(ctx context.Context, page domain.Page) ([]domain.Organizer, int, error) {
+	list, total, err := s.repo.Organizers(ctx, page)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list organizers: %w", err)
+	}
+	return list, total, nil
+}
+
+// CreatedKey is a new key with its full value, which is shown once.
+type CreatedKey struct {
+	domain.Key
+	Secret string
+}
+
+// keyAttempts bounds retries after the (practically impossible) clash of two key hashes.
+const keyAttempts = 3
+
+// CreateKey validates r and mints a key for the organizer. An unknown organizer is reported
+// before problems in r.
+func (s *Service) CreateKey(ctx context.Context, organizerID string, r domain.KeyRequest) (CreatedKey, error) {
+	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
+		return CreatedKey{}, fmt.Errorf("create key: %w", err)
+	}
+	for attempt := 1; ; attempt++ {
+		k, full, err := domain.NewKey(organizerID, r, s.clock())
+		if err != nil {
+			return CreatedKey{}, err
+		}
+		err = s.repo.CreateKey(ctx, k)
+		if err == nil {
+			return CreatedKey{Key: k, Secret: full}, nil
+		}
+		if !errors.Is(err, domain.ErrDuplicateKeyHash) || attempt == keyAttempts {
+			return CreatedKey{}, fmt.Errorf("create key: %w", err)
+		}
+	}
+}
+
+// ListKeys returns a page of an organizer's keys and their total count.
+func (s *Service) ListKeys(ctx context.Context, organizerID string, page domain.Page) ([]domain.Key, int, error) {
+	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
+		return nil, 0, fmt.Errorf("list keys: %w", err)
+	}
+	list, total, err := s.repo.Keys(ctx, organizerID, page)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list keys: %w", err)
+	}
+	return list, total, nil
+}
+
+// RevokeKey revokes a key; revoking it again returns it unchanged.
+func (s *Service) RevokeKey(ctx context.Context, id string) (domain.Key, error) {
+	k, err := s.repo.RevokeKey(ctx, id, s.clock())
+	if err != nil {
+		return domain.Key{}, fmt.Errorf("revoke key: %w", err)
+	}
+	return k, nil
+}
+
+// VerifyKey returns the key with the given hash, revoked and expired ones included (the
+// gateway decides and explains), and records its use.
+func (s *Service) VerifyKey(ctx context.Context, hash string) (domain.Key, error) {
+	k, err := s.repo.TouchKey(ctx, hash, s.clock())
+	if err != nil {
+		return domain.Key{}, fmt.Errorf("verify key: %w", err)
+	}
+	return k, nil
+}
+
+// OriginAllowed reports whether any active publishable key, of any organizer, allows origin.
+// An origin that is not a valid bare origin is not allowed.
+func (s *Service) OriginAllowed(ctx context.Context, origin string) (bool, error) {
+	normal, err := domain.NormalizeOrigin(origin)
+	if err != nil {
+		return false, nil //nolint:nilerr // a malformed origin is simply not an allowed one
+	}
+	ok, err := s.repo.OriginAllowed(ctx, normal, s.clock())
+	if err != nil {
+		return false, fmt.Errorf("origin allowed: %w", err)
+	}
+	return ok, nil
+}

@@ -1,0 +1,76 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/services/auth/internal/app"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+// clashingRepo is a Repository whose key inserts clash on the hash a given number of times.
+// Only the methods CreateKey and OriginAllowed use are implemented.
+type clashingRepo struct {
+	app.Repository
+	clashes  int
+	inserts  int
+	lookups  int
+	orgFound bool
+}
+
+func (r *clashingRepo) Organizer(context.Context, string) (domain.Organizer, error) {
+	if !r.orgFound {
+		return domain.Organizer{}, domain.ErrOrganizerNotFound
+	}
+	return domain.Organizer{ID: "org_1"}, nil
+}
+
+func (r *clashingRepo) CreateKey(context.Context, domain.Key) error {
+	r.inserts++
+	if r.inserts <= r.clashes {
+		return domain.ErrDuplicateKeyHash
+	}
+	return nil
+}
+
+func (r *clashingRepo) OriginAllowed(context.Context, string, time.Time) (bool, error) {
+	r.lookups++
+	return true, nil
+}
+
+var secret = domain.KeyRequest{Type: "secret", Name: "backend", Scopes: []string{"events:read"}}
+
+func TestCreateKeyRetriesAHashClash(t *testing.T) {
+	repo := &clashingRepo{clashes: 2, orgFound: true}
+	k, err := app.New(repo, time.Now).CreateKey(context.Background(), "org_1", secret)
+	if err != nil || repo.inserts != 3 || k.Secret == "" {
+		t.Fatalf("CreateKey = %v after %d inserts", err, repo.inserts)
+	}
+	repo = &clashingRepo{clashes: 3, orgFound: true}
+	if _, err := app.New(repo, time.Now).CreateKey(context.Background(), "org_1", secret); !errors.Is(err, domain.ErrDuplicateKeyHash) || repo.inserts != 3 {
+		t.Fatalf("CreateKey = %v after %d inserts; want to give up after 3", err, repo.inserts)
+	}
+}
+
+func TestCreateKeyChecksTheOrganizerFirst(t *testing.T) {
+	repo := &clashingRepo{}
+	_, err := app.New(repo, time.Now).CreateKey(context.Background(), "org_missing", domain.KeyRequest{})
+	if !errors.Is(err, domain.ErrOrganizerNotFound) || repo.inserts != 0 {
+		t.Fatalf("CreateKey = %v", err)
+	}
+}
+
+func TestOriginAllowedSkipsTheLookupForMalformedOrigins(t *testing.T) {
+	repo := &clashingRepo{}
+	svc := app.New(repo, time.Now)
+	for _, origin := range []string{"null", "https://shop.example/", "http://shop.example"} {
+		if ok, err := svc.OriginAllowed(context.Background(), origin); ok || err != nil {
+			t.Fatalf("OriginAllowed(%q) = %v, %v", origin, ok, err)
+		}
+	}
+	if ok, _ := svc.OriginAllowed(context.Background(), "https://SHOP.example"); !ok || repo.lookups != 1 {
+		t.Fatalf("a valid origin was not looked up (%d lookups)", repo.lookups)
+	}
+}

@@ -1,0 +1,212 @@
+// Package authtest starts the auth service for tests: a database of the test's own, the HTTP
+// API on a real listener, a gateway identity signer, a controllable clock and, on request, the
+// outbox relay publishing to an in-process Kafka-protocol broker.
+package authtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/testkit"
+	authpg "github.com/podiumhq/podium/services/auth/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/auth/internal/app"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+	authhttp "github.com/podiumhq/podium/services/auth/internal/http"
+	"github.com/podiumhq/podium/services/auth/migrations"
+)
+
+// OperatorToken is the operator token of every test service.
+const OperatorToken = "test-operator-token-0123456789abcdef"
+
+// Options configures Start.
+type Options struct {
+	// Kafka starts a Kafka-protocol broker and the outbox relay.
+	Kafka bool
+}
+
+// Env is a running auth service.
+type Env struct {
+	// URL is the base address of the HTTP API.
+	URL  string
+	Pool *pgxpool.Pool
+	// Clock is the service's clock.
+	Clock *Clock
+	// Signer mints internal identity tokens the service accepts, as the gateway does.
+	Signer *identity.Signer
+	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
+	Brokers []string
+}
+
+// Start runs the service until the test ends.
+func Start(t testing.TB, o Options) *Env {
+	t.Helper()
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := identity.ParsePublicKeys(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := identity.ParsePrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Pool: Pool(t), Clock: &Clock{}, Signer: identity.NewSigner(key, time.Minute)}
+	log := testkit.Logger(t)
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: authhttp.MapError,
+		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
+	})
+	authhttp.Register(srv.App, authhttp.Deps{
+		Service:       app.New(authpg.New(env.Pool), env.Clock.Now),
+		OperatorToken: OperatorToken,
+		Verifier:      identity.NewVerifier(keys, time.Minute),
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.URL = "http://" + ln.Addr().String()
+	background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	if o.Kafka {
+		env.Brokers = testkit.Kafka(t)
+		if err := broker.EnsureTopics(context.Background(), env.Brokers, 3, 1, domain.KeysTopic); err != nil {
+			t.Fatal(err)
+		}
+		w := broker.NewWriter(env.Brokers)
+		t.Cleanup(func() { _ = w.Close() })
+		relay := &outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
+		background(t, relay.Run)
+	}
+	return env
+}
+
+// Pool returns a pool on a fresh database with the service's and the outbox's migrations.
+func Pool(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
+}
+
+// background runs fn until the test ends and reports its error.
+func background(t testing.TB, fn func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- fn(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("background: %v", err)
+		}
+	})
+}
+
+// Clock is a clock that runs with real time plus an offset tests can advance.
+type Clock struct{ offset atomic.Int64 }
+
+// Now returns the current time of the clock.
+func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// Response is an HTTP answer with its decoded JSON body.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
+}
+
+// Do sends a request with body as JSON (when not nil) and the given headers.
+func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) Response {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, e.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if len(raw) > 0 && raw[0] == '{' {
+		if err := json.Unmarshal(raw, &r.Body); err != nil {
+			t.Fatalf("%s %s: body %s: %v", method, path, raw, err)
+		}
+	}
+	return r
+}
+
+// Admin calls the admin API with the operator token.
+func (e *Env) Admin(t testing.TB, method, path string, body any) Response {
+	t.Helper()
+	return e.Do(t, method, path, body, map[string]string{"Authorization": "Bearer " + OperatorToken})
+}
+
+// Internal calls the internal API as the gateway, with a service principal's token.
+func (e *Env) Internal(t testing.TB, path string, body any) Response {
+	t.Helper()
+	tok := e.Token(t, identity.Principal{KeyID: "gateway", KeyType: identity.Service})
+	return e.Do(t, http.MethodPost, path, body, map[string]string{identity.Header: tok})
+}
+
+// Token mints an identity token for p.
+func (e *Env) Token(t testing.TB, p identity.Principal) string {
+	t.Helper()
+	tok, err := e.Signer.Token(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// Organizer creates an organizer through the admin API and returns its id.
+func (e *Env) Organizer(t testing.TB, name string) string {
+	t.Helper()
+	r := e.Admin(t, http.MethodPost, "/admin/organizers", map[string]any{"name": name})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create organizer: %d %s", r.Status, r.Raw)
+	}
+	return r.Body["id"].(string)
+}
+
+// Key creates a key through the admin API and returns the response body.
+func (e *Env) Key(t testing.TB, organizerID string, body map[string]any) map[string]any {
+	t.Helper()
+	r := e.Admin(t, http.MethodPost, "/admin/organizers/"+organizerID+"/keys", body)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create key: %d %s", r.Status, r.Raw)
+	}
+	return r.Body
+}

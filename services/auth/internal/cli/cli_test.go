@@ -1,0 +1,121 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/services/auth/internal/authtest"
+	"github.com/podiumhq/podium/services/auth/internal/cli"
+)
+
+// run executes an operator command against env and returns its output.
+func run(t *testing.T, env *authtest.Env, token string, args ...string) (string, error) {
+	t.Helper()
+	client := &cli.Client{BaseURL: env.URL + "/", Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
+	var out bytes.Buffer
+	err := cli.Run(context.Background(), client, args, &out)
+	return out.String(), err
+}
+
+func mustRun(t *testing.T, env *authtest.Env, args ...string) string {
+	t.Helper()
+	out, err := run(t, env, authtest.OperatorToken, args...)
+	if err != nil {
+		t.Fatalf("auth %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+func find(t *testing.T, out, pattern string) string {
+	t.Helper()
+	m := regexp.MustCompile(pattern).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("output does not match %q:\n%s", pattern, out)
+	}
+	return m[len(m)-1]
+}
+
+func TestOperatorCommands(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+
+	out := mustRun(t, env, "organizer", "create", "--name", "Trail Club")
+	org := find(t, out, `^Created organizer (org_\w+) \(Trail Club\) at \S+Z\.\n$`)
+	out = mustRun(t, env, "organizer", "list")
+	find(t, out, `(?m)^ID\s+NAME\s+CREATED$`)
+	find(t, out, `(?m)^`+org+`\s+Trail Club\s+\S+Z$`)
+	find(t, out, `Total: 1 \(showing 1-1\)`)
+
+	out = mustRun(t, env, "key", "create", "--organizer", org, "--type", "secret", "--name", "backend",
+		"--scopes", "events:read, registrations:write", "--expires", "2099-01-01T00:00:00Z")
+	secretID := find(t, out, `Created secret key (key_\w+) \(backend\) for organizer `+org)
+	find(t, out, `Scopes: events:read,registrations:write\n`)
+	find(t, out, `Expires: 2099-01-01T00:00:00Z\n`)
+	secret := find(t, out, `\n    (pdm_sk_live_\w{38})\n`)
+	find(t, out, `This key will not be shown again`)
+
+	out = mustRun(t, env, "key", "create", "--organizer", org, "--type", "publishable", "--name", "site",
+		"--origins", "https://Shop.Example,http://localhost:3000", "--json")
+	var created map[string]any
+	if err := json.Unmarshal([]byte(out), &created); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, out)
+	}
+	if !strings.HasPrefix(created["key"].(string), "pdm_pk_live_") || created["type"] != "publishable" {
+		t.Fatalf("created publishable key %v", created)
+	}
+
+	out = mustRun(t, env, "key", "revoke", "--key", secretID)
+	find(t, out, `Key `+secretID+` \(backend, pdm_sk_live_\.\.\.`+secret[len(secret)-4:]+`\) is revoked since \S+Z\.`)
+
+	out = mustRun(t, env, "key", "list", "--organizer", org)
+	if strings.Contains(out, secret) {
+		t.Fatal("the listing shows a full key")
+	}
+	find(t, out, `(?m)^ID\s+TYPE\s+NAME\s+KEY\s+SCOPES / ORIGINS\s+CREATED\s+LAST USED\s+EXPIRES\s+STATUS$`)
+	find(t, out, `(?m)^`+created["id"].(string)+`\s+publishable\s+site\s+pdm_pk_live_\.\.\.\w{4}\s+https://shop.example,http://localhost:3000\s+\S+Z\s+never\s+never\s+active$`)
+	find(t, out, `(?m)^`+secretID+`\s+secret\s+backend\s+pdm_sk_live_\.\.\.\w{4}\s+events:read,registrations:write\s+\S+Z\s+never\s+2099-01-01T00:00:00Z\s+revoked$`)
+	find(t, out, `Total: 2 \(showing 1-2\)`)
+
+	out = mustRun(t, env, "key", "list", "--organizer", org, "--json", "--limit", "1")
+	var list struct {
+		Data  []map[string]any `json:"data"`
+		Total int              `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &list); err != nil || list.Total != 2 || len(list.Data) != 1 {
+		t.Fatalf("key list --json: %v\n%s", err, out)
+	}
+}
+
+func TestOperatorCommandErrors(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+	org := env.Organizer(t, "Trail Club")
+
+	var apiErr *cli.APIError
+	_, err := run(t, env, authtest.OperatorToken, "key", "create", "--organizer", org, "--type", "secret", "--name", "x", "--scopes", "events:read,events:write", "--expires", "2001-01-01T00:00:00Z")
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest ||
+		err.Error() != "scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write\nexpiresAt must be in the future" {
+		t.Fatalf("invalid key: %v", err)
+	}
+	_, err = run(t, env, authtest.OperatorToken, "key", "revoke", "--key", "key_missing")
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound || err.Error() != "key not found" {
+		t.Fatalf("unknown key: %v", err)
+	}
+	_, err = run(t, env, "wrong-token", "organizer", "list")
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnauthorized || err.Error() != "the operator token is invalid" {
+		t.Fatalf("wrong token: %v", err)
+	}
+	for _, args := range [][]string{
+		{"organizer"}, {"organizer", "delete"}, {"organizer", "create"}, {"key", "list"},
+		{"key", "create", "--organizer", org, "--name", "x"}, {"key", "revoke", "--key", "k", "extra"}, {"key", "revoke", "--nope"},
+	} {
+		if _, err := run(t, env, authtest.OperatorToken, args...); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("auth %s: %v, want a usage error", strings.Join(args, " "), err)
+		}
+	}
+}

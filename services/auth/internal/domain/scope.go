@@ -1,0 +1,41 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Scopes a secret key can be granted, one per group of organizer operations.
+const (
+	ScopeEventsRead         = "events:read"
+	ScopePricingRead        = "pricing:read"
+	ScopeRegistrationsRead  = "registrations:read"
+	ScopeRegistrationsWrite = "registrations:write"
+)
+
+// AllScopes lists every scope in the order they are documented.
+var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite}
+
+// ValidScope reports whether s is a known scope.
+func ValidScope(s string) bool { return slices.Contains(AllScopes, s) }
+
+// validateScopes checks the scopes of a secret key: at least one, each known. Duplicates are
+// dropped; the result keeps the first occurrence of each scope in the given order.
+func validateScopes(scopes []string, p *problems) []string {
+	if len(scopes) == 0 {
+		p.add("scopes must list at least one scope for a secret key")
+		return nil
+	}
+	out := make([]string, 0, len(scopes))
+	for i, s := range scopes {
+		if !ValidScope(s) {
+			p.add(fmt.Sprintf("scopes[%d] must be one of %s", i, strings.Join(AllScopes, ", ")))
+			continue
+		}
+		if !slices.Contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,103 @@
+package http
+
+import (
+	"time"
+
+	"github.com/podiumhq/podium/services/auth/internal/app"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+// organizerView is an organizer as the admin API returns it.
+type organizerView struct {
+	ID        string    `json:"id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"createdAt"`
+}
+
+// keyView is a key as listed: never the key itself, only its prefix and last four characters.
+type keyView struct {
+	ID             string     `json:"id"`
+	OrganizerID    string     `json:"organizerId"`
+	Type           string     `json:"type"`
+	Name           string     `json:"name"`
+	Prefix         string     `json:"prefix"`
+	Last4          string     `json:"last4"`
+	Scopes         []string   `json:"scopes"`
+	AllowedOrigins []string   `json:"allowedOrigins"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	LastUsedAt     *time.Time `json:"lastUsedAt"`
+	ExpiresAt      *time.Time `json:"expiresAt"`
+	RevokedAt      *time.Time `json:"revokedAt"`
+}
+
+// createdKeyView is a new key: the listing fields plus the full key, shown this once.
+type createdKeyView struct {
+	Key string `json:"key"`
+	keyView
+}
+
+// verifiedKeyView is what the gateway needs to authenticate a request with a key.
+type verifiedKeyView struct {
+	ID             string     `json:"id"`
+	OrganizerID    string     `json:"organizerId"`
+	Type           string     `json:"type"`
+	Scopes         []string   `json:"scopes"`
+	AllowedOrigins []string   `json:"allowedOrigins"`
+	ExpiresAt      *time.Time `json:"expiresAt"`
+	RevokedAt      *time.Time `json:"revokedAt"`
+}
+
+// listView is a page of a list.
+type listView[T any] struct {
+	Data   []T `json:"data"`
+	Total  int `json:"total"`
+	Limit  int `json:"limit"`
+	Offset int `json:"offset"`
+}
+
+func newOrganizerView(o domain.Organizer) organizerView {
+	return organizerView{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt.UTC()}
+}
+
+func newKeyView(k domain.Key) keyView {
+	return keyView{
+		ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type), Name: k.Name, Prefix: k.Prefix(), Last4: k.Last4,
+		Scopes: orEmpty(k.Scopes), AllowedOrigins: orEmpty(k.AllowedOrigins), CreatedAt: k.CreatedAt.UTC(),
+		LastUsedAt: utc(k.LastUsedAt), ExpiresAt: utc(k.ExpiresAt), RevokedAt: utc(k.RevokedAt),
+	}
+}
+
+func newCreatedKeyView(k app.CreatedKey) createdKeyView {
+	return createdKeyView{Key: k.Secret, keyView: newKeyView(k.Key)}
+}
+
+func newVerifiedKeyView(k domain.Key) verifiedKeyView {
+	return verifiedKeyView{
+		ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type),
+		Scopes: orEmpty(k.Scopes), AllowedOrigins: orEmpty(k.AllowedOrigins),
+		ExpiresAt: utc(k.ExpiresAt), RevokedAt: utc(k.RevokedAt),
+	}
+}
+
+func mapAll[T, V any](in []T, f func(T) V) []V {
+	out := make([]V, len(in))
+	for i, v := range in {
+		out[i] = f(v)
+	}
+	return out
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func utc(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
