@@ -10,6 +10,8 @@ import (
 func (s *Stack) startService(ctx context.Context, name, svc string, port int) error {
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	env := append(s.commonEnv(), fmt.Sprintf("HTTP_ADDR=127.0.0.1:%d", port))
+	env = append(env, s.serviceEnv(name, svc)...)
+	env = append(env, s.opts.Env[svc]...)
 	if dbURL, ok := s.databases[svc]; ok {
 		env = append(env, "DATABASE_URL="+dbURL)
 		if name == svc {
@@ -18,8 +20,6 @@ func (s *Stack) startService(ctx context.Context, name, svc string, port int) er
 			}
 		}
 	}
-	env = append(env, s.serviceEnv(name, svc)...)
-	env = append(env, s.opts.Env[svc]...)
 	p, err := startProcess(name, bin(s.opts.BinDir, svc), nil, env, s.opts.Output)
 	if err != nil {
 		return err

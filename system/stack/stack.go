@@ -87,47 +87,50 @@ type Stack struct {
 func (s *Stack) GatewayURL() string { return s.GatewayURLs[0] }
 
 // Start brings the system up and returns once every service is ready.
-func Start(ctx context.Context, o Options) (s *Stack, err error) {
+func Start(ctx context.Context, o Options) (*Stack, error) {
 	if o.Output == nil {
 		o.Output = io.Discard
 	}
 	if o.LogLevel == "" {
 		o.LogLevel = "info"
 	}
-	s = &Stack{opts: o, URLs: map[string]string{}, databases: map[string]string{}}
-	defer func() {
-		if err != nil {
-			_ = s.Stop()
-		}
-	}()
+	s := &Stack{opts: o, URLs: map[string]string{}, databases: map[string]string{}}
+	if err := s.start(ctx); err != nil {
+		return nil, errors.Join(err, s.Stop())
+	}
+	return s, nil
+}
+
+func (s *Stack) start(ctx context.Context) error {
+	o := s.opts
 	if err := s.secrets(); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.startInfra(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.startStripeMock(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	if err := s.createDatabases(ctx); err != nil {
-		return nil, err
+		return err
 	}
 	ports, err := s.ports()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i, name := range Services {
 		if err := s.startService(ctx, name, name, ports[i]); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	for i := range o.ExtraGateways {
 		name := "gateway-" + strconv.Itoa(i+2)
 		if err := s.startService(ctx, name, "gateway", ports[len(Services)+i]); err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return s, nil
+	return nil
 }
 
 func (s *Stack) secrets() error {

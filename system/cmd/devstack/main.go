@@ -1,0 +1,105 @@
+// Command devstack runs the whole system locally for `make run`: Postgres and Redis from this
+// machine, an embedded Kafka-protocol broker unless KAFKA_BROKERS is set, stripe-mock unless
+// STRIPE_SECRET_KEY is set, migrations applied, a demo organizer seeded and its keys printed.
+// Ctrl-C stops everything in order.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/podiumhq/podium/system/stack"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "devstack:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	binDir := flag.String("bin", "bin", "directory holding the service binaries (make build)")
+	port := flag.Int("port", 8080, "gateway port; auth and the owners take the next four")
+	flag.Parse()
+
+	opts := stack.Options{
+		BinDir:          *binDir,
+		BasePort:        *port,
+		DatabasePrefix:  "podium",
+		PostgresURL:     env("POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
+		RedisURL:        env("REDIS_URL", "redis://127.0.0.1:6379/0"),
+		KafkaPort:       9092,
+		StripeMock:      true,
+		StripeMockPort:  12111,
+		StripeSecretKey: os.Getenv("STRIPE_SECRET_KEY"),
+		OTLPEndpoint:    os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"),
+		LogLevel:        env("LOG_LEVEL", "info"),
+		Output:          os.Stdout,
+	}
+	if b := os.Getenv("KAFKA_BROKERS"); b != "" {
+		opts.KafkaBrokers = strings.Split(b, ",")
+	}
+	s, err := stack.Start(ctx, opts)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		fmt.Println("devstack: stopping")
+		if err := s.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "devstack:", err)
+		}
+	}()
+	demo, err := s.SeedDemo(ctx)
+	if err != nil {
+		return err
+	}
+	printSummary(s, demo)
+	<-ctx.Done()
+	return nil
+}
+
+func printSummary(s *stack.Stack, d *stack.Demo) {
+	fmt.Printf(`
+================================================================================
+ Podium is running.  Gateway: %[1]s   (Ctrl-C stops everything)
+
+ auth %[2]s   catalog %[3]s   registration %[4]s   checkout %[5]s
+ Kafka %[6]s   Redis %[7]s   Stripe %[8]s
+ OpenAPI document: %[1]s/external/v1/openapi.json
+
+ Demo organizer %[9]s
+   secret key, all scopes:       %[10]s
+   secret key, events:read only: %[11]s
+   publishable key (%[12]s): %[13]s
+ Operator token for the auth admin API and CLI: %[14]s
+
+ Try:
+   curl -s -X POST %[1]s/external/v1/organizer/events/search \
+     -H 'Authorization: Bearer %[10]s' -H 'Content-Type: application/json' -d '{"limit": 10}'
+================================================================================
+`, s.GatewayURL(), s.URLs["auth"], s.URLs["catalog"], s.URLs["registration"], s.URLs["checkout"],
+		strings.Join(s.KafkaBrokers, ","), s.RedisURL, stripeLabel(s), d.OrganizerID,
+		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken)
+}
+
+func stripeLabel(s *stack.Stack) string {
+	if s.StripeURL != "" {
+		return "stripe-mock at " + s.StripeURL
+	}
+	return "api.stripe.com (STRIPE_SECRET_KEY)"
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
