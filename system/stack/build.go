@@ -25,6 +25,10 @@ func Build(ctx context.Context, root, binDir string) error {
 
 // RepoRoot finds the repository root (the directory holding go.work) above dir.
 func RepoRoot(dir string) (string, error) {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
 	for d := dir; ; d = filepath.Dir(d) {
 		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
 			return d, nil

@@ -1,0 +1,115 @@
+package e2e
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/system/stack"
+)
+
+const site = "https://shop.example"
+
+// TestAuthenticationFailures walks every way a credential can be refused, through the gateway.
+func TestAuthenticationFailures(t *testing.T) {
+	ctx := context.Background()
+	org := newOrganizer(t)
+	all := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes})
+	reader := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: []string{"events:read"}})
+	pub := newKey(t, org, stack.KeySpec{Type: "publishable", Origins: []string{site}})
+	revoked := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes})
+	if err := sys.RevokeKey(ctx, revoked.ID); err != nil {
+		t.Fatal(err)
+	}
+	unknown, _ := apikey.Generate(apikey.Secret)
+	badChecksum := all.Key[:len(all.Key)-1] + flip(all.Key[len(all.Key)-1])
+
+	search := gw("/organizer/events/search")
+	pricing := gw("/organizer/events/evt_missing/pricing-cards")
+	browserSearch := gw("/browser/events/search")
+	cases := []struct {
+		name    string
+		r       req
+		status  int
+		message string
+	}{
+		{"no key", req{"POST", search, nil, "{}"}, 401, "missing API key"},
+		{"malformed key", req{"POST", search, secret("pdm_sk_live_tooshort"), "{}"}, 401, "malformed API key"},
+		{"foreign prefix", req{"POST", search, secret("sk_live_" + all.Key[12:]), "{}"}, 401, "malformed API key"},
+		{"bad checksum", req{"POST", search, secret(badChecksum), "{}"}, 401, "checksum mismatch"},
+		{"unknown key", req{"POST", search, secret(unknown), "{}"}, 401, "unknown API key"},
+		{"revoked key", req{"POST", search, secret(revoked.Key), "{}"}, 401, "revoked"},
+		{"not a bearer token", req{"POST", search, map[string]string{"Authorization": "Basic " + all.Key}, "{}"}, 401, "Bearer scheme"},
+		{"missing scope", req{"GET", pricing, secret(reader.Key), nil}, 403, "lacks the pricing:read scope"},
+		{"publishable key as bearer on an organizer path", req{"POST", search, secret(pub.Key), "{}"}, 403, "publishable keys work only on /external/v1/browser"},
+		{"publishable header on an organizer path", req{"POST", search, browser(pub.Key, site), "{}"}, 403, "publishable keys work only"},
+		{"secret key as publishable key", req{"POST", browserSearch, browser(all.Key, site), "{}"}, 403, "secret keys are refused on browser endpoints"},
+		{"secret key as bearer on a browser path", req{"POST", browserSearch, map[string]string{"Authorization": "Bearer " + all.Key, "Origin": site}, "{}"}, 403, "secret keys are refused"},
+		{"no publishable key", req{"POST", browserSearch, map[string]string{"Origin": site}, "{}"}, 401, "missing publishable key"},
+		{"no Origin", req{"POST", browserSearch, browser(pub.Key, ""), "{}"}, 403, "the Origin header is required"},
+		{"Origin not allowed", req{"POST", browserSearch, browser(pub.Key, "https://evil.example"), "{}"}, 403, "origin https://evil.example is not allowed for this publishable key"},
+		{"Origin differing by port", req{"POST", browserSearch, browser(pub.Key, site+":8443"), "{}"}, 403, "is not allowed"},
+		{"preflight without Origin", req{"OPTIONS", browserSearch, map[string]string{"Access-Control-Request-Method": "POST"}, nil}, 403, "the Origin header is required"},
+		{"preflight from a disallowed origin", req{"OPTIONS", browserSearch, map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, nil}, 403, "not allowed by any publishable key"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			res := do(t, tc.r)
+			wantError(t, res, tc.status, tc.message)
+			if tc.r.method == "OPTIONS" && res.header.Get("Access-Control-Allow-Origin") != "" {
+				t.Fatal("a refused preflight carries Access-Control-Allow-Origin")
+			}
+		})
+	}
+
+	t.Run("valid keys pass", func(t *testing.T) {
+		if res := do(t, req{"POST", search, secret(all.Key), "{}"}); res.status != 201 {
+			t.Fatalf("secret key: %d %s", res.status, res.body)
+		}
+		if res := do(t, req{"POST", search, map[string]string{"x-api-key": reader.Key}, "{}"}); res.status != 201 {
+			t.Fatalf("x-api-key header: %d %s", res.status, res.body)
+		}
+		res := do(t, req{"POST", browserSearch, browser(pub.Key, site), "{}"})
+		if res.status != 201 || res.header.Get("Access-Control-Allow-Origin") != site || res.header.Get("Vary") != "Origin" {
+			t.Fatalf("publishable key: %d, ACAO %q, Vary %q", res.status, res.header.Get("Access-Control-Allow-Origin"), res.header.Get("Vary"))
+		}
+	})
+
+	t.Run("preflight from an allowed origin", func(t *testing.T) {
+		res := do(t, req{"OPTIONS", browserSearch, map[string]string{"Origin": site, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "x-publishable-key, content-type"}, nil})
+		h := res.header
+		if res.status != 204 || h.Get("Access-Control-Allow-Origin") != site || h.Get("Vary") != "Origin" ||
+			h.Get("Access-Control-Allow-Headers") != "x-publishable-key, content-type" || h.Get("Access-Control-Allow-Methods") != "POST, OPTIONS" {
+			t.Fatalf("preflight: %d %v", res.status, h)
+		}
+	})
+
+	t.Run("a refusal is readable by an allowed page", func(t *testing.T) {
+		res := do(t, req{"POST", browserSearch, browser(pub.Key[:20], site), "{}"})
+		wantError(t, res, 401, "malformed API key")
+		if res.header.Get("Access-Control-Allow-Origin") != site {
+			t.Fatal("the page on an allowed origin cannot read why it was refused")
+		}
+	})
+}
+
+// TestExpiredKeyIsRefusedOnTheNextRequest shows expiry is checked on every request, even for a
+// key the gateway has cached.
+func TestExpiredKeyIsRefusedOnTheNextRequest(t *testing.T) {
+	org := newOrganizer(t)
+	expires := time.Now().Add(3 * time.Second)
+	k := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes, Expires: expires})
+	if res := do(t, req{"POST", gw("/organizer/events/search"), secret(k.Key), "{}"}); res.status != 201 {
+		t.Fatalf("before expiry: %d %s", res.status, res.body)
+	}
+	time.Sleep(time.Until(expires) + 100*time.Millisecond)
+	wantError(t, do(t, req{"POST", gw("/organizer/events/search"), secret(k.Key), "{}"}), 401, "this API key expired at ")
+}
+
+func flip(c byte) string {
+	if c == 'a' {
+		return "b"
+	}
+	return "a"
+}

@@ -1,0 +1,126 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/system/stack"
+)
+
+// response is one answer from the system.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// errorBody is the standard error format.
+type errorBody struct {
+	StatusCode *int   `json:"statusCode"`
+	Message    any    `json:"message"`
+	Error      string `json:"error"`
+	RequestID  string `json:"requestId"`
+}
+
+// req describes one request.
+type req struct {
+	method, url string
+	headers     map[string]string
+	body        any
+}
+
+func do(t testing.TB, r req) response {
+	t.Helper()
+	var body io.Reader
+	switch b := r.body.(type) {
+	case nil:
+	case string:
+		body = strings.NewReader(b)
+	default:
+		raw, _ := json.Marshal(b)
+		body = bytes.NewReader(raw)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	hr, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		hr.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range r.headers {
+		hr.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(hr)
+	if err != nil {
+		t.Fatalf("%s %s: %v", r.method, r.url, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: raw}
+}
+
+// gw returns the URL of an external path on the first gateway.
+func gw(path string) string { return sys.GatewayURL() + "/external/v1" + path }
+
+func secret(key string) map[string]string { return map[string]string{"Authorization": "Bearer " + key} }
+
+func browser(key, origin string) map[string]string {
+	h := map[string]string{"x-publishable-key": key}
+	if origin != "" {
+		h["Origin"] = origin
+	}
+	return h
+}
+
+// wantError checks a response is status with the standard error body whose message contains
+// wantMessage.
+func wantError(t testing.TB, res response, status int, wantMessage string) {
+	t.Helper()
+	if res.status != status {
+		t.Fatalf("status %d, want %d; body %s", res.status, status, res.body)
+	}
+	var b errorBody
+	if err := json.Unmarshal(res.body, &b); err != nil {
+		t.Fatalf("error body %q is not JSON: %v", res.body, err)
+	}
+	if b.StatusCode == nil || *b.StatusCode != status || b.Error != http.StatusText(status) {
+		t.Fatalf("error body %s lacks statusCode %d and error %q", res.body, status, http.StatusText(status))
+	}
+	if b.RequestID == "" || res.header.Get("X-Request-Id") != b.RequestID {
+		t.Fatalf("requestId %q not echoed in X-Request-Id %q", b.RequestID, res.header.Get("X-Request-Id"))
+	}
+	msg, _ := json.Marshal(b.Message)
+	if !strings.Contains(string(msg), wantMessage) {
+		t.Fatalf("message %s does not contain %q", msg, wantMessage)
+	}
+}
+
+// newOrganizer creates an organizer of the test's own.
+func newOrganizer(t testing.TB) string {
+	t.Helper()
+	id, err := sys.CreateOrganizer(context.Background(), t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func newKey(t testing.TB, org string, spec stack.KeySpec) stack.Key {
+	t.Helper()
+	if spec.Name == "" {
+		spec.Name = t.Name()
+	}
+	k, err := sys.CreateKey(context.Background(), org, spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}

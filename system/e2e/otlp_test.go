@@ -1,0 +1,105 @@
+package e2e
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// span is what the tests need of an exported span.
+type span struct {
+	service string
+	traceID string
+	kind    int32
+	attrs   string // every attribute value, for matching
+}
+
+// otlpReceiver accepts OTLP/HTTP trace exports from the services under test.
+type otlpReceiver struct {
+	url   string
+	mu    sync.Mutex
+	spans []span
+}
+
+func startOTLPReceiver() (*otlpReceiver, func(), error) {
+	r := &otlpReceiver{}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	srv := &http.Server{Handler: http.HandlerFunc(r.export), ReadHeaderTimeout: 5 * time.Second}
+	go srv.Serve(ln) //nolint:errcheck // ends with Close
+	r.url = "http://" + ln.Addr().String()
+	return r, func() { srv.Close() }, nil
+}
+
+func (r *otlpReceiver) export(w http.ResponseWriter, req *http.Request) {
+	body, err := io.ReadAll(req.Body)
+	var msg collectortrace.ExportTraceServiceRequest
+	if err != nil || proto.Unmarshal(body, &msg) != nil {
+		http.Error(w, "bad export", http.StatusBadRequest)
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, rs := range msg.ResourceSpans {
+		service := ""
+		for _, a := range rs.Resource.GetAttributes() {
+			if a.Key == "service.name" {
+				service = a.Value.GetStringValue()
+			}
+		}
+		for _, ss := range rs.ScopeSpans {
+			for _, s := range ss.Spans {
+				var attrs []string
+				for _, a := range s.Attributes {
+					attrs = append(attrs, a.Key+"="+a.Value.GetStringValue())
+				}
+				r.spans = append(r.spans, span{
+					service: service, traceID: hexID(s.TraceId), kind: int32(s.Kind), attrs: strings.Join(attrs, " "),
+				})
+			}
+		}
+	}
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	_, _ = w.Write(nil)
+}
+
+// waitFor returns the spans matching pred once at least n have arrived, or fails the test.
+func (r *otlpReceiver) waitFor(t *testing.T, n int, pred func(span) bool) []span {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		r.mu.Lock()
+		var out []span
+		for _, s := range r.spans {
+			if pred(s) {
+				out = append(out, s)
+			}
+		}
+		r.mu.Unlock()
+		if len(out) >= n {
+			return out
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d matching spans exported within 20s, want %d", len(out), n)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func hexID(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 2*len(b))
+	for i, c := range b {
+		out[2*i], out[2*i+1] = digits[c>>4], digits[c&15]
+	}
+	return string(out)
+}

@@ -1,0 +1,114 @@
+package e2e
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/podiumhq/podium/system/stack"
+)
+
+// sessionFrom posts a checkout session with a publishable key as the client at ip (the suite's
+// gateways trust X-Forwarded-For from 127.0.0.1). The body need not be valid: limits apply first.
+func sessionFrom(t *testing.T, key, ip string) response {
+	h := browser(key, site)
+	h["X-Forwarded-For"] = ip
+	return do(t, req{"POST", gw("/browser/checkout/registration/session"), h, "{}"})
+}
+
+func TestCheckoutSessionLimitPerKey(t *testing.T) {
+	org := newOrganizer(t)
+	k := newKey(t, org, stack.KeySpec{Type: "publishable", Origins: []string{site}})
+	// Each request comes from another address, so only the per-key limit can refuse.
+	for i := range checkoutPerKeyLimit {
+		if res := sessionFrom(t, k.Key, "198.51.100."+strconv.Itoa(i+1)); res.status == 429 {
+			t.Fatalf("request %d refused under the per-key limit of %d: %s", i+1, checkoutPerKeyLimit, res.body)
+		}
+	}
+	res := sessionFrom(t, k.Key, "198.51.100.99")
+	wantError(t, res, 429, "rate limit exceeded")
+	wantRetryHeaders(t, res, checkoutPerKeyLimit)
+}
+
+func TestCheckoutSessionLimitPerIP(t *testing.T) {
+	org := newOrganizer(t)
+	// Each request uses another key, so only the per-IP limit can refuse.
+	keys := make([]stack.Key, checkoutPerIPLimit+1)
+	for i := range keys {
+		keys[i] = newKey(t, org, stack.KeySpec{Type: "publishable", Origins: []string{site}})
+	}
+	for i := range checkoutPerIPLimit {
+		if res := sessionFrom(t, keys[i].Key, "203.0.113.7"); res.status == 429 {
+			t.Fatalf("request %d refused under the per-IP limit of %d", i+1, checkoutPerIPLimit)
+		}
+	}
+	res := sessionFrom(t, keys[checkoutPerIPLimit].Key, "203.0.113.7")
+	wantError(t, res, 429, "rate limit exceeded")
+	wantRetryHeaders(t, res, checkoutPerIPLimit)
+	if res := sessionFrom(t, keys[checkoutPerIPLimit].Key, "203.0.113.8"); res.status == 429 {
+		t.Fatal("another client address shares the refused one's limit")
+	}
+}
+
+func wantRetryHeaders(t *testing.T, res response, limit int) {
+	t.Helper()
+	if ra, err := strconv.Atoi(res.header.Get("Retry-After")); err != nil || ra < 1 {
+		t.Fatalf("Retry-After %q", res.header.Get("Retry-After"))
+	}
+	if res.header.Get("RateLimit-Limit") != strconv.Itoa(limit) || res.header.Get("RateLimit-Remaining") != "0" || res.header.Get("RateLimit-Reset") == "" {
+		t.Fatalf("RateLimit headers %v", res.header)
+	}
+}
+
+// TestLimitsHoldWithoutRedis stops the gateways' Redis: requests keep being served and limited
+// in-process, never failing with a 5xx; when Redis is back, shared limits resume.
+func TestLimitsHoldWithoutRedis(t *testing.T) {
+	org := newOrganizer(t)
+	k := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes})
+	if err := sys.StopRedis(); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[int]int{}
+	for range 2 * perKeyLimit {
+		res := do(t, req{"GET", gw("/organizer/events/evt_nope"), secret(k.Key), nil})
+		counts[res.status]++
+		if res.status >= 500 {
+			t.Fatalf("a %d with Redis down: %s", res.status, res.body)
+		}
+	}
+	if counts[404] == 0 || counts[429] == 0 || counts[404] > perKeyLimit+1 {
+		t.Fatalf("with Redis down, %v: want requests served (404 from catalog) and the rest limited", counts)
+	}
+	pub := newKey(t, org, stack.KeySpec{Type: "publishable", Origins: []string{site}})
+	limited := 0
+	for range checkoutPerIPLimit + 2 {
+		res := sessionFrom(t, pub.Key, "192.0.2.44")
+		if res.status == 429 {
+			limited++
+		}
+	}
+	if limited == 0 {
+		t.Fatal("checkout sessions were not limited with Redis down")
+	}
+
+	if err := sys.StartRedis(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	opt, _ := redis.ParseURL(sys.RedisURL)
+	rdb := redis.NewClient(opt)
+	defer rdb.Close()
+	fresh := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes})
+	deadline := time.Now().Add(10 * time.Second)
+	for rdb.Exists(context.Background(), "rate:key:"+fresh.ID).Val() == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("the gateway did not return to Redis-backed limits within 10s of Redis coming back")
+		}
+		if res := do(t, req{"GET", gw("/organizer/events/evt_nope"), secret(fresh.Key), nil}); res.status != 404 {
+			t.Fatalf("after Redis came back: %d %s", res.status, res.body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
