@@ -31,7 +31,7 @@ type ConsumerConfig struct {
 	// MaxAttempts is how often a failing message is tried before it is moved to the
 	// "<topic>.dead-letter" topic and committed. Zero means 10.
 	MaxAttempts int
-	Log *slog.Logger
+	Log         *slog.Logger
 	// Joined, if set, is called once the consumer first joined its group and was assigned
 	// partitions (readiness of consumers whose absence must be visible).
 	Joined func()

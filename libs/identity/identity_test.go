@@ -123,7 +123,9 @@ func TestMiddlewareGuardsRoutes(t *testing.T) {
 	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1024, DisableTracing: true})
 	srv.App.Use(identity.Middleware(identity.NewVerifier(pks, time.Minute)))
 	srv.App.Get("/organizer", identity.RequireType(identity.Secret), identity.RequireScope("events:read"),
-		func(c *fiber.Ctx) error { return c.SendString(identity.From(c).OrganizerID + " " + identity.ClientIP(c)) })
+		func(c *fiber.Ctx) error {
+			return c.SendString(identity.From(c).OrganizerID + " " + identity.ClientIP(c))
+		})
 
 	pub := alice
 	pub.KeyType, pub.Scopes = identity.Publishable, nil

@@ -81,7 +81,6 @@ func Enqueue(ctx context.Context, tx pgx.Tx, e Event) (string, error) {
 	return id, nil
 }
 
-
 func newMessageID() string {
 	var b [16]byte
 	_, _ = rand.Read(b[:])

@@ -15,17 +15,17 @@ import (
 )
 
 var (
-	sys   *stack.Stack
-	demo  *stack.Demo
-	otlp  *otlpReceiver
+	sys    *stack.Stack
+	demo   *stack.Demo
+	otlp   *otlpReceiver
 	binDir string
 )
 
 // Limits the suite's gateways run with, small enough to reach in a test.
 const (
-	perKeyLimit          = 20 // per second, every route
-	checkoutPerKeyLimit  = 5  // per minute
-	checkoutPerIPLimit   = 3  // per minute
+	perKeyLimit         = 20 // per second, every route
+	checkoutPerKeyLimit = 5  // per minute
+	checkoutPerIPLimit  = 3  // per minute
 )
 
 func TestMain(m *testing.M) {
