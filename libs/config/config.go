@@ -26,6 +26,8 @@ type Base struct {
 	OTLPEndpoint string `env:"OTEL_EXPORTER_OTLP_ENDPOINT"`
 	// TraceSampleRatio is the share of new traces recorded; child spans follow their parent.
 	TraceSampleRatio float64 `env:"OTEL_TRACES_SAMPLER_RATIO" envDefault:"1"`
+	// PprofAddr, when set, serves Go runtime profiles there (an operators-only port).
+	PprofAddr string `env:"PPROF_ADDR"`
 	// ShutdownTimeout bounds how long in-flight requests may take once shutdown begins.
 	ShutdownTimeout time.Duration `env:"SHUTDOWN_TIMEOUT" envDefault:"15s"`
 	// DrainDelay is how long readiness fails before the listener closes at shutdown, so load

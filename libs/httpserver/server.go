@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gofiber/contrib/otelfiber/v2"
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/recover"
@@ -74,7 +73,7 @@ func New(o Options) *Server {
 	}
 	if !o.DisableTracing {
 		// Registered after the probes, so only the service's own routes get server spans.
-		s.App.Use(otelfiber.Middleware())
+		s.App.Use(observe(s.handleError))
 	}
 	return s
 }

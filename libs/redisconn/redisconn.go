@@ -26,7 +26,7 @@ func Open(url string, tracing bool) (*redis.Client, error) {
 	}
 	rdb := redis.NewClient(opt)
 	if tracing {
-		if err := redisotel.InstrumentTracing(rdb); err != nil {
+		if err := redisotel.InstrumentTracing(rdb, redisotel.WithCallerEnabled(false), redisotel.WithDBStatement(false)); err != nil {
 			return nil, fmt.Errorf("redisconn: tracing: %w", err)
 		}
 	}

@@ -94,6 +94,7 @@ func run(ctx context.Context) error {
 
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return revocations.run(gctx) })
+	g.Go(func() error { return telemetry.ServeProfiles(gctx, cfg.PprofAddr) })
 	g.Go(func() error { return srv.ListenAndServe(gctx, cfg.HTTPAddr, cfg.ShutdownTimeout) })
 	err = g.Wait()
 	log.Info("stopped", "err", err)
@@ -115,6 +116,8 @@ func newUpstreams(cfg gwconfig.Config) (map[string]*proxy.Upstream, error) {
 func limits(cfg gwconfig.Config) edge.Limits {
 	return edge.Limits{
 		PerKey:                cfg.RateLimitPerKey.Limit,
+		BrowserPerKey:         cfg.RateLimitBrowserPerKey.Limit,
+		BrowserPerIP:          cfg.RateLimitBrowserPerIP.Limit,
 		CheckoutSessionPerKey: cfg.RateLimitCheckoutSessionPerKey.Limit,
 		CheckoutSessionPerIP:  cfg.RateLimitCheckoutSessionPerIP.Limit,
 		ReceiptsPerKey:        cfg.RateLimitReceiptsPerKey.Limit,

@@ -37,6 +37,8 @@ type Config struct {
 	TrustedProxies []string `env:"TRUSTED_PROXIES" envSeparator:","`
 
 	RateLimitPerKey                ratelimit.Setting `env:"RATE_LIMIT_PER_KEY" envDefault:"50/s"`
+	RateLimitBrowserPerKey         ratelimit.Setting `env:"RATE_LIMIT_BROWSER_PER_KEY" envDefault:"2000/s"`
+	RateLimitBrowserPerIP          ratelimit.Setting `env:"RATE_LIMIT_BROWSER_PER_IP" envDefault:"20/s"`
 	RateLimitCheckoutSessionPerKey ratelimit.Setting `env:"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY" envDefault:"120/m"`
 	RateLimitCheckoutSessionPerIP  ratelimit.Setting `env:"RATE_LIMIT_CHECKOUT_SESSION_PER_IP" envDefault:"10/m"`
 	RateLimitReceiptsPerKey        ratelimit.Setting `env:"RATE_LIMIT_RECEIPTS_PER_KEY" envDefault:"60/m"`

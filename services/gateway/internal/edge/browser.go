@@ -60,7 +60,7 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 		return httpserver.Forbidden("origin " + origin + " is not allowed for this publishable key")
 	}
 	setCORS(c, origin)
-	if err := g.limit(c, op.ID, key.ID, ip); err != nil {
+	if err := g.limit(c, op, key.ID, ip); err != nil {
 		return err
 	}
 	if err := g.validateBody(c, op); err != nil {

@@ -62,19 +62,23 @@ func parse(key string) (apikey.Type, string, error) {
 	return t, apikey.Hash(key), nil
 }
 
-// resolve turns a hash into an active key. Cache misses count against a per-IP lookup limit,
-// so keys made up by the million cost auth nothing.
+// resolve turns a hash into an active key. Lookups in auth count against a per-IP limit, so
+// keys made up by the million cost auth nothing.
 func (g *Gateway) resolve(c *fiber.Ctx, hash, ip string) (*keys.Key, error) {
-	if !g.Keys.Cached(hash) {
+	admit := func() error {
 		if d := g.Limiter.Allow(c.UserContext(), "lookup:ip:"+ip, g.Limits.KeyLookupPerIP); !d.Allowed {
-			return nil, tooMany(c, d)
+			return tooMany(c, d)
 		}
+		return nil
 	}
-	k, err := g.Keys.Resolve(c.UserContext(), hash, g.Now())
+	k, err := g.Keys.Resolve(c.UserContext(), hash, g.Now(), admit)
 	var expired *keys.ExpiredError
+	var limited *httpserver.Error
 	switch {
 	case err == nil:
 		return k, nil
+	case errors.As(err, &limited):
+		return nil, limited
 	case errors.Is(err, keys.ErrUnknown):
 		return nil, errUnknownKey
 	case errors.Is(err, keys.ErrRevoked):

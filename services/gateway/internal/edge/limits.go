@@ -8,14 +8,19 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
 
 // Limits are the gateway's rate limits; a zero Limit is off.
 type Limits struct {
-	// PerKey applies to every route, per API key.
+	// PerKey applies to every organizer route, per secret key.
 	PerKey ratelimit.Limit
+	// BrowserPerKey and BrowserPerIP apply to every browser route: a publishable key is shared
+	// by every visitor of a site, so it gets a high limit, and each visitor's address its own.
+	BrowserPerKey ratelimit.Limit
+	BrowserPerIP  ratelimit.Limit
 	// CheckoutSessionPerKey and CheckoutSessionPerIP limit checkout-session creation.
 	CheckoutSessionPerKey ratelimit.Limit
 	CheckoutSessionPerIP  ratelimit.Limit
@@ -48,11 +53,17 @@ func (l Limits) rules(opID string) []rule {
 	return nil
 }
 
-// limit applies the per-key limit and the operation's own limits, sets the RateLimit headers of
-// the tightest one and refuses with 429 when any is exhausted.
-func (g *Gateway) limit(c *fiber.Ctx, opID, keyID, ip string) error {
-	d := g.Limiter.Allow(c.UserContext(), "key:"+keyID, g.Limits.PerKey)
-	for _, r := range g.Limits.rules(opID) {
+// limit applies the surface's limits and the operation's own, sets the RateLimit headers of the
+// tightest one and refuses with 429 when any is exhausted.
+func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string) error {
+	var d ratelimit.Decision
+	if op.Surface == apispec.Browser {
+		d = g.Limiter.Allow(c.UserContext(), "browser:key:"+keyID, g.Limits.BrowserPerKey).
+			Tighter(g.Limiter.Allow(c.UserContext(), "browser:ip:"+ip, g.Limits.BrowserPerIP))
+	} else {
+		d = g.Limiter.Allow(c.UserContext(), "key:"+keyID, g.Limits.PerKey)
+	}
+	for _, r := range g.Limits.rules(op.ID) {
 		subject := "key:" + keyID
 		if r.byIP {
 			subject = "ip:" + ip

@@ -34,7 +34,7 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if op.Scope != "" && !hasScope(key.Scopes, op.Scope) {
 			return missingScope
 		}
-		if err := g.limit(c, op.ID, key.ID, ip); err != nil {
+		if err := g.limit(c, op, key.ID, ip); err != nil {
 			return err
 		}
 		if err := g.validateBody(c, op); err != nil {

@@ -60,7 +60,8 @@ type Options struct {
 // Store resolves key hashes.
 type Store struct {
 	src     Source
-	keys    *expirable.LRU[string, *Key]
+	ttl     time.Duration
+	keys    *expirable.LRU[string, cached]
 	unknown *expirable.LRU[string, struct{}]
 	revoked *expirable.LRU[string, time.Time]
 	origins *expirable.LRU[string, bool]
@@ -71,31 +72,40 @@ type Store struct {
 func NewStore(src Source, o Options) *Store {
 	return &Store{
 		src:     src,
-		keys:    expirable.NewLRU[string, *Key](100_000, nil, o.TTL),
+		ttl:     o.TTL,
+		keys:    expirable.NewLRU[string, cached](100_000, nil, o.TTL),
 		unknown: expirable.NewLRU[string, struct{}](100_000, nil, o.NegativeTTL),
 		revoked: expirable.NewLRU[string, time.Time](100_000, nil, o.TTL),
 		origins: expirable.NewLRU[string, bool](10_000, nil, o.OriginTTL),
 	}
 }
 
-// Cached reports whether hash can be answered without asking auth.
-func (s *Store) Cached(hash string) bool {
-	return s.keys.Contains(hash) || s.unknown.Contains(hash) || s.revoked.Contains(hash)
+// cached is a looked-up key and when it was looked up.
+type cached struct {
+	key *Key
+	at  time.Time
 }
 
-// Resolve returns the active key with this hash, or ErrUnknown, ErrRevoked, *ExpiredError or
-// ErrUnavailable.
-func (s *Store) Resolve(ctx context.Context, hash string, now time.Time) (*Key, error) {
+// Resolve returns the active key with this hash, or ErrUnknown, ErrRevoked, *ExpiredError,
+// ErrUnavailable or the error of admit. On a cache miss, admit is called once per actual
+// lookup (concurrent misses of one hash share a lookup) and may refuse it.
+func (s *Store) Resolve(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
 	if _, ok := s.revoked.Get(hash); ok {
 		return nil, ErrRevoked
 	}
-	k, ok := s.keys.Get(hash)
-	if !ok {
+	var k *Key
+	if c, ok := s.keys.Get(hash); ok {
+		k = c.key
+		if now.Sub(c.at) > s.ttl/2 {
+			// A key in use is refreshed before it expires, so busy keys never miss.
+			go s.fetch(context.WithoutCancel(ctx), hash, nil) //nolint:errcheck // the next request sees the outcome
+		}
+	} else {
 		if _, ok := s.unknown.Get(hash); ok {
 			return nil, ErrUnknown
 		}
 		var err error
-		if k, err = s.fetch(ctx, hash); err != nil {
+		if k, err = s.fetch(ctx, hash, admit); err != nil {
 			return nil, err
 		}
 	}
@@ -108,18 +118,25 @@ func (s *Store) Resolve(ctx context.Context, hash string, now time.Time) (*Key, 
 	return k, nil
 }
 
-func (s *Store) fetch(ctx context.Context, hash string) (*Key, error) {
+func (s *Store) fetch(ctx context.Context, hash string, admit func() error) (*Key, error) {
 	v, err, _ := s.flight.Do(hash, func() (any, error) {
+		if admit != nil {
+			if err := admit(); err != nil {
+				return nil, err
+			}
+		}
+		started := time.Now()
 		k, err := s.src.Lookup(context.WithoutCancel(ctx), hash)
 		switch {
 		case errors.Is(err, ErrUnknown):
+			s.keys.Remove(hash)
 			s.unknown.Add(hash, struct{}{})
 			return nil, ErrUnknown
 		case err != nil:
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		if _, revoked := s.revoked.Get(hash); !revoked {
-			s.keys.Add(hash, k)
+			s.keys.Add(hash, cached{key: k, at: started})
 		}
 		return k, nil
 	})

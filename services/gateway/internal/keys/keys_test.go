@@ -59,38 +59,94 @@ func TestResolveCachesAndJudgesStatus(t *testing.T) {
 	s := keys.NewStore(auth, opts)
 	ctx := context.Background()
 
-	if k, err := s.Resolve(ctx, "active", now); err != nil || k.ID != "key_a" {
+	if k, err := s.Resolve(ctx, "active", now, nil); err != nil || k.ID != "key_a" {
 		t.Fatalf("active: %v %v", k, err)
 	}
-	if _, err := s.Resolve(ctx, "later", now); err != nil {
+	if _, err := s.Resolve(ctx, "later", now, nil); err != nil {
 		t.Fatalf("key expiring later: %v", err)
 	}
-	if _, err := s.Resolve(ctx, "later", future); !isExpired(err) {
-		t.Fatalf("at its expiry instant the key still resolved: %v", err)
-	}
-	if _, err := s.Resolve(ctx, "expired", now); !isExpired(err) {
+	if _, err := s.Resolve(ctx, "expired", now, nil); !isExpired(err) {
 		t.Fatalf("expired: %v", err)
 	}
-	if _, err := s.Resolve(ctx, "revoked", now); !errors.Is(err, keys.ErrRevoked) {
+	if _, err := s.Resolve(ctx, "revoked", now, nil); !errors.Is(err, keys.ErrRevoked) {
 		t.Fatalf("revoked: %v", err)
 	}
 	for range 2 {
-		if _, err := s.Resolve(ctx, "nope", now); !errors.Is(err, keys.ErrUnknown) {
+		if _, err := s.Resolve(ctx, "nope", now, nil); !errors.Is(err, keys.ErrUnknown) {
 			t.Fatalf("unknown: %v", err)
 		}
 	}
 	calls := auth.calls.Load()
 	for _, h := range []string{"active", "later", "expired", "revoked", "nope"} {
-		_, _ = s.Resolve(ctx, h, now)
-		if !s.Cached(h) {
-			t.Errorf("%s not cached", h)
-		}
+		_, _ = s.Resolve(ctx, h, now, nil)
 	}
 	if auth.calls.Load() != calls {
 		t.Fatalf("cached keys were looked up again: %d more calls", auth.calls.Load()-calls)
 	}
 	if calls != 5 {
 		t.Fatalf("%d lookups for 5 distinct hashes", calls)
+	}
+	if _, err := s.Resolve(ctx, "later", future, nil); !isExpired(err) {
+		t.Fatalf("at its expiry instant the cached key still resolved: %v", err)
+	}
+}
+
+func TestConcurrentMissesAreAdmittedOnce(t *testing.T) {
+	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}, gate: make(chan struct{})}
+	s := keys.NewStore(auth, opts)
+	var admitted atomic.Int32
+	admit := func() error { admitted.Add(1); return nil }
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = s.Resolve(context.Background(), "h", time.Now(), admit)
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	close(auth.gate)
+	wg.Wait()
+	if n := admitted.Load(); n != 1 {
+		t.Fatalf("20 concurrent misses were admitted %d times, want once per lookup", n)
+	}
+	refused := errors.New("lookup limit")
+	if _, err := s.Resolve(context.Background(), "other", time.Now(), func() error { return refused }); !errors.Is(err, refused) {
+		t.Fatalf("a refused admission gave %v", err)
+	}
+	if _, err := s.Resolve(context.Background(), "h", time.Now(), func() error { return refused }); err != nil {
+		t.Fatalf("a cached key needed admission: %v", err)
+	}
+}
+
+func TestKeysInUseAreRefreshedBeforeTheyExpire(t *testing.T) {
+	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}}
+	s := keys.NewStore(auth, opts)
+	now := time.Now()
+	if _, err := s.Resolve(context.Background(), "h", now, nil); err != nil {
+		t.Fatal(err)
+	}
+	past := time.Now().Add(-time.Hour)
+	auth.mu.Lock()
+	auth.keys["h"] = keys.Key{ID: "key_1", RevokedAt: &past}
+	auth.mu.Unlock()
+	if _, err := s.Resolve(context.Background(), "h", now.Add(opts.TTL/4), nil); err != nil {
+		t.Fatalf("a fresh entry was not served from the cache: %v", err)
+	}
+	// Past half its lifetime the entry is still served, and refreshed in the background.
+	if _, err := s.Resolve(context.Background(), "h", now.Add(opts.TTL*3/4), nil); err != nil {
+		t.Fatalf("an entry past half its lifetime was not served: %v", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		_, err := s.Resolve(context.Background(), "h", now, nil)
+		if errors.Is(err, keys.ErrRevoked) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the background refresh never picked up the revocation: %v", err)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
@@ -107,7 +163,7 @@ func TestConcurrentMissesShareOneLookup(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if _, err := s.Resolve(context.Background(), "h", time.Now()); err != nil {
+			if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); err != nil {
 				t.Error(err)
 			}
 		}()
@@ -124,7 +180,7 @@ func TestRevocationEventWinsOverALookupInFlight(t *testing.T) {
 	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}, gate: make(chan struct{})}
 	s := keys.NewStore(auth, opts)
 	done := make(chan error)
-	go func() { _, err := s.Resolve(context.Background(), "h", time.Now()); done <- err }()
+	go func() { _, err := s.Resolve(context.Background(), "h", time.Now(), nil); done <- err }()
 	time.Sleep(20 * time.Millisecond) // the lookup is now waiting on auth
 	event := broker.Message{
 		Headers: map[string]string{broker.HeaderType: keys.TypeRevoked},
@@ -135,7 +191,7 @@ func TestRevocationEventWinsOverALookupInFlight(t *testing.T) {
 	}
 	close(auth.gate) // auth answers with the state from before the revocation
 	<-done
-	if _, err := s.Resolve(context.Background(), "h", time.Now()); !errors.Is(err, keys.ErrRevoked) {
+	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); !errors.Is(err, keys.ErrRevoked) {
 		t.Fatalf("after the revocation event the key resolves with %v", err)
 	}
 }
@@ -155,11 +211,11 @@ func TestMalformedEventIsAnError(t *testing.T) {
 func TestAuthFailureIsUnavailableAndNotCached(t *testing.T) {
 	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}, fail: errors.New("connection refused")}
 	s := keys.NewStore(auth, opts)
-	if _, err := s.Resolve(context.Background(), "h", time.Now()); !errors.Is(err, keys.ErrUnavailable) {
+	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); !errors.Is(err, keys.ErrUnavailable) {
 		t.Fatalf("got %v, want ErrUnavailable", err)
 	}
 	auth.fail = nil
-	if _, err := s.Resolve(context.Background(), "h", time.Now()); err != nil {
+	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); err != nil {
 		t.Fatalf("after auth recovered: %v", err)
 	}
 }

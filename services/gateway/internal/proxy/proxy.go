@@ -93,7 +93,7 @@ func (u *Upstream) Do(c *fiber.Ctx, f Forward) error {
 	req.Header.Set(identity.Header, f.Identity)
 	req.Header.Set(identity.HeaderClientIP, f.ClientIP)
 	req.Header.Set(httpserver.HeaderRequestID, f.RequestID)
-	otel.GetTextMapPropagator().Inject(c.UserContext(), carrier{&req.Header})
+	otel.GetTextMapPropagator().Inject(c.UserContext(), httpserver.HeaderCarrier{H: &req.Header})
 
 	if err := u.client.DoTimeout(req, res, u.timeout); err != nil {
 		if errors.Is(err, fasthttp.ErrTimeout) {
@@ -109,15 +109,4 @@ func (u *Upstream) Do(c *fiber.Ctx, f Forward) error {
 		}
 	}
 	return nil
-}
-
-// carrier adapts fasthttp request headers to the OpenTelemetry propagator.
-type carrier struct{ h *fasthttp.RequestHeader }
-
-func (c carrier) Get(k string) string { return string(c.h.Peek(k)) }
-func (c carrier) Set(k, v string)     { c.h.Set(k, v) }
-func (c carrier) Keys() []string {
-	var keys []string
-	c.h.VisitAll(func(k, _ []byte) { keys = append(keys, string(k)) })
-	return keys
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"math"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -24,16 +25,19 @@ type Limiter struct {
 	pause     time.Duration
 	downUntil atomic.Int64
 	local     *expirable.LRU[string, *rate.Limiter]
+	leases    *expirable.LRU[string, *lease]
+	leasesMu  sync.Mutex
 }
 
 // New returns a Limiter over rdb.
 func New(rdb *redis.Client, log *slog.Logger, localShare float64) *Limiter {
 	return &Limiter{
-		redis: redis_rate.NewLimiter(rdb),
-		log:   log,
-		share: localShare,
-		pause: time.Second,
-		local: expirable.NewLRU[string, *rate.Limiter](200_000, nil, time.Hour),
+		redis:  redis_rate.NewLimiter(rdb),
+		log:    log,
+		share:  localShare,
+		pause:  time.Second,
+		local:  expirable.NewLRU[string, *rate.Limiter](200_000, nil, time.Hour),
+		leases: expirable.NewLRU[string, *lease](200_000, nil, time.Minute),
 	}
 }
 
@@ -43,18 +47,52 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) Decision {
 		return Decision{Allowed: true, Remaining: math.MaxInt}
 	}
 	if time.Now().UnixNano() >= l.downUntil.Load() {
-		res, err := l.redis.Allow(ctx, key, limit)
+		d, err := l.allowRedis(ctx, key, limit)
 		if err == nil {
-			return Decision{
-				Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining,
-				RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter,
-			}
+			return d
 		}
 		if ctx.Err() == nil && l.downUntil.Swap(time.Now().Add(l.pause).UnixNano()) < time.Now().UnixNano() {
 			l.log.WarnContext(ctx, "rate limiting in-process: Redis failed", "err", err, "retry_in", l.pause)
 		}
 	}
 	return l.allowLocal(key, limit)
+}
+
+// allowRedis spends a leased token or takes a new chunk from the shared bucket in Redis.
+func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit) (Decision, error) {
+	chunk := leaseChunk(limit)
+	now := time.Now()
+	var ls *lease
+	if chunk > 1 {
+		ls = l.leaseOf(key)
+		if d, ok := ls.take(now, limit); ok {
+			return d, nil
+		}
+	}
+	res, err := l.redis.AllowAtMost(ctx, key, limit, chunk)
+	if err != nil {
+		return Decision{}, err
+	}
+	d := Decision{Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}
+	if d.Allowed && ls != nil {
+		d.Remaining = ls.add(now, res.Allowed-1, res.Remaining, res.ResetAfter)
+	}
+	return d, nil
+}
+
+// leaseOf returns the lease of key, creating it once.
+func (l *Limiter) leaseOf(key string) *lease {
+	if ls, ok := l.leases.Get(key); ok {
+		return ls
+	}
+	l.leasesMu.Lock()
+	defer l.leasesMu.Unlock()
+	ls, ok := l.leases.Get(key)
+	if !ok {
+		ls = &lease{}
+		l.leases.Add(key, ls)
+	}
+	return ls
 }
 
 // FallingBack reports whether limits are currently kept in-process.

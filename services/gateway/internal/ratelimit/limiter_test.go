@@ -100,3 +100,30 @@ func TestDisabledLimitAllowsEverything(t *testing.T) {
 		t.Fatalf("a zero limit refused requests")
 	}
 }
+
+func TestLeasedTokensNeverOverAdmitAcrossInstances(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	a := ratelimit.New(rdb, testkit.Logger(t), 1)
+	b := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("600/h") // chunks of one token, no refill within the test
+	gotA, _ := allowN(a, prefix+"slow", limit, 400)
+	gotB, _ := allowN(b, prefix+"slow", limit, 400)
+	if gotA+gotB != 600 {
+		t.Fatalf("a limit too slow to lease admitted %d+%d, want exactly its burst of 600", gotA, gotB)
+	}
+
+	hot, _ := ratelimit.ParseLimit("2000/s") // leased in chunks of 32
+	start := time.Now()
+	gotA, _ = allowN(a, prefix+"hot", hot, 2500)
+	gotB, _ = allowN(b, prefix+"hot", hot, 2500)
+	// The shared bucket holds a burst of 2000 and refills 2000/s: leases can only spend what it
+	// handed out, so the total stays within burst + refill; the unspent ends of two leases may
+	// refuse a few early.
+	most := 2000 + int(2000*time.Since(start).Seconds()) + 1
+	if total := gotA + gotB; total < 2000-2*32 || total > most {
+		t.Fatalf("two instances admitted %d+%d=%d; the bucket allowed at most %d", gotA, gotB, total, most)
+	}
+	if gotB == 0 {
+		t.Fatal("the second instance got nothing: the first kept the whole bucket")
+	}
+}

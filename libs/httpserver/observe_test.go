@@ -1,0 +1,77 @@
+package httpserver_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gofiber/fiber/v2"
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/testkit"
+)
+
+func TestServerSpansContinueTheCallersTraceAndRecordDuration(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	otel.SetTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)))
+	reader := sdkmetric.NewManualReader()
+	otel.SetMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)))
+	otel.SetTextMapPropagator(propagation.TraceContext{})
+
+	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1024})
+	srv.App.Get("/events/:id", func(c *fiber.Ctx) error {
+		if c.Params("id") == "boom" {
+			return httpserver.NewError(503, "down")
+		}
+		return c.SendString("ok")
+	})
+	for _, path := range []string{"/events/1", "/events/2", "/events/boom"} {
+		req := httptest.NewRequest("GET", path, nil)
+		req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
+		if _, err := srv.App.Test(req); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	ended := spans.Ended()
+	if len(ended) != 3 {
+		t.Fatalf("%d spans, want 3", len(ended))
+	}
+	s := ended[0]
+	if s.Name() != "GET /events/:id" || s.Parent().TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" || s.Parent().SpanID().String() != "00f067aa0ba902b7" {
+		t.Fatalf("span %q with parent %v", s.Name(), s.Parent())
+	}
+	if ended[2].Status().Code.String() != "Error" {
+		t.Fatalf("a 503 span has status %v", ended[2].Status())
+	}
+
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	counts := map[int64]uint64{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != "http.server.request.duration" {
+				continue
+			}
+			for _, dp := range m.Data.(metricdata.Histogram[float64]).DataPoints {
+				status, _ := dp.Attributes.Value("http.response.status_code")
+				route, _ := dp.Attributes.Value("http.route")
+				if route.AsString() != "/events/:id" {
+					t.Fatalf("route attribute %q", route.AsString())
+				}
+				counts[status.AsInt64()] += dp.Count
+			}
+		}
+	}
+	if counts[200] != 2 || counts[503] != 1 {
+		t.Fatalf("durations recorded per status: %v, want 2 for 200 and 1 for 503", counts)
+	}
+}

@@ -1,0 +1,66 @@
+// Command bench starts the whole system and measures it (`make bench`): each scenario compares
+// a path with its baseline in the same run and prints the figures and whether targets are met.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/podiumhq/podium/system/bench"
+	"github.com/podiumhq/podium/system/stack"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context) error {
+	binDir := flag.String("bin", "bin", "directory holding the service binaries (make build)")
+	rate := flag.Int("rate", 1000, "requests per second of the latency scenarios")
+	round := flag.Duration("round", 5*time.Second, "length of one measured round")
+	rounds := flag.Int("rounds", 3, "rounds per target, alternating with its baseline")
+	logs := flag.String("logs", os.TempDir()+"/podium-bench-services.log", "file receiving the services' logs")
+	flag.Parse()
+
+	logFile, err := os.Create(*logs)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	s, err := stack.Start(ctx, stack.Options{
+		BinDir:      *binDir,
+		PostgresURL: env("POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
+		RedisURL:    env("REDIS_URL", "redis://127.0.0.1:6379/0"),
+		LogLevel:    "warn",
+		Output:      logFile,
+		Env:         map[string][]string{"gateway": {"RATE_LIMIT_PER_KEY=1000000/s"}},
+	})
+	if err != nil {
+		return fmt.Errorf("%w (service logs: %s)", err, *logs)
+	}
+	defer s.Stop()
+	demo, err := s.SeedDemo(ctx)
+	if err != nil {
+		return err
+	}
+	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
+	fmt.Printf("podium bench: %d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis\n", o.Rounds, o.Round)
+	return bench.GatewayOverhead(ctx, s, demo, o, os.Stdout)
+}
+
+func env(name, def string) string {
+	if v := os.Getenv(name); v != "" {
+		return v
+	}
+	return def
+}
