@@ -31,7 +31,7 @@ const (
 
 // Prefixes of the two key types.
 const (
-	SecretPrefix      = "pdm_sk_live_"
+	SecretPrefix      = "pdm_sk_live_" //nolint:gosec // a public prefix, not a credential
 	PublishablePrefix = "pdm_pk_live_"
 )
 

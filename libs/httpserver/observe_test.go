@@ -34,9 +34,11 @@ func TestServerSpansContinueTheCallersTraceAndRecordDuration(t *testing.T) {
 	for _, path := range []string{"/events/1", "/events/2", "/events/boom"} {
 		req := httptest.NewRequest("GET", path, nil)
 		req.Header.Set("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01")
-		if _, err := srv.App.Test(req); err != nil {
+		res, err := srv.App.Test(req)
+		if err != nil {
 			t.Fatal(err)
 		}
+		res.Body.Close()
 	}
 
 	ended := spans.Ended()

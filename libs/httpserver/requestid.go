@@ -49,10 +49,17 @@ func validRequestID(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		if !(ch >= 'a' && ch <= 'z' || ch >= 'A' && ch <= 'Z' || ch >= '0' && ch <= '9' || ch == '-' || ch == '_' || ch == '.') {
+		if !isIDChar(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+func isIDChar(ch byte) bool {
+	switch {
+	case ch >= 'a' && ch <= 'z', ch >= 'A' && ch <= 'Z', ch >= '0' && ch <= '9':
+		return true
+	}
+	return ch == '-' || ch == '_' || ch == '.'
 }

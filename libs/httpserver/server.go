@@ -132,7 +132,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, timeout time.Durati
 
 // ListenAndServe listens on addr and calls Serve.
 func (s *Server) ListenAndServe(ctx context.Context, addr string, timeout time.Duration) error {
-	ln, err := net.Listen("tcp", addr)
+	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("httpserver: listen %s: %w", addr, err)
 	}

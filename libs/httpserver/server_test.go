@@ -50,7 +50,12 @@ func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, 
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, 5*time.Second) }()
-	t.Cleanup(func() { cancel(); <-done })
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
 	return s, "http://" + ln.Addr().String(), cancel, done
 }
 

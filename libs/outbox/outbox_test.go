@@ -116,8 +116,10 @@ func TestRelayToKafka(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	got := make(chan broker.Message, 1)
-	go broker.Consume(ctx, broker.ConsumerConfig{Brokers: brokers, Group: "t", Topics: []string{"things.v1"}, Log: testkit.Logger(t)},
-		func(_ context.Context, m broker.Message) error { got <- m; return nil })
+	cfg := broker.ConsumerConfig{Brokers: brokers, Group: "t", Topics: []string{"things.v1"}, Log: testkit.Logger(t)}
+	go func() {
+		_ = broker.Consume(ctx, cfg, func(_ context.Context, m broker.Message) error { got <- m; return nil })
+	}()
 	select {
 	case m := <-got:
 		if m.Key != "k-kafka" {

@@ -133,7 +133,7 @@ func (r *Relay) listenOnce(ctx context.Context, wake chan<- struct{}) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
 		return err
 	}
-	defer conn.Exec(context.Background(), "UNLISTEN "+notifyChannel) //nolint:errcheck // best effort before release
+	defer conn.Exec(context.Background(), "UNLISTEN "+notifyChannel) //nolint:errcheck,contextcheck // best effort, after ctx ended
 	for {
 		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
 			return err

@@ -24,6 +24,10 @@ func Open(url string, tracing bool) (*redis.Client, error) {
 	if opt.MaxRetries == 0 {
 		opt.MaxRetries = 1
 	}
+	if opt.DialerRetries == 0 {
+		// One attempt per command: a caller with a fallback (the gateway) should learn at once.
+		opt.DialerRetries = 1
+	}
 	rdb := redis.NewClient(opt)
 	if tracing {
 		if err := redisotel.InstrumentTracing(rdb, redisotel.WithCallerEnabled(false), redisotel.WithDBStatement(false)); err != nil {

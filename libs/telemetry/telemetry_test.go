@@ -61,7 +61,7 @@ func TestMetricsHandlerServesOTelInstruments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tel.Shutdown(context.Background())
+	defer func() { _ = tel.Shutdown(context.Background()) }()
 	counter, err := otel.Meter("t").Int64Counter("widgets_made")
 	if err != nil {
 		t.Fatal(err)

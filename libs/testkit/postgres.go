@@ -86,11 +86,11 @@ func template(ctx context.Context, admin *pgx.Conn, sets []postgres.Migrations) 
 		return "", err
 	}
 	name := "tpl_" + digest[:16]
-	lockKey := int64(binary.BigEndian.Uint64(mustDecode(digest[:16])))
+	lockKey := int64(binary.BigEndian.Uint64(mustDecode(digest[:16]))) //nolint:gosec // any 64 bits make a lock key
 	if _, err := admin.Exec(ctx, "SELECT pg_advisory_lock($1)", lockKey); err != nil {
 		return "", err
 	}
-	defer admin.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", lockKey) //nolint:errcheck // the session ends right after
+	defer admin.Exec(context.Background(), "SELECT pg_advisory_unlock($1)", lockKey) //nolint:errcheck,contextcheck // the session ends right after
 
 	var exists bool
 	if err := admin.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", name).Scan(&exists); err != nil || exists {

@@ -28,7 +28,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer shutdownTelemetry(tel, log)
+	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
 
 	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
 	if err != nil {

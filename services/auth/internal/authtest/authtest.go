@@ -76,7 +76,7 @@ func Start(t testing.TB, o Options) *Env {
 		OperatorToken: OperatorToken,
 		Verifier:      identity.NewVerifier(keys, time.Minute),
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer func() {
+	defer func() { //nolint:contextcheck // the run context has ended by now; flushing needs its own
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = tel.Shutdown(ctx)

@@ -51,7 +51,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer shutdownWithin(tel.Shutdown, 5*time.Second)
+	defer shutdownWithin(tel.Shutdown, 5*time.Second) //nolint:contextcheck // the run context has ended by then
 
 	priv, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
 	if err != nil {

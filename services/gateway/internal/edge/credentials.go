@@ -14,7 +14,7 @@ import (
 
 // Header names of the two credentials.
 const (
-	headerAPIKey         = "X-Api-Key"
+	headerAPIKey         = "X-Api-Key" //nolint:gosec // a header name, not a credential
 	headerPublishableKey = "X-Publishable-Key"
 )
 

@@ -28,8 +28,11 @@ func (s *Store) HandleEvent(_ context.Context, m broker.Message) error {
 	switch m.Headers[broker.HeaderType] {
 	case TypeRevoked:
 		var e revokedEvent
-		if err := json.Unmarshal(m.Value, &e); err != nil || e.KeyHash == "" {
-			return fmt.Errorf("keys: malformed %s event at offset %d: %v", TypeRevoked, m.Offset, err)
+		if err := json.Unmarshal(m.Value, &e); err != nil {
+			return fmt.Errorf("keys: malformed %s event at offset %d: %w", TypeRevoked, m.Offset, err)
+		}
+		if e.KeyHash == "" {
+			return fmt.Errorf("keys: %s event at offset %d has no keyHash", TypeRevoked, m.Offset)
 		}
 		s.Revoke(e.KeyHash, e.RevokedAt)
 	case TypeCreated:

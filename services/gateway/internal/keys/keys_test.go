@@ -190,7 +190,9 @@ func TestRevocationEventWinsOverALookupInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	close(auth.gate) // auth answers with the state from before the revocation
-	<-done
+	if err := <-done; err != nil {
+		t.Fatalf("the lookup that raced the revocation failed: %v", err)
+	}
 	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); !errors.Is(err, keys.ErrRevoked) {
 		t.Fatalf("after the revocation event the key resolves with %v", err)
 	}

@@ -60,6 +60,7 @@ func TestForwardSendsOnlyWhatOwnersMaySee(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer res.Body.Close()
 	got := <-reqs
 	if got.Method != "POST" || got.URL.RequestURI() != "/external/v1/organizer/events/search?x=1" || string(<-bodies) != `{"limit":5}` {
 		t.Fatalf("forwarded %s %s", got.Method, got.URL.RequestURI())
@@ -91,6 +92,7 @@ func TestOwnerDownIsABadGateway(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer res.Body.Close()
 	body, _ := io.ReadAll(res.Body)
 	if res.StatusCode != 502 || !strings.Contains(string(body), "registration is unavailable") {
 		t.Fatalf("got %d %s", res.StatusCode, body)

@@ -59,7 +59,7 @@ func (r *Repository) Organizer(ctx context.Context, id string) (domain.Organizer
 
 // Organizers returns a page of organizers, newest first, and the total count.
 func (r *Repository) Organizers(ctx context.Context, page domain.Page) ([]domain.Organizer, int, error) {
-	rows, err := r.q.ListOrganizers(ctx, db.ListOrganizersParams{Limit: int32(page.Limit), Offset: int32(page.Offset)})
+	rows, err := r.q.ListOrganizers(ctx, db.ListOrganizersParams{Limit: int32(page.Limit), Offset: int32(page.Offset)}) //nolint:gosec // paging is validated to small bounds
 	if err != nil {
 		return nil, 0, fmt.Errorf("list organizers: %w", err)
 	}
@@ -98,7 +98,7 @@ func (r *Repository) CreateKey(ctx context.Context, k domain.Key) error {
 
 // Keys returns a page of an organizer's keys, newest first, and the organizer's key count.
 func (r *Repository) Keys(ctx context.Context, organizerID string, page domain.Page) ([]domain.Key, int, error) {
-	rows, err := r.q.ListKeys(ctx, db.ListKeysParams{OrganizerID: organizerID, Limit: int32(page.Limit), Offset: int32(page.Offset)})
+	rows, err := r.q.ListKeys(ctx, db.ListKeysParams{OrganizerID: organizerID, Limit: int32(page.Limit), Offset: int32(page.Offset)}) //nolint:gosec // paging is validated to small bounds
 	if err != nil {
 		return nil, 0, fmt.Errorf("list keys: %w", err)
 	}
