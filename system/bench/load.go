@@ -93,7 +93,10 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 					errs[w]++
 					mu.Lock()
 					if firstErr == nil {
-						firstErr = fmt.Errorf("%s: status %d: %v: %.200s", t.Name, resp.StatusCode(), err, resp.Body())
+						firstErr = fmt.Errorf("%s: status %d: %.200s", t.Name, resp.StatusCode(), resp.Body())
+						if err != nil {
+							firstErr = fmt.Errorf("%s: %w", t.Name, err)
+						}
 					}
 					mu.Unlock()
 				}

@@ -75,7 +75,11 @@ func runMain(m *testing.M) int {
 	if err != nil {
 		return fail(fmt.Errorf("%w (service logs: %s)", err, logs.Name()))
 	}
-	defer sys.Stop()
+	defer func() {
+		if err := sys.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: stop:", err)
+		}
+	}()
 	if demo, err = sys.SeedDemo(ctx); err != nil {
 		return fail(err)
 	}

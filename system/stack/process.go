@@ -23,7 +23,8 @@ type process struct {
 // startProcess runs bin with env in its own process group (so Ctrl-C reaches only the stack,
 // which then stops services in order) and copies its output, prefixed with name, to out.
 func startProcess(name, bin string, args, env []string, out io.Writer) (*process, error) {
-	cmd := exec.Command(bin, args...)
+	// Not tied to a context: the stack stops its processes in order with SIGTERM (stop).
+	cmd := exec.Command(bin, args...) //nolint:noctx // see above
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	pr, pw := io.Pipe()

@@ -18,7 +18,7 @@ func (s *Stack) StartRedis(ctx context.Context) error {
 	}
 	s.redis = p
 	for range 100 {
-		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", s.redisPort)); err == nil {
+		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", fmt.Sprintf("127.0.0.1:%d", s.redisPort)); err == nil {
 			c.Close()
 			return nil
 		}

@@ -221,7 +221,7 @@ func waitReady(ctx context.Context, p *process, url string) error {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		if p.exited() {
-			return fmt.Errorf("stack: %s exited during start-up: %v", p.name, p.err)
+			return fmt.Errorf("stack: %s exited during start-up: %w", p.name, p.err)
 		}
 		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url+"/readyz", nil)
 		if res, err := http.DefaultClient.Do(req); err == nil {
@@ -240,7 +240,7 @@ func waitReady(ctx context.Context, p *process, url string) error {
 }
 
 func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err
 	}

@@ -32,13 +32,13 @@ func (s *Stack) startStripeMock(ctx context.Context) error {
 	s.stripeMock = p
 	addr := "127.0.0.1:" + strconv.Itoa(port)
 	for range 250 {
-		if c, err := net.Dial("tcp", addr); err == nil {
+		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr); err == nil {
 			c.Close()
 			s.StripeURL = "http://" + addr
 			return nil
 		}
 		if p.exited() {
-			return fmt.Errorf("stack: stripe-mock exited: %v", p.err)
+			return fmt.Errorf("stack: stripe-mock exited: %w", p.err)
 		}
 		select {
 		case <-ctx.Done():

@@ -48,7 +48,11 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w (service logs: %s)", err, *logs)
 	}
-	defer s.Stop()
+	defer func() {
+		if err := s.Stop(); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+		}
+	}()
 	demo, err := s.SeedDemo(ctx)
 	if err != nil {
 		return err

@@ -1,0 +1,133 @@
+package deploy_test
+
+import (
+	"crypto/ed25519"
+	"encoding/base64"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/compose-spec/compose-go/v2/types"
+)
+
+func TestComposeEnvironment(t *testing.T) {
+	p := loadCompose(t)
+	for _, svc := range services {
+		spec := loadEnvSpec(t, svc)
+		env := composeEnv(t, p.Services[svc])
+		for _, name := range spec.required() {
+			v, ok := env[name]
+			switch {
+			case !ok:
+				t.Errorf("%s: %s is not set", svc, name)
+			case v == "" && !mayBeEmpty[name]:
+				t.Errorf("%s: %s is empty", svc, name)
+			}
+		}
+		for name, v := range env {
+			if !spec.known(name) {
+				t.Errorf("%s: %s is set but %s does not read it (misspelt, or add it to upcomingEnv)", svc, name, svc)
+			}
+			checkComposeAddress(t, p, svc, name, v)
+		}
+	}
+	if tok := composeEnv(t, p.Services["auth"])["AUTH_OPERATOR_TOKEN"]; len(tok) < 32 {
+		t.Errorf("auth: AUTH_OPERATOR_TOKEN default has %d characters, auth wants at least 32", len(tok))
+	}
+}
+
+// checkComposeAddress checks that a variable naming a peer points at a compose service.
+func checkComposeAddress(t *testing.T, p *types.Project, svc, name, value string) {
+	t.Helper()
+	addressed := strings.HasSuffix(name, "_URL") || strings.HasSuffix(name, "_BROKERS") ||
+		strings.HasSuffix(name, "_ENDPOINT") || strings.HasSuffix(name, "_API_BASE") || name == "SMTP_HOST"
+	if !addressed || value == "" {
+		return
+	}
+	for _, addr := range strings.Split(value, ",") {
+		host, port := splitAddress(addr)
+		if name == "AUTH_ADMIN_URL" && host == "127.0.0.1" {
+			continue // operator commands run inside the auth container
+		}
+		if _, ok := p.Services[host]; !ok {
+			t.Errorf("%s: %s=%s: host %q is not a compose service", svc, name, value, host)
+		}
+		if peer := strings.ToLower(strings.TrimSuffix(name, "_URL")); slices.Contains(services, peer) && (host != peer || port != "8080") {
+			t.Errorf("%s: %s=%s, want http://%s:8080", svc, name, value, peer)
+		}
+	}
+}
+
+func splitAddress(addr string) (host, port string) {
+	if strings.Contains(addr, "://") {
+		u, err := url.Parse(addr)
+		if err != nil {
+			return addr, ""
+		}
+		return u.Hostname(), u.Port()
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr, ""
+	}
+	return host, port
+}
+
+func TestComposeIdentityKeyPair(t *testing.T) {
+	p := loadCompose(t)
+	seed, err := base64.StdEncoding.DecodeString(composeEnv(t, p.Services["gateway"])["IDENTITY_PRIVATE_KEY"])
+	if err != nil || len(seed) != ed25519.SeedSize {
+		t.Fatalf("gateway: IDENTITY_PRIVATE_KEY must be the base64 of a 32-byte seed (err %v)", err)
+	}
+	pub := base64.StdEncoding.EncodeToString(ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey))
+	for _, o := range owners {
+		if got := composeEnv(t, p.Services[o])["IDENTITY_PUBLIC_KEYS"]; !slices.Contains(strings.Split(got, ","), pub) {
+			t.Errorf("%s: IDENTITY_PUBLIC_KEYS=%s does not hold the gateway's public key %s", o, got, pub)
+		}
+	}
+}
+
+func TestComposeDatabases(t *testing.T) {
+	p := loadCompose(t)
+	root := repoRoot(t)
+	pg := p.Services["postgres"]
+	var initSQL string
+	for _, v := range pg.Volumes {
+		if strings.HasPrefix(v.Target, "/docker-entrypoint-initdb.d/") {
+			initSQL = v.Source
+		}
+	}
+	if initSQL == "" {
+		t.Fatal("postgres: no init script mounted under /docker-entrypoint-initdb.d/")
+	}
+	if !filepath.IsAbs(initSQL) {
+		initSQL = filepath.Join(root, initSQL)
+	}
+	sql, err := os.ReadFile(initSQL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created := map[string]string{}
+	for _, m := range regexp.MustCompile(`(?i)CREATE DATABASE\s+(\w+)\s+OWNER\s+(\w+)`).FindAllStringSubmatch(string(sql), -1) {
+		created[m[1]] = m[2]
+	}
+	for _, o := range owners {
+		u, err := url.Parse(composeEnv(t, p.Services[o])["DATABASE_URL"])
+		if err != nil {
+			t.Errorf("%s: DATABASE_URL: %v", o, err)
+			continue
+		}
+		db := strings.TrimPrefix(u.Path, "/")
+		if u.Hostname() != "postgres" || db != o || u.User.Username() != o {
+			t.Errorf("%s: DATABASE_URL should be %s's own database and role on postgres, got %s", o, o, u.Redacted())
+		}
+		if created[db] != o {
+			t.Errorf("%s: the init script does not create database %s owned by %s", o, db, o)
+		}
+	}
+}

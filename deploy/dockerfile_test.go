@@ -1,0 +1,214 @@
+package deploy_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const finalImage = "gcr.io/distroless/static-debian12:nonroot"
+
+// stage is one FROM section of a Dockerfile.
+type stage struct {
+	from, name string
+	ins        [][2]string // instruction (upper case) and its arguments
+}
+
+// parseDockerfile splits a Dockerfile into stages, joining continued lines and dropping comments.
+func parseDockerfile(text string) []stage {
+	var stages []stage
+	var cur strings.Builder
+	flush := func() {
+		line := strings.TrimSpace(cur.String())
+		cur.Reset()
+		if line == "" {
+			return
+		}
+		cmd, args, _ := strings.Cut(line, " ")
+		cmd, args = strings.ToUpper(cmd), strings.TrimSpace(args)
+		if cmd == "FROM" {
+			f := strings.Fields(args)
+			s := stage{from: f[0]}
+			if len(f) == 3 && strings.EqualFold(f[1], "AS") {
+				s.name = f[2]
+			}
+			stages = append(stages, s)
+			return
+		}
+		if len(stages) > 0 {
+			stages[len(stages)-1].ins = append(stages[len(stages)-1].ins, [2]string{cmd, args})
+		}
+	}
+	for _, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		if cont, ok := strings.CutSuffix(line, "\\"); ok {
+			cur.WriteString(cont + " ")
+			continue
+		}
+		cur.WriteString(line)
+		flush()
+	}
+	flush()
+	return stages
+}
+
+func (s stage) args(cmd string) []string {
+	var out []string
+	for _, in := range s.ins {
+		if in[0] == cmd {
+			out = append(out, in[1])
+		}
+	}
+	return out
+}
+
+// goBuild matches one `go build` with its environment and flags, up to its package path.
+var goBuild = regexp.MustCompile(`((?:\w+=\S+\s+)*)go build\s+(.*?)\s(\./\S+)`)
+
+func TestDockerfiles(t *testing.T) {
+	root := repoRoot(t)
+	for _, svc := range services {
+		data, err := os.ReadFile(filepath.Join(root, "services", svc, "Dockerfile"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		stages := parseDockerfile(string(data))
+		if len(stages) < 2 {
+			t.Errorf("%s: want a build stage and a final stage, got %d stages", svc, len(stages))
+			continue
+		}
+		for _, s := range stages {
+			if !pinned(s.from) {
+				t.Errorf("%s: FROM %s must be pinned to a tag other than latest", svc, s.from)
+			}
+		}
+		build, final := stages[0], stages[len(stages)-1]
+		if !strings.HasPrefix(build.from, "golang:1.26") || build.name == "" {
+			t.Errorf("%s: build stage FROM %s, want golang:1.26 AS <name>", svc, build.from)
+		}
+		if !slices.Contains(build.args("COPY"), ". .") {
+			t.Errorf("%s: the build stage must COPY . . (the whole workspace, go.work at the root)", svc)
+		}
+		outputs := builtBinaries(t, svc, build)
+		if final.from != finalImage {
+			t.Errorf("%s: final stage FROM %s, want %s", svc, final.from, finalImage)
+		}
+		copied := map[string]string{} // destination -> source
+		for _, c := range final.args("COPY") {
+			if f := strings.Fields(c); len(f) == 3 && f[0] == "--from="+build.name {
+				copied[f[2]] = f[1]
+			}
+		}
+		var entry []string
+		if e := final.args("ENTRYPOINT"); len(e) == 1 {
+			_ = json.Unmarshal([]byte(e[0]), &entry)
+		}
+		if len(entry) != 1 || copied[entry[0]] != outputs["./services/"+svc+"/cmd/"+svc] {
+			t.Errorf("%s: ENTRYPOINT %v must be the exec form of the binary built from ./services/%s/cmd/%s", svc, entry, svc, svc)
+		}
+		if copied["/healthcheck"] == "" || copied["/healthcheck"] != outputs["./deploy/cmd/healthcheck"] {
+			t.Errorf("%s: the final stage must hold /healthcheck built from ./deploy/cmd/healthcheck (compose healthchecks run it)", svc)
+		}
+		if u := final.args("USER"); len(u) != 1 || !slices.Contains([]string{"nonroot", "nonroot:nonroot", "65532", "65532:65532"}, u[0]) {
+			t.Errorf("%s: final stage USER %v, want nonroot", svc, u)
+		}
+		if e := final.args("EXPOSE"); !slices.Equal(e, []string{"8080"}) {
+			t.Errorf("%s: EXPOSE %v, want 8080", svc, e)
+		}
+	}
+}
+
+// builtBinaries maps each package the build stage compiles to its output path, checking that
+// every build is static, trimmed and stripped.
+func builtBinaries(t *testing.T, svc string, build stage) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, run := range build.args("RUN") {
+		for _, m := range goBuild.FindAllStringSubmatch(run, -1) {
+			env, flags, pkg := m[1], m[2], m[3]
+			if !strings.Contains(env, "CGO_ENABLED=0") || !strings.Contains(flags, "-trimpath") || !strings.Contains(flags, `-ldflags="-s -w"`) {
+				t.Errorf(`%s: %s must be built with CGO_ENABLED=0, -trimpath and -ldflags="-s -w"`, svc, pkg)
+			}
+			if f := strings.Fields(flags); slices.Index(f, "-o") >= 0 && slices.Index(f, "-o")+1 < len(f) {
+				out[pkg] = f[slices.Index(f, "-o")+1]
+			}
+		}
+	}
+	for _, pkg := range []string{"./services/" + svc + "/cmd/" + svc, "./deploy/cmd/healthcheck"} {
+		if out[pkg] == "" {
+			t.Errorf("%s: the build stage must `go build -o <path> %s`", svc, pkg)
+		}
+	}
+	return out
+}
+
+func TestDockerignore(t *testing.T) {
+	root := repoRoot(t)
+	data, err := os.ReadFile(filepath.Join(root, ".dockerignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var patterns []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			patterns = append(patterns, strings.TrimSuffix(line, "/"))
+		}
+	}
+	for _, want := range []string{".git", "bin", ".run", "**/*.test"} {
+		if !slices.Contains(patterns, want) {
+			t.Errorf(".dockerignore: want %s excluded", want)
+		}
+	}
+	needed := []string{"go.work", "go.work.sum"}
+	for _, dir := range workspaceModules(t, root) {
+		needed = append(needed, dir+"/go.mod", dir+"/go.sum")
+	}
+	for _, p := range patterns {
+		for _, path := range needed {
+			if ignores(p, path) {
+				t.Errorf(".dockerignore: %q drops %s, which the workspace build needs", p, path)
+			}
+		}
+	}
+}
+
+// ignores approximates .dockerignore matching: p matches path or one of its parent folders,
+// anchored at the root unless it starts with **/.
+func ignores(p, path string) bool {
+	anywhere := strings.HasPrefix(p, "**/")
+	p = strings.TrimPrefix(p, "**/")
+	for dir := path; dir != "." && dir != "/"; dir = filepath.Dir(dir) {
+		if ok, _ := filepath.Match(p, dir); ok {
+			return true
+		}
+		if ok, _ := filepath.Match(p, filepath.Base(dir)); ok && anywhere {
+			return true
+		}
+	}
+	return false
+}
+
+// workspaceModules lists the module folders of go.work's use directives.
+func workspaceModules(t *testing.T, root string) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "go.work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dirs []string
+	for _, m := range regexp.MustCompile(`(?m)^\s*(?:use\s+)?(\./\S+)\s*$`).FindAllStringSubmatch(string(data), -1) {
+		dirs = append(dirs, filepath.Clean(m[1]))
+	}
+	if !slices.Contains(dirs, "deploy") {
+		t.Error("go.work: deploy is not a workspace module (cd /work/main && go work use ./deploy)")
+	}
+	return dirs
+}

@@ -1,0 +1,129 @@
+// Package deploy_test checks the deployment files (docker-compose.yml, services/*/Dockerfile,
+// deploy/k8s) against each other and against the services' configuration code.
+package deploy_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/deploy/internal/envspec"
+)
+
+// services are the five deployable services; owners are those with their own database.
+var (
+	services = []string{"gateway", "auth", "catalog", "registration", "checkout"}
+	owners   = []string{"auth", "catalog", "registration", "checkout"}
+)
+
+// commonEnv is set for every service by both deployments.
+var commonEnv = []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "SHUTDOWN_DRAIN_DELAY", "SHUTDOWN_TIMEOUT", "KAFKA_BROKERS"}
+
+// deployEnv is what a deployment must set beyond the variables the code marks notEmpty: the
+// settings whose defaults fit only a developer's machine, and those of upcoming work.
+var deployEnv = map[string][]string{
+	"gateway":      {"AUTH_URL", "CATALOG_URL", "REGISTRATION_URL", "CHECKOUT_URL", "REDIS_URL", "IDENTITY_PRIVATE_KEY", "TRUSTED_PROXIES"},
+	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_PUBLIC_KEYS"},
+	"catalog":      {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS"},
+	"registration": {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
+	"checkout":     {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
+}
+
+// upcomingEnv are variables provisioned for upcoming work that no configuration struct reads
+// yet. Every variable a deployment sets must be read by the code or be listed here, which
+// catches misspelt names.
+var upcomingEnv = map[string][]string{
+	"catalog":      {"DATABASE_URL", "KAFKA_BROKERS"},
+	"registration": {"DATABASE_URL", "KAFKA_BROKERS", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "SMTP_USERNAME", "SMTP_PASSWORD"},
+	"checkout":     {"DATABASE_URL", "KAFKA_BROKERS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"},
+}
+
+// mayBeEmpty are variables a deployment sets on purpose to the empty string.
+var mayBeEmpty = map[string]bool{"TRUSTED_PROXIES": true}
+
+// repoRoot is the directory holding go.work above the test's working directory.
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.work")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.work not found above the test directory")
+		}
+		dir = parent
+	}
+}
+
+// envSpec is what service svc reads from its environment, parsed from its source and libs/config.
+type envSpec struct {
+	svc     string
+	structs envspec.Structs
+}
+
+func loadEnvSpec(t testing.TB, svc string) envSpec {
+	t.Helper()
+	root := repoRoot(t)
+	structs, err := envspec.Load(filepath.Join(root, "services", svc), filepath.Join(root, "libs", "config"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := structs["Config"]; !ok {
+		t.Fatalf("%s: no Config struct with env tags under services/%s: update the deploy tests", svc, svc)
+	}
+	return envSpec{svc: svc, structs: structs}
+}
+
+// required lists the variables a deployment of the service must set.
+func (s envSpec) required() []string {
+	out := append(s.structs.Required("Config"), commonEnv...)
+	out = append(out, deployEnv[s.svc]...)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// known reports whether the service reads name, now or in upcoming work.
+func (s envSpec) known(name string) bool {
+	return s.structs.Known(name) || slices.Contains(upcomingEnv[s.svc], name)
+}
+
+// duration is the value of a duration variable: set, or else its envDefault in the code.
+func (s envSpec) duration(t testing.TB, env map[string]string, name string) time.Duration {
+	t.Helper()
+	v, ok := env[name]
+	if !ok {
+		def, found := s.structs.Lookup("Config", name)
+		if !found {
+			t.Fatalf("%s: Config does not read %s", s.svc, name)
+		}
+		v = def.Default
+	}
+	d, err := time.ParseDuration(strings.TrimSpace(v))
+	if err != nil {
+		t.Fatalf("%s: %s=%q: %v", s.svc, name, v, err)
+	}
+	return d
+}
+
+// shutdownBudget is SHUTDOWN_DRAIN_DELAY + SHUTDOWN_TIMEOUT for the environment env.
+func (s envSpec) shutdownBudget(t testing.TB, env map[string]string) time.Duration {
+	return s.duration(t, env, "SHUTDOWN_DRAIN_DELAY") + s.duration(t, env, "SHUTDOWN_TIMEOUT")
+}
+
+// pinned reports whether image names a tag other than latest, or a digest.
+func pinned(image string) bool {
+	if strings.Contains(image, "@sha256:") {
+		return true
+	}
+	name := image[strings.LastIndex(image, "/")+1:]
+	_, tag, ok := strings.Cut(name, ":")
+	return ok && tag != "" && tag != "latest"
+}
