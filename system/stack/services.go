@@ -54,6 +54,14 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 	switch svc {
 	case "auth":
 		return []string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken}
+	case "catalog":
+		return []string{"CATALOG_OPERATOR_TOKEN=" + s.OperatorToken, "CATALOG_INSTANCE_ID=" + name + "-" + randomHex(4)}
+	case "registration":
+		host, port, _ := strings.Cut(s.SMTPAddr, ":")
+		return []string{
+			"CATALOG_URL=" + s.URLs["catalog"],
+			"SMTP_HOST=" + host, "SMTP_PORT=" + port, "SMTP_FROM=Podium <no-reply@podium.localhost>",
+		}
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),

@@ -51,6 +51,8 @@ type Options struct {
 	StripeMock      bool
 	StripeMockPort  int
 	StripeSecretKey string
+	// SMTPPort is where the SMTP catcher listens (0: any).
+	SMTPPort int
 	// OTLPEndpoint receives every service's traces when set.
 	OTLPEndpoint string
 	// ExtraGateways starts further gateway instances on their own ports.
@@ -77,6 +79,9 @@ type Stack struct {
 	redis         *process
 	redisPort     int
 	stripeMock    *process
+	mail          *mailCatcher
+	// SMTPAddr is the SMTP catcher's address.
+	SMTPAddr string
 	// StripeURL is stripe-mock's base URL when it runs.
 	StripeURL     string
 	procs         []*process
@@ -109,6 +114,12 @@ func (s *Stack) start(ctx context.Context) error {
 	if err := s.startInfra(ctx); err != nil {
 		return err
 	}
+	mail, err := startMailCatcher(s.opts.SMTPPort, s.opts.Output)
+	if err != nil {
+		return err
+	}
+	s.mail = mail
+	s.SMTPAddr = s.mail.addr
 	if err := s.startStripeMock(ctx); err != nil {
 		return err
 	}
@@ -209,6 +220,9 @@ func (s *Stack) Stop() error {
 	}
 	if s.kafka != nil {
 		s.kafka.Close()
+	}
+	if s.mail != nil {
+		errs = append(errs, s.mail.srv.Close())
 	}
 	if s.dropDatabases {
 		errs = append(errs, s.dropAll(context.Background()))

@@ -39,6 +39,7 @@ func run(ctx context.Context) error {
 		KafkaPort:       9092,
 		StripeMock:      true,
 		StripeMockPort:  12111,
+		SMTPPort:        1025,
 		StripeSecretKey: os.Getenv("STRIPE_SECRET_KEY"),
 		OTLPEndpoint:    os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"),
 		LogLevel:        env("LOG_LEVEL", "info"),
@@ -73,6 +74,7 @@ func printSummary(s *stack.Stack, d *stack.Demo) {
 
  auth %[2]s   catalog %[3]s   registration %[4]s   checkout %[5]s
  Kafka %[6]s   Redis %[7]s   Stripe %[8]s
+ SMTP catcher %[15]s (each message received is logged below as "smtp")
  OpenAPI document: %[1]s/external/v1/openapi.json
 
  Demo organizer %[9]s
@@ -87,7 +89,7 @@ func printSummary(s *stack.Stack, d *stack.Demo) {
 ================================================================================
 `, s.GatewayURL(), s.URLs["auth"], s.URLs["catalog"], s.URLs["registration"], s.URLs["checkout"],
 		strings.Join(s.KafkaBrokers, ","), s.RedisURL, stripeLabel(s), d.OrganizerID,
-		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken)
+		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr)
 }
 
 func stripeLabel(s *stack.Stack) string {
