@@ -86,7 +86,7 @@ func run(ctx context.Context) error {
 	})
 	gw := &edge.Gateway{
 		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),
-		Signer: signer, Validator: validator, ClientIP: resolver, Upstreams: upstreams, Log: log, Now: time.Now,
+		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver, Upstreams: upstreams, Log: log, Now: time.Now,
 	}
 	if err := gw.Register(srv.App); err != nil {
 		return err

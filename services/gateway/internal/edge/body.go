@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"mime"
@@ -8,8 +9,10 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
+	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -20,7 +23,9 @@ const opCheckoutSession = "browserCheckoutSession"
 var errNotJSON = httpserver.NewError(http.StatusUnsupportedMediaType, "request bodies must be sent as Content-Type: application/json")
 
 // validateBody checks an operation's body against its schema in the OpenAPI document and
-// reports every problem by field path.
+// reports every problem by field path. Large bodies that passed once are remembered by digest:
+// a retry of the same request (the idempotent checkout-session replay) costs a hash instead of
+// a schema walk, which for a signature of a few hundred points is over a millisecond.
 func (g *Gateway) validateBody(c *fiber.Ctx, op apispec.Operation) error {
 	if !op.HasBody {
 		return nil
@@ -32,12 +37,44 @@ func (g *Gateway) validateBody(c *fiber.Ctx, op apispec.Operation) error {
 			return errNotJSON
 		}
 	}
+	var digest [sha256.Size]byte
+	remember := len(body) >= rememberBodiesFrom && g.Validated != nil
+	if remember {
+		digest = bodyDigest(op.ID, body)
+		if g.Validated.Contains(digest) {
+			return nil
+		}
+	}
 	err := g.Validator.ValidateRequest(op.ID, body)
+	if err == nil && remember {
+		g.Validated.Add(digest, struct{}{})
+	}
 	var ve *apispec.ValidationError
 	if errors.As(err, &ve) {
 		return &httpserver.Error{Status: http.StatusBadRequest, Message: ve.Problems}
 	}
 	return err
+}
+
+// rememberBodiesFrom is the body size from which hashing is cheaper than validating again.
+const rememberBodiesFrom = 2048
+
+// ValidatedBodies is the set of digests of large bodies that passed validation.
+type ValidatedBodies = expirable.LRU[[sha256.Size]byte, struct{}]
+
+// NewValidatedBodies returns a set of up to size digests, each kept for ttl.
+func NewValidatedBodies(size int, ttl time.Duration) *ValidatedBodies {
+	return expirable.NewLRU[[sha256.Size]byte, struct{}](size, nil, ttl)
+}
+
+func bodyDigest(opID string, body []byte) [sha256.Size]byte {
+	h := sha256.New()
+	h.Write([]byte(opID))
+	h.Write([]byte{0})
+	h.Write(body)
+	var d [sha256.Size]byte
+	h.Sum(d[:0])
+	return d
 }
 
 // redirectsAllowed checks that a checkout session's successUrl and cancelUrl are on an origin

@@ -55,6 +55,8 @@ type Gateway struct {
 	Limits    Limits
 	Signer    *identity.Signer
 	Validator *apispec.Validator
+	// Validated remembers large bodies that passed validation (nil: remember none).
+	Validated *ValidatedBodies
 	ClientIP  *clientip.Resolver
 	Upstreams map[string]*proxy.Upstream
 	Log       *slog.Logger
