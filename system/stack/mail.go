@@ -3,8 +3,8 @@ package stack
 import (
 	"fmt"
 	"io"
-	"net"
 	"mime"
+	"net"
 	"net/mail"
 	"strings"
 	"sync"
@@ -67,7 +67,7 @@ type mailSession struct {
 }
 
 func (s *mailSession) Mail(from string, _ *smtp.MailOptions) error { s.from = from; return nil }
-func (s *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error  { s.to = append(s.to, to); return nil }
+func (s *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error   { s.to = append(s.to, to); return nil }
 func (s *mailSession) Reset()                                      { s.from, s.to = "", nil }
 func (s *mailSession) Logout() error                               { return nil }
 

@@ -62,6 +62,15 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 			"CATALOG_URL=" + s.URLs["catalog"],
 			"SMTP_HOST=" + host, "SMTP_PORT=" + port, "SMTP_FROM=Podium <no-reply@podium.localhost>",
 		}
+	case "checkout":
+		env := []string{
+			"CATALOG_URL=" + s.URLs["catalog"], "REGISTRATION_URL=" + s.URLs["registration"],
+			"STRIPE_WEBHOOK_SECRET=" + s.WebhookSecret,
+		}
+		if s.opts.StripeSecretKey != "" {
+			return append(env, "STRIPE_SECRET_KEY="+s.opts.StripeSecretKey)
+		}
+		return append(env, "STRIPE_SECRET_KEY=sk_test_stripe_mock", "STRIPE_API_BASE="+s.StripeURL)
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),

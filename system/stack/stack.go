@@ -51,6 +51,8 @@ type Options struct {
 	StripeMock      bool
 	StripeMockPort  int
 	StripeSecretKey string
+	// StripeWebhookSecret is the real account's signing secret; a random one is made otherwise.
+	StripeWebhookSecret string
 	// SMTPPort is where the SMTP catcher listens (0: any).
 	SMTPPort int
 	// OTLPEndpoint receives every service's traces when set.
@@ -70,6 +72,8 @@ type Stack struct {
 	GatewayURLs   []string
 	URLs          map[string]string
 	OperatorToken string
+	// WebhookSecret signs Stripe webhooks sent to the local stack (checkout's STRIPE_WEBHOOK_SECRET).
+	WebhookSecret string
 	PublicKey     string
 	privateKey    string
 	KafkaBrokers  []string
@@ -151,6 +155,10 @@ func (s *Stack) secrets() error {
 	}
 	s.PublicKey, s.privateKey = pub, priv
 	s.OperatorToken = "op_" + randomHex(24)
+	s.WebhookSecret = s.opts.StripeWebhookSecret
+	if s.WebhookSecret == "" {
+		s.WebhookSecret = "whsec_" + randomHex(24)
+	}
 	return nil
 }
 

@@ -31,19 +31,20 @@ func run(ctx context.Context) error {
 	flag.Parse()
 
 	opts := stack.Options{
-		BinDir:          *binDir,
-		BasePort:        *port,
-		DatabasePrefix:  "podium",
-		PostgresURL:     env("POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
-		RedisURL:        env("REDIS_URL", "redis://127.0.0.1:6379/0"),
-		KafkaPort:       9092,
-		StripeMock:      true,
-		StripeMockPort:  12111,
-		SMTPPort:        1025,
-		StripeSecretKey: os.Getenv("STRIPE_SECRET_KEY"),
-		OTLPEndpoint:    os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"),
-		LogLevel:        env("LOG_LEVEL", "info"),
-		Output:          os.Stdout,
+		BinDir:              *binDir,
+		BasePort:            *port,
+		DatabasePrefix:      "podium",
+		PostgresURL:         env("POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
+		RedisURL:            env("REDIS_URL", "redis://127.0.0.1:6379/0"),
+		KafkaPort:           9092,
+		StripeMock:          true,
+		StripeMockPort:      12111,
+		SMTPPort:            1025,
+		StripeSecretKey:     os.Getenv("STRIPE_SECRET_KEY"),
+		StripeWebhookSecret: os.Getenv("STRIPE_WEBHOOK_SECRET"),
+		OTLPEndpoint:        os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"),
+		LogLevel:            env("LOG_LEVEL", "info"),
+		Output:              os.Stdout,
 	}
 	if b := os.Getenv("KAFKA_BROKERS"); b != "" {
 		opts.KafkaBrokers = strings.Split(b, ",")
