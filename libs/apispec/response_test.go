@@ -3,25 +3,40 @@ package apispec
 import (
 	"errors"
 	"slices"
+	"strings"
 	"testing"
 )
 
 // Valid response bodies, one per documented success shape.
 const (
 	eventSummaryJSON = `{"id":"evt_1","name":"Madrid Throwdown","status":"PUBLISHED","startDate":"2025-06-07",` +
-		`"endDate":"2025-06-08","timezone":"Europe/Madrid","location":{"city":"Madrid","countryCode":"ES"},` +
-		`"registrationOpensAt":"2025-01-01T00:00:00Z","registrationClosesAt":null}`
-	eventListJSON   = `{"data":[` + eventSummaryJSON + `],"total":1,"limit":50,"offset":0}`
-	eventDetailJSON = `{"id":"evt_1","name":"Madrid Throwdown","status":"PUBLISHED","description":"Two days.",` +
-		`"categories":[{"id":"cat_rx","name":"RX","teamSize":{"min":2,"max":2},"quota":40,"private":false}],` +
-		`"formFields":[{"id":"fld_shirt","label":"Shirt","type":"select","required":true,"options":["S","M"]}],` +
-		`"waivers":[{"id":"wvr_liability","title":"Liability","version":3,"required":true}],` +
-		`"sponsors":[{"name":"Acme","logoUrl":"https://cdn.example.com/acme.png"}],` +
-		`"supplements":[{"id":"sup_shirt","name":"Shirt","kind":"OPTIONS","options":[{"id":"opt_m","name":"M","price":1500}]}],` +
-		`"createdAt":"2025-01-01T00:00:00Z"}`
+		`"endDate":"2025-06-08","timezone":"Europe/Madrid","currency":"EUR","location":{"city":"Madrid","countryCode":"ES"}}`
+	eventListJSON    = `{"data":[` + eventSummaryJSON + `],"total":1,"limit":50,"offset":0}`
+	publicDetailJSON = `{"id":"evt_1","name":"Madrid Throwdown","status":"PUBLISHED","startDate":"2025-06-07",` +
+		`"endDate":"2025-06-08","timezone":"Europe/Madrid","currency":"EUR","location":{"venue":"Pabellón","city":"Madrid"},` +
+		`"description":"Two days.",` +
+		`"categories":[{"id":"cat_rx","name":"RX","teamSize":{"min":2,"max":2},"gender":"MIXED","ageMin":18,"ageMax":null,` +
+		`"quota":40,"basePrice":9000}],` +
+		`"formFields":[{"id":"fld_shirt","label":"Shirt","type":"select","required":true,"options":["S","M"],` +
+		`"appliesTo":"ATHLETE","categoryIds":[]}],` +
+		`"waivers":[{"id":"wvr_liability","title":"Liability","version":3,"text":"At my own risk.","required":true,"forMinors":false}],` +
+		`"sponsors":[{"id":"spn_acme","name":"Acme","logoUrl":"https://cdn.example.com/acme.png"}],` +
+		`"supplements":[{"id":"sup_shirt","name":"Shirt","kind":"OPTIONS","per":"ATHLETE","currency":"EUR",` +
+		`"options":[{"id":"opt_m","name":"M","price":1500}]}]}`
+	organizerDetailJSON = `{"id":"evt_1","externalId":"madrid-2025","name":"Madrid Throwdown","status":"DRAFT","private":true,` +
+		`"startDate":"2025-06-07","endDate":"2025-06-08","timezone":"Europe/Madrid","currency":"EUR","location":{},` +
+		`"description":"Two days.","internalNotes":"","previewToken":"prv_x","version":2,` +
+		`"categories":[{"id":"cat_rx","name":"RX","teamSize":{"min":1,"max":1},"gender":"OPEN","ageMin":null,"ageMax":null,` +
+		`"quota":null,"basePrice":9000,"private":true,"published":false}],` +
+		`"formFields":[],"waivers":[],"sponsors":[],` +
+		`"supplements":[{"id":"sup_park","name":"Parking","kind":"SINGLE_PRICE","per":"REGISTRATION","price":800,"currency":"EUR"}],` +
+		`"promocodes":[{"id":"prm_1","code":"EARLY10","type":"PERCENT","basisPoints":1000,"amount":null,"validFrom":null,` +
+		`"validUntil":"2025-03-01T00:00:00Z","maxUses":100,"categoryIds":["cat_rx"]}],` +
+		`"fees":[{"id":"fee_1","name":"Service","type":"FIXED","basisPoints":null,"amount":150,"per":"ORDER"}],` +
+		`"createdAt":"2025-01-01T00:00:00Z","updatedAt":"2025-01-02T00:00:00Z"}`
 	pricingJSON = `{"eventId":"evt_1","currency":"EUR","cards":[{"categoryId":"cat_rx","name":"RX","quota":null,` +
-		`"registeredCount":12,"basePrice":9000,"activePrice":7500,"tiers":[{"name":"Early","price":7500,` +
-		`"endsAt":"2025-03-01T00:00:00Z","upToCount":null,"active":true}]}]}`
+		`"registeredCount":12,"heldCount":1,"availableCount":null,"basePrice":9000,"activePrice":7500,"tiers":[{"id":"tir_1",` +
+		`"name":"Early","price":7500,"startsAt":null,"endsAt":"2025-03-01T00:00:00Z","upToCount":null,"active":true}]}]}`
 	ticketJSON       = `{"ticketId":"tkt_1","athleteId":"ath_1","status":"ACTIVE","checkedInAt":[]}`
 	athleteRecJSON   = `{"athleteId":"ath_1","fullname":"Ana","email":"ana@example.com","gender":"FEMALE","birthDate":"1990-05-17"}`
 	registrationJSON = `{"registrationId":"reg_1","eventId":"evt_1","categoryId":"cat_rx","teamName":"Atlas",` +
@@ -47,8 +62,8 @@ func TestValidateResponse(t *testing.T) {
 	}{
 		{"organizerSearchEvents", 201, eventListJSON, nil},
 		{"browserSearchEvents", 201, eventListJSON, nil},
-		{"organizerGetEvent", 200, eventDetailJSON, nil},
-		{"browserGetEvent", 200, eventDetailJSON, nil},
+		{"organizerGetEvent", 200, organizerDetailJSON, nil},
+		{"browserGetEvent", 200, publicDetailJSON, nil},
 		{"organizerGetPricingCards", 200, pricingJSON, nil},
 		{"browserGetPricingCards", 200, pricingJSON, nil},
 		{"organizerCreateRegistration", 201, registrationJSON, nil},
@@ -63,11 +78,22 @@ func TestValidateResponse(t *testing.T) {
 		{"browserCheckoutSession", 429, `{"statusCode":429,"message":"Too many requests","error":"Too Many Requests","requestId":"r"}`, nil},
 		{"browserGetEvent", 503, `{"statusCode":503,"message":"Try again later","requestId":"r"}`, nil},
 
-		{"organizerSearchEvents", 201, `{"data":[{"id":"1","name":"x","status":"LIVE"}],"total":1,"limit":50,"offset":0}`,
+		{"organizerSearchEvents", 201, `{"data":[{"id":"1","name":"x","status":"LIVE","startDate":"2025-06-07","endDate":"2025-06-07",` +
+			`"timezone":"UTC","currency":"EUR","location":{}}],"total":1,"limit":50,"offset":0}`,
 			[]string{"data[0].id must be an opaque id that starts with evt_",
 				"data[0].status must be one of: DRAFT, PUBLISHED, UNDER_REVIEW, POSTPONED, COMPLETED, CANCELLED, ARCHIVED"}},
+		{"browserSearchEvents", 201, `{"data":[{"id":"evt_1","name":"x","status":"PUBLISHED"}],"total":1,"limit":50,"offset":0}`,
+			[]string{"data[0].currency is required", "data[0].endDate is required", "data[0].location is required",
+				"data[0].startDate is required", "data[0].timezone is required"}},
+		{"browserGetEvent", 200, strings.Replace(publicDetailJSON, `"gender":"MIXED"`, `"gender":"ANY"`, 1),
+			[]string{"categories[0].gender must be one of: OPEN, MALE, FEMALE, MIXED"}},
+		{"organizerGetEvent", 200, strings.Replace(organizerDetailJSON, `"previewToken":"prv_x"`, `"previewToken":"x"`, 1),
+			[]string{"previewToken must be a preview token that starts with prv_"}},
+		{"browserGetPricingCards", 200, strings.Replace(pricingJSON, `"heldCount":1,`, ``, 1),
+			[]string{"cards[0].heldCount is required"}},
 		{"organizerSearchEvents", 201, `{"data":[]}`, []string{"limit is required", "offset is required", "total is required"}},
-		{"organizerGetEvent", 200, `{"id":"evt_1","name":"x","status":"DRAFT"}`, []string{"categories is required",
+		{"browserGetEvent", 200, `{"id":"evt_1","name":"x","status":"PUBLISHED","startDate":"2025-06-07","endDate":"2025-06-07",` +
+			`"timezone":"UTC","currency":"EUR","location":{}}`, []string{"categories is required", "description is required",
 			"formFields is required", "sponsors is required", "supplements is required", "waivers is required"}},
 		{"organizerGetPricingCards", 200, `{"eventId":"evt_1","currency":"eur","cards":[]}`,
 			[]string{"currency must be an ISO 4217 currency code in uppercase, for example EUR"}},
