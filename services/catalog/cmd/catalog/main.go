@@ -1,61 +1,86 @@
-// Command catalog serves the catalog capability of the external API behind the gateway.
+// Command catalog is the catalog service: `catalog serve` runs the HTTP APIs, the outbox relay
+// and the consumers, `catalog migrate` applies the database migrations, and `catalog import`
+// and `catalog events list` are the operator commands, an HTTP client of the admin API.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+	_ "time/tzdata" // event time zones must resolve on images without a tz database
 
 	"github.com/podiumhq/podium/libs/config"
-	"github.com/podiumhq/podium/libs/httpserver"
-	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/logging"
-	"github.com/podiumhq/podium/libs/telemetry"
-	svchttp "github.com/podiumhq/podium/services/catalog/internal/http"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/cli"
+	"github.com/podiumhq/podium/services/catalog/migrations"
 )
 
-// Config is every setting of the service.
-type Config struct {
-	config.Base
-	IdentityPublicKeys string        `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
-	IdentityTokenTTL   time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
-}
+const usage = `Usage:
+  catalog [serve]   run the HTTP APIs, the outbox relay and the consumers (the default)
+  catalog migrate   apply the database migrations and exit
+
+` + cli.Usage
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "catalog:", err)
-		os.Exit(1)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err == nil {
+		return
 	}
+	var apiErr *cli.APIError
+	switch {
+	case errors.Is(err, cli.ErrUsage):
+		fmt.Fprintf(os.Stderr, "catalog: %v\n\n%s", err, usage)
+		os.Exit(2)
+	case errors.As(err, &apiErr):
+		fmt.Fprintf(os.Stderr, "catalog: the admin API refused the request (%d %s):\n", apiErr.Status, http.StatusText(apiErr.Status))
+		for _, m := range apiErr.Messages {
+			fmt.Fprintf(os.Stderr, "  %s\n", m)
+		}
+	default:
+		fmt.Fprintf(os.Stderr, "catalog: %v\n", err)
+	}
+	os.Exit(1)
 }
 
-func run(ctx context.Context) error {
-	cfg, err := config.Load[Config]()
-	if err != nil {
+// run dispatches to the subcommand named by args[0].
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "serve":
+		cfg, err := config.Load[Config]()
+		if err != nil {
+			return err
+		}
+		return serve(ctx, cfg, logging.New("catalog", cfg.LogLevel))
+	case "migrate":
+		cfg, err := config.Load[Config]()
+		if err != nil {
+			return err
+		}
+		return postgres.Migrate(ctx, cfg.DatabaseURL, logging.New("catalog", cfg.LogLevel), migrations.Set(), outbox.Migrations())
+	case "import", "events":
+		cfg, err := config.Load[CLIConfig]()
+		if err != nil {
+			return err
+		}
+		client := &cli.Client{BaseURL: cfg.AdminURL, Token: cfg.OperatorToken, HTTP: &http.Client{Timeout: 30 * time.Second}}
+		return cli.Run(ctx, client, args, stdout)
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	log := logging.New("catalog", cfg.LogLevel)
-	log.Info("starting", "config", config.LogValue(cfg))
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "catalog", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
-	if err != nil {
-		return err
-	}
-	defer func() { //nolint:contextcheck // the run context has ended by now; flushing needs its own
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = tel.Shutdown(ctx)
-	}()
-	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
-	if err != nil {
-		return err
-	}
-	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
-	})
-	svchttp.Register(srv.App, identity.NewVerifier(keys, cfg.IdentityTokenTTL))
-	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+	return fmt.Errorf("%w: unknown command %q", cli.ErrUsage, cmd)
 }

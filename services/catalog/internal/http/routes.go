@@ -1,44 +1,66 @@
-// Package http serves the catalog routes of the external API, reached only through the gateway.
 package http
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/catalog/internal/app"
+	"github.com/podiumhq/podium/services/catalog/internal/cache"
 )
 
-// Register adds the service's routes; every one requires the gateway's identity token.
-func Register(app *fiber.App, v *identity.Verifier) {
-	ext := app.Group("/external/v1", identity.Middleware(v))
+// Scopes of the organizer operations.
+const (
+	scopeEvents  = "events:read"
+	scopePricing = "pricing:read"
+)
+
+// Deps are what the handlers need.
+type Deps struct {
+	Service *app.Service
+	// Cache holds rendered answers of the reads.
+	Cache *cache.Cache
+	// Verifier checks the gateway's internal identity tokens.
+	Verifier *identity.Verifier
+	// OperatorToken guards the admin API.
+	OperatorToken string
+	// CacheTTL bounds how long a cached search or detail is served (changes invalidate it
+	// sooner); PricingTTL how long cached pricing cards are (places change in other instances).
+	CacheTTL   time.Duration
+	PricingTTL time.Duration
+}
+
+// Register adds the external, internal and admin routes to router.
+func Register(router fiber.Router, d Deps) {
+	h := &handlers{svc: d.Service, cache: d.Cache, ttl: d.CacheTTL, pricingTTL: d.PricingTTL}
+
+	ext := router.Group("/external/v1", noStoreOnError, identity.Middleware(d.Verifier))
 	org := ext.Group("/organizer", identity.RequireType(identity.Secret))
-	org.Post("/events/search", identity.RequireScope("events:read"), searchEvents)
-	org.Get("/events/:eventId", identity.RequireScope("events:read"), eventNotFound)
-	org.Get("/events/:eventId/pricing-cards", identity.RequireScope("pricing:read"), eventNotFound)
+	org.Post("/events/search", identity.RequireScope(scopeEvents), h.organizerSearch)
+	org.Get("/events/:eventId", identity.RequireScope(scopeEvents), h.organizerEvent)
+	org.Get("/events/:eventId/pricing-cards", identity.RequireScope(scopePricing), h.organizerPricing)
 	pub := ext.Group("/browser", identity.RequireType(identity.Publishable))
-	pub.Post("/events/search", searchEvents)
-	pub.Get("/events/:eventId", eventNotFound)
-	pub.Get("/events/:eventId/pricing-cards", eventNotFound)
+	pub.Post("/events/search", h.browserSearch)
+	pub.Get("/events/:eventId", h.browserEvent)
+	pub.Get("/events/:eventId/pricing-cards", h.browserPricing)
+
+	internal := router.Group("/internal", noStoreOnError, identity.Middleware(d.Verifier))
+	internal.Get("/events/:eventId", h.internalEvent)
+
+	admin := router.Group("/admin", operatorAuth(d.OperatorToken))
+	admin.Get("/import-schema.json", h.importSchema)
+	admin.Get("/organizers/:organizerId/events", h.adminList)
+	admin.Get("/organizers/:organizerId/events/:externalId", h.adminGet)
+	admin.Put("/organizers/:organizerId/events/:externalId", h.adminImport)
 }
 
-type searchBody struct {
-	Limit  *int `json:"limit"`
-	Offset int  `json:"offset"`
-}
-
-// searchEvents answers with the organizer's events; the catalog holds none yet.
-func searchEvents(c *fiber.Ctx) error {
-	var b searchBody
-	if err := httpserver.DecodeJSON(c, &b); err != nil {
-		return err
+// noStoreOnError keeps shared caches from storing refusals: a 404 for an unpublished event
+// must not outlive its publication.
+func noStoreOnError(c *fiber.Ctx) error {
+	err := c.Next()
+	if err != nil {
+		c.Set(fiber.HeaderCacheControl, "no-store")
 	}
-	limit := 50
-	if b.Limit != nil {
-		limit = *b.Limit
-	}
-	return c.Status(fiber.StatusCreated).JSON(fiber.Map{"data": []any{}, "total": 0, "limit": limit, "offset": b.Offset})
-}
-
-func eventNotFound(c *fiber.Ctx) error {
-	return httpserver.NotFound("event " + c.Params("eventId") + " not found")
+	return err
 }

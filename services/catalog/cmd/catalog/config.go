@@ -1,0 +1,103 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/identity"
+)
+
+// minOperatorTokenLen is the shortest operator token accepted.
+const minOperatorTokenLen = 32
+
+// Config is the configuration of `catalog serve` and `catalog migrate`.
+type Config struct {
+	config.Base
+	// DatabaseURL is the catalog database, for example postgres://catalog@db:5432/catalog.
+	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
+	// DBMaxConns bounds the connection pool.
+	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"10"`
+	// KafkaBrokers are the bootstrap brokers of the relay and the consumers.
+	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	// KafkaTopicPartitions and KafkaReplicationFactor shape catalog.events.v1 (and
+	// registration.places.v1, if it does not exist yet) when the catalog creates them.
+	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
+	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
+	// OperatorToken guards the admin API.
+	OperatorToken string `env:"CATALOG_OPERATOR_TOKEN,notEmpty" secret:"true"`
+	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
+	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
+	// IdentityTokenTTL is the gateway's token lifetime, which bounds how long a verified token
+	// is remembered.
+	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// InstanceID names this instance's cache-invalidation consumer group; empty means the host
+	// name plus random characters.
+	InstanceID string `env:"CATALOG_INSTANCE_ID"`
+	// CacheTTL bounds how long a cached search or event detail is served; changes invalidate
+	// it at once.
+	CacheTTL time.Duration `env:"CATALOG_CACHE_TTL" envDefault:"60s"`
+	// PricingCacheTTL bounds how long cached pricing cards are served (places taken through
+	// other instances show within it).
+	PricingCacheTTL time.Duration `env:"CATALOG_PRICING_CACHE_TTL" envDefault:"1s"`
+	// CacheMaxEntries bounds the number of cached answers.
+	CacheMaxEntries int `env:"CATALOG_CACHE_MAX_ENTRIES" envDefault:"10000"`
+}
+
+// Validate reports every problem in the configuration.
+func (c Config) Validate() error {
+	errs := []error{c.Base.Validate()}
+	if len(c.OperatorToken) < minOperatorTokenLen {
+		errs = append(errs, fmt.Errorf("CATALOG_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
+	}
+	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	}
+	if c.IdentityTokenTTL <= 0 {
+		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	}
+	for _, b := range c.KafkaBrokers {
+		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {
+			errs = append(errs, fmt.Errorf("KAFKA_BROKERS entry %q must be host:port without spaces", b))
+		}
+	}
+	if c.DBMaxConns < 1 {
+		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
+	}
+	if c.KafkaTopicPartitions < 1 {
+		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS must be at least 1"))
+	}
+	if c.KafkaReplicationFactor < 1 {
+		errs = append(errs, errors.New("KAFKA_REPLICATION_FACTOR must be at least 1"))
+	}
+	if c.CacheTTL <= 0 || c.PricingCacheTTL <= 0 {
+		errs = append(errs, errors.New("CATALOG_CACHE_TTL and CATALOG_PRICING_CACHE_TTL must be positive"))
+	}
+	if c.CacheMaxEntries < 1 {
+		errs = append(errs, errors.New("CATALOG_CACHE_MAX_ENTRIES must be at least 1"))
+	}
+	return errors.Join(errs...)
+}
+
+// CLIConfig is the configuration of the operator commands.
+type CLIConfig struct {
+	// AdminURL is the address of the catalog's admin API.
+	AdminURL string `env:"CATALOG_ADMIN_URL" envDefault:"http://127.0.0.1:8082"`
+	// OperatorToken is sent as the bearer token.
+	OperatorToken string `env:"CATALOG_OPERATOR_TOKEN,notEmpty" secret:"true"`
+}
+
+// instanceID names this process uniquely: the host name plus random characters, since
+// restarted pods keep their names.
+func instanceID() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return host + "-" + hex.EncodeToString(b[:])
+}

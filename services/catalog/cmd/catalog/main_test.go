@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/catalog/internal/cli"
+)
+
+const operatorToken = "operator-token-for-main-tests-0123456789"
+
+// setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
+func setEnv(t *testing.T, vars map[string]string) {
+	t.Setenv("HTTP_ADDR", "")
+	if err := os.Unsetenv("HTTP_ADDR"); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+}
+
+func validEnv(t *testing.T) (map[string]string, *identity.Signer) {
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := identity.ParsePrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{
+		"DATABASE_URL":           "postgres://catalog:secret@127.0.0.1:5432/catalog",
+		"KAFKA_BROKERS":          "127.0.0.1:9092,127.0.0.1:9093",
+		"CATALOG_OPERATOR_TOKEN": operatorToken,
+		"IDENTITY_PUBLIC_KEYS":   pub,
+		"LOG_LEVEL":              "warn",
+	}, identity.NewSigner(key, time.Minute)
+}
+
+func TestConfigDefaultsAndMasking(t *testing.T) {
+	vars, _ := validEnv(t)
+	setEnv(t, vars)
+	cfg, err := config.Load[Config]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 10 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
+		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.InstanceID != "" ||
+		cfg.CacheTTL != time.Minute || cfg.PricingCacheTTL != time.Second || cfg.CacheMaxEntries != 10000 {
+		t.Fatalf("config %+v", cfg)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
+	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), operatorToken) || !strings.Contains(buf.String(), `"CATALOG_PRICING_CACHE_TTL":1000000000`) {
+		t.Fatalf("logged config leaks a secret or misses a field: %s", buf.String())
+	}
+	if a, b := instanceID(), instanceID(); a == b || !strings.Contains(a, "-") {
+		t.Fatalf("instance ids %q %q are not unique", a, b)
+	}
+	setEnv(t, map[string]string{"CATALOG_OPERATOR_TOKEN": operatorToken})
+	cli, err := config.Load[CLIConfig]()
+	if err != nil || cli.AdminURL != "http://127.0.0.1:8082" {
+		t.Fatalf("CLI config %+v %v", cli, err)
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	for name, c := range map[string]struct{ key, value, want string }{
+		"short operator token": {"CATALOG_OPERATOR_TOKEN", "short", "CATALOG_OPERATOR_TOKEN must be at least 32 characters"},
+		"bad public key":       {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
+		"no database":          {"DATABASE_URL", "", "DATABASE_URL"},
+		"no brokers":           {"KAFKA_BROKERS", "", "KAFKA_BROKERS"},
+		"broker with a space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
+		"zero partitions":      {"KAFKA_TOPIC_PARTITIONS", "0", "KAFKA_TOPIC_PARTITIONS must be at least 1"},
+		"bad ttl":              {"IDENTITY_TOKEN_TTL", "-1s", "IDENTITY_TOKEN_TTL must be positive"},
+		"bad cache ttl":        {"CATALOG_PRICING_CACHE_TTL", "0s", "CATALOG_PRICING_CACHE_TTL must be positive"},
+		"no cache":             {"CATALOG_CACHE_MAX_ENTRIES", "0", "CATALOG_CACHE_MAX_ENTRIES must be at least 1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			vars, _ := validEnv(t)
+			vars[c.key] = c.value
+			setEnv(t, vars)
+			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v does not mention %q", err, c.want)
+			}
+		})
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestRunMigrateServeAndOperate runs the binary's subcommands in process: migrate a fresh
+// database, serve, import the demo with the operator CLI, read it as the gateway would, see the
+// relay empty the outbox, and shut down on cancellation.
+func TestRunMigrateServeAndOperate(t *testing.T) {
+	vars, signer := validEnv(t)
+	dbURL := testkit.DatabaseURL(t)
+	addr := freeAddr(t)
+	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
+	vars["PPROF_ADDR"] = freeAddr(t)
+	setEnv(t, vars)
+	t.Setenv("HTTP_ADDR", addr)
+	t.Setenv("CATALOG_ADMIN_URL", "http://"+addr)
+
+	for range 2 { // a second run finds nothing to apply
+		if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+			t.Fatalf("migrate: %v", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	waitReady(t, "http://"+addr+"/readyz", done)
+
+	_, here, _, _ := runtime.Caller(0)
+	demo := filepath.Join(filepath.Dir(here), "..", "..", "demo")
+	var out bytes.Buffer
+	for _, f := range []string{"summer-throwdown", "winter-draft", "members-only"} {
+		out.Reset()
+		if err := run(context.Background(), []string{"import", "--organizer", "org_demo", "--file", filepath.Join(demo, f+".yaml")}, &out); err != nil {
+			t.Fatalf("import %s: %v", f, err)
+		}
+	}
+	tok, _ := signer.Token(identity.Principal{OrganizerID: "org_demo", KeyID: "key_1", KeyType: identity.Publishable})
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/browser/events/search", nil)
+	req.Header.Set(identity.Header, tok)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("browser search through the served API: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	if resp, err := http.Get("http://" + vars["PPROF_ADDR"] + "/debug/pprof/"); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("profiles: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
+	waitOutboxEmpty(t, dbURL)
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v after cancellation", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop within 30s of cancellation")
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
+		t.Fatalf("unknown command: %v", err)
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"help"}, &out); err != nil || !strings.Contains(out.String(), "catalog import --organizer ORG --file event.yaml") {
+		t.Fatalf("help: %v\n%s", err, out.String())
+	}
+}
+
+func waitReady(t *testing.T, url string, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v", err)
+		default:
+		}
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("service not ready within 30s")
+}
+
+// waitOutboxEmpty waits until the relay has published every outbox message.
+func waitOutboxEmpty(t *testing.T, url string) {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		var n int
+		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n == 0 {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("the relay did not empty the outbox within 20s")
+}

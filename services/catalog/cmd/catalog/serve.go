@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/telemetry"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
+	catalogpg "github.com/podiumhq/podium/services/catalog/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/app"
+	"github.com/podiumhq/podium/services/catalog/internal/cache"
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
+	cataloghttp "github.com/podiumhq/podium/services/catalog/internal/http"
+)
+
+// serve builds the dependencies in order, serves until ctx is done, and closes them in
+// reverse order: the server drains (readiness failing first), then the consumers and the
+// relay stop, then the broker writer, the pool and the telemetry providers close.
+func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
+	if cfg.InstanceID == "" {
+		cfg.InstanceID = instanceID()
+	}
+	log.Info("starting catalog", "config", config.LogValue(cfg))
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "catalog", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	if err != nil {
+		return err
+	}
+	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
+	go func() {
+		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
+			log.Error("profiles server stopped", "err", err)
+		}
+	}()
+
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	ensureTopics := func(ctx context.Context) error {
+		return broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.EventsTopic, domain.PlacesTopic)
+	}
+	if err := ensureTopics(ctx); err != nil {
+		return err
+	}
+	writer := broker.NewWriter(cfg.KafkaBrokers)
+	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
+
+	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
+	stopRelay := runInBackground(ctx, relay.Run)
+	defer stopRelay()
+
+	views := cache.New(cfg.CacheMaxEntries, time.Now)
+	svc := app.New(catalogpg.New(pool), time.Now, views)
+	invalidation := &kafka.Consumer{
+		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
+		Handler: kafka.ChangesHandler(views), Topics: ensureTopics, Log: log,
+	}
+	places := &kafka.Consumer{
+		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Handler: kafka.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
+	}
+	stopInvalidation := runInBackground(ctx, invalidation.Run)
+	defer stopInvalidation()
+	stopPlaces := runInBackground(ctx, places.Run)
+	defer stopPlaces()
+
+	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: cataloghttp.MapError,
+		Ready: []httpserver.Check{
+			{Name: "postgres", Fn: pool.Ping},
+			{Name: "cache invalidation consumer", Fn: invalidation.Ready},
+		},
+		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
+	})
+	cataloghttp.Register(srv.App, cataloghttp.Deps{
+		Service: svc, Cache: views, Verifier: identity.NewVerifier(keys, cfg.IdentityTokenTTL),
+		OperatorToken: cfg.OperatorToken, CacheTTL: cfg.CacheTTL, PricingTTL: cfg.PricingCacheTTL,
+	})
+	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+}
+
+// runInBackground runs fn on a context that outlives ctx's cancellation, so the relay and the
+// consumers keep working while the server drains; the returned function stops it and waits.
+func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = fn(bg) // the relay and consumers log their own failures and return only when stopped
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		log.Warn("telemetry shutdown failed", "err", err)
+	}
+}

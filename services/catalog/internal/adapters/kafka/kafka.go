@@ -1,0 +1,107 @@
+// Package kafka holds the catalog's consumers: registration's places (the projection behind
+// pricing) and the catalog's own event changes (every instance drops its cached views).
+package kafka
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/services/catalog/internal/app"
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
+)
+
+// PlacesGroup is the consumer group of the places projection, shared by every instance: each
+// message is applied by one of them.
+const PlacesGroup = "catalog-places"
+
+// CacheGroup returns the consumer group of an instance's cache invalidation: every instance
+// has its own, so each sees every change.
+func CacheGroup(instanceID string) string { return "catalog-cache-" + instanceID }
+
+// PlacesHandler applies podium.registration.places.changed.v1 messages. The projection keeps
+// the highest version per category in one conditional upsert, so redeliveries and any arrival
+// order are harmless without an inbox. Messages of other types are skipped (a message without
+// a type is read as places).
+func PlacesHandler(svc *app.Service, log *slog.Logger) broker.Handler {
+	return func(ctx context.Context, m broker.Message) error {
+		if t := m.Headers[broker.HeaderType]; t != "" && t != domain.PlacesChangedType {
+			log.DebugContext(ctx, "skipping a message of another type", "topic", m.Topic, "type", t)
+			return nil
+		}
+		var p domain.PlacesChanged
+		if err := json.Unmarshal(m.Value, &p); err != nil {
+			return fmt.Errorf("%w: %w", app.ErrInvalidPlaces, err)
+		}
+		return svc.ApplyPlaces(ctx, p)
+	}
+}
+
+// Invalidator drops cached views.
+type Invalidator interface {
+	EventChanged(organizerID, eventID string)
+}
+
+// ChangesHandler drops this instance's cached views of the organizer of each
+// podium.catalog.event.changed.v1 message. Messages of other types are skipped.
+func ChangesHandler(inval Invalidator) broker.Handler {
+	return func(_ context.Context, m broker.Message) error {
+		if m.Headers[broker.HeaderType] != domain.EventChangedType {
+			return nil
+		}
+		var c domain.EventChanged
+		if err := json.Unmarshal(m.Value, &c); err != nil || c.OrganizerID == "" {
+			return fmt.Errorf("invalid %s message: %s", domain.EventChangedType, m.Value)
+		}
+		inval.EventChanged(c.OrganizerID, c.EventID)
+		return nil
+	}
+}
+
+// Consumer runs a broker consumer until its context ends, restarting it after broker
+// failures, and reports whether it joined its group.
+type Consumer struct {
+	Config  broker.ConsumerConfig
+	Handler broker.Handler
+	// Topics makes sure the consumed topics exist before consuming.
+	Topics func(context.Context) error
+	Log    *slog.Logger
+	joined atomic.Bool
+}
+
+// Run consumes until ctx is done.
+func (c *Consumer) Run(ctx context.Context) error {
+	cfg := c.Config
+	cfg.Joined = func() {
+		c.joined.Store(true)
+		c.Log.Info("consumer joined its group", "group", cfg.Group, "topics", cfg.Topics)
+	}
+	for {
+		err := c.Topics(ctx)
+		if err == nil {
+			err = broker.Consume(ctx, cfg, c.Handler)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		c.Log.ErrorContext(ctx, "consumer stopped; restarting", "group", cfg.Group, "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// Ready fails until the consumer joined its group.
+func (c *Consumer) Ready(context.Context) error {
+	if !c.joined.Load() {
+		return errors.New("not yet subscribed to " + c.Config.Group)
+	}
+	return nil
+}

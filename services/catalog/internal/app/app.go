@@ -1,0 +1,132 @@
+// Package app holds the catalog's use cases: importing events (admin API and CLI), reading
+// them on the organizer and browser surfaces and through the internal API, pricing, and
+// applying registration's places to the projection.
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
+	"github.com/podiumhq/podium/services/catalog/internal/importfile"
+)
+
+// Repository stores events. Implementations own their transactions: an import's outbox
+// message is written in the transaction that stores it.
+type Repository interface {
+	// Import serialises the imports of (organizerID, externalID), calls merge with the stored
+	// event (nil when there is none, places included) and, when merge reports a change, stores
+	// its result and a podium.catalog.event.changed.v1 message in one transaction. It returns
+	// the event as stored.
+	Import(ctx context.Context, organizerID, externalID string, merge func(current *domain.Event) (domain.Event, bool, error)) (domain.Event, error)
+	// EventByExternalID returns an organizer's event by its external id, or a
+	// *domain.NotFoundError.
+	EventByExternalID(ctx context.Context, organizerID, externalID string) (domain.Event, error)
+	// Event returns the event with id, with every child and the places of its categories, or a
+	// *domain.NotFoundError. An empty organizerID matches any organizer.
+	Event(ctx context.Context, organizerID, id string) (domain.Event, error)
+	// Search returns a page of events (without children) and how many match.
+	Search(ctx context.Context, s domain.Search) (domain.Page, error)
+	// ApplyPlaces stores the counts of m unless a message of the same or a higher version for
+	// the category was applied; it reports whether it stored them.
+	ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time) (bool, error)
+}
+
+// Invalidator drops views derived from events when they change; the HTTP layer's cache
+// implements it.
+type Invalidator interface {
+	// EventChanged drops every view of the organizer's events.
+	EventChanged(organizerID, eventID string)
+	// PlacesChanged drops the pricing views of the event.
+	PlacesChanged(eventID string)
+}
+
+// Service runs the use cases.
+type Service struct {
+	repo  Repository
+	now   func() time.Time
+	inval Invalidator
+}
+
+// New returns a Service over repo; now is the clock (time.Now in production) and inval is told
+// about every change this process makes.
+func New(repo Repository, now func() time.Time, inval Invalidator) *Service {
+	return &Service{repo: repo, now: now, inval: inval}
+}
+
+// Now returns the current time of the service's clock, at the database's microsecond
+// precision.
+func (s *Service) Now() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// ImportResult is an event as an import left it.
+type ImportResult struct {
+	Event domain.Event
+	// Created is set when the import created the event; Changed when it created or updated it
+	// (an identical import changes nothing).
+	Created bool
+	Changed bool
+}
+
+// Import creates or updates the organizer's event externalID from an import file.
+func (s *Service) Import(ctx context.Context, organizerID, externalID string, f importfile.Format, body []byte) (ImportResult, error) {
+	if err := checkRefs(organizerID, externalID); err != nil {
+		return ImportResult{}, err
+	}
+	draft, err := importfile.Parse(f, body)
+	if err != nil {
+		return ImportResult{}, err
+	}
+	if draft.ExternalID != externalID {
+		return ImportResult{}, &domain.ValidationError{Problems: []string{
+			fmt.Sprintf("externalId %q in the file does not match %q in the path", draft.ExternalID, externalID)}}
+	}
+	var res ImportResult
+	e, err := s.repo.Import(ctx, organizerID, externalID, func(current *domain.Event) (domain.Event, bool, error) {
+		merged, changed, err := domain.Merge(current, draft, organizerID, s.Now())
+		res.Created, res.Changed = current == nil && changed, changed
+		return merged, changed, err
+	})
+	if err != nil {
+		return ImportResult{}, fmt.Errorf("import: %w", err)
+	}
+	res.Event = e
+	if res.Changed {
+		s.inval.EventChanged(organizerID, e.ID)
+	}
+	return res, nil
+}
+
+// AdminEvent returns the organizer's event with external id externalID.
+func (s *Service) AdminEvent(ctx context.Context, organizerID, externalID string) (domain.Event, error) {
+	if err := checkRefs(organizerID, externalID); err != nil {
+		return domain.Event{}, err
+	}
+	e, err := s.repo.EventByExternalID(ctx, organizerID, externalID)
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("admin event: %w", err)
+	}
+	return e, nil
+}
+
+// AdminEvents returns a page of the organizer's events, every status and flag.
+func (s *Service) AdminEvents(ctx context.Context, organizerID string, limit int, offset int64) (domain.Page, error) {
+	if err := checkRefs(organizerID, ""); err != nil {
+		return domain.Page{}, err
+	}
+	return s.Search(ctx, domain.Search{OrganizerID: organizerID, Limit: limit, Offset: offset})
+}
+
+func checkRefs(organizerID, externalID string) error {
+	var problems []string
+	if !domain.ValidOrganizerID(organizerID) {
+		problems = append(problems, "organizerId must be an organizer id: org_ followed by letters, digits, '_' or '-'")
+	}
+	if externalID != "" && !domain.ValidExternalID(externalID) {
+		problems = append(problems, "externalId must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
+	}
+	if len(problems) > 0 {
+		return &domain.ValidationError{Problems: problems}
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
+)
+
+// Search returns a page of events; s comes from domain.NewSearch.
+func (s *Service) Search(ctx context.Context, q domain.Search) (domain.Page, error) {
+	page, err := s.repo.Search(ctx, q)
+	if err != nil {
+		return domain.Page{}, fmt.Errorf("search events: %w", err)
+	}
+	return page, nil
+}
+
+// OrganizerEvent returns one of the organizer's events, whatever its status and flags.
+func (s *Service) OrganizerEvent(ctx context.Context, organizerID, id string) (domain.Event, error) {
+	if organizerID == "" {
+		return domain.Event{}, &domain.NotFoundError{Ref: id}
+	}
+	e, err := s.repo.Event(ctx, organizerID, id)
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("organizer event: %w", err)
+	}
+	return e, nil
+}
+
+// BrowserEvent returns the public view of one of the organizer's events when it is published
+// and not private or, with previewToken set, when previewToken is the event's preview token
+// (whatever its status and flags). Otherwise the event is not found, exactly as an unknown
+// one: the answer tells nothing about events the caller may not see.
+func (s *Service) BrowserEvent(ctx context.Context, organizerID, id, previewToken string) (domain.Event, error) {
+	e, err := s.OrganizerEvent(ctx, organizerID, id)
+	if err != nil {
+		return domain.Event{}, err
+	}
+	if previewToken != "" && !e.PreviewMatches(previewToken) || previewToken == "" && !e.Public() {
+		return domain.Event{}, &domain.NotFoundError{Ref: id}
+	}
+	return e.PublicView(), nil
+}
+
+// OrganizerPricing returns the cards of every category of one of the organizer's events.
+func (s *Service) OrganizerPricing(ctx context.Context, organizerID, id string) (domain.Pricing, error) {
+	e, err := s.OrganizerEvent(ctx, organizerID, id)
+	if err != nil {
+		return domain.Pricing{}, err
+	}
+	return e.PricingAt(s.Now(), domain.AllCategories)
+}
+
+// BrowserPricing returns the cards of the published, non-private categories of an event the
+// browser surface may see (see BrowserEvent).
+func (s *Service) BrowserPricing(ctx context.Context, organizerID, id, previewToken string) (domain.Pricing, error) {
+	e, err := s.BrowserEvent(ctx, organizerID, id, previewToken)
+	if err != nil {
+		return domain.Pricing{}, err
+	}
+	return e.PricingAt(s.Now(), domain.PublicCategories)
+}
+
+// InternalEvent returns an event whatever its status and flags, with the pricing of every
+// category now, for registration and checkout. An empty organizerID (a service principal)
+// matches any organizer.
+func (s *Service) InternalEvent(ctx context.Context, organizerID, id string) (domain.Event, domain.Pricing, error) {
+	e, err := s.repo.Event(ctx, organizerID, id)
+	if err != nil {
+		return domain.Event{}, domain.Pricing{}, fmt.Errorf("internal event: %w", err)
+	}
+	p, err := e.PricingAt(s.Now(), domain.AllCategories)
+	if err != nil {
+		return domain.Event{}, domain.Pricing{}, err
+	}
+	return e, p, nil
+}
+
+// ErrInvalidPlaces marks a places message that can never be applied.
+var ErrInvalidPlaces = errors.New("invalid places message")
+
+// ApplyPlaces applies a podium.registration.places.changed.v1 message to the projection and,
+// when it was newer than what the projection holds, drops this process's pricing views of
+// the event. Older and repeated versions change nothing.
+func (s *Service) ApplyPlaces(ctx context.Context, m domain.PlacesChanged) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidPlaces, err)
+	}
+	applied, err := s.repo.ApplyPlaces(ctx, m, s.Now())
+	if err != nil {
+		return fmt.Errorf("apply places: %w", err)
+	}
+	if applied {
+		s.inval.PlacesChanged(m.EventID)
+	}
+	return nil
+}

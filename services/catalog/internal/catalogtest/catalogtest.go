@@ -1,0 +1,208 @@
+// Package catalogtest starts the catalog service for tests: a database of the test's own, the
+// HTTP API on a real listener, a gateway identity signer, a controllable clock and, on request,
+// an in-process Kafka-protocol broker with the outbox relay and both consumers.
+package catalogtest
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
+	catalogpg "github.com/podiumhq/podium/services/catalog/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/app"
+	"github.com/podiumhq/podium/services/catalog/internal/cache"
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
+	cataloghttp "github.com/podiumhq/podium/services/catalog/internal/http"
+	"github.com/podiumhq/podium/services/catalog/migrations"
+)
+
+// OperatorToken is the operator token of every test service.
+const OperatorToken = "test-operator-token-0123456789abcdef"
+
+// Options configures Start.
+type Options struct {
+	// Kafka starts a Kafka-protocol broker, the outbox relay, the cache-invalidation consumer
+	// and the places consumer.
+	Kafka bool
+	// Brokers, with Kafka, joins an existing broker instead of starting one (a second instance).
+	Brokers []string
+	// Pool, when set, is the database to use (a second instance on the same database).
+	Pool *pgxpool.Pool
+	// PricingTTL and CacheTTL override the cache lifetimes (1 s and 60 s).
+	PricingTTL time.Duration
+	CacheTTL   time.Duration
+}
+
+// Env is a running catalog service.
+type Env struct {
+	// URL is the base address of the HTTP API.
+	URL  string
+	Pool *pgxpool.Pool
+	// App is the Fiber app, for benchmarks that call handlers without a network.
+	App *fiber.App
+	// Clock is the service's clock (the cache's too).
+	Clock   *Clock
+	Service *app.Service
+	Cache   *cache.Cache
+	// Signer mints identity tokens the service accepts, as the gateway does.
+	Signer *identity.Signer
+	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
+	Brokers []string
+	// Invalidation is the cache-invalidation consumer when Options.Kafka is set.
+	Invalidation *kafka.Consumer
+	// ChangesSeen counts the catalog.events.v1 messages the invalidation consumer handled.
+	ChangesSeen atomic.Int64
+}
+
+// signer is shared by every test service, so that two instances accept the same tokens.
+var signer, publicKey = newSigner()
+
+func newSigner() (*identity.Signer, string) {
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		panic(err)
+	}
+	key, err := identity.ParsePrivateKey(priv)
+	if err != nil {
+		panic(err)
+	}
+	return identity.NewSigner(key, time.Minute), pub
+}
+
+// Start runs the service until the test ends.
+func Start(t testing.TB, o Options) *Env {
+	t.Helper()
+	keys, err := identity.ParsePublicKeys(publicKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := &Env{Pool: o.Pool, Clock: &Clock{}, Signer: signer}
+	if env.Pool == nil {
+		env.Pool = Pool(t)
+	}
+	env.Cache = cache.New(10_000, env.Clock.Now)
+	env.Service = app.New(catalogpg.New(env.Pool), env.Clock.Now, env.Cache)
+	log := testkit.Logger(t)
+	ready := []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}}
+	if o.Kafka {
+		env.startKafka(t, o)
+		ready = append(ready, httpserver.Check{Name: "cache invalidation consumer", Fn: env.Invalidation.Ready})
+	}
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: cataloghttp.MapError, Ready: ready,
+	})
+	cataloghttp.Register(srv.App, cataloghttp.Deps{
+		Service: env.Service, Cache: env.Cache, Verifier: identity.NewVerifier(keys, time.Minute), OperatorToken: OperatorToken,
+		CacheTTL: or(o.CacheTTL, time.Minute), PricingTTL: or(o.PricingTTL, time.Second),
+	})
+	env.App = srv.App
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.URL = "http://" + ln.Addr().String()
+	background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	if o.Kafka {
+		env.WaitReady(t)
+	}
+	return env
+}
+
+func (e *Env) startKafka(t testing.TB, o Options) {
+	t.Helper()
+	log := testkit.Logger(t)
+	e.Brokers = o.Brokers
+	if e.Brokers == nil {
+		e.Brokers = testkit.Kafka(t)
+	}
+	topics := func(ctx context.Context) error {
+		return broker.EnsureTopics(ctx, e.Brokers, 3, 1, domain.EventsTopic, domain.PlacesTopic)
+	}
+	if err := topics(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	w := broker.NewWriter(e.Brokers)
+	t.Cleanup(func() { _ = w.Close() })
+	relay := &outbox.Relay{Pool: e.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
+	background(t, relay.Run)
+	e.Invalidation = &kafka.Consumer{
+		Config: broker.ConsumerConfig{
+			Brokers: e.Brokers, Group: kafka.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
+		},
+		Handler: func(ctx context.Context, m broker.Message) error {
+			err := kafka.ChangesHandler(e.Cache)(ctx, m)
+			e.ChangesSeen.Add(1)
+			return err
+		},
+		Topics: topics, Log: log,
+	}
+	background(t, e.Invalidation.Run)
+	places := &kafka.Consumer{
+		Config:  broker.ConsumerConfig{Brokers: e.Brokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Handler: kafka.PlacesHandler(e.Service, log), Topics: topics, Log: log,
+	}
+	background(t, places.Run)
+}
+
+// WaitReady waits until /readyz answers 200 (the invalidation consumer joined its group).
+func (e *Env) WaitReady(t testing.TB) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if r := e.Do(t, "GET", "/readyz", nil, nil); r.Status == 200 {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the catalog was not ready within 30s")
+}
+
+// Pool returns a pool on a fresh database with the service's and the outbox's migrations.
+func Pool(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
+}
+
+// background runs fn until the test ends and reports its error.
+func background(t testing.TB, fn func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- fn(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("background: %v", err)
+		}
+	})
+}
+
+func or(d, def time.Duration) time.Duration {
+	if d == 0 {
+		return def
+	}
+	return d
+}
+
+// Clock runs with real time plus an offset tests can set or advance.
+type Clock struct{ offset atomic.Int64 }
+
+// Now returns the current time of the clock.
+func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// Set makes the clock read t now (and run on from there).
+func (c *Clock) Set(t time.Time) { c.offset.Store(int64(time.Until(t))) }

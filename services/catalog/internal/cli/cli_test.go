@@ -1,0 +1,126 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
+	"github.com/podiumhq/podium/services/catalog/internal/cli"
+)
+
+const org = "org_cli"
+
+func run(t *testing.T, env *catalogtest.Env, token string, args ...string) (string, error) {
+	t.Helper()
+	client := &cli.Client{BaseURL: env.URL + "/", Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
+	var out bytes.Buffer
+	err := cli.Run(context.Background(), client, args, &out)
+	return out.String(), err
+}
+
+func mustRun(t *testing.T, env *catalogtest.Env, args ...string) string {
+	t.Helper()
+	out, err := run(t, env, catalogtest.OperatorToken, args...)
+	if err != nil {
+		t.Fatalf("catalog %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+func find(t *testing.T, out, pattern string) string {
+	t.Helper()
+	m := regexp.MustCompile(pattern).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("output does not match %q:\n%s", pattern, out)
+	}
+	return m[len(m)-1]
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestImportAndList(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	summer := writeFile(t, "summer.yaml", catalogtest.Demo(t, "summer-throwdown"))
+
+	out := mustRun(t, env, "import", "--organizer", org, "--file", summer)
+	id := find(t, out, `^Created event (evt_\w+) \(summer-throwdown\): Summer Throwdown, PUBLISHED, public, version 1\.\n`)
+	find(t, out, `\nCategories 3 \(tiers 3\), form fields 3, waivers 2, sponsors 1, supplements 3, promocodes 2, fees 1\.\n`)
+	find(t, out, `\nPreview token: prv_\w{32}\n$`)
+	out = mustRun(t, env, "import", "--organizer", org, "--file", summer)
+	find(t, out, `^Unchanged event `+id+` \(summer-throwdown\).*version 1\.`)
+	edited := writeFile(t, "summer-edited.yaml", strings.Replace(catalogtest.Demo(t, "summer-throwdown"), "private: false", "private: true", 1))
+	out = mustRun(t, env, "import", "--organizer", org, "--file", edited)
+	find(t, out, `^Updated event `+id+` \(summer-throwdown\): Summer Throwdown, PUBLISHED, private, version 2\.`)
+
+	jsonFile := writeFile(t, "draft.json", `{"externalId":"draft","name":"Draft","status":"DRAFT","startDate":"2028-01-01",
+		"endDate":"2028-01-01","timezone":"UTC","currency":"USD"}`)
+	out = mustRun(t, env, "import", "--organizer", org, "--file", jsonFile, "--json")
+	var created map[string]any
+	if err := json.Unmarshal([]byte(out), &created); err != nil || created["externalId"] != "draft" || created["currency"] != "USD" {
+		t.Fatalf("--json output: %v\n%s", err, out)
+	}
+
+	out = mustRun(t, env, "events", "list", "--organizer", org)
+	find(t, out, `(?m)^ID\s+EXTERNAL ID\s+NAME\s+STATUS\s+PRIVATE\s+DATES\s+VERSION\s+UPDATED$`)
+	find(t, out, `(?m)^`+id+`\s+summer-throwdown\s+Summer Throwdown\s+PUBLISHED\s+true\s+2027-06-12\.\.2027-06-13\s+2\s+\S+Z$`)
+	find(t, out, `(?m)^evt_\w+\s+draft\s+Draft\s+DRAFT\s+false\s+2028-01-01\.\.2028-01-01\s+1\s+\S+Z$`)
+	find(t, out, `Total: 2 \(showing 1-2\)`)
+	out = mustRun(t, env, "events", "list", "--organizer", org, "--limit", "1", "--json")
+	var page struct {
+		Data  []map[string]any `json:"data"`
+		Total int              `json:"total"`
+	}
+	if err := json.Unmarshal([]byte(out), &page); err != nil || page.Total != 2 || len(page.Data) != 1 {
+		t.Fatalf("events list --json: %v\n%s", err, out)
+	}
+	if out := mustRun(t, env, "events", "list", "--organizer", "org_nobody"); !strings.Contains(out, "Total: 0\n") {
+		t.Fatalf("empty list:\n%s", out)
+	}
+}
+
+func TestCommandErrors(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	var apiErr *cli.APIError
+	bad := writeFile(t, "bad.yaml", catalogtest.Event("bad", "Bad", "DRAFT", false, "categories: [{key: a, name: A, basePrice: 1, gender: ANY}]"))
+	_, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", bad)
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || err.Error() != "categories[0].gender must be one of OPEN, MALE, FEMALE, MIXED" {
+		t.Fatalf("invalid file: %v", err)
+	}
+	_, err = run(t, env, "wrong-token", "events", "list", "--organizer", org)
+	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnauthorized || err.Error() != "the operator token is invalid" {
+		t.Fatalf("wrong token: %v", err)
+	}
+	noID := writeFile(t, "noid.yaml", "name: x\n")
+	if _, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", noID); err == nil ||
+		!strings.Contains(err.Error(), "the file has no externalId") {
+		t.Fatalf("file without externalId: %v", err)
+	}
+	if _, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", "/nonexistent.yaml"); err == nil ||
+		!strings.Contains(err.Error(), "read event file") {
+		t.Fatalf("missing file: %v", err)
+	}
+	for _, args := range [][]string{
+		{}, {"events"}, {"events", "delete"}, {"import"}, {"import", "--organizer", org}, {"import", "--file", bad},
+		{"events", "list"}, {"events", "list", "--organizer", org, "extra"}, {"import", "--nope"},
+	} {
+		if _, err := run(t, env, catalogtest.OperatorToken, args...); !errors.Is(err, cli.ErrUsage) {
+			t.Errorf("catalog %s: %v, want a usage error", strings.Join(args, " "), err)
+		}
+	}
+}

@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/podiumhq/podium/services/catalog/internal/importfile"
+)
+
+// ErrUsage marks a command line that could not be understood; the caller prints Usage.
+var ErrUsage = errors.New("usage")
+
+// Usage describes the operator commands.
+const Usage = `Operator commands (HTTP client of the admin API at CATALOG_ADMIN_URL, token CATALOG_OPERATOR_TOKEN):
+
+  catalog import --organizer ORG --file event.yaml [--json]
+                 imports (creates or updates) the event the file describes; .json files are
+                 sent as JSON, anything else as YAML
+  catalog events list --organizer ORG [--limit N] [--offset N] [--json]
+`
+
+// Run executes one operator command, args being what follows the program name (for example
+// ["import", "--organizer", "org_…", "--file", "event.yaml"]), and writes its result to out.
+func Run(ctx context.Context, c *Client, args []string, out io.Writer) error {
+	switch {
+	case len(args) >= 1 && args[0] == "import":
+		return importEvent(ctx, c, args[1:], out)
+	case len(args) >= 2 && args[0] == "events" && args[1] == "list":
+		return listEvents(ctx, c, args[2:], out)
+	case len(args) == 0:
+		return fmt.Errorf("%w: expected a command", ErrUsage)
+	}
+	return fmt.Errorf("%w: unknown command %q", ErrUsage, strings.Join(args[:min(2, len(args))], " "))
+}
+
+// flags is a flag set for one command with the shared --json flag.
+type flags struct {
+	*flag.FlagSet
+	json bool
+}
+
+func newFlags(name string) *flags {
+	f := &flags{FlagSet: flag.NewFlagSet(name, flag.ContinueOnError)}
+	f.SetOutput(io.Discard)
+	f.BoolVar(&f.json, "json", false, "print the API's JSON response")
+	return f
+}
+
+// parse parses args and checks that every required flag has a value.
+func (f *flags) parse(args []string, required map[string]*string) error {
+	if err := f.Parse(args); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrUsage, f.Name(), err)
+	}
+	if f.NArg() > 0 {
+		return fmt.Errorf("%w: %s: unexpected argument %q", ErrUsage, f.Name(), f.Arg(0))
+	}
+	for name, v := range required {
+		if strings.TrimSpace(*v) == "" {
+			return fmt.Errorf("%w: %s: --%s is required", ErrUsage, f.Name(), name)
+		}
+	}
+	return nil
+}
+
+func importEvent(ctx context.Context, c *Client, args []string, out io.Writer) error {
+	f := newFlags("import")
+	org, file := f.String("organizer", "", "organizer id"), f.String("file", "", "event file (YAML or JSON)")
+	if err := f.parse(args, map[string]*string{"organizer": org, "file": file}); err != nil {
+		return err
+	}
+	body, err := os.ReadFile(*file)
+	if err != nil {
+		return fmt.Errorf("read event file: %w", err)
+	}
+	format := importfile.YAML
+	if strings.EqualFold(filepath.Ext(*file), ".json") {
+		format = importfile.JSON
+	}
+	externalID, err := importfile.ExternalID(format, body)
+	if err != nil {
+		return fmt.Errorf("%s: %w", *file, err)
+	}
+	path := "/admin/organizers/" + url.PathEscape(*org) + "/events/" + url.PathEscape(externalID)
+	resp, err := c.do(ctx, http.MethodPut, path, format.ContentType(), body)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return printJSON(out, resp.body)
+	}
+	return printImported(out, resp)
+}
+
+func listEvents(ctx context.Context, c *Client, args []string, out io.Writer) error {
+	f := newFlags("events list")
+	org := f.String("organizer", "", "organizer id")
+	limit, offset := f.Int("limit", 50, "page size (1-100)"), f.Int("offset", 0, "events to skip")
+	if err := f.parse(args, map[string]*string{"organizer": org}); err != nil {
+		return err
+	}
+	path := "/admin/organizers/" + url.PathEscape(*org) + "/events?limit=" + strconv.Itoa(*limit) + "&offset=" + strconv.Itoa(*offset)
+	resp, err := c.do(ctx, http.MethodGet, path, "", nil)
+	if err != nil {
+		return err
+	}
+	if f.json {
+		return printJSON(out, resp.body)
+	}
+	return printEvents(out, resp.body)
+}

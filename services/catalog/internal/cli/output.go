@@ -1,0 +1,96 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// event is the part of an event, as the admin API returns it, the commands print.
+type event struct {
+	ID           string    `json:"id"`
+	ExternalID   string    `json:"externalId"`
+	Name         string    `json:"name"`
+	Status       string    `json:"status"`
+	Private      bool      `json:"private"`
+	StartDate    string    `json:"startDate"`
+	EndDate      string    `json:"endDate"`
+	PreviewToken string    `json:"previewToken"`
+	Version      int64     `json:"version"`
+	UpdatedAt    time.Time `json:"updatedAt"`
+	Categories   []struct {
+		Tiers []json.RawMessage `json:"tiers"`
+	} `json:"categories"`
+	FormFields  []json.RawMessage `json:"formFields"`
+	Waivers     []json.RawMessage `json:"waivers"`
+	Sponsors    []json.RawMessage `json:"sponsors"`
+	Supplements []json.RawMessage `json:"supplements"`
+	Promocodes  []json.RawMessage `json:"promocodes"`
+	Fees        []json.RawMessage `json:"fees"`
+}
+
+func printJSON(out io.Writer, b []byte) error {
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, b, "", "  "); err != nil {
+		return fmt.Errorf("admin API answered invalid JSON: %w", err)
+	}
+	buf.WriteByte('\n')
+	_, err := out.Write(buf.Bytes())
+	return err
+}
+
+func printImported(out io.Writer, resp response) error {
+	var e event
+	if err := json.Unmarshal(resp.body, &e); err != nil {
+		return fmt.Errorf("admin API answered invalid JSON: %w", err)
+	}
+	verb := map[string]string{"created": "Created", "updated": "Updated", "unchanged": "Unchanged"}[resp.header.Get("Catalog-Import-Result")]
+	if verb == "" {
+		verb = "Imported"
+	}
+	tiers := 0
+	for _, c := range e.Categories {
+		tiers += len(c.Tiers)
+	}
+	visibility := "public"
+	if e.Private {
+		visibility = "private"
+	}
+	_, err := fmt.Fprintf(out, "%s event %s (%s): %s, %s, %s, version %d.\n"+
+		"Categories %d (tiers %d), form fields %d, waivers %d, sponsors %d, supplements %d, promocodes %d, fees %d.\n"+
+		"Preview token: %s\n",
+		verb, e.ID, e.ExternalID, e.Name, e.Status, visibility, e.Version,
+		len(e.Categories), tiers, len(e.FormFields), len(e.Waivers), len(e.Sponsors), len(e.Supplements), len(e.Promocodes), len(e.Fees),
+		e.PreviewToken)
+	return err
+}
+
+func printEvents(out io.Writer, b []byte) error {
+	var page struct {
+		Data   []event `json:"data"`
+		Total  int     `json:"total"`
+		Offset int     `json:"offset"`
+	}
+	if err := json.Unmarshal(b, &page); err != nil {
+		return fmt.Errorf("admin API answered invalid JSON: %w", err)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEXTERNAL ID\tNAME\tSTATUS\tPRIVATE\tDATES\tVERSION\tUPDATED")
+	for _, e := range page.Data {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s..%s\t%d\t%s\n", e.ID, e.ExternalID, strings.ReplaceAll(e.Name, "\t", " "),
+			e.Status, e.Private, e.StartDate, e.EndDate, e.Version, e.UpdatedAt.UTC().Format(time.RFC3339))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(page.Data) == 0 {
+		_, err := fmt.Fprintf(out, "Total: %d\n", page.Total)
+		return err
+	}
+	_, err := fmt.Fprintf(out, "Total: %d (showing %d-%d)\n", page.Total, page.Offset+1, page.Offset+len(page.Data))
+	return err
+}

@@ -1,0 +1,129 @@
+package http_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
+)
+
+func TestETagsAndCacheControl(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	id := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body["id"].(string)
+	cases := []struct {
+		path         string
+		headers      map[string]string
+		cacheControl string
+	}{
+		{"/external/v1/browser/events/" + id, env.Publishable(t, orgA), "public, max-age=5, stale-while-revalidate=30"},
+		{"/external/v1/browser/events/" + id + "/pricing-cards", env.Publishable(t, orgA), "public, max-age=1"},
+		{"/external/v1/organizer/events/" + id, allScopes(t, env, orgA), "private, no-cache"},
+		{"/external/v1/organizer/events/" + id + "/pricing-cards", allScopes(t, env, orgA), "private, no-cache"},
+	}
+	for _, c := range cases {
+		t.Run(c.path, func(t *testing.T) {
+			first := env.Do(t, http.MethodGet, c.path, nil, c.headers)
+			etag := first.Header.Get("ETag")
+			if first.Status != http.StatusOK || first.Header.Get("Cache-Control") != c.cacheControl || !strings.HasPrefix(etag, `"`) || strings.HasPrefix(etag, "W/") {
+				t.Fatalf("first: %d Cache-Control %q ETag %q", first.Status, first.Header.Get("Cache-Control"), etag)
+			}
+			second := env.Do(t, http.MethodGet, c.path, nil, c.headers)
+			if second.Header.Get("ETag") != etag || string(second.Raw) != string(first.Raw) {
+				t.Fatal("the same answer has another ETag or body")
+			}
+			for _, match := range []string{etag, `"other", ` + etag, "W/" + etag, "*"} {
+				h := map[string]string{"If-None-Match": match}
+				for k, v := range c.headers {
+					h[k] = v
+				}
+				r := env.Do(t, http.MethodGet, c.path, nil, h)
+				if r.Status != http.StatusNotModified || len(r.Raw) != 0 || r.Header.Get("ETag") != etag || r.Header.Get("Cache-Control") != c.cacheControl {
+					t.Fatalf("If-None-Match %s: %d %q %v", match, r.Status, r.Raw, r.Header)
+				}
+			}
+			h := map[string]string{"If-None-Match": `"stale"`}
+			for k, v := range c.headers {
+				h[k] = v
+			}
+			if r := env.Do(t, http.MethodGet, c.path, nil, h); r.Status != http.StatusOK || len(r.Raw) == 0 {
+				t.Fatalf("a stale ETag got %d", r.Status)
+			}
+		})
+	}
+}
+
+// TestUnpublishedEventIsNeverServedFromTheCache publishes an event, reads it through the
+// browser routes (now cached), unpublishes it with a re-import, and reads again.
+func TestUnpublishedEventIsNeverServedFromTheCache(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	published := catalogtest.Event("e", "Cached", "PUBLISHED", false, "categories: [{key: a, name: A, basePrice: 100}]")
+	id := env.Import(t, orgA, published).Body["id"].(string)
+	pub := env.Publishable(t, orgA)
+	read := func() (int, int, float64) {
+		d := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+id, nil, pub)
+		p := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+id+"/pricing-cards", nil, pub)
+		s := env.Do(t, http.MethodPost, "/external/v1/browser/events/search", nil, pub)
+		return d.Status, p.Status, s.Body["total"].(float64)
+	}
+	for range 3 {
+		if d, p, n := read(); d != 200 || p != 200 || n != 1 {
+			t.Fatalf("published: detail %d pricing %d search %v", d, p, n)
+		}
+	}
+	if env.Cache.Len() < 3 {
+		t.Fatalf("%d cached answers, want the three reads cached", env.Cache.Len())
+	}
+	for _, change := range []string{
+		strings.Replace(published, "status: PUBLISHED", "status: DRAFT", 1),
+		strings.Replace(published, "private: false", "private: true", 1),
+	} {
+		env.Import(t, orgA, published)
+		if d, _, _ := read(); d != 200 {
+			t.Fatal("re-published event not shown")
+		}
+		env.Import(t, orgA, change)
+		if d, p, n := read(); d != 404 || p != 404 || n != 0 {
+			t.Fatalf("after hiding it: detail %d pricing %d search %v", d, p, n)
+		}
+	}
+	// The same for a category: unpublishing it removes it from the cached pricing and detail.
+	env.Import(t, orgA, published)
+	read()
+	env.Import(t, orgA, strings.Replace(published, "basePrice: 100}", "basePrice: 100, published: false}", 1))
+	d := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+id, nil, pub)
+	p := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+id+"/pricing-cards", nil, pub)
+	if len(d.Body["categories"].([]any)) != 0 || len(p.Body["cards"].([]any)) != 0 {
+		t.Fatalf("an unpublished category is still served: %s %s", d.Raw, p.Raw)
+	}
+}
+
+// TestOtherInstancesDropTheirCacheOnChanges runs two instances on one database and broker:
+// an import through the first reaches the second's cache through catalog.events.v1.
+func TestOtherInstancesDropTheirCacheOnChanges(t *testing.T) {
+	one := catalogtest.Start(t, catalogtest.Options{Kafka: true})
+	two := catalogtest.Start(t, catalogtest.Options{Kafka: true, Pool: one.Pool, Brokers: one.Brokers})
+	published := catalogtest.Event("e", "Shared", "PUBLISHED", false)
+	id := one.Import(t, orgA, published).Body["id"].(string)
+	path := "/external/v1/browser/events/" + id
+	deadline := time.Now().Add(20 * time.Second)
+	for two.ChangesSeen.Load() < 1 { // the creation's message, which drops nothing yet
+		if time.Now().After(deadline) {
+			t.Fatal("the second instance never received the creation")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if r := two.Do(t, http.MethodGet, path, nil, two.Publishable(t, orgA)); r.Status != http.StatusOK || two.Cache.Len() != 1 {
+		t.Fatal("the second instance did not cache the detail")
+	}
+	one.Import(t, orgA, strings.Replace(published, "status: PUBLISHED", "status: CANCELLED", 1))
+	start := time.Now()
+	for two.Do(t, http.MethodGet, path, nil, two.Publishable(t, orgA)).Status != http.StatusNotFound {
+		if time.Now().After(deadline) {
+			t.Fatal("the second instance kept serving the unpublished event from its cache")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Logf("the second instance dropped its cached answer %v after the import", time.Since(start))
+}

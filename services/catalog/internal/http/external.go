@@ -1,0 +1,172 @@
+package http
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/catalog/internal/cache"
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
+)
+
+// searchRequest is the body of both event searches (status on the organizer surface only).
+type searchRequest struct {
+	Search *string `json:"search"`
+	Status *string `json:"status"`
+	Limit  *int64  `json:"limit"`
+	Offset *int64  `json:"offset"`
+}
+
+func (h *handlers) organizerSearch(c *fiber.Ctx) error { return h.search(c, false) }
+
+func (h *handlers) browserSearch(c *fiber.Ctx) error { return h.search(c, true) }
+
+// search answers 201 with a page of the caller's organizer's events, served from the cache
+// (no-store for clients: it is a POST).
+func (h *handlers) search(c *fiber.Ctx, public bool) error {
+	var req searchRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	org := identity.From(c).OrganizerID
+	q, err := domain.NewSearch(org, domain.SearchRequest(req), public)
+	if err != nil {
+		return err
+	}
+	key := fmt.Sprintf("search\x00%s\x00%t\x00%s\x00%s\x00%d\x00%d", org, public, q.Text, q.Status, q.Limit, q.Offset)
+	ctx := loadCtx(c)
+	e, err := h.cache.Load(key, []string{cache.OrganizerTag(org)}, func() ([]byte, time.Time, error) {
+		page, err := h.svc.Search(ctx, q)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		return render(newEventList(page, !public), h.svc.Now().Add(h.ttl))
+	})
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, fiber.StatusCreated, e.Body, cacheNone)
+}
+
+func (h *handlers) organizerEvent(c *fiber.Ctx) error {
+	org, id := identity.From(c).OrganizerID, param(c, "eventId")
+	ctx := loadCtx(c)
+	e, err := h.cache.Load("event\x00organizer\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() ([]byte, time.Time, error) {
+		ev, err := h.svc.OrganizerEvent(ctx, org, id)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		return render(newOrganizerDetail(ev), h.svc.Now().Add(h.ttl))
+	})
+	if err != nil {
+		return err
+	}
+	return sendValidated(c, e, cacheOrganizer)
+}
+
+// browserEvent serves the public detail, from the cache; with a preview token it is computed
+// for this request only and never stored, by the service or by clients.
+func (h *handlers) browserEvent(c *fiber.Ctx) error {
+	org, id, token := identity.From(c).OrganizerID, param(c, "eventId"), query(c, "previewToken")
+	if token != "" {
+		ev, err := h.svc.BrowserEvent(c.UserContext(), org, id, token)
+		if err != nil {
+			return err
+		}
+		body, _, err := render(newPublicDetail(ev), time.Time{})
+		if err != nil {
+			return err
+		}
+		return sendJSON(c, fiber.StatusOK, body, cachePreview)
+	}
+	ctx := loadCtx(c)
+	e, err := h.cache.Load("event\x00browser\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() ([]byte, time.Time, error) {
+		ev, err := h.svc.BrowserEvent(ctx, org, id, "")
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		return render(newPublicDetail(ev), h.svc.Now().Add(h.ttl))
+	})
+	if err != nil {
+		return err
+	}
+	return sendValidated(c, e, cacheBrowserDetail)
+}
+
+func (h *handlers) organizerPricing(c *fiber.Ctx) error {
+	org, id := identity.From(c).OrganizerID, param(c, "eventId")
+	ctx := loadCtx(c)
+	e, err := h.cache.Load("pricing\x00organizer\x00"+org+"\x00"+id, pricingTags(org, id), func() ([]byte, time.Time, error) {
+		p, err := h.svc.OrganizerPricing(ctx, org, id)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		return render(newPricing(p, true), h.pricingExpiry(p))
+	})
+	if err != nil {
+		return err
+	}
+	return sendValidated(c, e, cacheOrganizer)
+}
+
+func (h *handlers) browserPricing(c *fiber.Ctx) error {
+	org, id, token := identity.From(c).OrganizerID, param(c, "eventId"), query(c, "previewToken")
+	if token != "" {
+		p, err := h.svc.BrowserPricing(c.UserContext(), org, id, token)
+		if err != nil {
+			return err
+		}
+		body, _, err := render(newPricing(p, false), time.Time{})
+		if err != nil {
+			return err
+		}
+		return sendJSON(c, fiber.StatusOK, body, cachePreview)
+	}
+	ctx := loadCtx(c)
+	e, err := h.cache.Load("pricing\x00browser\x00"+org+"\x00"+id, pricingTags(org, id), func() ([]byte, time.Time, error) {
+		p, err := h.svc.BrowserPricing(ctx, org, id, "")
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		return render(newPricing(p, false), h.pricingExpiry(p))
+	})
+	if err != nil {
+		return err
+	}
+	return sendValidated(c, e, cacheBrowserPricing)
+}
+
+func pricingTags(org, eventID string) []string {
+	return []string{cache.OrganizerTag(org), cache.PlacesTag(eventID)}
+}
+
+// pricingExpiry is when cached cards of p go stale: after the pricing TTL (places taken in
+// other instances) or at the next date boundary of a tier, whichever comes first.
+func (h *handlers) pricingExpiry(p domain.Pricing) time.Time {
+	exp := h.svc.Now().Add(h.pricingTTL)
+	if p.NextChange != nil && p.NextChange.Before(exp) {
+		return *p.NextChange
+	}
+	return exp
+}
+
+// internalEvent serves GET /internal/events/{eventId}: never cached. A principal with an
+// organizer id sees that organizer's events only; a service principal without one sees any.
+func (h *handlers) internalEvent(c *fiber.Ctx) error {
+	p, id := identity.From(c), param(c, "eventId")
+	if p.OrganizerID == "" && p.KeyType != identity.Service {
+		return &domain.NotFoundError{Ref: id}
+	}
+	e, pricing, err := h.svc.InternalEvent(c.UserContext(), p.OrganizerID, id)
+	if err != nil {
+		return err
+	}
+	body, _, err := render(newInternalEvent(e, pricing), time.Time{})
+	if err != nil {
+		return err
+	}
+	return sendJSON(c, fiber.StatusOK, body, cacheNone)
+}

@@ -1,0 +1,120 @@
+package http_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
+)
+
+func keysOf(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestInternalEventShape checks GET /internal/events/{eventId} field for field against
+// docs/contracts/catalog-internal.md.
+func TestInternalEventShape(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	created := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body
+	id := created["id"].(string)
+	r := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.ServiceHeaders(t))
+	if r.Status != http.StatusOK || r.Header.Get("Cache-Control") != "no-store" {
+		t.Fatalf("internal event: %d %v %s", r.Status, r.Header, r.Raw)
+	}
+	e := r.Body
+	want := map[string][]string{
+		"event": {"categories", "currency", "endDate", "fees", "formFields", "id", "name", "organizerId", "previewToken", "private",
+			"promocodes", "startDate", "status", "supplements", "timezone", "updatedAt", "version", "waivers"},
+		"category": {"activePrice", "ageMax", "ageMin", "basePrice", "confirmed", "gender", "held", "id", "name", "private", "published",
+			"quota", "teamSize"},
+		"formField":  {"appliesTo", "categoryIds", "id", "label", "options", "required", "type"},
+		"waiver":     {"forMinors", "id", "required", "title", "version"},
+		"supplement": {"active", "id", "kind", "name", "options", "per", "price"},
+		"option":     {"active", "id", "name", "price"},
+		"promocode":  {"amount", "basisPoints", "categoryIds", "code", "maxUses", "type", "validFrom", "validUntil"},
+		"fee":        {"amount", "basisPoints", "id", "name", "per", "type"},
+	}
+	first := func(field string) map[string]any { return e[field].([]any)[0].(map[string]any) }
+	for name, got := range map[string]map[string]any{
+		"event": e, "category": first("categories"), "formField": first("formFields"), "waiver": first("waivers"),
+		"supplement": first("supplements"), "option": first("supplements")["options"].([]any)[0].(map[string]any),
+		"promocode": first("promocodes"), "fee": first("fees"),
+	} {
+		if !slices.Equal(keysOf(got), want[name]) {
+			t.Errorf("%s fields %v\nwant %v", name, keysOf(got), want[name])
+		}
+	}
+	if e["organizerId"] != orgA || e["version"] != 1.0 || e["previewToken"] != created["previewToken"] || e["status"] != "PUBLISHED" {
+		t.Fatalf("event %v", e)
+	}
+	cats := e["categories"].([]any)
+	if len(cats) != 3 || cats[2].(map[string]any)["private"] != true || cats[0].(map[string]any)["activePrice"] != 6500.0 ||
+		cats[0].(map[string]any)["ageMax"] != nil || cats[0].(map[string]any)["gender"] != "MALE" {
+		t.Fatalf("categories %v", cats)
+	}
+	sups := e["supplements"].([]any)
+	if len(sups) != 3 || sups[2].(map[string]any)["active"] != false || len(sups[0].(map[string]any)["options"].([]any)) != 4 ||
+		sups[0].(map[string]any)["price"] != nil || sups[1].(map[string]any)["price"] != 800.0 || len(sups[1].(map[string]any)["options"].([]any)) != 0 {
+		t.Fatalf("supplements (inactive ones listed) %v", sups)
+	}
+	fields := e["formFields"].([]any)
+	if _, has := fields[1].(map[string]any)["options"]; has {
+		t.Fatalf("a text field has options: %v", fields[1])
+	}
+	codes := e["promocodes"].([]any)
+	if c := codes[0].(map[string]any); c["code"] != "EARLY10" || c["type"] != "PERCENT" || c["basisPoints"] != 1000.0 || c["amount"] != nil ||
+		c["validUntil"] != "2027-02-28T23:00:00Z" || c["validFrom"] != nil || c["maxUses"] != 100.0 {
+		t.Fatalf("promocode %v", c)
+	}
+	if c := codes[1].(map[string]any); c["type"] != "FIXED" || c["amount"] != 1000.0 || c["basisPoints"] != nil ||
+		!slices.Equal(toStrings(c["categoryIds"]), []string{cats[1].(map[string]any)["id"].(string)}) {
+		t.Fatalf("promocode %v", c)
+	}
+	if f := e["fees"].([]any)[0].(map[string]any); f["basisPoints"] != 250.0 || f["per"] != "REGISTRATION" {
+		t.Fatalf("fee %v", f)
+	}
+	var raw map[string]json.RawMessage
+	_ = json.Unmarshal(r.Raw, &raw)
+	if string(raw["startDate"]) != `"2027-06-12"` {
+		t.Fatalf("startDate %s", raw["startDate"])
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	for _, x := range v.([]any) {
+		out = append(out, x.(string))
+	}
+	return out
+}
+
+func TestInternalEventScoping(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	id := env.Import(t, orgA, catalogtest.Demo(t, "winter-draft")).Body["id"].(string)
+	path := "/internal/events/" + id
+	// Whatever its status, for the organizer's own principals (forwarded by checkout and
+	// registration) and for service principals.
+	for name, h := range map[string]map[string]string{
+		"service": env.ServiceHeaders(t), "secret": env.Secret(t, orgA), "publishable": env.Publishable(t, orgA),
+		"service acting for the organizer": {identity.Header: env.Token(t, identity.Principal{OrganizerID: orgA, KeyID: "x", KeyType: identity.Service})},
+	} {
+		if r := env.Do(t, http.MethodGet, path, nil, h); r.Status != http.StatusOK || r.Body["status"] != "DRAFT" {
+			t.Fatalf("%s: %d %s", name, r.Status, r.Raw)
+		}
+	}
+	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Secret(t, orgB)), http.StatusNotFound, "event "+id+" not found")
+	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Publishable(t, orgB)), http.StatusNotFound, nil)
+	wantError(t, env.Do(t, http.MethodGet, "/internal/events/evt_missing", nil, env.ServiceHeaders(t)), http.StatusNotFound, "event evt_missing not found")
+	wantError(t, env.Do(t, http.MethodGet, path, nil, map[string]string{identity.Header: env.Token(t, identity.Principal{KeyID: "k", KeyType: identity.Secret})}),
+		http.StatusNotFound, nil)
+	wantError(t, env.Do(t, http.MethodGet, path, nil, nil), http.StatusUnauthorized, nil)
+}

@@ -1,0 +1,77 @@
+package http
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/services/catalog/internal/app"
+	"github.com/podiumhq/podium/services/catalog/internal/cache"
+)
+
+// Cache-Control of each kind of answer.
+const (
+	cacheBrowserDetail  = "public, max-age=5, stale-while-revalidate=30"
+	cacheBrowserPricing = "public, max-age=1"
+	cacheOrganizer      = "private, no-cache"
+	cachePreview        = "private, no-store"
+	cacheNone           = "no-store"
+)
+
+// handlers parse requests, call the use cases and write their results. Values taken from the
+// Fiber context are cloned, because Fiber reuses its buffers after the handler returns.
+type handlers struct {
+	svc        *app.Service
+	cache      *cache.Cache
+	ttl        time.Duration
+	pricingTTL time.Duration
+}
+
+// render marshals a view for the cache: the body and until when it may be served.
+func render(v any, expires time.Time) ([]byte, time.Time, error) {
+	b, err := json.Marshal(v)
+	return b, expires, err
+}
+
+// loadCtx is the context of a cached load: shared by the requests that wait for it, so one
+// caller going away does not fail the others.
+func loadCtx(c *fiber.Ctx) context.Context { return context.WithoutCancel(c.UserContext()) }
+
+// sendJSON writes a JSON body with its status and Cache-Control.
+func sendJSON(c *fiber.Ctx, status int, body []byte, cacheControl string) error {
+	c.Set(fiber.HeaderCacheControl, cacheControl)
+	c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
+	return c.Status(status).Send(body)
+}
+
+// sendValidated writes a cached answer of a GET with its ETag, or 304 Not Modified when the
+// client's If-None-Match already names it.
+func sendValidated(c *fiber.Ctx, e cache.Entry, cacheControl string) error {
+	c.Set(fiber.HeaderETag, e.ETag)
+	if noneMatch := c.Get(fiber.HeaderIfNoneMatch); noneMatch != "" && etagMatches(noneMatch, e.ETag) {
+		c.Set(fiber.HeaderCacheControl, cacheControl)
+		return c.SendStatus(fiber.StatusNotModified)
+	}
+	return sendJSON(c, fiber.StatusOK, e.Body, cacheControl)
+}
+
+// etagMatches applies If-None-Match's weak comparison: "*" or any listed tag equal to etag,
+// ignoring W/ prefixes.
+func etagMatches(header, etag string) bool {
+	for tag := range strings.SplitSeq(header, ",") {
+		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
+		if tag == "*" || tag == etag {
+			return true
+		}
+	}
+	return false
+}
+
+// param returns a copy of the named path parameter.
+func param(c *fiber.Ctx, name string) string { return strings.Clone(c.Params(name)) }
+
+// query returns a copy of the named query parameter.
+func query(c *fiber.Ctx, name string) string { return strings.Clone(c.Query(name)) }
