@@ -1,61 +1,60 @@
-// Command registration serves the registration capability of the external API behind the gateway.
+// Command registration is the registration service: `registration serve` runs the HTTP API
+// (organizer registrations, browser receipts, the internal hold API), the outbox relay, the
+// payments consumer, the hold sweeper and the mail worker; `registration migrate` applies the
+// database migrations.
 package main
 
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/podiumhq/podium/libs/config"
-	"github.com/podiumhq/podium/libs/httpserver"
-	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/logging"
-	"github.com/podiumhq/podium/libs/telemetry"
-	svchttp "github.com/podiumhq/podium/services/registration/internal/http"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/services/registration/migrations"
 )
 
-// Config is every setting of the service.
-type Config struct {
-	config.Base
-	IdentityPublicKeys string        `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
-	IdentityTokenTTL   time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
-}
+const usage = `Usage:
+  registration [serve]   run the HTTP API, the outbox relay, the payments consumer, the hold
+                         sweeper and the mail worker (the default)
+  registration migrate   apply the database migrations and exit
+`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx); err != nil {
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "registration:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context) error {
-	cfg, err := config.Load[Config]()
-	if err != nil {
+// run dispatches to the subcommand named by args[0].
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "serve", "migrate":
+		cfg, err := config.Load[Config]()
+		if err != nil {
+			return err
+		}
+		log := logging.New("registration", cfg.LogLevel)
+		if cmd == "migrate" {
+			return postgres.Migrate(ctx, cfg.DatabaseURL, log, migrations.Set(), outbox.Migrations())
+		}
+		return serve(ctx, cfg, log)
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	log := logging.New("registration", cfg.LogLevel)
-	log.Info("starting", "config", config.LogValue(cfg))
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "registration", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
-	if err != nil {
-		return err
-	}
-	defer func() { //nolint:contextcheck // the run context has ended by now; flushing needs its own
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = tel.Shutdown(ctx)
-	}()
-	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
-	if err != nil {
-		return err
-	}
-	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
-	})
-	svchttp.Register(srv.App, identity.NewVerifier(keys, cfg.IdentityTokenTTL))
-	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+	return fmt.Errorf("unknown command %q\n\n%s", cmd, usage)
 }

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/identity"
+)
+
+// Config is the configuration of `registration serve` and `registration migrate`.
+type Config struct {
+	config.Base
+	// DatabaseURL is the registration database.
+	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
+	// DBMaxConns bounds the connection pool.
+	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"20"`
+	// KafkaBrokers are the bootstrap brokers (relay, payments consumer).
+	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	// KafkaTopicPartitions and KafkaReplicationFactor shape the topics registration creates.
+	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
+	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
+	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
+	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
+	// IdentityTokenTTL is the gateway's token lifetime.
+	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// CatalogURL is the base address of the catalog's internal API.
+	CatalogURL string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
+	// CatalogCacheTTL is how long an event read from the catalog is reused.
+	CatalogCacheTTL time.Duration `env:"CATALOG_CACHE_TTL" envDefault:"2s"`
+	// SMTP server of the mail worker.
+	SMTPHost     string `env:"SMTP_HOST" envDefault:"127.0.0.1"`
+	SMTPPort     int    `env:"SMTP_PORT" envDefault:"1025"`
+	SMTPFrom     string `env:"SMTP_FROM" envDefault:"Podium <no-reply@podium.localhost>"`
+	SMTPUsername string `env:"SMTP_USERNAME"`
+	SMTPPassword string `env:"SMTP_PASSWORD" secret:"true"`
+	// HoldSweepInterval is how often expired holds are released.
+	HoldSweepInterval time.Duration `env:"HOLD_SWEEP_INTERVAL" envDefault:"5s"`
+}
+
+// Validate reports every problem in the configuration.
+func (c Config) Validate() error {
+	errs := []error{c.Base.Validate()}
+	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	}
+	if c.IdentityTokenTTL <= 0 {
+		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	}
+	for _, b := range c.KafkaBrokers {
+		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {
+			errs = append(errs, fmt.Errorf("KAFKA_BROKERS entry %q must be host:port without spaces", b))
+		}
+	}
+	if c.DBMaxConns < 1 {
+		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
+	}
+	if c.KafkaTopicPartitions < 1 {
+		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS must be at least 1"))
+	}
+	if c.KafkaReplicationFactor < 1 {
+		errs = append(errs, errors.New("KAFKA_REPLICATION_FACTOR must be at least 1"))
+	}
+	if !strings.HasPrefix(c.CatalogURL, "http://") && !strings.HasPrefix(c.CatalogURL, "https://") {
+		errs = append(errs, errors.New("CATALOG_URL must be an http(s) URL"))
+	}
+	if c.CatalogCacheTTL < 0 {
+		errs = append(errs, errors.New("CATALOG_CACHE_TTL must not be negative"))
+	}
+	if c.SMTPHost == "" || c.SMTPPort < 1 || c.SMTPPort > 65535 {
+		errs = append(errs, errors.New("SMTP_HOST must be set and SMTP_PORT be from 1 to 65535"))
+	}
+	if c.SMTPFrom == "" {
+		errs = append(errs, errors.New("SMTP_FROM must be set"))
+	}
+	if c.HoldSweepInterval <= 0 {
+		errs = append(errs, errors.New("HOLD_SWEEP_INTERVAL must be positive"))
+	}
+	return errors.Join(errs...)
+}

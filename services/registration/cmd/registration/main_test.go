@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
+)
+
+// setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
+func setEnv(t *testing.T, vars map[string]string) {
+	t.Setenv("HTTP_ADDR", "")
+	if err := os.Unsetenv("HTTP_ADDR"); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+}
+
+func validEnv(t *testing.T) (map[string]string, *identity.Signer) {
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := identity.ParsePrivateKey(priv)
+	return map[string]string{
+		"DATABASE_URL":         "postgres://registration:secret@127.0.0.1:5432/registration",
+		"KAFKA_BROKERS":        "127.0.0.1:9092",
+		"IDENTITY_PUBLIC_KEYS": pub,
+		"SMTP_PASSWORD":        "smtp-secret-value",
+		"SMTP_USERNAME":        "mailer",
+		"LOG_LEVEL":            "warn",
+	}, identity.NewSigner(key, time.Minute)
+}
+
+func TestConfigDefaultsAndMasking(t *testing.T) {
+	vars, _ := validEnv(t)
+	setEnv(t, vars)
+	cfg, err := config.Load[Config]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 20 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
+		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute {
+		t.Fatalf("config %+v", cfg)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
+	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), "smtp-secret-value") || !strings.Contains(buf.String(), `"SMTP_USERNAME":"mailer"`) {
+		t.Fatalf("logged config leaks a secret or misses a field: %s", buf.String())
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	for name, c := range map[string]struct{ key, value, want string }{
+		"bad public key":      {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
+		"no database":         {"DATABASE_URL", "", "DATABASE_URL"},
+		"broker with a space": {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092"`},
+		"catalog url":         {"CATALOG_URL", "catalog:8082", "CATALOG_URL must be an http(s) URL"},
+		"negative cache":      {"CATALOG_CACHE_TTL", "-1s", "CATALOG_CACHE_TTL must not be negative"},
+		"smtp port":           {"SMTP_PORT", "0", "SMTP_PORT"},
+		"sweep interval":      {"HOLD_SWEEP_INTERVAL", "0s", "HOLD_SWEEP_INTERVAL must be positive"},
+		"pool":                {"DB_MAX_CONNS", "0", "DB_MAX_CONNS must be at least 1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			vars, _ := validEnv(t)
+			vars[c.key] = c.value
+			setEnv(t, vars)
+			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v does not mention %q", err, c.want)
+			}
+		})
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestRunMigrateAndServe runs the binary's subcommands in process: migrate a fresh database
+// twice, serve until ready, answer a search through the served API, and stop on cancellation.
+func TestRunMigrateAndServe(t *testing.T) {
+	vars, signer := validEnv(t)
+	addr := freeAddr(t)
+	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = testkit.DatabaseURL(t), strings.Join(testkit.Kafka(t), ",")
+	vars["PPROF_ADDR"] = freeAddr(t)
+	setEnv(t, vars)
+	t.Setenv("HTTP_ADDR", addr)
+	for range 2 {
+		if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+			t.Fatalf("migrate: %v", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	waitReady(t, "http://"+addr+"/readyz", done)
+
+	tok, _ := signer.Token(identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
+	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
+	req.Header.Set(identity.Header, tok)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != http.StatusCreated {
+		t.Fatalf("search through the served API: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v after cancellation", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop within 30s of cancellation")
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}); err == nil {
+		t.Fatal("unknown command accepted")
+	}
+}
+
+func waitReady(t *testing.T, url string, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v", err)
+		default:
+		}
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("service not ready within 20s")
+}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/telemetry"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/kafka"
+	regpg "github.com/podiumhq/podium/services/registration/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/smtp"
+	"github.com/podiumhq/podium/services/registration/internal/app"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+	reghttp "github.com/podiumhq/podium/services/registration/internal/http"
+)
+
+// serve builds the dependencies in order, serves until ctx is done, and closes them in
+// reverse order: the server drains (readiness failing first), then the background workers
+// stop (the relay last, so changes made while draining are still published), then the broker
+// writer, the pool and the telemetry providers close.
+func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
+	log.Info("starting registration", "config", config.LogValue(cfg))
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "registration", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	if err != nil {
+		return err
+	}
+	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
+	go func() {
+		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
+			log.Error("profiles server failed", "err", err)
+		}
+	}()
+
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	if err := broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor,
+		domain.PlacesTopic, domain.OrdersTopic, domain.PaymentsTopic); err != nil {
+		return err
+	}
+	writer := broker.NewWriter(cfg.KafkaBrokers)
+	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
+
+	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
+	defer runInBackground(ctx, relay.Run)()
+
+	repo := regpg.New(pool)
+	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL), time.Now)
+	mailer := &smtp.Worker{Store: repo, Log: log, Sender: smtp.NewSender(smtp.Config{
+		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
+	})}
+	defer runInBackground(ctx, mailer.Run)()
+	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
+	defer runInBackground(ctx, func(ctx context.Context) error { return kafka.Consume(ctx, cfg.KafkaBrokers, svc, log, nil) })()
+
+	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	validator, err := apispec.NewValidator()
+	if err != nil {
+		return err
+	}
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: reghttp.MapError,
+		Ready:   []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
+		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
+	})
+	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(keys, cfg.IdentityTokenTTL), Validator: validator})
+	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+}
+
+// runInBackground runs fn on a context that outlives ctx's cancellation, so workers keep
+// running while the server drains; the returned function stops fn and waits for it.
+func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = fn(bg) // workers log their own failures and return only when stopped
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		log.Warn("telemetry shutdown failed", "err", err)
+	}
+}

@@ -1,0 +1,143 @@
+// Package catalog is the client of the catalog service's internal API: it reads events
+// (GET /internal/events/{eventId}), forwarding the caller's identity token, request id and
+// trace context, and keeps each event for a short time so that creates do not pay a catalog
+// round trip each.
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"golang.org/x/sync/singleflight"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// Caller is what a call to the catalog forwards from the request being served.
+type Caller struct {
+	Token     string
+	RequestID string
+}
+
+type callerKey struct{}
+
+// WithCaller returns ctx carrying the caller to forward.
+func WithCaller(ctx context.Context, c Caller) context.Context {
+	return context.WithValue(ctx, callerKey{}, c)
+}
+
+func callerOf(ctx context.Context) Caller {
+	c, _ := ctx.Value(callerKey{}).(Caller)
+	return c
+}
+
+// Client reads events from the catalog, caching each successful answer for TTL.
+type Client struct {
+	base  string
+	http  *http.Client
+	ttl   time.Duration
+	now   func() time.Time
+	group singleflight.Group
+	mu    sync.Mutex
+	cache map[string]entry
+}
+
+type entry struct {
+	event   domain.Event
+	expires time.Time
+}
+
+// New returns a client of the catalog at base (for example http://127.0.0.1:8082) that keeps
+// events for ttl (0 disables the cache).
+func New(base string, ttl time.Duration) *Client {
+	return &Client{
+		base:  strings.TrimRight(base, "/"),
+		http:  &http.Client{Timeout: 5 * time.Second, Transport: otelhttp.NewTransport(http.DefaultTransport)},
+		ttl:   ttl,
+		now:   time.Now,
+		cache: map[string]entry{},
+	}
+}
+
+// Event returns the event, from the cache when it was read less than TTL ago. Only found
+// events are cached: whether an event is visible depends on the caller's organizer, which
+// the caller checks against the event's organizerId.
+func (c *Client) Event(ctx context.Context, eventID string) (domain.Event, error) {
+	if e, ok := c.cached(eventID); ok {
+		return e, nil
+	}
+	caller := callerOf(ctx)
+	v, err, _ := c.group.Do(eventID+"\x00"+caller.Token, func() (any, error) {
+		e, err := c.fetch(ctx, eventID, caller)
+		if err == nil && c.ttl > 0 {
+			c.mu.Lock()
+			c.cache[eventID] = entry{event: e, expires: c.now().Add(c.ttl)}
+			c.mu.Unlock()
+		}
+		return e, err
+	})
+	if err != nil {
+		return domain.Event{}, err
+	}
+	return v.(domain.Event), nil
+}
+
+func (c *Client) cached(eventID string) (domain.Event, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.cache[eventID]
+	if !ok {
+		return domain.Event{}, false
+	}
+	if c.now().After(e.expires) {
+		delete(c.cache, eventID)
+		return domain.Event{}, false
+	}
+	return e.event, true
+}
+
+func (c *Client) fetch(ctx context.Context, eventID string, caller Caller) (domain.Event, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/internal/events/"+url.PathEscape(eventID), nil)
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("catalog: %w", err)
+	}
+	req.Header.Set(identity.Header, caller.Token)
+	if caller.RequestID != "" {
+		req.Header.Set(httpserver.HeaderRequestID, caller.RequestID)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("%w: %w", domain.ErrCatalogUnavailable, err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("%w: %w", domain.ErrCatalogUnavailable, err)
+	}
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusNotFound:
+		return domain.Event{}, domain.NotFound("event", eventID)
+	default:
+		return domain.Event{}, fmt.Errorf("%w: GET event answered %d", domain.ErrCatalogUnavailable, resp.StatusCode)
+	}
+	var e domain.Event
+	if err := json.Unmarshal(body, &e); err != nil {
+		return domain.Event{}, fmt.Errorf("%w: event %s: %w", domain.ErrCatalogUnavailable, eventID, err)
+	}
+	if e.ID == "" {
+		e.ID = eventID
+	}
+	return e, nil
+}

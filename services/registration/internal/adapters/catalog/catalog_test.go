@@ -1,0 +1,62 @@
+package catalog_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+func TestEventIsCachedAndCallerForwarded(t *testing.T) {
+	var calls atomic.Int32
+	var gotToken, gotRequestID atomic.Value
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		gotToken.Store(r.Header.Get(identity.Header))
+		gotRequestID.Store(r.Header.Get("X-Request-Id"))
+		switch r.URL.Path {
+		case "/internal/events/evt_1":
+			_ = json.NewEncoder(w).Encode(domain.Event{ID: "evt_1", OrganizerID: "org_1", StartDate: "2027-06-12"})
+		case "/internal/events/evt_down":
+			w.WriteHeader(http.StatusServiceUnavailable)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+		}
+	}))
+	defer srv.Close()
+	c := catalog.New(srv.URL, 200*time.Millisecond)
+	ctx := catalog.WithCaller(context.Background(), catalog.Caller{Token: "tok", RequestID: "req_1"})
+	for range 3 {
+		e, err := c.Event(ctx, "evt_1")
+		if err != nil || e.OrganizerID != "org_1" {
+			t.Fatalf("event %+v %v", e, err)
+		}
+	}
+	if calls.Load() != 1 || gotToken.Load() != "tok" || gotRequestID.Load() != "req_1" {
+		t.Fatalf("calls %d token %v request id %v", calls.Load(), gotToken.Load(), gotRequestID.Load())
+	}
+	time.Sleep(250 * time.Millisecond)
+	if _, err := c.Event(ctx, "evt_1"); err != nil || calls.Load() != 2 {
+		t.Fatalf("after the TTL: %d calls, %v", calls.Load(), err)
+	}
+	var nf *domain.NotFoundError
+	for range 2 { // not-found answers are not cached
+		if _, err := c.Event(ctx, "evt_other"); !errors.As(err, &nf) {
+			t.Fatalf("unknown event: %v", err)
+		}
+	}
+	if calls.Load() != 4 {
+		t.Fatalf("%d calls", calls.Load())
+	}
+	if _, err := c.Event(ctx, "evt_down"); !errors.Is(err, domain.ErrCatalogUnavailable) {
+		t.Fatalf("catalog down: %v", err)
+	}
+}

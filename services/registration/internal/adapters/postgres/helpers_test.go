@@ -1,0 +1,47 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	regpg "github.com/podiumhq/podium/services/registration/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+	"github.com/podiumhq/podium/services/registration/internal/regtest"
+)
+
+var ctx = context.Background()
+
+func intp(v int) *int { return &v }
+
+func athlete(name, gender, birth string) domain.Athlete {
+	return domain.Athlete{Fullname: name, IDNumber: "ID-" + name, Email: name + "@example.com", Phone: "+34600111222", Gender: gender, BirthDate: birth}
+}
+
+// put stores a registration of org in category cat of regtest.Event(evt, org) with an order
+// of the given status and returns it.
+func put(t *testing.T, repo *regpg.Repository, org, evt string, status domain.OrderStatus, in domain.RegistrationInput, amount int64) domain.Registration {
+	t.Helper()
+	e := regtest.Event(evt, org)
+	c, ok := e.Category(in.CategoryID)
+	if !ok {
+		t.Fatalf("no category %s", in.CategoryID)
+	}
+	now := time.Now().UTC().Truncate(time.Microsecond)
+	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: org, EventID: evt, Status: status, Source: domain.SourceManual,
+		Amount: amount, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+	if status == domain.OrderPending {
+		o.Source, o.HoldID = domain.SourceCheckout, "hold-"+o.ID
+		exp := now.Add(time.Hour)
+		o.ExpiresAt = &exp
+	}
+	if in.TeamName == "" {
+		in.TeamName = "Team " + in.Athletes[0].Fullname
+	}
+	r := domain.NewRegistration(o, e, c, in, now)
+	if err := repo.CreateOrder(ctx, o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota}); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	r.Order = &o
+	return r
+}

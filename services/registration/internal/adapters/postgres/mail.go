@@ -1,0 +1,74 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/podiumhq/podium/services/registration/internal/adapters/postgres/db"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// Receipts returns the COMPLETED orders of the event whose purchaser or any athlete uses the
+// (lowercase) e-mail, with their registrations' categories, teams and ticket ids.
+func (r *Repository) Receipts(ctx context.Context, organizerID, eventID, email string) ([]domain.Receipt, error) {
+	orders, err := r.q.ReceiptOrders(ctx, db.ReceiptOrdersParams{OrganizerID: organizerID, EventID: eventID, Email: email})
+	if err != nil {
+		return nil, fmt.Errorf("receipts: %w", err)
+	}
+	if len(orders) == 0 {
+		return nil, nil
+	}
+	ids := make([]string, len(orders))
+	out := make([]domain.Receipt, len(orders))
+	index := map[string]int{}
+	for i, o := range orders {
+		ids[i], index[o.ID] = o.ID, i
+		out[i] = domain.Receipt{OrderID: o.ID, Amount: o.Amount, Currency: o.Currency, CreatedAt: o.CreatedAt.UTC()}
+	}
+	tickets, err := r.q.ReceiptTickets(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("receipt tickets: %w", err)
+	}
+	for _, t := range tickets {
+		rc := &out[index[t.OrderID]]
+		n := len(rc.Lines)
+		if n == 0 || rc.Lines[n-1].TeamName != t.TeamName || rc.Lines[n-1].CategoryName != t.CategoryName {
+			rc.Lines = append(rc.Lines, domain.ReceiptLine{CategoryName: t.CategoryName, TeamName: t.TeamName})
+			n++
+		}
+		rc.Lines[n-1].TicketIDs = append(rc.Lines[n-1].TicketIDs, t.ID)
+	}
+	return out, nil
+}
+
+// QueueMail stores an e-mail for the mail worker.
+func (r *Repository) QueueMail(ctx context.Context, m domain.Mail) error {
+	if err := r.q.InsertMail(ctx, db.InsertMailParams{Recipient: m.To, Subject: m.Subject, Body: m.Body}); err != nil {
+		return fmt.Errorf("queue mail: %w", err)
+	}
+	return nil
+}
+
+// ClaimMail leases up to limit due messages for lease.
+func (r *Repository) ClaimMail(ctx context.Context, limit int, lease time.Duration) ([]domain.QueuedMail, error) {
+	rows, err := r.q.ClaimMail(ctx, db.ClaimMailParams{LeaseSeconds: lease.Seconds(), MaxRows: int32(limit)}) //nolint:gosec // small
+	if err != nil {
+		return nil, fmt.Errorf("claim mail: %w", err)
+	}
+	out := make([]domain.QueuedMail, len(rows))
+	for i, row := range rows {
+		out[i] = domain.QueuedMail{ID: row.ID, Attempts: int(row.Attempts), Mail: domain.Mail{To: row.Recipient, Subject: row.Subject, Body: row.Body}}
+	}
+	return out, nil
+}
+
+// MailSent removes a delivered message.
+func (r *Repository) MailSent(ctx context.Context, id int64) error {
+	return r.q.DeleteMail(ctx, id)
+}
+
+// MailFailed schedules another attempt after a delay.
+func (r *Repository) MailFailed(ctx context.Context, id int64, after time.Duration, cause error) error {
+	return r.q.RetryMail(ctx, db.RetryMailParams{ID: id, AfterSeconds: after.Seconds(), LastError: ptr(cause.Error())})
+}

@@ -1,0 +1,41 @@
+-- name: InsertOrder :exec
+INSERT INTO orders (
+    id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
+
+-- name: GetOrder :one
+SELECT * FROM orders WHERE id = $1;
+
+-- name: GetOrderForUpdate :one
+SELECT * FROM orders WHERE id = $1 FOR UPDATE;
+
+-- name: GetOrderByHold :one
+SELECT * FROM orders WHERE organizer_id = $1 AND hold_id = $2;
+
+-- name: GetOrders :many
+SELECT * FROM orders WHERE id = ANY(sqlc.arg(ids)::text[]);
+
+-- name: SetOrderState :exec
+UPDATE orders SET status = $2, payment_ref = $3, amount_paid = $4, paid_at = $5, released_at = $6,
+    release_reason = $7, updated_at = $8
+WHERE id = $1;
+
+-- name: ExpiredHolds :many
+SELECT id FROM orders
+WHERE status = 'PENDING' AND expires_at <= sqlc.arg(now)::timestamptz
+ORDER BY expires_at
+LIMIT sqlc.arg(max_rows);
+
+-- name: SetTicketsOrderStatus :exec
+UPDATE tickets SET order_status = $2 WHERE order_id = $1;
+
+-- name: ReceiptOrders :many
+SELECT o.id, o.amount, o.currency, o.created_at
+FROM orders o
+WHERE o.organizer_id = sqlc.arg(organizer_id) AND o.event_id = sqlc.arg(event_id) AND o.status = 'COMPLETED'
+  AND (lower(o.purchaser_email) = sqlc.arg(email)::text
+       OR o.id IN (SELECT t.order_id FROM tickets t
+                   WHERE t.event_id = sqlc.arg(event_id) AND lower(t.email) = sqlc.arg(email)::text))
+  AND EXISTS (SELECT 1 FROM tickets a WHERE a.order_id = o.id AND a.status = 'ACTIVE')
+ORDER BY o.created_at, o.id;

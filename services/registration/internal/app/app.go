@@ -1,0 +1,89 @@
+// Package app holds the registration service's use cases: the organizer registration API,
+// the browser receipts, the internal hold API for checkout, payments from Kafka and the
+// sweeper of expired holds.
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// Catalog reads events from the catalog service (cached briefly by the adapter). It returns a
+// *domain.NotFoundError when the event does not exist or is another organizer's, and
+// domain.ErrCatalogUnavailable when the catalog cannot answer.
+type Catalog interface {
+	Event(ctx context.Context, eventID string) (domain.Event, error)
+}
+
+// Repository stores orders, registrations, tickets, the quota ledger and the mail outbox.
+// Implementations own their transactions and write the outbox events of every change inside
+// them. organizerID scopes every lookup; "" means any organizer (service callers).
+type Repository interface {
+	// CreateOrder stores o and its registrations with their tickets and takes their places
+	// (held for a PENDING order, confirmed for a COMPLETED one; one place per registration),
+	// all or nothing. quotas maps category ids to their quota (nil: unlimited).
+	CreateOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error
+	// OrderByHold returns the order made for a checkout hold id, with its registrations.
+	OrderByHold(ctx context.Context, organizerID, holdID string) (domain.Order, []domain.Registration, error)
+	// Registration returns the registration holding ticketID, with every ticket and the order.
+	Registration(ctx context.Context, organizerID, ticketID string) (domain.Registration, error)
+	// UpdateRegistration locks the registration holding ticketID, asks plan for the change and
+	// stores it, moving places when the category changes (quota is the new category's).
+	UpdateRegistration(ctx context.Context, organizerID, ticketID string, plan func(domain.Registration) (domain.UpdatePlan, error), quota func(categoryID string) *int) (domain.Registration, error)
+	// DeleteRegistration applies the delete rule to the registration holding ticketID.
+	DeleteRegistration(ctx context.Context, organizerID, ticketID string, now time.Time) (domain.DeleteResult, error)
+	// Search returns a page of ticket rows and the number of matching tickets.
+	Search(ctx context.Context, organizerID string, q domain.SearchQuery) ([]domain.SearchRow, int, error)
+	// ConfirmOrder confirms a PENDING order (or, after its hold lapsed, takes its places again
+	// when the quota allows; otherwise it becomes FAILED with an unfulfillable event and a
+	// *domain.ConflictError is returned alongside the order).
+	ConfirmOrder(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
+	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
+	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
+	// ExpiredHolds returns ids of PENDING orders whose hold lapsed by now.
+	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// Receipts returns the COMPLETED orders of the event whose purchaser or athletes use email.
+	Receipts(ctx context.Context, organizerID, eventID, email string) ([]domain.Receipt, error)
+	// QueueMail stores an e-mail for the mail worker.
+	QueueMail(ctx context.Context, m domain.Mail) error
+	// Once runs fn on a repository bound to one transaction unless the consumer already
+	// processed messageID, recording it in the same transaction.
+	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)
+}
+
+// Service runs the use cases.
+type Service struct {
+	repo    Repository
+	catalog Catalog
+	now     func() time.Time
+}
+
+// New returns a Service; now is the clock (time.Now in production).
+func New(repo Repository, catalog Catalog, now func() time.Time) *Service {
+	return &Service{repo: repo, catalog: catalog, now: now}
+}
+
+// clock returns the current time in UTC at the database's microsecond precision.
+func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+
+// event returns the organizer's event, or a not-found error for another organizer's.
+func (s *Service) event(ctx context.Context, organizerID, eventID string) (domain.Event, error) {
+	e, err := s.catalog.Event(ctx, eventID)
+	if err != nil {
+		return domain.Event{}, err
+	}
+	if organizerID != "" && e.OrganizerID != organizerID {
+		return domain.Event{}, domain.NotFound("event", eventID)
+	}
+	return e, nil
+}
+
+// quotaOf returns a lookup of category quotas in e.
+func quotaOf(e domain.Event) func(string) *int {
+	return func(id string) *int {
+		c, _ := e.Category(id)
+		return c.Quota
+	}
+}

@@ -1,0 +1,243 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// HoldInput is checkout's request to hold places (POST /internal/holds).
+type HoldInput struct {
+	HoldID         string
+	EventID        string
+	ExpiresAt      time.Time
+	Currency       string
+	Amount         int64
+	PurchaserEmail string
+	PurchaserName  string
+	Promocode      string
+	Registrations  []domain.RegistrationInput
+}
+
+// Hold is a held order with its registrations; Existing is true when the hold id was seen.
+type Hold struct {
+	Order         domain.Order
+	Registrations []domain.Registration
+	Existing      bool
+}
+
+// CreateHold creates a PENDING order with its registrations and holds their places until
+// ExpiresAt, all or nothing; the same hold id again returns the same order.
+func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInput) (Hold, error) {
+	if err := checkHold(in); err != nil {
+		return Hold{}, err
+	}
+	e, err := s.event(ctx, organizerID, in.EventID)
+	if err != nil {
+		return Hold{}, err
+	}
+	organizerID = e.OrganizerID // a service principal names no organizer
+	if o, regs, err := s.repo.OrderByHold(ctx, organizerID, in.HoldID); err == nil {
+		return Hold{Order: o, Registrations: regs, Existing: true}, nil
+	} else if !isNotFound(err) {
+		return Hold{}, fmt.Errorf("create hold: %w", err)
+	}
+	var ruleProblems []string
+	quotas := map[string]*int{}
+	cats := make([]domain.Category, len(in.Registrations))
+	for i, r := range in.Registrations {
+		prefix := fmt.Sprintf("registrations[%d].", i)
+		c, ok := e.Category(r.CategoryID)
+		if !ok {
+			return Hold{}, &domain.NotFoundError{What: fmt.Sprintf("category %s in event %s", r.CategoryID, e.ID)}
+		}
+		cats[i], quotas[c.ID] = c, c.Quota
+		var re *domain.RuleError
+		if err := domain.CheckEligibility(prefix, e, c, r); errors.As(err, &re) {
+			ruleProblems = append(ruleProblems, re.Problems...)
+		}
+	}
+	if len(ruleProblems) > 0 {
+		return Hold{}, &domain.RuleError{Problems: ruleProblems}
+	}
+	now := s.clock()
+	exp := in.ExpiresAt.UTC().Truncate(time.Microsecond)
+	o := domain.Order{
+		ID: domain.NewOrderID(), OrganizerID: organizerID, EventID: e.ID, Status: domain.OrderPending,
+		Source: domain.SourceCheckout, HoldID: in.HoldID, Amount: in.Amount, Currency: strings.ToUpper(in.Currency),
+		PurchaserEmail: in.PurchaserEmail, PurchaserName: in.PurchaserName, Promocode: in.Promocode,
+		ExpiresAt: &exp, CreatedAt: now, UpdatedAt: now,
+	}
+	if o.Currency == "" {
+		o.Currency = e.Currency
+	}
+	regs := make([]domain.Registration, len(in.Registrations))
+	for i, r := range in.Registrations {
+		regs[i] = domain.NewRegistration(o, e, cats[i], r, now)
+	}
+	if err := s.repo.CreateOrder(ctx, o, regs, quotas); err != nil {
+		if domain.IsDuplicateHold(err) { // a concurrent request with the same hold id won
+			o, regs, err := s.repo.OrderByHold(ctx, organizerID, in.HoldID)
+			if err != nil {
+				return Hold{}, fmt.Errorf("create hold: %w", err)
+			}
+			return Hold{Order: o, Registrations: regs, Existing: true}, nil
+		}
+		return Hold{}, fmt.Errorf("create hold: %w", err)
+	}
+	return Hold{Order: o, Registrations: regs}, nil
+}
+
+func checkHold(in HoldInput) error {
+	var p []string
+	if in.HoldID == "" {
+		p = append(p, "holdId is required")
+	}
+	if in.EventID == "" {
+		p = append(p, "eventId is required")
+	}
+	if in.ExpiresAt.IsZero() {
+		p = append(p, "expiresAt is required (RFC 3339)")
+	}
+	if in.Amount < 0 {
+		p = append(p, "amount must be at least 0")
+	}
+	if len(in.Registrations) == 0 {
+		p = append(p, "registrations must have at least 1 item")
+	}
+	for i, r := range in.Registrations {
+		var ve *domain.ValidationError
+		if err := domain.CheckShape(fmt.Sprintf("registrations[%d].", i), r); errors.As(err, &ve) {
+			p = append(p, ve.Problems...)
+		}
+	}
+	if len(p) > 0 {
+		return &domain.ValidationError{Problems: p}
+	}
+	return nil
+}
+
+// ConfirmHold confirms a held order after payment (idempotent).
+func (s *Service) ConfirmHold(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64) (domain.Order, []domain.Registration, error) {
+	o, regs, err := s.repo.ConfirmOrder(ctx, organizerID, orderID, paymentRef, amountPaid, s.clock())
+	if err != nil {
+		return o, regs, fmt.Errorf("confirm hold: %w", err)
+	}
+	return o, regs, nil
+}
+
+// ReleaseHold releases a held order's places (idempotent; a COMPLETED order is a conflict).
+func (s *Service) ReleaseHold(ctx context.Context, organizerID, orderID, reason string) (domain.Order, error) {
+	switch reason {
+	case domain.ReleaseExpired, domain.ReleaseFailed, domain.ReleaseCancelled:
+	default:
+		return domain.Order{}, &domain.ValidationError{Problems: []string{"reason must be one of EXPIRED, FAILED, CANCELLED"}}
+	}
+	o, err := s.repo.ReleaseOrder(ctx, organizerID, orderID, reason, s.clock())
+	if err != nil {
+		return domain.Order{}, fmt.Errorf("release hold: %w", err)
+	}
+	return o, nil
+}
+
+// SweepExpired releases up to limit holds whose expiry passed, reason EXPIRED, and returns
+// how many it released.
+func (s *Service) SweepExpired(ctx context.Context, limit int) (int, error) {
+	ids, err := s.repo.ExpiredHolds(ctx, s.clock(), limit)
+	if err != nil {
+		return 0, fmt.Errorf("sweep holds: %w", err)
+	}
+	n := 0
+	for _, id := range ids {
+		if _, err := s.repo.ReleaseOrder(ctx, "", id, domain.ReleaseExpired, s.clock()); err != nil {
+			var ce *domain.ConflictError
+			if errors.As(err, &ce) { // paid meanwhile
+				continue
+			}
+			return n, fmt.Errorf("sweep holds: %w", err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// Payment is a payment event from checkout.
+type Payment struct {
+	// MessageID is the event's ce_id, for the inbox.
+	MessageID  string
+	Type       string
+	OrderID    string
+	PaymentRef string
+	Amount     *int64
+	Reason     string
+}
+
+// ApplyPayment confirms (payment succeeded) or releases (payment failed) the order, once per
+// message id. A late payment without a place leaves the order FAILED and publishes the
+// unfulfillable event; that is an outcome, not an error.
+func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
+	_, err := s.repo.Once(ctx, domain.PaymentsConsumerGroup, p.MessageID, func(r Repository) error {
+		switch p.Type {
+		case domain.EventPaymentSucceeded:
+			_, _, err := r.ConfirmOrder(ctx, "", p.OrderID, p.PaymentRef, p.Amount, s.clock())
+			var ce *domain.ConflictError
+			if errors.As(err, &ce) || isNotFound(err) {
+				return nil
+			}
+			return err
+		case domain.EventPaymentFailed:
+			reason := domain.ReleaseFailed
+			if p.Reason == domain.ReleaseExpired {
+				reason = domain.ReleaseExpired
+			}
+			_, err := r.ReleaseOrder(ctx, "", p.OrderID, reason, s.clock())
+			var ce *domain.ConflictError
+			if errors.As(err, &ce) || isNotFound(err) { // already paid, or not ours
+				return nil
+			}
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("apply payment %s: %w", p.MessageID, err)
+	}
+	return nil
+}
+
+func isNotFound(err error) bool {
+	var nf *domain.NotFoundError
+	return errors.As(err, &nf)
+}
+
+// RunSweeper releases expired holds every interval until ctx is done; failures are logged
+// and retried on the next tick.
+func (s *Service) RunSweeper(ctx context.Context, interval time.Duration, log interface {
+	ErrorContext(ctx context.Context, msg string, args ...any)
+}) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+		for {
+			n, err := s.SweepExpired(ctx, 100)
+			if err != nil {
+				if ctx.Err() == nil {
+					log.ErrorContext(ctx, "hold sweep failed; retrying on the next tick", "err", err)
+				}
+				break
+			}
+			if n < 100 {
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// CreateInput is an organizer's create request.
+type CreateInput struct {
+	EventID string
+	domain.RegistrationInput
+}
+
+// Create registers a team as the organizer: a COMPLETED manual order (amount 0), the
+// registration and one ACTIVE ticket per athlete, taking one confirmed place.
+func (s *Service) Create(ctx context.Context, organizerID string, in CreateInput) (domain.Registration, error) {
+	if err := domain.CheckShape("", in.RegistrationInput); err != nil {
+		return domain.Registration{}, err
+	}
+	e, err := s.event(ctx, organizerID, in.EventID)
+	if err != nil {
+		return domain.Registration{}, err
+	}
+	c, ok := e.Category(in.CategoryID)
+	if !ok {
+		return domain.Registration{}, &domain.NotFoundError{What: fmt.Sprintf("category %s in event %s", in.CategoryID, e.ID)}
+	}
+	if err := domain.CheckEligibility("", e, c, in.RegistrationInput); err != nil {
+		return domain.Registration{}, err
+	}
+	now := s.clock()
+	o := domain.Order{
+		ID: domain.NewOrderID(), OrganizerID: organizerID, EventID: e.ID, Status: domain.OrderCompleted,
+		Source: domain.SourceManual, Currency: e.Currency, PaidAt: &now, CreatedAt: now, UpdatedAt: now,
+	}
+	r := domain.NewRegistration(o, e, c, in.RegistrationInput, now)
+	if err := s.repo.CreateOrder(ctx, o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota}); err != nil {
+		return domain.Registration{}, fmt.Errorf("create registration: %w", err)
+	}
+	r.Order = &o
+	return r, nil
+}
+
+// Update applies a partial update to the registration holding ticketID.
+func (s *Service) Update(ctx context.Context, organizerID, ticketID string, p domain.Patch) (domain.Registration, error) {
+	cur, err := s.repo.Registration(ctx, organizerID, ticketID)
+	if err != nil {
+		return domain.Registration{}, fmt.Errorf("update registration: %w", err)
+	}
+	e, err := s.event(ctx, organizerID, cur.EventID)
+	if err != nil {
+		return domain.Registration{}, err
+	}
+	now := s.clock()
+	r, err := s.repo.UpdateRegistration(ctx, organizerID, ticketID, func(locked domain.Registration) (domain.UpdatePlan, error) {
+		return domain.PlanUpdate(e, locked, p, now)
+	}, quotaOf(e))
+	if err != nil {
+		return domain.Registration{}, fmt.Errorf("update registration: %w", err)
+	}
+	return r, nil
+}
+
+// Delete deletes or cancels the registration holding ticketID (domain.DecideDelete).
+func (s *Service) Delete(ctx context.Context, organizerID, ticketID string) (domain.DeleteResult, error) {
+	res, err := s.repo.DeleteRegistration(ctx, organizerID, ticketID, s.clock())
+	if err != nil {
+		return domain.DeleteResult{}, fmt.Errorf("delete registration: %w", err)
+	}
+	return res, nil
+}
+
+// Search returns a page of the organizer's athlete tickets and the number matching.
+func (s *Service) Search(ctx context.Context, organizerID string, r domain.SearchRequest) ([]domain.SearchRow, int, domain.SearchQuery, error) {
+	q, err := r.Normalize()
+	if err != nil {
+		return nil, 0, q, err
+	}
+	rows, total, err := s.repo.Search(ctx, organizerID, q)
+	if err != nil {
+		return nil, 0, q, fmt.Errorf("search registrations: %w", err)
+	}
+	return rows, total, q, nil
+}

@@ -1,0 +1,56 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// publicEvent returns the organizer's event when the browser surface may see it.
+func (s *Service) publicEvent(ctx context.Context, organizerID, eventID string) (domain.Event, error) {
+	e, err := s.event(ctx, organizerID, eventID)
+	if err != nil {
+		return domain.Event{}, err
+	}
+	if !e.Public() {
+		return domain.Event{}, domain.NotFound("event", eventID)
+	}
+	return e, nil
+}
+
+// LookupReceipts counts the receipts (COMPLETED orders) of the event for email; it reveals
+// nothing else.
+func (s *Service) LookupReceipts(ctx context.Context, organizerID, eventID, email string) (int, error) {
+	if _, err := s.publicEvent(ctx, organizerID, eventID); err != nil {
+		return 0, err
+	}
+	list, err := s.repo.Receipts(ctx, organizerID, eventID, normalEmail(email))
+	if err != nil {
+		return 0, fmt.Errorf("lookup receipts: %w", err)
+	}
+	return len(list), nil
+}
+
+// SendReceipts queues one e-mail listing the event's receipts for email, to that address
+// only; nothing is sent when there are none. It returns how many receipts were sent.
+func (s *Service) SendReceipts(ctx context.Context, organizerID, eventID, email string) (int, error) {
+	e, err := s.publicEvent(ctx, organizerID, eventID)
+	if err != nil {
+		return 0, err
+	}
+	list, err := s.repo.Receipts(ctx, organizerID, eventID, normalEmail(email))
+	if err != nil {
+		return 0, fmt.Errorf("send receipts: %w", err)
+	}
+	if len(list) == 0 {
+		return 0, nil
+	}
+	if err := s.repo.QueueMail(ctx, domain.ReceiptMail(e, strings.TrimSpace(email), list)); err != nil {
+		return 0, fmt.Errorf("send receipts: %w", err)
+	}
+	return len(list), nil
+}
+
+func normalEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }

@@ -1,0 +1,89 @@
+package domain
+
+import "time"
+
+// Topics registration produces and consumes.
+const (
+	PlacesTopic   = "registration.places.v1"
+	OrdersTopic   = "registration.orders.v1"
+	PaymentsTopic = "checkout.payments.v1"
+)
+
+// EventSource is the CloudEvents source of every event registration publishes.
+const EventSource = "podium/registration"
+
+// Event types.
+const (
+	EventPlacesChanged    = "podium.registration.places.changed.v1"
+	EventOrderCompleted   = "podium.registration.order.completed.v1"
+	EventOrderReleased    = "podium.registration.order.released.v1"
+	EventOrderUnfulfilled = "podium.registration.order.unfulfillable.v1"
+	EventPaymentSucceeded = "podium.checkout.payment.succeeded.v1"
+	EventPaymentFailed    = "podium.checkout.payment.failed.v1"
+	PaymentsConsumerGroup = "registration-payments"
+)
+
+// PlacesChanged is the data of a podium.registration.places.changed.v1 event: a category's
+// absolute counts after a change, and the ledger version.
+type PlacesChanged struct {
+	EventID    string    `json:"eventId"`
+	CategoryID string    `json:"categoryId"`
+	Confirmed  int       `json:"confirmed"`
+	Held       int       `json:"held"`
+	Version    int64     `json:"version"`
+	OccurredAt time.Time `json:"occurredAt"`
+}
+
+// OrderCompletedEvent is the data of podium.registration.order.completed.v1.
+type OrderCompletedEvent struct {
+	OrderID     string    `json:"orderId"`
+	EventID     string    `json:"eventId"`
+	OrganizerID string    `json:"organizerId"`
+	CompletedAt time.Time `json:"completedAt"`
+}
+
+// OrderReleasedEvent is the data of podium.registration.order.released.v1.
+type OrderReleasedEvent struct {
+	OrderID    string    `json:"orderId"`
+	Reason     string    `json:"reason"`
+	ReleasedAt time.Time `json:"releasedAt"`
+}
+
+// OrderUnfulfillableEvent is the data of podium.registration.order.unfulfillable.v1.
+type OrderUnfulfillableEvent struct {
+	OrderID    string `json:"orderId"`
+	Reason     string `json:"reason"`
+	PaymentRef string `json:"paymentRef"`
+}
+
+// Release reasons.
+const (
+	ReleaseExpired   = "EXPIRED"
+	ReleaseFailed    = "FAILED"
+	ReleaseCancelled = "CANCELLED"
+)
+
+// PlaceDelta is a change of one category's ledger.
+type PlaceDelta struct {
+	CategoryID string
+	EventID    string
+	Confirmed  int
+	Held       int
+	// Quota, when Check is set, bounds confirmed + held after the change (nil: unlimited).
+	Quota *int
+	Check bool
+}
+
+// Mail is an e-mail to send.
+type Mail struct {
+	To      string
+	Subject string
+	Body    string
+}
+
+// QueuedMail is a message of the mail outbox leased for sending.
+type QueuedMail struct {
+	ID       int64
+	Mail     Mail
+	Attempts int
+}

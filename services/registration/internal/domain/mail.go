@@ -1,0 +1,56 @@
+package domain
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Receipt is a COMPLETED order as its receipt shows it.
+type Receipt struct {
+	OrderID   string
+	Amount    int64
+	Currency  string
+	CreatedAt time.Time
+	Lines     []ReceiptLine
+}
+
+// ReceiptLine is one registration of a receipt.
+type ReceiptLine struct {
+	CategoryName string
+	TeamName     string
+	TicketIDs    []string
+}
+
+// ReceiptMail is the e-mail listing receipts of event e, sent to to.
+func ReceiptMail(e Event, to string, receipts []Receipt) Mail {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your registrations for %s (%s)\n\n", e.Name, e.StartDate)
+	for _, r := range receipts {
+		fmt.Fprintf(&b, "Order %s, %s, %s\n", r.OrderID, r.CreatedAt.UTC().Format(DateLayout), money(r.Amount, r.Currency))
+		for _, l := range r.Lines {
+			fmt.Fprintf(&b, "  %s: team %s, tickets %s\n", l.CategoryName, l.TeamName, strings.Join(l.TicketIDs, ", "))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("You receive this e-mail because receipts were requested for this address.\n")
+	return Mail{To: to, Subject: fmt.Sprintf("Your registration receipts for %s", e.Name), Body: b.String()}
+}
+
+// EmailChangeMail confirms to the new address that it is now the registration's e-mail.
+func EmailChangeMail(r Registration, to string) Mail {
+	ticket := ""
+	if active := r.ActiveTickets(); len(active) > 0 {
+		ticket = ", ticket " + active[0].ID
+	}
+	return Mail{
+		To:      to,
+		Subject: "Your registration e-mail was updated",
+		Body: fmt.Sprintf("This address is now the contact e-mail of the registration of team %s (%s%s).\n",
+			r.TeamName, r.CategoryName, ticket),
+	}
+}
+
+func money(minor int64, currency string) string {
+	return fmt.Sprintf("%d.%02d %s", minor/100, minor%100, currency)
+}

@@ -1,0 +1,213 @@
+package domain
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// RegistrationInput is what a create (organizer) or a hold (checkout) asks for in one
+// category.
+type RegistrationInput struct {
+	CategoryID           string
+	TeamName             string
+	Club                 *string
+	Bib                  *int64
+	Athletes             []Athlete
+	CheckedInAt          []time.Time
+	Note                 *string
+	CustomFields         []CustomFieldValue
+	SupplementIDs        []string
+	SupplementSelections []SupplementSelection
+	WaiversAccepted      map[string]bool
+	// PendingParticipants are participant places to be completed after payment.
+	PendingParticipants int
+}
+
+// CheckShape reports problems of the input that the request schema also refuses, for callers
+// that bypass the gateway (the internal hold API): prefix is the path of the registration.
+func CheckShape(prefix string, in RegistrationInput) error {
+	var p problems
+	if strings.TrimSpace(in.CategoryID) == "" {
+		p.addf(prefix+"categoryId", "is required")
+	}
+	if in.TeamName == "" {
+		p.addf(prefix+"teamName", "is required")
+	}
+	if len(in.Athletes) == 0 && in.PendingParticipants == 0 {
+		p.addf(prefix+"athletes", "must have at least 1 item")
+	}
+	for i, a := range in.Athletes {
+		checkAthleteShape(&p, fmt.Sprintf("%sathletes[%d].", prefix, i), a)
+	}
+	if in.PendingParticipants < 0 {
+		p.addf(prefix+"pendingParticipantCount", "must be at least 0")
+	}
+	return p.validation()
+}
+
+func checkAthleteShape(p *problems, path string, a Athlete) {
+	if a.Fullname == "" {
+		p.addf(path+"fullname", "is required")
+	}
+	if a.IDNumber == "" {
+		p.addf(path+"idNumber", "is required")
+	}
+	if !strings.Contains(a.Email, "@") {
+		p.addf(path+"email", "must be a valid e-mail address")
+	}
+	if a.Gender != GenderMale && a.Gender != GenderFemale {
+		p.addf(path+"gender", "must be MALE or FEMALE")
+	}
+	if _, err := time.Parse(DateLayout, a.BirthDate); err != nil {
+		p.addf(path+"birthDate", "must be a real calendar date in the form YYYY-MM-DD")
+	}
+}
+
+// AgeOn returns the age in whole years on day of someone born on birth. Someone born on
+// February 29 turns a year older on March 1 in common years.
+func AgeOn(birth, day time.Time) int {
+	age := day.Year() - birth.Year()
+	if day.Month() < birth.Month() || day.Month() == birth.Month() && day.Day() < birth.Day() {
+		age--
+	}
+	return age
+}
+
+// CheckEligibility reports every broken rule of in for category c of event e: team size,
+// gender, ages on the event's start date, custom fields and supplements. prefix is the path
+// of the registration in the request ("" or "registrations[1].").
+func CheckEligibility(prefix string, e Event, c Category, in RegistrationInput) error {
+	var p problems
+	checkTeamSize(&p, prefix, c, len(in.Athletes), in.PendingParticipants)
+	checkGender(&p, prefix, c, in.Athletes, in.PendingParticipants)
+	checkAges(&p, prefix, e, c, in.Athletes)
+	checkCustomFields(&p, prefix, e, c, in.CustomFields, len(in.Athletes))
+	checkSupplements(&p, prefix, e, in.SupplementIDs, in.SupplementSelections)
+	return p.rules()
+}
+
+func checkTeamSize(p *problems, prefix string, c Category, athletes, pending int) {
+	n := athletes + pending
+	lo, hi := max(c.TeamSize.Min, 1), c.TeamSize.Max
+	if hi < lo {
+		hi = lo
+	}
+	switch {
+	case n < lo && lo == hi:
+		p.addf(prefix+"athletes", "the category %s takes teams of exactly %d athletes, got %d", c.ID, lo, n)
+	case n > hi && lo == hi:
+		p.addf(prefix+"athletes", "the category %s takes teams of exactly %d athletes, got %d", c.ID, lo, n)
+	case n < lo:
+		p.addf(prefix+"athletes", "the category %s takes teams of %d to %d athletes, got %d", c.ID, lo, hi, n)
+	case n > hi:
+		p.addf(prefix+"athletes", "the category %s takes teams of %d to %d athletes, got %d", c.ID, lo, hi, n)
+	}
+}
+
+func checkGender(p *problems, prefix string, c Category, athletes []Athlete, pending int) {
+	switch c.Gender {
+	case GenderMale, GenderFemale:
+		for i, a := range athletes {
+			if a.Gender != c.Gender {
+				p.addf(fmt.Sprintf("%sathletes[%d].gender", prefix, i), "the category %s is for %s athletes only", c.ID, c.Gender)
+			}
+		}
+	case GenderMixed:
+		if pending > 0 { // the missing athletes can still complete the mix
+			return
+		}
+		var men, women bool
+		for _, a := range athletes {
+			men = men || a.Gender == GenderMale
+			women = women || a.Gender == GenderFemale
+		}
+		if !men || !women {
+			p.addf(prefix+"athletes", "the category %s is MIXED: a team needs at least one MALE and one FEMALE athlete", c.ID)
+		}
+	}
+}
+
+func checkAges(p *problems, prefix string, e Event, c Category, athletes []Athlete) {
+	if c.AgeMin == nil && c.AgeMax == nil {
+		return
+	}
+	day, ok := e.Start()
+	if !ok {
+		return
+	}
+	for i, a := range athletes {
+		birth, err := time.Parse(DateLayout, a.BirthDate)
+		if err != nil {
+			continue // reported as a shape problem
+		}
+		age := AgeOn(birth, day)
+		path := fmt.Sprintf("%sathletes[%d].birthDate", prefix, i)
+		if c.AgeMin != nil && age < *c.AgeMin {
+			p.addf(path, "athlete is %d on %s, the category requires at least %d", age, e.StartDate, *c.AgeMin)
+		}
+		if c.AgeMax != nil && age > *c.AgeMax {
+			p.addf(path, "athlete is %d on %s, the category allows at most %d", age, e.StartDate, *c.AgeMax)
+		}
+	}
+}
+
+// fieldApplies reports whether form field f applies to category id.
+func fieldApplies(f FormField, categoryID string) bool {
+	return len(f.CategoryIDs) == 0 || slices.Contains(f.CategoryIDs, categoryID)
+}
+
+func checkSupplements(p *problems, prefix string, e Event, ids []string, sels []SupplementSelection) {
+	find := func(id string) (Supplement, bool) {
+		for _, s := range e.Supplements {
+			if s.ID == id {
+				return s, true
+			}
+		}
+		return Supplement{}, false
+	}
+	seen := map[string]bool{}
+	for i, id := range ids {
+		path := fmt.Sprintf("%sselectedSupplementIds[%d]", prefix, i)
+		s, ok := find(id)
+		switch {
+		case !ok:
+			p.addf(path, "supplement %s does not exist in event %s", id, e.ID)
+		case !s.Active:
+			p.addf(path, "supplement %s is not active", id)
+		case s.Kind == SupplementOptions:
+			p.addf(path, "supplement %s has options: choose one in supplementSelections", id)
+		case seen[id]:
+			p.addf(path, "supplement %s is chosen twice", id)
+		default:
+			seen[id] = true
+		}
+	}
+	for i, sel := range sels {
+		path := fmt.Sprintf("%ssupplementSelections[%d]", prefix, i)
+		s, ok := find(sel.SupplementID)
+		switch {
+		case !ok:
+			p.addf(path+".supplementId", "supplement %s does not exist in event %s", sel.SupplementID, e.ID)
+			continue
+		case !s.Active:
+			p.addf(path+".supplementId", "supplement %s is not active", sel.SupplementID)
+			continue
+		case s.Kind != SupplementOptions:
+			p.addf(path+".supplementId", "supplement %s has a single price: send it in selectedSupplementIds", sel.SupplementID)
+			continue
+		case seen[sel.SupplementID]:
+			p.addf(path+".supplementId", "supplement %s is chosen twice", sel.SupplementID)
+			continue
+		}
+		seen[sel.SupplementID] = true
+		idx := slices.IndexFunc(s.Options, func(o SupplementOption) bool { return o.ID == sel.OptionID })
+		switch {
+		case idx < 0:
+			p.addf(path+".optionId", "option %s does not belong to supplement %s", sel.OptionID, sel.SupplementID)
+		case !s.Options[idx].Active:
+			p.addf(path+".optionId", "option %s of supplement %s is not active", sel.OptionID, sel.SupplementID)
+		}
+	}
+}

@@ -1,0 +1,244 @@
+// Package regtest starts the registration service for tests: a database of the test's own,
+// the HTTP API on a real listener, an HTTP double of the catalog's internal API, a gateway
+// identity signer, a controllable clock and, on request, the outbox relay on an in-process
+// Kafka-protocol broker and an in-process SMTP server with the mail worker.
+package regtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
+	regpg "github.com/podiumhq/podium/services/registration/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/smtp"
+	"github.com/podiumhq/podium/services/registration/internal/app"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+	reghttp "github.com/podiumhq/podium/services/registration/internal/http"
+	"github.com/podiumhq/podium/services/registration/migrations"
+)
+
+// Options configures Start.
+type Options struct {
+	// Kafka starts a Kafka-protocol broker and the outbox relay.
+	Kafka bool
+	// Mail starts an in-process SMTP server and the mail worker.
+	Mail bool
+	// CatalogTTL is the event cache lifetime (0: no cache).
+	CatalogTTL time.Duration
+	// Pool, when set, is used instead of a fresh database.
+	Pool *pgxpool.Pool
+	// MaxConns sizes a fresh pool (0: 8).
+	MaxConns int32
+}
+
+// Env is a running registration service.
+type Env struct {
+	URL     string
+	Pool    *pgxpool.Pool
+	Repo    *regpg.Repository
+	Service *app.Service
+	Clock   *Clock
+	Signer  *identity.Signer
+	Catalog *Catalog
+	Brokers []string
+	Mail    *MailServer
+	// Validator checks responses against the OpenAPI document.
+	Validator *apispec.Validator
+	client    *http.Client
+}
+
+// Start runs the service until the test ends.
+func Start(t testing.TB, o Options) *Env {
+	t.Helper()
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := identity.ParsePublicKeys(pub)
+	key, _ := identity.ParsePrivateKey(priv)
+	v, err := apispec.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifier := identity.NewVerifier(keys, time.Minute)
+	env := &Env{Pool: o.Pool, Clock: &Clock{}, Signer: identity.NewSigner(key, time.Minute), Validator: v}
+	transport := &http.Transport{MaxIdleConnsPerHost: 64}
+	env.client = &http.Client{Transport: transport}
+	if env.Pool == nil {
+		env.Pool = NewPool(t, o.MaxConns)
+	}
+	env.Catalog = StartCatalog(t, verifier)
+	env.Repo = regpg.New(env.Pool)
+	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL), env.Clock.Now)
+	log := testkit.Logger(t)
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: reghttp.MapError,
+		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
+	})
+	reghttp.Register(srv.App, reghttp.Deps{Service: env.Service, Verifier: verifier, Validator: v})
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.URL = "http://" + ln.Addr().String()
+	Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	if o.Kafka {
+		env.Brokers = testkit.Kafka(t)
+		if err := broker.EnsureTopics(context.Background(), env.Brokers, 3, 1, domain.PlacesTopic, domain.OrdersTopic, domain.PaymentsTopic); err != nil {
+			t.Fatal(err)
+		}
+		w := broker.NewWriter(env.Brokers)
+		t.Cleanup(func() { _ = w.Close() })
+		relay := &outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
+		Background(t, relay.Run)
+	}
+	if o.Mail {
+		env.Mail = StartMailServer(t)
+		w := &smtp.Worker{Store: env.Repo, Log: log, Poll: 50 * time.Millisecond,
+			Sender: smtp.NewSender(smtp.Config{Host: "127.0.0.1", Port: env.Mail.Port, From: "Podium <no-reply@podium.test>"})}
+		Background(t, w.Run)
+	}
+	// Runs before the server's shutdown (cleanups run last-in first-out): connections the
+	// client dialed but never used would otherwise keep the server from draining.
+	t.Cleanup(transport.CloseIdleConnections)
+	return env
+}
+
+// NewPool returns a pool on a fresh database with the service's and the outbox's migrations.
+func NewPool(t testing.TB, maxConns int32) *pgxpool.Pool {
+	t.Helper()
+	if maxConns == 0 {
+		return testkit.Pool(t, migrations.Set(), outbox.Migrations())
+	}
+	url := testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations())
+	pool, err := postgres.Connect(context.Background(), url, maxConns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// Background runs fn until the test ends and reports its error.
+func Background(t testing.TB, fn func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- fn(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("background: %v", err)
+		}
+	})
+}
+
+// Clock is a clock that runs with real time plus an offset tests can advance.
+type Clock struct{ offset atomic.Int64 }
+
+// Now returns the current time of the clock.
+func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// Response is an HTTP answer with its decoded JSON body.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
+}
+
+// Do sends a request with body as JSON (raw bytes as they are) and the token.
+func (e *Env) Do(t testing.TB, method, path string, body any, token string) Response {
+	t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, e.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set(identity.Header, token)
+	}
+	resp, err := e.client.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	if len(raw) > 0 && raw[0] == '{' {
+		if err := json.Unmarshal(raw, &r.Body); err != nil {
+			t.Fatalf("%s %s: body %s: %v", method, path, raw, err)
+		}
+	}
+	return r
+}
+
+// Token mints an identity token for p.
+func (e *Env) Token(t testing.TB, p identity.Principal) string {
+	t.Helper()
+	tok, err := e.Signer.Token(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok
+}
+
+// Secret is the token of a secret key of org with every registrations scope.
+func (e *Env) Secret(t testing.TB, org string) string {
+	return e.Token(t, identity.Principal{OrganizerID: org, KeyID: "key_" + org, KeyType: identity.Secret,
+		Scopes: []string{"registrations:read", "registrations:write"}})
+}
+
+// Browser is the token of a publishable key of org.
+func (e *Env) Browser(t testing.TB, org string) string {
+	return e.Token(t, identity.Principal{OrganizerID: org, KeyID: "key_pk_" + org, KeyType: identity.Publishable, Origin: "https://shop.example"})
+}
+
+// ServiceToken is the token of a service principal (no organizer).
+func (e *Env) ServiceToken(t testing.TB) string {
+	return e.Token(t, identity.Principal{KeyID: "checkout", KeyType: identity.Service})
+}
+
+// Valid fails the test unless r's body matches the document for operationID.
+func (e *Env) Valid(t testing.TB, operationID string, r Response) {
+	t.Helper()
+	if err := e.Validator.ValidateResponse(operationID, r.Status, r.Raw); err != nil {
+		t.Fatalf("%s %d response does not match the document: %v\n%s", operationID, r.Status, err, r.Raw)
+	}
+}
+
+// Text returns the raw body as a string.
+func (r Response) Text() string { return string(r.Raw) }
