@@ -1,61 +1,78 @@
-// Command checkout serves the checkout capability of the external API behind the gateway.
+// Command checkout is the checkout service: `checkout serve` runs the HTTP API (browser
+// summary and session, Stripe webhook), the outbox relay, the order-events consumer and the
+// sweeper; `checkout migrate` applies the database migrations; `checkout trigger` sends a
+// signed Stripe webhook for a session to a running stack, like the Stripe CLI's trigger.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/podiumhq/podium/libs/config"
-	"github.com/podiumhq/podium/libs/httpserver"
-	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/logging"
-	"github.com/podiumhq/podium/libs/telemetry"
-	svchttp "github.com/podiumhq/podium/services/checkout/internal/http"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/trigger"
+	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
-// Config is every setting of the service.
-type Config struct {
-	config.Base
-	IdentityPublicKeys string        `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
-	IdentityTokenTTL   time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
-}
+const usage = `Usage:
+  checkout [serve]   run the HTTP API, the outbox relay, the order-events consumer and the sweeper
+  checkout migrate   apply the database migrations and exit
+  checkout trigger --session <chk_…|cs_…|ord_…> [--event completed|expired|async_succeeded|async_failed]
+                   [--unpaid] [--url http://127.0.0.1:8080/webhooks/stripe] [--payment-intent pi_…]
+                   send a Stripe webhook for a session, signed with STRIPE_WEBHOOK_SECRET; with
+                   DATABASE_URL set, the session's ids and amount are read from checkout's database
+`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "checkout:", err)
-		os.Exit(1)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err == nil {
+		return
 	}
+	fmt.Fprintf(os.Stderr, "checkout: %v\n", err)
+	if errors.Is(err, trigger.ErrUsage) {
+		fmt.Fprint(os.Stderr, "\n"+usage)
+		os.Exit(2)
+	}
+	os.Exit(1)
 }
 
-func run(ctx context.Context) error {
-	cfg, err := config.Load[Config]()
-	if err != nil {
+// run dispatches to the subcommand named by args[0].
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "serve":
+		cfg, err := config.Load[Config]()
+		if err != nil {
+			return err
+		}
+		return serve(ctx, cfg, logging.New("checkout", cfg.LogLevel))
+	case "migrate":
+		cfg, err := config.Load[Config]()
+		if err != nil {
+			return err
+		}
+		return postgres.Migrate(ctx, cfg.DatabaseURL, logging.New("checkout", cfg.LogLevel), migrations.Set(), outbox.Migrations())
+	case "trigger":
+		cfg, err := config.Load[TriggerConfig]()
+		if err != nil {
+			return err
+		}
+		return runTrigger(ctx, cfg, args[1:], stdout)
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	log := logging.New("checkout", cfg.LogLevel)
-	log.Info("starting", "config", config.LogValue(cfg))
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "checkout", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
-	if err != nil {
-		return err
-	}
-	defer func() { //nolint:contextcheck // the run context has ended by now; flushing needs its own
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = tel.Shutdown(ctx)
-	}()
-	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
-	if err != nil {
-		return err
-	}
-	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
-	})
-	svchttp.Register(srv.App, identity.NewVerifier(keys, cfg.IdentityTokenTTL))
-	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+	return fmt.Errorf("%w: unknown command %q", trigger.ErrUsage, cmd)
 }

@@ -1,22 +1,21 @@
-// Package http serves the checkout routes of the external API, reached only through the gateway.
+// Package http serves checkout's routes: the browser's summary and session under
+// /external/v1 (reached through the gateway with a publishable key's identity) and the
+// Stripe webhook (routed by the gateway without keys, with a service identity). Handlers are
+// thin: they parse, call the use cases and map their results.
 package http
 
 import (
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/checkout/internal/app"
 )
 
 // Register adds the service's routes; every one requires the gateway's identity token.
-func Register(app *fiber.App, v *identity.Verifier) {
-	ext := app.Group("/external/v1", identity.Middleware(v))
-	ext.Post("/browser/checkout/registration/summary", unavailable)
-	ext.Post("/browser/checkout/registration/session", unavailable)
-	app.Post("/webhooks/stripe", identity.Middleware(v), unavailable)
-}
-
-// unavailable answers routes whose capability has not been released yet.
-func unavailable(c *fiber.Ctx) error {
-	return httpserver.NewError(fiber.StatusNotImplemented, "this endpoint is not available yet")
+func Register(a *fiber.App, svc *app.Service, v *identity.Verifier) {
+	h := handlers{svc: svc}
+	browser := a.Group("/external/v1/browser/checkout/registration", authenticate(v, identity.Publishable))
+	browser.Post("/summary", h.summary)
+	browser.Post("/session", h.session)
+	a.Post("/webhooks/stripe", authenticate(v, identity.Service), h.stripeWebhook)
 }

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/checkout/internal/app"
+)
+
+// Config is the configuration of `checkout serve` and `checkout migrate`.
+type Config struct {
+	config.Base
+	// DatabaseURL is checkout's own database.
+	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
+	// DBMaxConns bounds the connection pool.
+	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"20"`
+	// KafkaBrokers are the bootstrap brokers of the outbox relay and the orders consumer.
+	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	// KafkaTopicPartitions and KafkaReplicationFactor shape the topics when checkout creates them.
+	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
+	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
+	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
+	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
+	// IdentityTokenTTL is the gateway's token lifetime, bounding how long a verified token is cached.
+	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// CatalogURL and RegistrationURL are the peers' internal APIs.
+	CatalogURL      string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
+	RegistrationURL string `env:"REGISTRATION_URL" envDefault:"http://127.0.0.1:8083"`
+	// StripeSecretKey authenticates to Stripe (sk_… or rk_…).
+	StripeSecretKey string `env:"STRIPE_SECRET_KEY,notEmpty" secret:"true"`
+	// StripeAPIBase replaces https://api.stripe.com (stripe-mock locally); empty is Stripe.
+	StripeAPIBase string `env:"STRIPE_API_BASE"`
+	// StripeWebhookSecret verifies webhook signatures (whsec_…).
+	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET,notEmpty" secret:"true"`
+	// HoldTTL is how long places are held; the Stripe session expires 4 minutes earlier.
+	HoldTTL time.Duration `env:"HOLD_TTL" envDefault:"35m"`
+	// IdempotencyRetention is how long idempotency keys are remembered.
+	IdempotencyRetention time.Duration `env:"IDEMPOTENCY_RETENTION" envDefault:"48h"`
+}
+
+// Bounds of the hold: Stripe wants a Checkout Session to live 30 minutes to 24 hours, and the
+// session lives app.PaymentGrace less than the hold (one minute of margin over 30 minutes).
+const (
+	minHoldTTL = 31*time.Minute + app.PaymentGrace
+	maxHoldTTL = 24*time.Hour + app.PaymentGrace
+)
+
+// Validate reports every problem in the configuration.
+func (c Config) Validate() error {
+	errs := []error{c.Base.Validate()}
+	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	}
+	if c.IdentityTokenTTL <= 0 {
+		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	}
+	for _, b := range c.KafkaBrokers {
+		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {
+			errs = append(errs, fmt.Errorf("KAFKA_BROKERS entry %q must be host:port without spaces", b))
+		}
+	}
+	if c.DBMaxConns < 1 {
+		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
+	}
+	if c.KafkaTopicPartitions < 1 || c.KafkaReplicationFactor < 1 {
+		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS and KAFKA_REPLICATION_FACTOR must be at least 1"))
+	}
+	errs = append(errs, checkURL("CATALOG_URL", c.CatalogURL, false), checkURL("REGISTRATION_URL", c.RegistrationURL, false),
+		checkURL("STRIPE_API_BASE", c.StripeAPIBase, true))
+	if !strings.HasPrefix(c.StripeSecretKey, "sk_") && !strings.HasPrefix(c.StripeSecretKey, "rk_") {
+		errs = append(errs, errors.New("STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_… or rk_…)"))
+	}
+	if !strings.HasPrefix(c.StripeWebhookSecret, "whsec_") {
+		errs = append(errs, errors.New("STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)"))
+	}
+	if c.HoldTTL < minHoldTTL || c.HoldTTL > maxHoldTTL {
+		errs = append(errs, fmt.Errorf("HOLD_TTL must be from %s to %s (Stripe sessions live 30 minutes to 24 hours)", minHoldTTL, maxHoldTTL))
+	}
+	if c.IdempotencyRetention < 24*time.Hour {
+		errs = append(errs, errors.New("IDEMPOTENCY_RETENTION must be at least 24h"))
+	}
+	return errors.Join(errs...)
+}
+
+func checkURL(name, raw string, optional bool) error {
+	if raw == "" && optional {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("%s must be an http(s) URL", name)
+	}
+	return nil
+}
+
+// TriggerConfig is the configuration of `checkout trigger`.
+type TriggerConfig struct {
+	// StripeWebhookSecret signs the event.
+	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET,notEmpty" secret:"true"`
+	// DatabaseURL, when set, is read to fill the event with the session's real ids and amount.
+	DatabaseURL string `env:"DATABASE_URL" secret:"true"`
+}

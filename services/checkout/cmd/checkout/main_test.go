@@ -1,0 +1,212 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
+	"github.com/podiumhq/podium/services/checkout/internal/trigger"
+)
+
+func TestMain(m *testing.M) { os.Exit(checkouttest.Main(m)) }
+
+// setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
+func setEnv(t *testing.T, vars map[string]string) {
+	t.Setenv("HTTP_ADDR", "")
+	if err := os.Unsetenv("HTTP_ADDR"); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range vars {
+		t.Setenv(k, v)
+	}
+}
+
+func validEnv(t *testing.T) (map[string]string, *identity.Signer) {
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := identity.ParsePrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return map[string]string{
+		"DATABASE_URL":          "postgres://checkout:secret@127.0.0.1:5432/checkout",
+		"KAFKA_BROKERS":         "127.0.0.1:9092",
+		"IDENTITY_PUBLIC_KEYS":  pub,
+		"STRIPE_SECRET_KEY":     "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
+		"STRIPE_WEBHOOK_SECRET": checkouttest.WebhookSecret,
+		"LOG_LEVEL":             "warn",
+	}, identity.NewSigner(key, time.Minute)
+}
+
+func TestConfigDefaultsAndMasking(t *testing.T) {
+	vars, _ := validEnv(t)
+	setEnv(t, vars)
+	cfg, err := config.Load[Config]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.RegistrationURL != "http://127.0.0.1:8083" || cfg.HoldTTL != 35*time.Minute ||
+		cfg.IdempotencyRetention != 48*time.Hour || cfg.StripeAPIBase != "" || cfg.DBMaxConns != 20 || cfg.KafkaTopicPartitions != 3 {
+		t.Fatalf("config %+v", cfg)
+	}
+	var buf bytes.Buffer
+	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
+	for _, secret := range []string{"secret@", "sk_test_4eC39HqLyjWDarjtT1zdp7dc", checkouttest.WebhookSecret} {
+		if strings.Contains(buf.String(), secret) {
+			t.Fatalf("logged config leaks %q: %s", secret, buf.String())
+		}
+	}
+}
+
+func TestConfigValidation(t *testing.T) {
+	for name, c := range map[string]struct{ key, value, want string }{
+		"no database":        {"DATABASE_URL", "", "DATABASE_URL"},
+		"no stripe key":      {"STRIPE_SECRET_KEY", "", "STRIPE_SECRET_KEY"},
+		"publishable stripe": {"STRIPE_SECRET_KEY", "pk_test_x", "STRIPE_SECRET_KEY must be a Stripe secret or restricted key"},
+		"webhook secret":     {"STRIPE_WEBHOOK_SECRET", "secret", "STRIPE_WEBHOOK_SECRET must be a webhook signing secret"},
+		"api base":           {"STRIPE_API_BASE", "localhost:12111", "STRIPE_API_BASE must be an http(s) URL"},
+		"catalog url":        {"CATALOG_URL", "catalog", "CATALOG_URL must be an http(s) URL"},
+		"short hold":         {"HOLD_TTL", "30m", "HOLD_TTL must be from 35m0s to 24h4m0s"},
+		"short retention":    {"IDEMPOTENCY_RETENTION", "1h", "IDEMPOTENCY_RETENTION must be at least 24h"},
+		"broker with space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
+		"bad public key":     {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			vars, _ := validEnv(t)
+			vars[c.key] = c.value
+			setEnv(t, vars)
+			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v does not mention %q", err, c.want)
+			}
+		})
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// gateway is a stand-in for the gateway's webhook route: it forwards to checkout with the
+// Stripe webhook's service identity, as the real one does.
+func gateway(t *testing.T, signer *identity.Signer, target string) string {
+	u, _ := url.Parse(target)
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok, _ := signer.Token(identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})
+		r.Header.Set(identity.Header, tok)
+		proxy.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestMigrateServeAndTrigger runs the binary's subcommands in process: migrate a fresh
+// database, serve against the peers' doubles and stripe-mock, open a session, pay it with
+// `checkout trigger` through a gateway stand-in, and shut down on cancellation.
+func TestMigrateServeAndTrigger(t *testing.T) {
+	vars, signer := validEnv(t)
+	dbURL := testkit.DatabaseURL(t)
+	addr := freeAddr(t)
+	keys, _ := identity.ParsePublicKeys(vars["IDENTITY_PUBLIC_KEYS"])
+	peerVerifier := identity.NewVerifier(keys, time.Minute)
+	catalog := checkouttest.NewCatalog(t, peerVerifier)
+	catalog.Put(checkouttest.Event())
+	registration := checkouttest.NewRegistration(t, peerVerifier)
+	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
+	vars["CATALOG_URL"], vars["REGISTRATION_URL"], vars["STRIPE_API_BASE"] = catalog.URL, registration.URL, checkouttest.StripeMockURL(t)
+	vars["HTTP_ADDR"] = addr
+	setEnv(t, vars)
+	t.Setenv("HTTP_ADDR", addr)
+
+	for range 2 { // a second run finds nothing to apply
+		if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+			t.Fatalf("migrate: %v", err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	waitReady(t, "http://"+addr+"/readyz", done)
+
+	env := &checkouttest.Env{URL: "http://" + addr, Signer: signer}
+	r := env.Browser(t, "session", checkouttest.Purchase(), checkouttest.KeyID)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("session through the served API: %d %s", r.Status, r.Raw)
+	}
+	webhookURL := gateway(t, signer, "http://"+addr) + "/webhooks/stripe"
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"trigger", "--session", r.Body["sessionId"].(string), "--url", webhookURL}, &out); err != nil {
+		t.Fatalf("trigger: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "checkout.session.completed -> "+webhookURL+": 200 OK") || !strings.Contains(out.String(), `"result":"applied"`) {
+		t.Fatalf("trigger printed %s", out.String())
+	}
+	out.Reset()
+	if err := run(context.Background(), []string{"trigger", "--session", r.Body["sessionId"].(string), "--event", "expired", "--url", webhookURL}, &out); err != nil {
+		t.Fatalf("trigger expired: %v", err)
+	}
+	// Without the database the trigger still works from a checkout id.
+	t.Setenv("DATABASE_URL", "")
+	out.Reset()
+	if err := run(context.Background(), []string{"trigger", "--session", "chk_unknown", "--url", webhookURL}, &out); err != nil || !strings.Contains(out.String(), `"result":"unknown-session"`) {
+		t.Fatalf("trigger without a database: %v %s", err, out.String())
+	}
+	if err := run(context.Background(), []string{"trigger", "--event", "paid"}, &out); !errors.Is(err, trigger.ErrUsage) {
+		t.Fatalf("bad trigger command line: %v", err)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("serve returned %v after cancellation", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not stop within 30s of cancellation")
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, trigger.ErrUsage) {
+		t.Fatalf("unknown command: %v", err)
+	}
+}
+
+func waitReady(t *testing.T, url string, done <-chan error) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v", err)
+		default:
+		}
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatal("service not ready within 20s")
+}

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/telemetry"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
+	chkpg "github.com/podiumhq/podium/services/checkout/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/registration"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/stripe"
+	"github.com/podiumhq/podium/services/checkout/internal/app"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+	chkhttp "github.com/podiumhq/podium/services/checkout/internal/http"
+)
+
+// peerTimeout bounds a call to catalog or registration.
+const peerTimeout = 5 * time.Second
+
+// sweepInterval is how often idempotency keys and stale checkouts are swept.
+const sweepInterval = time.Minute
+
+// serve builds the dependencies in order, serves until ctx is done, and closes them in
+// reverse order: the server drains (readiness failing first), then the consumer, the sweeper
+// and the relay stop, then the broker writer, the pool and the telemetry providers close.
+func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
+	log.Info("starting checkout", "config", config.LogValue(cfg))
+	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "checkout", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	if err != nil {
+		return err
+	}
+	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
+	go func() {
+		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
+			log.Error("profiles server failed", "err", err)
+		}
+	}()
+
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	if err != nil {
+		return err
+	}
+	defer pool.Close()
+
+	if err := broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
+		return err
+	}
+	writer := broker.NewWriter(cfg.KafkaBrokers)
+	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
+
+	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
+	defer runInBackground(ctx, relay.Run)()
+
+	svc := app.New(chkpg.New(pool), catalog.New(cfg.CatalogURL, peerTimeout), registration.New(cfg.RegistrationURL, peerTimeout),
+		stripe.New(stripe.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
+		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention})
+	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
+	consumer := &kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}
+	defer runInBackground(ctx, restarting(log, "order-events consumer", consumer.Run))()
+
+	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	srv := httpserver.New(httpserver.Options{
+		Log:            log,
+		BodyLimit:      cfg.BodyLimit,
+		TrustRequestID: true,
+		MapError:       chkhttp.MapError,
+		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
+		Metrics:        tel.MetricsHandler(),
+		DrainDelay:     cfg.DrainDelay,
+	})
+	chkhttp.Register(srv.App, svc, identity.NewVerifier(keys, cfg.IdentityTokenTTL))
+	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+}
+
+// runInBackground runs fn on a context that outlives ctx's cancellation, so background work
+// continues while the server drains; the returned function stops it and waits for it.
+func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
+	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = fn(bg) // each logs its own failures and returns only when stopped
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// restarting runs fn again a second after it fails, until ctx is done.
+func restarting(log *slog.Logger, name string, fn func(context.Context) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		for ctx.Err() == nil {
+			if err := fn(ctx); err != nil && ctx.Err() == nil {
+				log.ErrorContext(ctx, name+" failed; restarting", "err", err)
+			}
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+		}
+		return nil
+	}
+}
+
+func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := tel.Shutdown(ctx); err != nil {
+		log.Warn("telemetry shutdown failed", "err", err)
+	}
+}

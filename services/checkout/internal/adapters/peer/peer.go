@@ -1,0 +1,124 @@
+// Package peer is the HTTP JSON client checkout uses for its peer services' /internal APIs:
+// it forwards the caller's identity token, request id and trace context, bounds each call, and
+// reads the standard error body of refusals.
+package peer
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// Header names forwarded to peers.
+const (
+	headerIdentity  = "X-Podium-Identity"
+	headerRequestID = "X-Request-Id"
+)
+
+// maxBody bounds what is read of a peer's answer.
+const maxBody = 8 << 20
+
+// Client calls one peer service.
+type Client struct {
+	// Name names the peer in errors ("catalog", "registration").
+	Name string
+	base string
+	http *http.Client
+}
+
+// New returns a client of the service at base whose calls take at most timeout. The
+// transport injects the W3C trace context and makes a client span per call.
+func New(name, base string, timeout time.Duration) *Client {
+	return &Client{
+		Name: name,
+		base: strings.TrimRight(base, "/"),
+		http: &http.Client{Timeout: timeout, Transport: otelhttp.NewTransport(http.DefaultTransport)},
+	}
+}
+
+// Problem is a peer's refusal: its status and the message of its standard error body (a
+// string or a list of problems).
+type Problem struct {
+	Status   int
+	Messages []string
+}
+
+// Error implements error.
+func (p *Problem) Error() string {
+	return fmt.Sprintf("HTTP %d: %s", p.Status, strings.Join(p.Messages, "; "))
+}
+
+// Do sends in (when not nil) as JSON and decodes a 2xx answer into out (when not nil). A
+// non-2xx answer is a *Problem; a failure to reach the peer or to read its answer is a
+// *domain.UnavailableError.
+func (c *Client) Do(ctx context.Context, caller domain.Caller, method, path string, in, out any) (int, error) {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return 0, fmt.Errorf("%s: marshal request: %w", c.Name, err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if caller.Token != "" {
+		req.Header.Set(headerIdentity, caller.Token)
+	}
+	if caller.RequestID != "" {
+		req.Header.Set(headerRequestID, caller.RequestID)
+	}
+	res, err := c.http.Do(req)
+	if err != nil {
+		return 0, &domain.UnavailableError{Service: c.Name, Err: err}
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(res.Body, maxBody))
+	if err != nil {
+		return res.StatusCode, &domain.UnavailableError{Service: c.Name, Err: err}
+	}
+	if res.StatusCode < 200 || res.StatusCode > 299 {
+		return res.StatusCode, &Problem{Status: res.StatusCode, Messages: messages(raw, res.StatusCode)}
+	}
+	if out != nil {
+		if err := json.Unmarshal(raw, out); err != nil {
+			return res.StatusCode, &domain.UnavailableError{Service: c.Name, Err: fmt.Errorf("unreadable answer: %w", err)}
+		}
+	}
+	return res.StatusCode, nil
+}
+
+// messages reads the message of a standard error body.
+func messages(raw []byte, status int) []string {
+	var b struct {
+		Message any `json:"message"`
+	}
+	if json.Unmarshal(raw, &b) == nil {
+		switch m := b.Message.(type) {
+		case string:
+			return []string{m}
+		case []any:
+			out := make([]string, 0, len(m))
+			for _, v := range m {
+				out = append(out, fmt.Sprint(v))
+			}
+			return out
+		}
+	}
+	return []string{http.StatusText(status)}
+}

@@ -1,0 +1,30 @@
+-- name: InsertCheckout :execrows
+INSERT INTO checkouts (
+    id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote,
+    promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment,
+    deferred, hold_expires_at, created_at, updated_at
+) VALUES (
+    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19
+) ON CONFLICT (id) DO NOTHING;
+
+-- name: GetCheckout :one
+SELECT * FROM checkouts WHERE id = $1;
+
+-- name: GetCheckoutForUpdate :one
+SELECT * FROM checkouts WHERE id = $1 FOR UPDATE;
+
+-- name: CheckoutIDsBySession :many
+SELECT id FROM checkouts WHERE session_id = $1 ORDER BY created_at DESC LIMIT 2;
+
+-- name: CheckoutIDByOrder :one
+SELECT id FROM checkouts WHERE order_id = $1 ORDER BY created_at DESC LIMIT 1;
+
+-- name: UpdateCheckout :exec
+UPDATE checkouts SET
+    state = $2, promocode_state = $3, order_id = $4, session_id = $5, session_url = $6,
+    payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
+    updated_at = $11, paid_at = $12, completed_at = $13
+WHERE id = $1;
+
+-- name: StaleCheckouts :many
+SELECT id FROM checkouts WHERE state = 'CREATED' AND created_at < $1 ORDER BY created_at LIMIT 500;

@@ -1,0 +1,140 @@
+// Package stripe is the payment provider adapter on Stripe's own SDK (stripe-go): Checkout
+// Sessions and refunds through its client, with idempotency keys derived from checkout's own
+// ids, and webhooks verified with its webhook helpers.
+package stripe
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	stripego "github.com/stripe/stripe-go/v76"
+	"github.com/stripe/stripe-go/v76/client"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+
+	"github.com/podiumhq/podium/services/checkout/internal/app"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// Options configures the client.
+type Options struct {
+	// SecretKey is the Stripe secret key (sk_…); with stripe-mock any sk_test_… works.
+	SecretKey string
+	// APIBase replaces https://api.stripe.com when set (stripe-mock's address locally).
+	APIBase string
+	// WebhookSecret verifies webhook signatures (whsec_…).
+	WebhookSecret string
+	// Timeout bounds one HTTP exchange with Stripe (default 6 s: with one retry, a session
+	// request still fits the gateway's 15 s upstream timeout).
+	Timeout time.Duration
+	// MaxNetworkRetries is how often stripe-go retries a failed request with the same
+	// idempotency key (default 1; set -1 for none).
+	MaxNetworkRetries int64
+}
+
+// Client implements app.Payments on Stripe.
+type Client struct {
+	api           *client.API
+	webhookSecret string
+}
+
+var _ app.Payments = (*Client)(nil)
+
+// New returns a Client. Requests are traced (otelhttp) and logged by nobody but checkout.
+func New(o Options) *Client {
+	if o.Timeout == 0 {
+		o.Timeout = 6 * time.Second
+	}
+	retries := o.MaxNetworkRetries
+	switch {
+	case retries == 0:
+		retries = 1
+	case retries < 0:
+		retries = 0
+	}
+	cfg := &stripego.BackendConfig{
+		HTTPClient:        &http.Client{Timeout: o.Timeout, Transport: otelhttp.NewTransport(http.DefaultTransport)},
+		LeveledLogger:     &stripego.LeveledLogger{Level: stripego.LevelNull},
+		MaxNetworkRetries: stripego.Int64(retries),
+		EnableTelemetry:   stripego.Bool(false),
+	}
+	if o.APIBase != "" {
+		cfg.URL = stripego.String(strings.TrimRight(o.APIBase, "/"))
+	}
+	backends := &stripego.Backends{
+		API:     stripego.GetBackendWithConfig(stripego.APIBackend, cfg),
+		Connect: stripego.GetBackendWithConfig(stripego.ConnectBackend, cfg),
+		Uploads: stripego.GetBackendWithConfig(stripego.UploadsBackend, cfg),
+	}
+	return &Client{api: client.New(o.SecretKey, backends), webhookSecret: o.WebhookSecret}
+}
+
+// CreateSession opens a Checkout Session in payment mode: one line per payment line (price
+// data with the currency, unit amount and name), the purchaser's e-mail, checkout's ids in the
+// metadata of the session and of its payment intent, the order id as client reference, the
+// success URL with Stripe's {CHECKOUT_SESSION_ID} placeholder added, and an expiry.
+func (c *Client) CreateSession(ctx context.Context, r domain.PaymentRequest) (domain.PaymentSession, error) {
+	meta := map[string]string{"orderId": r.OrderID, "eventId": r.EventID, "organizerId": r.OrganizerID, "checkoutId": r.CheckoutID}
+	params := &stripego.CheckoutSessionParams{
+		Mode:              stripego.String(string(stripego.CheckoutSessionModePayment)),
+		CustomerEmail:     stripego.String(r.CustomerEmail),
+		ClientReferenceID: stripego.String(r.OrderID),
+		SuccessURL:        stripego.String(domain.AppendQuery(r.SuccessURL, "session_id={CHECKOUT_SESSION_ID}")),
+		CancelURL:         stripego.String(r.CancelURL),
+		ExpiresAt:         stripego.Int64(r.ExpiresAt.Unix()),
+		PaymentIntentData: &stripego.CheckoutSessionPaymentIntentDataParams{Metadata: meta},
+	}
+	params.Metadata = meta
+	currency := strings.ToLower(r.Currency)
+	for _, l := range r.Lines {
+		params.LineItems = append(params.LineItems, &stripego.CheckoutSessionLineItemParams{
+			Quantity: stripego.Int64(l.Quantity),
+			PriceData: &stripego.CheckoutSessionLineItemPriceDataParams{
+				Currency:    stripego.String(currency),
+				UnitAmount:  stripego.Int64(l.UnitAmount),
+				ProductData: &stripego.CheckoutSessionLineItemPriceDataProductDataParams{Name: stripego.String(l.Name)},
+			},
+		})
+	}
+	params.Context = ctx
+	params.SetIdempotencyKey(r.IdempotencyKey)
+	s, err := c.api.CheckoutSessions.New(params)
+	if err != nil {
+		return domain.PaymentSession{}, fmt.Errorf("stripe: create checkout session: %w", describe(err))
+	}
+	out := domain.PaymentSession{ID: s.ID, URL: s.URL, ExpiresAt: time.Unix(s.ExpiresAt, 0).UTC()}
+	if s.PaymentIntent != nil {
+		out.PaymentIntent = s.PaymentIntent.ID
+	}
+	return out, nil
+}
+
+// Refund refunds a payment intent in full.
+func (c *Client) Refund(ctx context.Context, paymentIntent, idempotencyKey string, metadata map[string]string) (string, error) {
+	params := &stripego.RefundParams{PaymentIntent: stripego.String(paymentIntent)}
+	params.Metadata = metadata
+	params.Context = ctx
+	params.SetIdempotencyKey(idempotencyKey)
+	r, err := c.api.Refunds.New(params)
+	if err != nil {
+		return "", fmt.Errorf("stripe: refund: %w", describe(err))
+	}
+	return r.ID, nil
+}
+
+// describe keeps what is safe to log of a Stripe error: its type, code, status, request id
+// and message, except the message of an authentication failure, which may quote the key.
+func describe(err error) error {
+	var se *stripego.Error
+	if !errors.As(err, &se) {
+		return err
+	}
+	msg := se.Msg
+	if se.HTTPStatusCode == http.StatusUnauthorized {
+		msg = "authentication with the configured key failed"
+	}
+	return fmt.Errorf("%s %s (HTTP %d, request %s): %s", se.Type, se.Code, se.HTTPStatusCode, se.RequestID, msg)
+}

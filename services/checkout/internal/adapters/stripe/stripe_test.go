@@ -1,0 +1,111 @@
+package stripe_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stripe/stripe-go/v76/webhook"
+
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/stripe"
+	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+func TestMain(m *testing.M) { os.Exit(checkouttest.Main(m)) }
+
+const secret = "whsec_adapter_test"
+
+func client(t *testing.T, base string) *stripe.Client {
+	return stripe.New(stripe.Options{SecretKey: "sk_test_adapter", APIBase: base, WebhookSecret: secret, MaxNetworkRetries: -1, Timeout: 5 * time.Second})
+}
+
+func TestCreateSessionAndRefundOnStripeMock(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	c := client(t, proxy.URL)
+	exp := time.Now().Add(31 * time.Minute).Truncate(time.Second).UTC()
+	s, err := c.CreateSession(context.Background(), domain.PaymentRequest{
+		CheckoutID: "chk_1", OrderID: "ord_1", EventID: "evt_1", OrganizerID: "org_1", Currency: "EUR",
+		Lines:         []domain.PaymentLine{{Name: "Summer: RX (A)", Quantity: 1, UnitAmount: 5500}, {Name: "Lunch", Quantity: 2, UnitAmount: 800}},
+		CustomerEmail: "ana@example.com", SuccessURL: "https://shop.example/ok#top", CancelURL: "https://shop.example/cart",
+		ExpiresAt: exp, IdempotencyKey: "podium-checkout-chk_1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.ID, "cs_") || !strings.HasPrefix(s.URL, "https://") || !s.ExpiresAt.Equal(exp) || !strings.HasPrefix(s.PaymentIntent, "pi_") {
+		t.Fatalf("session %+v", s)
+	}
+	f := proxy.Last(checkouttest.RouteSessions)
+	if f.Get("success_url") != "https://shop.example/ok?session_id={CHECKOUT_SESSION_ID}#top" || f.Get("line_items[1][quantity]") != "2" ||
+		f.Get("line_items[0][price_data][currency]") != "eur" || proxy.IdempotencyKeys()["podium-checkout-chk_1"] != 1 {
+		t.Fatalf("parameters %v", f)
+	}
+	id, err := c.Refund(context.Background(), "pi_123", "podium-refund-ord_1", map[string]string{"orderId": "ord_1"})
+	if err != nil || !strings.HasPrefix(id, "re_") {
+		t.Fatalf("refund %q %v", id, err)
+	}
+}
+
+func TestStripeFailuresAreErrors(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	proxy.Down.Store(true)
+	if _, err := client(t, proxy.URL).CreateSession(context.Background(), domain.PaymentRequest{Currency: "EUR", ExpiresAt: time.Now().Add(time.Hour)}); err == nil {
+		t.Fatal("no error while Stripe is down")
+	}
+	if _, err := client(t, "http://127.0.0.1:1").Refund(context.Background(), "pi_1", "k", nil); err == nil {
+		t.Fatal("no error while Stripe is unreachable")
+	}
+}
+
+func sign(payload []byte, key string, at time.Time) string {
+	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: key, Timestamp: at}).Header
+}
+
+func TestParseWebhook(t *testing.T) {
+	c := client(t, "http://127.0.0.1:1")
+	payload := []byte(`{"id":"evt_1","object":"event","api_version":"2019-01-01","type":"checkout.session.completed","data":{"object":{
+		"id":"cs_1","object":"checkout.session","payment_status":"paid","payment_intent":"pi_1","amount_total":5875,"currency":"eur",
+		"client_reference_id":"ord_ref","metadata":{"checkoutId":"chk_1"}}}}`)
+	ev, err := c.ParseWebhook(payload, sign(payload, secret, time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.ID != "evt_1" || ev.Kind != domain.PaymentCompleted || ev.SessionID != "cs_1" || ev.CheckoutID != "chk_1" || ev.OrderID != "ord_ref" ||
+		!ev.Paid || ev.PaymentIntent != "pi_1" || *ev.AmountTotal != 5875 || ev.Currency != "eur" {
+		t.Fatalf("event %+v", ev)
+	}
+	for name, header := range map[string]string{
+		"missing": "", "other secret": sign(payload, "whsec_other", time.Now()), "stale": sign(payload, secret, time.Now().Add(-stripe.Tolerance-time.Second)),
+	} {
+		if _, err := c.ParseWebhook(payload, header); !errors.Is(err, domain.ErrInvalidSignature) {
+			t.Errorf("%s signature: %v", name, err)
+		}
+	}
+	notASession := []byte(`{"id":"evt_2","type":"checkout.session.expired","data":{"object":{"id":5}}}`)
+	if _, err := c.ParseWebhook(notASession, sign(notASession, secret, time.Now())); !errors.Is(err, domain.ErrInvalidBody) {
+		t.Errorf("a number as session id: %v", err)
+	}
+	other := []byte(`{"id":"evt_3","type":"customer.created","data":{"object":{"id":"cus_1"}}}`)
+	if ev, err := c.ParseWebhook(other, sign(other, secret, time.Now())); err != nil || ev.Handled() {
+		t.Errorf("another type: %+v %v", ev, err)
+	}
+}
+
+// FuzzParseWebhook feeds arbitrary payloads, signed and not: a signed one never panics, an
+// unsigned one is always refused.
+func FuzzParseWebhook(f *testing.F) {
+	f.Add([]byte(`{"id":"evt_1","type":"checkout.session.completed","data":{"object":{"id":"cs_1","metadata":{"checkoutId":"chk_1"}}}}`))
+	f.Add([]byte(`{"type":"checkout.session.expired","data":{"object":null}}`))
+	f.Add([]byte(`[]`))
+	c := stripe.New(stripe.Options{SecretKey: "sk_test_fuzz", WebhookSecret: secret})
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		_, _ = c.ParseWebhook(payload, sign(payload, secret, time.Now()))
+		if _, err := c.ParseWebhook(payload, sign(payload, "whsec_forged", time.Now())); err == nil {
+			t.Fatal("a payload signed with another secret was accepted")
+		}
+	})
+}

@@ -1,0 +1,57 @@
+package stripe
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	stripego "github.com/stripe/stripe-go/v76"
+	"github.com/stripe/stripe-go/v76/webhook"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// Tolerance is how old a webhook's signed timestamp may be.
+const Tolerance = 300 * time.Second
+
+// ParseWebhook verifies the Stripe-Signature header of payload with the webhook secret and a
+// 300 s tolerance, and reads the checkout session the event is about. API version mismatches
+// are accepted: only long-stable fields of the session are read (id, metadata,
+// payment_status, payment_intent, amount_total, currency).
+func (c *Client) ParseWebhook(payload []byte, signature string) (domain.PaymentEvent, error) {
+	return parseWebhook(payload, signature, c.webhookSecret)
+}
+
+func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent, error) {
+	ev, err := webhook.ConstructEventWithOptions(payload, signature, secret, webhook.ConstructEventOptions{
+		Tolerance: Tolerance, IgnoreAPIVersionMismatch: true,
+	})
+	if err != nil {
+		return domain.PaymentEvent{}, fmt.Errorf("%w: %w", domain.ErrInvalidSignature, err)
+	}
+	out := domain.PaymentEvent{ID: ev.ID, Kind: domain.PaymentEventKind(ev.Type)}
+	if !out.Handled() || ev.Data == nil {
+		return out, nil
+	}
+	var s stripego.CheckoutSession
+	if err := json.Unmarshal(ev.Data.Raw, &s); err != nil {
+		return domain.PaymentEvent{}, fmt.Errorf("%w: the event's object is not a checkout session", domain.ErrInvalidBody)
+	}
+	out.SessionID = s.ID
+	out.CheckoutID = s.Metadata["checkoutId"]
+	out.OrderID = s.Metadata["orderId"]
+	if out.OrderID == "" {
+		out.OrderID = s.ClientReferenceID
+	}
+	out.Paid = s.PaymentStatus == stripego.CheckoutSessionPaymentStatusPaid ||
+		s.PaymentStatus == stripego.CheckoutSessionPaymentStatusNoPaymentRequired
+	if s.PaymentIntent != nil {
+		out.PaymentIntent = s.PaymentIntent.ID
+	}
+	if s.AmountTotal > 0 {
+		amount := s.AmountTotal
+		out.AmountTotal = &amount
+	}
+	out.Currency = string(s.Currency)
+	return out, nil
+}

@@ -1,0 +1,179 @@
+// Package app holds the checkout service's use cases: the browser's summary and session, the
+// Stripe webhooks, registration's order events and the housekeeping sweeper, over ports for
+// the catalog, registration, the payment provider and the repository.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// Catalog reads events from the catalog service.
+type Catalog interface {
+	// Event returns the event with id, or a *domain.NotFoundError.
+	Event(ctx context.Context, caller domain.Caller, eventID string) (domain.Event, error)
+	// EventOfCategory returns the event a category belongs to, or a *domain.NotFoundError.
+	EventOfCategory(ctx context.Context, caller domain.Caller, categoryID string) (domain.Event, error)
+}
+
+// Registration holds, confirms and releases places through the registration service.
+type Registration interface {
+	// Hold creates (or, for a known hold id, returns) a PENDING order holding the places. It
+	// returns a *domain.ConflictError (sold out), *domain.RuleError or *domain.NotFoundError
+	// for refusals.
+	Hold(ctx context.Context, caller domain.Caller, r domain.HoldRequest) (domain.Hold, error)
+	// Confirm completes an order; domain.ErrNoPlaceLeft when its places are gone.
+	Confirm(ctx context.Context, caller domain.Caller, orderID, paymentRef string, amount int64) error
+	// Release frees the places of a PENDING order.
+	Release(ctx context.Context, caller domain.Caller, orderID, reason string) error
+}
+
+// Payments is the payment provider (Stripe).
+type Payments interface {
+	// CreateSession opens a hosted checkout; r.IdempotencyKey makes a retry return the same one.
+	CreateSession(ctx context.Context, r domain.PaymentRequest) (domain.PaymentSession, error)
+	// Refund refunds a payment in full and returns the refund id.
+	Refund(ctx context.Context, paymentIntent, idempotencyKey string, metadata map[string]string) (string, error)
+	// ParseWebhook verifies a webhook's signature and reads it; domain.ErrInvalidSignature
+	// when the signature is missing, wrong or too old.
+	ParseWebhook(payload []byte, signature string) (domain.PaymentEvent, error)
+}
+
+// CheckoutRef picks a checkout: by the provider's session id when exactly one checkout has
+// it, else by checkout id; or by order id.
+type CheckoutRef struct {
+	ID        string
+	SessionID string
+	OrderID   string
+}
+
+// IdempotencyOutcome finalises an idempotency record in the transaction of a change.
+type IdempotencyOutcome struct {
+	KeyID, Key string
+	CheckoutID string
+	Response   []byte
+}
+
+// Update describes a change of one checkout.
+type Update struct {
+	Ref CheckoutRef
+	// Consumer and MessageID, when set, record the message in the inbox in the same
+	// transaction, and skip a message already recorded.
+	Consumer, MessageID string
+	// Idempotency, when set, marks the record SUCCEEDED with its response.
+	Idempotency *IdempotencyOutcome
+}
+
+// Outcome says what Repository.Update did.
+type Outcome int
+
+// Outcomes of an update.
+const (
+	Applied Outcome = iota
+	// Duplicate: the message was processed before; nothing ran.
+	Duplicate
+	// Unknown: no checkout matched; the message is recorded as processed.
+	Unknown
+)
+
+// Repository stores checkouts, idempotency records and promocode redemptions. It owns its
+// transactions.
+type Repository interface {
+	// Idempotency returns the record of an idempotency key of a publishable key, with one
+	// indexed read.
+	Idempotency(ctx context.Context, keyID, key string) (domain.IdempotencyRecord, bool, error)
+	// InsertIdempotency stores r unless the key has a record, and reports whether it did.
+	InsertIdempotency(ctx context.Context, r domain.IdempotencyRecord) (bool, error)
+	// TakeOverIdempotency makes the key RUNNING for a new request when its record FAILED, its
+	// RUNNING lease lapsed, or it expired. It keeps the record's checkout when that checkout
+	// can resume, else switches to newCheckoutID, and returns the checkout id to use; ok is
+	// false when another request took the key first.
+	TakeOverIdempotency(ctx context.Context, r domain.IdempotencyRecord, newCheckoutID string, now time.Time) (checkoutID string, ok bool, err error)
+	// FailIdempotency marks the RUNNING record of checkoutID FAILED.
+	FailIdempotency(ctx context.Context, keyID, key, checkoutID string) error
+	// PromocodeUses returns the redemptions counted for an event's promocode.
+	PromocodeUses(ctx context.Context, eventID, code string) (int64, error)
+	// CreateCheckout stores c and, when it has a promocode, counts a redemption unless
+	// maxUses (nil: unlimited) are reached (domain.ErrPromocodeExhausted). A checkout with
+	// c.ID already stored is returned as it is, with existed true.
+	CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (stored domain.Checkout, existed bool, err error)
+	// Update locks the checkout u.Ref picks and, in one transaction, runs fn on it, stores
+	// it, adjusts the promocode counter to its promocode state, writes the messages fn
+	// returns to the outbox and applies u's inbox and idempotency parts.
+	Update(ctx context.Context, u Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, Outcome, error)
+	// Checkout returns a checkout by id, session id (the latest) or order id.
+	Checkout(ctx context.Context, ref CheckoutRef) (domain.Checkout, error)
+	// DeleteExpiredIdempotency deletes records expired at now.
+	DeleteExpiredIdempotency(ctx context.Context, now time.Time) (int64, error)
+	// StaleCheckouts lists checkouts still CREATED that were created before.
+	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
+	// PruneInbox forgets processed message ids older than keep.
+	PruneInbox(ctx context.Context, keep time.Duration) (int64, error)
+}
+
+// Options tunes the service; zero values take the defaults.
+type Options struct {
+	// HoldTTL is how long registration holds the places (default 35 minutes). The Stripe
+	// session expires PaymentGrace earlier.
+	HoldTTL time.Duration
+	// Retention is how long an idempotency key is remembered (default 48 hours).
+	Retention time.Duration
+	// IdempotencyWait is how long a request waits for the first request with its key to
+	// finish before answering 409 (default 5 seconds).
+	IdempotencyWait time.Duration
+	// Lease is how long a running request owns its idempotency key before another request
+	// may take over, as after a crash (default 2 minutes).
+	Lease time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// PaymentGrace is how much longer the hold lives than the Stripe session, so that a payment
+// completed at the session's last second still finds its hold.
+const PaymentGrace = 4 * time.Minute
+
+// Consumers of the inbox.
+const (
+	ConsumerStripe = "stripe-webhooks"
+	ConsumerOrders = "checkout-orders"
+)
+
+// inboxKeep is how long processed message ids are remembered: Stripe retries a webhook for up
+// to three days.
+const inboxKeep = 7 * 24 * time.Hour
+
+// Service runs the use cases.
+type Service struct {
+	repo         Repository
+	catalog      Catalog
+	registration Registration
+	payments     Payments
+	log          *slog.Logger
+	opts         Options
+}
+
+// New returns a Service.
+func New(repo Repository, catalog Catalog, registration Registration, payments Payments, log *slog.Logger, o Options) *Service {
+	if o.HoldTTL == 0 {
+		o.HoldTTL = 35 * time.Minute
+	}
+	if o.Retention == 0 {
+		o.Retention = 48 * time.Hour
+	}
+	if o.IdempotencyWait == 0 {
+		o.IdempotencyWait = 5 * time.Second
+	}
+	if o.Lease == 0 {
+		o.Lease = 2 * time.Minute
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o}
+}
+
+// clock is the current time in UTC at the database's microsecond precision.
+func (s *Service) clock() time.Time { return s.opts.Now().UTC().Truncate(time.Microsecond) }

@@ -1,0 +1,147 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// WebhookResult says what a webhook did.
+type WebhookResult string
+
+// Webhook results, also reported to Stripe in the answer body.
+const (
+	WebhookApplied   WebhookResult = "applied"
+	WebhookDuplicate WebhookResult = "duplicate"
+	WebhookUnknown   WebhookResult = "unknown-session"
+	WebhookIgnored   WebhookResult = "ignored"
+)
+
+// HandleStripeWebhook verifies a Stripe webhook and applies it once (the inbox dedupes by
+// Stripe event id): the checkout's new state and the payment event for registration are
+// written in one transaction. Events of other types, and of sessions checkout does not know,
+// are acknowledged and change nothing.
+func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signature string) (WebhookResult, error) {
+	ev, err := s.payments.ParseWebhook(payload, signature)
+	if err != nil {
+		return "", err
+	}
+	if !ev.Handled() {
+		return WebhookIgnored, nil
+	}
+	now := s.clock()
+	c, outcome, err := s.repo.Update(ctx, Update{
+		Ref: CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID}, Consumer: ConsumerStripe, MessageID: ev.ID,
+	}, func(c *domain.Checkout) ([]domain.Message, error) {
+		return c.ApplyPayment(ev, now), nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("webhook %s: %w", ev.Kind, err)
+	}
+	switch outcome {
+	case Duplicate:
+		return WebhookDuplicate, nil
+	case Unknown:
+		s.log.WarnContext(ctx, "Stripe webhook for a session checkout does not know; acknowledged",
+			"stripe_event_id", ev.ID, "type", string(ev.Kind), "session_id", ev.SessionID, "checkout_id", ev.CheckoutID)
+		return WebhookUnknown, nil
+	}
+	s.log.InfoContext(ctx, "Stripe webhook applied", "stripe_event_id", ev.ID, "type", string(ev.Kind), "checkout_id", c.ID, "state", string(c.State))
+	return WebhookApplied, nil
+}
+
+// HandleOrderEvent applies an event of registration.orders.v1 once (the inbox dedupes by
+// message id). An unfulfillable order (paid after its hold lapsed, no place left) is refunded
+// in full through Stripe, with an idempotency key derived from the order id, and flagged
+// REFUNDED_NO_PLACE; a failed refund fails the message, which the consumer retries.
+func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e domain.OrderEvent) error {
+	switch e.Type {
+	case domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable:
+	default:
+		return nil
+	}
+	if e.OrderID == "" {
+		return errors.New("order event without orderId")
+	}
+	now := s.clock()
+	c, outcome, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{OrderID: e.OrderID}, Consumer: ConsumerOrders, MessageID: messageID},
+		func(c *domain.Checkout) ([]domain.Message, error) {
+			if e.Type == domain.EventOrderUnfulfillable {
+				return nil, s.refund(ctx, c, e, now)
+			}
+			c.ApplyOrder(e, now)
+			return nil, nil
+		})
+	if err != nil {
+		return fmt.Errorf("order event %s: %w", e.Type, err)
+	}
+	if outcome == Applied && e.Type == domain.EventOrderUnfulfillable {
+		s.log.WarnContext(ctx, "paid order had no place left: payment refunded", "checkout_id", c.ID, "order_id", c.OrderID, "refund_id", c.RefundID)
+	}
+	return nil
+}
+
+func (s *Service) refund(ctx context.Context, c *domain.Checkout, e domain.OrderEvent, now time.Time) error {
+	if !c.NeedsRefund() {
+		return nil
+	}
+	refundID := ""
+	if c.Total > 0 {
+		pi := c.RefundPaymentIntent(e)
+		if pi == "" {
+			return fmt.Errorf("checkout %s: no payment to refund", c.ID)
+		}
+		id, err := s.payments.Refund(ctx, pi, "podium-refund-"+c.OrderID, map[string]string{
+			"orderId": c.OrderID, "checkoutId": c.ID, "reason": e.Reason,
+		})
+		if err != nil {
+			return fmt.Errorf("refund: %w", err)
+		}
+		refundID = id
+	}
+	c.RefundedNoPlace(refundID, now)
+	return nil
+}
+
+// Sweep deletes idempotency records past their retention, fails checkouts left CREATED
+// longer than a hold lives (their process died before holding; their promocode use is given
+// back) and prunes the inbox.
+func (s *Service) Sweep(ctx context.Context) error {
+	now := s.clock()
+	if _, err := s.repo.DeleteExpiredIdempotency(ctx, now); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	ids, err := s.repo.StaleCheckouts(ctx, now.Add(-s.opts.HoldTTL))
+	if err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	for _, id := range ids {
+		if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: id}}, func(c *domain.Checkout) ([]domain.Message, error) {
+			c.Failed(now)
+			return nil, nil
+		}); err != nil {
+			return fmt.Errorf("sweep: %w", err)
+		}
+	}
+	if _, err := s.repo.PruneInbox(ctx, inboxKeep); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	return nil
+}
+
+// RunSweeper sweeps every interval until ctx is done.
+func (s *Service) RunSweeper(ctx context.Context, interval time.Duration) error {
+	for {
+		if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
+			s.log.ErrorContext(ctx, "sweep failed; retrying at the next interval", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(interval):
+		}
+	}
+}

@@ -1,0 +1,216 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// SessionInput is a checkout session request of a browser.
+type SessionInput struct {
+	Caller domain.Caller
+	// OrganizerID and KeyID are the publishable key's; idempotency keys are scoped to KeyID.
+	OrganizerID string
+	KeyID       string
+	Purchase    domain.Purchase
+	// Body is the request body as sent, hashed to recognise a retry of the same request.
+	Body []byte
+}
+
+// SessionResult is the answer to a session request: where to send the browser.
+type SessionResult struct {
+	SessionID  string     `json:"sessionId"`
+	SessionURL string     `json:"sessionUrl"`
+	OrderID    string     `json:"orderId,omitempty"`
+	ExpiresAt  *time.Time `json:"expiresAt,omitempty"`
+	// Replayed is true when the answer is the stored answer of an earlier request.
+	Replayed bool `json:"-"`
+}
+
+// CreateSession validates and prices the purchase, holds its places through registration
+// and opens a Stripe Checkout Session (or, for a zero total, confirms the order at once).
+// With an idempotency key, the same request again returns the same answer with no second
+// hold or Stripe call (see claim).
+func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionResult, error) {
+	key := in.Purchase.IdempotencyKey
+	if key == "" {
+		return s.runSession(ctx, in, domain.NewCheckoutID(), nil)
+	}
+	hash, err := domain.RequestHash(in.Body)
+	if err != nil {
+		return SessionResult{}, err
+	}
+	c, replay, err := s.claim(ctx, in.KeyID, key, hash)
+	if err != nil || replay != nil {
+		if replay != nil {
+			return *replay, nil
+		}
+		return SessionResult{}, err
+	}
+	res, err := s.runSession(ctx, in, c.CheckoutID, c)
+	var unrecorded *unrecordedError
+	if errors.As(err, &unrecorded) {
+		// The hold (and Stripe session, or confirmation) exist but could not be recorded: the
+		// key stays RUNNING, so once its lease lapses a retry resumes this very checkout.
+		return SessionResult{}, unrecorded.err
+	}
+	if err != nil {
+		if ferr := s.repo.FailIdempotency(context.WithoutCancel(ctx), in.KeyID, key, c.CheckoutID); ferr != nil {
+			s.log.ErrorContext(ctx, "marking an idempotency key failed did not work; its lease will lapse", "checkout_id", c.CheckoutID, "err", ferr)
+		}
+		return SessionResult{}, err
+	}
+	return res, nil
+}
+
+// runSession runs one attempt of a session request with the checkout id given (a new one, or
+// that of an interrupted attempt being resumed). idem is nil without an idempotency key.
+func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+	p := &in.Purchase
+	ev, err := s.catalog.Event(ctx, in.Caller, p.EventID)
+	if err != nil {
+		return SessionResult{}, fmt.Errorf("session: %w", err)
+	}
+	if err := ev.CheckVisible(p.PreviewToken); err != nil {
+		return SessionResult{}, err
+	}
+	promo, err := s.promocode(ctx, &ev, p.Promocode, false)
+	if err != nil {
+		return SessionResult{}, err
+	}
+	quote, err := domain.Price(&ev, p.Selections(), promo)
+	if err != nil {
+		return SessionResult{}, err
+	}
+	if err := p.Check(&ev); err != nil {
+		return SessionResult{}, err
+	}
+	chk, err := s.createCheckout(ctx, in, checkoutID, &ev, quote, promo)
+	if err != nil {
+		return SessionResult{}, err
+	}
+	hold, err := s.registration.Hold(ctx, in.Caller, p.HoldRequest(chk.ID, quote, chk.HoldExpiresAt))
+	if err != nil {
+		s.fail(ctx, in.Caller, chk.ID, "")
+		return SessionResult{}, fmt.Errorf("session: hold: %w", err)
+	}
+	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: chk.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
+		c.Held(hold.OrderID, s.clock())
+		return nil, nil
+	}); err != nil {
+		return SessionResult{}, fmt.Errorf("session: record hold: %w", err)
+	}
+	if quote.Total == 0 {
+		return s.confirmFree(ctx, in, chk.ID, hold.OrderID, idem)
+	}
+	return s.openPayment(ctx, in, &ev, chk, quote, hold.OrderID, idem)
+}
+
+// createCheckout records the attempt and reserves its promocode use atomically.
+func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string, ev *domain.Event, q domain.Quote, promo *domain.Promocode) (domain.Checkout, error) {
+	now := s.clock()
+	p := &in.Purchase
+	c := domain.Checkout{
+		ID: id, OrganizerID: ev.OrganizerID, KeyID: in.KeyID, IdempotencyKey: p.IdempotencyKey, EventID: ev.ID,
+		State: domain.StateCreated, Currency: q.Currency, Total: q.Total, Quote: q, PromoState: domain.PromoNone,
+		PurchaserEmail: p.PurchaserEmail, PurchaserName: p.PurchaserName,
+		LegalSignature: p.LegalSignature, IPEnrichment: p.IPEnrichment, Deferred: p.Deferred,
+		HoldExpiresAt: now.Add(s.opts.HoldTTL), CreatedAt: now, UpdatedAt: now,
+	}
+	var maxUses *int64
+	if promo != nil {
+		c.Promocode, c.PromoState, maxUses = promo.Code, domain.PromoReserved, promo.MaxUses
+	}
+	stored, existed, err := s.repo.CreateCheckout(ctx, c, maxUses)
+	switch {
+	case errors.Is(err, domain.ErrPromocodeExhausted):
+		return domain.Checkout{}, domain.Rule("promocode %q has reached its maximum number of uses", promo.Code)
+	case err != nil:
+		return domain.Checkout{}, fmt.Errorf("session: %w", err)
+	case existed && !stored.Resumable():
+		return domain.Checkout{}, domain.ErrIdempotencyBusy
+	}
+	return stored, nil
+}
+
+// openPayment opens the Stripe Checkout Session; if Stripe fails, the hold is released and
+// the checkout fails, so nothing is held and nothing was charged.
+func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.Event, chk domain.Checkout, q domain.Quote, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+	p := &in.Purchase
+	session, err := s.payments.CreateSession(ctx, domain.PaymentRequest{
+		CheckoutID: chk.ID, OrderID: orderID, EventID: ev.ID, OrganizerID: ev.OrganizerID, Currency: q.Currency,
+		Lines: q.PaymentLines(ev.Name, p.TeamNames()), CustomerEmail: p.PurchaserEmail,
+		SuccessURL: p.SuccessURL, CancelURL: p.CancelURL,
+		ExpiresAt: chk.HoldExpiresAt.Add(-PaymentGrace), IdempotencyKey: "podium-checkout-" + chk.ID,
+	})
+	if err != nil {
+		s.log.WarnContext(ctx, "the payment provider failed; releasing the hold", "checkout_id", chk.ID, "order_id", orderID, "err", err)
+		s.fail(ctx, in.Caller, chk.ID, orderID)
+		return SessionResult{}, domain.ErrPaymentProvider
+	}
+	exp := session.ExpiresAt
+	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp}
+	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) { c.Opened(session, s.clock()) })
+}
+
+// confirmFree confirms a zero-total order at once, without Stripe.
+func (s *Service) confirmFree(ctx context.Context, in SessionInput, checkoutID, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+	if err := s.registration.Confirm(ctx, in.Caller, orderID, domain.PaymentRefFree, 0); err != nil {
+		s.fail(ctx, in.Caller, checkoutID, orderID)
+		if errors.Is(err, domain.ErrNoPlaceLeft) {
+			return SessionResult{}, &domain.ConflictError{Message: "no place is left in the chosen category"}
+		}
+		return SessionResult{}, fmt.Errorf("session: confirm: %w", err)
+	}
+	id := domain.NewFreeSessionID()
+	res := SessionResult{SessionID: id, SessionURL: domain.AppendQuery(in.Purchase.SuccessURL, "session_id="+id), OrderID: orderID}
+	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) { c.CompletedFree(res.SessionID, res.SessionURL, s.clock()) })
+}
+
+// finish records the checkout's new state and, with an idempotency key, the answer, in one
+// transaction.
+func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResult, idem *domain.IdempotencyRecord, change func(*domain.Checkout)) (SessionResult, error) {
+	u := Update{Ref: CheckoutRef{ID: checkoutID}}
+	if idem != nil {
+		body, err := json.Marshal(res)
+		if err != nil {
+			return SessionResult{}, fmt.Errorf("session: %w", err)
+		}
+		u.Idempotency = &IdempotencyOutcome{KeyID: idem.KeyID, Key: idem.Key, CheckoutID: checkoutID, Response: body}
+	}
+	if _, _, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
+		change(c)
+		return nil, nil
+	}); err != nil {
+		return SessionResult{}, &unrecordedError{err: fmt.Errorf("session: record: %w", err)}
+	}
+	return res, nil
+}
+
+// unrecordedError is a failure to record the outcome of side effects that happened (a hold
+// with its Stripe session, or a confirmed order): the attempt must be resumed, not redone.
+type unrecordedError struct{ err error }
+
+func (e *unrecordedError) Error() string { return e.err.Error() }
+func (e *unrecordedError) Unwrap() error { return e.err }
+
+// fail releases the hold (when there is one) and marks the checkout FAILED, giving its
+// promocode use back. Failures are logged: registration's own sweeper frees an expired hold.
+func (s *Service) fail(ctx context.Context, caller domain.Caller, checkoutID, orderID string) {
+	ctx = context.WithoutCancel(ctx)
+	if orderID != "" {
+		if err := s.registration.Release(ctx, caller, orderID, domain.ReleaseCancelled); err != nil {
+			s.log.ErrorContext(ctx, "releasing a hold failed; registration frees it when it expires", "order_id", orderID, "err", err)
+		}
+	}
+	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
+		c.Failed(s.clock())
+		return nil, nil
+	}); err != nil {
+		s.log.ErrorContext(ctx, "marking a checkout failed did not work", "checkout_id", checkoutID, "err", err)
+	}
+}

@@ -1,0 +1,60 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// Summary prices a registration and its guests at the catalog's prices of now, with the
+// promocode and fees, as the browser will be charged (per-athlete supplements for the
+// category's minimum team size, since the summary has no athletes).
+func (s *Service) Summary(ctx context.Context, caller domain.Caller, r domain.SummaryRequest) (domain.Quote, error) {
+	ev, err := s.summaryEvent(ctx, caller, r)
+	if err != nil {
+		return domain.Quote{}, err
+	}
+	if err := ev.CheckVisible(r.PreviewToken); err != nil {
+		return domain.Quote{}, err
+	}
+	promo, err := s.promocode(ctx, &ev, r.Promocode, true)
+	if err != nil {
+		return domain.Quote{}, err
+	}
+	return domain.Price(&ev, r.Selections(), promo)
+}
+
+// summaryEvent reads the event named in the body, or else the event of the category.
+func (s *Service) summaryEvent(ctx context.Context, caller domain.Caller, r domain.SummaryRequest) (domain.Event, error) {
+	if r.EventID != "" {
+		ev, err := s.catalog.Event(ctx, caller, r.EventID)
+		if err != nil {
+			return domain.Event{}, fmt.Errorf("summary: %w", err)
+		}
+		return ev, nil
+	}
+	ev, err := s.catalog.EventOfCategory(ctx, caller, r.CategoryID)
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("summary: %w", err)
+	}
+	return ev, nil
+}
+
+// promocode checks a promocode against the event and, with countUses, its redemptions so
+// far; an empty code is no promocode. A session leaves the count to the atomic reservation
+// (which a resumed attempt already holds).
+func (s *Service) promocode(ctx context.Context, ev *domain.Event, code string, countUses bool) (*domain.Promocode, error) {
+	if code == "" {
+		return nil, nil
+	}
+	var used int64
+	if p, ok := ev.Promocode(code); ok && p.MaxUses != nil && countUses {
+		n, err := s.repo.PromocodeUses(ctx, ev.ID, code)
+		if err != nil {
+			return nil, fmt.Errorf("promocode uses: %w", err)
+		}
+		used = n
+	}
+	return domain.CheckPromocode(ev, code, s.clock(), used)
+}

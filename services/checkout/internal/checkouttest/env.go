@@ -1,0 +1,226 @@
+// Package checkouttest starts the checkout service for tests: its own Postgres database, the
+// HTTP API on a real listener, HTTP doubles of the catalog and registration services speaking
+// their contracts, stripe-mock behind a counting proxy, a gateway identity signer, a clock and,
+// on request, an in-process Kafka-protocol broker with the outbox relay and the order-events
+// consumer.
+package checkouttest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stripe/stripe-go/v76/webhook"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
+	chkpg "github.com/podiumhq/podium/services/checkout/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/registration"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/stripe"
+	"github.com/podiumhq/podium/services/checkout/internal/app"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+	chkhttp "github.com/podiumhq/podium/services/checkout/internal/http"
+	"github.com/podiumhq/podium/services/checkout/migrations"
+)
+
+// WebhookSecret signs the test webhooks.
+const WebhookSecret = "whsec_test_checkout_0123456789abcdef" //nolint:gosec // a test-only secret, signing test webhooks
+
+// Options configures Start.
+type Options struct {
+	// Kafka starts a Kafka-protocol broker, the outbox relay and the order-events consumer.
+	Kafka bool
+	// IdempotencyWait overrides how long a request waits for a running one with its key.
+	IdempotencyWait time.Duration
+}
+
+// Env is a running checkout service with its peers.
+type Env struct {
+	URL          string
+	Pool         *pgxpool.Pool
+	Clock        *Clock
+	Signer       *identity.Signer
+	Verifier     *identity.Verifier
+	Catalog      *Catalog
+	Registration *Registration
+	Stripe       *Stripe
+	Service      *app.Service
+	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
+	Brokers []string
+}
+
+// Start runs the service until the test ends.
+func Start(t testing.TB, o Options) *Env {
+	t.Helper()
+	signer, verifier := Keys(t)
+	env := &Env{Pool: Pool(t), Clock: &Clock{}, Signer: signer, Verifier: verifier}
+	env.Catalog = NewCatalog(t, verifier)
+	env.Registration = NewRegistration(t, verifier)
+	env.Stripe = NewStripe(t)
+	log := testkit.Logger(t)
+	env.Service = app.New(chkpg.New(env.Pool), catalog.New(env.Catalog.URL, 5*time.Second), registration.New(env.Registration.URL, 5*time.Second),
+		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: env.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
+		log, app.Options{Now: env.Clock.Now, IdempotencyWait: o.IdempotencyWait})
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: chkhttp.MapError,
+		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
+	})
+	chkhttp.Register(srv.App, env.Service, verifier)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env.URL = "http://" + ln.Addr().String()
+	Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	if o.Kafka {
+		env.Brokers = testkit.Kafka(t)
+		if err := broker.EnsureTopics(context.Background(), env.Brokers, 3, 1, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
+			t.Fatal(err)
+		}
+		w := broker.NewWriter(env.Brokers)
+		t.Cleanup(func() { _ = w.Close() })
+		Background(t, (&outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}).Run)
+		joined := make(chan struct{})
+		consumer := &kafka.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, MaxAttempts: 3, Joined: func() { close(joined) }}
+		Background(t, consumer.Run)
+		select {
+		case <-joined:
+		case <-time.After(30 * time.Second):
+			t.Fatal("the order-events consumer did not join its group within 30s")
+		}
+	}
+	return env
+}
+
+// Keys returns a gateway signer and the verifier that accepts its tokens.
+func Keys(t testing.TB) (*identity.Signer, *identity.Verifier) {
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := identity.ParsePublicKeys(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := identity.ParsePrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return identity.NewSigner(key, time.Minute), identity.NewVerifier(keys, time.Minute)
+}
+
+// Pool returns a pool on a fresh database with the service's and the outbox's migrations.
+func Pool(t testing.TB) *pgxpool.Pool {
+	t.Helper()
+	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
+}
+
+// Background runs fn until the test ends and reports its error.
+func Background(t testing.TB, fn func(context.Context) error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- fn(ctx) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("background: %v", err)
+		}
+	})
+}
+
+// Clock is a clock that runs with real time plus an offset tests can advance.
+type Clock struct{ offset atomic.Int64 }
+
+// Now returns the current time of the clock.
+func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
+
+// Advance moves the clock forward by d.
+func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
+
+// Response is an HTTP answer with its decoded JSON body.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    []byte
+}
+
+// Browser posts body to a browser route as the gateway forwards it for a publishable key
+// (Site's origin) of OrgID.
+func (e *Env) Browser(t testing.TB, path string, body any, keyID string) Response {
+	t.Helper()
+	tok, err := e.Signer.Token(identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.Do(t, http.MethodPost, "/external/v1/browser/checkout/registration/"+path, body, map[string]string{identity.Header: tok})
+}
+
+// Webhook posts a raw payload to the Stripe webhook route as the gateway forwards it.
+func (e *Env) Webhook(t testing.TB, payload []byte, signature string) Response {
+	t.Helper()
+	tok, err := e.Signer.Token(identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := map[string]string{identity.Header: tok}
+	if signature != "" {
+		h["Stripe-Signature"] = signature
+	}
+	return e.Do(t, http.MethodPost, "/webhooks/stripe", json.RawMessage(payload), h)
+}
+
+// SignedWebhook posts payload signed with WebhookSecret at the given time.
+func (e *Env) SignedWebhook(t testing.TB, payload []byte, at time.Time) Response {
+	t.Helper()
+	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: WebhookSecret, Timestamp: at})
+	return e.Webhook(t, payload, signed.Header)
+}
+
+// Do sends a request with body as JSON (when not nil) and the given headers.
+func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) Response {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, ok := body.(json.RawMessage)
+		if !ok {
+			var err error
+			if b, err = json.Marshal(body); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, e.URL+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
+	_ = json.Unmarshal(raw, &r.Body)
+	return r
+}

@@ -1,0 +1,145 @@
+package domain
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// State is where a checkout is in its life (README, "State machine").
+type State string
+
+// Checkout states.
+const (
+	// StateCreated: recorded, promocode reserved, no hold yet.
+	StateCreated State = "CREATED"
+	// StateHeld: registration holds the places (a PENDING order).
+	StateHeld State = "HELD"
+	// StateOpen: the Stripe Checkout Session is open, awaiting payment.
+	StateOpen State = "OPEN"
+	// StateProcessing: completed with a delayed payment method, awaiting its outcome.
+	StateProcessing State = "PROCESSING"
+	// StatePaid: Stripe collected the money; registration is confirming the order.
+	StatePaid State = "PAID"
+	// StateCompleted: registration confirmed the order (or a zero total confirmed at once).
+	StateCompleted State = "COMPLETED"
+	// StateExpired: the Stripe session expired unpaid; the hold is being released.
+	StateExpired State = "EXPIRED"
+	// StatePaymentFailed: the delayed payment failed; the hold is being released.
+	StatePaymentFailed State = "PAYMENT_FAILED"
+	// StateReleased: registration released the hold (its own expiry) before any payment.
+	StateReleased State = "RELEASED"
+	// StateFailed: the session could not be created (hold refused or Stripe failed); nothing
+	// was charged and no place is held.
+	StateFailed State = "FAILED"
+	// StateRefundedNoPlace: paid after the hold lapsed with no place left; refunded.
+	StateRefundedNoPlace State = "REFUNDED_NO_PLACE"
+)
+
+// PromoState tracks the checkout's use of its promocode's redemption counter.
+type PromoState string
+
+// Promocode reservation states: none (no code), counted, or given back.
+const (
+	PromoNone     PromoState = "NONE"
+	PromoReserved PromoState = "RESERVED"
+	PromoReleased PromoState = "RELEASED"
+)
+
+// Checkout is one attempt to buy: its price, its hold (order) and its payment.
+type Checkout struct {
+	ID               string
+	OrganizerID      string
+	KeyID            string
+	IdempotencyKey   string
+	EventID          string
+	State            State
+	Currency         string
+	Total            int64
+	Quote            Quote
+	Promocode        string
+	PromoState       PromoState
+	PurchaserEmail   string
+	PurchaserName    string
+	LegalSignature   *LegalSignature
+	IPEnrichment     json.RawMessage
+	Deferred         *DeferredTeamCompletion
+	OrderID          string
+	SessionID        string
+	SessionURL       string
+	PaymentIntent    string
+	AmountPaid       *int64
+	RefundID         string
+	HoldExpiresAt    time.Time
+	SessionExpiresAt *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	PaidAt           *time.Time
+	CompletedAt      *time.Time
+}
+
+// Resumable reports whether a session request interrupted in this state may carry on with the
+// same checkout (same hold id, same Stripe idempotency key).
+func (c *Checkout) Resumable() bool { return c.State == StateCreated || c.State == StateHeld }
+
+// Held records the order holding the places.
+func (c *Checkout) Held(orderID string, now time.Time) {
+	c.OrderID = orderID
+	if c.State == StateCreated {
+		c.set(StateHeld, now)
+	}
+}
+
+// Opened records the Stripe session. A webhook that raced ahead keeps its state.
+func (c *Checkout) Opened(s PaymentSession, now time.Time) {
+	c.SessionID, c.SessionURL, c.PaymentIntent = s.ID, s.URL, s.PaymentIntent
+	exp := s.ExpiresAt
+	c.SessionExpiresAt = &exp
+	if c.Resumable() {
+		c.set(StateOpen, now)
+	}
+}
+
+// CompletedFree records a zero-total checkout that registration confirmed at once.
+func (c *Checkout) CompletedFree(sessionID, sessionURL string, now time.Time) {
+	c.SessionID, c.SessionURL = sessionID, sessionURL
+	zero := int64(0)
+	c.AmountPaid = &zero
+	c.PaidAt, c.CompletedAt = &now, &now
+	c.set(StateCompleted, now)
+}
+
+// Failed records that the session could not be created; the promocode use is given back.
+func (c *Checkout) Failed(now time.Time) {
+	if c.Resumable() {
+		c.set(StateFailed, now)
+		c.releasePromo()
+	}
+}
+
+func (c *Checkout) set(s State, now time.Time) {
+	c.State = s
+	c.UpdatedAt = now
+}
+
+func (c *Checkout) releasePromo() {
+	if c.PromoState == PromoReserved {
+		c.PromoState = PromoReleased
+	}
+}
+
+// keepPromo counts the promocode use again after it was given back: a payment arrived.
+func (c *Checkout) keepPromo() {
+	if c.PromoState == PromoReleased {
+		c.PromoState = PromoReserved
+	}
+}
+
+// paidOrBeyond reports states a payment event no longer changes.
+func (c *Checkout) paidOrBeyond() bool {
+	return c.State == StatePaid || c.State == StateCompleted || c.State == StateRefundedNoPlace
+}
+
+// awaitingPayment reports states in which the hold is still wanted.
+func (c *Checkout) awaitingPayment() bool {
+	return c.State == StateHeld || c.State == StateOpen || c.State == StateProcessing
+}

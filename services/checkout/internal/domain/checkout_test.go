@@ -1,0 +1,184 @@
+package domain_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+var now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+func checkout(state domain.State) domain.Checkout {
+	return domain.Checkout{ID: "chk_1", State: state, Currency: "EUR", Total: 5875, OrderID: "ord_1", SessionID: "cs_1",
+		Promocode: "P", PromoState: domain.PromoReserved}
+}
+
+func pay(kind domain.PaymentEventKind, paid bool) domain.PaymentEvent {
+	return domain.PaymentEvent{ID: "evt", Kind: kind, SessionID: "cs_1", Paid: paid, PaymentIntent: "pi_1", AmountTotal: ptr(int64(5875))}
+}
+
+// TestPaymentTransitions covers every state against every webhook: the state it leads to and
+// the event it publishes.
+func TestPaymentTransitions(t *testing.T) {
+	completed, completedUnpaid := pay(domain.PaymentCompleted, true), pay(domain.PaymentCompleted, false)
+	succeeded, failed, expired := pay(domain.PaymentAsyncSucceeded, true), pay(domain.PaymentAsyncFailed, false), pay(domain.PaymentExpired, false)
+	type want struct {
+		state domain.State
+		event string
+	}
+	cases := map[domain.State]map[string]want{
+		domain.StateHeld: {"completed": {domain.StatePaid, domain.EventPaymentSucceeded}, "unpaid": {domain.StateProcessing, ""},
+			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StatePaymentFailed, domain.EventPaymentFailed}, "expired": {domain.StateExpired, domain.EventPaymentFailed}},
+		domain.StateOpen: {"completed": {domain.StatePaid, domain.EventPaymentSucceeded}, "unpaid": {domain.StateProcessing, ""},
+			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StatePaymentFailed, domain.EventPaymentFailed}, "expired": {domain.StateExpired, domain.EventPaymentFailed}},
+		domain.StateProcessing: {"completed": {domain.StatePaid, domain.EventPaymentSucceeded}, "unpaid": {domain.StateProcessing, ""},
+			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StatePaymentFailed, domain.EventPaymentFailed}, "expired": {domain.StateExpired, domain.EventPaymentFailed}},
+		domain.StatePaid: {"completed": {domain.StatePaid, ""}, "unpaid": {domain.StatePaid, ""},
+			"succeeded": {domain.StatePaid, ""}, "failed": {domain.StatePaid, ""}, "expired": {domain.StatePaid, ""}},
+		domain.StateCompleted: {"completed": {domain.StateCompleted, ""}, "unpaid": {domain.StateCompleted, ""},
+			"succeeded": {domain.StateCompleted, ""}, "failed": {domain.StateCompleted, ""}, "expired": {domain.StateCompleted, ""}},
+		domain.StateExpired: {"completed": {domain.StatePaid, domain.EventPaymentSucceeded}, "unpaid": {domain.StateExpired, ""},
+			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StateExpired, ""}, "expired": {domain.StateExpired, ""}},
+		domain.StatePaymentFailed: {"completed": {domain.StatePaid, domain.EventPaymentSucceeded}, "unpaid": {domain.StatePaymentFailed, ""},
+			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StatePaymentFailed, ""}, "expired": {domain.StatePaymentFailed, ""}},
+		domain.StateReleased: {"completed": {domain.StatePaid, domain.EventPaymentSucceeded}, "unpaid": {domain.StateReleased, ""},
+			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StateReleased, ""}, "expired": {domain.StateReleased, ""}},
+		domain.StateRefundedNoPlace: {"completed": {domain.StateRefundedNoPlace, ""}, "unpaid": {domain.StateRefundedNoPlace, ""},
+			"succeeded": {domain.StateRefundedNoPlace, ""}, "failed": {domain.StateRefundedNoPlace, ""}, "expired": {domain.StateRefundedNoPlace, ""}},
+	}
+	events := map[string]domain.PaymentEvent{"completed": completed, "unpaid": completedUnpaid, "succeeded": succeeded, "failed": failed, "expired": expired}
+	for from, byEvent := range cases {
+		for name, w := range byEvent {
+			c := checkout(from)
+			msgs := c.ApplyPayment(events[name], now)
+			got := ""
+			if len(msgs) == 1 {
+				got = msgs[0].Type
+			}
+			if c.State != w.state || got != w.event || len(msgs) > 1 {
+				t.Errorf("%s + %s: %s publishing %q, want %s publishing %q", from, name, c.State, got, w.state, w.event)
+			}
+			for _, m := range msgs {
+				if m.Key != "ord_1" || m.Topic != domain.PaymentsTopic {
+					t.Errorf("%s + %s: message %+v", from, name, m)
+				}
+			}
+		}
+	}
+}
+
+func TestPaymentEventsData(t *testing.T) {
+	c := checkout(domain.StateOpen)
+	msgs := c.ApplyPayment(pay(domain.PaymentCompleted, true), now)
+	want := domain.PaymentSucceeded{OrderID: "ord_1", SessionID: "cs_1", PaymentRef: "pi_1", Amount: 5875, Currency: "EUR", PaidAt: now}
+	if msgs[0].Data != want || c.PaymentIntent != "pi_1" || *c.AmountPaid != 5875 {
+		t.Fatalf("succeeded %+v, checkout %+v", msgs[0].Data, c)
+	}
+	c = checkout(domain.StateOpen)
+	msgs = c.ApplyPayment(pay(domain.PaymentExpired, false), now)
+	if msgs[0].Data != (domain.PaymentFailed{OrderID: "ord_1", SessionID: "cs_1", Reason: domain.FailureExpired}) {
+		t.Fatalf("failed %+v", msgs[0].Data)
+	}
+	c = checkout(domain.StateOpen)
+	c.OrderID = ""
+	if msgs := c.ApplyPayment(pay(domain.PaymentCompleted, true), now); msgs != nil || c.State != domain.StateOpen {
+		t.Fatal("a payment without an order published an event")
+	}
+}
+
+func TestPromocodeUseFollowsThePayment(t *testing.T) {
+	c := checkout(domain.StateOpen)
+	c.ApplyPayment(pay(domain.PaymentExpired, false), now)
+	if c.PromoState != domain.PromoReleased {
+		t.Fatalf("expiry kept the promocode use: %s", c.PromoState)
+	}
+	c.ApplyPayment(pay(domain.PaymentAsyncSucceeded, true), now)
+	if c.PromoState != domain.PromoReserved {
+		t.Fatalf("a late payment did not count the promocode again: %s", c.PromoState)
+	}
+	c.RefundedNoPlace("re_1", now)
+	if c.PromoState != domain.PromoReleased || c.State != domain.StateRefundedNoPlace || c.NeedsRefund() {
+		t.Fatalf("refund: %+v", c)
+	}
+	f := checkout(domain.StateHeld)
+	f.Failed(now)
+	if f.State != domain.StateFailed || f.PromoState != domain.PromoReleased {
+		t.Fatalf("failed: %+v", f)
+	}
+	n := checkout(domain.StateOpen)
+	n.PromoState = domain.PromoNone
+	n.ApplyPayment(pay(domain.PaymentExpired, false), now)
+	if n.PromoState != domain.PromoNone {
+		t.Fatal("a checkout without a promocode got one")
+	}
+}
+
+func TestOrderTransitions(t *testing.T) {
+	for _, c := range []struct {
+		from    domain.State
+		typ     string
+		to      domain.State
+		changed bool
+	}{
+		{domain.StatePaid, domain.EventOrderCompleted, domain.StateCompleted, true},
+		{domain.StateOpen, domain.EventOrderCompleted, domain.StateCompleted, true},
+		{domain.StateCompleted, domain.EventOrderCompleted, domain.StateCompleted, false},
+		{domain.StateRefundedNoPlace, domain.EventOrderCompleted, domain.StateRefundedNoPlace, false},
+		{domain.StateOpen, domain.EventOrderReleased, domain.StateReleased, true},
+		{domain.StateHeld, domain.EventOrderReleased, domain.StateReleased, true},
+		{domain.StatePaid, domain.EventOrderReleased, domain.StatePaid, false},
+		{domain.StateExpired, domain.EventOrderReleased, domain.StateExpired, false},
+		{domain.StateOpen, "podium.registration.order.other.v1", domain.StateOpen, false},
+	} {
+		chk := checkout(c.from)
+		if changed := chk.ApplyOrder(domain.OrderEvent{Type: c.typ, OrderID: "ord_1"}, now); changed != c.changed || chk.State != c.to {
+			t.Errorf("%s + %s: %s (changed %v), want %s (%v)", c.from, c.typ, chk.State, changed, c.to, c.changed)
+		}
+	}
+	c := checkout(domain.StatePaid)
+	c.PaymentIntent = "pi_recorded"
+	if c.RefundPaymentIntent(domain.OrderEvent{PaymentRef: "pi_named"}) != "pi_named" || c.RefundPaymentIntent(domain.OrderEvent{PaymentRef: "cs_1"}) != "pi_recorded" {
+		t.Fatal("refund payment intent")
+	}
+}
+
+func TestRequestHashIsCanonical(t *testing.T) {
+	a, err := domain.RequestHash([]byte(`{"b": [1, {"y": 2, "x": "é"}], "a": 1.50}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := domain.RequestHash([]byte("{\"a\":1.50,\n\"b\":[1,{\"x\":\"é\",\"y\":2}]}"))
+	c, _ := domain.RequestHash([]byte(`{"a":1.5,"b":[1,{"x":"é","y":2}]}`))
+	d, _ := domain.RequestHash([]byte(`{"a":1.50,"b":[{"x":"é","y":2},1]}`))
+	if !bytes.Equal(a, b) || bytes.Equal(a, d) || len(a) != 32 {
+		t.Fatal("the hash depends on key order or spacing, or ignores array order")
+	}
+	_ = c // 1.5 and 1.50 are different texts; either outcome is acceptable for a retry sent by the same client
+	if _, err := domain.RequestHash([]byte(`{"a":`)); !errors.Is(err, domain.ErrInvalidBody) {
+		t.Fatalf("invalid JSON: %v", err)
+	}
+}
+
+func TestAppendQuery(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://a.example/ok":            "https://a.example/ok?session_id={X}",
+		"https://a.example/ok?step=2":     "https://a.example/ok?step=2&session_id={X}",
+		"https://a.example/ok?":           "https://a.example/ok?session_id={X}",
+		"https://a.example/ok?a=1#review": "https://a.example/ok?a=1&session_id={X}#review",
+		"https://a.example/ok#top":        "https://a.example/ok?session_id={X}#top",
+	} {
+		if got := domain.AppendQuery(in, "session_id={X}"); got != want {
+			t.Errorf("AppendQuery(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestIDs(t *testing.T) {
+	a, b := domain.NewCheckoutID(), domain.NewFreeSessionID()
+	if len(a) != 24 || a[:4] != "chk_" || len(b) != 25 || b[:5] != "free_" || a == domain.NewCheckoutID() {
+		t.Fatalf("ids %s %s", a, b)
+	}
+}

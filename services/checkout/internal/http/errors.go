@@ -1,0 +1,42 @@
+package http
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// MapError translates domain errors into the standard error responses; others become a 500.
+func MapError(err error) *httpserver.Error {
+	var (
+		notFound    *domain.NotFoundError
+		rule        *domain.RuleError
+		conflict    *domain.ConflictError
+		unavailable *domain.UnavailableError
+	)
+	switch {
+	case errors.As(err, &notFound):
+		return httpserver.NotFound(notFound.Error())
+	case errors.As(err, &rule):
+		return &httpserver.Error{Status: http.StatusUnprocessableEntity, Message: rule.Problems}
+	case errors.As(err, &conflict):
+		return httpserver.Conflict(conflict.Message)
+	case errors.Is(err, domain.ErrIdempotencyMismatch):
+		return httpserver.NewError(http.StatusUnprocessableEntity, domain.ErrIdempotencyMismatch.Error())
+	case errors.Is(err, domain.ErrIdempotencyBusy):
+		return &httpserver.Error{Status: http.StatusConflict, Message: domain.ErrIdempotencyBusy.Error(), Headers: map[string]string{"Retry-After": "1"}}
+	case errors.Is(err, domain.ErrNoPlaceLeft):
+		return httpserver.Conflict("no place is left in the chosen category")
+	case errors.Is(err, domain.ErrInvalidSignature):
+		return httpserver.BadRequest(domain.ErrInvalidSignature.Error())
+	case errors.Is(err, domain.ErrInvalidBody):
+		return httpserver.BadRequest(domain.ErrInvalidBody.Error())
+	case errors.Is(err, domain.ErrPaymentProvider):
+		return httpserver.NewError(http.StatusBadGateway, domain.ErrPaymentProvider.Error())
+	case errors.As(err, &unavailable):
+		return httpserver.NewError(http.StatusBadGateway, "the "+unavailable.Service+" service is unavailable; nothing was charged, retry")
+	}
+	return nil
+}

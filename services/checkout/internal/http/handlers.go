@@ -1,0 +1,67 @@
+package http
+
+import (
+	"bytes"
+	"strings"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/services/checkout/internal/app"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// HeaderReplayed marks an answer replayed from an earlier request with the same
+// idempotency key.
+const HeaderReplayed = "Idempotent-Replayed"
+
+// handlers parse requests, call the use cases and write their results. Values taken from the
+// Fiber context are cloned, because Fiber reuses its buffers after the handler returns.
+type handlers struct {
+	svc *app.Service
+}
+
+// caller is on whose behalf the request's peers are called.
+func caller(c *fiber.Ctx) domain.Caller {
+	return domain.Caller{Token: token(c), RequestID: strings.Clone(httpserver.RequestID(c))}
+}
+
+func (h handlers) summary(c *fiber.Ctx) error {
+	var req domain.SummaryRequest
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
+	}
+	q, err := h.svc.Summary(c.UserContext(), caller(c), req)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(newSummaryView(q))
+}
+
+func (h handlers) session(c *fiber.Ctx) error {
+	body := bytes.Clone(c.Body())
+	var p domain.Purchase
+	if err := httpserver.DecodeJSON(c, &p); err != nil {
+		return err
+	}
+	who := principal(c)
+	res, err := h.svc.CreateSession(c.UserContext(), app.SessionInput{
+		Caller: caller(c), OrganizerID: who.OrganizerID, KeyID: who.KeyID, Purchase: p, Body: body,
+	})
+	if err != nil {
+		return err
+	}
+	if res.Replayed {
+		c.Set(HeaderReplayed, "true")
+	}
+	return c.Status(fiber.StatusCreated).JSON(res)
+}
+
+func (h handlers) stripeWebhook(c *fiber.Ctx) error {
+	payload := bytes.Clone(c.Body())
+	result, err := h.svc.HandleStripeWebhook(c.UserContext(), payload, strings.Clone(c.Get("Stripe-Signature")))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"received": true, "result": result})
+}
