@@ -4,7 +4,10 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
+	"context"
 	"io"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -203,5 +206,40 @@ func BenchmarkVerifyUncached(b *testing.B) {
 	tok, _ := identity.NewSigner(sk, time.Minute).Token(alice)
 	for b.Loop() {
 		_, _ = identity.NewVerifier(pks, time.Minute).Verify(tok)
+	}
+}
+
+// Fiber hands handlers views of buffers that later requests reuse: a verified token remembered
+// by such a view would later read as another request's token and answer with this principal.
+func TestMiddlewareKeepsPrincipalsApartOnOneConnection(t *testing.T) {
+	sk, pks := keys(t)
+	s := identity.NewSigner(sk, time.Minute)
+	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1024, DisableTracing: true})
+	srv.App.Use(identity.Middleware(identity.NewVerifier(pks, time.Minute)))
+	srv.App.Get("/who", func(c *fiber.Ctx) error { return c.SendString(identity.From(c).OrganizerID) })
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.App.Listener(ln) }()
+	t.Cleanup(func() { _ = srv.App.Shutdown() })
+
+	bob := alice
+	bob.OrganizerID, bob.KeyID = "org_2", "key_2" // same lengths, so the tokens are too
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}}
+	for i := range 6 {
+		p := []identity.Principal{alice, bob}[i%2]
+		tok, _ := s.Token(p)
+		req, _ := http.NewRequestWithContext(context.Background(), "GET", "http://"+ln.Addr().String()+"/who", nil)
+		req.Header.Set(identity.Header, tok)
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if string(got) != p.OrganizerID {
+			t.Fatalf("request %d with %s's token was answered as %q", i, p.OrganizerID, got)
+		}
 	}
 }

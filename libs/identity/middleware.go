@@ -1,6 +1,8 @@
 package identity
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -9,7 +11,8 @@ import (
 const principalLocal = "identity.principal"
 
 // Middleware refuses, with 401, any request without a valid token and makes the principal
-// available through From.
+// available through From and the token, for calls to peers on the caller's behalf, through
+// Token.
 func Middleware(v *Verifier) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		tok := c.Get(Header)
@@ -30,6 +33,10 @@ func From(c *fiber.Ctx) Principal {
 	p, _ := c.Locals(principalLocal).(Principal)
 	return p
 }
+
+// Token returns a copy of the token Middleware verified (Fiber reuses the header's buffer once
+// the handler returns), for calls to peers on the caller's behalf.
+func Token(c *fiber.Ctx) string { return strings.Clone(c.Get(Header)) }
 
 // ClientIP returns the client address the gateway determined.
 func ClientIP(c *fiber.Ctx) string { return c.Get(HeaderClientIP) }

@@ -3,6 +3,7 @@ package identity
 import (
 	"crypto/ed25519"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
@@ -93,7 +94,8 @@ func NewVerifier(keys []ed25519.PublicKey, maxTTL time.Duration) *Verifier {
 	return v
 }
 
-// Verify returns the principal of a valid token, or ErrInvalidToken.
+// Verify returns the principal of a valid token, or ErrInvalidToken. token may be a view of a
+// buffer the caller reuses (Fiber's headers are): the cache keeps its own copy.
 func (v *Verifier) Verify(token string) (Principal, error) {
 	if hit, ok := v.cache.Get(token); ok {
 		if time.Now().Before(hit.exp.Add(leeway)) {
@@ -113,6 +115,6 @@ func (v *Verifier) Verify(token string) (Principal, error) {
 	if err != nil || c.KeyType == "" || c.KeyID == "" {
 		return Principal{}, ErrInvalidToken
 	}
-	v.cache.Add(token, verified{p: c.Principal, exp: c.ExpiresAt.Time})
+	v.cache.Add(strings.Clone(token), verified{p: c.Principal, exp: c.ExpiresAt.Time})
 	return c.Principal, nil
 }

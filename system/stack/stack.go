@@ -26,7 +26,7 @@ import (
 var Services = []string{"auth", "catalog", "registration", "checkout", "gateway"}
 
 // withDatabase lists the services that own a Postgres database and have a migrate command.
-var withDatabase = map[string]bool{"auth": true}
+var withDatabase = map[string]bool{"auth": true, "catalog": true, "registration": true, "checkout": true}
 
 // Options configures Start.
 type Options struct {

@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -23,7 +24,7 @@ type handlers struct {
 
 // caller is on whose behalf the request's peers are called.
 func caller(c *fiber.Ctx) domain.Caller {
-	return domain.Caller{Token: token(c), RequestID: strings.Clone(httpserver.RequestID(c))}
+	return domain.Caller{Token: identity.Token(c), RequestID: strings.Clone(httpserver.RequestID(c))}
 }
 
 func (h handlers) summary(c *fiber.Ctx) error {
@@ -44,7 +45,7 @@ func (h handlers) session(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &p); err != nil {
 		return err
 	}
-	who := principal(c)
+	who := identity.From(c)
 	res, err := h.svc.CreateSession(c.UserContext(), app.SessionInput{
 		Caller: caller(c), OrganizerID: who.OrganizerID, KeyID: who.KeyID, Purchase: p, Body: body,
 	})

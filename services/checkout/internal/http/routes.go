@@ -14,8 +14,8 @@ import (
 // Register adds the service's routes; every one requires the gateway's identity token.
 func Register(a *fiber.App, svc *app.Service, v *identity.Verifier) {
 	h := handlers{svc: svc}
-	browser := a.Group("/external/v1/browser/checkout/registration", authenticate(v, identity.Publishable))
+	browser := a.Group("/external/v1/browser/checkout/registration", identity.Middleware(v), identity.RequireType(identity.Publishable))
 	browser.Post("/summary", h.summary)
 	browser.Post("/session", h.session)
-	a.Post("/webhooks/stripe", authenticate(v, identity.Service), h.stripeWebhook)
+	a.Post("/webhooks/stripe", identity.Middleware(v), identity.RequireType(identity.Service), h.stripeWebhook)
 }

@@ -14,7 +14,7 @@ import (
 // the catalog made on this request's behalf (trace context travels in the context already).
 func forwardCaller(c *fiber.Ctx) error {
 	ctx := catalog.WithCaller(c.UserContext(), catalog.Caller{
-		Token: strings.Clone(c.Get(identity.Header)), RequestID: httpserver.RequestID(c),
+		Token: identity.Token(c), RequestID: httpserver.RequestID(c),
 	})
 	c.SetUserContext(ctx)
 	return c.Next()
