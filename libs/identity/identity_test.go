@@ -1,10 +1,10 @@
 package identity_test
 
 import (
+	"context"
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
-	"context"
 	"io"
 	"net"
 	"net/http"
