@@ -38,7 +38,7 @@ func (s *Stack) CreateOrganizer(ctx context.Context, name string) (string, error
 	var org struct {
 		ID string `json:"id"`
 	}
-	err := s.operator(ctx, &org, "organizer", "create", "--name", name)
+	err := s.cli(ctx, "auth", &org, "organizer", "create", "--name", name)
 	return org.ID, err
 }
 
@@ -55,27 +55,29 @@ func (s *Stack) CreateKey(ctx context.Context, organizerID string, k KeySpec) (K
 		args = append(args, "--expires", k.Expires.UTC().Format(time.RFC3339Nano))
 	}
 	var out Key
-	err := s.operator(ctx, &out, args...)
+	err := s.cli(ctx, "auth", &out, args...)
 	return out, err
 }
 
 // RevokeKey revokes a key through the operator CLI.
 func (s *Stack) RevokeKey(ctx context.Context, keyID string) error {
 	var out struct{}
-	return s.operator(ctx, &out, "key", "revoke", "--key", keyID)
+	return s.cli(ctx, "auth", &out, "key", "revoke", "--key", keyID)
 }
 
-// operator runs an auth CLI command with --json and decodes its output into out.
-func (s *Stack) operator(ctx context.Context, out any, args ...string) error {
-	cmd := exec.CommandContext(ctx, bin(s.opts.BinDir, "auth"), append(args, "--json")...)
-	cmd.Env = []string{"AUTH_ADMIN_URL=" + s.URLs["auth"], "AUTH_OPERATOR_TOKEN=" + s.OperatorToken}
+// cli runs an operator command of service svc (auth or catalog) with --json against its admin
+// API and decodes its output into out.
+func (s *Stack) cli(ctx context.Context, svc string, out any, args ...string) error {
+	env := strings.ToUpper(svc)
+	cmd := exec.CommandContext(ctx, bin(s.opts.BinDir, svc), append(args, "--json")...)
+	cmd.Env = []string{env + "_ADMIN_URL=" + s.URLs[svc], env + "_OPERATOR_TOKEN=" + s.OperatorToken}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("stack: auth %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		return fmt.Errorf("stack: %s %s: %w: %s", svc, strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
 	}
 	if err := json.Unmarshal(stdout.Bytes(), out); err != nil {
-		return fmt.Errorf("stack: auth %s printed %q: %w", strings.Join(args, " "), stdout.String(), err)
+		return fmt.Errorf("stack: %s %s printed %q: %w", svc, strings.Join(args, " "), stdout.String(), err)
 	}
 	return nil
 }

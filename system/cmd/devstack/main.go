@@ -8,8 +8,10 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -82,15 +84,22 @@ func printSummary(s *stack.Stack, d *stack.Demo) {
    secret key, all scopes:       %[10]s
    secret key, events:read only: %[11]s
    publishable key (%[12]s): %[13]s
- Operator token for the auth admin API and CLI: %[14]s
+ Operator token for the auth and catalog admin APIs and CLIs: %[14]s
 
  Try:
    curl -s -X POST %[1]s/external/v1/organizer/events/search \
      -H 'Authorization: Bearer %[10]s' -H 'Content-Type: application/json' -d '{"limit": 10}'
-================================================================================
+   curl -s -X POST %[1]s/external/v1/browser/events/search \
+     -H 'x-publishable-key: %[13]s' -H 'Origin: %[12]s' -H 'Content-Type: application/json' -d '{}'
 `, s.GatewayURL(), s.URLs["auth"], s.URLs["catalog"], s.URLs["registration"], s.URLs["checkout"],
 		strings.Join(s.KafkaBrokers, ","), s.RedisURL, stripeLabel(s), d.OrganizerID,
 		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr)
+	fmt.Printf("\n Demo events (services/catalog/demo; re-import with bin/catalog import, CATALOG_ADMIN_URL=%s):\n", s.URLs["catalog"])
+	for _, id := range slices.Sorted(maps.Keys(d.Events)) {
+		ev := d.Events[id]
+		fmt.Printf("   %-18s %s  %-9s preview token %s\n", id, ev.ID, ev.Status, ev.PreviewToken)
+	}
+	fmt.Println("================================================================================")
 }
 
 func stripeLabel(s *stack.Stack) string {
