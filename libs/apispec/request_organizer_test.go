@@ -141,7 +141,7 @@ func TestSearchEventsRules(t *testing.T) {
 	})
 	t.Run("browser", func(t *testing.T) {
 		runRules(t, "browserSearchEvents", browserSearchEvents, append(common,
-			ok("status is an unknown property there", "status", "LIVE"),
+			bad("status is refused there", "status", "PUBLISHED", "status is not allowed"),
 		))
 	})
 }
