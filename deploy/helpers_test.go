@@ -23,23 +23,17 @@ var (
 var commonEnv = []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "SHUTDOWN_DRAIN_DELAY", "SHUTDOWN_TIMEOUT", "KAFKA_BROKERS"}
 
 // deployEnv is what a deployment must set beyond the variables the code marks notEmpty: the
-// settings whose defaults fit only a developer's machine, and those of upcoming work.
+// settings whose defaults fit only a developer's machine (peers and SMTP on 127.0.0.1).
 var deployEnv = map[string][]string{
 	"gateway":      {"AUTH_URL", "CATALOG_URL", "REGISTRATION_URL", "CHECKOUT_URL", "REDIS_URL", "IDENTITY_PRIVATE_KEY", "TRUSTED_PROXIES"},
 	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_PUBLIC_KEYS"},
-	"catalog":      {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS"},
-	"registration": {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
-	"checkout":     {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
+	"catalog":      {"DATABASE_URL", "CATALOG_OPERATOR_TOKEN", "IDENTITY_PUBLIC_KEYS"},
+	"registration": {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "CATALOG_URL", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
+	"checkout":     {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "CATALOG_URL", "REGISTRATION_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
 }
 
-// upcomingEnv are variables provisioned for upcoming work that no configuration struct reads
-// yet. Every variable a deployment sets must be read by the code or be listed here, which
-// catches misspelt names.
-var upcomingEnv = map[string][]string{
-	"catalog":      {"DATABASE_URL", "KAFKA_BROKERS"},
-	"registration": {"DATABASE_URL", "KAFKA_BROKERS", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM", "SMTP_USERNAME", "SMTP_PASSWORD"},
-	"checkout":     {"DATABASE_URL", "KAFKA_BROKERS", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET", "STRIPE_API_BASE"},
-}
+// operatorTokens are the admin API tokens, which their services want at least 32 characters long.
+var operatorTokens = map[string]string{"auth": "AUTH_OPERATOR_TOKEN", "catalog": "CATALOG_OPERATOR_TOKEN"}
 
 // mayBeEmpty are variables a deployment sets on purpose to the empty string.
 var mayBeEmpty = map[string]bool{"TRUSTED_PROXIES": true}
@@ -90,9 +84,10 @@ func (s envSpec) required() []string {
 	return slices.Compact(out)
 }
 
-// known reports whether the service reads name, now or in upcoming work.
+// known reports whether the service reads name (in any of its configuration structs), which
+// catches misspelt names.
 func (s envSpec) known(name string) bool {
-	return s.structs.Known(name) || slices.Contains(upcomingEnv[s.svc], name)
+	return s.structs.Known(name)
 }
 
 // duration is the value of a duration variable: set, or else its envDefault in the code.

@@ -30,7 +30,7 @@ func TestManifestsMatchKustomization(t *testing.T) {
 		case strings.HasSuffix(o.file, templateSuffix) && ok:
 			t.Errorf("%s: %s is a template and must not be in the kustomization", o.file, o.key())
 		case strings.HasSuffix(o.file, templateSuffix):
-		case !ok && !strings.HasSuffix(o.key(), "-migrate"):
+		case !ok:
 			t.Errorf("%s: %s is not in the kustomization", o.file, o.key())
 		}
 	}
@@ -196,9 +196,10 @@ func TestDeploymentEnvironment(t *testing.T) {
 		}
 		for name := range env.names {
 			if !spec.known(name) {
-				t.Errorf("%s: %s is provided but %s does not read it (misspelt, or add it to upcomingEnv)", d.Name, name, w.service)
+				t.Errorf("%s: %s is provided but %s does not read it (misspelt?)", d.Name, name, w.service)
 			}
 		}
+		checkPeerURLs(t, d.Name, env.values)
 		budget := spec.shutdownBudget(t, env.values)
 		grace := d.Spec.Template.Spec.TerminationGracePeriodSeconds
 		if grace == nil || time.Duration(*grace)*time.Second <= budget {
@@ -206,6 +207,21 @@ func TestDeploymentEnvironment(t *testing.T) {
 		}
 		if addr, ok := env.values["HTTP_ADDR"]; ok && !strings.HasSuffix(addr, ":8080") {
 			t.Errorf("%s: HTTP_ADDR=%s, but the probes and the Service use 8080", d.Name, addr)
+		}
+	}
+}
+
+// checkPeerURLs checks that <PEER>_URL names the peer's Service on its port 8080.
+func checkPeerURLs(t *testing.T, deployment string, values map[string]string) {
+	t.Helper()
+	for _, peer := range services {
+		v, ok := values[strings.ToUpper(peer)+"_URL"]
+		if !ok {
+			continue
+		}
+		host, port := splitAddress(v)
+		if host != peer && host != peer+"."+namespace+".svc.cluster.local" || port != "8080" {
+			t.Errorf("%s: %s_URL=%s, want http://%s:8080 (its Service)", deployment, strings.ToUpper(peer), v, peer)
 		}
 	}
 }
@@ -247,8 +263,10 @@ func TestMigrationJobs(t *testing.T) {
 			t.Errorf("Job %s-migrate: missing label %s", o, applyFirstLabel)
 		}
 	}
-	if _, ok := inBuild["Job/auth-migrate"]; !ok {
-		t.Error("Job auth-migrate must be in the kustomization: auth has a migrate subcommand")
+	for _, o := range owners {
+		if _, ok := inBuild["Job/"+o+"-migrate"]; !ok {
+			t.Errorf("Job %s-migrate must be in the kustomization: %s has a migrate subcommand", o, o)
+		}
 	}
 	checkApplyFirst(t, built, inBuild)
 }

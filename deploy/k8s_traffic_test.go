@@ -1,8 +1,9 @@
 package deploy_test
 
 import (
-	"maps"
+	"net"
 	"slices"
+	"strings"
 	"testing"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -42,71 +43,225 @@ func TestServicesSelectServers(t *testing.T) {
 	}
 }
 
-func TestNetworkPolicies(t *testing.T) {
-	want := map[string][]string{
-		"gateway":      {"ns:ingress-nginx", "ns:monitoring"},
-		"auth":         {"pod:gateway", "ns:monitoring"},
-		"catalog":      {"pod:gateway", "pod:registration", "pod:checkout", "ns:monitoring"},
-		"registration": {"pod:gateway", "pod:catalog", "pod:checkout", "ns:monitoring"},
-		"checkout":     {"pod:gateway", "pod:catalog", "pod:registration", "ns:monitoring"},
-	}
-	built := kustomizeBuild(t)
-	policies := ofType[*networkingv1.NetworkPolicy](built)
-	defaultDeny := false
-	for _, p := range policies {
-		if len(p.Spec.PodSelector.MatchLabels) == 0 && len(p.Spec.PodSelector.MatchExpressions) == 0 &&
-			slices.Contains(p.Spec.PolicyTypes, networkingv1.PolicyTypeIngress) && len(p.Spec.Ingress) == 0 {
-			defaultDeny = true
-		}
-	}
-	if !defaultDeny {
-		t.Error("no default-deny ingress NetworkPolicy for the namespace")
-	}
-	for _, d := range ofType[*appsv1.Deployment](built) {
-		got := allowedSources(t, d.Name, d.Spec.Template.Labels, policies)
-		if w := want[d.Name]; !slices.Equal(got, sorted(w)) {
-			t.Errorf("%s accepts traffic from %v, want %v", d.Name, got, sorted(w))
-		}
-	}
+// wantFlows are the connections the NetworkPolicies must allow, as "source -> destination:port"
+// (TCP unless a protocol is named); every other connection between the endpoints modeled below
+// must be refused. The flows every server, owner or pod has are added by expectedFlows.
+var wantFlows = []string{
+	"ingress-nginx -> gateway:8080",
+	"gateway -> auth:8080",
+	"gateway -> catalog:8080",
+	"gateway -> registration:8080",
+	"gateway -> checkout:8080",
+	"gateway -> redis:6379",
+	"registration -> catalog:8080", // GET /internal/events/{id}
+	"registration -> smtp-relay:587",
+	"checkout -> catalog:8080",      // prices
+	"checkout -> registration:8080", // holds
+	"checkout -> stripe:443",
 }
 
-// allowedSources lists who may reach pods with podLabels: "pod:<name>" for pods of this
-// namespace, "ns:<namespace>", "ip:<cidr>", or "anyone". Every rule must name its port.
-func allowedSources(t *testing.T, workload string, podLabels map[string]string, policies []*networkingv1.NetworkPolicy) []string {
-	t.Helper()
-	set := map[string]bool{}
-	for _, p := range policies {
-		sel, err := metav1.LabelSelectorAsSelector(&p.Spec.PodSelector)
-		if err != nil || !sel.Matches(labels.Set(podLabels)) {
-			continue
+// endpoint is a pod (namespace and labels) or an address outside the cluster (ip), with the
+// ports it listens on ("8080", "53/UDP").
+type endpoint struct {
+	name, namespace, ip string
+	labels              map[string]string
+	ports               []string
+}
+
+// outsiders are the endpoints outside the namespace that the model knows: where the base's
+// configuration points (Kafka, collector, DNS), stand-ins for the per-environment addresses
+// (Postgres, Redis, SMTP relay, Stripe) and some that nothing may reach or come from.
+var outsiders = []endpoint{
+	{name: "dns", namespace: "kube-system", labels: map[string]string{"k8s-app": "kube-dns"}, ports: []string{"53/UDP", "53/TCP"}},
+	{name: "kafka", namespace: "kafka", labels: map[string]string{"strimzi.io/kind": "Kafka"}, ports: []string{"9092"}},
+	{name: "otel-collector", namespace: "monitoring", labels: map[string]string{nameLabel: "otel-collector"}, ports: []string{"4318"}},
+	{name: "prometheus", namespace: "monitoring", labels: map[string]string{nameLabel: "prometheus"}},
+	{name: "ingress-nginx", namespace: "ingress-nginx", labels: map[string]string{nameLabel: "ingress-nginx"}},
+	{name: "other-namespace", namespace: "default", labels: map[string]string{nameLabel: "gateway"}, ports: []string{"8080", "443"}},
+	{name: "postgres", ip: "10.30.0.5", ports: []string{"5432"}},
+	{name: "redis", ip: "10.30.0.6", ports: []string{"6379"}},
+	{name: "private-https", ip: "10.30.0.7", ports: []string{"443"}},
+	{name: "cloud-metadata", ip: "169.254.169.254", ports: []string{"80", "443"}},
+	{name: "smtp-relay", ip: "198.51.100.25", ports: []string{"587", "25"}},
+	{name: "stripe", ip: "203.0.113.10", ports: []string{"443"}},
+}
+
+// expectedFlows is wantFlows plus what is common: Prometheus scrapes every server; every pod
+// resolves names; every server uses Kafka and exports traces; every owner's pods and migration
+// Job reach Postgres.
+func expectedFlows(servers, jobs []string) []string {
+	out := slices.Clone(wantFlows)
+	for _, svc := range servers {
+		out = append(out, "prometheus -> "+svc+":8080", svc+" -> kafka:9092", svc+" -> otel-collector:4318")
+	}
+	for _, w := range slices.Concat(servers, jobs) {
+		out = append(out, w+" -> dns:53/UDP", w+" -> dns:53/TCP")
+		if slices.Contains(owners, strings.TrimSuffix(w, "-migrate")) {
+			out = append(out, w+" -> postgres:5432")
 		}
-		for _, rule := range p.Spec.Ingress {
-			if len(rule.Ports) == 0 {
-				t.Errorf("NetworkPolicy %s opens every port of %s", p.Name, workload)
+	}
+	return sorted(out)
+}
+
+func TestNetworkPolicies(t *testing.T) {
+	built := kustomizeBuild(t)
+	policies := ofType[*networkingv1.NetworkPolicy](built)
+	for _, typ := range []networkingv1.PolicyType{networkingv1.PolicyTypeIngress, networkingv1.PolicyTypeEgress} {
+		if !slices.ContainsFunc(policies, func(p *networkingv1.NetworkPolicy) bool {
+			return p.Spec.PodSelector.Size() == 0 && slices.Equal(p.Spec.PolicyTypes, []networkingv1.PolicyType{typ}) &&
+				len(p.Spec.Ingress) == 0 && len(p.Spec.Egress) == 0
+		}) {
+			t.Errorf("no default-deny %s NetworkPolicy for the namespace", typ)
+		}
+	}
+	for _, p := range policies {
+		for _, ports := range slices.Concat(ingressPorts(p), egressPorts(p)) {
+			if len(ports) == 0 {
+				t.Errorf("NetworkPolicy %s: a rule opens every port", p.Name)
 			}
-			if len(rule.From) == 0 {
-				set["anyone"] = true
+		}
+	}
+	var inside, servers, jobs []string
+	endpoints := slices.Clone(outsiders)
+	for _, w := range workloads(built) {
+		e := endpoint{name: w.name, namespace: namespace, labels: w.template.Labels}
+		if w.kind == "Deployment" {
+			e.ports = []string{"8080", "6060"} // the HTTP port, and one nothing may reach (pprof)
+			servers = append(servers, w.name)
+		} else {
+			jobs = append(jobs, w.name)
+		}
+		inside = append(inside, w.name)
+		endpoints = append(endpoints, e)
+	}
+	var got []string
+	for _, src := range endpoints {
+		for _, dst := range endpoints {
+			if src.name == dst.name || (src.namespace != namespace && dst.namespace != namespace) {
+				continue // only connections from or to the namespace are its policies' business
 			}
-			for _, peer := range rule.From {
-				switch {
-				case peer.IPBlock != nil:
-					set["ip:"+peer.IPBlock.CIDR] = true
-				case peer.NamespaceSelector != nil:
-					set["ns:"+orAny(peer.NamespaceSelector.MatchLabels["kubernetes.io/metadata.name"])] = true
-				case peer.PodSelector != nil:
-					set["pod:"+orAny(peer.PodSelector.MatchLabels[nameLabel])] = true
+			for _, port := range dst.ports {
+				if allows(policies, src, dst, port) {
+					got = append(got, src.name+" -> "+dst.name+":"+port)
 				}
 			}
 		}
 	}
-	return sorted(slices.Collect(maps.Keys(set)))
+	got = sorted(got)
+	want := expectedFlows(servers, jobs)
+	for _, f := range want {
+		if !slices.Contains(got, f) {
+			t.Errorf("refused, but must be allowed: %s", f)
+		}
+	}
+	for _, f := range got {
+		if !slices.Contains(want, f) {
+			t.Errorf("allowed, but not an expected flow: %s", f)
+		}
+	}
+	if len(inside) != len(services)+len(owners) {
+		t.Errorf("modeled %v, want the %d Deployments and %d migration Jobs", inside, len(services), len(owners))
+	}
 }
 
-func orAny(s string) string {
-	if s == "" {
-		return "*"
+func ingressPorts(p *networkingv1.NetworkPolicy) [][]networkingv1.NetworkPolicyPort {
+	var out [][]networkingv1.NetworkPolicyPort
+	for _, r := range p.Spec.Ingress {
+		out = append(out, r.Ports)
 	}
-	return s
+	return out
+}
+
+func egressPorts(p *networkingv1.NetworkPolicy) [][]networkingv1.NetworkPolicyPort {
+	var out [][]networkingv1.NetworkPolicyPort
+	for _, r := range p.Spec.Egress {
+		out = append(out, r.Ports)
+	}
+	return out
+}
+
+// allows reports whether the namespace's policies let src open a connection to dst on port
+// ("8080" or "53/UDP"), as Kubernetes specifies: a pod selected by no policy of a direction is
+// open in that direction; one selected by some is open only where a rule of theirs matches.
+// Pods outside the namespace are not governed here, and ipBlocks match only outside addresses.
+func allows(policies []*networkingv1.NetworkPolicy, src, dst endpoint, port string) bool {
+	num, proto, _ := strings.Cut(port, "/")
+	if proto == "" {
+		proto = string(corev1.ProtocolTCP)
+	}
+	egress, ingress := src.namespace != namespace, dst.namespace != namespace
+	egressGoverned, ingressGoverned := false, false
+	for _, p := range policies {
+		sel, err := metav1.LabelSelectorAsSelector(&p.Spec.PodSelector)
+		if err != nil {
+			continue
+		}
+		if !egress && slices.Contains(p.Spec.PolicyTypes, networkingv1.PolicyTypeEgress) && sel.Matches(labels.Set(src.labels)) {
+			egressGoverned = true
+			for _, r := range p.Spec.Egress {
+				egress = egress || portsMatch(r.Ports, num, proto) && peersMatch(r.To, dst)
+			}
+		}
+		if !ingress && slices.Contains(p.Spec.PolicyTypes, networkingv1.PolicyTypeIngress) && sel.Matches(labels.Set(dst.labels)) {
+			ingressGoverned = true
+			for _, r := range p.Spec.Ingress {
+				ingress = ingress || portsMatch(r.Ports, num, proto) && peersMatch(r.From, src)
+			}
+		}
+	}
+	return (egress || !egressGoverned) && (ingress || !ingressGoverned)
+}
+
+func portsMatch(ports []networkingv1.NetworkPolicyPort, num, proto string) bool {
+	if len(ports) == 0 {
+		return true
+	}
+	for _, p := range ports {
+		pp := string(corev1.ProtocolTCP)
+		if p.Protocol != nil {
+			pp = string(*p.Protocol)
+		}
+		if pp == proto && (p.Port == nil || p.Port.String() == num) {
+			return true
+		}
+	}
+	return false
+}
+
+func peersMatch(peers []networkingv1.NetworkPolicyPeer, e endpoint) bool {
+	if len(peers) == 0 {
+		return true
+	}
+	for _, peer := range peers {
+		if peer.IPBlock != nil {
+			if e.ip != "" && inCIDR(e.ip, peer.IPBlock.CIDR) && !slices.ContainsFunc(peer.IPBlock.Except, func(c string) bool { return inCIDR(e.ip, c) }) {
+				return true
+			}
+			continue
+		}
+		if e.namespace == "" {
+			continue
+		}
+		nsOK := e.namespace == namespace
+		if peer.NamespaceSelector != nil {
+			sel, err := metav1.LabelSelectorAsSelector(peer.NamespaceSelector)
+			nsOK = err == nil && sel.Matches(labels.Set{"kubernetes.io/metadata.name": e.namespace})
+		}
+		podOK := true
+		if peer.PodSelector != nil {
+			sel, err := metav1.LabelSelectorAsSelector(peer.PodSelector)
+			podOK = err == nil && sel.Matches(labels.Set(e.labels))
+		}
+		if nsOK && podOK {
+			return true
+		}
+	}
+	return false
+}
+
+func inCIDR(ip, cidr string) bool {
+	_, n, err := net.ParseCIDR(cidr)
+	return err == nil && n.Contains(net.ParseIP(ip))
 }
 
 func sorted(s []string) []string {
