@@ -1,12 +1,15 @@
 package e2e
 
 import (
+	"context"
 	"testing"
+	"time"
 )
 
 // TestCachedPublicReadsNeverOutliveAnUnpublish reads a published event until its answers are
-// cached, checks the validators the gateway passes through (ETag, 304, Cache-Control), then
-// unpublishes it with a re-import: the very next reads through the gateway are 404.
+// kept by the catalog and the gateway, checks the validators (ETag, 304, Cache-Control), then
+// unpublishes it with a re-import: reads through the gateway are 404 once the catalog's change
+// message reached it (the edge keeps nothing longer than a second in any case).
 func TestCachedPublicReadsNeverOutliveAnUnpublish(t *testing.T) {
 	tn := newTenant(t)
 	doc := eventDoc("cache-unpublish", "PUBLISHED", false)
@@ -44,7 +47,8 @@ func TestCachedPublicReadsNeverOutliveAnUnpublish(t *testing.T) {
 		change()
 		tn.importEvent(t, doc)
 		for path := range paths {
-			wantError(t, send(t, tn.browser("GET", path, nil)), 404, "event "+ev.ID+" not found")
+			res := eventually(t, func() response { return send(t, tn.browser("GET", path, nil)) }, func(r response) bool { return r.status == 404 })
+			wantError(t, res, 404, "event "+ev.ID+" not found")
 		}
 		decodeOK(t, send(t, tn.browser("POST", "/events/search", map[string]any{"search": "cache-unpublish"})), 201, "browserSearchEvents", &page)
 		if page.Total != 0 {
@@ -56,4 +60,67 @@ func TestCachedPublicReadsNeverOutliveAnUnpublish(t *testing.T) {
 			t.Fatalf("republished event: %d %s", res.status, res.body)
 		}
 	}
+}
+
+// eventually repeats call until done accepts its answer, for up to 10 seconds, and returns it;
+// it logs how long that took. It polls ten times a second, under the suite's per-visitor limit.
+func eventually(t *testing.T, call func() response, done func(response) bool) response {
+	t.Helper()
+	start := time.Now()
+	for {
+		res := call()
+		if done(res) {
+			t.Logf("settled after %v", time.Since(start).Round(time.Millisecond))
+			return res
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Fatalf("still %d after 10s: %s", res.status, res.body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestTheGatewayKeepsPublicReadsForItsTenantOnly: a second read of a public answer comes from the
+// gateway's edge cache without the owner's edge directive; another organizer's key gets its own
+// answer (a 404) for the same path; a preview is never kept; a revoked key is refused although
+// its organizer's answer is kept; a change to the organizer's events drops the kept answers.
+func TestTheGatewayKeepsPublicReadsForItsTenantOnly(t *testing.T) {
+	owner, other := newTenant(t), newTenant(t)
+	doc := eventDoc("edge-tenancy", "PUBLISHED", false)
+	ev := owner.importEvent(t, doc)
+	path := "/events/" + ev.ID + "/pricing-cards"
+
+	first, second := send(t, owner.browser("GET", path, nil)), send(t, owner.browser("GET", path, nil))
+	if first.status != 200 || second.status != 200 || string(second.body) != string(first.body) {
+		t.Fatalf("reads: %d then %d", first.status, second.status)
+	}
+	if first.header.Get("X-Cache") != "MISS" || second.header.Get("X-Cache") != "HIT" {
+		t.Fatalf("X-Cache %q then %q, want MISS then HIT", first.header.Get("X-Cache"), second.header.Get("X-Cache"))
+	}
+	for _, res := range []response{first, second} {
+		if res.header.Get("Surrogate-Control") != "" || res.header.Get("Access-Control-Allow-Origin") != site || res.header.Get("ETag") == "" {
+			t.Fatalf("headers of an edge answer: %v", res.header)
+		}
+	}
+	conditional := owner.browser("GET", path, nil)
+	conditional.headers["If-None-Match"] = second.header.Get("ETag")
+	if res := send(t, conditional); res.status != 304 || res.header.Get("X-Cache") != "HIT" {
+		t.Fatalf("conditional read of a kept answer: %d, X-Cache %q", res.status, res.header.Get("X-Cache"))
+	}
+	wantError(t, send(t, other.browser("GET", path, nil)), 404, "event "+ev.ID+" not found")
+	for range 2 {
+		if res := send(t, owner.browser("GET", path+"?previewToken="+ev.PreviewToken, nil)); res.header.Get("X-Cache") != "MISS" {
+			t.Fatalf("a preview answer came from the edge cache: %v", res.header)
+		}
+	}
+
+	doc["name"] = "Edge tenancy, renamed"
+	owner.importEvent(t, doc)
+	eventually(t, func() response { return send(t, owner.browser("GET", "/events/"+ev.ID, nil)) },
+		func(r response) bool { return r.status == 200 && r.header.Get("X-Cache") == "MISS" })
+
+	if err := sys.RevokeKey(context.Background(), owner.publishable.ID); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, func() response { return do(t, owner.browser("GET", path, nil)) }, func(r response) bool { return r.status == 401 })
 }

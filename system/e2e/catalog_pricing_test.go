@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -135,10 +136,14 @@ func (tn tenant) waitForCard(t *testing.T, eventID string, registered, price int
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	// The places message dropped every cached pricing answer of the event, the public one too.
+	// Public cards follow within the gateway's edge lifetime (a second).
 	var public pricingCards
-	decodeOK(t, send(t, tn.browser("GET", "/events/"+eventID+"/pricing-cards", nil)), 200, "browserGetPricingCards", &public)
-	if c := public.Cards[0]; c.RegisteredCount != registered || c.ActivePrice != price {
+	res := eventually(t, func() response { return send(t, tn.browser("GET", "/events/"+eventID+"/pricing-cards", nil)) },
+		func(r response) bool {
+			return r.status == 200 && json.Unmarshal(r.body, &public) == nil && public.Cards[0].RegisteredCount == registered
+		})
+	decodeOK(t, res, 200, "browserGetPricingCards", &public)
+	if c := public.Cards[0]; c.ActivePrice != price {
 		t.Fatalf("browser card: %d registered at %d, want %d at %d", c.RegisteredCount, c.ActivePrice, registered, price)
 	}
 }

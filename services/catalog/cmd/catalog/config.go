@@ -46,6 +46,9 @@ type Config struct {
 	// PricingCacheTTL bounds how long cached pricing cards are served (places taken through
 	// other instances show within it).
 	PricingCacheTTL time.Duration `env:"CATALOG_PRICING_CACHE_TTL" envDefault:"1s"`
+	// EdgeTTL is how long the gateway may keep a public answer (Surrogate-Control); 0 lets it
+	// keep none.
+	EdgeTTL time.Duration `env:"CATALOG_EDGE_TTL" envDefault:"1s"`
 	// CacheMaxEntries bounds the number of cached answers.
 	CacheMaxEntries int `env:"CATALOG_CACHE_MAX_ENTRIES" envDefault:"10000"`
 }
@@ -75,6 +78,9 @@ func (c Config) Validate() error {
 	}
 	if c.KafkaReplicationFactor < 1 {
 		errs = append(errs, errors.New("KAFKA_REPLICATION_FACTOR must be at least 1"))
+	}
+	if c.EdgeTTL < 0 {
+		errs = append(errs, errors.New("CATALOG_EDGE_TTL must not be negative"))
 	}
 	if c.CacheTTL <= 0 || c.PricingCacheTTL <= 0 {
 		errs = append(errs, errors.New("CATALOG_CACHE_TTL and CATALOG_PRICING_CACHE_TTL must be positive"))

@@ -89,6 +89,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	cataloghttp.Register(srv.App, cataloghttp.Deps{
 		Service: svc, Cache: views, Verifier: identity.NewVerifier(keys, cfg.IdentityTokenTTL),
 		OperatorToken: cfg.OperatorToken, CacheTTL: cfg.CacheTTL, PricingTTL: cfg.PricingCacheTTL,
+		EdgeTTL: cfg.EdgeTTL,
 	})
 	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
 }

@@ -23,6 +23,16 @@ type Entry struct {
 	ETag string
 	// Expires is when the answer stops being served.
 	Expires time.Time
+	// Until is when the answer stops being true whoever keeps it (the next tier boundary of
+	// pricing cards); zero when only a change can end it.
+	Until time.Time
+}
+
+// Fill is what a Loader computes.
+type Fill struct {
+	Body    []byte
+	Expires time.Time
+	Until   time.Time
 }
 
 // Cache is safe for concurrent use.
@@ -56,8 +66,8 @@ func OrganizerTag(organizerID string) string { return "org:" + organizerID }
 // PlacesTag tags answers derived from the places of an event's categories.
 func PlacesTag(eventID string) string { return "places:" + eventID }
 
-// Loader computes an answer: its body and until when it may be served.
-type Loader func() (body []byte, expires time.Time, err error)
+// Loader computes an answer.
+type Loader func() (Fill, error)
 
 // Get returns the unexpired answer cached under key.
 func (c *Cache) Get(key string) (Entry, bool) {
@@ -79,11 +89,11 @@ func (c *Cache) Load(key string, tags []string, load Loader) (Entry, error) {
 	}
 	stamp := c.stamp(tags)
 	v, err, _ := c.group.Do(key+"\x00"+stamp, func() (any, error) {
-		body, expires, err := load()
+		f, err := load()
 		if err != nil {
 			return Entry{}, err
 		}
-		e := Entry{Body: body, ETag: ETag(body), Expires: expires}
+		e := Entry{Body: f.Body, ETag: ETag(f.Body), Expires: f.Expires, Until: f.Until}
 		c.put(key, tags, stamp, e)
 		return e, nil
 	})

@@ -24,9 +24,9 @@ func newCache(max int) (*cache.Cache, *clock) {
 
 // loader counts its calls and answers body until ttl from now.
 func loader(calls *atomic.Int64, clk *clock, body string, ttl time.Duration) cache.Loader {
-	return func() ([]byte, time.Time, error) {
+	return func() (cache.Fill, error) {
 		calls.Add(1)
-		return []byte(body), clk.now().Add(ttl), nil
+		return cache.Fill{Body: []byte(body), Expires: clk.now().Add(ttl)}, nil
 	}
 }
 
@@ -78,9 +78,9 @@ func TestInvalidateDropsTaggedEntries(t *testing.T) {
 func TestLoadRacingAnInvalidationIsNotStored(t *testing.T) {
 	c, clk := newCache(10)
 	tags := []string{cache.OrganizerTag("org_1")}
-	e, err := c.Load("k", tags, func() ([]byte, time.Time, error) {
+	e, err := c.Load("k", tags, func() (cache.Fill, error) {
 		c.EventChanged("org_1", "evt_1") // the change commits while the old state is being read
-		return []byte("old"), clk.now().Add(time.Hour), nil
+		return cache.Fill{Body: []byte("old"), Expires: clk.now().Add(time.Hour)}, nil
 	})
 	if err != nil || string(e.Body) != "old" {
 		t.Fatalf("the racing request got %s, %v", e.Body, err)
@@ -103,10 +103,10 @@ func TestConcurrentLoadsShareOneCall(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			e, err := c.Load("k", nil, func() ([]byte, time.Time, error) {
+			e, err := c.Load("k", nil, func() (cache.Fill, error) {
 				calls.Add(1)
 				<-release
-				return []byte("x"), clk.now().Add(time.Hour), nil
+				return cache.Fill{Body: []byte("x"), Expires: clk.now().Add(time.Hour)}, nil
 			})
 			if err != nil || string(e.Body) != "x" {
 				t.Errorf("load: %s %v", e.Body, err)
@@ -124,10 +124,10 @@ func TestConcurrentLoadsShareOneCall(t *testing.T) {
 func TestErrorsAndExpiredAnswersAreNotStored(t *testing.T) {
 	c, clk := newCache(10)
 	boom := errors.New("boom")
-	if _, err := c.Load("k", nil, func() ([]byte, time.Time, error) { return nil, time.Time{}, boom }); !errors.Is(err, boom) {
+	if _, err := c.Load("k", nil, func() (cache.Fill, error) { return cache.Fill{}, boom }); !errors.Is(err, boom) {
 		t.Fatalf("error %v", err)
 	}
-	if _, err := c.Load("k", nil, func() ([]byte, time.Time, error) { return []byte("x"), clk.now(), nil }); err != nil || c.Len() != 0 {
+	if _, err := c.Load("k", nil, func() (cache.Fill, error) { return cache.Fill{Body: []byte("x"), Expires: clk.now()}, nil }); err != nil || c.Len() != 0 {
 		t.Fatalf("an already expired answer was stored (%d entries, %v)", c.Len(), err)
 	}
 }

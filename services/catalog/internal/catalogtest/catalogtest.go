@@ -105,7 +105,7 @@ func Start(t testing.TB, o Options) *Env {
 	})
 	cataloghttp.Register(srv.App, cataloghttp.Deps{
 		Service: env.Service, Cache: env.Cache, Verifier: identity.NewVerifier(keys, time.Minute), OperatorToken: OperatorToken,
-		CacheTTL: or(o.CacheTTL, time.Minute), PricingTTL: or(o.PricingTTL, time.Second),
+		CacheTTL: or(o.CacheTTL, time.Minute), PricingTTL: or(o.PricingTTL, time.Second), EdgeTTL: time.Second,
 	})
 	env.App = srv.App
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")

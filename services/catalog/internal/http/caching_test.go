@@ -127,3 +127,53 @@ func TestOtherInstancesDropTheirCacheOnChanges(t *testing.T) {
 	}
 	t.Logf("the second instance dropped its cached answer %v after the import", time.Since(start))
 }
+
+// TestOnlyPublicAnswersMaySitAtTheEdge: the browser surface's searches, details and pricing
+// cards let the gateway keep them for the edge TTL (Surrogate-Control); organizer answers,
+// preview answers and refusals never; pricing cards not when a tier boundary is under a
+// second away, so the edge never serves a price past its switch.
+func TestOnlyPublicAnswersMaySitAtTheEdge(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{PricingTTL: time.Hour})
+	imported := env.Import(t, orgA, catalogtest.Event("edge", "Edge", "PUBLISHED", false, `categories:
+  - key: rx
+    name: RX
+    basePrice: 8500
+    tiers:
+      - {key: early, name: Early bird, price: 6500, until: 2027-02-01}`))
+	id, preview := imported.Body["id"].(string), imported.Body["previewToken"].(string)
+	boundary := time.Date(2027, 1, 31, 23, 0, 0, 0, time.UTC) // 00:00 on 1 February in Madrid
+	env.Clock.Set(boundary.Add(-time.Hour))
+	pub, org := env.Publishable(t, orgA), allScopes(t, env, orgA)
+	cases := []struct {
+		method, path string
+		headers      map[string]string
+		shared       bool
+	}{
+		{http.MethodPost, "/external/v1/browser/events/search", pub, true},
+		{http.MethodGet, "/external/v1/browser/events/" + id, pub, true},
+		{http.MethodGet, "/external/v1/browser/events/" + id + "/pricing-cards", pub, true},
+		{http.MethodGet, "/external/v1/browser/events/" + id + "?previewToken=" + preview, pub, false},
+		{http.MethodGet, "/external/v1/browser/events/" + id + "/pricing-cards?previewToken=" + preview, pub, false},
+		{http.MethodGet, "/external/v1/browser/events/evt_00000000000000000000", pub, false},
+		{http.MethodPost, "/external/v1/organizer/events/search", org, false},
+		{http.MethodGet, "/external/v1/organizer/events/" + id, org, false},
+		{http.MethodGet, "/external/v1/organizer/events/" + id + "/pricing-cards", org, false},
+	}
+	for _, c := range cases {
+		var body any
+		if c.method == http.MethodPost {
+			body = map[string]any{}
+		}
+		for range 2 { // computed, then from the catalog's cache
+			r := env.Do(t, c.method, c.path, body, c.headers)
+			if got, want := r.Header.Get("Surrogate-Control"), map[bool]string{true: "max-age=1"}[c.shared]; got != want {
+				t.Fatalf("%s %s (%d): Surrogate-Control %q, want %q", c.method, c.path, r.Status, got, want)
+			}
+		}
+	}
+	env.Clock.Set(boundary.Add(-900 * time.Millisecond))
+	r := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+id+"/pricing-cards", nil, pub)
+	if r.Status != http.StatusOK || r.Header.Get("Surrogate-Control") != "" {
+		t.Fatalf("pricing cards 0.9 s before a tier switch may sit at the edge: %q", r.Header.Get("Surrogate-Control"))
+	}
+}

@@ -38,15 +38,18 @@ func (h *handlers) search(c *fiber.Ctx, public bool) error {
 	}
 	key := fmt.Sprintf("search\x00%s\x00%t\x00%s\x00%s\x00%d\x00%d", org, public, q.Text, q.Status, q.Limit, q.Offset)
 	ctx := loadCtx(c)
-	e, err := h.cache.Load(key, []string{cache.OrganizerTag(org)}, func() ([]byte, time.Time, error) {
+	e, err := h.cache.Load(key, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
 		page, err := h.svc.Search(ctx, q)
 		if err != nil {
-			return nil, time.Time{}, err
+			return cache.Fill{}, err
 		}
 		return render(newEventList(page, !public), h.svc.Now().Add(h.ttl))
 	})
 	if err != nil {
 		return err
+	}
+	if public {
+		h.shareAtEdge(c, e)
 	}
 	return sendJSON(c, fiber.StatusCreated, e.Body, cacheNone)
 }
@@ -54,10 +57,10 @@ func (h *handlers) search(c *fiber.Ctx, public bool) error {
 func (h *handlers) organizerEvent(c *fiber.Ctx) error {
 	org, id := identity.From(c).OrganizerID, param(c, "eventId")
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("event\x00organizer\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() ([]byte, time.Time, error) {
+	e, err := h.cache.Load("event\x00organizer\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
 		ev, err := h.svc.OrganizerEvent(ctx, org, id)
 		if err != nil {
-			return nil, time.Time{}, err
+			return cache.Fill{}, err
 		}
 		return render(newOrganizerDetail(ev), h.svc.Now().Add(h.ttl))
 	})
@@ -76,35 +79,36 @@ func (h *handlers) browserEvent(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		body, _, err := render(newPublicDetail(ev), time.Time{})
+		f, err := render(newPublicDetail(ev), time.Time{})
 		if err != nil {
 			return err
 		}
-		return sendJSON(c, fiber.StatusOK, body, cachePreview)
+		return sendJSON(c, fiber.StatusOK, f.Body, cachePreview)
 	}
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("event\x00browser\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() ([]byte, time.Time, error) {
+	e, err := h.cache.Load("event\x00browser\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
 		ev, err := h.svc.BrowserEvent(ctx, org, id, "")
 		if err != nil {
-			return nil, time.Time{}, err
+			return cache.Fill{}, err
 		}
 		return render(newPublicDetail(ev), h.svc.Now().Add(h.ttl))
 	})
 	if err != nil {
 		return err
 	}
+	h.shareAtEdge(c, e)
 	return sendValidated(c, e, cacheBrowserDetail)
 }
 
 func (h *handlers) organizerPricing(c *fiber.Ctx) error {
 	org, id := identity.From(c).OrganizerID, param(c, "eventId")
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("pricing\x00organizer\x00"+org+"\x00"+id, pricingTags(org, id), func() ([]byte, time.Time, error) {
+	e, err := h.cache.Load("pricing\x00organizer\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
 		p, err := h.svc.OrganizerPricing(ctx, org, id)
 		if err != nil {
-			return nil, time.Time{}, err
+			return cache.Fill{}, err
 		}
-		return render(newPricing(p, true), h.pricingExpiry(p))
+		return h.renderPricing(p, true)
 	})
 	if err != nil {
 		return err
@@ -119,23 +123,24 @@ func (h *handlers) browserPricing(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		body, _, err := render(newPricing(p, false), time.Time{})
+		f, err := render(newPricing(p, false), time.Time{})
 		if err != nil {
 			return err
 		}
-		return sendJSON(c, fiber.StatusOK, body, cachePreview)
+		return sendJSON(c, fiber.StatusOK, f.Body, cachePreview)
 	}
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("pricing\x00browser\x00"+org+"\x00"+id, pricingTags(org, id), func() ([]byte, time.Time, error) {
+	e, err := h.cache.Load("pricing\x00browser\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
 		p, err := h.svc.BrowserPricing(ctx, org, id, "")
 		if err != nil {
-			return nil, time.Time{}, err
+			return cache.Fill{}, err
 		}
-		return render(newPricing(p, false), h.pricingExpiry(p))
+		return h.renderPricing(p, false)
 	})
 	if err != nil {
 		return err
 	}
+	h.shareAtEdge(c, e)
 	return sendValidated(c, e, cacheBrowserPricing)
 }
 
@@ -143,14 +148,23 @@ func pricingTags(org, eventID string) []string {
 	return []string{cache.OrganizerTag(org), cache.PlacesTag(eventID)}
 }
 
-// pricingExpiry is when cached cards of p go stale: after the pricing TTL (places taken in
-// other instances) or at the next date boundary of a tier, whichever comes first.
-func (h *handlers) pricingExpiry(p domain.Pricing) time.Time {
-	exp := h.svc.Now().Add(h.pricingTTL)
-	if p.NextChange != nil && p.NextChange.Before(exp) {
-		return *p.NextChange
+// renderPricing renders cards of p, stale after the pricing TTL (places taken in other
+// instances) or at the next date boundary of a tier, whichever comes first, and untrue from
+// that boundary on.
+func (h *handlers) renderPricing(p domain.Pricing, organizer bool) (cache.Fill, error) {
+	f, err := render(newPricing(p, organizer), h.svc.Now().Add(h.pricingTTL))
+	if p.NextChange != nil {
+		f.Until = *p.NextChange
+		f.Expires = minTime(f.Expires, f.Until)
 	}
-	return exp
+	return f, err
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // internalEvent serves GET /internal/events/{eventId}: never cached. A principal with an
@@ -164,9 +178,9 @@ func (h *handlers) internalEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	body, _, err := render(newInternalEvent(e, pricing), time.Time{})
+	f, err := render(newInternalEvent(e, pricing), time.Time{})
 	if err != nil {
 		return err
 	}
-	return sendJSON(c, fiber.StatusOK, body, cacheNone)
+	return sendJSON(c, fiber.StatusOK, f.Body, cacheNone)
 }

@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"time"
 
@@ -28,12 +29,29 @@ type handlers struct {
 	cache      *cache.Cache
 	ttl        time.Duration
 	pricingTTL time.Duration
+	edgeTTL    time.Duration
 }
 
-// render marshals a view for the cache: the body and until when it may be served.
-func render(v any, expires time.Time) ([]byte, time.Time, error) {
+// render marshals a view for the cache, served until expires.
+func render(v any, expires time.Time) (cache.Fill, error) {
 	b, err := json.Marshal(v)
-	return b, expires, err
+	return cache.Fill{Body: b, Expires: expires}, err
+}
+
+// headerSurrogateControl lets the gateway, a shared cache, keep an answer (W3C Edge
+// Architecture); it never reaches clients.
+const headerSurrogateControl = "Surrogate-Control"
+
+// shareAtEdge lets the gateway keep a public answer for the edge TTL, never past the moment it
+// stops being true (a tier boundary of pricing cards).
+func (h *handlers) shareAtEdge(c *fiber.Ctx, e cache.Entry) {
+	ttl := h.edgeTTL
+	if !e.Until.IsZero() {
+		ttl = min(ttl, e.Until.Sub(h.svc.Now()))
+	}
+	if s := int64(ttl / time.Second); s > 0 {
+		c.Set(headerSurrogateControl, "max-age="+strconv.FormatInt(s, 10))
+	}
 }
 
 // loadCtx is the context of a cached load: shared by the requests that wait for it, so one

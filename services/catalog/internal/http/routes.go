@@ -29,11 +29,13 @@ type Deps struct {
 	// sooner); PricingTTL how long cached pricing cards are (places change in other instances).
 	CacheTTL   time.Duration
 	PricingTTL time.Duration
+	// EdgeTTL is how long the gateway may keep a public answer; zero: not at all.
+	EdgeTTL time.Duration
 }
 
 // Register adds the external, internal and admin routes to router.
 func Register(router fiber.Router, d Deps) {
-	h := &handlers{svc: d.Service, cache: d.Cache, ttl: d.CacheTTL, pricingTTL: d.PricingTTL}
+	h := &handlers{svc: d.Service, cache: d.Cache, ttl: d.CacheTTL, pricingTTL: d.PricingTTL, edgeTTL: d.EdgeTTL}
 
 	ext := router.Group("/external/v1", noStoreOnError, identity.Middleware(d.Verifier))
 	org := ext.Group("/organizer", identity.RequireType(identity.Secret))

@@ -22,6 +22,7 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/clientip"
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
 	"github.com/podiumhq/podium/services/gateway/internal/edge"
+	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
@@ -78,22 +79,33 @@ func run(ctx context.Context) error {
 	store := keys.NewStore(keys.NewAuthClient(cfg.AuthURL, signer, cfg.AuthTimeout), keys.Options{
 		TTL: cfg.KeyCacheTTL, NegativeTTL: cfg.KeyNegativeCacheTTL, OriginTTL: cfg.OriginCacheTTL,
 	})
-	revocations := newRevocationListener(cfg, store, log)
+	listeners := []*listener{newRevocationListener(cfg, store, log)}
+	var edgeCache *edgecache.Cache
+	if cfg.EdgeCacheEntries > 0 {
+		edgeCache = edgecache.New(cfg.EdgeCacheEntries, cfg.EdgeCacheMaxTTL, time.Now)
+		listeners = append(listeners, newCatalogListener(cfg, edgeCache, log))
+	}
+	var ready []httpserver.Check
+	for _, l := range listeners {
+		ready = append(ready, httpserver.Check{Name: l.what + " listener", Fn: l.ready})
+	}
 
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
-		Ready: []httpserver.Check{{Name: "key revocation listener", Fn: revocations.ready}},
+		Log: log, BodyLimit: cfg.BodyLimit, Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: ready,
 	})
 	gw := &edge.Gateway{
 		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),
-		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver, Upstreams: upstreams, Log: log, Now: time.Now,
+		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver,
+		Upstreams: upstreams, Edge: edgeCache, Log: log, Now: time.Now,
 	}
 	if err := gw.Register(srv.App); err != nil {
 		return err
 	}
 
 	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return revocations.run(gctx) })
+	for _, l := range listeners {
+		g.Go(func() error { return l.run(gctx) })
+	}
 	g.Go(func() error { return telemetry.ServeProfiles(gctx, cfg.PprofAddr) })
 	g.Go(func() error { return srv.ListenAndServe(gctx, cfg.HTTPAddr, cfg.ShutdownTimeout) })
 	err = g.Wait()

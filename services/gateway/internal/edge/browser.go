@@ -63,6 +63,13 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if err := g.limit(c, op, key.ID, ip); err != nil {
 		return err
 	}
+	if err := checkContentType(c, op); err != nil {
+		return err
+	}
+	edgeKey, served, err := g.fromEdge(c, op, key.OrganizerID)
+	if served || err != nil {
+		return err
+	}
 	if err := g.validateBody(c, op); err != nil {
 		return err
 	}
@@ -71,9 +78,13 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 			return err
 		}
 	}
-	return g.forward(c, owner, identity.Principal{
+	err = g.forward(c, owner, identity.Principal{
 		OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Publishable, Origin: origin,
-	}, ip)
+	}, ip, proxy.Forward{Shareable: edgeKey != nil})
+	if err == nil {
+		g.keepAtEdge(c, edgeKey)
+	}
+	return err
 }
 
 // exposedHeaders are the response headers page scripts may read.

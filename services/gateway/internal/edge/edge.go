@@ -15,6 +15,7 @@ import (
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/gateway/internal/clientip"
+	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
@@ -48,6 +49,12 @@ var owners = map[string]string{
 	"browserCheckoutSession":       Checkout,
 }
 
+// shareable are the operations whose answers the edge cache may keep when their owner allows
+// it: the public reads a busy event page repeats.
+var shareable = map[string]bool{
+	"browserSearchEvents": true, "browserGetEvent": true, "browserGetPricingCards": true,
+}
+
 // Gateway holds what the routes need.
 type Gateway struct {
 	Keys      *keys.Store
@@ -57,6 +64,8 @@ type Gateway struct {
 	Validator *apispec.Validator
 	// Validated remembers large bodies that passed validation (nil: remember none).
 	Validated *ValidatedBodies
+	// Edge keeps owners' shareable answers (nil: keeps none).
+	Edge      *edgecache.Cache
 	ClientIP  *clientip.Resolver
 	Upstreams map[string]*proxy.Upstream
 	Log       *slog.Logger
@@ -103,13 +112,15 @@ func fiberPath(p string) string {
 	return r.Replace(p)
 }
 
-// forward mints the identity token for p and sends the request to owner.
-func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, p identity.Principal, ip string, headers ...string) error {
+// forward mints the identity token for p and sends the request to owner; f carries what the
+// route adds besides the identity, the client address and the request id.
+func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, p identity.Principal, ip string, f proxy.Forward) error {
 	tok, err := g.Signer.Token(p)
 	if err != nil {
 		return fmt.Errorf("edge: mint identity: %w", err)
 	}
-	return owner.Do(c, proxy.Forward{Identity: tok, ClientIP: ip, RequestID: httpserver.RequestID(c), Headers: headers})
+	f.Identity, f.ClientIP, f.RequestID = tok, ip, httpserver.RequestID(c)
+	return owner.Do(c, f)
 }
 
 func (g *Gateway) clientIP(c *fiber.Ctx) string {

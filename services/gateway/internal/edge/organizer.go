@@ -37,12 +37,15 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if err := g.limit(c, op, key.ID, ip); err != nil {
 			return err
 		}
+		if err := checkContentType(c, op); err != nil {
+			return err
+		}
 		if err := g.validateBody(c, op); err != nil {
 			return err
 		}
 		return g.forward(c, owner, identity.Principal{
 			OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Secret, Scopes: key.Scopes,
-		}, ip)
+		}, ip, proxy.Forward{})
 	}
 }
 

@@ -40,6 +40,6 @@ func (g *Gateway) webhook(checkout *proxy.Upstream) fiber.Handler {
 		if d := g.Limiter.Allow(c.UserContext(), "webhook:ip:"+ip, g.Limits.WebhookPerIP); !d.Allowed {
 			return tooMany(c, d)
 		}
-		return g.forward(c, checkout, p, ip, "Stripe-Signature")
+		return g.forward(c, checkout, p, ip, proxy.Forward{Headers: []string{"Stripe-Signature"}})
 	}
 }

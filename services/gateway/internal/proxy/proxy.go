@@ -16,6 +16,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 )
 
 // requestHeaders are the client headers an owner may see.
@@ -67,6 +68,9 @@ type Forward struct {
 	RequestID string
 	// Headers are further client headers this route passes on (for example Stripe-Signature).
 	Headers []string
+	// Shareable passes the owner's Surrogate-Control on to the answer, for the edge cache to
+	// read and remove.
+	Shareable bool
 }
 
 // Do forwards the request in c and writes the owner's answer to c.
@@ -107,6 +111,9 @@ func (u *Upstream) Do(c *fiber.Ctx, f Forward) error {
 		if v := res.Header.Peek(h); len(v) > 0 {
 			c.Response().Header.SetBytesV(h, v)
 		}
+	}
+	if v := res.Header.Peek(edgecache.HeaderSurrogateControl); f.Shareable && len(v) > 0 {
+		c.Response().Header.SetBytesV(edgecache.HeaderSurrogateControl, v)
 	}
 	return nil
 }

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"os"
+	"sync/atomic"
+	"time"
+
+	"github.com/podiumhq/podium/libs/broker"
+	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
+	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
+	"github.com/podiumhq/podium/services/gateway/internal/keys"
+)
+
+// listener applies one topic's events to this instance's caches. Each instance has a consumer
+// group of its own, so every instance sees every event.
+type listener struct {
+	what   string
+	cfg    broker.ConsumerConfig
+	handle broker.Handler
+	joined atomic.Bool
+	log    *slog.Logger
+	topics func(context.Context) error
+}
+
+// newRevocationListener applies auth's key events to the key cache, read from the topic's start
+// (replaying old revocations is harmless and closes the window before the group is joined).
+func newRevocationListener(cfg gwconfig.Config, store *keys.Store, log *slog.Logger) *listener {
+	return newListener(cfg, log, "key events", "gateway-", keys.Topic, false, store.HandleEvent)
+}
+
+// newCatalogListener drops the edge cache's answers of an organizer whose events changed. A new
+// instance keeps nothing yet, so it starts with the events published after it joined.
+func newCatalogListener(cfg gwconfig.Config, edge *edgecache.Cache, log *slog.Logger) *listener {
+	return newListener(cfg, log, "catalog changes", "gateway-edge-", edgecache.CatalogTopic, true, edge.HandleCatalogEvent)
+}
+
+func newListener(cfg gwconfig.Config, log *slog.Logger, what, groupPrefix, topic string, startAtEnd bool, h broker.Handler) *listener {
+	l := &listener{what: what, handle: h, log: log}
+	l.cfg = broker.ConsumerConfig{
+		Brokers: cfg.KafkaBrokers, Group: groupPrefix + cfg.InstanceID, Topics: []string{topic}, StartAtEnd: startAtEnd,
+		Log: log, Joined: func() { l.joined.Store(true); log.Info("listening for "+what, "topic", topic) },
+	}
+	l.topics = func(ctx context.Context) error {
+		return broker.EnsureTopics(ctx, cfg.KafkaBrokers, 3, 1, topic)
+	}
+	return l
+}
+
+// run consumes until ctx is done, restarting after broker failures.
+func (l *listener) run(ctx context.Context) error {
+	for {
+		err := l.topics(ctx)
+		if err == nil {
+			err = broker.Consume(ctx, l.cfg, l.handle)
+		}
+		if ctx.Err() != nil {
+			return nil
+		}
+		l.log.ErrorContext(ctx, l.what+" consumer stopped; restarting", "err", err)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+func (l *listener) ready(context.Context) error {
+	if !l.joined.Load() {
+		return errors.New("not yet subscribed to " + l.what)
+	}
+	return nil
+}
+
+// instanceID names this process uniquely: the host name plus random bits, since restarted pods
+// keep their names.
+func instanceID() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return host + "-" + hex.EncodeToString(b[:])
+}

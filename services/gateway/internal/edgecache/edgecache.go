@@ -1,0 +1,132 @@
+// Package edgecache keeps the answers owners mark as shareable, so the gateway serves hot public
+// reads without the hop to the owner. An owner opts an answer in with `Surrogate-Control:
+// max-age=N` (the W3C Edge Architecture header meant for surrogates such as this one; it never
+// reaches clients); the gateway keeps it for N seconds, at most its own maximum. The key is
+// chosen by the caller and must hold everything the answer depends on, including the current
+// Generation of its scope (an organizer): Purge moves the generation on, so every answer of the
+// scope becomes unreachable at once, those being fetched while it runs included.
+package edgecache
+
+import (
+	"bytes"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+	"github.com/valyala/fasthttp"
+)
+
+// HeaderSurrogateControl is the owner's permission to keep an answer at the edge.
+const HeaderSurrogateControl = "Surrogate-Control"
+
+// headers are the answer headers kept with the body.
+var headers = []string{
+	fasthttp.HeaderContentType, fasthttp.HeaderCacheControl, fasthttp.HeaderETag,
+	fasthttp.HeaderLastModified, fasthttp.HeaderContentLanguage,
+}
+
+// Entry is a kept answer.
+type Entry struct {
+	Status  int
+	Body    []byte
+	Headers [][2][]byte
+	Expires time.Time
+}
+
+// Cache is a bounded set of answers, each kept until it expires or is evicted (least recently
+// used first).
+type Cache struct {
+	mu     sync.Mutex
+	lru    *simplelru.LRU[string, *Entry]
+	gens   map[string]uint64
+	maxTTL time.Duration
+	now    func() time.Time
+}
+
+// New returns a cache of up to size answers, none kept longer than maxTTL.
+func New(size int, maxTTL time.Duration, now func() time.Time) *Cache {
+	l, err := simplelru.NewLRU[string, *Entry](size, nil)
+	if err != nil {
+		panic(err) // only for size <= 0, which the configuration refuses
+	}
+	return &Cache{lru: l, gens: map[string]uint64{}, maxTTL: maxTTL, now: now}
+}
+
+// Generation is the current generation of scope, to be part of the keys of its answers.
+func (c *Cache) Generation(scope string) uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.gens[scope]
+}
+
+// Purge makes every answer of scope unreachable; they leave as the least recently used.
+func (c *Cache) Purge(scope string) {
+	c.mu.Lock()
+	c.gens[scope]++
+	c.mu.Unlock()
+}
+
+// Get returns the live answer under key.
+func (c *Cache) Get(key []byte) (*Entry, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.lru.Get(string(key)) // the conversion does not allocate in a map lookup
+	if !ok {
+		return nil, false
+	}
+	if !c.now().Before(e.Expires) {
+		c.lru.Remove(string(key))
+		return nil, false
+	}
+	return e, true
+}
+
+// Put keeps res under key when it is a success the owner allowed to share (ShareFor). The
+// Surrogate-Control header is removed from res in every case: it is meant for the edge only.
+func (c *Cache) Put(key []byte, res *fasthttp.Response) {
+	ttl := min(ShareFor(&res.Header), c.maxTTL)
+	res.Header.Del(HeaderSurrogateControl)
+	if ttl <= 0 || (res.StatusCode() != fasthttp.StatusOK && res.StatusCode() != fasthttp.StatusCreated) {
+		return
+	}
+	e := &Entry{Status: res.StatusCode(), Body: bytes.Clone(res.Body()), Expires: c.now().Add(ttl)}
+	for _, h := range headers {
+		if v := res.Header.Peek(h); len(v) > 0 {
+			e.Headers = append(e.Headers, [2][]byte{[]byte(h), bytes.Clone(v)})
+		}
+	}
+	c.mu.Lock()
+	c.lru.Add(string(key), e)
+	c.mu.Unlock()
+}
+
+// Len is the number of answers held, expired ones included until they are looked up.
+func (c *Cache) Len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.lru.Len()
+}
+
+// ShareFor is how long the owner allows the edge to keep the answer: Surrogate-Control's
+// max-age, or zero when it is absent, malformed or says no-store.
+func ShareFor(h *fasthttp.ResponseHeader) time.Duration {
+	v := h.Peek(HeaderSurrogateControl)
+	var ttl time.Duration
+	for len(v) > 0 {
+		var d []byte
+		d, v, _ = bytes.Cut(v, []byte(","))
+		d = bytes.TrimSpace(d)
+		if bytes.EqualFold(d, []byte("no-store")) {
+			return 0
+		}
+		if name, val, ok := bytes.Cut(d, []byte("=")); ok && bytes.EqualFold(name, []byte("max-age")) {
+			n, err := strconv.Atoi(string(val))
+			if err != nil || n < 0 {
+				return 0
+			}
+			ttl = time.Duration(n) * time.Second
+		}
+	}
+	return ttl
+}
