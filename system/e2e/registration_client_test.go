@@ -117,6 +117,7 @@ type ticket struct {
 	Athlete     struct {
 		Fullname  string `json:"fullname"`
 		Email     string `json:"email"`
+		Phone     string `json:"phone"`
 		BirthDate string `json:"birthDate"`
 	} `json:"athlete"`
 }
