@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -42,6 +44,21 @@ func send(t testing.TB, r req) response {
 		}
 		wait, _ := strconv.Atoi(res.header.Get("Retry-After"))
 		time.Sleep(time.Duration(max(wait, 1)) * time.Second)
+	}
+}
+
+var document = sync.OnceValues(apispec.NewValidator)
+
+// conforms checks a response body against the OpenAPI document's schema for the operation and
+// the response's status.
+func conforms(t testing.TB, operationID string, res response) {
+	t.Helper()
+	v, err := document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.ValidateResponse(operationID, res.status, res.body); err != nil {
+		t.Fatalf("%s answered %d with a body the document does not allow: %v\n%s", operationID, res.status, err, res.body)
 	}
 }
 
@@ -140,6 +157,7 @@ func createRegistration(t testing.TB, key string, body map[string]any) registrat
 	if res.status != 201 {
 		t.Fatalf("create %v: %d %s", body["teamName"], res.status, res.body)
 	}
+	conforms(t, "organizerCreateRegistration", res)
 	return decode[registration](t, res)
 }
 
@@ -178,6 +196,7 @@ func searchRegistrations(t testing.TB, key string, body map[string]any) searchRe
 	if res.status != 201 {
 		t.Fatalf("search %v: %d %s", body, res.status, res.body)
 	}
+	conforms(t, "organizerSearchRegistrations", res)
 	return decode[searchResult](t, res)
 }
 
@@ -201,6 +220,11 @@ func waitForCard(t *testing.T, headers map[string]string, path, categoryID strin
 		res := send(t, req{"GET", gw(path), headers, nil})
 		if res.status != 200 {
 			t.Fatalf("GET %s: %d %s", path, res.status, res.body)
+		}
+		if strings.HasPrefix(path, "/browser/") {
+			conforms(t, "browserGetPricingCards", res)
+		} else {
+			conforms(t, "organizerGetPricingCards", res)
 		}
 		last = string(res.body)
 		for _, c := range decode[struct{ Cards []card }](t, res).Cards {

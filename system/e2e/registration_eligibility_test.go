@@ -81,6 +81,7 @@ func TestEligibilityRules(t *testing.T) {
 			for _, p := range c.problems {
 				wantError(t, res, 422, p)
 			}
+			conforms(t, "organizerCreateRegistration", res)
 			if b := decode[errorBody](t, res); !isList(b.Message) {
 				t.Fatalf("message is not a list of problems: %s", res.body)
 			}

@@ -77,6 +77,7 @@ func TestCustomFieldRules(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			res := send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), c.body})
+			conforms(t, "organizerCreateRegistration", res)
 			if c.problem != "" {
 				wantError(t, res, 422, c.problem)
 				return

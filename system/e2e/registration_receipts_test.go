@@ -23,10 +23,13 @@ func visitor(key string) map[string]string {
 	return h
 }
 
-// receipts posts to the event's receipt endpoint (lookup or send) for email.
+// receipts posts to the event's receipt endpoint (lookup or send) for email; the answer must
+// be one the document describes.
 func receipts(t *testing.T, publishable, eventID, action, email string) response {
 	t.Helper()
-	return do(t, req{"POST", gw("/browser/events/" + eventID + "/registration-receipts/" + action), visitor(publishable), map[string]any{"email": email}})
+	res := do(t, req{"POST", gw("/browser/events/" + eventID + "/registration-receipts/" + action), visitor(publishable), map[string]any{"email": email}})
+	conforms(t, map[string]string{"lookup": "browserLookupReceipts", "send": "browserSendReceipts"}[action], res)
+	return res
 }
 
 // TestReceiptsThroughTheGateway looks up and sends receipts of a published event with a
@@ -116,7 +119,7 @@ func TestReceiptsNeedAPublicEvent(t *testing.T) {
 		"":                                 "email",
 		strings.Repeat("a", 250) + "@x.io": "email must be at most 254 characters long",
 	} {
-		wantProblems(t, receipts(t, o.publishable, ev.ID, "lookup", email), problem)
+		wantProblems(t, "browserLookupReceipts", receipts(t, o.publishable, ev.ID, "lookup", email), problem)
 	}
 	if n := len(mailsTo(addr)); n != 0 {
 		t.Fatalf("%d mails about hidden events", n)

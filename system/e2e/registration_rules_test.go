@@ -102,7 +102,7 @@ func TestCreateRegistrationRefusesEveryBrokenRule(t *testing.T) {
 			a := athlete("Ana Ruiz", "FEMALE", "1990-01-01")
 			b := registrationBody(ev, "open", "Team", a)
 			c.change(b, a)
-			wantProblems(t, send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), b}), c.problem)
+			wantProblems(t, "organizerCreateRegistration", send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), b}), c.problem)
 		})
 	}
 	t.Run("every problem at once", func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestCreateRegistrationRefusesEveryBrokenRule(t *testing.T) {
 		a["phone"], a["email"] = "+0", "a..b@example.com"
 		b := registrationBody(ev, "open", "", a)
 		b["bibRaceNumber"] = 0
-		wantProblems(t, send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), b}),
+		wantProblems(t, "organizerCreateRegistration", send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), b}),
 			"teamName must not be empty", "bibRaceNumber must be greater than 0", "athletes[0].birthDate", "athletes[0].phone", "athletes[0].email")
 	})
 	t.Run("not a JSON object", func(t *testing.T) {
@@ -183,21 +183,23 @@ func TestUpdateRegistrationRefusesBrokenRules(t *testing.T) {
 		"categoryId empty":   {map[string]any{"categoryId": ""}, "categoryId must not be empty"},
 		"custom field value": {map[string]any{"customFields": []any{map[string]any{"fieldId": "fld_x"}}}, "customFields[0].value is required"},
 	} {
-		t.Run(name, func(t *testing.T) { wantProblems(t, patch(c.body), c.problem) })
+		t.Run(name, func(t *testing.T) { wantProblems(t, "organizerUpdateRegistration", patch(c.body), c.problem) })
 	}
 	res := patch(map[string]any{"bibRaceNumber": json.Number("9007199254740991"), "athletes": []any{athlete("Ana Ruiz", "FEMALE", "2024-02-29")}})
 	if r := decode[registration](t, res); res.status != 200 || r.BibRaceNumber != "9007199254740991" || r.Tickets[0].Athlete.BirthDate != "2024-02-29" {
 		t.Fatalf("PATCH at the edges: %d %s", res.status, res.body)
 	}
+	conforms(t, "organizerUpdateRegistration", res)
 }
 
-// wantProblems checks a 400 in the standard format whose message is a list holding every
-// problem.
-func wantProblems(t *testing.T, res response, problems ...string) {
+// wantProblems checks a 400 of the operation in the standard format (and as the document
+// describes it) whose message is a list holding every problem.
+func wantProblems(t *testing.T, operationID string, res response, problems ...string) {
 	t.Helper()
 	for _, p := range problems {
 		wantError(t, res, 400, p)
 	}
+	conforms(t, operationID, res)
 	if b := decode[errorBody](t, res); !isList(b.Message) {
 		t.Fatalf("message is not a list of problems: %s", res.body)
 	}

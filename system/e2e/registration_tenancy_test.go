@@ -31,24 +31,29 @@ func TestAnotherOrganizersIdsAreNotFound(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name    string
+		op      string
 		res     func() response
 		message string
 	}{
-		{"create with B's event and category", func() response { return create(evB.ID, catB) }, "event " + evB.ID + " not found"},
-		{"create with A's event and B's category", func() response { return create(evA.ID, catB) }, "category " + catB + " in event " + evA.ID + " not found"},
-		{"create with an unknown event", func() response { return create("evt_unknown", catB) }, "event evt_unknown not found"},
-		{"update B's ticket", func() response { return patch(tkB) }, "ticket " + tkB + " not found"},
-		{"update an unknown ticket", func() response { return patch("tkt_unknown") }, "ticket tkt_unknown not found"},
-		{"delete B's ticket", func() response { return remove(tkB) }, "ticket " + tkB + " not found"},
-		{"delete an unknown ticket", func() response { return remove("tkt_unknown") }, "ticket tkt_unknown not found"},
-		{"look up receipts of B's event", func() response { return receipts(t, a.publishable, evB.ID, "lookup", addr) }, "event " + evB.ID + " not found"},
-		{"send receipts of B's event", func() response { return receipts(t, a.publishable, evB.ID, "send", addr) }, "event " + evB.ID + " not found"},
-		{"receipts of an unknown event", func() response { return receipts(t, a.publishable, "evt_unknown", "lookup", addr) }, "event evt_unknown not found"},
-		{"pricing cards of B's event", func() response {
+		{"create with B's event and category", "organizerCreateRegistration", func() response { return create(evB.ID, catB) }, "event " + evB.ID + " not found"},
+		{"create with A's event and B's category", "organizerCreateRegistration", func() response { return create(evA.ID, catB) }, "category " + catB + " in event " + evA.ID + " not found"},
+		{"create with an unknown event", "organizerCreateRegistration", func() response { return create("evt_unknown", catB) }, "event evt_unknown not found"},
+		{"update B's ticket", "organizerUpdateRegistration", func() response { return patch(tkB) }, "ticket " + tkB + " not found"},
+		{"update an unknown ticket", "organizerUpdateRegistration", func() response { return patch("tkt_unknown") }, "ticket tkt_unknown not found"},
+		{"delete B's ticket", "organizerDeleteRegistration", func() response { return remove(tkB) }, "ticket " + tkB + " not found"},
+		{"delete an unknown ticket", "organizerDeleteRegistration", func() response { return remove("tkt_unknown") }, "ticket tkt_unknown not found"},
+		{"look up receipts of B's event", "browserLookupReceipts", func() response { return receipts(t, a.publishable, evB.ID, "lookup", addr) }, "event " + evB.ID + " not found"},
+		{"send receipts of B's event", "browserSendReceipts", func() response { return receipts(t, a.publishable, evB.ID, "send", addr) }, "event " + evB.ID + " not found"},
+		{"receipts of an unknown event", "browserLookupReceipts", func() response { return receipts(t, a.publishable, "evt_unknown", "lookup", addr) }, "event evt_unknown not found"},
+		{"pricing cards of B's event", "organizerGetPricingCards", func() response {
 			return send(t, req{"GET", gw("/organizer/events/" + evB.ID + "/pricing-cards"), secret(a.key), nil})
 		}, "event " + evB.ID + " not found"},
 	} {
-		t.Run(c.name, func(t *testing.T) { wantError(t, c.res(), 404, c.message) })
+		t.Run(c.name, func(t *testing.T) {
+			res := c.res()
+			wantError(t, res, 404, c.message)
+			conforms(t, c.op, res)
+		})
 	}
 
 	t.Run("A's searches do not see B's tickets", func(t *testing.T) {

@@ -44,14 +44,17 @@ func TestRegistrationsMoveThePricingCards(t *testing.T) {
 	if moved := decode[registration](t, res); res.status != 200 || moved.CategoryID != ev.Category("teams") || len(moved.Tickets) != 2 {
 		t.Fatalf("move: %d %s", res.status, res.body)
 	}
+	conforms(t, "organizerUpdateRegistration", res)
 	registered(t, o, ev, "rx", 2)
 	registered(t, o, ev, "teams", 2)
 
 	// Cancelling frees the place; cancelling any ticket of a team cancels the whole entry.
 	for _, tk := range []string{rx[0].Tickets[0].TicketID, team.Tickets[1].TicketID} {
-		if res := send(t, req{"DELETE", gw("/organizer/registrations/" + tk), secret(o.key), nil}); res.status != 200 {
+		res := send(t, req{"DELETE", gw("/organizer/registrations/" + tk), secret(o.key), nil})
+		if res.status != 200 {
 			t.Fatalf("DELETE %s: %d %s", tk, res.status, res.body)
 		}
+		conforms(t, "organizerDeleteRegistration", res)
 	}
 	if c := registered(t, o, ev, "rx", 1); *c.AvailableCount != 9 {
 		t.Fatalf("rx card after the cancel %+v", c)
@@ -83,6 +86,7 @@ func TestDeleteCancelsAPaidRegistration(t *testing.T) {
 		d.Result != "CANCELLED" || d.TicketStatus != "CANCELLED" || d.CancelledAt == "" {
 		t.Fatalf("DELETE: %d %s", res.status, res.body)
 	}
+	conforms(t, "organizerDeleteRegistration", res)
 	again := send(t, req{"DELETE", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.key), nil})
 	if a := decode[deleted](t, again); again.status != 200 || a.Result != "CANCELLED" || a.CancelledAt != d.CancelledAt {
 		t.Fatalf("repeated DELETE: %d %s, first cancelledAt %s", again.status, again.body, d.CancelledAt)
@@ -120,12 +124,16 @@ func TestDeleteCancelsAPaidRegistration(t *testing.T) {
 		})
 	}
 
-	wantError(t, send(t, req{"PATCH", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.key), map[string]any{"teamName": "Renamed"}}), 409, "cancelled")
+	res = send(t, req{"PATCH", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.key), map[string]any{"teamName": "Renamed"}})
+	wantError(t, res, 409, "cancelled")
+	conforms(t, "organizerUpdateRegistration", res)
 	// The cancelled registration's bib is free again.
 	reuse := registrationBody(ev, "pairs", "New pair", athlete("Mario Sanz", "MALE", "1985-05-05"), athlete("Nuria Sanz", "FEMALE", "1986-06-06"))
 	reuse["bibRaceNumber"] = 42
 	createRegistration(t, o.key, reuse)
-	wantError(t, send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), reuse}), 409, "bib number 42 is already taken in this event")
+	res = send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), reuse})
+	wantError(t, res, 409, "bib number 42 is already taken in this event")
+	conforms(t, "organizerCreateRegistration", res)
 }
 
 // wantTickets checks a search result holds exactly these tickets in this order.
