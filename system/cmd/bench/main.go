@@ -59,7 +59,10 @@ func run(ctx context.Context) error {
 	}
 	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
 	fmt.Printf("podium bench: %d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis\n", o.Rounds, o.Round)
-	return bench.GatewayOverhead(ctx, s, demo, o, os.Stdout)
+	if err := bench.GatewayOverhead(ctx, s, demo, o, os.Stdout); err != nil {
+		return err
+	}
+	return bench.Registrations(ctx, s, demo, o, os.Stdout)
 }
 
 func env(name, def string) string {
