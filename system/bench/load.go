@@ -20,6 +20,9 @@ type Target struct {
 	URL     string
 	Headers map[string]string
 	Body    []byte
+	// NextBody, when set, gives each request its own body instead of Body; workers call it
+	// concurrently.
+	NextBody func() []byte
 	// Status is the answer every request must get.
 	Status int
 }
@@ -85,10 +88,15 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 			defer fasthttp.ReleaseResponse(resp)
 			for scheduled := range jobs {
 				prepare(req, t)
-				err := client.Do(req, resp)
 				// Latency counts from the scheduled send time, so a backlog shows as latency
-				// instead of silently lowering the rate (no coordinated omission).
-				lat[w] = append(lat[w], time.Since(scheduled))
+				// instead of silently lowering the rate (no coordinated omission). Closed-loop
+				// runs have no schedule to fall behind: their latency is the request's own.
+				from := scheduled
+				if o.Rate <= 0 {
+					from = time.Now()
+				}
+				err := client.Do(req, resp)
+				lat[w] = append(lat[w], time.Since(from))
 				if err != nil || resp.StatusCode() != t.Status {
 					errs[w]++
 					mu.Lock()
@@ -161,9 +169,13 @@ func prepare(req *fasthttp.Request, t Target) {
 	for k, v := range t.Headers {
 		req.Header.Set(k, v)
 	}
-	if t.Body != nil {
+	body := t.Body
+	if t.NextBody != nil {
+		body = t.NextBody()
+	}
+	if body != nil {
 		req.Header.SetContentType("application/json")
-		req.SetBodyRaw(t.Body)
+		req.SetBodyRaw(body)
 	}
 }
 

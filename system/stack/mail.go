@@ -1,9 +1,11 @@
 package stack
 
 import (
+	"encoding/base64"
 	"fmt"
 	"io"
 	"mime"
+	"mime/quotedprintable"
 	"net"
 	"net/mail"
 	"strings"
@@ -13,7 +15,8 @@ import (
 	"github.com/emersion/go-smtp"
 )
 
-// Mail is a message the stack's SMTP catcher received.
+// Mail is a message the stack's SMTP catcher received; Body is decoded from its transfer
+// encoding.
 type Mail struct {
 	From    string
 	To      []string
@@ -82,11 +85,23 @@ func (s *mailSession) Data(r io.Reader) error {
 		if subj, err := dec.DecodeHeader(msg.Header.Get("Subject")); err == nil {
 			m.Subject = subj
 		}
-		body, _ := io.ReadAll(msg.Body)
-		m.Body = string(body)
+		m.Body = decodeBody(msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
 	}
 	s.c.add(m)
 	return nil
+}
+
+// decodeBody reads a single-part body as written, undoing its transfer encoding (mailers
+// send text as quoted-printable, which breaks long lines).
+func decodeBody(encoding string, body io.Reader) string {
+	switch strings.ToLower(strings.TrimSpace(encoding)) {
+	case "quoted-printable":
+		body = quotedprintable.NewReader(body)
+	case "base64":
+		body = base64.NewDecoder(base64.StdEncoding, body) // line breaks are skipped
+	}
+	raw, _ := io.ReadAll(body)
+	return string(raw)
 }
 
 // Mails returns every message the stack's SMTP catcher has received.

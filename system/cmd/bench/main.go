@@ -65,7 +65,7 @@ func run(ctx context.Context) error {
 	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
 	fmt.Printf("podium bench: %d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis\n", o.Rounds, o.Round)
 	scenarios := []func(context.Context, *stack.Stack, *stack.Demo, bench.RunOptions, io.Writer) error{
-		bench.GatewayOverhead, bench.CatalogReads,
+		bench.GatewayOverhead, bench.CatalogReads, bench.Registrations,
 	}
 	for _, run := range scenarios {
 		if err := run(ctx, s, demo, o, os.Stdout); err != nil {

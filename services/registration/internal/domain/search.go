@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -76,8 +77,8 @@ type SearchRequest struct {
 	TicketID              string              `json:"ticketId"`
 	CategoryID            string              `json:"categoryId"`
 	Gender                string              `json:"gender"`
-	AgeMin                *int                `json:"ageMin"`
-	AgeMax                *int                `json:"ageMax"`
+	AgeMin                *float64            `json:"ageMin"`
+	AgeMax                *float64            `json:"ageMax"`
 	CheckIn               string              `json:"checkIn"`
 	SortBy                string              `json:"sortBy"`
 	Status                string              `json:"status"`
@@ -97,7 +98,7 @@ func (r SearchRequest) Normalize() (SearchQuery, error) {
 	var p problems
 	q := SearchQuery{
 		Text: r.Search, AthleteID: r.AthleteID, EventID: r.EventID, TicketID: r.TicketID, CategoryID: r.CategoryID,
-		Gender: r.Gender, AgeMin: r.AgeMin, AgeMax: r.AgeMax, CheckIn: r.CheckIn, Sort: r.SortBy,
+		Gender: r.Gender, CheckIn: r.CheckIn, Sort: r.SortBy,
 		OrderStatus: r.Status, TicketStatus: r.TicketStatus, ParticipantStatus: r.ParticipantDataStatus,
 		CustomFieldFilters: r.CustomFieldFilters, SupplementFilters: r.SupplementFilters,
 		Limit: DefaultSearchLimit,
@@ -111,11 +112,8 @@ func (r SearchRequest) Normalize() (SearchQuery, error) {
 	oneOf(&p, "status", q.OrderStatus, string(OrderPending), string(OrderCompleted), string(OrderFailed), string(OrderCancelled), string(OrderRefunded))
 	oneOf(&p, "ticketStatus", q.TicketStatus, string(TicketActive), string(TicketCancelled), TicketStatusAll)
 	oneOf(&p, "participantDataStatus", q.ParticipantStatus, ParticipantsReady, ParticipantsPending)
-	for name, v := range map[string]*int{"ageMin": r.AgeMin, "ageMax": r.AgeMax} {
-		if v != nil && (*v < 0 || *v > 120) {
-			p.addf(name, "must be from 0 to 120")
-		}
-	}
+	q.AgeMin = age(&p, "ageMin", r.AgeMin)
+	q.AgeMax = age(&p, "ageMax", r.AgeMax)
 	if q.Sort == "" {
 		q.Sort = SortCreatedDesc
 	}
@@ -156,6 +154,20 @@ func (r SearchRequest) Normalize() (SearchQuery, error) {
 		}
 	}
 	return q, p.validation()
+}
+
+// age checks an age bound: a whole number from 0 to 120. Like limit and offset it is read as
+// a JSON number, because the schema's integers include 30.0 and 3e1.
+func age(p *problems, name string, v *float64) *int {
+	if v == nil {
+		return nil
+	}
+	if *v != math.Trunc(*v) || *v < 0 || *v > 120 {
+		p.addf(name, "must be an integer from 0 to 120")
+		return nil
+	}
+	n := int(*v)
+	return &n
 }
 
 func checkFieldFilter(p *problems, path string, f CustomFieldFilter) {

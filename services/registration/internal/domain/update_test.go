@@ -141,7 +141,7 @@ func TestSearchNormalize(t *testing.T) {
 		t.Fatalf("bounds %+v %v", q, err)
 	}
 	_, err = domain.SearchRequest{
-		Limit: f(0), Offset: f(-1), Gender: "X", SortBy: "nope", TicketStatus: "GONE", AgeMin: intp(121), CheckIn: "maybe",
+		Limit: f(0), Offset: f(-1), Gender: "X", SortBy: "nope", TicketStatus: "GONE", AgeMin: f(121), AgeMax: f(30.5), CheckIn: "maybe",
 		CancelledFrom: []string{"2026-01-01"}, CustomFieldFilters: []domain.CustomFieldFilter{{FieldID: "f", Operator: "like"}, {FieldID: "f", Operator: "contains", Value: 3.0}},
 		SupplementFilters: []domain.SupplementFilter{{SupplementID: "", OptionIDs: []string{}}},
 	}.Normalize()
@@ -150,7 +150,7 @@ func TestSearchNormalize(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 	all := strings.Join(ve.Problems, "\n")
-	for _, w := range []string{"limit:", "offset:", "gender:", "sortBy:", "ticketStatus:", "ageMin:", "checkIn:", "cancelledFrom[0]:",
+	for _, w := range []string{"limit:", "offset:", "gender:", "sortBy:", "ticketStatus:", "ageMin:", "ageMax:", "checkIn:", "cancelledFrom[0]:",
 		"customFieldFilters[0].operator:", "customFieldFilters[1].value:", "supplementFilters[0].supplementId:", "supplementFilters[0].optionIds:"} {
 		if !strings.Contains(all, w) {
 			t.Errorf("%s\ndoes not mention %q", all, w)

@@ -44,7 +44,7 @@ type registrationBody struct {
 	CategoryID            *string                       `json:"categoryId"`
 	TeamName              *string                       `json:"teamName"`
 	Club                  *string                       `json:"club"`
-	BibRaceNumber         *int64                        `json:"bibRaceNumber"`
+	BibRaceNumber         *wholeNumber                  `json:"bibRaceNumber"`
 	Athletes              *[]domain.Athlete             `json:"athletes"`
 	CheckedInAt           *[]time.Time                  `json:"checkedInAt"`
 	Note                  *string                       `json:"note"`
@@ -68,7 +68,7 @@ func (h handlers) create(c *fiber.Ctx) error {
 		return err
 	}
 	in := app.CreateInput{EventID: val(b.EventID), RegistrationInput: domain.RegistrationInput{
-		CategoryID: val(b.CategoryID), TeamName: val(b.TeamName), Club: b.Club, Bib: b.BibRaceNumber,
+		CategoryID: val(b.CategoryID), TeamName: val(b.TeamName), Club: b.Club, Bib: b.BibRaceNumber.int64(),
 		Athletes: val(b.Athletes), CheckedInAt: val(b.CheckedInAt), Note: b.Note, CustomFields: val(b.CustomFields),
 		SupplementIDs: val(b.SelectedSupplementIDs), SupplementSelections: val(b.SupplementSelections),
 	}}
@@ -85,7 +85,7 @@ func (h handlers) update(c *fiber.Ctx) error {
 		return err
 	}
 	p := domain.Patch{
-		EventID: b.EventID, CategoryID: b.CategoryID, TeamName: b.TeamName, Club: b.Club, Bib: b.BibRaceNumber,
+		EventID: b.EventID, CategoryID: b.CategoryID, TeamName: b.TeamName, Club: b.Club, Bib: b.BibRaceNumber.int64(),
 		Note: b.Note, NotifyEmailChange: b.NotifyEmailChange,
 		Athletes: val(b.Athletes), AthletesSet: b.Athletes != nil,
 		CheckedInAt: val(b.CheckedInAt), CheckedInAtSet: b.CheckedInAt != nil,

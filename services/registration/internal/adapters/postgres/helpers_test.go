@@ -12,7 +12,7 @@ import (
 
 var ctx = context.Background()
 
-func intp(v int) *int { return &v }
+func floatp(v float64) *float64 { return &v }
 
 func athlete(name, gender, birth string) domain.Athlete {
 	return domain.Athlete{Fullname: name, IDNumber: "ID-" + name, Email: name + "@example.com", Phone: "+34600111222", Gender: gender, BirthDate: birth}

@@ -95,9 +95,9 @@ func TestSearchFilters(t *testing.T) {
 		{"eventId", domain.SearchRequest{EventID: "evt_2"}, []string{"Fran Ruiz"}},
 		{"categoryId", domain.SearchRequest{CategoryID: "cat_team"}, []string{"Bruno Díaz", "Carla Pérez"}},
 		{"gender", domain.SearchRequest{Gender: "FEMALE"}, []string{"Ana López", "Carla Pérez"}},
-		{"ageMin", domain.SearchRequest{AgeMin: intp(37)}, []string{"Ana López", "Carla Pérez"}},
-		{"ageMax", domain.SearchRequest{AgeMax: intp(27)}, []string{"Bruno Díaz", "Dario Fo"}},
-		{"age range", domain.SearchRequest{AgeMin: intp(23), AgeMax: intp(30)}, []string{"Bruno Díaz", "Fran Ruiz"}},
+		{"ageMin", domain.SearchRequest{AgeMin: floatp(37)}, []string{"Ana López", "Carla Pérez"}},
+		{"ageMax", domain.SearchRequest{AgeMax: floatp(27)}, []string{"Bruno Díaz", "Dario Fo"}},
+		{"age range", domain.SearchRequest{AgeMin: floatp(23), AgeMax: floatp(30)}, []string{"Bruno Díaz", "Fran Ruiz"}},
 		{"checked in", domain.SearchRequest{CheckIn: "checked-in"}, []string{"Ana López"}},
 		{"check-in pending", domain.SearchRequest{CheckIn: "pending"}, []string{"Bruno Díaz", "Carla Pérez", "Dario Fo", "Fran Ruiz"}},
 		{"order status", domain.SearchRequest{Status: "PENDING"}, []string{"Dario Fo"}},
@@ -123,7 +123,7 @@ func TestSearchFilters(t *testing.T) {
 		{"supplement chosen", domain.SearchRequest{SupplementFilters: []domain.SupplementFilter{{SupplementID: "sup_tee"}}}, []string{"Ana López"}},
 		{"supplement option chosen", domain.SearchRequest{SupplementFilters: []domain.SupplementFilter{{SupplementID: "sup_meal", OptionIDs: []string{"opt_meat", "opt_veg"}}}}, []string{"Ana López"}},
 		{"supplement other option", domain.SearchRequest{SupplementFilters: []domain.SupplementFilter{{SupplementID: "sup_meal", OptionIDs: []string{"opt_meat"}}}}, nil},
-		{"combined", domain.SearchRequest{Search: "a", EventID: "evt_1", Gender: "MALE", AgeMax: intp(30), Status: "COMPLETED",
+		{"combined", domain.SearchRequest{Search: "a", EventID: "evt_1", Gender: "MALE", AgeMax: floatp(30), Status: "COMPLETED",
 			CustomFieldFilters: []domain.CustomFieldFilter{{FieldID: "fld_size", Operator: "equals", Value: "S"}}}, []string{"Bruno Díaz"}},
 	}
 	for _, c := range cases {

@@ -1,0 +1,226 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/system/stack"
+)
+
+// Shape and targets of the registration scenario.
+const (
+	// createWorkers is how many clients create at once (an opening rush of sign-ups).
+	createWorkers = 64
+	// seedTickets is how many tickets the search runs over.
+	seedTickets = 100_000
+	// searchRate is the searches per second whose latency is measured, a busy back office;
+	// searchWorkers also measure the most searches per second the machine serves.
+	searchRate    = 25
+	searchWorkers = 8
+
+	createTarget    = 1500 // creates per second into one category, through the gateway
+	searchTargetP99 = 50 * time.Millisecond
+)
+
+// Registrations measures creates per second into one hot category and spread over many
+// categories, then a filtered search over the 100,000 tickets those creates (and more of the
+// same) stored; every path through the gateway and straight to the registration service.
+func Registrations(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
+	ev, err := s.ImportEventDoc(ctx, d.OrganizerID, benchEventDoc())
+	if err != nil {
+		return err
+	}
+	r := regPaths{s: s, d: d, eventID: ev.ID}
+	// The catalog follows every create through the places events, so its CPU is part of the cost.
+	procs := map[string]int{"gateway": s.PID("gateway"), "registration": s.PID("registration"), "catalog": s.PID("catalog")}
+	var n atomic.Uint64
+	hot := creates{eventID: ev.ID, n: &n, category: func(uint64) string { return ev.Category("c000") }}
+	spread := creates{eventID: ev.ID, n: &n, category: func(i uint64) string { return ev.Category(fmt.Sprintf("c%03d", i%benchCategories)) }}
+
+	rate, err := r.creates(ctx, o, procs, out, hot, spread)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	total, err := r.seed(ctx, spread.next, rate)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  %d tickets in the event (topped up through the gateway in %v), then VACUUM ANALYZE of them as autovacuum would have run\n",
+		total, time.Since(start).Round(time.Second))
+	if err := s.VacuumAnalyze(ctx, "registration", "tickets", "registrations", "orders"); err != nil {
+		return err
+	}
+	return r.search(ctx, o, procs, total, out)
+}
+
+// creates measures creates per second into one category (hot) and over every category
+// (spread) and returns the rate of the spread ones through the gateway.
+func (r regPaths) creates(ctx context.Context, o RunOptions, procs map[string]int, out io.Writer, hot, spread creates) (float64, error) {
+	fmt.Fprintf(out, "\nRegistrations: creates (one athlete each) from %d concurrent clients, %d rounds of %v per path\n", createWorkers, o.Rounds, o.Round)
+	closed := RunOptions{Workers: createWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}
+	var lastRate float64 // of the spread creates through the gateway, to size the top-up runs
+	for _, c := range []struct {
+		name   string
+		bodies creates
+		target bool
+	}{{"into one category", hot, true}, {fmt.Sprintf("over %d categories", benchCategories), spread, false}} {
+		runs, err := alternateFresh(ctx, r.both("POST", "/organizer/registrations", 201, c.bodies.next), closed, procs)
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(out, "  %s:\n", c.name)
+		for i, res := range runs {
+			line := fmt.Sprintf("    %-24s %6.0f creates/s   p50 %8s   p99 %8s   registration CPU %6s/req   catalog CPU %6s/req", res.Target, res.Throughput(),
+				ms(res.Quantile(0.5)), ms(res.Quantile(0.99)), us(res.CPUPerRequest("registration")), us(res.CPUPerRequest("catalog")))
+			if i == 0 {
+				line += fmt.Sprintf("   gateway CPU %6s/req", us(res.CPUPerRequest("gateway")))
+				if c.target {
+					line += fmt.Sprintf("   (target >= %d/s: %s)", createTarget, verdict(res.Throughput() >= createTarget))
+				}
+				lastRate = res.Throughput()
+			}
+			fmt.Fprintln(out, line)
+		}
+	}
+	return lastRate, nil
+}
+
+// search measures the search's latency at searchRate, then the most searches per second
+// searchWorkers clients get.
+func (r regPaths) search(ctx context.Context, o RunOptions, procs map[string]int, total int, out io.Writer) error {
+	paths := r.both("POST", "/organizer/registrations/search", 201, searches(r.eventID))
+	fmt.Fprintf(out, "  search over %d tickets: %s\n", total, searchDescription())
+	runs, err := alternateFresh(ctx, paths, RunOptions{Rate: searchRate, Workers: searchWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}, procs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "    at %d searches/s:\n", searchRate)
+	for i, res := range runs {
+		line := fmt.Sprintf("    %-24s p50 %8s   p99 %8s", res.Target, ms(res.Quantile(0.5)), ms(res.Quantile(0.99)))
+		if i == 0 {
+			line += fmt.Sprintf("   (target p99 < %v: %s)", searchTargetP99, verdict(res.Quantile(0.99) < searchTargetP99))
+		}
+		fmt.Fprintln(out, line)
+	}
+	runs, err = alternateFresh(ctx, paths, RunOptions{Workers: searchWorkers, Round: o.Round, Rounds: o.Rounds}, procs)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "    as fast as %d concurrent clients go:\n", searchWorkers)
+	for _, res := range runs {
+		fmt.Fprintf(out, "    %-24s %5.0f searches/s   p50 %8s   p99 %8s   registration CPU %6s/req\n", res.Target, res.Throughput(),
+			ms(res.Quantile(0.5)), ms(res.Quantile(0.99)), us(res.CPUPerRequest("registration")))
+	}
+	return nil
+}
+
+// regPaths builds the registration targets of the demo organizer's secret key.
+type regPaths struct {
+	s       *stack.Stack
+	d       *stack.Demo
+	eventID string
+}
+
+// both returns makers of the path through the gateway and straight to the service. The direct
+// target is made again for each run: its identity token lives a minute.
+func (r regPaths) both(method, path string, status int, body func() []byte) []func() (Target, error) {
+	gateway := func() (Target, error) {
+		return Target{Name: "through the gateway", Method: method, URL: r.s.GatewayURL() + "/external/v1" + path, Status: status,
+			NextBody: body, Headers: map[string]string{"Authorization": "Bearer " + r.d.SecretAll.Key}}, nil
+	}
+	direct := func() (Target, error) {
+		token, err := r.s.IdentityToken(identity.Principal{
+			OrganizerID: r.d.OrganizerID, KeyID: r.d.SecretAll.ID, KeyType: identity.Secret, Scopes: r.d.SecretAll.Scopes,
+		})
+		return Target{Name: "direct to registration", Method: method, URL: r.s.URLs["registration"] + "/external/v1" + path, Status: status,
+			NextBody: body, Headers: map[string]string{identity.Header: token, identity.HeaderClientIP: "127.0.0.1"}}, err
+	}
+	return []func() (Target, error){gateway, direct}
+}
+
+// seed creates registrations over the categories through the gateway until the event holds
+// seedTickets tickets, in runs sized by the last rate, and returns how many it holds.
+func (r regPaths) seed(ctx context.Context, body func() []byte, rate float64) (int, error) {
+	viaGateway := r.both("POST", "/organizer/registrations", 201, body)[0]
+	for {
+		n, err := r.count(ctx)
+		if err != nil || n >= seedTickets {
+			return n, err
+		}
+		t, _ := viaGateway()
+		left := float64(seedTickets - n)
+		run := time.Duration(left / max(rate, 100) * float64(time.Second))
+		res, err := Run(ctx, t, Options{Workers: createWorkers, Duration: max(run, 200*time.Millisecond)})
+		if err != nil {
+			return 0, err
+		}
+		rate = res.Throughput()
+	}
+}
+
+// count returns how many active tickets the event has, from a search's total.
+func (r regPaths) count(ctx context.Context) (int, error) {
+	body := fmt.Appendf(nil, `{"eventId":%q,"limit":1}`, r.eventID)
+	req, err := http.NewRequestWithContext(ctx, "POST", r.s.GatewayURL()+"/external/v1/organizer/registrations/search", bytes.NewReader(body))
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Authorization", "Bearer "+r.d.SecretAll.Key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer res.Body.Close()
+	var page struct {
+		Total int `json:"total"`
+	}
+	if res.StatusCode != http.StatusCreated {
+		return 0, fmt.Errorf("bench: count tickets: status %d", res.StatusCode)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&page); err != nil {
+		return 0, fmt.Errorf("bench: count tickets: %w", err)
+	}
+	return page.Total, nil
+}
+
+// alternateFresh is alternate for targets made anew before each run: it warms each up, then
+// runs them in turn for o.Rounds rounds and merges each target's rounds into one result.
+func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunOptions, procs map[string]int) ([]Result, error) {
+	runOne := func(newTarget func() (Target, error), d time.Duration) (Result, error) {
+		t, err := newTarget()
+		if err != nil {
+			return Result{}, err
+		}
+		return Run(ctx, t, Options{Rate: o.Rate, Workers: o.Workers, Duration: d, Processes: procs})
+	}
+	for _, m := range makers {
+		if o.Warmup == 0 {
+			break
+		}
+		if _, err := runOne(m, o.Warmup); err != nil {
+			return nil, err
+		}
+	}
+	merged := make([]Result, len(makers))
+	for range o.Rounds {
+		for i, m := range makers {
+			r, err := runOne(m, o.Round)
+			if err != nil {
+				return nil, err
+			}
+			merged[i] = merge(merged[i], r)
+		}
+	}
+	return merged, nil
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }
