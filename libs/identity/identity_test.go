@@ -158,6 +158,7 @@ func TestMiddlewareGuardsRoutes(t *testing.T) {
 			t.Fatal(err)
 		}
 		raw, _ := io.ReadAll(res.Body)
+		res.Body.Close()
 		body := string(raw)
 		if res.StatusCode >= 400 {
 			var b httpserver.Body
