@@ -4,8 +4,11 @@
 package edge
 
 import (
+	"cmp"
 	"fmt"
 	"log/slog"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,8 +98,13 @@ func (g *Gateway) Register(app *fiber.App) error {
 		}
 		app.Add(op.Method, path, h)
 	}
-	for path, methods := range preflight {
-		app.Options(path, g.preflight(methods))
+	// A literal segment must win over a parameter (/browser/events/search over
+	// /browser/events/:eventId), and Fiber tries routes in the order they were added.
+	paths := slices.SortedFunc(maps.Keys(preflight), func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(a, ":"), strings.Count(b, ":")), cmp.Compare(a, b))
+	})
+	for _, path := range paths {
+		app.Options(path, g.preflight(preflight[path]))
 	}
 	checkout, ok := g.Upstreams[Checkout]
 	if !ok {
