@@ -38,7 +38,7 @@ func TestEligibilityRules(t *testing.T) {
 		body     map[string]any
 		problems []string // none: created
 	}{
-		{"individual with two athletes", registrationBody(june, "solo", "T", m("A"), m("B")), []string{"athletes: the category " + cat("solo") + " takes teams of exactly 1 athletes, got 2"}},
+		{"individual with two athletes", registrationBody(june, "solo", "T", m("A"), m("B")), []string{"athletes: the category " + cat("solo") + " takes one athlete per registration, got 2"}},
 		{"exact size, one short", registrationBody(june, "pairs", "T", m("A")), []string{"the category " + cat("pairs") + " takes teams of exactly 2 athletes, got 1"}},
 		{"exact size, one over", registrationBody(june, "pairs", "T", m("A"), m("B"), m("C")), []string{"takes teams of exactly 2 athletes, got 3"}},
 		{"exact size", registrationBody(june, "pairs", "T", m("A"), f("B")), nil},

@@ -95,13 +95,12 @@ func checkTeamSize(p *problems, prefix string, c Category, athletes, pending int
 		hi = lo
 	}
 	switch {
-	case n < lo && lo == hi:
+	case n >= lo && n <= hi:
+	case lo == 1 && hi == 1:
+		p.addf(prefix+"athletes", "the category %s takes one athlete per registration, got %d", c.ID, n)
+	case lo == hi:
 		p.addf(prefix+"athletes", "the category %s takes teams of exactly %d athletes, got %d", c.ID, lo, n)
-	case n > hi && lo == hi:
-		p.addf(prefix+"athletes", "the category %s takes teams of exactly %d athletes, got %d", c.ID, lo, n)
-	case n < lo:
-		p.addf(prefix+"athletes", "the category %s takes teams of %d to %d athletes, got %d", c.ID, lo, hi, n)
-	case n > hi:
+	default:
 		p.addf(prefix+"athletes", "the category %s takes teams of %d to %d athletes, got %d", c.ID, lo, hi, n)
 	}
 }

@@ -91,7 +91,7 @@ func TestCheckEligibility(t *testing.T) {
 	}{
 		{"valid solo", domain.RegistrationInput{CategoryID: "cat_solo", Athletes: []domain.Athlete{man("1990-01-01")}, CustomFields: size}, nil},
 		{"solo with two athletes", domain.RegistrationInput{CategoryID: "cat_solo", Athletes: []domain.Athlete{man("1990-01-01"), man("1990-01-01")}, CustomFields: size},
-			[]string{"athletes: the category cat_solo takes teams of exactly 1 athletes, got 2"}},
+			[]string{"athletes: the category cat_solo takes one athlete per registration, got 2"}},
 		{"team too small", domain.RegistrationInput{CategoryID: "cat_team", Athletes: []domain.Athlete{man("1990-01-01")}, CustomFields: size},
 			[]string{"athletes: the category cat_team takes teams of 2 to 3 athletes, got 1"}},
 		{"team too large", domain.RegistrationInput{CategoryID: "cat_men", Athletes: []domain.Athlete{man("1990-01-01"), man("1990-01-01"), man("1990-01-01"), man("1990-01-01"), man("1990-01-01")}, CustomFields: size},
