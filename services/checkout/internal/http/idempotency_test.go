@@ -63,13 +63,30 @@ func TestConcurrentIdenticalRequestsMakeOneHoldAndOneStripeCall(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
+	ran := 0
 	for i, a := range answers {
 		if a.Status != http.StatusCreated || string(a.Raw) != string(answers[0].Raw) {
 			t.Fatalf("answer %d: %d %s, want %s", i, a.Status, a.Raw, answers[0].Raw)
 		}
+		if a.Header.Get("Idempotent-Replayed") != "true" {
+			ran++
+		}
+	}
+	// One request ran; the other 49 waited for it and replayed its answer.
+	if ran != 1 {
+		t.Fatalf("%d requests ran, want 1 (the others replay its answer)", ran)
 	}
 	if s, h, c := env.Stripe.Hits(checkouttest.RouteSessions), env.Registration.HoldCalls.Load(), env.Registration.Holds.Load(); s != 1 || h != 1 || c != 1 {
 		t.Fatalf("%d Stripe calls, %d hold calls, %d holds; want one of each", s, h, c)
+	}
+	// What reached stripe-mock carried the one checkout's idempotency key, and that checkout
+	// is the only one recorded.
+	order, _ := env.Registration.LastOrder()
+	if keys := env.Stripe.IdempotencyKeys(); len(keys) != 1 || keys["podium-checkout-"+order.HoldID] != 1 {
+		t.Fatalf("Stripe idempotency keys %v, want podium-checkout-%s once", keys, order.HoldID)
+	}
+	if n := count(t, env, `SELECT count(*) FROM checkouts`); n != 1 {
+		t.Fatalf("%d checkouts recorded, want 1", n)
 	}
 }
 
