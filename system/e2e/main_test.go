@@ -61,6 +61,7 @@ func runMain(m *testing.M) int {
 		BinDir:        binDir,
 		PostgresURL:   testkit.PostgresAdminURL(),
 		OwnRedis:      true,
+		StripeMock:    true,
 		ExtraGateways: 1,
 		OTLPEndpoint:  otlp.url,
 		LogLevel:      "debug",

@@ -70,7 +70,8 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 		if s.opts.StripeSecretKey != "" {
 			return append(env, "STRIPE_SECRET_KEY="+s.opts.StripeSecretKey)
 		}
-		return append(env, "STRIPE_SECRET_KEY=sk_test_stripe_mock", "STRIPE_API_BASE="+s.StripeURL)
+		// stripe-mock accepts sk_test_ plus letters and digits only (a further "_" is a 401).
+		return append(env, "STRIPE_SECRET_KEY=sk_test_stripemock", "STRIPE_API_BASE="+s.StripeURL)
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),
