@@ -51,6 +51,8 @@ type Options struct {
 	StripeMock      bool
 	StripeMockPort  int
 	StripeSecretKey string
+	// RecordStripe puts a recorder between checkout and stripe-mock (see StripeCalls).
+	RecordStripe bool
 	// StripeWebhookSecret is the real account's signing secret; a random one is made otherwise.
 	StripeWebhookSecret string
 	// SMTPPort is where the SMTP catcher listens (0: any).
@@ -83,7 +85,9 @@ type Stack struct {
 	redis         *process
 	redisPort     int
 	stripeMock    *process
-	mail          *mailCatcher
+	// stripeRecorder sees checkout's Stripe requests when Options.RecordStripe is set.
+	stripeRecorder *stripeRecorder
+	mail           *mailCatcher
 	// SMTPAddr is the SMTP catcher's address.
 	SMTPAddr string
 	// StripeURL is stripe-mock's base URL when it runs.
@@ -231,6 +235,9 @@ func (s *Stack) Stop() error {
 	}
 	if s.mail != nil {
 		errs = append(errs, s.mail.srv.Close())
+	}
+	if s.stripeRecorder != nil {
+		errs = append(errs, s.stripeRecorder.srv.Close())
 	}
 	if s.dropDatabases {
 		errs = append(errs, s.dropAll(context.Background()))

@@ -35,7 +35,7 @@ func (s *Stack) startStripeMock(ctx context.Context) error {
 		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr); err == nil {
 			c.Close()
 			s.StripeURL = "http://" + addr
-			return nil
+			return s.startStripeRecorder()
 		}
 		if p.exited() {
 			return fmt.Errorf("stack: stripe-mock exited: %w", p.err)
