@@ -62,6 +62,7 @@ func runMain(m *testing.M) int {
 		PostgresURL:   testkit.PostgresAdminURL(),
 		OwnRedis:      true,
 		StripeMock:    true,
+		RecordStripe:  true,
 		ExtraGateways: 1,
 		OTLPEndpoint:  otlp.url,
 		LogLevel:      "debug",
