@@ -22,6 +22,8 @@ type Target struct {
 	Body    []byte
 	// Status is the answer every request must get.
 	Status int
+	// Rate, when set, replaces the scenario's rate for this target (requests per second).
+	Rate int
 }
 
 // Result is what one run measured.

@@ -41,9 +41,14 @@ func run(ctx context.Context) error {
 		BinDir:      *binDir,
 		PostgresURL: env("POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
 		RedisURL:    env("REDIS_URL", "redis://127.0.0.1:6379/0"),
+		StripeMock:  true,
 		LogLevel:    "warn",
 		Output:      logFile,
-		Env:         map[string][]string{"gateway": {"RATE_LIMIT_PER_KEY=1000000/s"}},
+		// The load comes from one address and one key per surface: limits would measure themselves.
+		Env: map[string][]string{"gateway": {
+			"RATE_LIMIT_PER_KEY=1000000/s", "RATE_LIMIT_BROWSER_PER_IP=0",
+			"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=0", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=0",
+		}},
 	})
 	if err != nil {
 		return fmt.Errorf("%w (service logs: %s)", err, *logs)
@@ -59,7 +64,10 @@ func run(ctx context.Context) error {
 	}
 	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
 	fmt.Printf("podium bench: %d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis\n", o.Rounds, o.Round)
-	return bench.GatewayOverhead(ctx, s, demo, o, os.Stdout)
+	if err := bench.GatewayOverhead(ctx, s, demo, o, os.Stdout); err != nil {
+		return err
+	}
+	return bench.Checkout(ctx, s, demo, o, os.Stdout)
 }
 
 func env(name, def string) string {

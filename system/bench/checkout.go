@@ -1,0 +1,128 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/podiumhq/podium/system/stack"
+)
+
+// Rates of the checkout scenario. A new session costs several milliseconds of CPU across the
+// gateway, checkout, catalog, registration, stripe-mock and Postgres, so it runs at a busy
+// sale's pace; a replay is one indexed read behind the gateway and runs faster.
+const (
+	sessionRate = 50
+	replayRate  = 200
+)
+
+// Checkout measures checkout-session creation through the gateway against stripe-mock (each
+// request a new purchase: no idempotencyKey, so every one holds a place and opens a Stripe
+// session) and the idempotent replay of one created session (same key and body: the stored
+// answer, no hold, no Stripe call), alternating rounds. Target: replay p99 <= 2 ms. The
+// gateway must run with its checkout-session limits off (cmd/bench does).
+func Checkout(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
+	ev, err := s.ImportEventDoc(ctx, d.OrganizerID, benchEvent())
+	if err != nil {
+		return err
+	}
+	url := s.GatewayURL() + "/external/v1/browser/checkout/registration/session"
+	headers := map[string]string{"x-publishable-key": d.Publishable.Key, "Origin": stack.DemoOrigin}
+	purchase := benchPurchase(ev)
+	create, err := json.Marshal(purchase)
+	if err != nil {
+		return err
+	}
+	purchase["idempotencyKey"] = "bench-replay-0001"
+	replay, err := json.Marshal(purchase)
+	if err != nil {
+		return err
+	}
+	first, err := post(ctx, url, headers, replay)
+	if err != nil {
+		return err
+	}
+
+	targets := []Target{
+		{Name: "new session", Method: "POST", URL: url, Headers: headers, Body: create, Status: 201, Rate: sessionRate},
+		{Name: "idempotent replay", Method: "POST", URL: url, Headers: headers, Body: replay, Status: 201, Rate: replayRate},
+	}
+	procs := map[string]int{"gateway": s.PID("gateway"), "checkout": s.PID("checkout")}
+	runs, err := alternate(ctx, targets, o, procs)
+	if err != nil {
+		return err
+	}
+	// The replays answered what the first request did (the same order): nothing was bought again.
+	if last, err := post(ctx, url, headers, replay); err != nil || !bytes.Equal(last, first) {
+		return fmt.Errorf("bench: the replay answered %s, the first request %s (%v)", last, first, err)
+	}
+	cr, rr := runs[0], runs[1]
+	fmt.Fprintf(out, "\nCheckout sessions through the gateway (stripe-mock): %d new sessions at %d/s, %d replays at %d/s\n",
+		cr.Requests, sessionRate, rr.Requests, replayRate)
+	for _, r := range runs {
+		fmt.Fprintf(out, "  %-18s p50 %8s   p99 %8s   checkout CPU %7s/req   gateway CPU %7s/req\n",
+			r.Target, ms(r.Quantile(0.5)), ms(r.Quantile(0.99)), us(r.CPUPerRequest("checkout")), us(r.CPUPerRequest("gateway")))
+	}
+	p99 := rr.Quantile(0.99)
+	fmt.Fprintf(out, "  idempotent replay p99 %s (target <= 2ms: %s)\n", ms(p99), verdict(p99 <= 2*time.Millisecond))
+	return nil
+}
+
+// benchEvent is a published event whose category has no quota, so sessions never run out of
+// places, with a required waiver (every purchase carries a legal signature) and a service fee.
+func benchEvent() map[string]any {
+	return map[string]any{
+		"externalId": "bench-checkout", "name": "Bench Open", "status": "PUBLISHED",
+		"startDate": "2027-09-18", "endDate": "2027-09-19", "timezone": "Europe/Madrid", "currency": "EUR",
+		"categories": []any{map[string]any{"key": "open", "name": "Open", "basePrice": 4500}},
+		"waivers":    []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
+		"fees":       []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
+	}
+}
+
+// benchPurchase is a checkout-session body for one athlete, with a legal signature of 40 points.
+func benchPurchase(ev stack.Event) map[string]any {
+	w := ev.Waivers[0]
+	stroke := make([]any, 40)
+	for i := range stroke {
+		stroke[i] = map[string]any{"x": float64(i) / 40, "y": 0.5, "t": i * 15}
+	}
+	return map[string]any{
+		"eventId": ev.ID, "categoryId": ev.Category("open"), "teamName": "Bench Team",
+		"athletes": []any{map[string]any{"fullname": "Ana Atleta", "idNumber": "X1234567", "email": "ana@example.com",
+			"phone": "+34600111222", "gender": "FEMALE", "birthDate": "1990-04-01"}},
+		"waiversAccepted": map[string]any{w.ID: true},
+		"legalSignature": map[string]any{"signerName": "Ana Atleta", "signerIdNumber": "X1234567", "authorityAccepted": true,
+			"waiverVersions": []any{map[string]any{"waiverId": w.ID, "version": w.Version}}, "strokes": []any{stroke}},
+		"termsAccepted": true, "purchaserEmail": "ana@example.com", "purchaserName": "Ana Atleta",
+		"successUrl": stack.DemoOrigin + "/thanks", "cancelUrl": stack.DemoOrigin + "/cart",
+	}
+}
+
+// post sends one session request and returns its 201 answer.
+func post(ctx context.Context, url string, headers map[string]string, body []byte) ([]byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for k, v := range headers {
+		req.Header.Set(k, v)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	if err == nil && res.StatusCode != http.StatusCreated {
+		err = fmt.Errorf("bench: session: %d %s", res.StatusCode, raw)
+	}
+	return raw, err
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }
