@@ -32,8 +32,8 @@ const (
 )
 
 // newShop creates an organizer, its keys and an event with the given status: one category of
-// pairs with unlimited places, a required liability waiver, a 100 % promocode FREE100 and a
-// 5 % service fee per registration.
+// pairs with unlimited places, a required T-shirt size per athlete, a required liability
+// waiver, a 100 % promocode FREE100 and a 5 % service fee per registration.
 func newShop(t *testing.T, status string) *shop {
 	t.Helper()
 	s := &shop{org: newOrganizer(t), ip: clientIP()}
@@ -43,6 +43,8 @@ func newShop(t *testing.T, status string) *shop {
 		"externalId": "e2e-shop", "name": "Shop Throwdown", "status": status,
 		"startDate": "2027-06-12", "endDate": "2027-06-13", "timezone": "Europe/Madrid", "currency": "EUR",
 		"categories": []any{map[string]any{"key": "pairs", "name": "Pairs", "teamSize": map[string]any{"min": 2, "max": 2}, "basePrice": pairPrice}},
+		"formFields": []any{map[string]any{"key": "tshirt", "label": "T-shirt size", "type": "select", "required": true,
+			"options": []any{"S", "M", "L"}, "appliesTo": "ATHLETE"}},
 		"waivers":    []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
 		"promocodes": []any{map[string]any{"key": "free", "code": "FREE100", "percent": 100}},
 		"fees":       []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
@@ -64,14 +66,19 @@ func clientIP() string {
 
 // purchase is a valid checkout session body for a pair in the shop's category.
 func (s *shop) purchase(team string) map[string]any {
-	w := s.event.Waivers[0]
+	w, tshirt := s.event.Waivers[0], s.event.FormFields[0].ID
 	athlete := func(name string) map[string]any {
 		return map[string]any{"fullname": name + " " + team, "idNumber": "X1234567", "email": strings.ToLower(name) + "@example.com",
 			"phone": "+34600111222", "gender": "FEMALE", "birthDate": "1990-04-01"}
 	}
 	return map[string]any{
 		"eventId": s.event.ID, "categoryId": s.cat, "teamName": team,
-		"athletes":        []any{athlete("Ana"), athlete("Bea")},
+		"athletes": []any{athlete("Ana"), athlete("Bea")},
+		// Values of per-athlete fields name their athlete (registration's athleteIndex).
+		"customFields": []any{
+			map[string]any{"fieldId": tshirt, "value": "M", "athleteIndex": 0},
+			map[string]any{"fieldId": tshirt, "value": "L", "athleteIndex": 1},
+		},
 		"waiversAccepted": map[string]any{w.ID: true},
 		"legalSignature": map[string]any{
 			"signerName": "Ana Atleta", "signerIdNumber": "X1234567", "authorityAccepted": true,
