@@ -20,10 +20,15 @@ import (
 // one hold and one Stripe call.
 func TestConcurrentIdenticalSessionsMakeOneHoldAndOneStripeCall(t *testing.T) {
 	ctx := context.Background()
-	base, err := sys.AddGateway(ctx, "RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=0", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=0", "RATE_LIMIT_BROWSER_PER_IP=0")
+	base, stop, err := sys.AddGateway(ctx, "RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=0", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=0", "RATE_LIMIT_BROWSER_PER_IP=0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() {
+		if err := stop(); err != nil {
+			t.Error(err)
+		}
+	})
 	s := newShop(t, "PUBLISHED")
 	body := s.purchase("Team Impatient")
 	body["idempotencyKey"] = "e2e-double-click-0001"
