@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -23,8 +24,9 @@ const (
 // Checkout measures checkout-session creation through the gateway against stripe-mock (each
 // request a new purchase: no idempotencyKey, so every one holds a place and opens a Stripe
 // session) and the idempotent replay of one created session (same key and body: the stored
-// answer, no hold, no Stripe call), alternating rounds. Target: replay p99 <= 2 ms. The
-// gateway must run with its checkout-session limits off (cmd/bench does).
+// answer, no hold, no Stripe call), with the replay sent straight to checkout as its baseline,
+// alternating rounds. Target: replay p99 <= 2 ms through the gateway. The gateway must run
+// with its checkout-session limits off (cmd/bench does).
 func Checkout(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	ev, err := s.ImportEventDoc(ctx, d.OrganizerID, benchEvent())
 	if err != nil {
@@ -47,9 +49,20 @@ func Checkout(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 		return err
 	}
 
+	// The baseline: the same replay sent straight to checkout with the identity the gateway
+	// would mint, so the gateway's share of the replay's latency shows.
+	token, err := s.IdentityToken(identity.Principal{
+		OrganizerID: d.OrganizerID, KeyID: d.Publishable.ID, KeyType: identity.Publishable, Origin: stack.DemoOrigin,
+	})
+	if err != nil {
+		return err
+	}
+	direct := map[string]string{identity.Header: token, identity.HeaderClientIP: "127.0.0.1"}
+	path := "/external/v1/browser/checkout/registration/session"
 	targets := []Target{
 		{Name: "new session", Method: "POST", URL: url, Headers: headers, Body: create, Status: 201, Rate: sessionRate},
 		{Name: "idempotent replay", Method: "POST", URL: url, Headers: headers, Body: replay, Status: 201, Rate: replayRate},
+		{Name: "replay to checkout", Method: "POST", URL: s.URLs["checkout"] + path, Headers: direct, Body: replay, Status: 201, Rate: replayRate},
 	}
 	procs := map[string]int{"gateway": s.PID("gateway"), "checkout": s.PID("checkout")}
 	runs, err := alternate(ctx, targets, o, procs)
@@ -61,14 +74,15 @@ func Checkout(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 		return fmt.Errorf("bench: the replay answered %s, the first request %s (%v)", last, first, err)
 	}
 	cr, rr := runs[0], runs[1]
-	fmt.Fprintf(out, "\nCheckout sessions through the gateway (stripe-mock): %d new sessions at %d/s, %d replays at %d/s\n",
-		cr.Requests, sessionRate, rr.Requests, replayRate)
+	fmt.Fprintf(out, "\nCheckout sessions through the gateway (stripe-mock), %d-byte bodies: %d new sessions at %d/s, %d replays per path at %d/s\n",
+		len(replay), cr.Requests, sessionRate, rr.Requests, replayRate)
 	for _, r := range runs {
-		fmt.Fprintf(out, "  %-18s p50 %8s   p99 %8s   checkout CPU %7s/req   gateway CPU %7s/req\n",
+		fmt.Fprintf(out, "  %-19s p50 %8s   p99 %8s   checkout CPU %7s/req   gateway CPU %7s/req\n",
 			r.Target, ms(r.Quantile(0.5)), ms(r.Quantile(0.99)), us(r.CPUPerRequest("checkout")), us(r.CPUPerRequest("gateway")))
 	}
+	fmt.Fprintf(out, "  (CPU per request at these fixed rates includes the runtime waking up for each request)\n")
 	p99 := rr.Quantile(0.99)
-	fmt.Fprintf(out, "  idempotent replay p99 %s (target <= 2ms: %s)\n", ms(p99), verdict(p99 <= 2*time.Millisecond))
+	fmt.Fprintf(out, "  idempotent replay through the gateway: p99 %s (target <= 2ms: %s)\n", ms(p99), verdict(p99 <= 2*time.Millisecond))
 	return nil
 }
 
@@ -84,12 +98,17 @@ func benchEvent() map[string]any {
 	}
 }
 
-// benchPurchase is a checkout-session body for one athlete, with a legal signature of 40 points.
+// benchPurchase is a checkout-session body for one athlete, with a legal signature of three
+// strokes of 60 points (a short signature on a pad; the body is about 6 KB).
 func benchPurchase(ev stack.Event) map[string]any {
 	w := ev.Waivers[0]
-	stroke := make([]any, 40)
-	for i := range stroke {
-		stroke[i] = map[string]any{"x": float64(i) / 40, "y": 0.5, "t": i * 15}
+	strokes := make([]any, 3)
+	for s := range strokes {
+		stroke := make([]any, 60)
+		for i := range stroke {
+			stroke[i] = map[string]any{"x": float64(i) / 60, "y": 0.3 + float64(s)/10, "t": i * 12}
+		}
+		strokes[s] = stroke
 	}
 	return map[string]any{
 		"eventId": ev.ID, "categoryId": ev.Category("open"), "teamName": "Bench Team",
@@ -97,7 +116,7 @@ func benchPurchase(ev stack.Event) map[string]any {
 			"phone": "+34600111222", "gender": "FEMALE", "birthDate": "1990-04-01"}},
 		"waiversAccepted": map[string]any{w.ID: true},
 		"legalSignature": map[string]any{"signerName": "Ana Atleta", "signerIdNumber": "X1234567", "authorityAccepted": true,
-			"waiverVersions": []any{map[string]any{"waiverId": w.ID, "version": w.Version}}, "strokes": []any{stroke}},
+			"waiverVersions": []any{map[string]any{"waiverId": w.ID, "version": w.Version}}, "strokes": strokes},
 		"termsAccepted": true, "purchaserEmail": "ana@example.com", "purchaserName": "Ana Atleta",
 		"successUrl": stack.DemoOrigin + "/thanks", "cancelUrl": stack.DemoOrigin + "/cart",
 	}
