@@ -70,8 +70,12 @@ func Checkout(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 		return err
 	}
 	// The replays answered what the first request did (the same order): nothing was bought again.
-	if last, err := post(ctx, url, headers, replay); err != nil || !bytes.Equal(last, first) {
-		return fmt.Errorf("bench: the replay answered %s, the first request %s (%v)", last, first, err)
+	last, err := post(ctx, url, headers, replay)
+	if err != nil {
+		return fmt.Errorf("bench: replay after the runs: %w", err)
+	}
+	if !bytes.Equal(last, first) {
+		return fmt.Errorf("bench: the replay answered %s, the first request %s", last, first)
 	}
 	cr, rr := runs[0], runs[1]
 	fmt.Fprintf(out, "\nCheckout sessions through the gateway (stripe-mock), %d-byte bodies: %d new sessions at %d/s, %d replays per path at %d/s\n",
