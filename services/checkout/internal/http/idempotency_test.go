@@ -1,8 +1,12 @@
 package http_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -19,9 +23,11 @@ func TestSameKeyAndBodyReplaysTheSession(t *testing.T) {
 	if first.Status != http.StatusCreated || first.Header.Get("Idempotent-Replayed") != "" {
 		t.Fatalf("first: %d %s", first.Status, first.Raw)
 	}
-	// The same purchase, re-encoded with other key order and spacing, is the same request.
-	for range 3 {
-		again := session(t, env, checkouttest.Clone(b))
+	// The very same bytes again, and the same purchase in other bytes (other key order and
+	// spacing, which the process has not seen): the same request.
+	indented, _ := json.MarshalIndent(b, "", "    ")
+	for _, body := range []any{checkouttest.Clone(b), json.RawMessage(indented), json.RawMessage(reversed(b))} {
+		again := env.Browser(t, "session", body, checkouttest.KeyID)
 		if again.Status != http.StatusCreated || string(again.Raw) != string(first.Raw) || again.Header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("replay: %d %s, want %s", again.Status, again.Raw, first.Raw)
 		}
@@ -175,6 +181,26 @@ func TestKeysAreRetainedThenSwept(t *testing.T) {
 	if r := session(t, env, other); r.Status != http.StatusCreated {
 		t.Fatalf("the key after its retention: %d %s", r.Status, r.Raw)
 	}
+}
+
+// reversed encodes m with its top-level keys in reverse order.
+func reversed(m map[string]any) []byte {
+	keys := slices.Sorted(maps.Keys(m))
+	slices.Reverse(keys)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(m[k])
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(vb)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
 }
 
 func hashOf(t testing.TB, body map[string]any) []byte {
