@@ -46,7 +46,7 @@ func run(ctx context.Context) error {
 		Output:      logFile,
 		// The load comes from one address and one key per surface: limits would measure themselves.
 		Env: map[string][]string{"gateway": {
-			"RATE_LIMIT_PER_KEY=1000000/s", "RATE_LIMIT_BROWSER_PER_IP=0",
+			"RATE_LIMIT_PER_KEY=1000000/s", "RATE_LIMIT_BROWSER_PER_KEY=0", "RATE_LIMIT_BROWSER_PER_IP=0",
 			"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=0", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=0",
 		}},
 	})
