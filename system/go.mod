@@ -6,6 +6,7 @@ require (
 	github.com/emersion/go-smtp v0.25.1
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/redis/go-redis/v9 v9.23.0
+	github.com/stripe/stripe-go/v76 v76.25.0
 	github.com/twmb/franz-go/pkg/kfake v0.0.0-20260918054303-01f206a7e32c
 	github.com/valyala/fasthttp v1.51.0
 	go.opentelemetry.io/proto/otlp v1.11.0

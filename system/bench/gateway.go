@@ -66,14 +66,14 @@ type RunOptions struct {
 // target's rounds into one result.
 func alternate(ctx context.Context, targets []Target, o RunOptions, procs map[string]int) ([]Result, error) {
 	for _, t := range targets {
-		if _, err := Run(ctx, t, Options{Rate: o.Rate, Workers: o.Workers, Duration: o.Warmup, Processes: procs}); err != nil {
+		if _, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Warmup, Processes: procs}); err != nil {
 			return nil, err
 		}
 	}
 	merged := make([]Result, len(targets))
 	for range o.Rounds {
 		for i, t := range targets {
-			r, err := Run(ctx, t, Options{Rate: o.Rate, Workers: o.Workers, Duration: o.Round, Processes: procs})
+			r, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Round, Processes: procs})
 			if err != nil {
 				return nil, err
 			}
@@ -81,6 +81,14 @@ func alternate(ctx context.Context, targets []Target, o RunOptions, procs map[st
 		}
 	}
 	return merged, nil
+}
+
+// rateOf is the target's own rate, else the scenario's.
+func rateOf(t Target, o RunOptions) int {
+	if t.Rate > 0 {
+		return t.Rate
+	}
+	return o.Rate
 }
 
 func merge(a, b Result) Result {
@@ -99,6 +107,8 @@ func merge(a, b Result) Result {
 }
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0fus", float64(d)/float64(time.Microsecond)) }
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond)) }
 
 func verdict(ok bool) string {
 	if ok {

@@ -25,6 +25,8 @@ type Target struct {
 	NextBody func() []byte
 	// Status is the answer every request must get.
 	Status int
+	// Rate, when set, replaces the scenario's rate for this target (requests per second).
+	Rate int
 }
 
 // Result is what one run measured.

@@ -223,4 +223,3 @@ func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunO
 	return merged, nil
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond)) }

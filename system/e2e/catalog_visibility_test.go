@@ -16,7 +16,7 @@ func TestBrowserSurfaceShowsOnlyPublishedPublicEvents(t *testing.T) {
 	hidden := map[string]string{} // event id -> what it is
 	for _, status := range eventStatuses {
 		for _, private := range []bool{false, true} {
-			ev := tn.importEvent(t, eventDoc(fmt.Sprintf("vis-%s-%t", status, private), status, private))
+			ev := tn.importEvent(t, catalogEvent(fmt.Sprintf("vis-%s-%t", status, private), status, private))
 			if status == "PUBLISHED" && !private {
 				visible = ev.ID
 			} else {
@@ -94,8 +94,8 @@ func TestBrowserSurfaceShowsOnlyPublishedPublicEvents(t *testing.T) {
 // (still the public subset, never cached); any other token is a 404 like an unknown event.
 func TestPreviewTokenOpensAnUnpublishedEventOnTheBrowserSurface(t *testing.T) {
 	tn := newTenant(t)
-	draft := tn.importEvent(t, eventDoc("preview-draft", "DRAFT", true))
-	public := tn.importEvent(t, eventDoc("preview-public", "PUBLISHED", false))
+	draft := tn.importEvent(t, catalogEvent("preview-draft", "DRAFT", true))
+	public := tn.importEvent(t, catalogEvent("preview-public", "PUBLISHED", false))
 
 	for _, path := range []string{"/events/" + draft.ID, "/events/" + draft.ID + "/pricing-cards"} {
 		res := send(t, tn.browser("GET", path+"?previewToken="+draft.PreviewToken, nil))
@@ -126,8 +126,8 @@ func TestPreviewTokenOpensAnUnpublishedEventOnTheBrowserSurface(t *testing.T) {
 // answers exactly as for an id that does not exist, on both surfaces, and searches never list it.
 func TestAnotherOrganizersEventIsNotFound(t *testing.T) {
 	owner, other := newTenant(t), newTenant(t)
-	ev := owner.importEvent(t, eventDoc("tenancy", "PUBLISHED", false))
-	other.importEvent(t, eventDoc("tenancy", "PUBLISHED", false)) // same external id, its own event
+	ev := owner.importEvent(t, catalogEvent("tenancy", "PUBLISHED", false))
+	other.importEvent(t, catalogEvent("tenancy", "PUBLISHED", false)) // same external id, its own event
 
 	const unknown = "evt_00000000000000000000"
 	for _, sf := range other.surfaces() {

@@ -61,6 +61,8 @@ func runMain(m *testing.M) int {
 		BinDir:        binDir,
 		PostgresURL:   testkit.PostgresAdminURL(),
 		OwnRedis:      true,
+		StripeMock:    true,
+		RecordStripe:  true,
 		ExtraGateways: 1,
 		OTLPEndpoint:  otlp.url,
 		LogLevel:      "debug",

@@ -14,24 +14,6 @@ import (
 	"github.com/podiumhq/podium/system/stack"
 )
 
-// regOrganizer is an organizer of a test's own with a secret key holding every scope and a
-// publishable key for site.
-type regOrganizer struct {
-	id          string
-	key         string
-	publishable string
-}
-
-func newRegOrganizer(t *testing.T) regOrganizer {
-	t.Helper()
-	id := newOrganizer(t)
-	return regOrganizer{
-		id:          id,
-		key:         newKey(t, id, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes}).Key,
-		publishable: newKey(t, id, stack.KeySpec{Type: "publishable", Origins: []string{site}}).Key,
-	}
-}
-
 // send is do for a client that honours 429: the suite's gateways allow perKeyLimit requests
 // per second and key, which a table test exceeds, so a refused request is sent again once
 // Retry-After has passed.
@@ -207,6 +189,12 @@ type card struct {
 	RegisteredCount int    `json:"registeredCount"`
 	HeldCount       int    `json:"heldCount"`
 	AvailableCount  *int   `json:"availableCount"`
+	ActivePrice     int    `json:"activePrice"`
+	Tiers           []struct {
+		Price  int    `json:"price"`
+		Active bool   `json:"active"`
+		EndsAt string `json:"endsAt"`
+	} `json:"tiers"`
 }
 
 // waitForCard reads the event's pricing cards through the gateway (the organizer's with a
@@ -227,7 +215,7 @@ func waitForCard(t *testing.T, headers map[string]string, path, categoryID strin
 			conforms(t, "organizerGetPricingCards", res)
 		}
 		last = string(res.body)
-		for _, c := range decode[struct{ Cards []card }](t, res).Cards {
+		for _, c := range decode[pricingCards](t, res).Cards {
 			if c.CategoryID == categoryID && ok(c) {
 				return c
 			}
@@ -239,8 +227,8 @@ func waitForCard(t *testing.T, headers map[string]string, path, categoryID strin
 }
 
 // registered waits until the organizer's card of the category shows n registrations.
-func registered(t *testing.T, o regOrganizer, ev stack.Event, cat string, n int) card {
+func registered(t *testing.T, o tenant, ev stack.Event, cat string, n int) card {
 	t.Helper()
-	return waitForCard(t, secret(o.key), "/organizer/events/"+ev.ID+"/pricing-cards", ev.Category(cat),
+	return waitForCard(t, secret(o.secret.Key), "/organizer/events/"+ev.ID+"/pricing-cards", ev.Category(cat),
 		func(c card) bool { return c.RegisteredCount == n })
 }

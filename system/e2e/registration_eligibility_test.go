@@ -8,11 +8,11 @@ import (
 // of the catalog's event (team size, gender, age on the event's start date): a broken rule is
 // a 422 naming the athlete or the team, a registration at the rule's edge is created.
 func TestEligibilityRules(t *testing.T) {
-	o := newRegOrganizer(t)
+	o := newTenant(t)
 	size := func(lo, hi int) map[string]any {
 		return map[string]any{"teamSize": map[string]any{"min": lo, "max": hi}}
 	}
-	june := importEvent(t, o.id, eventDoc( // starts on 12 June 2027
+	june := importEvent(t, o.org, eventDoc( // starts on 12 June 2027
 		category("solo", nil),
 		category("pairs", size(2, 2)),
 		category("squads", size(2, 4)),
@@ -24,10 +24,10 @@ func TestEligibilityRules(t *testing.T) {
 	))
 	leapDoc := eventDoc(category("over19", map[string]any{"ageMin": 19}), category("under19", map[string]any{"ageMax": 18}))
 	leapDoc["startDate"], leapDoc["endDate"] = "2027-02-28", "2027-02-28"
-	feb := importEvent(t, o.id, leapDoc)
+	feb := importEvent(t, o.org, leapDoc)
 	marchDoc := eventDoc(category("over19", map[string]any{"ageMin": 19}))
 	marchDoc["startDate"], marchDoc["endDate"] = "2027-03-01", "2027-03-01"
-	march := importEvent(t, o.id, marchDoc)
+	march := importEvent(t, o.org, marchDoc)
 
 	m := func(name string) map[string]any { return athlete(name, "MALE", "1990-01-01") }
 	f := func(name string) map[string]any { return athlete(name, "FEMALE", "1990-01-01") }
@@ -70,7 +70,7 @@ func TestEligibilityRules(t *testing.T) {
 	created := 0
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), c.body})
+			res := send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), c.body})
 			if len(c.problems) == 0 {
 				if res.status != 201 {
 					t.Fatalf("refused: %d %s", res.status, res.body)
@@ -89,7 +89,7 @@ func TestEligibilityRules(t *testing.T) {
 	}
 	// Only the accepted registrations exist (one ticket each for the individual ones).
 	for _, ev := range []string{june.ID, feb.ID, march.ID} {
-		got := searchRegistrations(t, o.key, map[string]any{"eventId": ev, "ticketStatus": "ALL", "limit": 100})
+		got := searchRegistrations(t, o.secret.Key, map[string]any{"eventId": ev, "ticketStatus": "ALL", "limit": 100})
 		regs := map[string]bool{}
 		for _, r := range got.Data {
 			regs[r.Registration.RegistrationID] = true
@@ -104,17 +104,17 @@ func TestEligibilityRules(t *testing.T) {
 // TestAgeIsStoredAsOnTheStartDate reads the age the ticket carries: whole years on the event's
 // start date, a leap-day birthday counting on 1 March in common years.
 func TestAgeIsStoredAsOnTheStartDate(t *testing.T) {
-	o := newRegOrganizer(t)
+	o := newTenant(t)
 	doc := eventDoc(category("open", nil))
 	doc["startDate"], doc["endDate"] = "2027-02-28", "2027-03-01"
-	ev := importEvent(t, o.id, doc)
+	ev := importEvent(t, o.org, doc)
 	for birth, age := range map[string]int{"2008-02-29": 18, "2008-02-28": 19, "2008-03-01": 18, "1990-02-28": 37} {
-		reg := createRegistration(t, o.key, registrationBody(ev, "open", "T", athlete("Born "+birth, "FEMALE", birth)))
+		reg := createRegistration(t, o.secret.Key, registrationBody(ev, "open", "T", athlete("Born "+birth, "FEMALE", birth)))
 		if reg.Tickets[0].Age != age {
 			t.Fatalf("born %s: age %d on 2027-02-28, want %d", birth, reg.Tickets[0].Age, age)
 		}
 	}
-	if got := searchRegistrations(t, o.key, map[string]any{"eventId": ev.ID, "ageMin": 18, "ageMax": 18}); got.Total != 2 {
+	if got := searchRegistrations(t, o.secret.Key, map[string]any{"eventId": ev.ID, "ageMin": 18, "ageMax": 18}); got.Total != 2 {
 		t.Fatalf("%d tickets aged 18, want 2", got.Total)
 	}
 }

@@ -8,7 +8,7 @@ import (
 // form fields: required fields, each type, options, scope (team or athlete) and the
 // categories a field applies to. A broken rule is a 422 naming the value's path.
 func TestCustomFieldRules(t *testing.T) {
-	o := newRegOrganizer(t)
+	o := newTenant(t)
 	doc := eventDoc(category("open", nil), category("teams", map[string]any{"teamSize": map[string]any{"min": 2, "max": 3}}), category("elite", nil))
 	doc["formFields"] = []any{
 		map[string]any{"key": "size", "label": "Box size", "type": "select", "required": true, "options": []string{"S", "M", "L"}, "appliesTo": "TEAM"},
@@ -20,7 +20,7 @@ func TestCustomFieldRules(t *testing.T) {
 		map[string]any{"key": "arrival", "label": "Arrival", "type": "date", "appliesTo": "TEAM"},
 		map[string]any{"key": "licence", "label": "Licence", "type": "text", "required": true, "appliesTo": "TEAM", "categories": []string{"elite"}},
 	}
-	ev := importEvent(t, o.id, doc)
+	ev := importEvent(t, o.org, doc)
 	id := map[string]string{}
 	for _, f := range ev.FormFields {
 		id[f.Key] = f.ID
@@ -76,7 +76,7 @@ func TestCustomFieldRules(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res := send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), c.body})
+			res := send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), c.body})
 			conforms(t, "organizerCreateRegistration", res)
 			if c.problem != "" {
 				wantError(t, res, 422, c.problem)
@@ -89,9 +89,9 @@ func TestCustomFieldRules(t *testing.T) {
 		})
 	}
 	// An update is checked the same way.
-	tk := createRegistration(t, o.key, body("open", size)).Tickets[0].TicketID
-	wantError(t, send(t, req{"PATCH", gw("/organizer/registrations/" + tk), secret(o.key), map[string]any{"customFields": []any{team("size", "XL")}}}),
+	tk := createRegistration(t, o.secret.Key, body("open", size)).Tickets[0].TicketID
+	wantError(t, send(t, req{"PATCH", gw("/organizer/registrations/" + tk), secret(o.secret.Key), map[string]any{"customFields": []any{team("size", "XL")}}}),
 		422, "customFields[0].value: must be one of S, M, L")
-	wantError(t, send(t, req{"PATCH", gw("/organizer/registrations/" + tk), secret(o.key), map[string]any{"customFields": []any{}}}),
+	wantError(t, send(t, req{"PATCH", gw("/organizer/registrations/" + tk), secret(o.secret.Key), map[string]any{"customFields": []any{}}}),
 		422, "customFields: form field "+id["size"]+" (Box size) is required")
 }

@@ -1,25 +1,20 @@
 package e2e
 
 import (
-	"fmt"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/podiumhq/podium/system/stack"
 )
 
-var visitors atomic.Int64
-
 // visitor returns the headers of a browser on site with the publishable key, each call from
 // another client address (the suite's gateways trust X-Forwarded-For from 127.0.0.1), since the
 // gateway allows only a few receipt requests per address and minute.
 func visitor(key string) map[string]string {
-	n := visitors.Add(1)
 	h := browser(key, site)
-	h["X-Forwarded-For"] = fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255)
+	h["X-Forwarded-For"] = newVisitorIP()
 	return h
 }
 
@@ -35,18 +30,18 @@ func receipts(t *testing.T, publishable, eventID, action, email string) response
 // TestReceiptsThroughTheGateway looks up and sends receipts of a published event with a
 // publishable key; the e-mail reaches the stack's SMTP catcher, addressed to the asker only.
 func TestReceiptsThroughTheGateway(t *testing.T) {
-	o := newRegOrganizer(t)
-	ev := importEvent(t, o.id, eventDoc(category("open", nil), category("pairs", map[string]any{"teamSize": map[string]any{"min": 2, "max": 2}})))
+	o := newTenant(t)
+	ev := importEvent(t, o.org, eventDoc(category("open", nil), category("pairs", map[string]any{"teamSize": map[string]any{"min": 2, "max": 2}})))
 	const addr = "ana.receipts@example.com"
 	ana := athlete("Ana Ruiz", "FEMALE", "1990-01-01")
 	ana["email"] = "Ana.Receipts@Example.com"
-	solo := createRegistration(t, o.key, registrationBody(ev, "open", "Solo", ana))
+	solo := createRegistration(t, o.secret.Key, registrationBody(ev, "open", "Solo", ana))
 	// An athlete other than the first counts too.
-	pair := createRegistration(t, o.key, registrationBody(ev, "pairs", "Pair", athlete("Bea Ruiz", "FEMALE", "1991-01-01"), ana))
-	other := createRegistration(t, o.key, registrationBody(ev, "open", "Other", athlete("Carla Receipts", "FEMALE", "1992-01-01")))
+	pair := createRegistration(t, o.secret.Key, registrationBody(ev, "pairs", "Pair", athlete("Bea Ruiz", "FEMALE", "1991-01-01"), ana))
+	other := createRegistration(t, o.secret.Key, registrationBody(ev, "open", "Other", athlete("Carla Receipts", "FEMALE", "1992-01-01")))
 	// A cancelled registration is no receipt.
-	gone := createRegistration(t, o.key, registrationBody(ev, "open", "Gone", ana))
-	if res := send(t, req{"DELETE", gw("/organizer/registrations/" + gone.Tickets[0].TicketID), secret(o.key), nil}); res.status != 200 {
+	gone := createRegistration(t, o.secret.Key, registrationBody(ev, "open", "Gone", ana))
+	if res := send(t, req{"DELETE", gw("/organizer/registrations/" + gone.Tickets[0].TicketID), secret(o.secret.Key), nil}); res.status != 200 {
 		t.Fatalf("DELETE: %d %s", res.status, res.body)
 	}
 
@@ -55,7 +50,7 @@ func TestReceiptsThroughTheGateway(t *testing.T) {
 		Count *int  `json:"count"`
 	}
 	for email, want := range map[string]int{addr: 2, "ANA.RECEIPTS@EXAMPLE.COM": 2, "nobody@example.com": 0} {
-		res := receipts(t, o.publishable, ev.ID, "lookup", email)
+		res := receipts(t, o.publishable.Key, ev.ID, "lookup", email)
 		got := decode[lookup](t, res)
 		if res.status != 201 || got.Found == nil || *got.Found != (want > 0) || got.Count == nil || *got.Count != want || len(decode[map[string]any](t, res)) != 2 {
 			t.Fatalf("lookup %s: %d %s, want count %d and nothing else", email, res.status, res.body, want)
@@ -66,10 +61,10 @@ func TestReceiptsThroughTheGateway(t *testing.T) {
 		Accepted bool `json:"accepted"`
 		Count    int  `json:"count"`
 	}
-	if res := receipts(t, o.publishable, ev.ID, "send", "nobody@example.com"); res.status != 201 || decode[sent](t, res) != (sent{true, 0}) {
+	if res := receipts(t, o.publishable.Key, ev.ID, "send", "nobody@example.com"); res.status != 201 || decode[sent](t, res) != (sent{true, 0}) {
 		t.Fatalf("send to an unknown address: %d %s", res.status, res.body)
 	}
-	if res := receipts(t, o.publishable, ev.ID, "send", addr); res.status != 201 || decode[sent](t, res) != (sent{true, 2}) {
+	if res := receipts(t, o.publishable.Key, ev.ID, "send", addr); res.status != 201 || decode[sent](t, res) != (sent{true, 2}) {
 		t.Fatalf("send: %d %s", res.status, res.body)
 	}
 	m := waitForMail(t, addr)
@@ -95,7 +90,7 @@ func TestReceiptsThroughTheGateway(t *testing.T) {
 // TestReceiptsNeedAPublicEvent: the browser surface sees only published, non-private events,
 // so the receipts of a draft or a private event are a 404, and the e-mail is checked at the edge.
 func TestReceiptsNeedAPublicEvent(t *testing.T) {
-	o := newRegOrganizer(t)
+	o := newTenant(t)
 	const addr = "hidden.receipts@example.com"
 	for name, change := range map[string]func(doc map[string]any){
 		"draft":   func(doc map[string]any) { doc["status"] = "DRAFT" },
@@ -104,22 +99,22 @@ func TestReceiptsNeedAPublicEvent(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			doc := eventDoc(category("open", nil))
 			change(doc)
-			ev := importEvent(t, o.id, doc)
+			ev := importEvent(t, o.org, doc)
 			a := athlete("Hidden Athlete", "MALE", "1990-01-01")
 			a["email"] = addr
-			createRegistration(t, o.key, registrationBody(ev, "open", "Hidden", a))
+			createRegistration(t, o.secret.Key, registrationBody(ev, "open", "Hidden", a))
 			for _, action := range []string{"lookup", "send"} {
-				wantError(t, receipts(t, o.publishable, ev.ID, action, addr), 404, "event "+ev.ID+" not found")
+				wantError(t, receipts(t, o.publishable.Key, ev.ID, action, addr), 404, "event "+ev.ID+" not found")
 			}
 		})
 	}
-	ev := importEvent(t, o.id, eventDoc(category("open", nil)))
+	ev := importEvent(t, o.org, eventDoc(category("open", nil)))
 	for email, problem := range map[string]string{
 		"not-an-email":                     "email must be a valid e-mail address",
 		"":                                 "email",
 		strings.Repeat("a", 250) + "@x.io": "email must be at most 254 characters long",
 	} {
-		wantProblems(t, "browserLookupReceipts", receipts(t, o.publishable, ev.ID, "lookup", email), problem)
+		wantProblems(t, "browserLookupReceipts", receipts(t, o.publishable.Key, ev.ID, "lookup", email), problem)
 	}
 	if n := len(mailsTo(addr)); n != 0 {
 		t.Fatalf("%d mails about hidden events", n)

@@ -95,14 +95,14 @@ var createRules = []bodyCase{
 // break one rule of the spec's Athlete and Create-registration tables each: every one is a 400
 // in the standard format naming the field, and none is stored.
 func TestCreateRegistrationRefusesEveryBrokenRule(t *testing.T) {
-	o := newRegOrganizer(t)
-	ev := importEvent(t, o.id, eventDoc(category("open", nil)))
+	o := newTenant(t)
+	ev := importEvent(t, o.org, eventDoc(category("open", nil)))
 	for _, c := range append(append([]bodyCase{}, athleteRules...), createRules...) {
 		t.Run(c.name, func(t *testing.T) {
 			a := athlete("Ana Ruiz", "FEMALE", "1990-01-01")
 			b := registrationBody(ev, "open", "Team", a)
 			c.change(b, a)
-			wantProblems(t, "organizerCreateRegistration", send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), b}), c.problem)
+			wantProblems(t, "organizerCreateRegistration", send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), b}), c.problem)
 		})
 	}
 	t.Run("every problem at once", func(t *testing.T) {
@@ -110,14 +110,14 @@ func TestCreateRegistrationRefusesEveryBrokenRule(t *testing.T) {
 		a["phone"], a["email"] = "+0", "a..b@example.com"
 		b := registrationBody(ev, "open", "", a)
 		b["bibRaceNumber"] = 0
-		wantProblems(t, "organizerCreateRegistration", send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), b}),
+		wantProblems(t, "organizerCreateRegistration", send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), b}),
 			"teamName must not be empty", "bibRaceNumber must be greater than 0", "athletes[0].birthDate", "athletes[0].phone", "athletes[0].email")
 	})
 	t.Run("not a JSON object", func(t *testing.T) {
-		wantError(t, send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), "[1]"}), 400, "must be a JSON object")
-		wantError(t, send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), `{"eventId":`}), 400, "JSON")
+		wantError(t, send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), "[1]"}), 400, "must be a JSON object")
+		wantError(t, send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), `{"eventId":`}), 400, "JSON")
 	})
-	if got := searchRegistrations(t, o.key, map[string]any{"eventId": ev.ID, "ticketStatus": "ALL"}); got.Total != 0 {
+	if got := searchRegistrations(t, o.secret.Key, map[string]any{"eventId": ev.ID, "ticketStatus": "ALL"}); got.Total != 0 {
 		t.Fatalf("refused bodies stored %d tickets", got.Total)
 	}
 }
@@ -126,8 +126,8 @@ func TestCreateRegistrationRefusesEveryBrokenRule(t *testing.T) {
 // rules allow (leap days, the largest bib, the shortest and longest phone) and reads the value
 // back as stored.
 func TestCreateRegistrationAcceptsTheEdgesOfEveryRule(t *testing.T) {
-	o := newRegOrganizer(t)
-	ev := importEvent(t, o.id, eventDoc(category("open", nil)))
+	o := newTenant(t)
+	ev := importEvent(t, o.org, eventDoc(category("open", nil)))
 	for _, c := range []struct {
 		name   string
 		change func(b, a map[string]any)
@@ -151,7 +151,7 @@ func TestCreateRegistrationAcceptsTheEdgesOfEveryRule(t *testing.T) {
 			a := athlete("Ana Ruiz", "FEMALE", "1990-01-01")
 			b := registrationBody(ev, "open", "Team", a)
 			c.change(b, a)
-			if got := c.stored(createRegistration(t, o.key, b)); got != c.want {
+			if got := c.stored(createRegistration(t, o.secret.Key, b)); got != c.want {
 				t.Fatalf("stored %q, want %q", got, c.want)
 			}
 		})
@@ -161,11 +161,11 @@ func TestCreateRegistrationAcceptsTheEdgesOfEveryRule(t *testing.T) {
 // TestUpdateRegistrationRefusesBrokenRules checks the update body keeps the create rules
 // (none of its fields required) through the gateway.
 func TestUpdateRegistrationRefusesBrokenRules(t *testing.T) {
-	o := newRegOrganizer(t)
-	ev := importEvent(t, o.id, eventDoc(category("open", nil)))
-	tk := createRegistration(t, o.key, registrationBody(ev, "open", "Team", athlete("Ana Ruiz", "FEMALE", "1990-01-01"))).Tickets[0].TicketID
+	o := newTenant(t)
+	ev := importEvent(t, o.org, eventDoc(category("open", nil)))
+	tk := createRegistration(t, o.secret.Key, registrationBody(ev, "open", "Team", athlete("Ana Ruiz", "FEMALE", "1990-01-01"))).Tickets[0].TicketID
 	patch := func(body any) response {
-		return send(t, req{"PATCH", gw("/organizer/registrations/" + tk), secret(o.key), body})
+		return send(t, req{"PATCH", gw("/organizer/registrations/" + tk), secret(o.secret.Key), body})
 	}
 	broken := athlete("Ana Ruiz", "FEMALE", "2023-02-29")
 	broken["phone"] = "+0600111222"

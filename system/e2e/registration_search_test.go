@@ -10,7 +10,7 @@ import (
 // TestSearchFindsCreatedTicketsByEveryFilter creates registrations through the gateway and
 // finds them with each filter and sort of the search, alone and combined.
 func TestSearchFindsCreatedTicketsByEveryFilter(t *testing.T) {
-	o := newRegOrganizer(t)
+	o := newTenant(t)
 	doc := eventDoc(category("open", nil), category("masters", map[string]any{"ageMin": 40}))
 	doc["formFields"] = []any{map[string]any{"key": "size", "label": "Box size", "type": "select", "options": []string{"S", "M", "L"}, "appliesTo": "TEAM"}}
 	doc["supplements"] = []any{
@@ -18,8 +18,8 @@ func TestSearchFindsCreatedTicketsByEveryFilter(t *testing.T) {
 		map[string]any{"key": "tee", "name": "T-shirt", "per": "ATHLETE", "options": []any{
 			map[string]any{"key": "m", "name": "M", "price": 1500}, map[string]any{"key": "l", "name": "L", "price": 1500}}},
 	}
-	ev := importEvent(t, o.id, doc)
-	other := importEvent(t, o.id, eventDoc(category("open", nil)))
+	ev := importEvent(t, o.org, doc)
+	other := importEvent(t, o.org, eventDoc(category("open", nil)))
 	size := func(v string) []any { return []any{map[string]any{"fieldId": ev.FormFields[0].ID, "value": v}} }
 	parking, tee := supplement(t, ev, "parking"), supplement(t, ev, "tee")
 
@@ -33,10 +33,10 @@ func TestSearchFindsCreatedTicketsByEveryFilter(t *testing.T) {
 	luis := registrationBody(ev, "masters", "Veteranos", athlete("Luis Garcés", "MALE", "1980-01-01"))
 	luis["club"], luis["customFields"] = "Box Madrid", size("S")
 
-	j := createRegistration(t, o.key, jose).Tickets[0]
-	a := createRegistration(t, o.key, ana).Tickets[0]
-	l := createRegistration(t, o.key, luis).Tickets[0]
-	p := createRegistration(t, o.key, registrationBody(other, "open", "Otro", athlete("Pedro Garcia", "MALE", "1990-01-01"))).Tickets[0]
+	j := createRegistration(t, o.secret.Key, jose).Tickets[0]
+	a := createRegistration(t, o.secret.Key, ana).Tickets[0]
+	l := createRegistration(t, o.secret.Key, luis).Tickets[0]
+	p := createRegistration(t, o.secret.Key, registrationBody(other, "open", "Otro", athlete("Pedro Garcia", "MALE", "1990-01-01"))).Tickets[0]
 	if j.Age != 37 || a.Age != 32 || l.Age != 47 {
 		t.Fatalf("ages on 2027-06-12: %d %d %d", j.Age, a.Age, l.Age)
 	}
@@ -80,17 +80,17 @@ func TestSearchFindsCreatedTicketsByEveryFilter(t *testing.T) {
 		{"by amount (manual orders are 0)", in(map[string]any{"sortBy": "amount-desc"}), sortedIDs(jID, aID, lID)},
 		{"text, two filters and a sort", in(map[string]any{"search": "box", "gender": "MALE", "ageMin": 40, "sortBy": "athlete-asc"}), []string{lID}},
 	} {
-		t.Run(c.name, func(t *testing.T) { wantTickets(t, searchRegistrations(t, o.key, c.body), c.want) })
+		t.Run(c.name, func(t *testing.T) { wantTickets(t, searchRegistrations(t, o.secret.Key, c.body), c.want) })
 	}
 
 	t.Run("paging keeps the total", func(t *testing.T) {
-		got := searchRegistrations(t, o.key, in(map[string]any{"sortBy": "createdAt-asc", "limit": 1, "offset": 1}))
+		got := searchRegistrations(t, o.secret.Key, in(map[string]any{"sortBy": "createdAt-asc", "limit": 1, "offset": 1}))
 		if got.Total != 3 || got.Limit != 1 || got.Offset != 1 || len(got.Data) != 1 || got.Data[0].Ticket.TicketID != aID {
 			t.Fatalf("page %+v", got)
 		}
 	})
 	t.Run("rows carry the registration and the order", func(t *testing.T) {
-		row := searchRegistrations(t, o.key, map[string]any{"ticketId": jID}).Data[0]
+		row := searchRegistrations(t, o.secret.Key, map[string]any{"ticketId": jID}).Data[0]
 		if row.Registration.TeamName != "Los Naranjos" || row.Registration.CategoryID != ev.Category("open") || row.Order.Status != "COMPLETED" ||
 			row.Ticket.Athlete.Fullname != "José García" || row.Ticket.Status != "ACTIVE" {
 			t.Fatalf("row %+v", row)
@@ -101,7 +101,7 @@ func TestSearchFindsCreatedTicketsByEveryFilter(t *testing.T) {
 		for i := range long {
 			long[i] = 'a'
 		}
-		res := send(t, req{"POST", gw("/organizer/registrations/search"), secret(o.key), map[string]any{"search": string(long), "limit": 101, "ageMin": -1, "ticketStatus": "GONE"}})
+		res := send(t, req{"POST", gw("/organizer/registrations/search"), secret(o.secret.Key), map[string]any{"search": string(long), "limit": 101, "ageMin": -1, "ticketStatus": "GONE"}})
 		wantProblems(t, "organizerSearchRegistrations", res,
 			"search must be at most 100 characters long", "limit must be at most 100", "ageMin must be at least 0", "ticketStatus must be one of")
 	})

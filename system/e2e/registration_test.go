@@ -9,8 +9,8 @@ import (
 // gateway and follows the registered counts on the catalog's pricing cards, which learn them
 // from registration's Kafka events.
 func TestRegistrationsMoveThePricingCards(t *testing.T) {
-	o := newRegOrganizer(t)
-	ev := importEvent(t, o.id, eventDoc(
+	o := newTenant(t)
+	ev := importEvent(t, o.org, eventDoc(
 		category("rx", map[string]any{"quota": 10}),
 		category("teams", map[string]any{"teamSize": map[string]any{"min": 2, "max": 3}}),
 	))
@@ -21,9 +21,9 @@ func TestRegistrationsMoveThePricingCards(t *testing.T) {
 
 	var rx []registration
 	for _, name := range []string{"Ana Ruiz", "Bea Gil", "Carla Sanz"} {
-		rx = append(rx, createRegistration(t, o.key, registrationBody(ev, "rx", "Team "+name, athlete(name, "FEMALE", "1990-01-01"))))
+		rx = append(rx, createRegistration(t, o.secret.Key, registrationBody(ev, "rx", "Team "+name, athlete(name, "FEMALE", "1990-01-01"))))
 	}
-	team := createRegistration(t, o.key, registrationBody(ev, "teams", "Trio",
+	team := createRegistration(t, o.secret.Key, registrationBody(ev, "teams", "Trio",
 		athlete("Dario Ruiz", "MALE", "1991-02-03"), athlete("Elena Gil", "FEMALE", "1992-03-04"), athlete("Fran Sanz", "MALE", "1993-04-05")))
 	if rx[0].Order.Status != "COMPLETED" || len(team.Tickets) != 3 || team.Tickets[2].Status != "ACTIVE" {
 		t.Fatalf("created %+v and %+v", rx[0], team)
@@ -35,11 +35,11 @@ func TestRegistrationsMoveThePricingCards(t *testing.T) {
 	// One place per registration: a team of three is one entry.
 	registered(t, o, ev, "teams", 1)
 	// The public card says the same (the event is published).
-	waitForCard(t, browser(o.publishable, site), "/browser/events/"+ev.ID+"/pricing-cards", ev.Category("rx"),
+	waitForCard(t, browser(o.publishable.Key, site), "/browser/events/"+ev.ID+"/pricing-cards", ev.Category("rx"),
 		func(c card) bool { return c.RegisteredCount == 3 && *c.AvailableCount == 7 })
 
 	// Moving a registration takes a place in the new category and frees the old one.
-	res := send(t, req{"PATCH", gw("/organizer/registrations/" + rx[2].Tickets[0].TicketID), secret(o.key), map[string]any{"categoryId": ev.Category("teams"),
+	res := send(t, req{"PATCH", gw("/organizer/registrations/" + rx[2].Tickets[0].TicketID), secret(o.secret.Key), map[string]any{"categoryId": ev.Category("teams"),
 		"athletes": []any{athlete("Carla Sanz", "FEMALE", "1990-01-01"), athlete("Gala Sanz", "FEMALE", "1994-05-06")}}})
 	if moved := decode[registration](t, res); res.status != 200 || moved.CategoryID != ev.Category("teams") || len(moved.Tickets) != 2 {
 		t.Fatalf("move: %d %s", res.status, res.body)
@@ -50,7 +50,7 @@ func TestRegistrationsMoveThePricingCards(t *testing.T) {
 
 	// Cancelling frees the place; cancelling any ticket of a team cancels the whole entry.
 	for _, tk := range []string{rx[0].Tickets[0].TicketID, team.Tickets[1].TicketID} {
-		res := send(t, req{"DELETE", gw("/organizer/registrations/" + tk), secret(o.key), nil})
+		res := send(t, req{"DELETE", gw("/organizer/registrations/" + tk), secret(o.secret.Key), nil})
 		if res.status != 200 {
 			t.Fatalf("DELETE %s: %d %s", tk, res.status, res.body)
 		}
@@ -60,7 +60,7 @@ func TestRegistrationsMoveThePricingCards(t *testing.T) {
 		t.Fatalf("rx card after the cancel %+v", c)
 	}
 	registered(t, o, ev, "teams", 1)
-	if c := waitForCard(t, secret(o.key), orgCards, ev.Category("teams"), func(c card) bool { return c.RegisteredCount == 1 }); c.Quota != nil || c.AvailableCount != nil {
+	if c := waitForCard(t, secret(o.secret.Key), orgCards, ev.Category("teams"), func(c card) bool { return c.RegisteredCount == 1 }); c.Quota != nil || c.AvailableCount != nil {
 		t.Fatalf("an unlimited category shows a quota: %+v", c)
 	}
 }
@@ -69,15 +69,15 @@ func TestRegistrationsMoveThePricingCards(t *testing.T) {
 // is CANCELLED, found with ticketStatus CANCELLED or ALL and no longer by default, the delete
 // repeats with the same answer and the bib is free again.
 func TestDeleteCancelsAPaidRegistration(t *testing.T) {
-	o := newRegOrganizer(t)
-	ev := importEvent(t, o.id, eventDoc(category("pairs", map[string]any{"teamSize": map[string]any{"min": 2, "max": 2}})))
+	o := newTenant(t)
+	ev := importEvent(t, o.org, eventDoc(category("pairs", map[string]any{"teamSize": map[string]any{"min": 2, "max": 2}})))
 	body := registrationBody(ev, "pairs", "Pair", athlete("Hugo Ramos", "MALE", "1988-08-08"), athlete("Irene Ramos", "FEMALE", "1989-09-09"))
 	body["bibRaceNumber"] = 42
-	reg := createRegistration(t, o.key, body)
-	keep := createRegistration(t, o.key, registrationBody(ev, "pairs", "Other pair", athlete("Jorge Ortiz", "MALE", "1980-01-01"), athlete("Lucia Ortiz", "FEMALE", "1981-01-01")))
+	reg := createRegistration(t, o.secret.Key, body)
+	keep := createRegistration(t, o.secret.Key, registrationBody(ev, "pairs", "Other pair", athlete("Jorge Ortiz", "MALE", "1980-01-01"), athlete("Lucia Ortiz", "FEMALE", "1981-01-01")))
 	before := time.Now().UTC().Add(-time.Minute).Format(time.RFC3339)
 
-	res := send(t, req{"DELETE", gw("/organizer/registrations/" + reg.Tickets[1].TicketID), secret(o.key), nil})
+	res := send(t, req{"DELETE", gw("/organizer/registrations/" + reg.Tickets[1].TicketID), secret(o.secret.Key), nil})
 	type deleted struct {
 		TicketID, RegistrationID, Result, TicketStatus, CancelledAt string
 	}
@@ -87,7 +87,7 @@ func TestDeleteCancelsAPaidRegistration(t *testing.T) {
 		t.Fatalf("DELETE: %d %s", res.status, res.body)
 	}
 	conforms(t, "organizerDeleteRegistration", res)
-	again := send(t, req{"DELETE", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.key), nil})
+	again := send(t, req{"DELETE", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.secret.Key), nil})
 	if a := decode[deleted](t, again); again.status != 200 || a.Result != "CANCELLED" || a.CancelledAt != d.CancelledAt {
 		t.Fatalf("repeated DELETE: %d %s, first cancelledAt %s", again.status, again.body, d.CancelledAt)
 	}
@@ -114,7 +114,7 @@ func TestDeleteCancelsAPaidRegistration(t *testing.T) {
 		{"the order stays COMPLETED", scoped(map[string]any{"ticketStatus": "CANCELLED", "status": "COMPLETED"}), cancelled},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got := searchRegistrations(t, o.key, c.body)
+			got := searchRegistrations(t, o.secret.Key, c.body)
 			wantTickets(t, got, c.want)
 			for _, row := range got.Data {
 				if cancelledRow := row.Ticket.CancelledAt != nil; cancelledRow != (row.Ticket.Status == "CANCELLED") {
@@ -124,14 +124,14 @@ func TestDeleteCancelsAPaidRegistration(t *testing.T) {
 		})
 	}
 
-	res = send(t, req{"PATCH", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.key), map[string]any{"teamName": "Renamed"}})
+	res = send(t, req{"PATCH", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.secret.Key), map[string]any{"teamName": "Renamed"}})
 	wantError(t, res, 409, "cancelled")
 	conforms(t, "organizerUpdateRegistration", res)
 	// The cancelled registration's bib is free again.
 	reuse := registrationBody(ev, "pairs", "New pair", athlete("Mario Sanz", "MALE", "1985-05-05"), athlete("Nuria Sanz", "FEMALE", "1986-06-06"))
 	reuse["bibRaceNumber"] = 42
-	createRegistration(t, o.key, reuse)
-	res = send(t, req{"POST", gw("/organizer/registrations"), secret(o.key), reuse})
+	createRegistration(t, o.secret.Key, reuse)
+	res = send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), reuse})
 	wantError(t, res, 409, "bib number 42 is already taken in this event")
 	conforms(t, "organizerCreateRegistration", res)
 }

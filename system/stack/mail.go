@@ -1,6 +1,7 @@
 package stack
 
 import (
+	"context"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -36,7 +37,7 @@ type mailCatcher struct {
 }
 
 func startMailCatcher(port int, out io.Writer) (*mailCatcher, error) {
-	ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", fmt.Sprintf("127.0.0.1:%d", port))
 	if err != nil {
 		return nil, fmt.Errorf("stack: SMTP catcher: %w", err)
 	}

@@ -6,12 +6,14 @@ import (
 	"strings"
 )
 
-// startService starts one instance of service svc named name on port and waits until ready.
-func (s *Stack) startService(ctx context.Context, name, svc string, port int) error {
+// startService starts one instance of service svc named name on port and waits until ready;
+// extra variables come last, so they override the others.
+func (s *Stack) startService(ctx context.Context, name, svc string, port int, extra ...string) error {
 	url := fmt.Sprintf("http://127.0.0.1:%d", port)
 	env := append(s.commonEnv(), fmt.Sprintf("HTTP_ADDR=127.0.0.1:%d", port))
 	env = append(env, s.serviceEnv(name, svc)...)
 	env = append(env, s.opts.Env[svc]...)
+	env = append(env, extra...)
 	if dbURL, ok := s.databases[svc]; ok {
 		env = append(env, "DATABASE_URL="+dbURL)
 		if name == svc {
@@ -70,7 +72,8 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 		if s.opts.StripeSecretKey != "" {
 			return append(env, "STRIPE_SECRET_KEY="+s.opts.StripeSecretKey)
 		}
-		return append(env, "STRIPE_SECRET_KEY=sk_test_stackStripeMock", "STRIPE_API_BASE="+s.StripeURL)
+		// stripe-mock accepts sk_test_ plus letters and digits only (a further "_" is a 401).
+		return append(env, "STRIPE_SECRET_KEY=sk_test_stripemock", "STRIPE_API_BASE="+s.stripeAPIBase())
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),

@@ -4,20 +4,26 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"time"
 )
 
-// startStripeMock runs Stripe's official stripe-mock (from PATH) unless a Stripe key is set,
-// and records its base URL for checkout.
+// startStripeMock runs Stripe's official stripe-mock (from PATH, else BinDir/tools) unless a
+// Stripe key is set, and records its base URL for checkout.
 func (s *Stack) startStripeMock(ctx context.Context) error {
 	if s.opts.StripeSecretKey != "" || !s.opts.StripeMock {
 		return nil
 	}
 	path, err := exec.LookPath("stripe-mock")
 	if err != nil {
-		return fmt.Errorf("stack: stripe-mock is not installed (make tools installs it): %w", err)
+		// make tools installs it beside the services' binaries.
+		path = bin(s.opts.BinDir, filepath.Join("tools", "stripe-mock"))
+		if _, serr := os.Stat(path); serr != nil {
+			return fmt.Errorf("stack: stripe-mock is neither on PATH nor in %s (make tools installs it): %w", filepath.Dir(path), err)
+		}
 	}
 	port := s.opts.StripeMockPort
 	if port == 0 {
@@ -35,7 +41,7 @@ func (s *Stack) startStripeMock(ctx context.Context) error {
 		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr); err == nil {
 			c.Close()
 			s.StripeURL = "http://" + addr
-			return nil
+			return s.startStripeRecorder()
 		}
 		if p.exited() {
 			return fmt.Errorf("stack: stripe-mock exited: %w", p.err)

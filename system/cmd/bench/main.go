@@ -42,12 +42,14 @@ func run(ctx context.Context) error {
 		BinDir:      *binDir,
 		PostgresURL: env("POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable"),
 		RedisURL:    env("REDIS_URL", "redis://127.0.0.1:6379/0"),
+		StripeMock:  true,
 		LogLevel:    "warn",
 		Output:      logFile,
 		// Limits stay on (their Redis work is part of the cost measured) but high enough that
-		// every request is served.
+		// every request is served: the load comes from one address and one key per surface.
 		Env: map[string][]string{"gateway": {
 			"RATE_LIMIT_PER_KEY=1000000/s", "RATE_LIMIT_BROWSER_PER_KEY=1000000/s", "RATE_LIMIT_BROWSER_PER_IP=1000000/s",
+			"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=1000000/s", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=1000000/s",
 		}},
 	})
 	if err != nil {
@@ -65,7 +67,7 @@ func run(ctx context.Context) error {
 	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
 	fmt.Printf("podium bench: %d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis\n", o.Rounds, o.Round)
 	scenarios := []func(context.Context, *stack.Stack, *stack.Demo, bench.RunOptions, io.Writer) error{
-		bench.GatewayOverhead, bench.CatalogReads, bench.Registrations,
+		bench.GatewayOverhead, bench.CatalogReads, bench.Registrations, bench.Checkout,
 	}
 	for _, run := range scenarios {
 		if err := run(ctx, s, demo, o, os.Stdout); err != nil {

@@ -99,6 +99,12 @@ func printSummary(s *stack.Stack, d *stack.Demo) {
 		ev := d.Events[id]
 		fmt.Printf("   %-18s %s  %-9s preview token %s\n", id, ev.ID, ev.Status, ev.PreviewToken)
 	}
+	fmt.Printf(`
+ Pay a checkout session (its order id is in the session's answer) with Stripe's signed
+ checkout.session.completed, as Stripe would (services/checkout README):
+   DATABASE_URL='%s' STRIPE_WEBHOOK_SECRET='%s' \
+     bin/checkout trigger --session ord_… --url %s/webhooks/stripe
+`, s.DatabaseURL("checkout"), s.WebhookSecret, s.GatewayURL())
 	fmt.Println("================================================================================")
 }
 

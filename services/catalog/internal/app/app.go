@@ -26,6 +26,9 @@ type Repository interface {
 	// Event returns the event with id, with every child and the places of its categories, or a
 	// *domain.NotFoundError. An empty organizerID matches any organizer.
 	Event(ctx context.Context, organizerID, id string) (domain.Event, error)
+	// EventOfCategory returns the event the category belongs to, as Event does, or a
+	// *domain.NotFoundError naming the category.
+	EventOfCategory(ctx context.Context, organizerID, categoryID string) (domain.Event, error)
 	// Search returns a page of events (without children) and how many match.
 	Search(ctx context.Context, s domain.Search) (domain.Page, error)
 	// ApplyPlaces stores the counts of m unless a message of the same or a higher version for

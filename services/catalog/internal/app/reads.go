@@ -71,6 +71,20 @@ func (s *Service) InternalEvent(ctx context.Context, organizerID, id string) (do
 	if err != nil {
 		return domain.Event{}, domain.Pricing{}, fmt.Errorf("internal event: %w", err)
 	}
+	return s.internal(e)
+}
+
+// InternalEventOfCategory is InternalEvent for the event a category belongs to: checkout's
+// summary names a category only.
+func (s *Service) InternalEventOfCategory(ctx context.Context, organizerID, categoryID string) (domain.Event, domain.Pricing, error) {
+	e, err := s.repo.EventOfCategory(ctx, organizerID, categoryID)
+	if err != nil {
+		return domain.Event{}, domain.Pricing{}, fmt.Errorf("internal event of category: %w", err)
+	}
+	return s.internal(e)
+}
+
+func (s *Service) internal(e domain.Event) (domain.Event, domain.Pricing, error) {
 	p, err := e.PricingAt(s.Now(), domain.AllCategories)
 	if err != nil {
 		return domain.Event{}, domain.Pricing{}, err

@@ -11,12 +11,19 @@ var ErrUnsupportedMediaType = errors.New("the event file must be sent as applica
 // NotFoundError means no event with the given reference is visible to the caller: it does not
 // exist, belongs to another organizer, or is not public on the browser surface.
 type NotFoundError struct {
-	// Ref is the event id (evt_…) or, on the admin API, the external id.
-	Ref string
+	// Ref is the event id (evt_…) or, on the admin API, the external id; with Category set,
+	// the category id (cat_…) whose event was asked for.
+	Ref      string
+	Category bool
 }
 
 // Error implements error.
-func (e *NotFoundError) Error() string { return "event " + e.Ref + " not found" }
+func (e *NotFoundError) Error() string {
+	if e.Category {
+		return "category " + e.Ref + " not found"
+	}
+	return "event " + e.Ref + " not found"
+}
 
 // ValidationError lists every problem of an input, each naming its field path.
 type ValidationError struct {

@@ -178,6 +178,24 @@ func (h *handlers) internalEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	return sendInternalEvent(c, e, pricing)
+}
+
+// internalEventOfCategory serves GET /internal/categories/{categoryId}/event: the same
+// document as internalEvent for the event of the category, scoped the same way.
+func (h *handlers) internalEventOfCategory(c *fiber.Ctx) error {
+	p, id := identity.From(c), param(c, "categoryId")
+	if p.OrganizerID == "" && p.KeyType != identity.Service {
+		return &domain.NotFoundError{Ref: id, Category: true}
+	}
+	e, pricing, err := h.svc.InternalEventOfCategory(c.UserContext(), p.OrganizerID, id)
+	if err != nil {
+		return err
+	}
+	return sendInternalEvent(c, e, pricing)
+}
+
+func sendInternalEvent(c *fiber.Ctx, e domain.Event, pricing domain.Pricing) error {
 	f, err := render(newInternalEvent(e, pricing), time.Time{})
 	if err != nil {
 		return err

@@ -118,3 +118,32 @@ func TestInternalEventScoping(t *testing.T) {
 		http.StatusNotFound, nil)
 	wantError(t, env.Do(t, http.MethodGet, path, nil, nil), http.StatusUnauthorized, nil)
 }
+
+// TestInternalEventOfCategory checks GET /internal/categories/{categoryId}/event (checkout's
+// summary names a category only): the same document as the event's route, for any category of
+// the event (private ones too), scoped the same way.
+func TestInternalEventOfCategory(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	id := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body["id"].(string)
+	event := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.Publishable(t, orgA))
+	cats := event.Body["categories"].([]any)
+	if event.Status != http.StatusOK || len(cats) != 3 {
+		t.Fatalf("internal event: %d %s", event.Status, event.Raw)
+	}
+	for _, c := range cats {
+		cat := c.(map[string]any)["id"].(string)
+		for name, h := range map[string]map[string]string{"publishable": env.Publishable(t, orgA), "service": env.ServiceHeaders(t)} {
+			r := env.Do(t, http.MethodGet, "/internal/categories/"+cat+"/event", nil, h)
+			if r.Status != http.StatusOK || string(r.Raw) != string(event.Raw) || r.Header.Get("Cache-Control") != "no-store" {
+				t.Fatalf("%s, category %s: %d %v %s\nwant %s", name, cat, r.Status, r.Header, r.Raw, event.Raw)
+			}
+		}
+	}
+	cat := cats[0].(map[string]any)["id"].(string)
+	path := "/internal/categories/" + cat + "/event"
+	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Publishable(t, orgB)), http.StatusNotFound, "category "+cat+" not found")
+	wantError(t, env.Do(t, http.MethodGet, "/internal/categories/cat_missing/event", nil, env.ServiceHeaders(t)), http.StatusNotFound, "category cat_missing not found")
+	wantError(t, env.Do(t, http.MethodGet, path, nil, map[string]string{identity.Header: env.Token(t, identity.Principal{KeyID: "k", KeyType: identity.Secret})}),
+		http.StatusNotFound, nil)
+	wantError(t, env.Do(t, http.MethodGet, path, nil, nil), http.StatusUnauthorized, nil)
+}

@@ -49,6 +49,7 @@ func Register(router fiber.Router, d Deps) {
 
 	internal := router.Group("/internal", noStoreOnError, identity.Middleware(d.Verifier))
 	internal.Get("/events/:eventId", h.internalEvent)
+	internal.Get("/categories/:categoryId/event", h.internalEventOfCategory)
 
 	admin := router.Group("/admin", operatorAuth(d.OperatorToken))
 	admin.Get("/import-schema.json", h.importSchema)

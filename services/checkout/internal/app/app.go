@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
@@ -153,7 +155,13 @@ type Service struct {
 	payments     Payments
 	log          *slog.Logger
 	opts         Options
+	// hashes remembers the idempotency key and canonical hash of recent session bodies by the
+	// SHA-256 of their bytes (see requestHash).
+	hashes *lru.Cache[[32]byte, bodyHash]
 }
+
+// rememberedHashes bounds Service.hashes (about 200 bytes each).
+const rememberedHashes = 10_000
 
 // New returns a Service.
 func New(repo Repository, catalog Catalog, registration Registration, payments Payments, log *slog.Logger, o Options) *Service {
@@ -172,7 +180,8 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o}
+	hashes, _ := lru.New[[32]byte, bodyHash](rememberedHashes) // fails only for a size below 1
+	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, hashes: hashes}
 }
 
 // clock is the current time in UTC at the database's microsecond precision.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -51,11 +52,10 @@ func (s *Service) claim(ctx context.Context, keyID, key string, hash []byte) (*d
 		case !expired && !rec.Matches(hash):
 			return nil, nil, domain.ErrIdempotencyMismatch
 		case !expired && rec.State == domain.IdemSucceeded:
-			var res SessionResult
-			if err := json.Unmarshal(rec.Response, &res); err != nil {
-				return nil, nil, fmt.Errorf("idempotency: stored answer: %w", err)
+			res, err := storedAnswer(rec)
+			if err != nil {
+				return nil, nil, err
 			}
-			res.Replayed = true
 			return nil, &res, nil
 		case expired || rec.State == domain.IdemFailed || now.After(rec.LockedUntil):
 			id, ok, err := s.repo.TakeOverIdempotency(ctx, own, own.CheckoutID, now)
@@ -78,4 +78,58 @@ func (s *Service) claim(ctx context.Context, keyID, key string, hash []byte) (*d
 		}
 		delay = min(2*delay, pollMax)
 	}
+}
+
+// bodyHash is what a session body says about idempotency: its idempotencyKey and its
+// canonical hash (domain.RequestHash).
+type bodyHash struct {
+	key  string
+	hash []byte
+}
+
+// requestHash returns the canonical hash of the body of a request with idempotency key key,
+// and remembers both by the SHA-256 of the body's bytes: a retry usually sends the very same
+// bytes, which Replay then recognises without decoding them (putting a large body, a
+// signature of many points, in canonical form costs far more than hashing its bytes).
+func (s *Service) requestHash(key string, body []byte) ([]byte, error) {
+	raw := sha256.Sum256(body)
+	if m, ok := s.hashes.Get(raw); ok {
+		return m.hash, nil
+	}
+	h, err := domain.RequestHash(body)
+	if err != nil {
+		return nil, err
+	}
+	s.hashes.Add(raw, bodyHash{key: key, hash: h})
+	return h, nil
+}
+
+// Replay answers a retry of a session request whose first request succeeded with the stored
+// answer, when this process has seen the body's very bytes before (see requestHash): one read
+// of the record and nothing decoded. ok is false when it cannot tell (bytes not seen here, a
+// record still running, failed or expired): CreateSession then decides, as for any request.
+func (s *Service) Replay(ctx context.Context, keyID string, body []byte) (res SessionResult, ok bool, err error) {
+	m, seen := s.hashes.Get(sha256.Sum256(body))
+	if !seen {
+		return SessionResult{}, false, nil
+	}
+	rec, found, err := s.repo.Idempotency(ctx, keyID, m.key)
+	if err != nil {
+		return SessionResult{}, false, fmt.Errorf("idempotency: %w", err)
+	}
+	if !found || rec.State != domain.IdemSucceeded || !rec.Matches(m.hash) || !s.clock().Before(rec.ExpiresAt) {
+		return SessionResult{}, false, nil
+	}
+	res, err = storedAnswer(rec)
+	return res, err == nil, err
+}
+
+// storedAnswer is the answer a succeeded record replays.
+func storedAnswer(rec domain.IdempotencyRecord) (SessionResult, error) {
+	var res SessionResult
+	if err := json.Unmarshal(rec.Response, &res); err != nil {
+		return SessionResult{}, fmt.Errorf("idempotency: stored answer: %w", err)
+	}
+	res.Replayed = true
+	return res, nil
 }

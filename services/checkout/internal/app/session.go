@@ -40,7 +40,7 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 	if key == "" {
 		return s.runSession(ctx, in, domain.NewCheckoutID(), nil)
 	}
-	hash, err := domain.RequestHash(in.Body)
+	hash, err := s.requestHash(key, in.Body)
 	if err != nil {
 		return SessionResult{}, err
 	}

@@ -15,10 +15,13 @@ type Athlete struct {
 	BirthDate string `json:"birthDate"`
 }
 
-// CustomFieldValue is the answer to one of the event's form fields.
+// CustomFieldValue is the answer to one of the event's form fields. AthleteIndex names the
+// athlete (0-based) an ATHLETE-scoped field's value belongs to; registration checks it and
+// needs it, so it travels to the hold as sent.
 type CustomFieldValue struct {
-	FieldID string          `json:"fieldId"`
-	Value   json.RawMessage `json:"value"`
+	FieldID      string          `json:"fieldId"`
+	Value        json.RawMessage `json:"value"`
+	AthleteIndex *int            `json:"athleteIndex,omitempty"`
 }
 
 // DeferredTeamCompletion reserves participant places the organizer completes after payment.

@@ -1,8 +1,12 @@
 package http_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"maps"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -19,9 +23,11 @@ func TestSameKeyAndBodyReplaysTheSession(t *testing.T) {
 	if first.Status != http.StatusCreated || first.Header.Get("Idempotent-Replayed") != "" {
 		t.Fatalf("first: %d %s", first.Status, first.Raw)
 	}
-	// The same purchase, re-encoded with other key order and spacing, is the same request.
-	for range 3 {
-		again := session(t, env, checkouttest.Clone(b))
+	// The very same bytes again, and the same purchase in other bytes (other key order and
+	// spacing, which the process has not seen): the same request.
+	indented, _ := json.MarshalIndent(b, "", "    ")
+	for _, body := range []any{checkouttest.Clone(b), json.RawMessage(indented), json.RawMessage(reversed(b))} {
+		again := env.Browser(t, "session", body, checkouttest.KeyID)
 		if again.Status != http.StatusCreated || string(again.Raw) != string(first.Raw) || again.Header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("replay: %d %s, want %s", again.Status, again.Raw, first.Raw)
 		}
@@ -63,13 +69,30 @@ func TestConcurrentIdenticalRequestsMakeOneHoldAndOneStripeCall(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
+	ran := 0
 	for i, a := range answers {
 		if a.Status != http.StatusCreated || string(a.Raw) != string(answers[0].Raw) {
 			t.Fatalf("answer %d: %d %s, want %s", i, a.Status, a.Raw, answers[0].Raw)
 		}
+		if a.Header.Get("Idempotent-Replayed") != "true" {
+			ran++
+		}
+	}
+	// One request ran; the other 49 waited for it and replayed its answer.
+	if ran != 1 {
+		t.Fatalf("%d requests ran, want 1 (the others replay its answer)", ran)
 	}
 	if s, h, c := env.Stripe.Hits(checkouttest.RouteSessions), env.Registration.HoldCalls.Load(), env.Registration.Holds.Load(); s != 1 || h != 1 || c != 1 {
 		t.Fatalf("%d Stripe calls, %d hold calls, %d holds; want one of each", s, h, c)
+	}
+	// What reached stripe-mock carried the one checkout's idempotency key, and that checkout
+	// is the only one recorded.
+	order, _ := env.Registration.LastOrder()
+	if keys := env.Stripe.IdempotencyKeys(); len(keys) != 1 || keys["podium-checkout-"+order.HoldID] != 1 {
+		t.Fatalf("Stripe idempotency keys %v, want podium-checkout-%s once", keys, order.HoldID)
+	}
+	if n := count(t, env, `SELECT count(*) FROM checkouts`); n != 1 {
+		t.Fatalf("%d checkouts recorded, want 1", n)
 	}
 }
 
@@ -158,6 +181,26 @@ func TestKeysAreRetainedThenSwept(t *testing.T) {
 	if r := session(t, env, other); r.Status != http.StatusCreated {
 		t.Fatalf("the key after its retention: %d %s", r.Status, r.Raw)
 	}
+}
+
+// reversed encodes m with its top-level keys in reverse order.
+func reversed(m map[string]any) []byte {
+	keys := slices.Sorted(maps.Keys(m))
+	slices.Reverse(keys)
+	var buf bytes.Buffer
+	buf.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		kb, _ := json.Marshal(k)
+		vb, _ := json.Marshal(m[k])
+		buf.Write(kb)
+		buf.WriteByte(':')
+		buf.Write(vb)
+	}
+	buf.WriteByte('}')
+	return buf.Bytes()
 }
 
 func hashOf(t testing.TB, body map[string]any) []byte {

@@ -246,3 +246,34 @@ func TestSessionPreviewToken(t *testing.T) {
 		t.Fatalf("with the preview token: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestSessionForwardsAthleteIndexOfCustomFields: values of ATHLETE-scoped form fields carry
+// athleteIndex (registration's extension of the custom field value); the hold must receive it,
+// or registration refuses every purchase of an event with a required per-athlete field.
+func TestSessionForwardsAthleteIndexOfCustomFields(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	body := checkouttest.Purchase()
+	body["customFields"] = []any{
+		map[string]any{"fieldId": "fld_tshirt", "value": "M", "athleteIndex": 0},
+		map[string]any{"fieldId": "fld_box", "value": "Box Madrid"},
+	}
+	guest := map[string]any{"guestEmail": "bea@example.com", "guestName": "Bea Atleta", "categoryId": checkouttest.CatRX, "teamName": "Team G",
+		"athletes": []any{checkouttest.Athlete("Bea Atleta", "1991-05-02")}, "waiversAccepted": map[string]any{checkouttest.WaiverLiability: true},
+		"customFields": []any{map[string]any{"fieldId": "fld_tshirt", "value": "L", "athleteIndex": 0}}}
+	body["guestRegistrations"] = []any{guest}
+	validRequest(t, "browserCheckoutSession", body)
+	r := session(t, env, body)
+	if r.Status != http.StatusCreated {
+		t.Fatalf("session: %d %s", r.Status, r.Raw)
+	}
+	order, _ := env.Registration.Order(r.Body["orderId"].(string))
+	regs := order.Body["registrations"].([]any)
+	fields := func(i int) string {
+		raw, _ := json.Marshal(regs[i].(map[string]any)["customFields"])
+		return string(raw)
+	}
+	if fields(0) != `[{"athleteIndex":0,"fieldId":"fld_tshirt","value":"M"},{"fieldId":"fld_box","value":"Box Madrid"}]` ||
+		fields(1) != `[{"athleteIndex":0,"fieldId":"fld_tshirt","value":"L"}]` {
+		t.Fatalf("hold custom fields %s and %s", fields(0), fields(1))
+	}
+}

@@ -94,17 +94,39 @@ func (r *Repository) EventByExternalID(ctx context.Context, organizerID, externa
 func (r *Repository) Event(ctx context.Context, organizerID, id string) (domain.Event, error) {
 	var e domain.Event
 	err := r.readTx(ctx, func(q *db.Queries) error {
-		row, err := q.GetEvent(ctx, db.GetEventParams{ID: id, OrganizerID: organizerID})
-		if pg.IsNoRows(err) {
-			return &domain.NotFoundError{Ref: id}
-		}
-		if err != nil {
-			return fmt.Errorf("get event: %w", err)
-		}
-		e, err = loadChildren(ctx, q, toEvent(row))
+		var err error
+		e, err = loadEvent(ctx, q, organizerID, id)
 		return err
 	})
 	return e, err
+}
+
+// EventOfCategory returns the event a category belongs to, as Event does, in one snapshot.
+func (r *Repository) EventOfCategory(ctx context.Context, organizerID, categoryID string) (domain.Event, error) {
+	var e domain.Event
+	err := r.readTx(ctx, func(q *db.Queries) error {
+		id, err := q.GetEventIDByCategory(ctx, db.GetEventIDByCategoryParams{CategoryID: categoryID, OrganizerID: organizerID})
+		if pg.IsNoRows(err) {
+			return &domain.NotFoundError{Ref: categoryID, Category: true}
+		}
+		if err != nil {
+			return fmt.Errorf("get event of category: %w", err)
+		}
+		e, err = loadEvent(ctx, q, organizerID, id)
+		return err
+	})
+	return e, err
+}
+
+func loadEvent(ctx context.Context, q *db.Queries, organizerID, id string) (domain.Event, error) {
+	row, err := q.GetEvent(ctx, db.GetEventParams{ID: id, OrganizerID: organizerID})
+	if pg.IsNoRows(err) {
+		return domain.Event{}, &domain.NotFoundError{Ref: id}
+	}
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("get event: %w", err)
+	}
+	return loadChildren(ctx, q, toEvent(row))
 }
 
 // readTx runs fn in a read-only repeatable-read transaction, so an event and its children are

@@ -175,6 +175,26 @@ func (q *Queries) GetEventByExternalID(ctx context.Context, arg GetEventByExtern
 	return i, err
 }
 
+const getEventIDByCategory = `-- name: GetEventIDByCategory :one
+SELECT e.id
+FROM categories c
+JOIN events e ON e.id = c.event_id
+WHERE c.id = $1 AND ($2::text = '' OR e.organizer_id = $2)
+`
+
+type GetEventIDByCategoryParams struct {
+	CategoryID  string
+	OrganizerID string
+}
+
+// The id of the event a category belongs to, scoped by organizer like GetEvent.
+func (q *Queries) GetEventIDByCategory(ctx context.Context, arg GetEventIDByCategoryParams) (string, error) {
+	row := q.db.QueryRow(ctx, getEventIDByCategory, arg.CategoryID, arg.OrganizerID)
+	var id string
+	err := row.Scan(&id)
+	return id, err
+}
+
 const insertEvent = `-- name: InsertEvent :exec
 INSERT INTO events (
     id, organizer_id, external_id, name, description, internal_notes, status, private,

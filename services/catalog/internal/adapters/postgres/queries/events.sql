@@ -17,6 +17,13 @@ SELECT id, organizer_id, external_id, name, description, internal_notes, status,
 FROM events
 WHERE id = sqlc.arg(id) AND (sqlc.arg(organizer_id)::text = '' OR organizer_id = sqlc.arg(organizer_id));
 
+-- name: GetEventIDByCategory :one
+-- The id of the event a category belongs to, scoped by organizer like GetEvent.
+SELECT e.id
+FROM categories c
+JOIN events e ON e.id = c.event_id
+WHERE c.id = sqlc.arg(category_id) AND (sqlc.arg(organizer_id)::text = '' OR e.organizer_id = sqlc.arg(organizer_id));
+
 -- name: InsertEvent :exec
 INSERT INTO events (
     id, organizer_id, external_id, name, description, internal_notes, status, private,

@@ -1,0 +1,124 @@
+package e2e
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCheckoutPaidThroughStripe is a purchase as a website and Stripe make it, through the
+// gateway: the summary, the session (places held, one Stripe Checkout Session for the summary's
+// total), Stripe's signed checkout.session.completed, then the athletes' tickets confirmed in
+// the organizer's search and the place counted on the pricing card.
+func TestCheckoutPaidThroughStripe(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	res := s.post(t, "summary", map[string]any{"categoryId": s.cat, "purchaserEmail": "ana@example.com"})
+	var sum struct {
+		Currency string `json:"currency"`
+		Total    int64  `json:"total"`
+	}
+	if res.status != 201 || json.Unmarshal(res.body, &sum) != nil || sum.Total != pairTotal || sum.Currency != "EUR" {
+		t.Fatalf("summary: %d %s, want a total of %d EUR", res.status, res.body, pairTotal)
+	}
+	registered, _ := s.places(t)
+
+	a := s.open(t, s.purchase("Team Paid"))
+	call := stripeSessionOf(t, s.org, a.OrderID)
+	if call.AmountTotal() != sum.Total || call.Metadata("eventId") != s.event.ID || !strings.HasPrefix(call.Form.Get("success_url"), site+"/thanks") {
+		t.Fatalf("Stripe was asked for %d (summary %d), event %q, success_url %q",
+			call.AmountTotal(), sum.Total, call.Metadata("eventId"), call.Form.Get("success_url"))
+	}
+	s.wantOrder(t, a.OrderID, "ACTIVE", "PENDING")
+	s.wantPlaces(t, registered, 1)
+
+	payload := stripeEvent(t, "checkout.session.completed", call, a.SessionID)
+	wantWebhook(t, deliver(t, payload, signed(payload, time.Now())), "applied")
+	s.wantOrder(t, a.OrderID, "ACTIVE", "COMPLETED")
+	s.wantPlaces(t, registered+1, 0)
+	if rows, _ := s.tickets(t, map[string]any{"status": "COMPLETED"}); len(rows) != 2 || rows[0].Order.Amount != pairTotal {
+		t.Fatalf("completed tickets %+v, want the pair's two with the amount paid %d", rows, pairTotal)
+	}
+}
+
+// TestCheckoutTriggerCommandPaysASession runs `checkout trigger` as a developer does against
+// the running system (services/checkout README): it signs checkout.session.completed for the
+// order and posts it to the gateway.
+func TestCheckoutTriggerCommandPaysASession(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	a := s.open(t, s.purchase("Team Trigger"))
+	out, err := sys.Trigger(context.Background(), "--session", a.OrderID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "checkout.session.completed -> ") || !strings.Contains(out, ": 200 OK") || !strings.Contains(out, `"result":"applied"`) {
+		t.Fatalf("trigger printed %q", out)
+	}
+	s.wantOrder(t, a.OrderID, "ACTIVE", "COMPLETED")
+	s.wantPlaces(t, 1, 0)
+}
+
+// TestFreeCheckoutConfirmsWithoutStripe uses a 100 % promocode: the total is zero (fees apply
+// only to what is paid), so the order is confirmed at once and Stripe is never called.
+func TestFreeCheckoutConfirmsWithoutStripe(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	res := s.post(t, "summary", map[string]any{"categoryId": s.cat, "purchaserEmail": "ana@example.com", "promocode": "FREE100"})
+	var sum struct {
+		Total int64 `json:"total"`
+	}
+	if res.status != 201 || json.Unmarshal(res.body, &sum) != nil || sum.Total != 0 {
+		t.Fatalf("summary with FREE100: %d %s, want a total of 0", res.status, res.body)
+	}
+	body := s.purchase("Team Free")
+	body["promocode"] = "FREE100"
+	a := s.open(t, body)
+	if !strings.HasPrefix(a.SessionID, "free_") || !strings.HasPrefix(a.SessionURL, site+"/thanks") || !strings.Contains(a.SessionURL, "session_id="+a.SessionID) {
+		t.Fatalf("free session %+v: want a free_ id and the success URL", a)
+	}
+	if n := len(stripeSessions(s.org)); n != 0 {
+		t.Fatalf("a free checkout made %d Stripe calls", n)
+	}
+	s.wantOrder(t, a.OrderID, "ACTIVE", "COMPLETED")
+	s.wantPlaces(t, 1, 0)
+}
+
+// TestUnpublishedEventNeedsItsPreviewToken: a draft event is not sold to the public, but its
+// preview token opens it, as on the catalog's browser reads.
+func TestUnpublishedEventNeedsItsPreviewToken(t *testing.T) {
+	s := newShop(t, "DRAFT")
+	body := s.purchase("Team Preview")
+	wantError(t, s.post(t, "session", body), 404, "event "+s.event.ID+" not found")
+	body["previewToken"] = "prv_" + strings.Repeat("x", 32)
+	wantError(t, s.post(t, "session", body), 404, "event "+s.event.ID+" not found")
+	body["previewToken"] = s.event.PreviewToken
+	a := s.open(t, body)
+	stripeSessionOf(t, s.org, a.OrderID)
+	s.wantOrder(t, a.OrderID, "ACTIVE", "PENDING")
+}
+
+// TestIdempotentSessionReplay: a retry with the same idempotencyKey and body gets the first
+// answer without a second hold or Stripe call; another body with that key is refused.
+func TestIdempotentSessionReplay(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	body := s.purchase("Team Retry")
+	body["idempotencyKey"] = "e2e-retry-0001"
+	first := s.post(t, "session", body)
+	a := wantSession(t, first)
+	again := s.post(t, "session", body)
+	if b := wantSession(t, again); b != a || string(again.body) != string(first.body) {
+		t.Fatalf("replay answered %s, want %s", again.body, first.body)
+	}
+	other := s.purchase("Team Other")
+	other["idempotencyKey"] = "e2e-retry-0001"
+	wantError(t, s.post(t, "session", other), 422, "idempotencyKey was already used with a different request body")
+
+	// stripe-mock names every session alike, so "one purchase" is shown by the order: one
+	// Stripe request, one hold (the pair's two tickets).
+	if n := len(stripeSessions(s.org)); n != 1 {
+		t.Fatalf("%d Stripe Checkout Session requests, want 1", n)
+	}
+	if _, total := s.tickets(t, nil); total != 2 {
+		t.Fatalf("%d tickets held, want the pair's 2", total)
+	}
+}

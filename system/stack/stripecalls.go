@@ -1,0 +1,114 @@
+package stack
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"net/url"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// StripeCall is one request checkout made to Stripe (stripe-mock), as Stripe received it.
+type StripeCall struct {
+	Method, Path   string
+	IdempotencyKey string
+	// Form holds the request's parameters (stripe-go sends them form-encoded).
+	Form url.Values
+}
+
+// Metadata returns the call's metadata value of key (metadata[key]).
+func (c StripeCall) Metadata(key string) string { return c.Form.Get("metadata[" + key + "]") }
+
+// AmountTotal adds up the line items of a Checkout Session request (quantity × unit amount).
+func (c StripeCall) AmountTotal() int64 {
+	var total int64
+	for i := 0; ; i++ {
+		p := "line_items[" + strconv.Itoa(i) + "]"
+		unit := c.Form.Get(p + "[price_data][unit_amount]")
+		if unit == "" {
+			return total
+		}
+		amount, _ := strconv.ParseInt(unit, 10, 64)
+		qty, _ := strconv.ParseInt(c.Form.Get(p+"[quantity]"), 10, 64)
+		total += amount * qty
+	}
+}
+
+// stripeRecorder is a reverse proxy between checkout and stripe-mock that records every
+// request reaching Stripe, so tests can see what Stripe was asked (and how often).
+type stripeRecorder struct {
+	srv   *http.Server
+	url   string
+	mu    sync.Mutex
+	calls []StripeCall
+}
+
+func startStripeRecorder(target string) (*stripeRecorder, error) {
+	u, err := url.Parse(target)
+	if err != nil {
+		return nil, err
+	}
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("stack: Stripe recorder: %w", err)
+	}
+	r := &stripeRecorder{url: "http://" + ln.Addr().String()}
+	proxy := httputil.NewSingleHostReverseProxy(u)
+	r.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		form, _ := url.ParseQuery(string(body))
+		r.mu.Lock()
+		r.calls = append(r.calls, StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form})
+		r.mu.Unlock()
+		proxy.ServeHTTP(w, req)
+	})}
+	go func() { _ = r.srv.Serve(ln) }()
+	return r, nil
+}
+
+// startStripeRecorder puts the recorder in front of stripe-mock when asked; checkout then
+// talks to the recorder (stripeAPIBase).
+func (s *Stack) startStripeRecorder() error {
+	if !s.opts.RecordStripe {
+		return nil
+	}
+	r, err := startStripeRecorder(s.StripeURL)
+	if err != nil {
+		return err
+	}
+	s.stripeRecorder = r
+	return nil
+}
+
+// stripeAPIBase is where checkout sends its Stripe requests: the recorder or stripe-mock.
+func (s *Stack) stripeAPIBase() string {
+	if s.stripeRecorder != nil {
+		return s.stripeRecorder.url
+	}
+	return s.StripeURL
+}
+
+// StripeCalls returns the requests that reached Stripe on method and path ("POST",
+// "/v1/checkout/sessions") whose metadata names the organizer (Options.RecordStripe).
+func (s *Stack) StripeCalls(method, path, organizerID string) []StripeCall {
+	if s.stripeRecorder == nil {
+		return nil
+	}
+	r := s.stripeRecorder
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []StripeCall
+	for _, c := range r.calls {
+		if c.Method == method && c.Path == path && c.Metadata("organizerId") == organizerID {
+			out = append(out, c)
+		}
+	}
+	return out
+}
