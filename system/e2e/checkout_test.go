@@ -109,6 +109,9 @@ func TestIdempotentSessionReplay(t *testing.T) {
 	if b := wantSession(t, again); b != a || string(again.body) != string(first.body) {
 		t.Fatalf("replay answered %s, want %s", again.body, first.body)
 	}
+	if first.header.Get("Idempotent-Replayed") != "" || again.header.Get("Idempotent-Replayed") != "true" {
+		t.Fatalf("Idempotent-Replayed %q then %q, want none then true", first.header.Get("Idempotent-Replayed"), again.header.Get("Idempotent-Replayed"))
+	}
 	other := s.purchase("Team Other")
 	other["idempotencyKey"] = "e2e-retry-0001"
 	wantError(t, s.post(t, "session", other), 422, "idempotencyKey was already used with a different request body")

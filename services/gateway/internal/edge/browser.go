@@ -88,7 +88,7 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 }
 
 // exposedHeaders are the response headers page scripts may read.
-const exposedHeaders = "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, ETag"
+const exposedHeaders = "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, ETag, Idempotent-Replayed"
 
 func setCORS(c *fiber.Ctx, origin string) {
 	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)

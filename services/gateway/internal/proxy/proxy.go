@@ -28,7 +28,7 @@ var requestHeaders = []string{
 // responseHeaders are the owner headers a client may see.
 var responseHeaders = []string{
 	fiber.HeaderContentType, fiber.HeaderCacheControl, fiber.HeaderETag, fiber.HeaderLastModified,
-	fiber.HeaderRetryAfter, fiber.HeaderLocation, fiber.HeaderContentLanguage,
+	fiber.HeaderRetryAfter, fiber.HeaderLocation, fiber.HeaderContentLanguage, "Idempotent-Replayed",
 }
 
 // Upstream is one owner service.
