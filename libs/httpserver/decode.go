@@ -1,19 +1,69 @@
 package httpserver
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"math/big"
+	"strconv"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 )
 
-// DecodeJSON decodes the request body into v; an empty body decodes as {}.
+// DecodeJSON decodes the request body into v; an empty body decodes as {}. JSON Schema, and so
+// the gateway's validation, counts 7.0 and 7e0 as the integer 7: a body refused only because
+// such a number went into an integer field is decoded again with its integral numbers written
+// plainly.
 func DecodeJSON(c *fiber.Ctx, v any) error {
 	body := c.Body()
 	if len(body) == 0 {
 		return nil
 	}
-	if err := json.Unmarshal(body, v); err != nil {
+	err := json.Unmarshal(body, v)
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) && strings.HasPrefix(typeErr.Value, "number") {
+		if plain, ok := plainIntegers(body); ok {
+			err = json.Unmarshal(plain, v)
+		}
+	}
+	if err != nil {
 		return BadRequest("body must be a valid JSON object of the documented shape")
 	}
 	return nil
+}
+
+// plainIntegers rewrites every integral number of body that fits 64 bits in plain form.
+func plainIntegers(body []byte) ([]byte, bool) {
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	var doc any
+	if err := d.Decode(&doc); err != nil {
+		return nil, false
+	}
+	out, err := json.Marshal(rewriteIntegers(doc))
+	return out, err == nil
+}
+
+func rewriteIntegers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = rewriteIntegers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = rewriteIntegers(e)
+		}
+	case json.Number:
+		// 128 bits hold every 64-bit integer exactly; the exponent is bounded by big.Float.
+		f, _, err := big.ParseFloat(string(x), 10, 128, big.ToNearestEven)
+		if err != nil || !f.IsInt() {
+			return x
+		}
+		if n, acc := f.Int64(); acc == big.Exact {
+			return json.Number(strconv.FormatInt(n, 10))
+		}
+	}
+	return v
 }

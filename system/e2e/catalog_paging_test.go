@@ -31,8 +31,9 @@ func TestEventSearchPagingDefaultsAndBounds(t *testing.T) {
 				}
 				seen[one.Data[0].ID] = true
 			}
-			for _, body := range []map[string]any{
-				{"limit": 100}, {"offset": 9007199254740991}, {"search": strings.Repeat("a", 100)},
+			for _, body := range []any{
+				map[string]any{"limit": 100}, map[string]any{"offset": 9007199254740991}, map[string]any{"search": strings.Repeat("a", 100)},
+				`{"limit": 2.0, "offset": 1e0}`, // integers in the schema's sense
 			} {
 				decodeOK(t, search(body), 201, sf.op("SearchEvents"), nil)
 			}

@@ -1,7 +1,6 @@
 package http
 
 import (
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -44,7 +43,7 @@ type registrationBody struct {
 	CategoryID            *string                       `json:"categoryId"`
 	TeamName              *string                       `json:"teamName"`
 	Club                  *string                       `json:"club"`
-	BibRaceNumber         *wholeNumber                  `json:"bibRaceNumber"`
+	BibRaceNumber         *int64                        `json:"bibRaceNumber"`
 	Athletes              *[]domain.Athlete             `json:"athletes"`
 	CheckedInAt           *[]time.Time                  `json:"checkedInAt"`
 	Note                  *string                       `json:"note"`
@@ -68,7 +67,7 @@ func (h handlers) create(c *fiber.Ctx) error {
 		return err
 	}
 	in := app.CreateInput{EventID: val(b.EventID), RegistrationInput: domain.RegistrationInput{
-		CategoryID: val(b.CategoryID), TeamName: val(b.TeamName), Club: b.Club, Bib: b.BibRaceNumber.int64(),
+		CategoryID: val(b.CategoryID), TeamName: val(b.TeamName), Club: b.Club, Bib: b.BibRaceNumber,
 		Athletes: val(b.Athletes), CheckedInAt: val(b.CheckedInAt), Note: b.Note, CustomFields: val(b.CustomFields),
 		SupplementIDs: val(b.SelectedSupplementIDs), SupplementSelections: val(b.SupplementSelections),
 	}}
@@ -85,7 +84,7 @@ func (h handlers) update(c *fiber.Ctx) error {
 		return err
 	}
 	p := domain.Patch{
-		EventID: b.EventID, CategoryID: b.CategoryID, TeamName: b.TeamName, Club: b.Club, Bib: b.BibRaceNumber.int64(),
+		EventID: b.EventID, CategoryID: b.CategoryID, TeamName: b.TeamName, Club: b.Club, Bib: b.BibRaceNumber,
 		Note: b.Note, NotifyEmailChange: b.NotifyEmailChange,
 		Athletes: val(b.Athletes), AthletesSet: b.Athletes != nil,
 		CheckedInAt: val(b.CheckedInAt), CheckedInAtSet: b.CheckedInAt != nil,
@@ -116,10 +115,8 @@ func (h handlers) search(c *fiber.Ctx) error {
 		return err
 	}
 	var req domain.SearchRequest
-	if len(c.Body()) > 0 {
-		if err := json.Unmarshal(c.Body(), &req); err != nil {
-			return httpserver.BadRequest("body must be a valid JSON object of the documented shape")
-		}
+	if err := httpserver.DecodeJSON(c, &req); err != nil {
+		return err
 	}
 	rows, total, q, err := h.svc.Search(c.UserContext(), identity.From(c).OrganizerID, req)
 	if err != nil {
