@@ -175,4 +175,3 @@ func post(ctx context.Context, url string, headers map[string]string, body []byt
 	}
 	return raw, err
 }
-

@@ -222,4 +222,3 @@ func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunO
 	}
 	return merged, nil
 }
-
