@@ -206,14 +206,9 @@ func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r.status, r.message)
 		return
 	}
-	places := map[string]int{}
+	places := map[string]int{} // one place per registration, as the hold contract says
 	for _, reg := range body["registrations"].([]any) {
-		m := reg.(map[string]any)
-		n := len(m["athletes"].([]any))
-		if p, ok := m["pendingParticipantCount"].(float64); ok {
-			n += int(p)
-		}
-		places[m["categoryId"].(string)] += n
+		places[reg.(map[string]any)["categoryId"].(string)]++
 	}
 	for cat, n := range places {
 		if left, limited := g.quota[cat]; limited && left < n {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+	"sync"
 	"strings"
 	"testing"
 	"time"
@@ -204,17 +205,19 @@ func TestZeroTotalConfirmsWithoutStripe(t *testing.T) {
 
 func TestPromocodeMaxUsesAreReservedAtomically(t *testing.T) {
 	env := start(t, checkouttest.Options{})
-	results := make(chan int, 5)
-	for i := range 5 {
-		go func() {
+	statuses := make([]int, 5)
+	var wg sync.WaitGroup // a failing request ends only its goroutine: Wait still returns
+	for i := range statuses {
+		wg.Go(func() {
 			b := checkouttest.Purchase()
 			b["promocode"], b["teamName"] = "ONCE", "Team "+strconv.Itoa(i)
-			results <- session(t, env, b).Status
-		}()
+			statuses[i] = session(t, env, b).Status
+		})
 	}
+	wg.Wait()
 	created := 0
-	for range 5 {
-		if <-results == http.StatusCreated {
+	for _, s := range statuses {
+		if s == http.StatusCreated {
 			created++
 		}
 	}
