@@ -72,6 +72,7 @@ func TestLimitsHoldWithoutRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := map[int]int{}
+	start := time.Now()
 	for range 2 * perKeyLimit {
 		res := do(t, req{"GET", gw("/organizer/events/evt_nope"), secret(k.Key), nil})
 		counts[res.status]++
@@ -79,8 +80,10 @@ func TestLimitsHoldWithoutRedis(t *testing.T) {
 			t.Fatalf("a %d with Redis down: %s", res.status, res.body)
 		}
 	}
-	if counts[404] == 0 || counts[429] == 0 || counts[404] > perKeyLimit+1 {
-		t.Fatalf("with Redis down, %v: want requests served (404 from catalog) and the rest limited", counts)
+	// The in-process limit allows its burst plus what it emits while the requests run.
+	allowed := perKeyLimit + int(time.Since(start).Seconds()*perKeyLimit) + 1
+	if counts[404] == 0 || counts[429] == 0 || counts[404] > allowed {
+		t.Fatalf("with Redis down, %v: want requests served (404 from catalog, at most %d) and the rest limited", counts, allowed)
 	}
 	pub := newKey(t, org, stack.KeySpec{Type: "publishable", Origins: []string{site}})
 	limited := 0
