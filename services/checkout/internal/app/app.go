@@ -158,9 +158,12 @@ type Service struct {
 	// hashes remembers the idempotency key and canonical hash of recent session bodies by the
 	// SHA-256 of their bytes (see requestHash).
 	hashes *lru.Cache[[32]byte, bodyHash]
+	// answers remembers succeeded answers by publishable key and body bytes (see Replay).
+	answers *lru.Cache[replayKey, answer]
 }
 
-// rememberedHashes bounds Service.hashes (about 200 bytes each).
+// rememberedHashes bounds Service.hashes (about 200 bytes each) and Service.answers (about
+// 400 bytes each).
 const rememberedHashes = 10_000
 
 // New returns a Service.
@@ -181,7 +184,8 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 		o.Now = time.Now
 	}
 	hashes, _ := lru.New[[32]byte, bodyHash](rememberedHashes) // fails only for a size below 1
-	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, hashes: hashes}
+	answers, _ := lru.New[replayKey, answer](rememberedHashes)
+	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, hashes: hashes, answers: answers}
 }
 
 // clock is the current time in UTC at the database's microsecond precision.

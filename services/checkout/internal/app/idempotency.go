@@ -104,12 +104,31 @@ func (s *Service) requestHash(key string, body []byte) ([]byte, error) {
 	return h, nil
 }
 
+// replayKey names a remembered answer: the publishable key and the SHA-256 of the body's bytes
+// (which hold the idempotency key).
+type replayKey struct {
+	keyID string
+	body  [32]byte
+}
+
+// answer is a succeeded request's answer, remembered until its record's retention ends: a
+// succeeded record never changes before then, so no other instance can make it stale.
+type answer struct {
+	res     SessionResult
+	expires time.Time
+}
+
 // Replay answers a retry of a session request whose first request succeeded with the stored
-// answer, when this process has seen the body's very bytes before (see requestHash): one read
-// of the record and nothing decoded. ok is false when it cannot tell (bytes not seen here, a
-// record still running, failed or expired): CreateSession then decides, as for any request.
+// answer, when this process has seen the body's very bytes before (see requestHash): from
+// memory when it answered or replayed it already, else with one read of the record, and
+// nothing decoded. ok is false when it cannot tell (bytes not seen here, a record still
+// running, failed or expired): CreateSession then decides, as for any request.
 func (s *Service) Replay(ctx context.Context, keyID string, body []byte) (res SessionResult, ok bool, err error) {
-	m, seen := s.hashes.Get(sha256.Sum256(body))
+	digest := sha256.Sum256(body)
+	if a, found := s.answers.Get(replayKey{keyID, digest}); found && s.clock().Before(a.expires) {
+		return a.res, true, nil
+	}
+	m, seen := s.hashes.Get(digest)
 	if !seen {
 		return SessionResult{}, false, nil
 	}
@@ -120,8 +139,17 @@ func (s *Service) Replay(ctx context.Context, keyID string, body []byte) (res Se
 	if !found || rec.State != domain.IdemSucceeded || !rec.Matches(m.hash) || !s.clock().Before(rec.ExpiresAt) {
 		return SessionResult{}, false, nil
 	}
-	res, err = storedAnswer(rec)
-	return res, err == nil, err
+	if res, err = storedAnswer(rec); err != nil {
+		return SessionResult{}, false, err
+	}
+	s.remember(keyID, digest, res, rec.ExpiresAt)
+	return res, true, nil
+}
+
+// remember keeps the replay of a succeeded answer for its retention.
+func (s *Service) remember(keyID string, body [32]byte, res SessionResult, expires time.Time) {
+	res.Replayed = true
+	s.answers.Add(replayKey{keyID, body}, answer{res: res, expires: expires})
 }
 
 // storedAnswer is the answer a succeeded record replays.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -64,6 +65,7 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 		}
 		return SessionResult{}, err
 	}
+	s.remember(in.KeyID, sha256.Sum256(in.Body), res, c.ExpiresAt)
 	return res, nil
 }
 

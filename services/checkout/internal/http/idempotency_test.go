@@ -181,6 +181,13 @@ func TestKeysAreRetainedThenSwept(t *testing.T) {
 	if r := session(t, env, other); r.Status != http.StatusCreated {
 		t.Fatalf("the key after its retention: %d %s", r.Status, r.Raw)
 	}
+	// The first body's answer, remembered in process, ended with its retention too.
+	b["idempotencyKey"] = "retained-0002"
+	first := session(t, env, b)
+	env.Clock.Advance(49 * time.Hour)
+	if r := session(t, env, b); r.Status != http.StatusCreated || r.Header.Get("Idempotent-Replayed") != "" || r.Body["orderId"] == first.Body["orderId"] {
+		t.Fatalf("the same bytes after their retention were replayed: %d %s", r.Status, r.Raw)
+	}
 }
 
 // reversed encodes m with its top-level keys in reverse order.

@@ -22,11 +22,13 @@ const opCheckoutSession = "browserCheckoutSession"
 
 var errNotJSON = httpserver.NewError(http.StatusUnsupportedMediaType, "request bodies must be sent as Content-Type: application/json")
 
-// validateBody checks an operation's body against its schema in the OpenAPI document and
-// reports every problem by field path. Large bodies that passed once are remembered by digest:
-// a retry of the same request (the idempotent checkout-session replay) costs a hash instead of
-// a schema walk, which for a signature of a few hundred points is over a millisecond.
-func (g *Gateway) validateBody(c *fiber.Ctx, op apispec.Operation) error {
+// validateBody checks an operation's body against its schema in the OpenAPI document, reporting
+// every problem by field path, then with extra when set (a check that depends on the caller's
+// key, named by scope). Large bodies that passed are remembered by digest of the operation,
+// the scope and the bytes: a retry of the same request (the idempotent checkout-session
+// replay) costs a hash instead of a schema walk and a decode, which for a signature of a few
+// hundred points is over a millisecond.
+func (g *Gateway) validateBody(c *fiber.Ctx, op apispec.Operation, scope string, extra func([]byte) error) error {
 	if !op.HasBody {
 		return nil
 	}
@@ -34,18 +36,21 @@ func (g *Gateway) validateBody(c *fiber.Ctx, op apispec.Operation) error {
 	var digest [sha256.Size]byte
 	remember := len(body) >= rememberBodiesFrom && g.Validated != nil
 	if remember {
-		digest = bodyDigest(op.ID, body)
+		digest = bodyDigest(op.ID, scope, body)
 		if g.Validated.Contains(digest) {
 			return nil
 		}
 	}
 	err := g.Validator.ValidateRequest(op.ID, body)
-	if err == nil && remember {
-		g.Validated.Add(digest, struct{}{})
-	}
 	var ve *apispec.ValidationError
 	if errors.As(err, &ve) {
 		return &httpserver.Error{Status: http.StatusBadRequest, Message: ve.Problems}
+	}
+	if err == nil && extra != nil {
+		err = extra(body)
+	}
+	if err == nil && remember {
+		g.Validated.Add(digest, struct{}{})
 	}
 	return err
 }
@@ -73,9 +78,11 @@ func NewValidatedBodies(size int, ttl time.Duration) *ValidatedBodies {
 	return expirable.NewLRU[[sha256.Size]byte, struct{}](size, nil, ttl)
 }
 
-func bodyDigest(opID string, body []byte) [sha256.Size]byte {
+func bodyDigest(opID, scope string, body []byte) [sha256.Size]byte {
 	h := sha256.New()
 	h.Write([]byte(opID))
+	h.Write([]byte{0})
+	h.Write([]byte(scope))
 	h.Write([]byte{0})
 	h.Write(body)
 	var d [sha256.Size]byte

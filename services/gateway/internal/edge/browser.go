@@ -70,13 +70,12 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if served || err != nil {
 		return err
 	}
-	if err := g.validateBody(c, op); err != nil {
-		return err
-	}
+	var redirects func([]byte) error
 	if op.ID == opCheckoutSession {
-		if err := redirectsAllowed(c.Body(), key.AllowedOrigins); err != nil {
-			return err
-		}
+		redirects = func(body []byte) error { return redirectsAllowed(body, key.AllowedOrigins) }
+	}
+	if err := g.validateBody(c, op, key.ID, redirects); err != nil {
+		return err
 	}
 	err = g.forward(c, owner, identity.Principal{
 		OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Publishable, Origin: origin,

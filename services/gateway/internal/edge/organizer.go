@@ -40,7 +40,7 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if err := checkContentType(c, op); err != nil {
 			return err
 		}
-		if err := g.validateBody(c, op); err != nil {
+		if err := g.validateBody(c, op, "", nil); err != nil {
 			return err
 		}
 		return g.forward(c, owner, identity.Principal{
