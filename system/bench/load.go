@@ -90,9 +90,10 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 			defer fasthttp.ReleaseResponse(resp)
 			for scheduled := range jobs {
 				prepare(req, t)
-				// Latency counts from the scheduled send time, so a backlog shows as latency
-				// instead of silently lowering the rate (no coordinated omission). Closed-loop
-				// runs have no schedule to fall behind: their latency is the request's own.
+				// Latency counts from when the schedule released the request (see schedule), so
+				// a backlog shows as latency instead of silently lowering the rate (no
+				// coordinated omission). Closed-loop runs have no schedule to fall behind: their
+				// latency is the request's own.
 				from := scheduled
 				if o.Rate <= 0 {
 					from = time.Now()
@@ -140,8 +141,11 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	return res, nil
 }
 
-// schedule feeds send times to the workers at o.Rate (or as fast as they take them) until
-// o.Duration has passed, then closes jobs.
+// schedule feeds release times to the workers at o.Rate (or as fast as they take them) until
+// o.Duration has passed, then closes jobs. A request is released at its slot; when the
+// schedule had to sleep for it and woke late, at the wake-up instead: that lateness is the
+// load generator's own timer on a busy or idle virtual machine, not the system's, while a slot
+// missed because the workers were all busy keeps its time and counts.
 func schedule(ctx context.Context, jobs chan<- time.Time, o Options, start time.Time) {
 	defer close(jobs)
 	end := start.Add(o.Duration)
@@ -157,10 +161,12 @@ func schedule(ctx context.Context, jobs chan<- time.Time, o Options, start time.
 		if !at.Before(end) || ctx.Err() != nil {
 			return
 		}
+		released := at
 		if d := time.Until(at); d > 0 {
 			time.Sleep(d)
+			released = time.Now()
 		}
-		jobs <- at
+		jobs <- released
 	}
 }
 
