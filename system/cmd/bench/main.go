@@ -9,6 +9,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -31,7 +33,12 @@ func run(ctx context.Context) error {
 	round := flag.Duration("round", 5*time.Second, "length of one measured round")
 	rounds := flag.Int("rounds", 3, "rounds per target, alternating with its baseline")
 	logs := flag.String("logs", os.TempDir()+"/podium-bench-services.log", "file receiving the services' logs")
+	only := flag.String("only", "", "comma-separated scenarios to run (default all): "+strings.Join(order, ", "))
 	flag.Parse()
+	chosen, err := choose(*only)
+	if err != nil {
+		return err
+	}
 
 	logFile, err := os.Create(*logs)
 	if err != nil {
@@ -66,15 +73,37 @@ func run(ctx context.Context) error {
 	}
 	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
 	fmt.Printf("podium bench: %d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis\n", o.Rounds, o.Round)
-	scenarios := []func(context.Context, *stack.Stack, *stack.Demo, bench.RunOptions, io.Writer) error{
-		bench.GatewayOverhead, bench.CatalogReads, bench.Registrations, bench.Checkout,
-	}
-	for _, run := range scenarios {
-		if err := run(ctx, s, demo, o, os.Stdout); err != nil {
+	for _, name := range chosen {
+		if err := bench.Settle(ctx, s, os.Stdout); err != nil {
+			return err
+		}
+		if err := scenarios[name](ctx, s, demo, o, os.Stdout); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// scenarios are what make bench measures, by name.
+var scenarios = map[string]func(context.Context, *stack.Stack, *stack.Demo, bench.RunOptions, io.Writer) error{
+	"gateway": bench.GatewayOverhead, "catalog": bench.CatalogReads, "registrations": bench.Registrations, "checkout": bench.Checkout,
+}
+
+// order is the order scenarios run in.
+var order = []string{"gateway", "catalog", "registrations", "checkout"}
+
+// choose returns the scenarios named in only (all when empty), in order.
+func choose(only string) ([]string, error) {
+	if only == "" {
+		return order, nil
+	}
+	names := strings.Split(only, ",")
+	for _, n := range names {
+		if scenarios[n] == nil {
+			return nil, fmt.Errorf("unknown scenario %q (known: %s)", n, strings.Join(order, ", "))
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(order), func(n string) bool { return !slices.Contains(names, n) }), nil
 }
 
 func env(name, def string) string {

@@ -56,20 +56,21 @@ func (l Limits) rules(opID string) []rule {
 // limit applies the surface's limits and the operation's own, sets the RateLimit headers of the
 // tightest one and refuses with 429 when any is exhausted.
 func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string) error {
-	var d ratelimit.Decision
+	var buckets []ratelimit.Bucket
 	if op.Surface == apispec.Browser {
-		d = g.Limiter.Allow(c.UserContext(), "browser:key:"+keyID, g.Limits.BrowserPerKey).
-			Tighter(g.Limiter.Allow(c.UserContext(), "browser:ip:"+ip, g.Limits.BrowserPerIP))
+		buckets = append(buckets, ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey},
+			ratelimit.Bucket{Key: "browser:ip:" + ip, Limit: g.Limits.BrowserPerIP})
 	} else {
-		d = g.Limiter.Allow(c.UserContext(), "key:"+keyID, g.Limits.PerKey)
+		buckets = append(buckets, ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey})
 	}
 	for _, r := range g.Limits.rules(op.ID) {
 		subject := "key:" + keyID
 		if r.byIP {
 			subject = "ip:" + ip
 		}
-		d = d.Tighter(g.Limiter.Allow(c.UserContext(), r.bucket+":"+subject, r.limit))
+		buckets = append(buckets, ratelimit.Bucket{Key: r.bucket + ":" + subject, Limit: r.limit})
 	}
+	d := g.Limiter.AllowAll(c.UserContext(), buckets...)
 	if !d.Allowed {
 		return tooMany(c, d)
 	}

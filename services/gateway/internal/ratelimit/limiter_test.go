@@ -127,3 +127,30 @@ func TestLeasedTokensNeverOverAdmitAcrossInstances(t *testing.T) {
 		t.Fatal("the second instance got nothing: the first kept the whole bucket")
 	}
 }
+
+// TestAllowAllDrawsFromEveryBucket: one request draws from each of its buckets (exact ones
+// and leased ones, in Redis at once), is refused when any bucket is empty, and reports the
+// tightest; a refusal by one bucket still spends the others, as separate checks did.
+func TestAllowAllDrawsFromEveryBucket(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	exact, _ := ratelimit.ParseLimit("3/m")    // one token per Redis call
+	leased, _ := ratelimit.ParseLimit("600/s") // chunks of leased tokens
+	off := ratelimit.Limit{}
+	buckets := []ratelimit.Bucket{
+		{Key: prefix + "ip", Limit: exact}, {Key: prefix + "key", Limit: leased},
+		{Key: prefix + "session", Limit: exact}, {Key: prefix + "off", Limit: off},
+	}
+	for i := range 3 {
+		d := l.AllowAll(context.Background(), buckets...)
+		if !d.Allowed || d.Limit != exact || d.Remaining != 2-i {
+			t.Fatalf("request %d: %+v, want allowed with the exact buckets' %d remaining", i+1, d, 2-i)
+		}
+	}
+	if d := l.AllowAll(context.Background(), buckets...); d.Allowed || d.RetryAfter <= 0 {
+		t.Fatalf("fourth request: %+v, want refused by the exact buckets", d)
+	}
+	if d := l.Allow(context.Background(), prefix+"key", leased); !d.Allowed || d.Remaining != 600-5 {
+		t.Fatalf("the leased bucket after four requests: %+v, want 595 left", d)
+	}
+}
