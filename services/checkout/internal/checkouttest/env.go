@@ -59,31 +59,19 @@ type Env struct {
 	Service      *app.Service
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
+	opts    Options
 }
 
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
 	signer, verifier := Keys(t)
-	env := &Env{Pool: Pool(t), Clock: &Clock{}, Signer: signer, Verifier: verifier}
+	env := &Env{Pool: Pool(t), Clock: &Clock{}, Signer: signer, Verifier: verifier, opts: o}
 	env.Catalog = NewCatalog(t, verifier)
 	env.Registration = NewRegistration(t, verifier)
 	env.Stripe = NewStripe(t)
 	log := testkit.Logger(t)
-	env.Service = app.New(chkpg.New(env.Pool), catalog.New(env.Catalog.URL, 5*time.Second), registration.New(env.Registration.URL, 5*time.Second),
-		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: env.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
-		log, app.Options{Now: env.Clock.Now, IdempotencyWait: o.IdempotencyWait})
-	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: chkhttp.MapError,
-		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
-	})
-	chkhttp.Register(srv.App, env.Service, verifier)
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	env.URL = "http://" + ln.Addr().String()
-	Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	env.serve(t)
 	if o.Kafka {
 		env.Brokers = testkit.Kafka(t)
 		if err := broker.EnsureTopics(context.Background(), env.Brokers, 3, 1, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
@@ -102,6 +90,33 @@ func Start(t testing.TB, o Options) *Env {
 		}
 	}
 	return env
+}
+
+// Restart starts another instance of the service on the same database and peers and points
+// URL at it, as after a crash: nothing the first one kept in memory is known to it.
+func (e *Env) Restart(t testing.TB) {
+	t.Helper()
+	e.serve(t)
+}
+
+// serve starts an instance of the service on a listener of its own.
+func (e *Env) serve(t testing.TB) {
+	t.Helper()
+	log := testkit.Logger(t)
+	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, 5*time.Second), registration.New(e.Registration.URL, 5*time.Second),
+		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
+		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait})
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: chkhttp.MapError,
+		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
+	})
+	chkhttp.Register(srv.App, e.Service, e.Verifier)
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.URL = "http://" + ln.Addr().String()
+	Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 }
 
 // Keys returns a gateway signer and the verifier that accepts its tokens.

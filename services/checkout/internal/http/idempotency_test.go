@@ -138,6 +138,7 @@ func TestInterruptedAttemptResumesWithTheSameHold(t *testing.T) {
 	if _, err := env.Pool.Exec(context.Background(), `UPDATE idempotency_keys SET state = 'RUNNING', response = NULL, locked_until = now() - interval '1 second'`); err != nil {
 		t.Fatal(err)
 	}
+	env.Restart(t) // the process that "died" took what it remembered with it
 	again := session(t, env, b)
 	if again.Status != http.StatusCreated || again.Body["orderId"] != first.Body["orderId"] || env.Registration.Holds.Load() != 1 || env.Registration.HoldCalls.Load() != 2 {
 		t.Fatalf("resume: %d %s (holds %d, calls %d)", again.Status, again.Raw, env.Registration.Holds.Load(), env.Registration.HoldCalls.Load())
