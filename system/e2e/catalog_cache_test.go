@@ -85,12 +85,16 @@ func TestTheGatewayKeepsPublicReadsForItsTenantOnly(t *testing.T) {
 	ev := owner.importEvent(t, doc)
 	path := "/events/" + ev.ID + "/pricing-cards"
 
-	first, second := send(t, owner.browser("GET", path, nil)), send(t, owner.browser("GET", path, nil))
-	if first.status != 200 || second.status != 200 || string(second.body) != string(first.body) {
-		t.Fatalf("reads: %d then %d", first.status, second.status)
+	first := send(t, owner.browser("GET", path, nil))
+	if first.status != 200 || first.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("first read: %d, X-Cache %q", first.status, first.header.Get("X-Cache"))
 	}
-	if first.header.Get("X-Cache") != "MISS" || second.header.Get("X-Cache") != "HIT" {
-		t.Fatalf("X-Cache %q then %q, want MISS then HIT", first.header.Get("X-Cache"), second.header.Get("X-Cache"))
+	// The event's creation reaches the gateway as a change too, which may drop what the first
+	// read kept: repeated reads are served from the edge once it has.
+	second := awaitAnswer(t, func() response { return send(t, owner.browser("GET", path, nil)) },
+		func(r response) bool { return r.header.Get("X-Cache") == "HIT" })
+	if second.status != 200 || string(second.body) != string(first.body) {
+		t.Fatalf("a kept answer differs from the owner's: %d %s", second.status, second.body)
 	}
 	for _, res := range []response{first, second} {
 		if res.header.Get("Surrogate-Control") != "" || res.header.Get("Access-Control-Allow-Origin") != site || res.header.Get("ETag") == "" {
