@@ -33,6 +33,10 @@ func DecodeJSON(c *fiber.Ctx, v any) error {
 	return nil
 }
 
+// maxIntegerLiteral is the longest number literal read as an integer: 64 bits need at most 20
+// digits, and room is left for a sign, a fraction of zeros and an exponent.
+const maxIntegerLiteral = 64
+
 // plainIntegers rewrites every integral number of body that fits 64 bits in plain form.
 func plainIntegers(body []byte) ([]byte, bool) {
 	d := json.NewDecoder(bytes.NewReader(body))
@@ -56,7 +60,11 @@ func rewriteIntegers(v any) any {
 			x[i] = rewriteIntegers(e)
 		}
 	case json.Number:
-		// 128 bits hold every 64-bit integer exactly; the exponent is bounded by big.Float.
+		// Only literals a 64-bit integer can be written as (a long mantissa costs ParseFloat
+		// quadratic time); 128 bits hold every 64-bit integer exactly.
+		if len(x) > maxIntegerLiteral {
+			return x
+		}
 		f, _, err := big.ParseFloat(string(x), 10, 128, big.ToNearestEven)
 		if err != nil || !f.IsInt() {
 			return x

@@ -43,6 +43,7 @@ func TestDecodeJSONReadsIntegersInAnyNotation(t *testing.T) {
 		{`{"limit": 9007199254740991.00, "nested": [{"t": 1E1, "x": 0.25}]}`, "9007199254740991 10", 200},
 		{`{"limit": 7.5, "nested": [{"t": 1, "x": 0}]}`, "", 400},
 		{`{"limit": 1e400, "nested": [{"t": 1, "x": 0}]}`, "", 400},
+		{`{"limit": 7.` + strings.Repeat("0", 100) + `, "nested": [{"t": 1, "x": 0}]}`, "", 400},
 		{`{"limit": "7", "nested": [{"t": 1, "x": 0}]}`, "", 400},
 		{`{"limit": 7.0, "nested": {}}`, "", 400},
 	}

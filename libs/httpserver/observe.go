@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,10 +40,11 @@ func observe(handleError fiber.ErrorHandler) fiber.Handler {
 			_ = handleError(c, err)
 		}
 		status, route := c.Response().StatusCode(), c.Route().Path
-		if span.IsRecording() {
-			span.SetName(c.Method() + " " + route)
+		if span.IsRecording() { // spans outlive the handler: nothing in them may view Fiber's buffers
+			method := strings.Clone(c.Method())
+			span.SetName(method + " " + route)
 			span.SetAttributes(
-				attribute.String("http.request.method", c.Method()),
+				attribute.String("http.request.method", method),
 				attribute.String("http.route", route),
 				attribute.String("url.path", string(c.Request().URI().Path())),
 				attribute.Int("http.response.status_code", status),

@@ -2,6 +2,9 @@ package httpserver_test
 
 import (
 	"context"
+	"io"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"testing"
 
@@ -75,5 +78,47 @@ func TestServerSpansContinueTheCallersTraceAndRecordDuration(t *testing.T) {
 	}
 	if counts[200] != 2 || counts[503] != 1 {
 		t.Fatalf("durations recorded per status: %v, want 2 for 200 and 1 for 503", counts)
+	}
+}
+
+// TestSpansKeepTheirOwnRequestsValues: spans are exported after the handler returns, when Fiber
+// has reused the connection's buffers for the next request: a span must still name its own
+// method and request id.
+func TestSpansKeepTheirOwnRequestsValues(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	otel.SetTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)))
+	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1024, TrustRequestID: true})
+	srv.App.All("/x", func(c *fiber.Ctx) error { return c.SendString("ok") })
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = srv.App.Listener(ln) }()
+	t.Cleanup(func() { _ = srv.App.Shutdown() })
+
+	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}} // one connection
+	sent := []struct{ method, id string }{{"GET", "req_aaaaaaaa"}, {"PUT", "req_bbbbbbbb"}}
+	for _, r := range sent {
+		req, _ := http.NewRequestWithContext(context.Background(), r.method, "http://"+ln.Addr().String()+"/x", nil)
+		req.Header.Set(httpserver.HeaderRequestID, r.id)
+		res, err := client.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, res.Body)
+		res.Body.Close()
+	}
+	ended := spans.Ended()
+	if len(ended) != 2 {
+		t.Fatalf("%d spans, want 2", len(ended))
+	}
+	for i, s := range ended {
+		attrs := map[string]string{}
+		for _, a := range s.Attributes() {
+			attrs[string(a.Key)] = a.Value.Emit()
+		}
+		if attrs["http.request.method"] != sent[i].method || attrs["http.request.id"] != sent[i].id || s.Name() != sent[i].method+" /x" {
+			t.Fatalf("span %d (%s) carries %v, want %s with %s", i, s.Name(), attrs, sent[i].method, sent[i].id)
+		}
 	}
 }

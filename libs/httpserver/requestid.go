@@ -3,6 +3,7 @@ package httpserver
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"strings"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -19,7 +20,7 @@ func requestIDMiddleware(trust bool) fiber.Handler {
 		id := ""
 		if trust {
 			if in := c.Get(HeaderRequestID); validRequestID(in) {
-				id = in
+				id = strings.Clone(in) // it outlives the handler in logs, spans and peers' calls
 			}
 		}
 		if id == "" {

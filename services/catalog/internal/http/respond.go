@@ -42,12 +42,17 @@ func render(v any, expires time.Time) (cache.Fill, error) {
 // Architecture); it never reaches clients.
 const headerSurrogateControl = "Surrogate-Control"
 
+// edgeMargin is kept between an answer's last second at the edge and the moment it stops being
+// true: the gateway counts its lifetime from when the answer reaches it, a little later, on a
+// clock that may differ a little.
+const edgeMargin = 250 * time.Millisecond
+
 // shareAtEdge lets the gateway keep a public answer for the edge TTL, never past the moment it
 // stops being true (a tier boundary of pricing cards).
 func (h *handlers) shareAtEdge(c *fiber.Ctx, e cache.Entry) {
 	ttl := h.edgeTTL
 	if !e.Until.IsZero() {
-		ttl = min(ttl, e.Until.Sub(h.svc.Now()))
+		ttl = min(ttl, e.Until.Sub(h.svc.Now())-edgeMargin)
 	}
 	if s := int64(ttl / time.Second); s > 0 {
 		c.Set(headerSurrogateControl, "max-age="+strconv.FormatInt(s, 10))

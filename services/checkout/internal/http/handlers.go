@@ -24,7 +24,7 @@ type handlers struct {
 
 // caller is on whose behalf the request's peers are called.
 func caller(c *fiber.Ctx) domain.Caller {
-	return domain.Caller{Token: identity.Token(c), RequestID: strings.Clone(httpserver.RequestID(c))}
+	return domain.Caller{Token: identity.Token(c), RequestID: httpserver.RequestID(c)}
 }
 
 func (h handlers) summary(c *fiber.Ctx) error {

@@ -82,7 +82,7 @@ func run(ctx context.Context) error {
 	listeners := []*listener{newRevocationListener(cfg, store, log)}
 	var edgeCache *edgecache.Cache
 	if cfg.EdgeCacheEntries > 0 {
-		edgeCache = edgecache.New(cfg.EdgeCacheEntries, cfg.EdgeCacheMaxTTL, time.Now)
+		edgeCache = edgecache.New(cfg.EdgeCacheEntries, cfg.EdgeCacheMaxBytes, cfg.EdgeCacheMaxTTL, time.Now)
 		listeners = append(listeners, newCatalogListener(cfg, edgeCache, log))
 	}
 	var ready []httpserver.Check

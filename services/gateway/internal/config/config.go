@@ -33,10 +33,11 @@ type Config struct {
 	KeyNegativeCacheTTL time.Duration `env:"KEY_NEGATIVE_CACHE_TTL" envDefault:"10s"`
 	OriginCacheTTL      time.Duration `env:"ORIGIN_CACHE_TTL" envDefault:"60s"`
 
-	// EdgeCacheEntries bounds the owners' shareable answers kept (0 keeps none); none is kept
-	// longer than EdgeCacheMaxTTL, whatever its owner allows.
-	EdgeCacheEntries int           `env:"EDGE_CACHE_ENTRIES" envDefault:"10000"`
-	EdgeCacheMaxTTL  time.Duration `env:"EDGE_CACHE_MAX_TTL" envDefault:"5s"`
+	// EdgeCacheEntries and EdgeCacheMaxBytes bound the owners' shareable answers kept (0
+	// entries keeps none); none is kept longer than EdgeCacheMaxTTL, whatever its owner allows.
+	EdgeCacheEntries  int           `env:"EDGE_CACHE_ENTRIES" envDefault:"10000"`
+	EdgeCacheMaxBytes int           `env:"EDGE_CACHE_MAX_BYTES" envDefault:"67108864"`
+	EdgeCacheMaxTTL   time.Duration `env:"EDGE_CACHE_MAX_TTL" envDefault:"5s"`
 
 	// TrustedProxies lists the CIDRs whose X-Forwarded-For entries are believed.
 	TrustedProxies []string `env:"TRUSTED_PROXIES" envSeparator:","`
@@ -64,8 +65,8 @@ func (c Config) Validate() error {
 	if c.IdentityTokenTTL < 10*time.Second {
 		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be at least 10s"))
 	}
-	if c.EdgeCacheEntries < 0 || c.EdgeCacheMaxTTL < 0 {
-		errs = append(errs, errors.New("EDGE_CACHE_ENTRIES and EDGE_CACHE_MAX_TTL must not be negative"))
+	if c.EdgeCacheEntries < 0 || c.EdgeCacheMaxTTL < 0 || (c.EdgeCacheEntries > 0 && c.EdgeCacheMaxBytes < 1<<20) {
+		errs = append(errs, errors.New("EDGE_CACHE_ENTRIES and EDGE_CACHE_MAX_TTL must not be negative, and EDGE_CACHE_MAX_BYTES at least 1048576"))
 	}
 	if c.KeyCacheTTL <= 0 || c.KeyNegativeCacheTTL <= 0 || c.OriginCacheTTL <= 0 {
 		errs = append(errs, errors.New("cache lifetimes must be positive"))

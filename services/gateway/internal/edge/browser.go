@@ -66,7 +66,7 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if err := checkContentType(c, op); err != nil {
 		return err
 	}
-	edgeKey, served, err := g.fromEdge(c, op, key.OrganizerID)
+	edgeKey, keep, served, err := g.fromEdge(c, op, key.OrganizerID)
 	if served || err != nil {
 		return err
 	}
@@ -79,8 +79,8 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	}
 	err = g.forward(c, owner, identity.Principal{
 		OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Publishable, Origin: origin,
-	}, ip, proxy.Forward{Shareable: edgeKey != nil})
-	if err == nil {
+	}, ip, proxy.Forward{Shareable: keep})
+	if err == nil && keep {
 		g.keepAtEdge(c, edgeKey)
 	}
 	return err
@@ -89,10 +89,13 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 // exposedHeaders are the response headers page scripts may read.
 const exposedHeaders = "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, ETag, Idempotent-Replayed"
 
+// setCORS lets the page at origin read the answer. Answers differ by key (each organizer sees
+// its own events) and are public (Cache-Control), so a shared cache in front must key them by
+// the publishable key too.
 func setCORS(c *fiber.Ctx, origin string) {
 	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
 	c.Set(fiber.HeaderAccessControlExposeHeaders, exposedHeaders)
-	c.Vary(fiber.HeaderOrigin)
+	c.Vary(fiber.HeaderOrigin, headerPublishableKey)
 }
 
 // preflight answers CORS preflights of a browser path. A preflight carries no key, so the origin

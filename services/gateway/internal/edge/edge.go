@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"net/http"
 	"slices"
 	"strings"
 	"time"
@@ -78,6 +79,7 @@ type Gateway struct {
 
 // Register adds every route to app.
 func (g *Gateway) Register(app *fiber.App) error {
+	app.Use(refuseEncodedBodies)
 	app.Get(BasePath+"/openapi.json", g.document())
 	preflight := map[string][]string{}
 	for _, op := range apispec.Operations() {
@@ -113,6 +115,18 @@ func (g *Gateway) Register(app *fiber.App) error {
 	app.Post("/webhooks/stripe", g.webhook(checkout))
 	return nil
 }
+
+// refuseEncodedBodies answers 415 to a request whose body is compressed (Content-Encoding):
+// Fiber would inflate it, without a bound, each time the body is read, and the API takes plain
+// JSON only.
+func refuseEncodedBodies(c *fiber.Ctx) error {
+	if ce := c.Request().Header.ContentEncoding(); len(ce) > 0 && !strings.EqualFold(string(ce), "identity") {
+		return errEncodedBody
+	}
+	return c.Next()
+}
+
+var errEncodedBody = httpserver.NewError(http.StatusUnsupportedMediaType, "request bodies must not be compressed (Content-Encoding)")
 
 // fiberPath turns an OpenAPI template (/events/{eventId}) into a Fiber route (/events/:eventId).
 func fiberPath(p string) string {

@@ -2,6 +2,7 @@ package edge
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -23,43 +24,52 @@ var (
 	edgeMiss = metric.WithAttributeSet(attribute.NewSet(attribute.String("result", "miss")))
 )
 
+// maxSharedBody is the largest body of a request whose answer the edge keeps: searches are
+// small, and a large or padded one must not cost a hash per request or crowd out the hot ones.
+const maxSharedBody = 1024
+
 // fromEdge answers the request from the edge cache when op's answers may be kept and one is.
-// Otherwise it returns the key under which to keep the owner's answer, nil when op's answers
-// are never kept. It runs after the key, origin and limit checks, so a kept answer is served
-// only to whom the owner would serve it; a body is part of the key, so a hit needs no schema
-// validation (only bodies that passed it reach the owner).
-func (g *Gateway) fromEdge(c *fiber.Ctx, op apispec.Operation, organizerID string) (key []byte, served bool, err error) {
-	if g.Edge == nil || !shareable[op.ID] {
-		return nil, false, nil
+// Otherwise it returns the key under which to keep the owner's answer, and keep false when
+// this request's answer is never kept: op is not shareable, or the request has a query string
+// (a preview token), a body on a GET or a body over maxSharedBody. It runs after the key,
+// origin and limit checks, so a kept answer is served only to whom the owner would serve it;
+// the body is part of the key, so a hit needs no schema validation (only bodies that passed it
+// reach the owner).
+func (g *Gateway) fromEdge(c *fiber.Ctx, op apispec.Operation, organizerID string) (key edgecache.Key, keep, served bool, err error) {
+	req := c.Request()
+	body := req.Body() // as sent: compressed bodies were refused before
+	if g.Edge == nil || !shareable[op.ID] || len(req.URI().QueryString()) > 0 || len(body) > maxSharedBody ||
+		(len(body) > 0 && req.Header.IsGet()) {
+		return key, false, false, nil
 	}
-	key = edgeKey(organizerID, g.Edge.Generation(organizerID), c)
+	key = edgeKey(organizerID, g.Edge.Generation(organizerID), req.Header.Method(), req.URI().Path(), body)
 	e, ok := g.Edge.Get(key)
 	if !ok {
 		edgeLookups.Add(c.UserContext(), 1, edgeMiss)
-		c.Set(headerXCache, "MISS")
-		return key, false, nil
+		return key, true, false, nil
 	}
 	edgeLookups.Add(c.UserContext(), 1, edgeHit)
-	return nil, true, serveKept(c, e)
+	return key, false, true, serveKept(c, e)
 }
 
 // keepAtEdge keeps the owner's answer now in c under key when the owner allowed it.
-func (g *Gateway) keepAtEdge(c *fiber.Ctx, key []byte) {
-	if key != nil {
-		g.Edge.Put(key, c.Response())
-	}
+func (g *Gateway) keepAtEdge(c *fiber.Ctx, key edgecache.Key) {
+	c.Set(headerXCache, "MISS")
+	g.Edge.Put(key, c.Response())
 }
 
-// edgeKey is everything a shareable answer depends on: the organizer (the key's, checked
-// already) and its generation, the method, the path with its query and the body.
-func edgeKey(organizerID string, gen uint64, c *fiber.Ctx) []byte {
-	uri, body := c.Request().RequestURI(), c.Body()
-	k := make([]byte, 0, len(organizerID)+len(uri)+len(body)+32)
-	k = append(k, organizerID...)
-	k = strconv.AppendUint(append(k, 0), gen, 10)
-	k = append(append(k, 0), c.Request().Header.Method()...)
-	k = append(append(k, 0), uri...)
-	return append(append(k, 0), body...)
+// edgeKey is a digest of everything a shareable answer depends on: the organizer (the key's,
+// checked already) and its generation, the method, the path and the body.
+func edgeKey(organizerID string, gen uint64, method, path, body []byte) edgecache.Key {
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(organizerID), strconv.AppendUint(nil, gen, 10), method, path} {
+		h.Write(part)
+		h.Write([]byte{0})
+	}
+	h.Write(body)
+	var k edgecache.Key
+	h.Sum(k[:0])
+	return k
 }
 
 // serveKept writes a kept answer, or 304 Not Modified when If-None-Match names its ETag.

@@ -3,7 +3,6 @@ package edgecache
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/podiumhq/podium/libs/broker"
 )
@@ -15,7 +14,8 @@ const CatalogTopic = "catalog.events.v1"
 const typeEventChanged = "podium.catalog.event.changed.v1"
 
 // HandleCatalogEvent drops every kept answer of the organizer whose event changed: an answer
-// may list or show any of its events. Other message types are ignored.
+// may list or show any of its events. A change that does not say whose it is drops every
+// answer (retrying it would hold back the changes behind it). Other message types are ignored.
 func (c *Cache) HandleCatalogEvent(_ context.Context, m broker.Message) error {
 	if m.Headers[broker.HeaderType] != typeEventChanged {
 		return nil
@@ -24,7 +24,8 @@ func (c *Cache) HandleCatalogEvent(_ context.Context, m broker.Message) error {
 		OrganizerID string `json:"organizerId"`
 	}
 	if err := json.Unmarshal(m.Value, &e); err != nil || e.OrganizerID == "" {
-		return fmt.Errorf("edgecache: malformed %s message at offset %d", typeEventChanged, m.Offset)
+		c.PurgeAll()
+		return nil
 	}
 	c.Purge(e.OrganizerID)
 	return nil

@@ -1,14 +1,16 @@
 // Package edgecache keeps the answers owners mark as shareable, so the gateway serves hot public
 // reads without the hop to the owner. An owner opts an answer in with `Surrogate-Control:
 // max-age=N` (the W3C Edge Architecture header meant for surrogates such as this one; it never
-// reaches clients); the gateway keeps it for N seconds, at most its own maximum. The key is
-// chosen by the caller and must hold everything the answer depends on, including the current
-// Generation of its scope (an organizer): Purge moves the generation on, so every answer of the
-// scope becomes unreachable at once, those being fetched while it runs included.
+// reaches clients); the gateway keeps it for N seconds, at most its own maximum. Answers are
+// kept under a Key, a digest the caller computes of everything the answer depends on,
+// including the current Generation of its scope (an organizer): Purge moves the generation on,
+// so every answer of the scope becomes unreachable at once, those being fetched while it runs
+// included. Memory is bounded by a number of answers and by their bytes.
 package edgecache
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"strconv"
 	"sync"
 	"time"
@@ -26,38 +28,51 @@ var headers = []string{
 	fasthttp.HeaderLastModified, fasthttp.HeaderContentLanguage,
 }
 
+// entryOverhead approximates what an entry costs besides its body and headers.
+const entryOverhead = 128
+
+// Key names an answer: a SHA-256 of everything it depends on.
+type Key [sha256.Size]byte
+
 // Entry is a kept answer.
 type Entry struct {
 	Status  int
 	Body    []byte
 	Headers [][2][]byte
 	Expires time.Time
+	size    int
 }
 
 // Cache is a bounded set of answers, each kept until it expires or is evicted (least recently
 // used first).
 type Cache struct {
-	mu     sync.Mutex
-	lru    *simplelru.LRU[string, *Entry]
-	gens   map[string]uint64
-	maxTTL time.Duration
-	now    func() time.Time
+	mu       sync.Mutex
+	lru      *simplelru.LRU[Key, *Entry]
+	bytes    int
+	maxBytes int
+	gens     map[string]uint64
+	all      uint64 // moved on by PurgeAll, part of every scope's generation
+	maxTTL   time.Duration
+	now      func() time.Time
 }
 
-// New returns a cache of up to size answers, none kept longer than maxTTL.
-func New(size int, maxTTL time.Duration, now func() time.Time) *Cache {
-	l, err := simplelru.NewLRU[string, *Entry](size, nil)
+// New returns a cache of up to size answers and maxBytes bytes, none kept longer than maxTTL.
+func New(size, maxBytes int, maxTTL time.Duration, now func() time.Time) *Cache {
+	c := &Cache{gens: map[string]uint64{}, maxBytes: maxBytes, maxTTL: maxTTL, now: now}
+	l, err := simplelru.NewLRU[Key, *Entry](size, func(_ Key, e *Entry) { c.bytes -= e.size })
 	if err != nil {
 		panic(err) // only for size <= 0, which the configuration refuses
 	}
-	return &Cache{lru: l, gens: map[string]uint64{}, maxTTL: maxTTL, now: now}
+	c.lru = l
+	return c
 }
 
-// Generation is the current generation of scope, to be part of the keys of its answers.
+// Generation is the current generation of scope, to be part of the keys of its answers. It only
+// grows: Purge and PurgeAll each move it on.
 func (c *Cache) Generation(scope string) uint64 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.gens[scope]
+	return c.all + c.gens[scope]
 }
 
 // Purge makes every answer of scope unreachable; they leave as the least recently used.
@@ -67,38 +82,58 @@ func (c *Cache) Purge(scope string) {
 	c.mu.Unlock()
 }
 
+// PurgeAll makes every answer unreachable.
+func (c *Cache) PurgeAll() {
+	c.mu.Lock()
+	c.all++
+	c.mu.Unlock()
+}
+
 // Get returns the live answer under key.
-func (c *Cache) Get(key []byte) (*Entry, bool) {
+func (c *Cache) Get(key Key) (*Entry, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.lru.Get(string(key)) // the conversion does not allocate in a map lookup
+	e, ok := c.lru.Get(key)
 	if !ok {
 		return nil, false
 	}
 	if !c.now().Before(e.Expires) {
-		c.lru.Remove(string(key))
+		c.lru.Remove(key)
 		return nil, false
 	}
 	return e, true
 }
 
-// Put keeps res under key when it is a success the owner allowed to share (ShareFor). The
-// Surrogate-Control header is removed from res in every case: it is meant for the edge only.
-func (c *Cache) Put(key []byte, res *fasthttp.Response) {
+// Put keeps res under key when it is a success the owner allowed to share (ShareFor) and not
+// larger than a sixteenth of the byte budget. The Surrogate-Control header is removed from res
+// in every case: it is meant for the edge only.
+func (c *Cache) Put(key Key, res *fasthttp.Response) {
 	ttl := min(ShareFor(&res.Header), c.maxTTL)
 	res.Header.Del(HeaderSurrogateControl)
 	if ttl <= 0 || (res.StatusCode() != fasthttp.StatusOK && res.StatusCode() != fasthttp.StatusCreated) {
 		return
 	}
 	e := &Entry{Status: res.StatusCode(), Body: bytes.Clone(res.Body()), Expires: c.now().Add(ttl)}
+	e.size = entryOverhead + len(e.Body)
 	for _, h := range headers {
 		if v := res.Header.Peek(h); len(v) > 0 {
 			e.Headers = append(e.Headers, [2][]byte{[]byte(h), bytes.Clone(v)})
+			e.size += len(h) + len(v)
 		}
 	}
+	if e.size > c.maxBytes/16 {
+		return
+	}
 	c.mu.Lock()
-	c.lru.Add(string(key), e)
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	if old, ok := c.lru.Peek(key); ok { // a replaced entry is not evicted: give its bytes back
+		c.bytes -= old.size
+	}
+	c.lru.Add(key, e)
+	c.bytes += e.size
+	for c.bytes > c.maxBytes {
+		c.lru.RemoveOldest()
+	}
 }
 
 // Len is the number of answers held, expired ones included until they are looked up.
@@ -106,6 +141,13 @@ func (c *Cache) Len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.lru.Len()
+}
+
+// Bytes is what the answers held take, roughly.
+func (c *Cache) Bytes() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.bytes
 }
 
 // ShareFor is how long the owner allows the edge to keep the answer: Surrogate-Control's

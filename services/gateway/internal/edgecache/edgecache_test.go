@@ -2,7 +2,9 @@ package edgecache_test
 
 import (
 	"context"
+	"crypto/sha256"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +14,8 @@ import (
 
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 )
+
+func key(s string) edgecache.Key { return sha256.Sum256([]byte(s)) }
 
 func answer(status int, surrogate, body string) *fasthttp.Response {
 	res := &fasthttp.Response{}
@@ -48,14 +52,14 @@ func TestShareForReadsOnlyAnExplicitPermission(t *testing.T) {
 
 func TestAnswersAreKeptAsLongAsAllowedAndNoLonger(t *testing.T) {
 	now := time.Date(2027, 1, 1, 0, 0, 0, 0, time.UTC)
-	c := edgecache.New(10, 5*time.Second, func() time.Time { return now })
+	c := edgecache.New(10, 1<<20, 5*time.Second, func() time.Time { return now })
 
 	res := answer(201, "max-age=60", `{"data":[]}`)
-	c.Put([]byte("search"), res)
+	c.Put(key("search"), res)
 	if len(res.Header.Peek(edgecache.HeaderSurrogateControl)) != 0 {
 		t.Fatal("Surrogate-Control would reach the client")
 	}
-	e, ok := c.Get([]byte("search"))
+	e, ok := c.Get(key("search"))
 	if !ok || e.Status != 201 || string(e.Body) != `{"data":[]}` {
 		t.Fatalf("kept %+v, %t", e, ok)
 	}
@@ -67,22 +71,22 @@ func TestAnswersAreKeptAsLongAsAllowedAndNoLonger(t *testing.T) {
 		t.Fatalf("kept headers %v, want the content type and ETag only", kept)
 	}
 	res.SetBodyString("changed")
-	if e, _ := c.Get([]byte("search")); string(e.Body) != `{"data":[]}` {
+	if e, _ := c.Get(key("search")); string(e.Body) != `{"data":[]}` {
 		t.Fatal("the kept body shares memory with the owner's answer")
 	}
 	now = now.Add(5*time.Second - time.Nanosecond) // max-age 60 is clamped to the cache's 5 s
-	if _, ok := c.Get([]byte("search")); !ok {
+	if _, ok := c.Get(key("search")); !ok {
 		t.Fatal("expired before its time")
 	}
 	now = now.Add(time.Nanosecond)
-	if _, ok := c.Get([]byte("search")); ok || c.Len() != 0 {
+	if _, ok := c.Get(key("search")); ok || c.Len() != 0 {
 		t.Fatal("served past the cache's maximum lifetime")
 	}
 }
 
 func TestRefusalsAndUnmarkedAnswersAreNeverKept(t *testing.T) {
 	now := time.Now()
-	c := edgecache.New(10, 5*time.Second, func() time.Time { return now })
+	c := edgecache.New(10, 1<<20, 5*time.Second, func() time.Time { return now })
 	for i, res := range []*fasthttp.Response{
 		answer(200, "", "{}"),
 		answer(200, "max-age=0", "{}"),
@@ -90,9 +94,9 @@ func TestRefusalsAndUnmarkedAnswersAreNeverKept(t *testing.T) {
 		answer(304, "max-age=1", ""),
 		answer(500, "max-age=1", "{}"),
 	} {
-		key := []byte(strconv.Itoa(i))
-		c.Put(key, res)
-		if _, ok := c.Get(key); ok {
+		k := key(strconv.Itoa(i))
+		c.Put(k, res)
+		if _, ok := c.Get(k); ok {
 			t.Errorf("answer %d (%d, %q) was kept", i, res.StatusCode(), res.Header.Peek(edgecache.HeaderSurrogateControl))
 		}
 	}
@@ -100,15 +104,15 @@ func TestRefusalsAndUnmarkedAnswersAreNeverKept(t *testing.T) {
 
 func TestTheLeastRecentlyUsedAnswerMakesRoom(t *testing.T) {
 	now := time.Now()
-	c := edgecache.New(2, time.Minute, func() time.Time { return now })
-	c.Put([]byte("a"), answer(200, "max-age=60", "a"))
-	c.Put([]byte("b"), answer(200, "max-age=60", "b"))
-	c.Get([]byte("a"))
-	c.Put([]byte("c"), answer(200, "max-age=60", "c"))
-	if _, ok := c.Get([]byte("b")); ok || c.Len() != 2 {
+	c := edgecache.New(2, 1<<20, time.Minute, func() time.Time { return now })
+	c.Put(key("a"), answer(200, "max-age=60", "a"))
+	c.Put(key("b"), answer(200, "max-age=60", "b"))
+	c.Get(key("a"))
+	c.Put(key("c"), answer(200, "max-age=60", "c"))
+	if _, ok := c.Get(key("b")); ok || c.Len() != 2 {
 		t.Fatal("the least recently used answer was kept over the bound")
 	}
-	if _, ok := c.Get([]byte("a")); !ok {
+	if _, ok := c.Get(key("a")); !ok {
 		t.Fatal("a recently used answer was evicted")
 	}
 }
@@ -117,11 +121,11 @@ func TestTheLeastRecentlyUsedAnswerMakesRoom(t *testing.T) {
 // organizer's generation; the catalog's change message moves it on, so the next lookup misses,
 // and an answer fetched before the change but stored after it is never found either.
 func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
-	c := edgecache.New(10, time.Minute, time.Now)
-	key := func(org string) []byte { return []byte(org + "/" + strconv.FormatUint(c.Generation(org), 10)) }
-	c.Put(key("org_a"), answer(200, "max-age=60", "a"))
-	c.Put(key("org_b"), answer(200, "max-age=60", "b"))
-	inFlight := key("org_a") // a miss being fetched while the change arrives
+	c := edgecache.New(10, 1<<20, time.Minute, time.Now)
+	keyOf := func(org string) edgecache.Key { return key(org + "/" + strconv.FormatUint(c.Generation(org), 10)) }
+	c.Put(keyOf("org_a"), answer(200, "max-age=60", "a"))
+	c.Put(keyOf("org_b"), answer(200, "max-age=60", "b"))
+	inFlight := keyOf("org_a") // a miss being fetched while the change arrives
 
 	msg := broker.Message{Topic: edgecache.CatalogTopic, Value: []byte(`{"eventId":"evt_1","organizerId":"org_a","version":2}`),
 		Headers: map[string]string{broker.HeaderType: "podium.catalog.event.changed.v1"}}
@@ -129,10 +133,10 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.Put(inFlight, answer(200, "max-age=60", "stale a"))
-	if _, ok := c.Get(key("org_a")); ok {
+	if _, ok := c.Get(keyOf("org_a")); ok {
 		t.Fatal("an answer of the changed organizer is still served")
 	}
-	if e, ok := c.Get(key("org_b")); !ok || string(e.Body) != "b" {
+	if e, ok := c.Get(keyOf("org_b")); !ok || string(e.Body) != "b" {
 		t.Fatal("another organizer's answers were dropped")
 	}
 
@@ -141,9 +145,46 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 	if err := c.HandleCatalogEvent(context.Background(), other); err != nil || c.Generation("org_a") != 1 {
 		t.Fatalf("an unrelated message: %v, generation %d", err, c.Generation("org_a"))
 	}
+	// A change that does not say whose it is drops everything rather than blocking the topic.
 	bad := msg
 	bad.Value = []byte(`{"eventId":"evt_1"}`)
-	if err := c.HandleCatalogEvent(context.Background(), bad); err == nil {
-		t.Fatal("a change without its organizer was accepted")
+	if err := c.HandleCatalogEvent(context.Background(), bad); err != nil {
+		t.Fatalf("a malformed change held the topic back: %v", err)
+	}
+	if _, ok := c.Get(keyOf("org_b")); ok {
+		t.Fatal("a malformed change left answers reachable")
+	}
+}
+
+// TestTheByteBudgetBoundsWhatIsKept: answers are evicted, least recently used first, to stay
+// within the byte budget; an answer over a sixteenth of it is never kept; replacing an answer
+// counts its bytes once.
+func TestTheByteBudgetBoundsWhatIsKept(t *testing.T) {
+	const budget = 64 << 10
+	c := edgecache.New(1000, budget, time.Minute, time.Now)
+	big := strings.Repeat("x", budget/16)
+	c.Put(key("too big"), answer(200, "max-age=60", big))
+	if c.Len() != 0 {
+		t.Fatal("an answer over a sixteenth of the budget was kept")
+	}
+	body := strings.Repeat("y", 2000)
+	for i := range 100 {
+		c.Put(key(strconv.Itoa(i)), answer(200, "max-age=60", body))
+		if c.Bytes() > budget {
+			t.Fatalf("after %d answers: %d bytes kept, budget %d", i+1, c.Bytes(), budget)
+		}
+	}
+	if _, ok := c.Get(key("0")); ok {
+		t.Fatal("the oldest answer outlived the budget")
+	}
+	if _, ok := c.Get(key("99")); !ok {
+		t.Fatal("the newest answer was evicted")
+	}
+	before := c.Bytes()
+	for range 3 {
+		c.Put(key("99"), answer(200, "max-age=60", body))
+	}
+	if c.Bytes() != before {
+		t.Fatalf("replacing an answer moved the count from %d to %d bytes", before, c.Bytes())
 	}
 }

@@ -17,6 +17,9 @@ type Bucket struct {
 // same time. A request drawing from several buckets leased together (they expire together)
 // then waits for one round trip instead of one per bucket.
 func (l *Limiter) AllowAll(ctx context.Context, buckets ...Bucket) Decision {
+	if len(buckets) == 0 {
+		return l.Allow(ctx, "", Limit{})
+	}
 	decisions := make([]Decision, len(buckets))
 	var pending []int
 	for i, b := range buckets {
