@@ -71,7 +71,7 @@ func TestAuthenticationFailures(t *testing.T) {
 			t.Fatalf("x-api-key header: %d %s", res.status, res.body)
 		}
 		res := do(t, req{"POST", browserSearch, browser(pub.Key, site), "{}"})
-		if res.status != 201 || res.header.Get("Access-Control-Allow-Origin") != site || res.header.Get("Vary") != "Origin" {
+		if res.status != 201 || res.header.Get("Access-Control-Allow-Origin") != site || res.header.Get("Vary") != "Origin, X-Publishable-Key" {
 			t.Fatalf("publishable key: %d, ACAO %q, Vary %q", res.status, res.header.Get("Access-Control-Allow-Origin"), res.header.Get("Vary"))
 		}
 	})
