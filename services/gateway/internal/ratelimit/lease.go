@@ -22,11 +22,18 @@ func leaseChunk(l Limit) int {
 	return min(max(n, 1), maxLeaseChunk)
 }
 
+// A lease in use is renewed in the background before it runs out (renewAt of its window
+// gone, or a quarter of its tokens left), so a busy bucket's requests do not wait for Redis:
+// the next chunk replaces the rest of the current one, which would have lapsed about then.
+const renewAt = leaseWindow * 7 / 10
+
 // lease holds tokens taken from Redis for one bucket.
 type lease struct {
-	mu      sync.Mutex
-	tokens  int
-	expires time.Time
+	mu       sync.Mutex
+	tokens   int
+	started  time.Time
+	expires  time.Time
+	renewing bool
 	// remaining and resetAfter are what Redis reported when the tokens were taken.
 	remaining  int
 	resetAfter time.Duration
@@ -52,7 +59,31 @@ func (ls *lease) add(now time.Time, extra, remaining int, resetAfter time.Durati
 		ls.tokens = 0
 	}
 	ls.tokens += extra
-	ls.expires = now.Add(leaseWindow)
+	ls.started, ls.expires = now, now.Add(leaseWindow)
 	ls.remaining, ls.resetAfter = remaining, resetAfter
 	return ls.remaining + ls.tokens
+}
+
+// claimRenewal reports whether the caller should renew the lease now, and if so marks it as
+// being renewed, so only one renewal runs.
+func (ls *lease) claimRenewal(now time.Time, chunk int) bool {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	if ls.renewing || (now.Sub(ls.started) < renewAt && ls.tokens > chunk/4) {
+		return false
+	}
+	ls.renewing = true
+	return true
+}
+
+// renewed replaces the lease's tokens with a renewal's (none when it failed or got none).
+func (ls *lease) renewed(now time.Time, tokens, remaining int, resetAfter time.Duration) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	ls.renewing = false
+	if tokens == 0 {
+		return
+	}
+	ls.tokens, ls.started, ls.expires = tokens, now, now.Add(leaseWindow)
+	ls.remaining, ls.resetAfter = remaining, resetAfter
 }

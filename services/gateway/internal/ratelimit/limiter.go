@@ -66,6 +66,9 @@ func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit) (Deci
 	if chunk > 1 {
 		ls = l.leaseOf(key)
 		if d, ok := ls.take(now, limit); ok {
+			if ls.claimRenewal(now, chunk) {
+				go l.renew(key, limit, chunk, ls)
+			}
 			return d, nil
 		}
 	}
@@ -78,6 +81,20 @@ func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit) (Deci
 		d.Remaining = ls.add(now, res.Allowed-1, res.Remaining, res.ResetAfter)
 	}
 	return d, nil
+}
+
+// renew takes the next chunk of a lease in use from Redis, off the request path. A failure
+// leaves the lease to lapse: the next request then goes to Redis itself and falls back as
+// Allow does.
+func (l *Limiter) renew(key string, limit Limit, chunk int, ls *lease) {
+	ctx, cancel := context.WithTimeout(context.Background(), leaseWindow)
+	defer cancel()
+	res, err := l.redis.AllowAtMost(ctx, key, limit, chunk)
+	if err != nil {
+		ls.renewed(time.Now(), 0, 0, 0)
+		return
+	}
+	ls.renewed(time.Now(), res.Allowed, res.Remaining, res.ResetAfter)
 }
 
 // leaseOf returns the lease of key, creating it once.

@@ -2,8 +2,11 @@ package ratelimit_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/podiumhq/podium/libs/redisconn"
 	"github.com/podiumhq/podium/libs/testkit"
@@ -152,5 +155,53 @@ func TestAllowAllDrawsFromEveryBucket(t *testing.T) {
 	}
 	if d := l.Allow(context.Background(), prefix+"key", leased); !d.Allowed || d.Remaining != 600-5 {
 		t.Fatalf("the leased bucket after four requests: %+v, want 595 left", d)
+	}
+}
+
+// onRequestPath marks the context of the requests in TestBusyLeasesAreRenewedAheadOfTime.
+type onRequestPath struct{}
+
+// redisCalls counts the commands sent to Redis on a request's path (its context is marked) and
+// off it (background renewals).
+type redisCalls struct{ request, background atomic.Int64 }
+
+func (h *redisCalls) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h *redisCalls) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if ctx.Value(onRequestPath{}) != nil {
+			h.request.Add(1)
+		} else {
+			h.background.Add(1)
+		}
+		return next(ctx, cmd)
+	}
+}
+
+func (h *redisCalls) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+
+// TestBusyLeasesAreRenewedAheadOfTime: a steady stream of requests on a bucket keeps drawing from
+// leases renewed in the background, so after the first only a long pause could make a request
+// wait for Redis itself; separate leases lapsing would make one in every window wait.
+func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	calls := &redisCalls{}
+	rdb.AddHook(calls)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("10000/s") // leased in chunks
+	ctx := context.WithValue(context.Background(), onRequestPath{}, true)
+	for i := range 100 { // one request every 5 ms for half a second: five lease windows
+		if d := l.Allow(ctx, prefix+"busy", limit); !d.Allowed {
+			t.Fatalf("request %d refused: %+v", i, d)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := calls.request.Load(); n > 2 {
+		t.Fatalf("%d requests waited for Redis, want the first (and at most one more after a pause)", n)
+	}
+	if n := calls.background.Load(); n < 3 {
+		t.Fatalf("%d leases renewed in the background over five windows", n)
 	}
 }
