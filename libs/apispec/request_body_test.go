@@ -60,6 +60,12 @@ func TestEmptyAndMalformedBodies(t *testing.T) {
 		{"organizerSearchEvents", `{"offset":0.` + str(200, "0") + `1}`,
 			[]string{"offset is a number outside the range this API accepts"}},
 		{"organizerSearchEvents", `{"limit":1e2}`, nil},
+		// encoding/json would read the last of these, the schema the first.
+		{"organizerSearchEvents", `{"limit":10,"LIMIT":100000}`,
+			[]string{"LIMIT is given more than once: member names are compared without regard to case"}},
+		{"browserCheckoutSummary", `{"categoryId":"cat_1","purchaserEmail":"a@b.es","guests":[{"email":"x@y.es","Email":"z"}]}`,
+			[]string{"guests[0].Email is given more than once: member names are compared without regard to case"}},
+		{"organizerSearchEvents", `{"limit":10,"limit":20}`, nil},
 		{"organizerSearchEvents", `{"limit":1e3}`, []string{"limit must be at most 100"}},
 		// Body-less operations do not read the body.
 		{"organizerGetEvent", `not json`, nil},

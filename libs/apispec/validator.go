@@ -148,6 +148,9 @@ func (v *Validator) validate(schema *jsonschema.Schema, body []byte) error {
 	if hasHugeNumber(inst) {
 		return &ValidationError{Problems: hugeNumberProblems(inst)}
 	}
+	if hasCaseTwins(inst) {
+		return &ValidationError{Problems: caseTwinProblems(inst)}
+	}
 	err = schema.Validate(inst)
 	if err == nil {
 		return nil

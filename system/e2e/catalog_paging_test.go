@@ -48,6 +48,8 @@ func TestEventSearchPagingDefaultsAndBounds(t *testing.T) {
 				{map[string]any{"offset": -1}, "offset must be at least 0"},
 				{map[string]any{"offset": 9007199254740992}, "offset must be at most 9007199254740991"},
 				{map[string]any{"search": strings.Repeat("a", 101)}, "search"},
+				// The services' decoder would read LIMIT for limit.
+				{map[string]any{"limit": 10, "LIMIT": 100000}, "LIMIT is given more than once"},
 			} {
 				res := search(tc.body)
 				wantError(t, res, 400, tc.problem)
