@@ -31,21 +31,38 @@ const (
 func newShop(t *testing.T, status string) *shop {
 	t.Helper()
 	s := &shop{tenant: newTenant(t)}
-	ev, err := sys.ImportEventDoc(context.Background(), s.org, map[string]any{
-		"externalId": "e2e-shop", "name": "Shop Throwdown", "status": status,
-		"startDate": "2027-06-12", "endDate": "2027-06-13", "timezone": "Europe/Madrid", "currency": "EUR",
-		"categories": []any{map[string]any{"key": "pairs", "name": "Pairs", "teamSize": map[string]any{"min": 2, "max": 2}, "basePrice": pairPrice}},
-		"formFields": []any{map[string]any{"key": "tshirt", "label": "T-shirt size", "type": "select", "required": true,
-			"options": []any{"S", "M", "L"}, "appliesTo": "ATHLETE"}},
-		"waivers":    []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
-		"promocodes": []any{map[string]any{"key": "free", "code": "FREE100", "percent": 100}},
-		"fees":       []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
-	})
+	ev, err := sys.ImportEventDoc(context.Background(), s.org, shopEvent(status, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.event, s.cat = ev, ev.Category("pairs")
 	return s
+}
+
+// shopEvent is the import document of the shop's event; quota limits its category's places.
+func shopEvent(status string, quota *int) map[string]any {
+	pairs := map[string]any{"key": "pairs", "name": "Pairs", "teamSize": map[string]any{"min": 2, "max": 2}, "basePrice": pairPrice}
+	if quota != nil {
+		pairs["quota"] = *quota
+	}
+	return map[string]any{
+		"externalId": "e2e-shop", "name": "Shop Throwdown", "status": status,
+		"startDate": "2027-06-12", "endDate": "2027-06-13", "timezone": "Europe/Madrid", "currency": "EUR",
+		"categories": []any{pairs},
+		"formFields": []any{map[string]any{"key": "tshirt", "label": "T-shirt size", "type": "select", "required": true,
+			"options": []any{"S", "M", "L"}, "appliesTo": "ATHLETE"}},
+		"waivers":    []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
+		"promocodes": []any{map[string]any{"key": "free", "code": "FREE100", "percent": 100}},
+		"fees":       []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
+	}
+}
+
+// limitPlaces imports the shop's event again with a quota of n places for its category.
+func (s *shop) limitPlaces(t *testing.T, n int) {
+	t.Helper()
+	if _, err := sys.ImportEventDoc(context.Background(), s.org, shopEvent(s.event.Status, &n)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // purchase is a valid checkout session body for a pair in the shop's category.

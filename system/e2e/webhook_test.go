@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -114,4 +115,51 @@ func TestStripeWebhookPaymentAfterExpiryConfirms(t *testing.T) {
 	wantWebhook(t, deliver(t, paid, signed(paid, time.Now())), "applied")
 	s.wantOrder(t, a.OrderID, "ACTIVE", "COMPLETED")
 	s.wantPlaces(t, 1, 0)
+}
+
+// TestStripeWebhookPaymentAfterExpiryWithoutPlaceIsRefunded: the hold lapsed, another buyer
+// took the last place, then the first payment arrives. The payment is refunded in full through
+// Stripe, the order reads REFUNDED with its tickets cancelled, and the place stays the other
+// buyer's.
+func TestStripeWebhookPaymentAfterExpiryWithoutPlaceIsRefunded(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	s.limitPlaces(t, 1)
+	late := s.open(t, s.purchase("Team Too Late"))
+	lateCall := stripeSessionOf(t, s.org, late.OrderID)
+	expired := stripeEvent(t, "checkout.session.expired", lateCall, late.SessionID)
+	wantWebhook(t, deliver(t, expired, signed(expired, time.Now())), "applied")
+	s.wantOrder(t, late.OrderID, "CANCELLED", "CANCELLED")
+
+	first := s.open(t, s.purchase("Team In Time"))
+	inTime := stripeEvent(t, "checkout.session.completed", stripeSessionOf(t, s.org, first.OrderID), first.SessionID)
+	wantWebhook(t, deliver(t, inTime, signed(inTime, time.Now())), "applied")
+	s.wantOrder(t, first.OrderID, "ACTIVE", "COMPLETED")
+	wantError(t, s.post(t, "session", s.purchase("Team Sold Out")), 409, "is sold out")
+
+	paid := stripeEvent(t, "checkout.session.completed", lateCall, late.SessionID)
+	wantWebhook(t, deliver(t, paid, signed(paid, time.Now())), "applied")
+	eventually(t, func() string {
+		if st := checkoutState(t, late.OrderID); st != "REFUNDED_NO_PLACE" {
+			return "checkout " + st + ", want REFUNDED_NO_PLACE"
+		}
+		return ""
+	})
+	s.wantOrder(t, late.OrderID, "CANCELLED", "REFUNDED")
+	s.wantPlaces(t, 1, 0)
+
+	var event struct {
+		Data struct {
+			Object struct {
+				PaymentIntent string `json:"payment_intent"`
+			} `json:"object"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(paid, &event); err != nil {
+		t.Fatal(err)
+	}
+	refunds := sys.StripeCalls("POST", "/v1/refunds", s.org)
+	if len(refunds) != 1 || refunds[0].Metadata("orderId") != late.OrderID ||
+		refunds[0].Form.Get("payment_intent") != event.Data.Object.PaymentIntent || refunds[0].IdempotencyKey == "" {
+		t.Fatalf("refunds reaching Stripe: %+v, want one of %s", refunds, event.Data.Object.PaymentIntent)
+	}
 }

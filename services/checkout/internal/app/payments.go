@@ -55,8 +55,9 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 
 // HandleOrderEvent applies an event of registration.orders.v1 once (the inbox dedupes by
 // message id). An unfulfillable order (paid after its hold lapsed, no place left) is refunded
-// in full through Stripe, with an idempotency key derived from the order id, and flagged
-// REFUNDED_NO_PLACE; a failed refund fails the message, which the consumer retries.
+// in full through Stripe, with an idempotency key derived from the order id, flagged
+// REFUNDED_NO_PLACE, and registration is told so the order reads REFUNDED; a failed refund
+// fails the message, which the consumer retries.
 func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e domain.OrderEvent) error {
 	switch e.Type {
 	case domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable:
@@ -70,7 +71,7 @@ func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e doma
 	c, outcome, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{OrderID: e.OrderID}, Consumer: ConsumerOrders, MessageID: messageID},
 		func(c *domain.Checkout) ([]domain.Message, error) {
 			if e.Type == domain.EventOrderUnfulfillable {
-				return nil, s.refund(ctx, c, e, now)
+				return s.refund(ctx, c, e, now)
 			}
 			c.ApplyOrder(e, now)
 			return nil, nil
@@ -84,26 +85,25 @@ func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e doma
 	return nil
 }
 
-func (s *Service) refund(ctx context.Context, c *domain.Checkout, e domain.OrderEvent, now time.Time) error {
+func (s *Service) refund(ctx context.Context, c *domain.Checkout, e domain.OrderEvent, now time.Time) ([]domain.Message, error) {
 	if !c.NeedsRefund() {
-		return nil
+		return nil, nil
 	}
 	refundID := ""
 	if c.Total > 0 {
 		pi := c.RefundPaymentIntent(e)
 		if pi == "" {
-			return fmt.Errorf("checkout %s: no payment to refund", c.ID)
+			return nil, fmt.Errorf("checkout %s: no payment to refund", c.ID)
 		}
 		id, err := s.payments.Refund(ctx, pi, "podium-refund-"+c.OrderID, map[string]string{
-			"orderId": c.OrderID, "checkoutId": c.ID, "reason": e.Reason,
+			"orderId": c.OrderID, "checkoutId": c.ID, "organizerId": c.OrganizerID, "eventId": c.EventID, "reason": e.Reason,
 		})
 		if err != nil {
-			return fmt.Errorf("refund: %w", err)
+			return nil, fmt.Errorf("refund: %w", err)
 		}
 		refundID = id
 	}
-	c.RefundedNoPlace(refundID, now)
-	return nil
+	return c.RefundedNoPlace(refundID, now), nil
 }
 
 // Sweep deletes idempotency records past their retention, fails checkouts left CREATED

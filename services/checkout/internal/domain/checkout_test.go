@@ -99,9 +99,15 @@ func TestPromocodeUseFollowsThePayment(t *testing.T) {
 	if c.PromoState != domain.PromoReserved {
 		t.Fatalf("a late payment did not count the promocode again: %s", c.PromoState)
 	}
-	c.RefundedNoPlace("re_1", now)
+	msgs := c.RefundedNoPlace("re_1", now)
 	if c.PromoState != domain.PromoReleased || c.State != domain.StateRefundedNoPlace || c.NeedsRefund() {
 		t.Fatalf("refund: %+v", c)
+	}
+	if len(msgs) != 1 || msgs[0].Type != domain.EventPaymentRefunded || msgs[0].Key != c.OrderID {
+		t.Fatalf("refund messages: %+v", msgs)
+	}
+	if r := msgs[0].Data.(domain.PaymentRefunded); r.RefundID != "re_1" || r.OrderID != c.OrderID || r.Amount != *c.AmountPaid {
+		t.Fatalf("refund message: %+v", r)
 	}
 	f := checkout(domain.StateHeld)
 	f.Failed(now)

@@ -10,6 +10,7 @@ const (
 
 	EventPaymentSucceeded = "podium.checkout.payment.succeeded.v1"
 	EventPaymentFailed    = "podium.checkout.payment.failed.v1"
+	EventPaymentRefunded  = "podium.checkout.payment.refunded.v1"
 
 	EventOrderCompleted     = "podium.registration.order.completed.v1"
 	EventOrderReleased      = "podium.registration.order.released.v1"
@@ -48,6 +49,17 @@ type PaymentFailed struct {
 	OrderID   string `json:"orderId"`
 	SessionID string `json:"sessionId"`
 	Reason    string `json:"reason"`
+}
+
+// PaymentRefunded is the data of podium.checkout.payment.refunded.v1: the payment of an order
+// that found no place left was returned in full.
+type PaymentRefunded struct {
+	OrderID    string    `json:"orderId"`
+	SessionID  string    `json:"sessionId"`
+	RefundID   string    `json:"refundId"`
+	Amount     int64     `json:"amount"`
+	Currency   string    `json:"currency"`
+	RefundedAt time.Time `json:"refundedAt"`
 }
 
 // PaymentRequest asks the payment provider for a hosted checkout.
@@ -219,9 +231,21 @@ func (c *Checkout) RefundPaymentIntent(e OrderEvent) string {
 	return c.PaymentIntent
 }
 
-// RefundedNoPlace records the refund of a payment that found no place left.
-func (c *Checkout) RefundedNoPlace(refundID string, now time.Time) {
+// RefundedNoPlace records the refund of a payment that found no place left and returns the
+// message that tells registration its order was refunded; a free order, which had nothing to
+// refund, has none.
+func (c *Checkout) RefundedNoPlace(refundID string, now time.Time) []Message {
 	c.RefundID = refundID
 	c.releasePromo()
 	c.set(StateRefundedNoPlace, now)
+	if refundID == "" {
+		return nil
+	}
+	amount := c.Total
+	if c.AmountPaid != nil {
+		amount = *c.AmountPaid
+	}
+	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentRefunded, Data: PaymentRefunded{
+		OrderID: c.OrderID, SessionID: c.SessionID, RefundID: refundID, Amount: amount, Currency: c.Currency, RefundedAt: now,
+	}}}
 }

@@ -41,8 +41,12 @@ func eventually(t *testing.T, env *checkouttest.Env, checkoutID, want string) {
 
 func TestUnfulfillableOrderIsRefundedOnce(t *testing.T) {
 	env := start(t, checkouttest.Options{Kafka: true})
+	events := payments(t, env)
 	s := opened(t, env, "ONCE")
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now()), "applied")
+	if m := next(t, events); m.Headers[broker.HeaderType] != domain.EventPaymentSucceeded {
+		t.Fatalf("payment message %v", m.Headers)
+	}
 	data := map[string]any{"orderId": s.OrderID, "reason": "NO_PLACE_LEFT", "paymentRef": "pi_test_1"}
 	publishOrderEvent(t, env, "msg_unfulfillable_1", domain.EventOrderUnfulfillable, data)
 	eventually(t, env, s.CheckoutID, "REFUNDED_NO_PLACE")
@@ -60,6 +64,14 @@ func TestUnfulfillableOrderIsRefundedOnce(t *testing.T) {
 	if uses(t, env, "ONCE") != 0 {
 		t.Fatal("a refunded order kept its promocode use")
 	}
+	// Registration is told, so the order reads REFUNDED.
+	m := next(t, events)
+	var refunded map[string]any
+	_ = json.Unmarshal(m.Value, &refunded)
+	if m.Key != s.OrderID || m.Headers[broker.HeaderType] != domain.EventPaymentRefunded || refunded["orderId"] != s.OrderID ||
+		refunded["refundId"] != refundID || refunded["amount"] != 5875.0 || refunded["currency"] != "EUR" || refunded["refundedAt"] == nil {
+		t.Fatalf("refund message %v %s", m.Headers, m.Value)
+	}
 	// A redelivery, and the same news in another message, refund nothing more.
 	publishOrderEvent(t, env, "msg_unfulfillable_1", domain.EventOrderUnfulfillable, data)
 	publishOrderEvent(t, env, "msg_unfulfillable_2", domain.EventOrderUnfulfillable, data)
@@ -68,6 +80,7 @@ func TestUnfulfillableOrderIsRefundedOnce(t *testing.T) {
 	if n := env.Stripe.Hits(checkouttest.RouteRefunds); n != 1 {
 		t.Fatalf("%d refunds after redeliveries", n)
 	}
+	quiet(t, events)
 }
 
 func TestOrderCompletedAndReleased(t *testing.T) {

@@ -42,6 +42,10 @@ type Repository interface {
 	ConfirmOrder(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
 	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
 	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
+	// RefundOrder marks an order whose payment was returned REFUNDED. Only an order that holds
+	// no places (FAILED or CANCELLED) is refunded this way; a PENDING or COMPLETED one is a
+	// *domain.ConflictError. Repeating it is harmless.
+	RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error)
 	// ExpiredHolds returns ids of PENDING orders whose hold lapsed by now.
 	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error)
 	// Receipts returns the COMPLETED orders of the event whose purchaser or athletes use email.

@@ -176,9 +176,9 @@ type Payment struct {
 	Reason     string
 }
 
-// ApplyPayment confirms (payment succeeded) or releases (payment failed) the order, once per
-// message id. A late payment without a place leaves the order FAILED and publishes the
-// unfulfillable event; that is an outcome, not an error.
+// ApplyPayment confirms (payment succeeded), releases (payment failed) or marks refunded
+// (payment returned) the order, once per message id. A late payment without a place leaves
+// the order FAILED and publishes the unfulfillable event; that is an outcome, not an error.
 func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 	_, err := s.repo.Once(ctx, domain.PaymentsConsumerGroup, p.MessageID, func(r Repository) error {
 		switch p.Type {
@@ -197,6 +197,14 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 			_, err := r.ReleaseOrder(ctx, "", p.OrderID, reason, s.clock())
 			var ce *domain.ConflictError
 			if errors.As(err, &ce) || isNotFound(err) { // already paid, or not ours
+				return nil
+			}
+			return err
+		case domain.EventPaymentRefunded:
+			// Checkout refunds only orders registration found no place for (FAILED).
+			_, err := r.RefundOrder(ctx, p.OrderID, s.clock())
+			var ce *domain.ConflictError
+			if errors.As(err, &ce) || isNotFound(err) {
 				return nil
 			}
 			return err

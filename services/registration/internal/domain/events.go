@@ -20,6 +20,7 @@ const (
 	EventOrderUnfulfilled = "podium.registration.order.unfulfillable.v1"
 	EventPaymentSucceeded = "podium.checkout.payment.succeeded.v1"
 	EventPaymentFailed    = "podium.checkout.payment.failed.v1"
+	EventPaymentRefunded  = "podium.checkout.payment.refunded.v1"
 	PaymentsConsumerGroup = "registration-payments"
 )
 

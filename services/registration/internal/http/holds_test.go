@@ -196,9 +196,11 @@ func TestPaymentsConsumer(t *testing.T) {
 	}
 	succeeded := msg("m1", domain.EventPaymentSucceeded, o1, map[string]any{"sessionId": "cs_1", "paymentRef": "pi_1", "amount": 6500, "currency": "EUR", "paidAt": time.Now()})
 	failed := msg("m2", domain.EventPaymentFailed, o2, map[string]any{"sessionId": "cs_2", "reason": "EXPIRED"})
-	// Duplicates and a failure arriving after the success for the same order are harmless.
+	// Duplicates, and a failure or a refund arriving after the success for the same order, are
+	// harmless: checkout refunds only orders that found no place.
 	lateFail := msg("m3", domain.EventPaymentFailed, o1, map[string]any{"sessionId": "cs_1", "reason": "FAILED"})
-	if err := w.Publish(context.Background(), succeeded, succeeded, failed, lateFail, failed); err != nil {
+	strayRefund := msg("m4", domain.EventPaymentRefunded, o1, map[string]any{"sessionId": "cs_1", "refundId": "re_1", "amount": 6500, "currency": "EUR"})
+	if err := w.Publish(context.Background(), succeeded, succeeded, failed, lateFail, strayRefund, failed); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(30 * time.Second)
@@ -217,8 +219,8 @@ func TestPaymentsConsumer(t *testing.T) {
 	}
 	var n int
 	_ = env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE consumer = 'registration-payments'`).Scan(&n)
-	if n != 3 {
-		t.Fatalf("inbox has %d messages, want 3", n)
+	if n != 4 {
+		t.Fatalf("inbox has %d messages, want 4", n)
 	}
 }
 
@@ -380,5 +382,26 @@ func TestLatePaymentThroughTheConsumer(t *testing.T) {
 	}
 	if c, h := places(t, env, "cat_rx"); c != 1 || h != 0 {
 		t.Fatalf("ledger %d/%d", c, h)
+	}
+
+	// Checkout returned the payment: the order reads REFUNDED, its tickets stay cancelled and
+	// no place moves; a redelivery changes nothing.
+	v, _ = json.Marshal(map[string]any{"orderId": order, "sessionId": "cs_1", "refundId": "re_1", "amount": 6500, "currency": "EUR"})
+	refunded := broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v,
+		Headers: map[string]string{broker.HeaderID: "refund-msg", broker.HeaderType: domain.EventPaymentRefunded}}
+	if err := w.Publish(context.Background(), refunded, refunded); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for orderStatus(t, env, order) != "REFUNDED" && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	var ticketStatus, ticketOrderStatus string
+	if err := env.Pool.QueryRow(context.Background(), `SELECT DISTINCT status, order_status FROM tickets WHERE order_id = $1`, order).
+		Scan(&ticketStatus, &ticketOrderStatus); err != nil || ticketStatus != "CANCELLED" || ticketOrderStatus != "REFUNDED" {
+		t.Fatalf("order %s, tickets %s on %s (%v)", orderStatus(t, env, order), ticketStatus, ticketOrderStatus, err)
+	}
+	if c, h := places(t, env, "cat_rx"); c != 1 || h != 0 {
+		t.Fatalf("ledger after the refund %d/%d", c, h)
 	}
 }

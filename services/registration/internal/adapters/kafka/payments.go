@@ -1,5 +1,6 @@
 // Package kafka consumes checkout's payment events (checkout.payments.v1) and applies them:
-// a succeeded payment confirms its order, a failed one releases it. Each message is applied
+// a succeeded payment confirms its order, a failed one releases it, a refunded one marks it
+// REFUNDED. Each message is applied
 // once (inbox by ce_id); the transitions themselves are idempotent, so duplicates and any
 // arrival order are harmless.
 package kafka
@@ -31,7 +32,7 @@ type payment struct {
 func Handler(svc *app.Service, log *slog.Logger) broker.Handler {
 	return func(ctx context.Context, m broker.Message) error {
 		typ := m.Headers[broker.HeaderType]
-		if typ != domain.EventPaymentSucceeded && typ != domain.EventPaymentFailed {
+		if typ != domain.EventPaymentSucceeded && typ != domain.EventPaymentFailed && typ != domain.EventPaymentRefunded {
 			log.DebugContext(ctx, "ignoring message of another type", "type", typ)
 			return nil
 		}

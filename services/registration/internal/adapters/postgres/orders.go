@@ -269,6 +269,29 @@ func (r *Repository) ReleaseOrder(ctx context.Context, organizerID, orderID, rea
 	return o, nil
 }
 
+// RefundOrder marks a FAILED or CANCELLED order REFUNDED; see app.Repository.
+func (r *Repository) RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error) {
+	var o domain.Order
+	err := r.inTx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		var err error
+		if o, err = lockOrder(ctx, q, "", orderID); err != nil {
+			return err
+		}
+		switch o.Status {
+		case domain.OrderRefunded:
+			return nil
+		case domain.OrderPending, domain.OrderCompleted:
+			return &domain.ConflictError{Message: fmt.Sprintf("order %s is %s: its places are taken, so it is not refunded here", o.ID, o.Status)}
+		}
+		o.Status, o.UpdatedAt = domain.OrderRefunded, now
+		return setOrderState(ctx, q, o)
+	})
+	if err != nil {
+		return domain.Order{}, fmt.Errorf("refund order: %w", err)
+	}
+	return o, nil
+}
+
 // releasePlaces frees the held places of a PENDING order's live registrations and cancels
 // them and their tickets.
 func releasePlaces(ctx context.Context, tx pgx.Tx, q *db.Queries, o domain.Order, regs []domain.Registration, now time.Time) error {
