@@ -83,6 +83,56 @@ func TestFreeCheckoutConfirmsWithoutStripe(t *testing.T) {
 	s.wantPlaces(t, 1, 0)
 }
 
+// TestGuestRegistrationKeepsTheGuestsContact: a buyer registers a second pair for a friend in
+// the same checkout; the organizer's search shows that registration with the guest's e-mail
+// and name, and the buyer's own without.
+func TestGuestRegistrationKeepsTheGuestsContact(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	body := s.purchase("Team Buyer")
+	body["promocode"] = "FREE100"
+	friend := s.purchase("Team Friend")
+	guest := map[string]any{"guestEmail": "carla@example.com", "guestName": "Carla Amiga"}
+	for _, k := range []string{"categoryId", "teamName", "athletes", "customFields", "waiversAccepted"} {
+		guest[k] = friend[k]
+	}
+	body["guestRegistrations"] = []any{guest}
+	a := s.open(t, body)
+	s.wantPlaces(t, 2, 0)
+
+	res := do(t, req{"POST", gw("/organizer/registrations/search"), secret(s.secret.Key),
+		map[string]any{"eventId": s.event.ID, "status": "COMPLETED"}})
+	var page struct {
+		Data []struct {
+			Registration struct {
+				TeamName string `json:"teamName"`
+				Guest    *struct {
+					Email string `json:"email"`
+					Name  string `json:"name"`
+				} `json:"guest"`
+			} `json:"registration"`
+			Order struct {
+				OrderID        string `json:"orderId"`
+				PurchaserEmail string `json:"purchaserEmail"`
+			} `json:"order"`
+		} `json:"data"`
+	}
+	decodeOK(t, res, 201, "organizerSearchRegistrations", &page)
+	if len(page.Data) != 4 {
+		t.Fatalf("%d tickets, want both pairs' 4: %s", len(page.Data), res.body)
+	}
+	for _, row := range page.Data {
+		r := row.Registration
+		switch {
+		case row.Order.OrderID != a.OrderID || row.Order.PurchaserEmail != "ana@example.com":
+			t.Fatalf("order %+v, want %s bought by ana@example.com", row.Order, a.OrderID)
+		case r.TeamName == "Team Buyer" && r.Guest != nil:
+			t.Fatalf("the buyer's own registration has a guest %+v", *r.Guest)
+		case r.TeamName == "Team Friend" && (r.Guest == nil || r.Guest.Email != "carla@example.com" || r.Guest.Name != "Carla Amiga"):
+			t.Fatalf("the guest registration's contact is %+v", r.Guest)
+		}
+	}
+}
+
 // TestUnpublishedEventNeedsItsPreviewToken: a draft event is not sold to the public, but its
 // preview token opens it, as on the catalog's browser reads.
 func TestUnpublishedEventNeedsItsPreviewToken(t *testing.T) {

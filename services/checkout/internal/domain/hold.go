@@ -33,6 +33,9 @@ type HoldRegistration struct {
 	SupplementSelections    []SupplementSelection
 	PendingParticipantCount int64
 	WaiversAccepted         map[string]bool
+	// GuestEmail and GuestName are set on a guest registration: the guest's contact.
+	GuestEmail string
+	GuestName  string
 }
 
 // Hold is the PENDING order registration created.
@@ -60,6 +63,7 @@ func (p *Purchase) HoldRequest(holdID string, q Quote, expiresAt time.Time) Hold
 		r.Registrations = append(r.Registrations, HoldRegistration{
 			CategoryID: g.CategoryID, TeamName: g.TeamName, Club: g.Club, Athletes: g.Athletes, CustomFields: g.CustomFields,
 			SelectedSupplementIDs: g.SelectedSupplementIDs, SupplementSelections: g.SupplementSelections, WaiversAccepted: g.WaiversAccepted,
+			GuestEmail: g.GuestEmail, GuestName: g.GuestName,
 		})
 	}
 	return r

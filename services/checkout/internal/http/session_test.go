@@ -250,10 +250,11 @@ func TestSessionPreviewToken(t *testing.T) {
 	}
 }
 
-// TestSessionForwardsAthleteIndexOfCustomFields: values of ATHLETE-scoped form fields carry
+// TestSessionForwardsCustomFieldsAndGuestContacts: values of ATHLETE-scoped form fields carry
 // athleteIndex (registration's extension of the custom field value); the hold must receive it,
-// or registration refuses every purchase of an event with a required per-athlete field.
-func TestSessionForwardsAthleteIndexOfCustomFields(t *testing.T) {
+// or registration refuses every purchase of an event with a required per-athlete field. A
+// guest registration carries the guest's e-mail and name.
+func TestSessionForwardsCustomFieldsAndGuestContacts(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	body := checkouttest.Purchase()
 	body["customFields"] = []any{
@@ -278,5 +279,9 @@ func TestSessionForwardsAthleteIndexOfCustomFields(t *testing.T) {
 	if fields(0) != `[{"athleteIndex":0,"fieldId":"fld_tshirt","value":"M"},{"fieldId":"fld_box","value":"Box Madrid"}]` ||
 		fields(1) != `[{"athleteIndex":0,"fieldId":"fld_tshirt","value":"L"}]` {
 		t.Fatalf("hold custom fields %s and %s", fields(0), fields(1))
+	}
+	main, g := regs[0].(map[string]any), regs[1].(map[string]any)
+	if _, ok := main["guestEmail"]; ok || g["guestEmail"] != "bea@example.com" || g["guestName"] != "Bea Atleta" {
+		t.Fatalf("hold contacts: main %v, guest %v / %v", main["guestEmail"], g["guestEmail"], g["guestName"])
 	}
 }

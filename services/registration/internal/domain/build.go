@@ -10,7 +10,7 @@ func NewRegistration(o Order, e Event, c Category, in RegistrationInput, now tim
 		OrderID: o.ID, TeamName: in.TeamName, Club: in.Club, Bib: in.Bib, Note: in.Note,
 		CheckedInAt: nonNilTimes(in.CheckedInAt), CustomFields: nonNilValues(in.CustomFields),
 		SupplementIDs: nonNilStrings(in.SupplementIDs), SupplementSelections: nonNilSelections(in.SupplementSelections),
-		WaiversAccepted: in.WaiversAccepted, PendingParticipants: in.PendingParticipants,
+		WaiversAccepted: in.WaiversAccepted, PendingParticipants: in.PendingParticipants, Guest: in.Guest,
 		CreatedAt: now, UpdatedAt: now,
 	}
 	for i, a := range in.Athletes {

@@ -89,6 +89,12 @@ type SupplementSelection struct {
 	OptionID     string `json:"optionId"`
 }
 
+// Guest is the contact of a registration a buyer made for someone else in the same checkout.
+type Guest struct {
+	Email string
+	Name  string
+}
+
 // Registration is a team in a category of an event, with its tickets.
 type Registration struct {
 	ID                   string
@@ -107,6 +113,7 @@ type Registration struct {
 	SupplementSelections []SupplementSelection
 	WaiversAccepted      map[string]bool
 	PendingParticipants  int
+	Guest                *Guest
 	CancelledAt          *time.Time
 	CreatedAt            time.Time
 	UpdatedAt            time.Time

@@ -23,6 +23,8 @@ type RegistrationInput struct {
 	WaiversAccepted      map[string]bool
 	// PendingParticipants are participant places to be completed after payment.
 	PendingParticipants int
+	// Guest is the person a checkout buyer registered in the same order, if any.
+	Guest *Guest
 }
 
 // CheckShape reports problems of the input that the request schema also refuses, for callers
@@ -43,6 +45,14 @@ func CheckShape(prefix string, in RegistrationInput) error {
 	}
 	if in.PendingParticipants < 0 {
 		p.addf(prefix+"pendingParticipantCount", "must be at least 0")
+	}
+	if in.Guest != nil {
+		if !strings.Contains(in.Guest.Email, "@") {
+			p.addf(prefix+"guestEmail", "must be a valid e-mail address")
+		}
+		if len([]rune(in.Guest.Name)) < 2 {
+			p.addf(prefix+"guestName", "must be at least 2 characters long")
+		}
 	}
 	return p.validation()
 }

@@ -133,6 +133,38 @@ func TestLatePaymentWithoutPlaceIsUnfulfillable(t *testing.T) {
 	}
 }
 
+// TestHoldKeepsGuestContacts: a registration bought for a guest keeps the guest's e-mail and
+// name, shown on its search rows; the buyer's own registration has none. A contact without a
+// valid e-mail or a name is refused.
+func TestHoldKeepsGuestContacts(t *testing.T) {
+	env := start(t, regtest.Options{})
+	tok := env.Browser(t, orgA)
+	guest := holdReg("Bea")
+	guest["guestEmail"], guest["guestName"] = "bea@example.com", "Bea Guest"
+	r := env.Do(t, "POST", "/internal/holds", holdBody("guest-1", time.Now().Add(time.Hour), holdReg("Ana"), guest), tok)
+	if r.Status != 201 {
+		t.Fatalf("hold: %d %s", r.Status, r.Raw)
+	}
+	s := env.Do(t, "POST", "/external/v1/organizer/registrations/search", map[string]any{"status": "PENDING", "sortBy": "athlete-asc"}, env.Secret(t, orgA))
+	rows, _ := s.Body["data"].([]any)
+	if s.Status != 201 || len(rows) != 2 {
+		t.Fatalf("search: %d %s", s.Status, s.Raw)
+	}
+	own := rows[0].(map[string]any)["registration"].(map[string]any)
+	bought := rows[1].(map[string]any)["registration"].(map[string]any)
+	if _, ok := own["guest"]; ok {
+		t.Fatalf("the buyer's own registration has a guest: %v", own["guest"])
+	}
+	if g, _ := bought["guest"].(map[string]any); g["email"] != "bea@example.com" || g["name"] != "Bea Guest" {
+		t.Fatalf("guest registration: %v", bought["guest"])
+	}
+
+	bad := holdReg("Cid")
+	bad["guestEmail"], bad["guestName"] = "cid", "C"
+	wantError(t, env.Do(t, "POST", "/internal/holds", holdBody("guest-2", time.Now().Add(time.Hour), bad), tok), 400,
+		"registrations[0].guestEmail: must be a valid e-mail address", "registrations[0].guestName: must be at least 2 characters long")
+}
+
 // consume reads topic from the start until match accepts a message.
 func consume(t *testing.T, env *regtest.Env, topic string, match func(broker.Message) bool) broker.Message {
 	t.Helper()

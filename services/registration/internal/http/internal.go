@@ -22,6 +22,9 @@ type holdRegistrationBody struct {
 	SupplementSelections    []domain.SupplementSelection `json:"supplementSelections"`
 	PendingParticipantCount int                          `json:"pendingParticipantCount"`
 	WaiversAccepted         map[string]bool              `json:"waiversAccepted"`
+	// GuestEmail and GuestName are set on a registration bought for someone else.
+	GuestEmail string `json:"guestEmail"`
+	GuestName  string `json:"guestName"`
 }
 
 type holdBody struct {
@@ -71,11 +74,15 @@ func (h handlers) createHold(c *fiber.Ctx) error {
 		PurchaserEmail: b.PurchaserEmail, PurchaserName: b.PurchaserName, Promocode: b.Promocode,
 	}
 	for _, r := range b.Registrations {
-		in.Registrations = append(in.Registrations, domain.RegistrationInput{
+		reg := domain.RegistrationInput{
 			CategoryID: r.CategoryID, TeamName: r.TeamName, Club: r.Club, Athletes: r.Athletes,
 			CustomFields: r.CustomFields, SupplementIDs: r.SelectedSupplementIDs, SupplementSelections: r.SupplementSelections,
 			PendingParticipants: r.PendingParticipantCount, WaiversAccepted: r.WaiversAccepted,
-		})
+		}
+		if r.GuestEmail != "" || r.GuestName != "" {
+			reg.Guest = &domain.Guest{Email: r.GuestEmail, Name: r.GuestName}
+		}
+		in.Registrations = append(in.Registrations, reg)
 	}
 	hold, err := h.svc.CreateHold(c.UserContext(), identity.From(c).OrganizerID, in)
 	if err != nil {

@@ -47,6 +47,7 @@ type recordView struct {
 	Note                  *string                      `json:"note,omitempty"`
 	ParticipantDataStatus string                       `json:"participantDataStatus"`
 	PendingParticipants   int                          `json:"pendingParticipantCount"`
+	Guest                 *guestView                   `json:"guest,omitempty"`
 	CheckedInAt           []time.Time                  `json:"checkedInAt"`
 	CustomFields          []domain.CustomFieldValue    `json:"customFields"`
 	SelectedSupplementIDs []string                     `json:"selectedSupplementIds"`
@@ -54,6 +55,12 @@ type recordView struct {
 	CancelledAt           *time.Time                   `json:"cancelledAt"`
 	CreatedAt             time.Time                    `json:"createdAt"`
 	UpdatedAt             time.Time                    `json:"updatedAt"`
+}
+
+// guestView is the contact of a registration bought for someone else in a checkout.
+type guestView struct {
+	Email string `json:"email"`
+	Name  string `json:"name"`
 }
 
 type registrationView struct {
@@ -85,7 +92,7 @@ type deleteView struct {
 }
 
 func newRecordView(r domain.Registration) recordView {
-	return recordView{
+	v := recordView{
 		RegistrationID: r.ID, EventID: r.EventID, CategoryID: r.CategoryID, CategoryName: r.CategoryName,
 		OrderID: r.OrderID, TeamName: r.TeamName, Club: r.Club, BibRaceNumber: r.Bib, Note: r.Note,
 		ParticipantDataStatus: r.ParticipantStatus(), PendingParticipants: r.PendingParticipants,
@@ -93,6 +100,10 @@ func newRecordView(r domain.Registration) recordView {
 		SelectedSupplementIDs: nonNil(r.SupplementIDs), SupplementSelections: nonNil(r.SupplementSelections),
 		CancelledAt: utcPtr(r.CancelledAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
+	if r.Guest != nil {
+		v.Guest = &guestView{Email: r.Guest.Email, Name: r.Guest.Name}
+	}
+	return v
 }
 
 func newTicketView(t domain.Ticket, r domain.Registration) ticketView {

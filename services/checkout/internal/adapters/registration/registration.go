@@ -48,6 +48,8 @@ type holdRegistration struct {
 	SupplementSelections    []domain.SupplementSelection `json:"supplementSelections,omitempty"`
 	PendingParticipantCount int64                        `json:"pendingParticipantCount,omitempty"`
 	WaiversAccepted         map[string]bool              `json:"waiversAccepted,omitempty"`
+	GuestEmail              string                       `json:"guestEmail,omitempty"`
+	GuestName               string                       `json:"guestName,omitempty"`
 }
 
 type holdAnswer struct {

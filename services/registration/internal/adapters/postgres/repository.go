@@ -134,6 +134,9 @@ func toRegistration(r db.Registration) (domain.Registration, error) {
 		SupplementIDs: r.SupplementIds, PendingParticipants: int(r.PendingParticipants),
 		CancelledAt: utc(r.CancelledAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
+	if r.GuestEmail != nil {
+		out.Guest = &domain.Guest{Email: *r.GuestEmail, Name: deref(r.GuestName)}
+	}
 	out.CheckedInAt = make([]time.Time, len(r.CheckedInAt))
 	for i, t := range r.CheckedInAt {
 		out.CheckedInAt[i] = t.UTC()

@@ -38,12 +38,17 @@ func insertRegistrationParams(r domain.Registration) (db.InsertRegistrationParam
 			return db.InsertRegistrationParams{}, err
 		}
 	}
+	var guestEmail, guestName *string
+	if r.Guest != nil {
+		guestEmail, guestName = &r.Guest.Email, &r.Guest.Name
+	}
 	return db.InsertRegistrationParams{
 		ID: r.ID, OrganizerID: r.OrganizerID, EventID: r.EventID, CategoryID: r.CategoryID, CategoryName: r.CategoryName,
 		OrderID: r.OrderID, TeamName: r.TeamName, Club: r.Club, Bib: r.Bib, Note: r.Note, CheckedInAt: r.CheckedInAt,
 		CustomFields: custom, SupplementIds: r.SupplementIDs, SupplementSelections: sels, WaiversAccepted: waivers,
 		PendingParticipants: int32(r.PendingParticipants), //nolint:gosec // bounded by the team size
 		CancelledAt:         r.CancelledAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
+		GuestEmail: guestEmail, GuestName: guestName,
 	}, nil
 }
 

@@ -77,6 +77,8 @@ type Registration struct {
 	CancelledAt          *time.Time
 	CreatedAt            time.Time
 	UpdatedAt            time.Time
+	GuestEmail           *string
+	GuestName            *string
 }
 
 type Ticket struct {

@@ -52,7 +52,7 @@ func (q *Queries) GetDeletedTicket(ctx context.Context, arg GetDeletedTicketPara
 }
 
 const getRegistration = `-- name: GetRegistration :one
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at FROM registrations WHERE id = $1
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE id = $1
 `
 
 func (q *Queries) GetRegistration(ctx context.Context, id string) (Registration, error) {
@@ -78,12 +78,14 @@ func (q *Queries) GetRegistration(ctx context.Context, id string) (Registration,
 		&i.CancelledAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.GuestEmail,
+		&i.GuestName,
 	)
 	return i, err
 }
 
 const getRegistrationForUpdate = `-- name: GetRegistrationForUpdate :one
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at FROM registrations WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetRegistrationForUpdate(ctx context.Context, id string) (Registration, error) {
@@ -109,12 +111,14 @@ func (q *Queries) GetRegistrationForUpdate(ctx context.Context, id string) (Regi
 		&i.CancelledAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.GuestEmail,
+		&i.GuestName,
 	)
 	return i, err
 }
 
 const getRegistrations = `-- name: GetRegistrations :many
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at FROM registrations WHERE id = ANY($1::text[])
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE id = ANY($1::text[])
 `
 
 func (q *Queries) GetRegistrations(ctx context.Context, ids []string) ([]Registration, error) {
@@ -146,6 +150,8 @@ func (q *Queries) GetRegistrations(ctx context.Context, ids []string) ([]Registr
 			&i.CancelledAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.GuestEmail,
+			&i.GuestName,
 		); err != nil {
 			return nil, err
 		}
@@ -183,8 +189,8 @@ const insertRegistration = `-- name: InsertRegistration :exec
 INSERT INTO registrations (
     id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
-    pending_participants, cancelled_at, created_at, updated_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
 `
 
 type InsertRegistrationParams struct {
@@ -207,6 +213,8 @@ type InsertRegistrationParams struct {
 	CancelledAt          *time.Time
 	CreatedAt            time.Time
 	UpdatedAt            time.Time
+	GuestEmail           *string
+	GuestName            *string
 }
 
 func (q *Queries) InsertRegistration(ctx context.Context, arg InsertRegistrationParams) error {
@@ -230,12 +238,14 @@ func (q *Queries) InsertRegistration(ctx context.Context, arg InsertRegistration
 		arg.CancelledAt,
 		arg.CreatedAt,
 		arg.UpdatedAt,
+		arg.GuestEmail,
+		arg.GuestName,
 	)
 	return err
 }
 
 const registrationsByOrder = `-- name: RegistrationsByOrder :many
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at FROM registrations WHERE order_id = $1 ORDER BY created_at, id
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE order_id = $1 ORDER BY created_at, id
 `
 
 func (q *Queries) RegistrationsByOrder(ctx context.Context, orderID string) ([]Registration, error) {
@@ -267,6 +277,8 @@ func (q *Queries) RegistrationsByOrder(ctx context.Context, orderID string) ([]R
 			&i.CancelledAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.GuestEmail,
+			&i.GuestName,
 		); err != nil {
 			return nil, err
 		}

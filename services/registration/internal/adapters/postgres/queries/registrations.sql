@@ -2,8 +2,8 @@
 INSERT INTO registrations (
     id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
-    pending_participants, cancelled_at, created_at, updated_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19);
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21);
 
 -- name: GetRegistration :one
 SELECT * FROM registrations WHERE id = $1;
