@@ -47,11 +47,9 @@ func twinOf(obj map[string]any) string {
 	for i, a := range names {
 		for _, b := range names[i+1:] {
 			if strings.EqualFold(a, b) {
-				if a > b {
-					a, b = b, a
-				}
-				if first == "" || a < first {
-					first = a
+				lower := min(a, b)
+				if first == "" || lower < first {
+					first = lower
 				}
 			}
 		}

@@ -115,7 +115,7 @@ func TestSpansKeepTheirOwnRequestsValues(t *testing.T) {
 	for i, s := range ended {
 		attrs := map[string]string{}
 		for _, a := range s.Attributes() {
-			attrs[string(a.Key)] = a.Value.Emit()
+			attrs[string(a.Key)] = a.Value.String()
 		}
 		if attrs["http.request.method"] != sent[i].method || attrs["http.request.id"] != sent[i].id || s.Name() != sent[i].method+" /x" {
 			t.Fatalf("span %d (%s) carries %v, want %s with %s", i, s.Name(), attrs, sent[i].method, sent[i].id)

@@ -23,7 +23,7 @@ func (l *Limiter) AllowAll(ctx context.Context, buckets ...Bucket) Decision {
 	decisions := make([]Decision, len(buckets))
 	var pending []int
 	for i, b := range buckets {
-		if d, ok := l.fromLease(b.Key, b.Limit); ok {
+		if d, ok := l.fromLease(ctx, b.Key, b.Limit); ok {
 			decisions[i] = d
 		} else {
 			pending = append(pending, i)
@@ -48,12 +48,13 @@ func (l *Limiter) AllowAll(ctx context.Context, buckets ...Bucket) Decision {
 
 // fromLease answers from the bucket's lease without Redis when the limit is off or a leased
 // token is left (and Redis is not being skipped).
-func (l *Limiter) fromLease(key string, limit Limit) (Decision, bool) {
+func (l *Limiter) fromLease(ctx context.Context, key string, limit Limit) (Decision, bool) {
 	if limit.IsZero() {
-		return l.Allow(context.Background(), key, limit), true
+		return unlimited, true
 	}
-	if leaseChunk(limit) == 1 || time.Now().UnixNano() < l.downUntil.Load() {
+	chunk := leaseChunk(limit)
+	if chunk == 1 || time.Now().UnixNano() < l.downUntil.Load() {
 		return Decision{}, false
 	}
-	return l.leaseOf(key).take(time.Now(), limit)
+	return l.spend(ctx, l.leaseOf(key), key, limit, chunk, time.Now())
 }

@@ -44,7 +44,7 @@ func New(rdb *redis.Client, log *slog.Logger, localShare float64) *Limiter {
 // Allow takes one request from the bucket named key under limit.
 func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) Decision {
 	if limit.IsZero() {
-		return Decision{Allowed: true, Remaining: math.MaxInt}
+		return unlimited
 	}
 	if time.Now().UnixNano() >= l.downUntil.Load() {
 		d, err := l.allowRedis(ctx, key, limit)
@@ -65,10 +65,7 @@ func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit) (Deci
 	var ls *lease
 	if chunk > 1 {
 		ls = l.leaseOf(key)
-		if d, ok := ls.take(now, limit); ok {
-			if ls.claimRenewal(now, chunk) {
-				go l.renew(key, limit, chunk, ls)
-			}
+		if d, ok := l.spend(ctx, ls, key, limit, chunk, now); ok {
 			return d, nil
 		}
 	}
@@ -83,11 +80,24 @@ func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit) (Deci
 	return d, nil
 }
 
-// renew takes the next chunk of a lease in use from Redis, off the request path. A failure
-// leaves the lease to lapse: the next request then goes to Redis itself and falls back as
-// Allow does.
-func (l *Limiter) renew(key string, limit Limit, chunk int, ls *lease) {
-	ctx, cancel := context.WithTimeout(context.Background(), leaseWindow)
+// unlimited is the decision of a limit that is off.
+var unlimited = Decision{Allowed: true, Remaining: math.MaxInt}
+
+// spend takes a leased token of key, starting the lease's renewal when it is due.
+func (l *Limiter) spend(ctx context.Context, ls *lease, key string, limit Limit, chunk int, now time.Time) (Decision, bool) {
+	d, ok := ls.take(now, limit)
+	if ok && ls.claimRenewal(now, chunk) {
+		go l.renew(context.WithoutCancel(ctx), key, limit, chunk, ls)
+	}
+	return d, ok
+}
+
+// renew takes the next chunk of a lease in use from Redis, off the request path. It outlives
+// the request that started it, so it keeps the request's values (its trace) but not its
+// cancellation, and has a timeout of its own. A failure leaves the lease to lapse: the next
+// request then goes to Redis itself and falls back as Allow does.
+func (l *Limiter) renew(ctx context.Context, key string, limit Limit, chunk int, ls *lease) {
+	ctx, cancel := context.WithTimeout(ctx, leaseWindow)
 	defer cancel()
 	res, err := l.redis.AllowAtMost(ctx, key, limit, chunk)
 	if err != nil {

@@ -158,21 +158,19 @@ func TestAllowAllDrawsFromEveryBucket(t *testing.T) {
 	}
 }
 
-// onRequestPath marks the context of the requests in TestBusyLeasesAreRenewedAheadOfTime.
-type onRequestPath struct{}
-
-// redisCalls counts the commands sent to Redis on a request's path (its context is marked) and
-// off it (background renewals).
+// redisCalls counts the commands sent to Redis on a request's path and off it: background
+// renewals run under a timeout of their own, while the requests of
+// TestBusyLeasesAreRenewedAheadOfTime have no deadline.
 type redisCalls struct{ request, background atomic.Int64 }
 
 func (h *redisCalls) DialHook(next redis.DialHook) redis.DialHook { return next }
 
 func (h *redisCalls) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 	return func(ctx context.Context, cmd redis.Cmder) error {
-		if ctx.Value(onRequestPath{}) != nil {
-			h.request.Add(1)
-		} else {
+		if _, renewal := ctx.Deadline(); renewal {
 			h.background.Add(1)
+		} else {
+			h.request.Add(1)
 		}
 		return next(ctx, cmd)
 	}
@@ -185,23 +183,36 @@ func (h *redisCalls) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 // TestBusyLeasesAreRenewedAheadOfTime: a steady stream of requests on a bucket keeps drawing from
 // leases renewed in the background, so after the first only a long pause could make a request
 // wait for Redis itself; separate leases lapsing would make one in every window wait.
+// Both entry points renew: Allow, and AllowAll, which the gateway's key and address limits use.
 func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
-	rdb, prefix := testkit.Redis(t)
-	calls := &redisCalls{}
-	rdb.AddHook(calls)
-	l := ratelimit.New(rdb, testkit.Logger(t), 1)
 	limit, _ := ratelimit.ParseLimit("10000/s") // leased in chunks
-	ctx := context.WithValue(context.Background(), onRequestPath{}, true)
-	for i := range 100 { // one request every 5 ms for half a second: five lease windows
-		if d := l.Allow(ctx, prefix+"busy", limit); !d.Allowed {
-			t.Fatalf("request %d refused: %+v", i, d)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	if n := calls.request.Load(); n > 2 {
-		t.Fatalf("%d requests waited for Redis, want the first (and at most one more after a pause)", n)
-	}
-	if n := calls.background.Load(); n < 3 {
-		t.Fatalf("%d leases renewed in the background over five windows", n)
+	for name, allow := range map[string]func(*ratelimit.Limiter, context.Context, string) ratelimit.Decision{
+		"Allow": func(l *ratelimit.Limiter, ctx context.Context, key string) ratelimit.Decision {
+			return l.Allow(ctx, key, limit)
+		},
+		"AllowAll": func(l *ratelimit.Limiter, ctx context.Context, key string) ratelimit.Decision {
+			return l.AllowAll(ctx, ratelimit.Bucket{Key: key, Limit: limit}, ratelimit.Bucket{Key: key + ":ip", Limit: limit})
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			rdb, prefix := testkit.Redis(t)
+			calls := &redisCalls{}
+			rdb.AddHook(calls)
+			l := ratelimit.New(rdb, testkit.Logger(t), 1)
+			ctx := context.Background()
+			for i := range 100 { // one request every 5 ms for half a second: five lease windows
+				if d := allow(l, ctx, prefix+"busy"); !d.Allowed {
+					t.Fatalf("request %d refused: %+v", i, d)
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+			// AllowAll asks Redis for its two buckets at once, so twice per round trip.
+			if n := calls.request.Load(); n > 4 {
+				t.Fatalf("%d Redis calls on the requests' path, want the first requests' (and at most one more after a pause)", n)
+			}
+			if n := calls.background.Load(); n < 3 {
+				t.Fatalf("%d leases renewed in the background over five windows", n)
+			}
+		})
 	}
 }
