@@ -85,7 +85,7 @@ func TestFreeCheckoutConfirmsWithoutStripe(t *testing.T) {
 
 // TestGuestRegistrationKeepsTheGuestsContact: a buyer registers a second pair for a friend in
 // the same checkout; the organizer's search shows that registration with the guest's e-mail
-// and name, and the buyer's own without.
+// and name, and the buyer's own without; the guest's e-mail finds the receipt.
 func TestGuestRegistrationKeepsTheGuestsContact(t *testing.T) {
 	s := newShop(t, "PUBLISHED")
 	body := s.purchase("Team Buyer")
@@ -130,6 +130,10 @@ func TestGuestRegistrationKeepsTheGuestsContact(t *testing.T) {
 		case r.TeamName == "Team Friend" && (r.Guest == nil || r.Guest.Email != "carla@example.com" || r.Guest.Name != "Carla Amiga"):
 			t.Fatalf("the guest registration's contact is %+v", r.Guest)
 		}
+	}
+	// The guest finds the order's receipt by the contact the buyer gave.
+	if res := receipts(t, s.publishable.Key, s.event.ID, "lookup", "Carla@Example.com"); res.status != 201 || !strings.Contains(string(res.body), `"count":1`) {
+		t.Fatalf("receipt lookup of the guest: %d %s", res.status, res.body)
 	}
 }
 

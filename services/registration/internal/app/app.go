@@ -48,7 +48,8 @@ type Repository interface {
 	RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error)
 	// ExpiredHolds returns ids of PENDING orders whose hold lapsed by now.
 	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error)
-	// Receipts returns the COMPLETED orders of the event whose purchaser or athletes use email.
+	// Receipts returns the COMPLETED orders of the event whose purchaser, athletes or guests
+	// use email.
 	Receipts(ctx context.Context, organizerID, eventID, email string) ([]domain.Receipt, error)
 	// QueueMail stores an e-mail for the mail worker.
 	QueueMail(ctx context.Context, m domain.Mail) error

@@ -20,6 +20,12 @@ func TestReceipts(t *testing.T) {
 	o := env.Do(t, "POST", "/internal/holds", map[string]any{"holdId": "r-1", "eventId": evtA, "expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339),
 		"currency": "EUR", "amount": 6500, "purchaserEmail": "ana@example.com", "purchaserName": "Ana", "registrations": []any{holdReg("Guest")}}, tok).Body["orderId"].(string)
 	env.Do(t, "POST", "/internal/holds/"+o+"/confirm", map[string]any{"paymentRef": "pi_1"}, tok)
+	// Bea bought a place for Carla too: Carla's contact finds that order's receipt.
+	carla := holdReg("Carla")
+	carla["guestEmail"], carla["guestName"] = "carla@example.com", "Carla"
+	guestOrder := env.Do(t, "POST", "/internal/holds", map[string]any{"holdId": "r-3", "eventId": evtA, "expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339),
+		"currency": "EUR", "amount": 13000, "purchaserEmail": "bea@example.com", "purchaserName": "Bea", "registrations": []any{holdReg("Bea"), carla}}, tok).Body["orderId"].(string)
+	env.Do(t, "POST", "/internal/holds/"+guestOrder+"/confirm", map[string]any{"paymentRef": "pi_3"}, tok)
 	env.Do(t, "POST", "/internal/holds", map[string]any{"holdId": "r-2", "eventId": evtA, "expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339),
 		"currency": "EUR", "amount": 6500, "purchaserEmail": "ana@example.com", "purchaserName": "Ana", "registrations": []any{holdReg("Later")}}, tok)
 
@@ -31,6 +37,10 @@ func TestReceipts(t *testing.T) {
 	r = env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/registration-receipts/lookup", map[string]any{"email": "nobody@example.com"}, browser)
 	if r.Body["found"] != false || r.Body["count"].(float64) != 0 {
 		t.Fatalf("lookup of an unknown address: %s", r.Raw)
+	}
+	r = env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/registration-receipts/lookup", map[string]any{"email": "Carla@Example.com"}, browser)
+	if r.Body["found"] != true || r.Body["count"].(float64) != 1 {
+		t.Fatalf("lookup of a guest's address: %s", r.Raw)
 	}
 	r = env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/registration-receipts/send", map[string]any{"email": "ana@example.com"}, browser)
 	env.Valid(t, "browserSendReceipts", r)

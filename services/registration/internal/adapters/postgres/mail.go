@@ -9,7 +9,8 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// Receipts returns the COMPLETED orders of the event whose purchaser or any athlete uses the
+// Receipts returns the COMPLETED orders of the event whose purchaser, any athlete or any guest
+// registration's contact uses the
 // (lowercase) e-mail, with their registrations' categories, teams and ticket ids.
 func (r *Repository) Receipts(ctx context.Context, organizerID, eventID, email string) ([]domain.Receipt, error) {
 	orders, err := r.q.ReceiptOrders(ctx, db.ReceiptOrdersParams{OrganizerID: organizerID, EventID: eventID, Email: email})

@@ -236,7 +236,10 @@ FROM orders o
 WHERE o.organizer_id = $1 AND o.event_id = $2 AND o.status = 'COMPLETED'
   AND (lower(o.purchaser_email) = $3::text
        OR o.id IN (SELECT t.order_id FROM tickets t
-                   WHERE t.event_id = $2 AND lower(t.email) = $3::text))
+                   WHERE t.event_id = $2 AND lower(t.email) = $3::text)
+       OR o.id IN (SELECT r.order_id FROM registrations r
+                   WHERE r.event_id = $2 AND lower(r.guest_email) = $3::text
+                     AND r.guest_email IS NOT NULL))
   AND EXISTS (SELECT 1 FROM tickets a WHERE a.order_id = o.id AND a.status = 'ACTIVE')
 ORDER BY o.created_at, o.id
 `

@@ -36,6 +36,9 @@ FROM orders o
 WHERE o.organizer_id = sqlc.arg(organizer_id) AND o.event_id = sqlc.arg(event_id) AND o.status = 'COMPLETED'
   AND (lower(o.purchaser_email) = sqlc.arg(email)::text
        OR o.id IN (SELECT t.order_id FROM tickets t
-                   WHERE t.event_id = sqlc.arg(event_id) AND lower(t.email) = sqlc.arg(email)::text))
+                   WHERE t.event_id = sqlc.arg(event_id) AND lower(t.email) = sqlc.arg(email)::text)
+       OR o.id IN (SELECT r.order_id FROM registrations r
+                   WHERE r.event_id = sqlc.arg(event_id) AND lower(r.guest_email) = sqlc.arg(email)::text
+                     AND r.guest_email IS NOT NULL))
   AND EXISTS (SELECT 1 FROM tickets a WHERE a.order_id = o.id AND a.status = 'ACTIVE')
 ORDER BY o.created_at, o.id;
