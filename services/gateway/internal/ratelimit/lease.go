@@ -23,9 +23,15 @@ func leaseChunk(l Limit) int {
 }
 
 // A lease in use is renewed in the background before it runs out (renewAt of its window
-// gone, or a quarter of its tokens left), so a busy bucket's requests do not wait for Redis:
-// the next chunk replaces the rest of the current one, which would have lapsed about then.
-const renewAt = leaseWindow * 7 / 10
+// gone, or a quarter of its tokens left), so a busy bucket's requests do not wait for Redis;
+// the tokens still unspent are kept with the new chunk. Only leases of minRenewChunk tokens or
+// more are renewed: a small limit (a few dozen requests a second per address) would see two
+// requests in a row as busy, and a renewal nobody spends before it lapses would cost it a
+// noticeable share of its budget.
+const (
+	renewAt       = leaseWindow * 7 / 10
+	minRenewChunk = 8
+)
 
 // lease holds tokens taken from Redis for one bucket.
 type lease struct {
@@ -76,7 +82,7 @@ func (ls *lease) claimRenewal(now time.Time, chunk int) bool {
 	return true
 }
 
-// renewed replaces the lease's tokens with a renewal's (none when it failed or got none).
+// renewed adds a renewal's tokens to those still unspent (none when it failed or got none).
 func (ls *lease) renewed(now time.Time, tokens, remaining int, resetAfter time.Duration) {
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
@@ -84,6 +90,10 @@ func (ls *lease) renewed(now time.Time, tokens, remaining int, resetAfter time.D
 	if tokens == 0 {
 		return
 	}
-	ls.tokens, ls.started, ls.expires = tokens, now, now.Add(leaseWindow)
+	if !now.Before(ls.expires) {
+		ls.tokens = 0
+	}
+	ls.tokens += tokens
+	ls.started, ls.expires = now, now.Add(leaseWindow)
 	ls.remaining, ls.resetAfter = remaining, resetAfter
 }

@@ -86,7 +86,7 @@ var unlimited = Decision{Allowed: true, Remaining: math.MaxInt}
 // spend takes a leased token of key, starting the lease's renewal when it is due.
 func (l *Limiter) spend(ctx context.Context, ls *lease, key string, limit Limit, chunk int, now time.Time) (Decision, bool) {
 	d, ok := ls.take(now, limit)
-	if ok && ls.claimRenewal(now, chunk) {
+	if ok && chunk >= minRenewChunk && ls.claimRenewal(now, chunk) {
 		go l.renew(context.WithoutCancel(ctx), key, limit, chunk, ls)
 	}
 	return d, ok

@@ -216,3 +216,25 @@ func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
 		})
 	}
 }
+
+// TestSmallLeasesAreNotRenewedAhead: a limit of a few dozen requests a second leases two tokens
+// at a time; bursts of two must not make it take more from Redis than its requests spend.
+func TestSmallLeasesAreNotRenewedAhead(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	calls := &redisCalls{}
+	rdb.AddHook(calls)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("20/s")
+	for i := range 5 { // bursts of two, each after the previous lease lapsed
+		for range 2 {
+			if d := l.AllowAll(context.Background(), ratelimit.Bucket{Key: prefix + "small", Limit: limit}); !d.Allowed {
+				t.Fatalf("burst %d refused: %+v", i, d)
+			}
+		}
+		time.Sleep(150 * time.Millisecond)
+	}
+	// Each burst took one lease of two tokens, and nothing more.
+	if n, bg := calls.request.Load(), calls.background.Load(); n != 5 || bg != 0 {
+		t.Fatalf("%d leases taken by the requests and %d renewals, want one lease per burst and no renewal", n, bg)
+	}
+}
