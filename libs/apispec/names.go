@@ -11,24 +11,10 @@ import "strings"
 // hasCaseTwins reports whether an object anywhere in v has two member names
 // that differ only by case. It allocates nothing for objects of up to 16 members.
 func hasCaseTwins(v any) bool {
-	switch n := v.(type) {
-	case map[string]any:
-		if twinOf(n) != "" {
-			return true
-		}
-		for _, child := range n {
-			if hasCaseTwins(child) {
-				return true
-			}
-		}
-	case []any:
-		for _, child := range n {
-			if hasCaseTwins(child) {
-				return true
-			}
-		}
-	}
-	return false
+	return anyValue(v, func(node any) bool {
+		obj, ok := node.(map[string]any)
+		return ok && twinOf(obj) != ""
+	})
 }
 
 // twinOf returns the first, in byte order, of the member names of obj that
@@ -60,23 +46,13 @@ func twinOf(obj map[string]any) string {
 // caseTwinProblems names every object of v whose member names repeat.
 func caseTwinProblems(v any) []string {
 	var found []problem
-	var walk func(node any, path string)
-	walk = func(node any, path string) {
-		switch n := node.(type) {
-		case map[string]any:
-			if name := twinOf(n); name != "" {
+	eachValue(v, "", func(node any, path string) {
+		if obj, ok := node.(map[string]any); ok {
+			if name := twinOf(obj); name != "" {
 				found = append(found, problem{path: path, text: displayPath(appendKey(path, name)) +
 					" is given more than once: member names are compared without regard to case"})
 			}
-			for k, child := range n {
-				walk(child, appendKey(path, k))
-			}
-		case []any:
-			for i, child := range n {
-				walk(child, appendIndex(path, i))
-			}
 		}
-	}
-	walk(v, "")
+	})
 	return finish(found, nil)
 }

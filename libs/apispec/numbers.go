@@ -18,23 +18,10 @@ const (
 // hasHugeNumber reports whether any number in v is beyond the limits. It
 // allocates nothing.
 func hasHugeNumber(v any) bool {
-	switch n := v.(type) {
-	case json.Number:
-		return isHugeNumber(n)
-	case map[string]any:
-		for _, child := range n {
-			if hasHugeNumber(child) {
-				return true
-			}
-		}
-	case []any:
-		for _, child := range n {
-			if hasHugeNumber(child) {
-				return true
-			}
-		}
-	}
-	return false
+	return anyValue(v, func(node any) bool {
+		n, ok := node.(json.Number)
+		return ok && isHugeNumber(n)
+	})
 }
 
 // isHugeNumber reports whether one number literal is beyond the limits.
@@ -54,24 +41,11 @@ func isHugeNumber(n json.Number) bool {
 // hugeNumberProblems names every number of v that is beyond the limits.
 func hugeNumberProblems(v any) []string {
 	var found []problem
-	var walk func(node any, path string)
-	walk = func(node any, path string) {
-		switch n := node.(type) {
-		case json.Number:
-			if isHugeNumber(n) {
-				found = append(found, problem{path: path,
-					text: displayPath(path) + " is a number outside the range this API accepts"})
-			}
-		case map[string]any:
-			for k, child := range n {
-				walk(child, appendKey(path, k))
-			}
-		case []any:
-			for i, child := range n {
-				walk(child, appendIndex(path, i))
-			}
+	eachValue(v, "", func(node any, path string) {
+		if n, ok := node.(json.Number); ok && isHugeNumber(n) {
+			found = append(found, problem{path: path,
+				text: displayPath(path) + " is a number outside the range this API accepts"})
 		}
-	}
-	walk(v, "")
+	})
 	return finish(found, nil)
 }

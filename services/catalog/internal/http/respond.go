@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
 )
@@ -74,23 +75,11 @@ func sendJSON(c *fiber.Ctx, status int, body []byte, cacheControl string) error 
 // client's If-None-Match already names it.
 func sendValidated(c *fiber.Ctx, e cache.Entry, cacheControl string) error {
 	c.Set(fiber.HeaderETag, e.ETag)
-	if noneMatch := c.Get(fiber.HeaderIfNoneMatch); noneMatch != "" && etagMatches(noneMatch, e.ETag) {
+	if noneMatch := c.Get(fiber.HeaderIfNoneMatch); httpserver.ETagMatches(noneMatch, e.ETag) {
 		c.Set(fiber.HeaderCacheControl, cacheControl)
 		return c.SendStatus(fiber.StatusNotModified)
 	}
 	return sendJSON(c, fiber.StatusOK, e.Body, cacheControl)
-}
-
-// etagMatches applies If-None-Match's weak comparison: "*" or any listed tag equal to etag,
-// ignoring W/ prefixes.
-func etagMatches(header, etag string) bool {
-	for tag := range strings.SplitSeq(header, ",") {
-		tag = strings.TrimPrefix(strings.TrimSpace(tag), "W/")
-		if tag == "*" || tag == etag {
-			return true
-		}
-	}
-	return false
 }
 
 // param returns a copy of the named path parameter.

@@ -79,12 +79,19 @@ func NewValidatedBodies(size int, ttl time.Duration) *ValidatedBodies {
 }
 
 func bodyDigest(opID, scope string, body []byte) [sha256.Size]byte {
+	return digest([]byte(opID), []byte(scope), body)
+}
+
+// digest is the SHA-256 of parts, each but the last followed by a zero byte so that no two
+// lists of parts run together alike.
+func digest(parts ...[]byte) [sha256.Size]byte {
 	h := sha256.New()
-	h.Write([]byte(opID))
-	h.Write([]byte{0})
-	h.Write([]byte(scope))
-	h.Write([]byte{0})
-	h.Write(body)
+	for i, part := range parts {
+		h.Write(part)
+		if i < len(parts)-1 {
+			h.Write([]byte{0})
+		}
+	}
 	var d [sha256.Size]byte
 	h.Sum(d[:0])
 	return d

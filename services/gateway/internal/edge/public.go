@@ -7,6 +7,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 )
@@ -23,7 +24,7 @@ func (g *Gateway) document() fiber.Handler {
 		c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
 		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
 		c.Set(fiber.HeaderETag, etag)
-		if c.Get(fiber.HeaderIfNoneMatch) == etag {
+		if httpserver.ETagMatches(c.Get(fiber.HeaderIfNoneMatch), etag) {
 			return c.SendStatus(fiber.StatusNotModified)
 		}
 		c.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)

@@ -1,8 +1,6 @@
 package edge
 
 import (
-	"bytes"
-	"crypto/sha256"
 	"strconv"
 
 	"github.com/gofiber/fiber/v2"
@@ -11,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 )
 
@@ -61,15 +60,7 @@ func (g *Gateway) keepAtEdge(c *fiber.Ctx, key edgecache.Key) {
 // edgeKey is a digest of everything a shareable answer depends on: the organizer (the key's,
 // checked already) and its generation, the method, the path and the body.
 func edgeKey(organizerID string, gen uint64, method, path, body []byte) edgecache.Key {
-	h := sha256.New()
-	for _, part := range [][]byte{[]byte(organizerID), strconv.AppendUint(nil, gen, 10), method, path} {
-		h.Write(part)
-		h.Write([]byte{0})
-	}
-	h.Write(body)
-	var k edgecache.Key
-	h.Sum(k[:0])
-	return k
+	return digest([]byte(organizerID), strconv.AppendUint(nil, gen, 10), method, path, body)
 }
 
 // serveKept writes a kept answer, or 304 Not Modified when If-None-Match names its ETag.
@@ -79,24 +70,12 @@ func serveKept(c *fiber.Ctx, e *edgecache.Entry) error {
 		h.SetBytesKV(kv[0], kv[1])
 	}
 	h.Set(headerXCache, "HIT")
-	if etag := h.Peek(fiber.HeaderETag); len(etag) > 0 && etagMatches(c.Request().Header.Peek(fiber.HeaderIfNoneMatch), etag) {
-		return c.SendStatus(fiber.StatusNotModified)
+	if noneMatch := c.Get(fiber.HeaderIfNoneMatch); noneMatch != "" {
+		if etag := h.Peek(fiber.HeaderETag); len(etag) > 0 && httpserver.ETagMatches(noneMatch, string(etag)) {
+			return c.SendStatus(fiber.StatusNotModified)
+		}
 	}
 	c.Status(e.Status)
 	c.Response().SetBodyRaw(e.Body) // kept bodies are never written to
 	return nil
-}
-
-// etagMatches applies If-None-Match's weak comparison: "*" or any listed tag equal to etag,
-// ignoring W/ prefixes.
-func etagMatches(header, etag []byte) bool {
-	for len(header) > 0 {
-		var tag []byte
-		tag, header, _ = bytes.Cut(header, []byte(","))
-		tag = bytes.TrimPrefix(bytes.TrimSpace(tag), []byte("W/"))
-		if bytes.Equal(tag, []byte("*")) || bytes.Equal(tag, etag) {
-			return true
-		}
-	}
-	return false
 }

@@ -18,7 +18,7 @@ type Bucket struct {
 // then waits for one round trip instead of one per bucket.
 func (l *Limiter) AllowAll(ctx context.Context, buckets ...Bucket) Decision {
 	if len(buckets) == 0 {
-		return l.Allow(ctx, "", Limit{})
+		return unlimited
 	}
 	decisions := make([]Decision, len(buckets))
 	var pending []int
