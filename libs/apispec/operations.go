@@ -2,6 +2,7 @@ package apispec
 
 import (
 	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,6 +46,9 @@ type Operation struct {
 	SuccessStatus int
 	// HasBody reports whether the operation takes a JSON request body.
 	HasBody bool
+	// MaxBodyBytes is the largest request body the operation accepts (its request body's
+	// x-max-body-bytes), zero when it takes none.
+	MaxBodyBytes int
 }
 
 // ErrUnknownOperation is returned for an operationId the document does not declare.
@@ -111,7 +115,13 @@ func readOperation(path, method string, raw map[string]any) (Operation, error) {
 	if err != nil {
 		return Operation{}, err
 	}
-	_, hasBody := raw["requestBody"].(map[string]any)
+	body, hasBody := raw["requestBody"].(map[string]any)
+	var maxBody int
+	if hasBody {
+		if maxBody, err = bodyLimit(body); err != nil {
+			return Operation{}, err
+		}
+	}
 	return Operation{
 		ID:            id,
 		Method:        strings.ToUpper(method),
@@ -120,7 +130,30 @@ func readOperation(path, method string, raw map[string]any) (Operation, error) {
 		Scope:         scope,
 		SuccessStatus: status,
 		HasBody:       hasBody,
+		MaxBodyBytes:  maxBody,
 	}, nil
+}
+
+// bodyLimit reads the x-max-body-bytes extension every request body carries.
+func bodyLimit(body map[string]any) (int, error) {
+	n, ok := body["x-max-body-bytes"].(json.Number)
+	if !ok {
+		return 0, errors.New("request body lacks x-max-body-bytes")
+	}
+	limit, err := strconv.Atoi(string(n))
+	if err != nil || limit <= 0 {
+		return 0, fmt.Errorf("x-max-body-bytes %q is not a positive integer", n)
+	}
+	return limit, nil
+}
+
+// MaxBodyBytes is the largest body any operation accepts.
+func MaxBodyBytes() int {
+	largest := 0
+	for _, op := range spec.operations {
+		largest = max(largest, op.MaxBodyBytes)
+	}
+	return largest
 }
 
 // readSecurity derives the surface and the scope from the operation's

@@ -244,3 +244,18 @@ func TestMiddlewareKeepsPrincipalsApartOnOneConnection(t *testing.T) {
 		}
 	}
 }
+
+func TestClientNetworkGroupsIPv6By64(t *testing.T) {
+	for addr, want := range map[string]string{
+		"203.0.113.7":          "203.0.113.7",
+		"::ffff:203.0.113.7":   "203.0.113.7",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::1": "2001:db8:1:2::/64",
+		"fe80::1%eth0":         "fe80::/64",
+		"not an address":       "not an address",
+	} {
+		if got := identity.ClientNetwork(addr); got != want {
+			t.Errorf("ClientNetwork(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
