@@ -20,6 +20,12 @@ func fixedZone(hours int) string {
 	return "Etc/GMT"
 }
 
+// zoneExternalID names an event after its zone in the characters external ids allow
+// ("Etc/GMT+2" -> "tier-gmt-west-2", "Etc/GMT-3" -> "tier-gmt-east-3").
+func zoneExternalID(zone string) string {
+	return "tier-" + strings.NewReplacer("Etc/GMT+", "gmt-west-", "Etc/GMT-", "gmt-east-", "Etc/GMT", "gmt").Replace(zone)
+}
+
 // zonesAroundMidnight returns two fixed-offset zones and a date: in the first, 00:00 of the
 // date passed 30 to 90 minutes ago; in the second, two hours further west, it is 30 to 90
 // minutes away. IANA's fixed zones span UTC-12 to UTC+14, so such a pair exists at any instant.
@@ -54,7 +60,7 @@ func TestDateTierSwitchesAtMidnightInTheEventsTimeZone(t *testing.T) {
 		active bool
 		price  int
 	}{{pastZone, false, 5000}, {aheadZone, true, 3000}} {
-		ev := tn.importEvent(t, tiered("tier-"+tc.zone[4:], tc.zone))
+		ev := tn.importEvent(t, tiered(zoneExternalID(tc.zone), tc.zone))
 		loc, err := time.LoadLocation(tc.zone)
 		if err != nil {
 			t.Fatal(err)
