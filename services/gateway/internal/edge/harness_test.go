@@ -93,8 +93,15 @@ type call struct {
 	headers                  map[string]string
 }
 
+// answer is a response read whole.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
 // do sends c (path relative to BasePath) and returns the answer.
-func (h *harness) do(t *testing.T, c call) *http.Response {
+func (h *harness) do(t *testing.T, c call) answer {
 	t.Helper()
 	var body io.Reader
 	if c.body != "" {
@@ -111,12 +118,22 @@ func (h *harness) do(t *testing.T, c call) *http.Response {
 	for k, v := range c.headers {
 		req.Header.Set(k, v)
 	}
+	return h.send(t, req)
+}
+
+// send sends req to the gateway and reads the answer.
+func (h *harness) send(t *testing.T, req *http.Request) answer {
+	t.Helper()
 	res, err := h.srv.App.Test(req, 10_000)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = res.Body.Close() })
-	return res
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{status: res.StatusCode, header: res.Header, body: body}
 }
 
 // browserHeaders are a page's headers on the harness's site with its key.

@@ -15,8 +15,8 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 )
 
-// unreachable is how the auth client reports a refused connection.
-var unreachable = fmt.Errorf("auth /internal/keys/verify: %w: connection refused", keys.ErrUnreachable)
+// errUnreachable is how the auth client reports a refused connection.
+var errUnreachable = fmt.Errorf("auth /internal/keys/verify: %w: connection refused", keys.ErrUnreachable)
 
 // logBuffer collects log lines safely across goroutines.
 type logBuffer struct {
@@ -56,7 +56,7 @@ func TestKnownKeysAreServedWhileAuthIsUnreachable(t *testing.T) {
 		}
 	}
 	s.Revoke("revoked", t0)
-	auth.failWith(unreachable)
+	auth.failWith(errUnreachable)
 
 	late := t0.Add(staleOpts.TTL + time.Minute)
 	if k, err := s.Resolve(ctx, "known", late, nil); err != nil || k.ID != "key_k" {
@@ -100,7 +100,7 @@ func TestAnOutageIsProbedNotWaitedFor(t *testing.T) {
 	if _, err := s.Resolve(ctx, "known", t0, nil); err != nil {
 		t.Fatal(err)
 	}
-	auth.failWith(unreachable)
+	auth.failWith(errUnreachable)
 	late := t0.Add(opts.TTL + time.Second)
 	before := auth.calls.Load()
 	for i := range 100 { // within one probe interval
@@ -125,7 +125,7 @@ func TestAnOutageIsProbedNotWaitedFor(t *testing.T) {
 		_, _ = s.Resolve(ctx, "known", probe.Add(time.Hour), nil) // far past its lifetimes: needs auth
 		return logs.count("auth reachable again") == 1
 	}, "auth found reachable again")
-	auth.failWith(unreachable)
+	auth.failWith(errUnreachable)
 	if _, err := s.Resolve(ctx, "known", probe.Add(time.Hour+opts.TTL+time.Second), nil); err != nil {
 		t.Fatalf("a key looked up after the first outage, in a second one: %v", err)
 	}
@@ -154,7 +154,7 @@ func TestRefusedOriginsNeverEvictAllowedOnes(t *testing.T) {
 	if ok, _ := s.OriginAllowed(ctx, "https://shop.example", now, nil); !ok || auth.calls.Load() != before {
 		t.Fatalf("after the made-up origins the allowed one was looked up again (%d lookups)", auth.calls.Load()-before)
 	}
-	auth.failWith(unreachable)
+	auth.failWith(errUnreachable)
 	if ok, err := s.OriginAllowed(ctx, "https://shop.example", now.Add(staleOpts.OriginTTL+time.Minute), nil); !ok || err != nil {
 		t.Fatalf("the allowed origin with auth unreachable: %v %v", ok, err)
 	}
