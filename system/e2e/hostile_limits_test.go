@@ -37,6 +37,9 @@ func TestAnAddressPastItsLimitsLeavesTheKeyToOtherBuyers(t *testing.T) {
 	}
 
 	buyer := newVisitorIP()
+	if res := lookup(buyer, "ana@example.com"); res.status != 201 {
+		t.Errorf("the buyer's receipt lookup right after the attack: %d %s", res.status, res.body)
+	}
 	a := wantSession(t, s.postWith(t, s.publishable.Key, buyer, "session", s.purchase("Team Undeterred")))
 	call := stripeSessionOf(t, s.org, a.OrderID)
 	payload := stripeEvent(t, "checkout.session.completed", call, a.SessionID)
