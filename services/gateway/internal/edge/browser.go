@@ -37,12 +37,22 @@ func (g *Gateway) browser(op apispec.Operation, owner *proxy.Upstream) fiber.Han
 
 // corsForRefusal lets the page read why it was refused when its origin is one some key allows.
 // Asking auth about an origin not decided yet counts against the address's lookup limit; past
-// it the refusal goes without CORS headers.
+// it the refusal goes as it is, without CORS headers (and without the lookup limit's headers:
+// the refusal is not about it).
 func (g *Gateway) corsForRefusal(c *fiber.Ctx, origin string) {
-	if ok, _ := g.Keys.OriginAllowed(c.UserContext(), origin, g.Now(), g.admitLookup(c, g.clientIP(c))); ok {
+	ip := g.clientIP(c)
+	admit := func() error {
+		if !g.addressDecision(c, "lookup", ip, g.Limits.KeyLookupPerIP).Allowed {
+			return errLookupsExhausted
+		}
+		return nil
+	}
+	if ok, _ := g.Keys.OriginAllowed(c.UserContext(), origin, g.Now(), admit); ok {
 		setCORS(c, origin)
 	}
 }
+
+var errLookupsExhausted = errors.New("edge: the address's lookup limit is exhausted")
 
 func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.Upstream, origin string) error {
 	raw := c.Get(headerPublishableKey)

@@ -83,12 +83,18 @@ func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string) er
 }
 
 // allowAddress takes one request from the client address's bucket of one purpose (lookups,
-// preflights, webhooks): IPv6 clients are counted by their /64.
+// preflights, webhooks) and answers 429 when it is empty.
 func (g *Gateway) allowAddress(c *fiber.Ctx, purpose, ip string, limit ratelimit.Limit) error {
-	if d := g.Limiter.Allow(c.UserContext(), purpose+":ip:"+identity.ClientNetwork(ip), limit); !d.Allowed {
+	if d := g.addressDecision(c, purpose, ip, limit); !d.Allowed {
 		return tooMany(c, d)
 	}
 	return nil
+}
+
+// addressDecision takes one request from the client address's bucket of one purpose: IPv6
+// clients are counted by their /64.
+func (g *Gateway) addressDecision(c *fiber.Ctx, purpose, ip string, limit ratelimit.Limit) ratelimit.Decision {
+	return g.Limiter.Allow(c.UserContext(), purpose+":ip:"+identity.ClientNetwork(ip), limit)
 }
 
 // tooMany is the 429 answer for a refused decision.
