@@ -75,9 +75,11 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if err != nil {
 		return err
 	}
-	if sent := c.Get(fiber.HeaderOrigin); sent == "" {
+	sent := c.Get(fiber.HeaderOrigin)
+	if sent == "" {
 		return errNoOrigin
-	} else if origin == "" || !slices.Contains(key.AllowedOrigins, origin) {
+	}
+	if origin == "" || !slices.Contains(key.AllowedOrigins, origin) {
 		return httpserver.Forbidden("origin " + sent + " is not allowed for this publishable key")
 	}
 	setCORS(c, origin)

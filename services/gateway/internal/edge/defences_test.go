@@ -12,7 +12,7 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
 
-// operation returns the document's operation id.
+// operation returns the document's operation with this id.
 func operation(t *testing.T, id string) apispec.Operation {
 	t.Helper()
 	for _, op := range apispec.Operations() {
