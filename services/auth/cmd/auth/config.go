@@ -33,6 +33,9 @@ type Config struct {
 	// IdentityTokenTTL is the gateway's token lifetime, which bounds how long a verified
 	// token is remembered.
 	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// KeyUseFlushInterval is how often the keys' last uses, kept in memory by verification,
+	// are written in one batch.
+	KeyUseFlushInterval time.Duration `env:"KEY_USE_FLUSH_INTERVAL" envDefault:"5s"`
 }
 
 // Validate reports every problem in the configuration.
@@ -46,6 +49,9 @@ func (c Config) Validate() error {
 	}
 	if c.IdentityTokenTTL <= 0 {
 		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	}
+	if c.KeyUseFlushInterval <= 0 {
+		errs = append(errs, errors.New("KEY_USE_FLUSH_INTERVAL must be positive"))
 	}
 	for _, b := range c.KafkaBrokers {
 		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {

@@ -50,6 +50,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
+	// Verifications only read; the last use of each key is written in batches, and once more
+	// after the server has drained (deferred calls run in reverse order).
+	svc := app.New(authpg.New(pool), time.Now)
+	stopFlusher := runInBackground(ctx, func(bg context.Context) error {
+		return svc.RunKeyUseFlusher(bg, cfg.KeyUseFlushInterval, log)
+	})
+	defer stopFlusher()
+
 	srv := httpserver.New(httpserver.Options{
 		Log:            log,
 		BodyLimit:      cfg.BodyLimit,
@@ -60,7 +68,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		DrainDelay:     cfg.DrainDelay,
 	})
 	authhttp.Register(srv.App, authhttp.Deps{
-		Service:       app.New(authpg.New(pool), time.Now),
+		Service:       svc,
 		OperatorToken: cfg.OperatorToken,
 		Verifier:      identity.NewVerifier(keys, cfg.IdentityTokenTTL),
 	})
@@ -68,7 +76,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 }
 
 // runInBackground runs fn on a context that outlives ctx's cancellation, so the relay keeps
-// publishing while the server drains; the returned function stops it and waits for it.
+// publishing (and the flusher keeps recording) while the server drains; the returned function
+// stops it and waits for it.
 func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
 	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	done := make(chan struct{})

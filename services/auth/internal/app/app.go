@@ -29,9 +29,11 @@ type Repository interface {
 	// event, unless it is already revoked; it returns the key as it now is, or
 	// domain.ErrKeyNotFound.
 	RevokeKey(ctx context.Context, id string, at time.Time) (domain.Key, error)
-	// TouchKey records that the key with hash was used at the given time and returns it, or
-	// domain.ErrKeyNotFound.
-	TouchKey(ctx context.Context, hash string, at time.Time) (domain.Key, error)
+	// KeyByHash returns the key with hash, or domain.ErrKeyNotFound, and writes nothing.
+	KeyByHash(ctx context.Context, hash string) (domain.Key, error)
+	// RecordKeyUses stores the last use of each key in uses, by key id, in one write; a time
+	// older than the one stored is ignored.
+	RecordKeyUses(ctx context.Context, uses map[string]time.Time) error
 	// OriginAllowed reports whether a publishable key active at the given time allows origin.
 	OriginAllowed(ctx context.Context, origin string, at time.Time) (bool, error)
 }
@@ -40,11 +42,12 @@ type Repository interface {
 type Service struct {
 	repo Repository
 	now  func() time.Time
+	uses keyUses
 }
 
 // New returns a Service over repo; now is the clock (time.Now in production).
 func New(repo Repository, now func() time.Time) *Service {
-	return &Service{repo: repo, now: now}
+	return &Service{repo: repo, now: now, uses: keyUses{pending: map[string]time.Time{}}}
 }
 
 // clock returns the current time in UTC at the database's microsecond precision, so a value
@@ -133,12 +136,14 @@ func (s *Service) RevokeKey(ctx context.Context, id string) (domain.Key, error) 
 }
 
 // VerifyKey returns the key with the given hash, revoked and expired ones included (the
-// gateway decides and explains), and records its use.
+// gateway decides and explains). It only reads: the use is remembered in memory and written
+// by the next FlushKeyUses.
 func (s *Service) VerifyKey(ctx context.Context, hash string) (domain.Key, error) {
-	k, err := s.repo.TouchKey(ctx, hash, s.clock())
+	k, err := s.repo.KeyByHash(ctx, hash)
 	if err != nil {
 		return domain.Key{}, fmt.Errorf("verify key: %w", err)
 	}
+	s.uses.record(k.ID, s.clock())
 	return k, nil
 }
 

@@ -46,6 +46,8 @@ type Env struct {
 	Clock *Clock
 	// Signer mints internal identity tokens the service accepts, as the gateway does.
 	Signer *identity.Signer
+	// Service is the service's use cases, for tests to flush the keys' recorded uses.
+	Service *app.Service
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
 }
@@ -71,8 +73,9 @@ func Start(t testing.TB, o Options) *Env {
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: authhttp.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
+	env.Service = app.New(authpg.New(env.Pool), env.Clock.Now)
 	authhttp.Register(srv.App, authhttp.Deps{
-		Service:       app.New(authpg.New(env.Pool), env.Clock.Now),
+		Service:       env.Service,
 		OperatorToken: OperatorToken,
 		Verifier:      identity.NewVerifier(keys, time.Minute),
 	})

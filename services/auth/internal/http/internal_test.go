@@ -1,6 +1,7 @@
 package http_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -45,6 +46,9 @@ func TestVerifyKey(t *testing.T) {
 		t.Fatal("verify echoes the hash")
 	}
 
+	if err := env.Service.FlushKeyUses(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	list := env.Admin(t, http.MethodGet, "/admin/organizers/"+org+"/keys", nil)
 	for _, k := range list.Body["data"].([]any) {
 		k := k.(map[string]any)

@@ -77,7 +77,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	store := keys.NewStore(keys.NewAuthClient(cfg.AuthURL, signer, cfg.AuthTimeout), keys.Options{
-		TTL: cfg.KeyCacheTTL, NegativeTTL: cfg.KeyNegativeCacheTTL, OriginTTL: cfg.OriginCacheTTL,
+		TTL: cfg.KeyCacheTTL, StaleTTL: cfg.KeyStaleTTL, NegativeTTL: cfg.KeyNegativeCacheTTL, OriginTTL: cfg.OriginCacheTTL, Log: log,
 	})
 	listeners := []*listener{newRevocationListener(cfg, store, log)}
 	var edgeCache *edgecache.Cache
@@ -91,7 +91,7 @@ func run(ctx context.Context) error {
 	}
 
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: ready,
+		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: ready,
 	})
 	gw := &edge.Gateway{
 		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),

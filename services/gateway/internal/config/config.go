@@ -29,7 +29,10 @@ type Config struct {
 	IdentityPrivateKey string        `env:"IDENTITY_PRIVATE_KEY,notEmpty" secret:"true"`
 	IdentityTokenTTL   time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
 
-	KeyCacheTTL         time.Duration `env:"KEY_CACHE_TTL" envDefault:"60s"`
+	KeyCacheTTL time.Duration `env:"KEY_CACHE_TTL" envDefault:"60s"`
+	// KeyStaleTTL is how long past KEY_CACHE_TTL keys (and allowed origins) this instance looked
+	// up are still served while auth cannot be reached; 0 serves none.
+	KeyStaleTTL         time.Duration `env:"KEY_STALE_TTL" envDefault:"15m"`
 	KeyNegativeCacheTTL time.Duration `env:"KEY_NEGATIVE_CACHE_TTL" envDefault:"10s"`
 	OriginCacheTTL      time.Duration `env:"ORIGIN_CACHE_TTL" envDefault:"60s"`
 
@@ -70,6 +73,9 @@ func (c Config) Validate() error {
 	}
 	if c.KeyCacheTTL <= 0 || c.KeyNegativeCacheTTL <= 0 || c.OriginCacheTTL <= 0 {
 		errs = append(errs, errors.New("cache lifetimes must be positive"))
+	}
+	if c.KeyStaleTTL < 0 {
+		errs = append(errs, errors.New("KEY_STALE_TTL must not be negative"))
 	}
 	return errors.Join(errs...)
 }

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -53,6 +54,29 @@ func (g *Gateway) validateBody(c *fiber.Ctx, op apispec.Operation, scope string,
 		g.Validated.Add(digest, struct{}{})
 	}
 	return err
+}
+
+// bodyTooLarge returns the check that refuses a body larger than op accepts (its MaxBodyBytes;
+// none for an operation that takes no body) with 413, naming the limit. Routes run it before
+// anything else, so an oversized body costs no key lookup, no limit and no validation.
+func bodyTooLarge(op apispec.Operation) func(*fiber.Ctx) error {
+	return maxBody(op.MaxBodyBytes, "this operation")
+}
+
+// maxBody returns the check that refuses a body over limit bytes with 413; what names the
+// route in the message.
+func maxBody(limit int, what string) func(*fiber.Ctx) error {
+	refusal := httpserver.NewError(http.StatusRequestEntityTooLarge,
+		"request body too large: "+what+" accepts at most "+strconv.Itoa(limit)+" bytes")
+	if limit == 0 {
+		refusal = httpserver.NewError(http.StatusRequestEntityTooLarge, "request body too large: "+what+" takes no body")
+	}
+	return func(c *fiber.Ctx) error {
+		if len(c.Request().Body()) > limit {
+			return refusal
+		}
+		return nil
+	}
 }
 
 // checkContentType refuses a body of an operation that takes one unless it is sent as JSON.

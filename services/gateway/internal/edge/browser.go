@@ -1,6 +1,7 @@
 package edge
 
 import (
+	"errors"
 	"slices"
 	"strings"
 
@@ -16,21 +17,42 @@ import (
 var errNoOrigin = httpserver.Forbidden("the Origin header is required on browser endpoints")
 
 // browser serves an operation of the browser surface with the spec's checks in its order: the
-// publishable-key prefix, the key neither revoked nor expired, an Origin present and allowed for
-// the key, and for checkout sessions the redirect URLs on an allowed origin.
+// body within the operation's size, the publishable-key prefix, the key neither revoked nor
+// expired, an Origin present and allowed for the key, and for checkout sessions the redirect
+// URLs on an allowed origin.
 func (g *Gateway) browser(op apispec.Operation, owner *proxy.Upstream) fiber.Handler {
+	tooLarge := bodyTooLarge(op)
 	return func(c *fiber.Ctx) error {
-		origin := c.Get(fiber.HeaderOrigin)
-		err := g.serveBrowser(c, op, owner, origin)
+		origin := originOf(c.Get(fiber.HeaderOrigin))
+		err := tooLarge(c)
+		if err == nil {
+			err = g.serveBrowser(c, op, owner, origin)
+		}
 		if err != nil && origin != "" && len(c.Response().Header.Peek(fiber.HeaderAccessControlAllowOrigin)) == 0 {
-			// Let the page read why it was refused when its origin is one we serve at all.
-			if ok, _ := g.Keys.OriginAllowed(c.UserContext(), originOf(origin)); ok {
-				setCORS(c, origin)
-			}
+			g.corsForRefusal(c, origin)
 		}
 		return err
 	}
 }
+
+// corsForRefusal lets the page read why it was refused when its origin is one some key allows.
+// Asking auth about an origin not decided yet counts against the address's lookup limit; past
+// it the refusal goes as it is, without CORS headers (and without the lookup limit's headers:
+// the refusal is not about it).
+func (g *Gateway) corsForRefusal(c *fiber.Ctx, origin string) {
+	ip := g.clientIP(c)
+	admit := func() error {
+		if !g.addressDecision(c, "lookup", ip, g.Limits.KeyLookupPerIP).Allowed {
+			return errLookupsExhausted
+		}
+		return nil
+	}
+	if ok, _ := g.Keys.OriginAllowed(c.UserContext(), origin, g.Now(), admit); ok {
+		setCORS(c, origin)
+	}
+}
+
+var errLookupsExhausted = errors.New("edge: the address's lookup limit is exhausted")
 
 func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.Upstream, origin string) error {
 	raw := c.Get(headerPublishableKey)
@@ -53,11 +75,12 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if err != nil {
 		return err
 	}
-	if origin == "" {
+	sent := c.Get(fiber.HeaderOrigin)
+	if sent == "" {
 		return errNoOrigin
 	}
-	if !slices.Contains(key.AllowedOrigins, originOf(origin)) {
-		return httpserver.Forbidden("origin " + origin + " is not allowed for this publishable key")
+	if origin == "" || !slices.Contains(key.AllowedOrigins, origin) {
+		return httpserver.Forbidden("origin " + sent + " is not allowed for this publishable key")
 	}
 	setCORS(c, origin)
 	if err := g.limit(c, op, key.ID, ip); err != nil {
@@ -89,9 +112,9 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 // exposedHeaders are the response headers page scripts may read.
 const exposedHeaders = "X-Request-Id, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, RateLimit-Policy, ETag, Idempotent-Replayed"
 
-// setCORS lets the page at origin read the answer. Answers differ by key (each organizer sees
-// its own events) and are public (Cache-Control), so a shared cache in front must key them by
-// the publishable key too.
+// setCORS lets the page at origin (normalized, never the raw header) read the answer. Answers
+// differ by key (each organizer sees its own events) and are public (Cache-Control), so a
+// shared cache in front must key them by the publishable key too.
 func setCORS(c *fiber.Ctx, origin string) {
 	c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
 	c.Set(fiber.HeaderAccessControlExposeHeaders, exposedHeaders)
@@ -99,25 +122,34 @@ func setCORS(c *fiber.Ctx, origin string) {
 }
 
 // preflight answers CORS preflights of a browser path. A preflight carries no key, so the origin
-// must be allowed by some active publishable key.
+// must be allowed by some active publishable key; asking auth about an origin not decided yet
+// counts against the address's lookup limit.
 func (g *Gateway) preflight(methods []string) fiber.Handler {
 	allow := strings.Join(append(slices.Clone(methods), fiber.MethodOptions), ", ")
 	return func(c *fiber.Ctx) error {
 		c.Vary(fiber.HeaderOrigin)
-		origin := c.Get(fiber.HeaderOrigin)
-		if origin == "" {
+		sent := c.Get(fiber.HeaderOrigin)
+		if sent == "" {
 			return errNoOrigin
 		}
-		if d := g.Limiter.Allow(c.UserContext(), "preflight:ip:"+g.clientIP(c), g.Limits.PublicPerIP); !d.Allowed {
-			return tooMany(c, d)
+		origin := originOf(sent)
+		ip := g.clientIP(c)
+		if err := g.allowAddress(c, "preflight", ip, g.Limits.PublicPerIP); err != nil {
+			return err
 		}
-		ok, err := g.Keys.OriginAllowed(c.UserContext(), originOf(origin))
-		if err != nil {
+		if origin == "" {
+			return httpserver.Forbidden("origin " + sent + " is not allowed by any publishable key")
+		}
+		ok, err := g.Keys.OriginAllowed(c.UserContext(), origin, g.Now(), g.admitLookup(c, ip))
+		var limited *httpserver.Error
+		switch {
+		case errors.As(err, &limited):
+			return limited
+		case err != nil:
 			g.Log.ErrorContext(c.UserContext(), "origin check failed", "err", err)
 			return errKeysUnavailable
-		}
-		if !ok {
-			return httpserver.Forbidden("origin " + origin + " is not allowed by any publishable key")
+		case !ok:
+			return httpserver.Forbidden("origin " + sent + " is not allowed by any publishable key")
 		}
 		c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
 		c.Set(fiber.HeaderAccessControlAllowMethods, allow)

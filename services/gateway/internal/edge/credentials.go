@@ -62,16 +62,16 @@ func parse(key string) (apikey.Type, string, error) {
 	return t, apikey.Hash(key), nil
 }
 
+// admitLookup charges a lookup in auth (of a key or of an origin) to the client address's
+// lookup limit.
+func (g *Gateway) admitLookup(c *fiber.Ctx, ip string) func() error {
+	return func() error { return g.allowAddress(c, "lookup", ip, g.Limits.KeyLookupPerIP) }
+}
+
 // resolve turns a hash into an active key. Lookups in auth count against a per-IP limit, so
 // keys made up by the million cost auth nothing.
 func (g *Gateway) resolve(c *fiber.Ctx, hash, ip string) (*keys.Key, error) {
-	admit := func() error {
-		if d := g.Limiter.Allow(c.UserContext(), "lookup:ip:"+ip, g.Limits.KeyLookupPerIP); !d.Allowed {
-			return tooMany(c, d)
-		}
-		return nil
-	}
-	k, err := g.Keys.Resolve(c.UserContext(), hash, g.Now(), admit)
+	k, err := g.Keys.Resolve(c.UserContext(), hash, g.Now(), g.admitLookup(c, ip))
 	var expired *keys.ExpiredError
 	var limited *httpserver.Error
 	switch {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
 
@@ -54,28 +55,46 @@ func (l Limits) rules(opID string) []rule {
 }
 
 // limit applies the surface's limits and the operation's own, sets the RateLimit headers of the
-// tightest one and refuses with 429 when any is exhausted.
+// tightest one and refuses with 429 when any is exhausted. The client address's buckets are
+// charged first and the key's only when all of them admitted, so an address past its own
+// limits spends nothing of what the key's other clients share.
 func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string) error {
-	var buckets []ratelimit.Bucket
+	var perAddress, perKey []ratelimit.Bucket
+	network := identity.ClientNetwork(ip)
 	if op.Surface == apispec.Browser {
-		buckets = append(buckets, ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey},
-			ratelimit.Bucket{Key: "browser:ip:" + ip, Limit: g.Limits.BrowserPerIP})
+		perAddress = append(perAddress, ratelimit.Bucket{Key: "browser:ip:" + network, Limit: g.Limits.BrowserPerIP})
+		perKey = append(perKey, ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey})
 	} else {
-		buckets = append(buckets, ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey})
+		perKey = append(perKey, ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey})
 	}
 	for _, r := range g.Limits.rules(op.ID) {
-		subject := "key:" + keyID
 		if r.byIP {
-			subject = "ip:" + ip
+			perAddress = append(perAddress, ratelimit.Bucket{Key: r.bucket + ":ip:" + network, Limit: r.limit})
+		} else {
+			perKey = append(perKey, ratelimit.Bucket{Key: r.bucket + ":key:" + keyID, Limit: r.limit})
 		}
-		buckets = append(buckets, ratelimit.Bucket{Key: r.bucket + ":" + subject, Limit: r.limit})
 	}
-	d := g.Limiter.AllowAll(c.UserContext(), buckets...)
+	d := g.Limiter.AllowAll(c.UserContext(), perAddress, perKey)
 	if !d.Allowed {
 		return tooMany(c, d)
 	}
 	setRateHeaders(c, d)
 	return nil
+}
+
+// allowAddress takes one request from the client address's bucket of one purpose (lookups,
+// preflights, webhooks) and answers 429 when it is empty.
+func (g *Gateway) allowAddress(c *fiber.Ctx, purpose, ip string, limit ratelimit.Limit) error {
+	if d := g.addressDecision(c, purpose, ip, limit); !d.Allowed {
+		return tooMany(c, d)
+	}
+	return nil
+}
+
+// addressDecision takes one request from the client address's bucket of one purpose: IPv6
+// clients are counted by their /64.
+func (g *Gateway) addressDecision(c *fiber.Ctx, purpose, ip string, limit ratelimit.Limit) ratelimit.Decision {
+	return g.Limiter.Allow(c.UserContext(), purpose+":ip:"+identity.ClientNetwork(ip), limit)
 }
 
 // tooMany is the 429 answer for a refused decision.

@@ -10,11 +10,15 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 )
 
-// organizer serves an operation of the organizer surface: a secret key with the operation's
-// scope, the per-key limit, a valid body.
+// organizer serves an operation of the organizer surface: a body within the operation's size,
+// a secret key with the operation's scope, the per-key limit, a valid body.
 func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.Handler {
 	missingScope := httpserver.Forbidden("this API key lacks the " + op.Scope + " scope")
+	tooLarge := bodyTooLarge(op)
 	return func(c *fiber.Ctx) error {
+		if err := tooLarge(c); err != nil {
+			return err
+		}
 		raw, err := secretKeyFrom(c)
 		if err != nil {
 			return err

@@ -18,8 +18,8 @@ func (g *Gateway) document() fiber.Handler {
 	sum := sha256.Sum256(doc)
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 	return func(c *fiber.Ctx) error {
-		if d := g.Limiter.Allow(c.UserContext(), "public:ip:"+g.clientIP(c), g.Limits.PublicPerIP); !d.Allowed {
-			return tooMany(c, d)
+		if err := g.allowAddress(c, "public", g.clientIP(c), g.Limits.PublicPerIP); err != nil {
+			return err
 		}
 		c.Set(fiber.HeaderAccessControlAllowOrigin, "*")
 		c.Set(fiber.HeaderCacheControl, "public, max-age=300")
@@ -32,14 +32,27 @@ func (g *Gateway) document() fiber.Handler {
 	}
 }
 
+// WebhookMaxBody is the largest Stripe webhook delivery accepted: four times the 64 KiB bound
+// of Stripe's own Go handler example, for Checkout Session events carrying full metadata (up
+// to 50 keys of 500 characters) and custom fields.
+const WebhookMaxBody = 256 << 10
+
+// BodyLimit is the largest body any route accepts, the server's own bound: every larger body
+// is refused while it is read, before any route runs.
+func BodyLimit() int { return max(apispec.MaxBodyBytes(), WebhookMaxBody) }
+
 // webhook routes Stripe's webhook to checkout without keys: checkout verifies Stripe's
 // signature over the untouched body.
 func (g *Gateway) webhook(checkout *proxy.Upstream) fiber.Handler {
 	p := identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service}
+	tooLarge := maxBody(WebhookMaxBody, "the Stripe webhook")
 	return func(c *fiber.Ctx) error {
+		if err := tooLarge(c); err != nil {
+			return err
+		}
 		ip := g.clientIP(c)
-		if d := g.Limiter.Allow(c.UserContext(), "webhook:ip:"+ip, g.Limits.WebhookPerIP); !d.Allowed {
-			return tooMany(c, d)
+		if err := g.allowAddress(c, "webhook", ip, g.Limits.WebhookPerIP); err != nil {
+			return err
 		}
 		return g.forward(c, checkout, p, ip, proxy.Forward{Headers: []string{"Stripe-Signature"}})
 	}

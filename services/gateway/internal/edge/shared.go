@@ -41,7 +41,7 @@ func (g *Gateway) fromEdge(c *fiber.Ctx, op apispec.Operation, organizerID strin
 		(len(body) > 0 && req.Header.IsGet()) {
 		return key, false, false, nil
 	}
-	key = edgeKey(organizerID, g.Edge.Generation(organizerID), req.Header.Method(), req.URI().Path(), body)
+	key = edgeKey(organizerID, g.Edge.Generation(organizerID), req.Header.Method(), op.ID, routeParams(c), body)
 	e, ok := g.Edge.Get(key)
 	if !ok {
 		edgeLookups.Add(c.UserContext(), 1, edgeMiss)
@@ -58,9 +58,24 @@ func (g *Gateway) keepAtEdge(c *fiber.Ctx, key edgecache.Key) {
 }
 
 // edgeKey is a digest of everything a shareable answer depends on: the organizer (the key's,
-// checked already) and its generation, the method, the path and the body.
-func edgeKey(organizerID string, gen uint64, method, path, body []byte) edgecache.Key {
-	return digest([]byte(organizerID), strconv.AppendUint(nil, gen, 10), method, path, body)
+// checked already) and its generation, the method, the operation the request was routed to
+// and its path parameters as sent, and the body. It never uses the decoded path: the router
+// matches the raw one, so /events/evt_1%2Fpricing-cards is a read of the event
+// "evt_1%2Fpricing-cards", whose decoded path is that of evt_1's pricing cards.
+func edgeKey(organizerID string, gen uint64, method []byte, opID string, params [][]byte, body []byte) edgecache.Key {
+	parts := [][]byte{[]byte(organizerID), strconv.AppendUint(nil, gen, 10), method, []byte(opID)}
+	parts = append(parts, params...)
+	return digest(append(parts, body)...)
+}
+
+// routeParams are the raw values of the route's path parameters, in the route's order.
+func routeParams(c *fiber.Ctx) [][]byte {
+	names := c.Route().Params
+	params := make([][]byte, len(names))
+	for i, name := range names {
+		params[i] = []byte(c.Params(name))
+	}
+	return params
 }
 
 // serveKept writes a kept answer, or 304 Not Modified when If-None-Match names its ETag.

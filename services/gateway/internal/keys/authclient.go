@@ -54,7 +54,7 @@ func (c *AuthClient) OriginAllowed(ctx context.Context, origin string) (bool, er
 }
 
 // post sends body to path and decodes a 200 answer into out; it returns 404 as a status and
-// any other answer as an error.
+// any other answer as an error, ErrUnreachable when auth could not be reached or failed (5xx).
 func (c *AuthClient) post(ctx context.Context, path string, body, out any) (int, error) {
 	b, _ := json.Marshal(body)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.base+path, bytes.NewReader(b))
@@ -69,7 +69,7 @@ func (c *AuthClient) post(ctx context.Context, path string, body, out any) (int,
 	req.Header.Set(identity.Header, tok)
 	res, err := c.http.Do(req)
 	if err != nil {
-		return 0, fmt.Errorf("auth %s: %w", path, err)
+		return 0, fmt.Errorf("auth %s: %w: %w", path, ErrUnreachable, err)
 	}
 	defer res.Body.Close()
 	switch res.StatusCode {
@@ -80,6 +80,9 @@ func (c *AuthClient) post(ctx context.Context, path string, body, out any) (int,
 		return res.StatusCode, nil
 	case http.StatusNotFound:
 		return res.StatusCode, nil
+	}
+	if res.StatusCode >= http.StatusInternalServerError {
+		return 0, fmt.Errorf("auth %s: %w: status %d", path, ErrUnreachable, res.StatusCode)
 	}
 	return 0, fmt.Errorf("auth %s: status %d", path, res.StatusCode)
 }

@@ -1,12 +1,14 @@
 // Package keys resolves API keys for the gateway: a key's hash is looked up in auth once and
 // cached; revocations pushed over Kafka evict it at once, expiry is checked on every request,
-// and concurrent misses for one key share a single lookup.
+// and concurrent misses for one key share a single lookup. While auth cannot be reached, keys
+// this instance looked up before are served for a bounded time past their cache lifetime.
 package keys
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/expirable"
@@ -31,6 +33,9 @@ var (
 	ErrUnknown     = errors.New("keys: unknown key")
 	ErrRevoked     = errors.New("keys: key revoked")
 	ErrUnavailable = errors.New("keys: auth service unavailable")
+	// ErrUnreachable marks a Source failure that says nothing about the key: a network error, a
+	// timeout or a server error of auth. Only such failures let a known key be served stale.
+	ErrUnreachable = errors.New("keys: auth service unreachable")
 )
 
 // ExpiredError reports a key past its expiry.
@@ -49,34 +54,49 @@ type Source interface {
 // Options sets cache lifetimes.
 type Options struct {
 	// TTL bounds how long a looked-up key is trusted without asking auth again; it is the
-	// worst-case delay for a revocation whose Kafka event was lost.
+	// worst-case delay for a revocation whose Kafka event was lost while auth answers.
 	TTL time.Duration
+	// StaleTTL is how long past TTL a key (or an allowed origin) looked up before is still
+	// served while auth cannot be reached; zero serves none.
+	StaleTTL time.Duration
 	// NegativeTTL is how long an unknown hash is remembered.
 	NegativeTTL time.Duration
-	// OriginTTL is how long a preflight origin decision is remembered.
+	// OriginTTL is how long an origin decision is remembered.
 	OriginTTL time.Duration
+	// Log receives one warning per auth outage (nil: none).
+	Log *slog.Logger
 }
 
 // Store resolves key hashes.
 type Store struct {
 	src     Source
 	ttl     time.Duration
+	stale   time.Duration
 	keys    *expirable.LRU[string, cached]
 	unknown *expirable.LRU[string, struct{}]
 	revoked *expirable.LRU[string, time.Time]
-	origins *expirable.LRU[string, bool]
+	origins originCache
 	flight  singleflight.Group
+	outage  outage
 }
 
 // NewStore returns a Store over src.
 func NewStore(src Source, o Options) *Store {
+	log := o.Log
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return &Store{
-		src:     src,
-		ttl:     o.TTL,
-		keys:    expirable.NewLRU[string, cached](100_000, nil, o.TTL),
+		src:   src,
+		ttl:   o.TTL,
+		stale: o.StaleTTL,
+		// Keys are kept past their lifetime for as long as they may be served stale; a revoked
+		// hash is remembered as long, so no stale entry or late lookup can bring it back.
+		keys:    expirable.NewLRU[string, cached](100_000, nil, o.TTL+o.StaleTTL),
 		unknown: expirable.NewLRU[string, struct{}](100_000, nil, o.NegativeTTL),
-		revoked: expirable.NewLRU[string, time.Time](100_000, nil, o.TTL),
-		origins: expirable.NewLRU[string, bool](10_000, nil, o.OriginTTL),
+		revoked: expirable.NewLRU[string, time.Time](100_000, nil, o.TTL+o.StaleTTL),
+		origins: newOriginCache(o.OriginTTL, o.StaleTTL),
+		outage:  outage{log: log},
 	}
 }
 
@@ -88,26 +108,16 @@ type cached struct {
 
 // Resolve returns the active key with this hash, or ErrUnknown, ErrRevoked, *ExpiredError,
 // ErrUnavailable or the error of admit. On a cache miss, admit is called once per actual
-// lookup (concurrent misses of one hash share a lookup) and may refuse it.
+// lookup (concurrent misses of one hash share a lookup) and may refuse it. A key past its
+// cache lifetime is looked up again; while auth cannot be reached it is served as it was for
+// up to the stale lifetime more.
 func (s *Store) Resolve(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
 	if _, ok := s.revoked.Get(hash); ok {
 		return nil, ErrRevoked
 	}
-	var k *Key
-	if c, ok := s.keys.Get(hash); ok {
-		k = c.key
-		if now.Sub(c.at) > s.ttl/2 {
-			// A key in use is refreshed before it expires, so busy keys never miss.
-			go s.fetch(context.WithoutCancel(ctx), hash, nil) //nolint:errcheck // the next request sees the outcome
-		}
-	} else {
-		if _, ok := s.unknown.Get(hash); ok {
-			return nil, ErrUnknown
-		}
-		var err error
-		if k, err = s.fetch(ctx, hash, admit); err != nil {
-			return nil, err
-		}
+	k, err := s.known(ctx, hash, now, admit)
+	if err != nil {
+		return nil, err
 	}
 	switch {
 	case k.RevokedAt != nil:
@@ -118,15 +128,50 @@ func (s *Store) Resolve(ctx context.Context, hash string, now time.Time, admit f
 	return k, nil
 }
 
-func (s *Store) fetch(ctx context.Context, hash string, admit func() error) (*Key, error) {
+// known returns the key with this hash as last looked up, from the cache or from auth.
+func (s *Store) known(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
+	c, ok := s.keys.Get(hash)
+	if !ok {
+		if _, ok := s.unknown.Get(hash); ok {
+			return nil, ErrUnknown
+		}
+		return s.fetch(ctx, hash, now, admit)
+	}
+	age := now.Sub(c.at)
+	if age <= s.ttl {
+		if age > s.ttl/2 {
+			// A key in use is refreshed before it expires, so busy keys never miss.
+			go s.fetch(context.WithoutCancel(ctx), hash, now, nil) //nolint:errcheck // the next request sees the outcome
+		}
+		return c.key, nil
+	}
+	staleOK := age <= s.ttl+s.stale
+	if staleOK && s.outage.ongoing() {
+		// Auth was unreachable a moment ago: serve the key without waiting for it, and let one
+		// lookup at a time find out whether auth is back.
+		if s.outage.probeDue(now) {
+			go s.fetch(context.WithoutCancel(ctx), hash, now, nil) //nolint:errcheck // the next request sees the outcome
+		}
+		s.outage.servedStale(ctx)
+		return c.key, nil
+	}
+	k, err := s.fetch(ctx, hash, now, admit)
+	if staleOK && errors.Is(err, ErrUnreachable) {
+		s.outage.servedStale(ctx)
+		return c.key, nil
+	}
+	return k, err
+}
+
+func (s *Store) fetch(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
 	v, err, _ := s.flight.Do(hash, func() (any, error) {
 		if admit != nil {
 			if err := admit(); err != nil {
 				return nil, err
 			}
 		}
-		started := time.Now()
 		k, err := s.src.Lookup(context.WithoutCancel(ctx), hash)
+		s.outage.observe(ctx, now, err)
 		switch {
 		case errors.Is(err, ErrUnknown):
 			s.keys.Remove(hash)
@@ -136,7 +181,7 @@ func (s *Store) fetch(ctx context.Context, hash string, admit func() error) (*Ke
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
 		if _, revoked := s.revoked.Get(hash); !revoked {
-			s.keys.Add(hash, cached{key: k, at: started})
+			s.keys.Add(hash, cached{key: k, at: now})
 		}
 		return k, nil
 	})
@@ -146,33 +191,13 @@ func (s *Store) fetch(ctx context.Context, hash string, admit func() error) (*Ke
 	return v.(*Key), nil
 }
 
-// Revoke evicts a key at once; the hash is refused until the cache lifetime has passed, even if
-// a lookup that started before the revocation returns afterwards.
+// Revoke evicts a key at once; the hash is refused for as long as the key could have been
+// served, even if a lookup that started before the revocation returns afterwards.
 func (s *Store) Revoke(hash string, at time.Time) {
 	s.revoked.Add(hash, at)
 	s.keys.Remove(hash)
-	s.origins.Purge()
+	s.origins.purge()
 }
 
-// KeysChanged drops cached origin decisions after a key was created.
-func (s *Store) KeysChanged() { s.origins.Purge() }
-
-// OriginAllowed reports whether some active publishable key allows origin (CORS preflights
-// carry no key).
-func (s *Store) OriginAllowed(ctx context.Context, origin string) (bool, error) {
-	if ok, hit := s.origins.Get(origin); hit {
-		return ok, nil
-	}
-	v, err, _ := s.flight.Do("origin\x00"+origin, func() (any, error) {
-		ok, err := s.src.OriginAllowed(context.WithoutCancel(ctx), origin)
-		if err != nil {
-			return false, fmt.Errorf("%w: %w", ErrUnavailable, err)
-		}
-		s.origins.Add(origin, ok)
-		return ok, nil
-	})
-	if err != nil {
-		return false, err
-	}
-	return v.(bool), nil
-}
+// KeysChanged drops cached refusals of origins after a key was created.
+func (s *Store) KeysChanged() { s.origins.refused.Purge() }

@@ -42,7 +42,19 @@ func (a *authDouble) Lookup(_ context.Context, hash string) (*keys.Key, error) {
 
 func (a *authDouble) OriginAllowed(_ context.Context, origin string) (bool, error) {
 	a.calls.Add(1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.fail != nil {
+		return false, a.fail
+	}
 	return a.origins[origin], nil
+}
+
+// failWith makes every later lookup fail with err (nil: answer again).
+func (a *authDouble) failWith(err error) {
+	a.mu.Lock()
+	a.fail = err
+	a.mu.Unlock()
 }
 
 var opts = keys.Options{TTL: time.Minute, NegativeTTL: time.Minute, OriginTTL: time.Minute}
@@ -216,7 +228,7 @@ func TestAuthFailureIsUnavailableAndNotCached(t *testing.T) {
 	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); !errors.Is(err, keys.ErrUnavailable) {
 		t.Fatalf("got %v, want ErrUnavailable", err)
 	}
-	auth.fail = nil
+	auth.failWith(nil)
 	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); err != nil {
 		t.Fatalf("after auth recovered: %v", err)
 	}
@@ -227,19 +239,21 @@ func TestOriginDecisionsAreCachedUntilKeysChange(t *testing.T) {
 	s := keys.NewStore(auth, opts)
 	ctx := context.Background()
 	for range 3 {
-		if ok, _ := s.OriginAllowed(ctx, "https://a.example"); !ok {
+		if ok, _ := s.OriginAllowed(ctx, "https://a.example", time.Now(), nil); !ok {
 			t.Fatal("allowed origin refused")
 		}
-		if ok, _ := s.OriginAllowed(ctx, "https://b.example"); ok {
+		if ok, _ := s.OriginAllowed(ctx, "https://b.example", time.Now(), nil); ok {
 			t.Fatal("unknown origin allowed")
 		}
 	}
 	if n := auth.calls.Load(); n != 2 {
 		t.Fatalf("%d origin lookups, want 2", n)
 	}
+	auth.mu.Lock()
 	auth.origins["https://b.example"] = true
+	auth.mu.Unlock()
 	_ = s.HandleEvent(ctx, broker.Message{Headers: map[string]string{broker.HeaderType: keys.TypeCreated}, Value: []byte(`{}`)})
-	if ok, _ := s.OriginAllowed(ctx, "https://b.example"); !ok {
+	if ok, _ := s.OriginAllowed(ctx, "https://b.example", time.Now(), nil); !ok {
 		t.Fatal("a key created for an origin did not clear the cached refusal")
 	}
 }

@@ -56,7 +56,11 @@ func New(name, base string, timeout time.Duration) (*Upstream, error) {
 			ReadTimeout:              timeout,
 			WriteTimeout:             timeout,
 			NoDefaultUserAgentHeader: true,
-			RetryIf:                  func(*fasthttp.Request) bool { return false },
+			// The owner routes the path as the client sent it, as the gateway did: normalizing
+			// it would decode evt_1%2Fpricing-cards, which the gateway routed as an event id,
+			// into the path of evt_1's pricing cards.
+			DisablePathNormalizing: true,
+			RetryIf:                func(*fasthttp.Request) bool { return false },
 		},
 	}, nil
 }

@@ -83,6 +83,25 @@ func TestForwardSendsOnlyWhatOwnersMaySee(t *testing.T) {
 	}
 }
 
+// TestForwardKeepsThePathAsSent: the owner routes the path the gateway routed, so an encoded
+// slash inside a path parameter stays encoded.
+func TestForwardKeepsThePathAsSent(t *testing.T) {
+	url, reqs, _ := owner(t, 200)
+	up, err := proxy.New("catalog", url, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const path = "/external/v1/browser/events/evt_1%2Fpricing-cards"
+	res, err := gateway(t, up, proxy.Forward{}).Test(httptest.NewRequest("GET", path, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if got := (<-reqs).URL.RequestURI(); got != path {
+		t.Fatalf("the owner was sent %s, want %s", got, path)
+	}
+}
+
 func TestOwnerDownIsABadGateway(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()

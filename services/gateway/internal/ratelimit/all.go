@@ -12,17 +12,33 @@ type Bucket struct {
 	Limit Limit
 }
 
-// AllowAll takes one request from every bucket, as Allow does for each, and returns the tightest
-// decision. Buckets whose leases still hold tokens answer at once; the others ask Redis at the
-// same time. A request drawing from several buckets leased together (they expire together)
-// then waits for one round trip instead of one per bucket.
-func (l *Limiter) AllowAll(ctx context.Context, buckets ...Bucket) Decision {
-	if len(buckets) == 0 {
-		return unlimited
+// AllowAll takes one request from every bucket of each stage in turn, as Allow does for each,
+// and returns the tightest decision. A stage is charged only when every bucket of the stages
+// before it admitted the request: callers put the narrowest buckets (a client's own) first and
+// the shared ones (a key's, which every client of a site draws from) last, so a request one of
+// its own buckets refuses spends nothing of anyone else's. Within a stage, buckets whose leases
+// still hold tokens answer at once and the others ask Redis at the same time: a stage of
+// several buckets leased together (they expire together) waits for one round trip, not one
+// per bucket.
+func (l *Limiter) AllowAll(ctx context.Context, stages ...[]Bucket) Decision {
+	d := unlimited
+	for _, stage := range stages {
+		if len(stage) == 0 {
+			continue
+		}
+		d = d.Tighter(l.allowStage(ctx, stage))
+		if !d.Allowed {
+			return d
+		}
 	}
-	decisions := make([]Decision, len(buckets))
+	return d
+}
+
+// allowStage takes one request from every bucket of stage and returns the tightest decision.
+func (l *Limiter) allowStage(ctx context.Context, stage []Bucket) Decision {
+	decisions := make([]Decision, len(stage))
 	var pending []int
-	for i, b := range buckets {
+	for i, b := range stage {
 		if d, ok := l.fromLease(ctx, b.Key, b.Limit); ok {
 			decisions[i] = d
 		} else {
@@ -31,11 +47,11 @@ func (l *Limiter) AllowAll(ctx context.Context, buckets ...Bucket) Decision {
 	}
 	if len(pending) == 1 {
 		i := pending[0]
-		decisions[i] = l.Allow(ctx, buckets[i].Key, buckets[i].Limit)
+		decisions[i] = l.Allow(ctx, stage[i].Key, stage[i].Limit)
 	} else if len(pending) > 1 {
 		var wg sync.WaitGroup
 		for _, i := range pending {
-			wg.Go(func() { decisions[i] = l.Allow(ctx, buckets[i].Key, buckets[i].Limit) })
+			wg.Go(func() { decisions[i] = l.Allow(ctx, stage[i].Key, stage[i].Limit) })
 		}
 		wg.Wait()
 	}

@@ -131,30 +131,62 @@ func TestLeasedTokensNeverOverAdmitAcrossInstances(t *testing.T) {
 	}
 }
 
-// TestAllowAllDrawsFromEveryBucket: one request draws from each of its buckets (exact ones
+// TestAllowAllDrawsFromEveryBucket: one request draws from each bucket of a stage (exact ones
 // and leased ones, in Redis at once), is refused when any bucket is empty, and reports the
-// tightest; a refusal by one bucket still spends the others, as separate checks did.
+// tightest.
 func TestAllowAllDrawsFromEveryBucket(t *testing.T) {
 	rdb, prefix := testkit.Redis(t)
 	l := ratelimit.New(rdb, testkit.Logger(t), 1)
 	exact, _ := ratelimit.ParseLimit("3/m")    // one token per Redis call
 	leased, _ := ratelimit.ParseLimit("600/s") // chunks of leased tokens
 	off := ratelimit.Limit{}
-	buckets := []ratelimit.Bucket{
+	stage := []ratelimit.Bucket{
 		{Key: prefix + "ip", Limit: exact}, {Key: prefix + "key", Limit: leased},
 		{Key: prefix + "session", Limit: exact}, {Key: prefix + "off", Limit: off},
 	}
 	for i := range 3 {
-		d := l.AllowAll(context.Background(), buckets...)
+		d := l.AllowAll(context.Background(), stage)
 		if !d.Allowed || d.Limit != exact || d.Remaining != 2-i {
 			t.Fatalf("request %d: %+v, want allowed with the exact buckets' %d remaining", i+1, d, 2-i)
 		}
 	}
-	if d := l.AllowAll(context.Background(), buckets...); d.Allowed || d.RetryAfter <= 0 {
+	if d := l.AllowAll(context.Background(), stage); d.Allowed || d.RetryAfter <= 0 {
 		t.Fatalf("fourth request: %+v, want refused by the exact buckets", d)
 	}
-	if d := l.Allow(context.Background(), prefix+"key", leased); !d.Allowed || d.Remaining != 600-5 {
-		t.Fatalf("the leased bucket after four requests: %+v, want 595 left", d)
+}
+
+// TestRefusedRequestsSpendNoLaterStage: a request refused by a bucket of its first stage (a
+// client address's own) takes nothing from the stage after it (the key's, shared by every
+// client), so one address past its limit cannot empty the key's bucket for the others; a
+// request the second stage refuses has spent its first stage, which is its own.
+func TestRefusedRequestsSpendNoLaterStage(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	perAddress, _ := ratelimit.ParseLimit("2/m")
+	perKey, _ := ratelimit.ParseLimit("5/m")
+	shared := []ratelimit.Bucket{{Key: prefix + "key", Limit: perKey}}
+	from := func(addr string) ratelimit.Decision {
+		return l.AllowAll(context.Background(), []ratelimit.Bucket{{Key: prefix + "ip:" + addr, Limit: perAddress}}, shared)
+	}
+	admitted := 0
+	for range 50 {
+		if from("attacker").Allowed {
+			admitted++
+		}
+	}
+	if admitted != 2 {
+		t.Fatalf("the attacking address was admitted %d times, want its own limit of 2", admitted)
+	}
+	for _, addr := range []string{"buyer-1", "buyer-2", "buyer-3"} {
+		if d := from(addr); !d.Allowed {
+			t.Fatalf("%s after the attack: %+v, want admitted (the key's bucket kept what the attack did not take)", addr, d)
+		}
+	}
+	if d := from("buyer-4"); d.Allowed || d.Limit != perKey {
+		t.Fatalf("a sixth admitted request: %+v, want refused by the key's limit of 5", d)
+	}
+	if d := l.Allow(context.Background(), prefix+"ip:buyer-4", perAddress); !d.Allowed || d.Remaining != 0 {
+		t.Fatalf("buyer-4's own bucket after the key refused it: %+v, want one of its two spent", d)
 	}
 }
 
@@ -191,7 +223,7 @@ func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
 			return l.Allow(ctx, key, limit)
 		},
 		"AllowAll": func(l *ratelimit.Limiter, ctx context.Context, key string) ratelimit.Decision {
-			return l.AllowAll(ctx, ratelimit.Bucket{Key: key, Limit: limit}, ratelimit.Bucket{Key: key + ":ip", Limit: limit})
+			return l.AllowAll(ctx, []ratelimit.Bucket{{Key: key, Limit: limit}, {Key: key + ":ip", Limit: limit}})
 		},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -227,7 +259,7 @@ func TestSmallLeasesAreNotRenewedAhead(t *testing.T) {
 	limit, _ := ratelimit.ParseLimit("20/s")
 	for i := range 5 { // bursts of two, each after the previous lease lapsed
 		for range 2 {
-			if d := l.AllowAll(context.Background(), ratelimit.Bucket{Key: prefix + "small", Limit: limit}); !d.Allowed {
+			if d := l.AllowAll(context.Background(), []ratelimit.Bucket{{Key: prefix + "small", Limit: limit}}); !d.Allowed {
 				t.Fatalf("burst %d refused: %+v", i, d)
 			}
 		}

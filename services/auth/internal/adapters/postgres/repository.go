@@ -145,16 +145,30 @@ func (r *Repository) RevokeKey(ctx context.Context, id string, at time.Time) (do
 	return k, nil
 }
 
-// TouchKey sets the last use of the key with hash and returns the key, in one statement.
-func (r *Repository) TouchKey(ctx context.Context, hash string, at time.Time) (domain.Key, error) {
-	row, err := r.q.TouchKeyByHash(ctx, db.TouchKeyByHashParams{KeyHash: hash, UsedAt: at})
+// KeyByHash returns the key with hash; it writes nothing.
+func (r *Repository) KeyByHash(ctx context.Context, hash string) (domain.Key, error) {
+	row, err := r.q.GetKeyByHash(ctx, hash)
 	if pg.IsNoRows(err) {
 		return domain.Key{}, domain.ErrKeyNotFound
 	}
 	if err != nil {
-		return domain.Key{}, fmt.Errorf("touch key: %w", err)
+		return domain.Key{}, fmt.Errorf("key by hash: %w", err)
 	}
 	return toKey(row), nil
+}
+
+// RecordKeyUses sets the last use of each key in uses (by id) in one statement; a time older
+// than the one stored changes nothing, and ids of keys that no longer exist are skipped.
+func (r *Repository) RecordKeyUses(ctx context.Context, uses map[string]time.Time) error {
+	p := db.RecordKeyUsesParams{Ids: make([]string, 0, len(uses)), UsedAt: make([]time.Time, 0, len(uses))}
+	for id, at := range uses {
+		p.Ids = append(p.Ids, id)
+		p.UsedAt = append(p.UsedAt, at)
+	}
+	if err := r.q.RecordKeyUses(ctx, p); err != nil {
+		return fmt.Errorf("record key uses: %w", err)
+	}
+	return nil
 }
 
 // OriginAllowed reports whether an active publishable key allows the normalised origin.

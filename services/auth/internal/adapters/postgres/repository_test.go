@@ -258,21 +258,31 @@ func TestRolledBackRevokeWritesNothing(t *testing.T) {
 	}
 }
 
-func TestTouchKeyRecordsLastUse(t *testing.T) {
+func TestKeyByHashAndRecordKeyUses(t *testing.T) {
 	pool := authtest.Pool(t)
 	repo := authpg.New(pool)
-	k := key(t, repo, organizer(t, repo, t0).ID, secretReq, t0)
-	used := t0.Add(3 * time.Hour)
-	got, err := repo.TouchKey(ctx, k.Hash, used)
-	if err != nil || got.ID != k.ID || got.LastUsedAt == nil || !got.LastUsedAt.Equal(used) {
-		t.Fatalf("TouchKey = %+v, %v", got, err)
+	org := organizer(t, repo, t0).ID
+	a, b := key(t, repo, org, secretReq, t0), key(t, repo, org, publicReq("https://shop.example"), t0)
+	got, err := repo.KeyByHash(ctx, a.Hash)
+	if err != nil || got.ID != a.ID || got.LastUsedAt != nil {
+		t.Fatalf("KeyByHash = %+v, %v", got, err)
 	}
-	list, _, _ := repo.Keys(ctx, k.OrganizerID, domain.Page{Limit: 10})
-	if !list[0].LastUsedAt.Equal(used) {
-		t.Fatalf("lastUsedAt stored %v", list[0].LastUsedAt)
-	}
-	if _, err := repo.TouchKey(ctx, "0000000000000000000000000000000000000000000000000000000000000000", used); !errors.Is(err, domain.ErrKeyNotFound) {
+	if _, err := repo.KeyByHash(ctx, "0000000000000000000000000000000000000000000000000000000000000000"); !errors.Is(err, domain.ErrKeyNotFound) {
 		t.Fatalf("unknown hash: %v", err)
+	}
+	used := t0.Add(3 * time.Hour)
+	if err := repo.RecordKeyUses(ctx, map[string]time.Time{a.ID: used, b.ID: used.Add(time.Minute), "key_gone": used}); err != nil {
+		t.Fatal(err)
+	}
+	// A use older than the one stored (a flush retried after a later one) changes nothing.
+	if err := repo.RecordKeyUses(ctx, map[string]time.Time{a.ID: used.Add(-time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]time.Time{a.Hash: used, b.Hash: used.Add(time.Minute)} {
+		got, err := repo.KeyByHash(ctx, k)
+		if err != nil || got.LastUsedAt == nil || !got.LastUsedAt.Equal(want) {
+			t.Fatalf("key %s lastUsedAt %v (%v), want %v", got.ID, got.LastUsedAt, err, want)
+		}
 	}
 }
 

@@ -21,6 +21,33 @@ func (q *Queries) CountKeys(ctx context.Context, organizerID string) (int64, err
 	return count, err
 }
 
+const getKeyByHash = `-- name: GetKeyByHash :one
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
+       created_at, last_used_at, expires_at, revoked_at
+FROM api_keys
+WHERE key_hash = $1
+`
+
+func (q *Queries) GetKeyByHash(ctx context.Context, keyHash string) (ApiKey, error) {
+	row := q.db.QueryRow(ctx, getKeyByHash, keyHash)
+	var i ApiKey
+	err := row.Scan(
+		&i.ID,
+		&i.OrganizerID,
+		&i.Type,
+		&i.Name,
+		&i.KeyHash,
+		&i.Last4,
+		&i.Scopes,
+		&i.AllowedOrigins,
+		&i.CreatedAt,
+		&i.LastUsedAt,
+		&i.ExpiresAt,
+		&i.RevokedAt,
+	)
+	return i, err
+}
+
 const getKeyForUpdate = `-- name: GetKeyForUpdate :one
 SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
        created_at, last_used_at, expires_at, revoked_at
@@ -177,6 +204,26 @@ func (q *Queries) OriginAllowed(ctx context.Context, arg OriginAllowedParams) (b
 	return exists, err
 }
 
+const recordKeyUses = `-- name: RecordKeyUses :exec
+UPDATE api_keys AS k
+SET last_used_at = GREATEST(k.last_used_at, u.used_at)
+FROM (
+    -- Arrays of one length unnested side by side in a select list pair up row by row.
+    SELECT unnest($1::text[]) AS id, unnest($2::timestamptz[]) AS used_at
+) AS u
+WHERE k.id = u.id
+`
+
+type RecordKeyUsesParams struct {
+	Ids    []string
+	UsedAt []time.Time
+}
+
+func (q *Queries) RecordKeyUses(ctx context.Context, arg RecordKeyUsesParams) error {
+	_, err := q.db.Exec(ctx, recordKeyUses, arg.Ids, arg.UsedAt)
+	return err
+}
+
 const setKeyRevoked = `-- name: SetKeyRevoked :exec
 UPDATE api_keys SET revoked_at = $1::timestamptz WHERE id = $2
 `
@@ -189,36 +236,4 @@ type SetKeyRevokedParams struct {
 func (q *Queries) SetKeyRevoked(ctx context.Context, arg SetKeyRevokedParams) error {
 	_, err := q.db.Exec(ctx, setKeyRevoked, arg.RevokedAt, arg.ID)
 	return err
-}
-
-const touchKeyByHash = `-- name: TouchKeyByHash :one
-UPDATE api_keys SET last_used_at = $1::timestamptz
-WHERE key_hash = $2
-RETURNING id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-          created_at, last_used_at, expires_at, revoked_at
-`
-
-type TouchKeyByHashParams struct {
-	UsedAt  time.Time
-	KeyHash string
-}
-
-func (q *Queries) TouchKeyByHash(ctx context.Context, arg TouchKeyByHashParams) (ApiKey, error) {
-	row := q.db.QueryRow(ctx, touchKeyByHash, arg.UsedAt, arg.KeyHash)
-	var i ApiKey
-	err := row.Scan(
-		&i.ID,
-		&i.OrganizerID,
-		&i.Type,
-		&i.Name,
-		&i.KeyHash,
-		&i.Last4,
-		&i.Scopes,
-		&i.AllowedOrigins,
-		&i.CreatedAt,
-		&i.LastUsedAt,
-		&i.ExpiresAt,
-		&i.RevokedAt,
-	)
-	return i, err
 }

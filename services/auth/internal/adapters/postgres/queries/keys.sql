@@ -24,11 +24,20 @@ FOR UPDATE;
 -- name: SetKeyRevoked :exec
 UPDATE api_keys SET revoked_at = sqlc.arg(revoked_at)::timestamptz WHERE id = sqlc.arg(id);
 
--- name: TouchKeyByHash :one
-UPDATE api_keys SET last_used_at = sqlc.arg(used_at)::timestamptz
-WHERE key_hash = sqlc.arg(key_hash)
-RETURNING id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-          created_at, last_used_at, expires_at, revoked_at;
+-- name: GetKeyByHash :one
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
+       created_at, last_used_at, expires_at, revoked_at
+FROM api_keys
+WHERE key_hash = $1;
+
+-- name: RecordKeyUses :exec
+UPDATE api_keys AS k
+SET last_used_at = GREATEST(k.last_used_at, u.used_at)
+FROM (
+    -- Arrays of one length unnested side by side in a select list pair up row by row.
+    SELECT unnest(sqlc.arg(ids)::text[]) AS id, unnest(sqlc.arg(used_at)::timestamptz[]) AS used_at
+) AS u
+WHERE k.id = u.id;
 
 -- name: OriginAllowed :one
 SELECT EXISTS (

@@ -1,0 +1,236 @@
+package edge
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/gateway/internal/clientip"
+	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
+	"github.com/podiumhq/podium/services/gateway/internal/keys"
+	"github.com/podiumhq/podium/services/gateway/internal/proxy"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
+)
+
+// harness is a gateway with every route, over a real Redis limiter, an owner on a real listener
+// that records what reaches it, and an auth double that counts its lookups (the end-to-end
+// suite runs the real auth service).
+type harness struct {
+	srv   *httpserver.Server
+	gw    *Gateway
+	auth  *authDouble
+	owner *owner
+	// key is an active publishable key allowing site.
+	key string
+}
+
+// site is the origin the harness's publishable key allows.
+const site = "https://shop.example"
+
+func newHarness(t *testing.T, limits Limits) *harness {
+	t.Helper()
+	rdb, _ := testkit.Redis(t)
+	pub, priv, err := identity.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, _ := identity.ParsePrivateKey(priv)
+	pubs, _ := identity.ParsePublicKeys(pub)
+	o := startOwner(t, identity.NewVerifier(pubs, time.Minute))
+	upstreams := map[string]*proxy.Upstream{}
+	for _, name := range []string{Catalog, Registration, Checkout} {
+		u, err := proxy.New(name, o.url, 5*time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		upstreams[name] = u
+	}
+	key, err := apikey.Generate(apikey.Publishable)
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := &authDouble{
+		keys:    map[string]keys.Key{apikey.Hash(key): {ID: "key_" + randomHex(6), OrganizerID: "org_" + randomHex(6), Type: apikey.Publishable, AllowedOrigins: []string{site}}},
+		origins: map[string]bool{site: true},
+	}
+	resolver, _ := clientip.New([]string{"0.0.0.0/32"}) // Fiber's test connections come from 0.0.0.0
+	validator, err := apispec.NewValidator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &Gateway{
+		Keys:    keys.NewStore(auth, keys.Options{TTL: time.Minute, NegativeTTL: time.Minute, OriginTTL: time.Minute}),
+		Limiter: ratelimit.New(rdb, testkit.Logger(t), 1), Limits: limits,
+		Signer: identity.NewSigner(seed, time.Minute), Validator: validator, ClientIP: resolver,
+		Upstreams: upstreams, Edge: edgecache.New(100, 1<<20, time.Minute, time.Now), Log: testkit.Logger(t), Now: time.Now,
+	}
+	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(t), BodyLimit: BodyLimit(), DisableTracing: true})
+	if err := g.Register(srv.App); err != nil {
+		t.Fatal(err)
+	}
+	return &harness{srv: srv, gw: g, auth: auth, owner: o, key: key}
+}
+
+// call is one request to the harness's gateway from the client at addr.
+type call struct {
+	method, path, addr, body string
+	headers                  map[string]string
+}
+
+// answer is a response read whole.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+// do sends c (path relative to BasePath) and returns the answer.
+func (h *harness) do(t *testing.T, c call) answer {
+	t.Helper()
+	var body io.Reader
+	if c.body != "" {
+		body = strings.NewReader(c.body)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), c.method, "http://gateway"+BasePath+c.path, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Forwarded-For", c.addr) // the harness trusts its test connections as a proxy
+	if c.body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for k, v := range c.headers {
+		req.Header.Set(k, v)
+	}
+	return h.send(t, req)
+}
+
+// send sends req to the gateway and reads the answer.
+func (h *harness) send(t *testing.T, req *http.Request) answer {
+	t.Helper()
+	res, err := h.srv.App.Test(req, 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return answer{status: res.StatusCode, header: res.Header, body: body}
+}
+
+// browserHeaders are a page's headers on the harness's site with its key.
+func (h *harness) browserHeaders(origin string) map[string]string {
+	return map[string]string{"X-Publishable-Key": h.key, "Origin": origin}
+}
+
+// authDouble answers lookups from maps and counts them.
+type authDouble struct {
+	mu            sync.Mutex
+	keys          map[string]keys.Key
+	origins       map[string]bool
+	lookups       atomic.Int32
+	originLookups atomic.Int32
+}
+
+func (a *authDouble) Lookup(_ context.Context, hash string) (*keys.Key, error) {
+	a.lookups.Add(1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	k, ok := a.keys[hash]
+	if !ok {
+		return nil, keys.ErrUnknown
+	}
+	return &k, nil
+}
+
+func (a *authDouble) OriginAllowed(_ context.Context, origin string) (bool, error) {
+	a.originLookups.Add(1)
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.origins[origin], nil
+}
+
+// owner stands for catalog, registration and checkout: it records each request's raw path and
+// principal and answers with them, shareable at the edge for a minute.
+type owner struct {
+	url      string
+	mu       sync.Mutex
+	received []received
+}
+
+type received struct {
+	path      string
+	principal identity.Principal
+}
+
+func startOwner(t *testing.T, v *identity.Verifier) *owner {
+	t.Helper()
+	o := &owner{}
+	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(t), BodyLimit: 4 << 20, DisableTracing: true})
+	srv.App.Use(func(c *fiber.Ctx) error {
+		p, err := v.Verify(identity.Token(c))
+		if err != nil {
+			return httpserver.Unauthorized("no identity")
+		}
+		r := received{path: string(c.Request().URI().PathOriginal()), principal: p}
+		o.mu.Lock()
+		o.received = append(o.received, r)
+		o.mu.Unlock()
+		c.Set(edgecache.HeaderSurrogateControl, "max-age=60")
+		return c.Status(http.StatusOK).JSON(fiber.Map{"path": r.path})
+	})
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.url = "http://" + ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Serve(ctx, ln, time.Second) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("owner: %v", err)
+		}
+	})
+	return o
+}
+
+// requests returns what reached the owner so far.
+func (o *owner) requests() []received {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return append([]received(nil), o.received...)
+}
+
+// newAddr is a client address of the test's own, so that tests sharing Redis do not share
+// per-address buckets.
+func newAddr() string {
+	b := make([]byte, 3)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("10.%d.%d.%d", b[0], b[1], b[2])
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
