@@ -51,7 +51,8 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 20 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
-		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute {
+		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute ||
+		cfg.HoldMaxPlacesPerAddress != 33 || cfg.HoldMaxPlacesPerEmail != 22 || cfg.ReceiptCooldown != 10*time.Minute {
 		t.Fatalf("config %+v", cfg)
 	}
 	var buf bytes.Buffer
@@ -71,6 +72,9 @@ func TestConfigValidation(t *testing.T) {
 		"smtp port":           {"SMTP_PORT", "0", "SMTP_PORT"},
 		"sweep interval":      {"HOLD_SWEEP_INTERVAL", "0s", "HOLD_SWEEP_INTERVAL must be positive"},
 		"pool":                {"DB_MAX_CONNS", "0", "DB_MAX_CONNS must be at least 1"},
+		"address cap":         {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS and HOLD_MAX_PLACES_PER_EMAIL must be at least 11"},
+		"e-mail cap":          {"HOLD_MAX_PLACES_PER_EMAIL", "5", "must be at least 11"},
+		"receipt cooldown":    {"RECEIPT_COOLDOWN", "-1m", "RECEIPT_COOLDOWN must not be negative"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)

@@ -46,6 +46,7 @@ type Order struct {
 	ReleaseReason  *string
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	ClientNetwork  *string
 }
 
 type Place struct {
