@@ -58,6 +58,11 @@ type Repository interface {
 	Receipts(ctx context.Context, organizerID, eventID, email string) ([]domain.Receipt, error)
 	// QueueMail stores an e-mail for the mail worker.
 	QueueMail(ctx context.Context, m domain.Mail) error
+	// QueueReceiptMail stores m for the mail worker, in one transaction that starts the cooldown
+	// of its recipient for the event, unless the last receipt mail to the recipient was queued
+	// less than cooldown before now (a *domain.TooManyRequestsError); a mail with m's dedupe
+	// key still unsent is not stored twice.
+	QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error
 	// Once runs fn on a repository bound to one transaction unless the consumer already
 	// processed messageID, recording it in the same transaction.
 	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)

@@ -11,7 +11,9 @@ import (
 func TestHoldLimitsAdmit(t *testing.T) {
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	l := domain.HoldLimits{PerAddress: 33, PerEmail: 22}
-	held := func(places int, lapseIn time.Duration) domain.Held { return domain.Held{Places: places, FirstLapse: now.Add(lapseIn)} }
+	held := func(places int, lapseIn time.Duration) domain.Held {
+		return domain.Held{Places: places, FirstLapse: now.Add(lapseIn)}
+	}
 	for name, c := range map[string]struct {
 		places           int
 		byAddress, email domain.Held
