@@ -38,16 +38,17 @@ type Config struct {
 	StripeAPIBase string `env:"STRIPE_API_BASE"`
 	// StripeWebhookSecret verifies webhook signatures (whsec_…).
 	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET,notEmpty" secret:"true"`
-	// HoldTTL is how long places are held; the Stripe session expires 4 minutes earlier.
-	HoldTTL time.Duration `env:"HOLD_TTL" envDefault:"35m"`
+	// HoldTTL is how long places are held before payment (see app.SessionExpiry for the Stripe
+	// session's life).
+	HoldTTL time.Duration `env:"HOLD_TTL" envDefault:"10m"`
 	// IdempotencyRetention is how long idempotency keys are remembered.
 	IdempotencyRetention time.Duration `env:"IDEMPOTENCY_RETENTION" envDefault:"48h"`
 }
 
-// Bounds of the hold: Stripe wants a Checkout Session to live 30 minutes to 24 hours, and the
-// session lives app.PaymentGrace less than the hold (one minute of margin over 30 minutes).
+// Bounds of the hold: long enough to open the Stripe session and pay in it, and no longer
+// than Stripe's longest session (24 hours) plus app.PaymentGrace.
 const (
-	minHoldTTL = 31*time.Minute + app.PaymentGrace
+	minHoldTTL = 5 * time.Minute
 	maxHoldTTL = 24*time.Hour + app.PaymentGrace
 )
 
@@ -80,7 +81,7 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)"))
 	}
 	if c.HoldTTL < minHoldTTL || c.HoldTTL > maxHoldTTL {
-		errs = append(errs, fmt.Errorf("HOLD_TTL must be from %s to %s (Stripe sessions live 30 minutes to 24 hours)", minHoldTTL, maxHoldTTL))
+		errs = append(errs, fmt.Errorf("HOLD_TTL must be from %s to %s (Stripe sessions live at most 24 hours)", minHoldTTL, maxHoldTTL))
 	}
 	if c.IdempotencyRetention < 24*time.Hour {
 		errs = append(errs, errors.New("IDEMPOTENCY_RETENTION must be at least 24h"))

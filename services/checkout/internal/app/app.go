@@ -118,8 +118,8 @@ type Repository interface {
 
 // Options tunes the service; zero values take the defaults.
 type Options struct {
-	// HoldTTL is how long registration holds the places (default 35 minutes). The Stripe
-	// session expires PaymentGrace earlier.
+	// HoldTTL is how long registration holds the places (default DefaultHoldTTL); see
+	// SessionExpiry for the Stripe session's.
 	HoldTTL time.Duration
 	// Retention is how long an idempotency key is remembered (default 48 hours).
 	Retention time.Duration
@@ -133,9 +133,33 @@ type Options struct {
 	Now func() time.Time
 }
 
-// PaymentGrace is how much longer the hold lives than the Stripe session, so that a payment
-// completed at the session's last second still finds its hold.
+// DefaultHoldTTL is how long places are held before payment unless configured otherwise: a
+// hosted checkout is usually paid within two or three minutes, and ten leave room for a card's
+// 3-D Secure step, while holds that are never paid lock places up for little time. A payment
+// after the hold lapsed still confirms the order if a place is left, and is refunded if not.
+const DefaultHoldTTL = 10 * time.Minute
+
+// PaymentGrace is how much longer the hold lives than the Stripe session when the hold is long
+// enough, so that a payment completed at the session's last second still finds its hold.
 const PaymentGrace = 4 * time.Minute
+
+// MinSessionLife is the shortest life of a Stripe Checkout Session: Stripe refuses one that
+// expires within 30 minutes of its creation, and 5 minutes more leave room for an
+// interrupted attempt resumed after its lease (the same request, so the same expiry).
+const MinSessionLife = 35 * time.Minute
+
+// SessionExpiry is when the Stripe session of a checkout created at created, whose hold lapses
+// at holdExpires, expires: PaymentGrace before the hold, but never within MinSessionLife of
+// its creation. A hold shorter than that lapses before its session: a payment after it
+// follows the late-payment path (a place is taken again if one is left, else the payment is
+// refunded).
+func SessionExpiry(created, holdExpires time.Time) time.Time {
+	exp := holdExpires.Add(-PaymentGrace)
+	if earliest := created.Add(MinSessionLife); exp.Before(earliest) {
+		return earliest
+	}
+	return exp
+}
 
 // Consumers of the inbox.
 const (
@@ -169,7 +193,7 @@ const rememberedHashes = 10_000
 // New returns a Service.
 func New(repo Repository, catalog Catalog, registration Registration, payments Payments, log *slog.Logger, o Options) *Service {
 	if o.HoldTTL == 0 {
-		o.HoldTTL = 35 * time.Minute
+		o.HoldTTL = DefaultHoldTTL
 	}
 	if o.Retention == 0 {
 		o.Retention = 48 * time.Hour

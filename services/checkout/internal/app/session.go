@@ -17,7 +17,10 @@ type SessionInput struct {
 	// OrganizerID and KeyID are the publishable key's; idempotency keys are scoped to KeyID.
 	OrganizerID string
 	KeyID       string
-	Purchase    domain.Purchase
+	// ClientNetwork is the network of the client's address (identity.ClientNetwork): holds
+	// are capped by it, and failed promocodes counted.
+	ClientNetwork string
+	Purchase      domain.Purchase
 	// Body is the request body as sent, hashed to recognise a retry of the same request.
 	Body []byte
 }
@@ -95,7 +98,9 @@ func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID st
 	if err != nil {
 		return SessionResult{}, err
 	}
-	hold, err := s.registration.Hold(ctx, in.Caller, p.HoldRequest(chk.ID, quote, chk.HoldExpiresAt))
+	hr := p.HoldRequest(chk.ID, quote, chk.HoldExpiresAt)
+	hr.ClientNetwork = in.ClientNetwork
+	hold, err := s.registration.Hold(ctx, in.Caller, hr)
 	if err != nil {
 		s.fail(ctx, in.Caller, chk.ID, "")
 		return SessionResult{}, fmt.Errorf("session: hold: %w", err)
@@ -147,7 +152,7 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 		CheckoutID: chk.ID, OrderID: orderID, EventID: ev.ID, OrganizerID: ev.OrganizerID, Currency: q.Currency,
 		Lines: q.PaymentLines(ev.Name, p.TeamNames()), CustomerEmail: p.PurchaserEmail,
 		SuccessURL: p.SuccessURL, CancelURL: p.CancelURL,
-		ExpiresAt: chk.HoldExpiresAt.Add(-PaymentGrace), IdempotencyKey: "podium-checkout-" + chk.ID,
+		ExpiresAt: SessionExpiry(chk.CreatedAt, chk.HoldExpiresAt), IdempotencyKey: "podium-checkout-" + chk.ID,
 	})
 	if err != nil {
 		s.log.WarnContext(ctx, "the payment provider failed; releasing the hold", "checkout_id", chk.ID, "order_id", orderID, "err", err)

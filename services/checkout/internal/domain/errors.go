@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Errors the adapters and use cases return and the HTTP layer maps to statuses.
@@ -62,6 +63,21 @@ type ConflictError struct {
 
 // Error implements error.
 func (e *ConflictError) Error() string { return e.Message }
+
+// TooManyRequestsError refuses a request for now (429): the caller may retry after
+// RetryAfter.
+type TooManyRequestsError struct {
+	Message    string
+	RetryAfter time.Duration
+}
+
+// Error implements error.
+func (e *TooManyRequestsError) Error() string { return e.Message }
+
+// RetryAfterSeconds is RetryAfter in whole seconds, rounded up, at least 1.
+func (e *TooManyRequestsError) RetryAfterSeconds() int {
+	return max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
+}
 
 // UnavailableError says a peer service failed or could not be reached (502); Service names it.
 type UnavailableError struct {
