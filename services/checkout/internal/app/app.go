@@ -96,11 +96,13 @@ type Repository interface {
 	TakeOverIdempotency(ctx context.Context, r domain.IdempotencyRecord, newCheckoutID string, now time.Time) (checkoutID string, ok bool, err error)
 	// FailIdempotency marks the RUNNING record of checkoutID FAILED.
 	FailIdempotency(ctx context.Context, keyID, key, checkoutID string) error
-	// PromocodeUses returns the redemptions counted for an event's promocode.
-	PromocodeUses(ctx context.Context, eventID, code string) (int64, error)
-	// CreateCheckout stores c and, when it has a promocode, counts a redemption unless
-	// maxUses (nil: unlimited) are reached (domain.ErrPromocodeExhausted). A checkout with
-	// c.ID already stored is returned as it is, with existed true.
+	// PromocodeUses returns the uses of an event's promocode at now: checkouts holding a use
+	// (PromoReserved) that are paid or completed, or await payment with their hold not lapsed.
+	PromocodeUses(ctx context.Context, eventID, code string, now time.Time) (int64, error)
+	// CreateCheckout stores c and, when it reserves a promocode use, refuses it with
+	// domain.ErrPromocodeExhausted when the uses at c.CreatedAt, itself included, would exceed
+	// maxUses (nil: unlimited), atomically with other reservations of the code. A checkout
+	// with c.ID already stored is returned as it is, with existed true.
 	CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (stored domain.Checkout, existed bool, err error)
 	// Update locks the checkout u.Ref picks and, in one transaction, runs fn on it, stores
 	// it, adjusts the promocode counter to its promocode state, writes the messages fn

@@ -50,7 +50,7 @@ func (s *Service) promocode(ctx context.Context, ev *domain.Event, code string, 
 	}
 	var used int64
 	if p, ok := ev.Promocode(code); ok && p.MaxUses != nil && countUses {
-		n, err := s.repo.PromocodeUses(ctx, ev.ID, code)
+		n, err := s.repo.PromocodeUses(ctx, ev.ID, code, s.clock())
 		if err != nil {
 			return nil, fmt.Errorf("promocode uses: %w", err)
 		}

@@ -50,9 +50,3 @@ type IdempotencyKey struct {
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
 }
-
-type PromocodeUse struct {
-	EventID string
-	Code    string
-	Used    int32
-}

@@ -7,71 +7,36 @@ package db
 
 import (
 	"context"
+	"time"
 )
 
-const countPromocode = `-- name: CountPromocode :exec
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1
+const lockPromocode = `-- name: LockPromocode :exec
+SELECT pg_advisory_xact_lock($1::bigint)
 `
 
-type CountPromocodeParams struct {
-	EventID string
-	Code    string
-}
-
-// Counts a redemption regardless of the maximum: a payment arrived for a released reservation.
-func (q *Queries) CountPromocode(ctx context.Context, arg CountPromocodeParams) error {
-	_, err := q.db.Exec(ctx, countPromocode, arg.EventID, arg.Code)
+// Serialises the reservations of one event's promocode until the transaction ends.
+func (q *Queries) LockPromocode(ctx context.Context, lockID int64) error {
+	_, err := q.db.Exec(ctx, lockPromocode, lockID)
 	return err
 }
 
 const promocodeUses = `-- name: PromocodeUses :one
-SELECT COALESCE((SELECT used FROM promocode_uses WHERE event_id = $1 AND code = $2), 0)::bigint AS used
+SELECT count(*)::bigint AS used FROM checkouts
+WHERE event_id = $1 AND promocode = $2::text AND promocode_state = 'RESERVED'
+  AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > $3::timestamptz)
 `
 
 type PromocodeUsesParams struct {
 	EventID string
 	Code    string
+	Now     time.Time
 }
 
+// The uses of an event's promocode at now: checkouts holding a use that are paid or completed,
+// or await payment with their hold not lapsed.
 func (q *Queries) PromocodeUses(ctx context.Context, arg PromocodeUsesParams) (int64, error) {
-	row := q.db.QueryRow(ctx, promocodeUses, arg.EventID, arg.Code)
+	row := q.db.QueryRow(ctx, promocodeUses, arg.EventID, arg.Code, arg.Now)
 	var used int64
 	err := row.Scan(&used)
 	return used, err
-}
-
-const releasePromocode = `-- name: ReleasePromocode :exec
-UPDATE promocode_uses SET used = used - 1 WHERE event_id = $1 AND code = $2 AND used > 0
-`
-
-type ReleasePromocodeParams struct {
-	EventID string
-	Code    string
-}
-
-func (q *Queries) ReleasePromocode(ctx context.Context, arg ReleasePromocodeParams) error {
-	_, err := q.db.Exec(ctx, releasePromocode, arg.EventID, arg.Code)
-	return err
-}
-
-const reservePromocode = `-- name: ReservePromocode :execrows
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1
-WHERE $3::bigint IS NULL OR u.used < $3::bigint
-`
-
-type ReservePromocodeParams struct {
-	EventID string
-	Code    string
-	MaxUses *int64
-}
-
-// Counts one redemption unless the maximum (NULL: none) is reached, atomically.
-func (q *Queries) ReservePromocode(ctx context.Context, arg ReservePromocodeParams) (int64, error) {
-	result, err := q.db.Exec(ctx, reservePromocode, arg.EventID, arg.Code, arg.MaxUses)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
 }

@@ -1,16 +1,10 @@
+-- name: LockPromocode :exec
+-- Serialises the reservations of one event's promocode until the transaction ends.
+SELECT pg_advisory_xact_lock(sqlc.arg(lock_id)::bigint);
+
 -- name: PromocodeUses :one
-SELECT COALESCE((SELECT used FROM promocode_uses WHERE event_id = $1 AND code = $2), 0)::bigint AS used;
-
--- name: ReservePromocode :execrows
--- Counts one redemption unless the maximum (NULL: none) is reached, atomically.
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1
-WHERE sqlc.narg(max_uses)::bigint IS NULL OR u.used < sqlc.narg(max_uses)::bigint;
-
--- name: CountPromocode :exec
--- Counts a redemption regardless of the maximum: a payment arrived for a released reservation.
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1;
-
--- name: ReleasePromocode :exec
-UPDATE promocode_uses SET used = used - 1 WHERE event_id = $1 AND code = $2 AND used > 0;
+-- The uses of an event's promocode at now: checkouts holding a use that are paid or completed,
+-- or await payment with their hold not lapsed.
+SELECT count(*)::bigint AS used FROM checkouts
+WHERE event_id = sqlc.arg(event_id) AND promocode = sqlc.arg(code)::text AND promocode_state = 'RESERVED'
+  AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > sqlc.arg(now)::timestamptz);
