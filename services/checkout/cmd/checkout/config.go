@@ -11,6 +11,7 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
 // Config is the configuration of `checkout serve` and `checkout migrate`.
@@ -43,6 +44,21 @@ type Config struct {
 	HoldTTL time.Duration `env:"HOLD_TTL" envDefault:"10m"`
 	// IdempotencyRetention is how long idempotency keys are remembered.
 	IdempotencyRetention time.Duration `env:"IDEMPOTENCY_RETENTION" envDefault:"48h"`
+	// PromocodeFailuresPerAddress and PromocodeFailuresPerKey are the failed promocodes a client
+	// network and a publishable key may make per PromocodeFailureWindow before they are
+	// blocked (a leaky count: one more is allowed every window/failures).
+	PromocodeFailuresPerAddress int           `env:"PROMOCODE_FAILURES_PER_ADDRESS" envDefault:"5"`
+	PromocodeFailuresPerKey     int           `env:"PROMOCODE_FAILURES_PER_KEY" envDefault:"100"`
+	PromocodeFailureWindow      time.Duration `env:"PROMOCODE_FAILURE_WINDOW" envDefault:"1h"`
+}
+
+// Backoffs are the limits of failed promocodes per client network and per publishable key;
+// blocks start at domain.DefaultAddressBackoff's Base and double up to its Max.
+func (c Config) Backoffs() (address, key domain.Backoff) {
+	address, key = domain.DefaultAddressBackoff, domain.DefaultKeyBackoff
+	address.Free, address.Window = c.PromocodeFailuresPerAddress, c.PromocodeFailureWindow
+	key.Free, key.Window = c.PromocodeFailuresPerKey, c.PromocodeFailureWindow
+	return address, key
 }
 
 // Bounds of the hold: long enough to open the Stripe session and pay in it, and no longer
@@ -85,6 +101,9 @@ func (c Config) Validate() error {
 	}
 	if c.IdempotencyRetention < 24*time.Hour {
 		errs = append(errs, errors.New("IDEMPOTENCY_RETENTION must be at least 24h"))
+	}
+	if c.PromocodeFailuresPerAddress < 1 || c.PromocodeFailuresPerKey < 1 || c.PromocodeFailureWindow < time.Minute {
+		errs = append(errs, errors.New("PROMOCODE_FAILURES_PER_ADDRESS and PROMOCODE_FAILURES_PER_KEY must be at least 1 and PROMOCODE_FAILURE_WINDOW at least 1m"))
 	}
 	return errors.Join(errs...)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
 	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 )
 
@@ -65,6 +66,9 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 		cfg.IdempotencyRetention != 48*time.Hour || cfg.StripeAPIBase != "" || cfg.DBMaxConns != 20 || cfg.KafkaTopicPartitions != 3 {
 		t.Fatalf("config %+v", cfg)
 	}
+	if address, key := cfg.Backoffs(); address != domain.DefaultAddressBackoff || key != domain.DefaultKeyBackoff {
+		t.Fatalf("promocode backoffs %+v and %+v, want the defaults", address, key)
+	}
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
 	for _, secret := range []string{"secret@", "sk_test_4eC39HqLyjWDarjtT1zdp7dc", checkouttest.WebhookSecret} {
@@ -84,6 +88,8 @@ func TestConfigValidation(t *testing.T) {
 		"catalog url":        {"CATALOG_URL", "catalog", "CATALOG_URL must be an http(s) URL"},
 		"short hold":         {"HOLD_TTL", "4m", "HOLD_TTL must be from 5m0s to 24h4m0s"},
 		"short retention":    {"IDEMPOTENCY_RETENTION", "1h", "IDEMPOTENCY_RETENTION must be at least 24h"},
+		"no free failures":   {"PROMOCODE_FAILURES_PER_ADDRESS", "0", "PROMOCODE_FAILURES_PER_ADDRESS and PROMOCODE_FAILURES_PER_KEY must be at least 1"},
+		"short window":       {"PROMOCODE_FAILURE_WINDOW", "10s", "PROMOCODE_FAILURE_WINDOW at least 1m"},
 		"broker with space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
 		"bad public key":     {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
 	} {

@@ -116,6 +116,14 @@ type Repository interface {
 	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
 	// PruneInbox forgets processed message ids older than keep.
 	PruneInbox(ctx context.Context, keep time.Duration) (int64, error)
+	// PromocodeBlockedUntil returns the end of the latest block of the failure subjects that
+	// runs past now, or now when none is blocked.
+	PromocodeBlockedUntil(ctx context.Context, subjects []string, now time.Time) (time.Time, error)
+	// RecordPromocodeFailure counts a failed promocode against each subject with its backoff,
+	// atomically for every instance.
+	RecordPromocodeFailure(ctx context.Context, subjects []domain.FailureSubject, now time.Time) error
+	// PrunePromocodeFailures forgets subjects whose failures were forgiven and block ended.
+	PrunePromocodeFailures(ctx context.Context, now time.Time) (int64, error)
 }
 
 // Options tunes the service; zero values take the defaults.
@@ -133,6 +141,9 @@ type Options struct {
 	Lease time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// AddressBackoff and KeyBackoff limit failed promocodes per client network and per
+	// publishable key (default domain.DefaultAddressBackoff and DefaultKeyBackoff).
+	AddressBackoff, KeyBackoff domain.Backoff
 }
 
 // DefaultHoldTTL is how long places are held before payment unless configured otherwise: a
@@ -208,6 +219,12 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.AddressBackoff == (domain.Backoff{}) {
+		o.AddressBackoff = domain.DefaultAddressBackoff
+	}
+	if o.KeyBackoff == (domain.Backoff{}) {
+		o.KeyBackoff = domain.DefaultKeyBackoff
 	}
 	hashes, _ := lru.New[[32]byte, bodyHash](rememberedHashes) // fails only for a size below 1
 	answers, _ := lru.New[replayKey, answer](rememberedHashes)

@@ -73,8 +73,21 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 }
 
 // runSession runs one attempt of a session request with the checkout id given (a new one, or
-// that of an interrupted attempt being resumed). idem is nil without an idempotency key.
+// that of an interrupted attempt being resumed). idem is nil without an idempotency key. A
+// promocode is refused unseen while the client's address or key is blocked for failing too
+// many, and a code that is unknown or cannot be used counts as a failure.
 func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+	client := Client{KeyID: in.KeyID, Network: in.ClientNetwork}
+	if err := s.promocodeAllowed(ctx, client, in.Purchase.Promocode); err != nil {
+		return SessionResult{}, err
+	}
+	res, err := s.attempt(ctx, in, checkoutID, idem)
+	s.notePromocodeFailure(ctx, client, err)
+	return res, err
+}
+
+// attempt runs the steps of a session request (see runSession).
+func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	p := &in.Purchase
 	ev, err := s.catalog.Event(ctx, in.Caller, p.EventID)
 	if err != nil {
@@ -135,7 +148,7 @@ func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string
 	stored, existed, err := s.repo.CreateCheckout(ctx, c, maxUses)
 	switch {
 	case errors.Is(err, domain.ErrPromocodeExhausted):
-		return domain.Checkout{}, domain.Rule("promocode %q has reached its maximum number of uses", promo.Code)
+		return domain.Checkout{}, domain.InvalidPromocode(promo.Code)
 	case err != nil:
 		return domain.Checkout{}, fmt.Errorf("session: %w", err)
 	case existed && !stored.Resumable():

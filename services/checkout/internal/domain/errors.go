@@ -45,10 +45,25 @@ func (e *NotFoundError) Error() string {
 // RuleError lists the business rules a request breaks (422), each naming its field path.
 type RuleError struct {
 	Problems []string
+	// Promocode is true for InvalidPromocode's answer.
+	Promocode bool
 }
 
 // Error implements error.
 func (e *RuleError) Error() string { return strings.Join(e.Problems, "; ") }
+
+// InvalidPromocode is the one answer to a promocode that is unknown or cannot be used (not
+// yet or no longer valid, out of uses, for none of the chosen categories): telling these
+// apart would help someone guessing codes.
+func InvalidPromocode(code string) error {
+	return &RuleError{Problems: []string{fmt.Sprintf("promocode %q is not valid for this purchase", code)}, Promocode: true}
+}
+
+// IsInvalidPromocode reports whether err is InvalidPromocode's answer.
+func IsInvalidPromocode(err error) bool {
+	var re *RuleError
+	return errors.As(err, &re) && re.Promocode
+}
 
 // Rule returns a RuleError with a single problem.
 func Rule(format string, args ...any) error {

@@ -37,7 +37,7 @@ func (h handlers) summary(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	q, err := h.svc.Summary(c.UserContext(), caller(c), req)
+	q, err := h.svc.Summary(c.UserContext(), caller(c), app.Client{KeyID: identity.From(c).KeyID, Network: clientNetwork(c)}, req)
 	if err != nil {
 		return err
 	}

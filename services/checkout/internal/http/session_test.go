@@ -117,7 +117,7 @@ func TestSessionRefusals(t *testing.T) {
 			b["categoryId"] = checkouttest.CatTeam
 			b["deferredTeamCompletion"] = map[string]any{"pendingParticipantCount": 2, "participantWaivers": []any{map[string]any{"waiversAccepted": map[string]any{checkouttest.WaiverLiability: true}}}}
 		}, 422, []any{"deferredTeamCompletion.participantWaivers must have one item per pending participant (2), not 1"}},
-		"promocode":       {func(b map[string]any) { b["promocode"] = "OVER" }, 422, nil},
+		"promocode":       {func(b map[string]any) { b["promocode"] = "OVER" }, 422, []any{`promocode "OVER" is not valid for this purchase`}},
 		"unknown event":   {func(b map[string]any) { b["eventId"] = "evt_missing" }, 404, "event evt_missing not found"},
 		"hidden category": {func(b map[string]any) { b["categoryId"] = checkouttest.CatPrivate }, 404, "category cat_private not found"},
 	} {
@@ -228,7 +228,7 @@ func TestPromocodeMaxUsesAreReservedAtomically(t *testing.T) {
 	}
 	s := summaryBody()
 	s["promocode"] = "ONCE"
-	wantError(t, env.Browser(t, "summary", s, checkouttest.KeyID), 422, []any{`promocode "ONCE" has reached its maximum number of uses`})
+	wantError(t, env.Browser(t, "summary", s, checkouttest.KeyID), 422, []any{`promocode "ONCE" is not valid for this purchase`})
 }
 
 func TestSessionBodyMustBeJSON(t *testing.T) {

@@ -50,3 +50,9 @@ type IdempotencyKey struct {
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
 }
+
+type PromocodeFailure struct {
+	Subject      string
+	DrainedAt    time.Time
+	BlockedUntil time.Time
+}

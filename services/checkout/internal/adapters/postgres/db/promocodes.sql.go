@@ -10,6 +10,21 @@ import (
 	"time"
 )
 
+const ensurePromocodeFailures = `-- name: EnsurePromocodeFailures :exec
+INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, $2, $2)
+ON CONFLICT (subject) DO NOTHING
+`
+
+type EnsurePromocodeFailuresParams struct {
+	Subject   string
+	DrainedAt time.Time
+}
+
+func (q *Queries) EnsurePromocodeFailures(ctx context.Context, arg EnsurePromocodeFailuresParams) error {
+	_, err := q.db.Exec(ctx, ensurePromocodeFailures, arg.Subject, arg.DrainedAt)
+	return err
+}
+
 const lockPromocode = `-- name: LockPromocode :exec
 SELECT pg_advisory_xact_lock($1::bigint)
 `
@@ -18,6 +33,41 @@ SELECT pg_advisory_xact_lock($1::bigint)
 func (q *Queries) LockPromocode(ctx context.Context, lockID int64) error {
 	_, err := q.db.Exec(ctx, lockPromocode, lockID)
 	return err
+}
+
+const lockPromocodeFailures = `-- name: LockPromocodeFailures :one
+SELECT drained_at, blocked_until FROM promocode_failures WHERE subject = $1 FOR UPDATE
+`
+
+type LockPromocodeFailuresRow struct {
+	DrainedAt    time.Time
+	BlockedUntil time.Time
+}
+
+func (q *Queries) LockPromocodeFailures(ctx context.Context, subject string) (LockPromocodeFailuresRow, error) {
+	row := q.db.QueryRow(ctx, lockPromocodeFailures, subject)
+	var i LockPromocodeFailuresRow
+	err := row.Scan(&i.DrainedAt, &i.BlockedUntil)
+	return i, err
+}
+
+const promocodeBlockedUntil = `-- name: PromocodeBlockedUntil :one
+SELECT coalesce(max(blocked_until), $1::timestamptz)::timestamptz AS blocked_until
+FROM promocode_failures
+WHERE subject = ANY($2::text[]) AND blocked_until > $1::timestamptz
+`
+
+type PromocodeBlockedUntilParams struct {
+	Now      time.Time
+	Subjects []string
+}
+
+// The end of the latest block of the subjects that runs past now (now when none does).
+func (q *Queries) PromocodeBlockedUntil(ctx context.Context, arg PromocodeBlockedUntilParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, promocodeBlockedUntil, arg.Now, arg.Subjects)
+	var blocked_until time.Time
+	err := row.Scan(&blocked_until)
+	return blocked_until, err
 }
 
 const promocodeUses = `-- name: PromocodeUses :one
@@ -39,4 +89,32 @@ func (q *Queries) PromocodeUses(ctx context.Context, arg PromocodeUsesParams) (i
 	var used int64
 	err := row.Scan(&used)
 	return used, err
+}
+
+const prunePromocodeFailures = `-- name: PrunePromocodeFailures :execrows
+DELETE FROM promocode_failures WHERE greatest(drained_at, blocked_until) < $1
+`
+
+// Forgets subjects whose failures are all forgiven and whose block ended.
+func (q *Queries) PrunePromocodeFailures(ctx context.Context, drainedAt time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, prunePromocodeFailures, drainedAt)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const setPromocodeFailures = `-- name: SetPromocodeFailures :exec
+UPDATE promocode_failures SET drained_at = $2, blocked_until = $3 WHERE subject = $1
+`
+
+type SetPromocodeFailuresParams struct {
+	Subject      string
+	DrainedAt    time.Time
+	BlockedUntil time.Time
+}
+
+func (q *Queries) SetPromocodeFailures(ctx context.Context, arg SetPromocodeFailuresParams) error {
+	_, err := q.db.Exec(ctx, setPromocodeFailures, arg.Subject, arg.DrainedAt, arg.BlockedUntil)
+	return err
 }

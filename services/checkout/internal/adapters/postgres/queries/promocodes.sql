@@ -8,3 +8,23 @@ SELECT pg_advisory_xact_lock(sqlc.arg(lock_id)::bigint);
 SELECT count(*)::bigint AS used FROM checkouts
 WHERE event_id = sqlc.arg(event_id) AND promocode = sqlc.arg(code)::text AND promocode_state = 'RESERVED'
   AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > sqlc.arg(now)::timestamptz);
+
+-- name: PromocodeBlockedUntil :one
+-- The end of the latest block of the subjects that runs past now (now when none does).
+SELECT coalesce(max(blocked_until), sqlc.arg(now)::timestamptz)::timestamptz AS blocked_until
+FROM promocode_failures
+WHERE subject = ANY(sqlc.arg(subjects)::text[]) AND blocked_until > sqlc.arg(now)::timestamptz;
+
+-- name: EnsurePromocodeFailures :exec
+INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, $2, $2)
+ON CONFLICT (subject) DO NOTHING;
+
+-- name: LockPromocodeFailures :one
+SELECT drained_at, blocked_until FROM promocode_failures WHERE subject = $1 FOR UPDATE;
+
+-- name: SetPromocodeFailures :exec
+UPDATE promocode_failures SET drained_at = $2, blocked_until = $3 WHERE subject = $1;
+
+-- name: PrunePromocodeFailures :execrows
+-- Forgets subjects whose failures are all forgiven and whose block ended.
+DELETE FROM promocode_failures WHERE greatest(drained_at, blocked_until) < $1;
