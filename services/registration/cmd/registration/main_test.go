@@ -62,6 +62,19 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	}
 }
 
+func TestConfigTurnsACapOff(t *testing.T) {
+	vars, _ := validEnv(t)
+	vars["HOLD_MAX_PLACES_PER_ADDRESS"], vars["RECEIPT_COOLDOWN"] = "0", "0s"
+	setEnv(t, vars)
+	cfg, err := config.Load[Config]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.AppOptions(); o.HoldLimits.PerAddress >= 0 || o.HoldLimits.PerEmail != 22 || o.ReceiptCooldown >= 0 {
+		t.Fatalf("options %+v: the address cap and the cooldown must be off, the e-mail cap 22", o)
+	}
+}
+
 func TestConfigValidation(t *testing.T) {
 	for name, c := range map[string]struct{ key, value, want string }{
 		"bad public key":      {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
@@ -72,8 +85,8 @@ func TestConfigValidation(t *testing.T) {
 		"smtp port":           {"SMTP_PORT", "0", "SMTP_PORT"},
 		"sweep interval":      {"HOLD_SWEEP_INTERVAL", "0s", "HOLD_SWEEP_INTERVAL must be positive"},
 		"pool":                {"DB_MAX_CONNS", "0", "DB_MAX_CONNS must be at least 1"},
-		"address cap":         {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS and HOLD_MAX_PLACES_PER_EMAIL must be at least 11"},
-		"e-mail cap":          {"HOLD_MAX_PLACES_PER_EMAIL", "5", "must be at least 11"},
+		"address cap":         {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS must be 0 (no cap) or at least 11"},
+		"e-mail cap":          {"HOLD_MAX_PLACES_PER_EMAIL", "-1", "HOLD_MAX_PLACES_PER_EMAIL must be 0 (no cap) or at least 11"},
 		"receipt cooldown":    {"RECEIPT_COOLDOWN", "-1m", "RECEIPT_COOLDOWN must not be negative"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -27,9 +27,9 @@ type Repository interface {
 	CreateOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error
 	// CreateHold stores a PENDING order like CreateOrder, in one transaction that locks the
 	// order's client network and purchaser e-mail within its event, reads the places their
-	// live holds (PENDING, not lapsed at o.CreatedAt) take, and stores nothing when admit
-	// refuses.
-	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, admit func(byAddress, byEmail domain.Held) error) error
+	// live holds (PENDING, not lapsed at o.CreatedAt) take, and stores nothing when caps
+	// refuse the order (caps.Admit's error).
+	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error
 	// OrderByHold returns the order made for a checkout hold id, with its registrations.
 	OrderByHold(ctx context.Context, organizerID, holdID string) (domain.Order, []domain.Registration, error)
 	// Registration returns the registration holding ticketID, with every ticket and the order.
@@ -71,7 +71,7 @@ type Repository interface {
 // Options tunes the service; zero values take the defaults.
 type Options struct {
 	// HoldLimits caps unpaid places per client network and purchaser e-mail in an event
-	// (default domain.DefaultHoldLimits).
+	// (zero: domain.DefaultHoldLimits' cap; negative: none).
 	HoldLimits domain.HoldLimits
 	// ReceiptCooldown is how long after a receipt mail to an address for an event another is
 	// refused (default DefaultReceiptCooldown; negative: none).
@@ -99,6 +99,7 @@ func New(repo Repository, catalog Catalog, now func() time.Time, o Options) *Ser
 	if o.HoldLimits.PerEmail == 0 {
 		o.HoldLimits.PerEmail = domain.DefaultHoldLimits.PerEmail
 	}
+	o.HoldLimits.PerAddress, o.HoldLimits.PerEmail = max(o.HoldLimits.PerAddress, 0), max(o.HoldLimits.PerEmail, 0)
 	switch {
 	case o.ReceiptCooldown == 0:
 		o.ReceiptCooldown = DefaultReceiptCooldown

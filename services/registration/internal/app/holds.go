@@ -83,10 +83,7 @@ func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInp
 	for i, r := range in.Registrations {
 		regs[i] = domain.NewRegistration(o, e, cats[i], r, now)
 	}
-	admit := func(byAddress, byEmail domain.Held) error {
-		return s.opts.HoldLimits.Admit(len(regs), byAddress, byEmail, now)
-	}
-	if err := s.repo.CreateHold(ctx, o, regs, quotas, admit); err != nil {
+	if err := s.repo.CreateHold(ctx, o, regs, quotas, s.opts.HoldLimits); err != nil {
 		return s.raced(ctx, organizerID, in.HoldID, err)
 	}
 	return Hold{Order: o, Registrations: regs}, nil

@@ -24,7 +24,7 @@ func (e *TooManyRequestsError) RetryAfterSeconds() int {
 
 // HoldLimits caps the places that holds not yet paid for may take at once in one event, per
 // client network (the buyer's address; an IPv6 address's /64) and per purchaser e-mail, so
-// that holding places without paying is no way to sell an event out.
+// that holding places without paying is no way to sell an event out. A cap of 0 is none.
 type HoldLimits struct {
 	PerAddress int
 	PerEmail   int
@@ -50,13 +50,15 @@ type Held struct {
 // purchaser e-mail would then take more than their cap; the caller may retry once the
 // earliest of those holds lapses. A hold larger than a cap on its own is a rule problem.
 func (l HoldLimits) Admit(places int, byAddress, byEmail Held, now time.Time) error {
-	if places > min(l.PerAddress, l.PerEmail) {
-		return &RuleError{Problems: []string{fmt.Sprintf("registrations: a purchase holds at most %d places", min(l.PerAddress, l.PerEmail))}}
+	for _, limit := range []int{l.PerAddress, l.PerEmail} {
+		if limit > 0 && places > limit {
+			return &RuleError{Problems: []string{fmt.Sprintf("registrations: a purchase holds at most %d places", limit)}}
+		}
 	}
-	if byAddress.Places+places > l.PerAddress {
+	if l.PerAddress > 0 && byAddress.Places+places > l.PerAddress {
 		return holdLimitError("from this address", l.PerAddress, byAddress, now)
 	}
-	if byEmail.Places+places > l.PerEmail {
+	if l.PerEmail > 0 && byEmail.Places+places > l.PerEmail {
 		return holdLimitError("for this purchaser e-mail", l.PerEmail, byEmail, now)
 	}
 	return nil

@@ -19,6 +19,7 @@ func TestHoldLimitsAdmit(t *testing.T) {
 		byAddress, email domain.Held
 		retryAfter       time.Duration // 0: admitted
 		rule             bool
+		noAddressCap     bool
 	}{
 		"nothing held":             {places: 11},
 		"address up to its cap":    {places: 11, byAddress: held(22, time.Minute), email: held(11, time.Minute)},
@@ -27,8 +28,13 @@ func TestHoldLimitsAdmit(t *testing.T) {
 		"e-mail over its cap":      {places: 2, byAddress: held(2, time.Minute), email: held(21, 7*time.Minute), retryAfter: 7 * time.Minute},
 		"address before e-mail":    {places: 1, byAddress: held(33, time.Minute), email: held(22, 5*time.Minute), retryAfter: time.Minute},
 		"larger than a cap itself": {places: 23, rule: true},
+		"no address cap":           {places: 11, byAddress: held(1000, time.Minute), noAddressCap: true},
 	} {
 		t.Run(name, func(t *testing.T) {
+			l := l
+			if c.noAddressCap {
+				l.PerAddress = 0
+			}
 			err := l.Admit(c.places, c.byAddress, c.email, now)
 			var tm *domain.TooManyRequestsError
 			var re *domain.RuleError

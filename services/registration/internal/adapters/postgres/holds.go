@@ -14,21 +14,20 @@ import (
 
 // CreateHold stores a PENDING order with its registrations and holds their places, in one
 // transaction that first locks the order's client network and purchaser e-mail within its
-// event and reads what their live holds take at o.CreatedAt; admit may refuse the order
-// then. Holds never go through the create combiner: their subjects' locks are held until the
-// commit, so two holds of one subject are counted one after the other.
-func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int,
-	admit func(byAddress, byEmail domain.Held) error) error {
+// event (those with a cap) and reads what their live holds take at o.CreatedAt; caps may
+// refuse the order then. Holds never go through the create combiner: their subjects' locks
+// are held until the commit, so two holds of one subject are counted one after the other.
+func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error {
 	deltas := placeDeltas(regs, o.Status, 1)
 	for i := range deltas {
 		deltas[i].Check, deltas[i].Quota = true, quotas[deltas[i].CategoryID]
 	}
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		byAddress, byEmail, err := held(ctx, q, o)
+		byAddress, byEmail, err := held(ctx, q, o, caps)
 		if err != nil {
 			return err
 		}
-		if err := admit(byAddress, byEmail); err != nil {
+		if err := caps.Admit(len(regs), byAddress, byEmail, o.CreatedAt); err != nil {
 			return err
 		}
 		if err := insertAll(ctx, tx, o, regs); err != nil {
@@ -42,13 +41,17 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 	return nil
 }
 
-// held locks the subjects of o (its client network, when known, and its purchaser e-mail in
-// its event) in the order of their lock ids, so that transactions never wait on each other in
-// a cycle, and reads what their live holds take.
-func held(ctx context.Context, q *db.Queries, o domain.Order) (byAddress, byEmail domain.Held, err error) {
+// held locks the capped subjects of o (its client network, when known, and its purchaser
+// e-mail in its event) in the order of their lock ids, so that transactions never wait on
+// each other in a cycle, and reads what their live holds take.
+func held(ctx context.Context, q *db.Queries, o domain.Order, caps domain.HoldLimits) (byAddress, byEmail domain.Held, err error) {
 	email := domain.NormalEmail(o.PurchaserEmail)
-	locks := []int64{lockID("email", o.EventID, email)}
-	if o.ClientNetwork != "" {
+	byNetwork, byMail := caps.PerAddress > 0 && o.ClientNetwork != "", caps.PerEmail > 0
+	var locks []int64
+	if byMail {
+		locks = append(locks, lockID("email", o.EventID, email))
+	}
+	if byNetwork {
 		locks = append(locks, lockID("network", o.EventID, o.ClientNetwork))
 	}
 	slices.Sort(locks)
@@ -57,12 +60,15 @@ func held(ctx context.Context, q *db.Queries, o domain.Order) (byAddress, byEmai
 			return byAddress, byEmail, fmt.Errorf("lock hold subject: %w", err)
 		}
 	}
-	if o.ClientNetwork != "" {
+	if byNetwork {
 		row, err := q.HeldByNetwork(ctx, db.HeldByNetworkParams{EventID: o.EventID, ClientNetwork: o.ClientNetwork, Now: o.CreatedAt})
 		if err != nil {
 			return byAddress, byEmail, fmt.Errorf("held by network: %w", err)
 		}
 		byAddress = domain.Held{Places: int(row.Places), FirstLapse: row.FirstLapse.UTC()}
+	}
+	if !byMail {
+		return byAddress, byEmail, nil
 	}
 	row, err := q.HeldByEmail(ctx, db.HeldByEmailParams{EventID: o.EventID, Email: email, Now: o.CreatedAt})
 	if err != nil {
