@@ -16,9 +16,9 @@ type Backoff struct {
 
 // Defaults of the promocode backoffs. A buyer mistyping a code a few times is never blocked
 // (5 free failures per address, one more every 12 minutes), while guessing from one address
-// is cut to about 5 codes an hour; a site's visitors share its key, so the key allows 100 an
-// hour, which only many addresses guessing together reach. Blocks start at a minute and
-// double up to an hour.
+// is cut to 13 codes in the first hour and about 5 an hour after; a site's visitors share its
+// key, so the key allows 100 an hour, which only many addresses guessing together reach.
+// Blocks start at a minute and double up to an hour.
 var (
 	DefaultAddressBackoff = Backoff{Free: 5, Window: time.Hour, Base: time.Minute, Max: time.Hour}
 	DefaultKeyBackoff     = Backoff{Free: 100, Window: time.Hour, Base: time.Minute, Max: time.Hour}
