@@ -81,7 +81,7 @@ const (
 	Unknown
 )
 
-// Repository stores checkouts, idempotency records and promocode redemptions. It owns its
+// Repository stores checkouts, idempotency records and failed promocodes. It owns its
 // transactions.
 type Repository interface {
 	// Idempotency returns the record of an idempotency key of a publishable key, with one
@@ -105,8 +105,8 @@ type Repository interface {
 	// with c.ID already stored is returned as it is, with existed true.
 	CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (stored domain.Checkout, existed bool, err error)
 	// Update locks the checkout u.Ref picks and, in one transaction, runs fn on it, stores
-	// it, adjusts the promocode counter to its promocode state, writes the messages fn
-	// returns to the outbox and applies u's inbox and idempotency parts.
+	// it (its promocode state with it), writes the messages fn returns to the outbox and
+	// applies u's inbox and idempotency parts.
 	Update(ctx context.Context, u Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, Outcome, error)
 	// Checkout returns a checkout by id, session id (the latest) or order id.
 	Checkout(ctx context.Context, ref CheckoutRef) (domain.Checkout, error)

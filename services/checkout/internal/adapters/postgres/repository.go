@@ -96,8 +96,8 @@ func (r *Repository) Checkout(ctx context.Context, ref app.CheckoutRef) (domain.
 	return toCheckout(row)
 }
 
-// Update locks the checkout ref picks and applies fn, its messages, the promocode counter and
-// u's inbox and idempotency parts in one transaction.
+// Update locks the checkout ref picks and applies fn (its promocode state with it), its
+// messages and u's inbox and idempotency parts in one transaction.
 func (r *Repository) Update(ctx context.Context, u app.Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, app.Outcome, error) {
 	var c domain.Checkout
 	outcome := app.Applied
