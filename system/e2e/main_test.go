@@ -26,6 +26,9 @@ const (
 	perKeyLimit         = 20 // per second, every route
 	checkoutPerKeyLimit = 5  // per minute
 	checkoutPerIPLimit  = 3  // per minute
+	// holdCapPerAddress is registration's cap on unpaid places per address and event: two full
+	// purchases, so that an address reaches it within its session limit.
+	holdCapPerAddress = 22
 )
 
 func TestMain(m *testing.M) {
@@ -72,6 +75,8 @@ func runMain(m *testing.M) int {
 			fmt.Sprintf("RATE_LIMIT_PER_KEY=%d/s", perKeyLimit),
 			fmt.Sprintf("RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=%d/m", checkoutPerKeyLimit),
 			fmt.Sprintf("RATE_LIMIT_CHECKOUT_SESSION_PER_IP=%d/m", checkoutPerIPLimit),
+		}, "registration": {
+			fmt.Sprintf("HOLD_MAX_PLACES_PER_ADDRESS=%d", holdCapPerAddress),
 		}},
 	})
 	if err != nil {

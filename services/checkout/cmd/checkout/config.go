@@ -11,6 +11,7 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
 // Config is the configuration of `checkout serve` and `checkout migrate`.
@@ -38,16 +39,32 @@ type Config struct {
 	StripeAPIBase string `env:"STRIPE_API_BASE"`
 	// StripeWebhookSecret verifies webhook signatures (whsec_…).
 	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET,notEmpty" secret:"true"`
-	// HoldTTL is how long places are held; the Stripe session expires 4 minutes earlier.
-	HoldTTL time.Duration `env:"HOLD_TTL" envDefault:"35m"`
+	// HoldTTL is how long places are held before payment (see app.SessionExpiry for the Stripe
+	// session's life).
+	HoldTTL time.Duration `env:"HOLD_TTL" envDefault:"10m"`
 	// IdempotencyRetention is how long idempotency keys are remembered.
 	IdempotencyRetention time.Duration `env:"IDEMPOTENCY_RETENTION" envDefault:"48h"`
+	// PromocodeFailuresPerAddress and PromocodeFailuresPerKey are the failed promocodes a client
+	// network and a publishable key may make per PromocodeFailureWindow before they are
+	// blocked (a leaky count: one more is allowed every window/failures).
+	PromocodeFailuresPerAddress int           `env:"PROMOCODE_FAILURES_PER_ADDRESS" envDefault:"5"`
+	PromocodeFailuresPerKey     int           `env:"PROMOCODE_FAILURES_PER_KEY" envDefault:"100"`
+	PromocodeFailureWindow      time.Duration `env:"PROMOCODE_FAILURE_WINDOW" envDefault:"1h"`
 }
 
-// Bounds of the hold: Stripe wants a Checkout Session to live 30 minutes to 24 hours, and the
-// session lives app.PaymentGrace less than the hold (one minute of margin over 30 minutes).
+// Backoffs are the limits of failed promocodes per client network and per publishable key;
+// blocks start at domain.DefaultAddressBackoff's Base and double up to its Max.
+func (c Config) Backoffs() (address, key domain.Backoff) {
+	address, key = domain.DefaultAddressBackoff, domain.DefaultKeyBackoff
+	address.Free, address.Window = c.PromocodeFailuresPerAddress, c.PromocodeFailureWindow
+	key.Free, key.Window = c.PromocodeFailuresPerKey, c.PromocodeFailureWindow
+	return address, key
+}
+
+// Bounds of the hold: long enough to open the Stripe session and pay in it, and no longer
+// than Stripe's longest session (24 hours) plus app.PaymentGrace.
 const (
-	minHoldTTL = 31*time.Minute + app.PaymentGrace
+	minHoldTTL = 5 * time.Minute
 	maxHoldTTL = 24*time.Hour + app.PaymentGrace
 )
 
@@ -80,10 +97,13 @@ func (c Config) Validate() error {
 		errs = append(errs, errors.New("STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)"))
 	}
 	if c.HoldTTL < minHoldTTL || c.HoldTTL > maxHoldTTL {
-		errs = append(errs, fmt.Errorf("HOLD_TTL must be from %s to %s (Stripe sessions live 30 minutes to 24 hours)", minHoldTTL, maxHoldTTL))
+		errs = append(errs, fmt.Errorf("HOLD_TTL must be from %s to %s (Stripe sessions live at most 24 hours)", minHoldTTL, maxHoldTTL))
 	}
 	if c.IdempotencyRetention < 24*time.Hour {
 		errs = append(errs, errors.New("IDEMPOTENCY_RETENTION must be at least 24h"))
+	}
+	if c.PromocodeFailuresPerAddress < 1 || c.PromocodeFailuresPerKey < 1 || c.PromocodeFailureWindow < time.Minute {
+		errs = append(errs, errors.New("PROMOCODE_FAILURES_PER_ADDRESS and PROMOCODE_FAILURES_PER_KEY must be at least 1 and PROMOCODE_FAILURE_WINDOW at least 1m"))
 	}
 	return errors.Join(errs...)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
 	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 )
 
@@ -61,9 +62,12 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.RegistrationURL != "http://127.0.0.1:8083" || cfg.HoldTTL != 35*time.Minute ||
+	if cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.RegistrationURL != "http://127.0.0.1:8083" || cfg.HoldTTL != 10*time.Minute ||
 		cfg.IdempotencyRetention != 48*time.Hour || cfg.StripeAPIBase != "" || cfg.DBMaxConns != 20 || cfg.KafkaTopicPartitions != 3 {
 		t.Fatalf("config %+v", cfg)
+	}
+	if address, key := cfg.Backoffs(); address != domain.DefaultAddressBackoff || key != domain.DefaultKeyBackoff {
+		t.Fatalf("promocode backoffs %+v and %+v, want the defaults", address, key)
 	}
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
@@ -82,8 +86,10 @@ func TestConfigValidation(t *testing.T) {
 		"webhook secret":     {"STRIPE_WEBHOOK_SECRET", "secret", "STRIPE_WEBHOOK_SECRET must be a webhook signing secret"},
 		"api base":           {"STRIPE_API_BASE", "localhost:12111", "STRIPE_API_BASE must be an http(s) URL"},
 		"catalog url":        {"CATALOG_URL", "catalog", "CATALOG_URL must be an http(s) URL"},
-		"short hold":         {"HOLD_TTL", "30m", "HOLD_TTL must be from 35m0s to 24h4m0s"},
+		"short hold":         {"HOLD_TTL", "4m", "HOLD_TTL must be from 5m0s to 24h4m0s"},
 		"short retention":    {"IDEMPOTENCY_RETENTION", "1h", "IDEMPOTENCY_RETENTION must be at least 24h"},
+		"no free failures":   {"PROMOCODE_FAILURES_PER_ADDRESS", "0", "PROMOCODE_FAILURES_PER_ADDRESS and PROMOCODE_FAILURES_PER_KEY must be at least 1"},
+		"short window":       {"PROMOCODE_FAILURE_WINDOW", "10s", "PROMOCODE_FAILURE_WINDOW at least 1m"},
 		"broker with space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
 		"bad public key":     {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
 	} {

@@ -60,9 +60,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
 	defer runInBackground(ctx, relay.Run)()
 
+	addressBackoff, keyBackoff := cfg.Backoffs()
 	svc := app.New(chkpg.New(pool), catalog.New(cfg.CatalogURL, peerTimeout), registration.New(cfg.RegistrationURL, peerTimeout),
 		stripe.New(stripe.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
-		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention})
+		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff})
 	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
 	consumer := &kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}
 	defer runInBackground(ctx, restarting(log, "order-events consumer", consumer.Run))()

@@ -81,7 +81,7 @@ const (
 	Unknown
 )
 
-// Repository stores checkouts, idempotency records and promocode redemptions. It owns its
+// Repository stores checkouts, idempotency records and failed promocodes. It owns its
 // transactions.
 type Repository interface {
 	// Idempotency returns the record of an idempotency key of a publishable key, with one
@@ -96,15 +96,17 @@ type Repository interface {
 	TakeOverIdempotency(ctx context.Context, r domain.IdempotencyRecord, newCheckoutID string, now time.Time) (checkoutID string, ok bool, err error)
 	// FailIdempotency marks the RUNNING record of checkoutID FAILED.
 	FailIdempotency(ctx context.Context, keyID, key, checkoutID string) error
-	// PromocodeUses returns the redemptions counted for an event's promocode.
-	PromocodeUses(ctx context.Context, eventID, code string) (int64, error)
-	// CreateCheckout stores c and, when it has a promocode, counts a redemption unless
-	// maxUses (nil: unlimited) are reached (domain.ErrPromocodeExhausted). A checkout with
-	// c.ID already stored is returned as it is, with existed true.
+	// PromocodeUses returns the uses of an event's promocode at now: checkouts holding a use
+	// (PromoReserved) that are paid or completed, or await payment with their hold not lapsed.
+	PromocodeUses(ctx context.Context, eventID, code string, now time.Time) (int64, error)
+	// CreateCheckout stores c and, when it reserves a promocode use, refuses it with
+	// domain.ErrPromocodeExhausted when the uses at c.CreatedAt, itself included, would exceed
+	// maxUses (nil: unlimited), atomically with other reservations of the code. A checkout
+	// with c.ID already stored is returned as it is, with existed true.
 	CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (stored domain.Checkout, existed bool, err error)
 	// Update locks the checkout u.Ref picks and, in one transaction, runs fn on it, stores
-	// it, adjusts the promocode counter to its promocode state, writes the messages fn
-	// returns to the outbox and applies u's inbox and idempotency parts.
+	// it (its promocode state with it), writes the messages fn returns to the outbox and
+	// applies u's inbox and idempotency parts.
 	Update(ctx context.Context, u Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, Outcome, error)
 	// Checkout returns a checkout by id, session id (the latest) or order id.
 	Checkout(ctx context.Context, ref CheckoutRef) (domain.Checkout, error)
@@ -114,12 +116,20 @@ type Repository interface {
 	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
 	// PruneInbox forgets processed message ids older than keep.
 	PruneInbox(ctx context.Context, keep time.Duration) (int64, error)
+	// PromocodeBlockedUntil returns the end of the latest block of the failure subjects that
+	// runs past now, or now when none is blocked.
+	PromocodeBlockedUntil(ctx context.Context, subjects []string, now time.Time) (time.Time, error)
+	// RecordPromocodeFailure counts a failed promocode against each subject with its backoff,
+	// atomically for every instance.
+	RecordPromocodeFailure(ctx context.Context, subjects []domain.FailureSubject, now time.Time) error
+	// PrunePromocodeFailures forgets subjects whose failures were forgiven and block ended.
+	PrunePromocodeFailures(ctx context.Context, now time.Time) (int64, error)
 }
 
 // Options tunes the service; zero values take the defaults.
 type Options struct {
-	// HoldTTL is how long registration holds the places (default 35 minutes). The Stripe
-	// session expires PaymentGrace earlier.
+	// HoldTTL is how long registration holds the places (default DefaultHoldTTL); see
+	// SessionExpiry for the Stripe session's.
 	HoldTTL time.Duration
 	// Retention is how long an idempotency key is remembered (default 48 hours).
 	Retention time.Duration
@@ -131,11 +141,38 @@ type Options struct {
 	Lease time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// AddressBackoff and KeyBackoff limit failed promocodes per client network and per
+	// publishable key (default domain.DefaultAddressBackoff and DefaultKeyBackoff).
+	AddressBackoff, KeyBackoff domain.Backoff
 }
 
-// PaymentGrace is how much longer the hold lives than the Stripe session, so that a payment
-// completed at the session's last second still finds its hold.
+// DefaultHoldTTL is how long places are held before payment unless configured otherwise: a
+// hosted checkout is usually paid within two or three minutes, and ten leave room for a card's
+// 3-D Secure step, while holds that are never paid lock places up for little time. A payment
+// after the hold lapsed still confirms the order if a place is left, and is refunded if not.
+const DefaultHoldTTL = 10 * time.Minute
+
+// PaymentGrace is how much longer the hold lives than the Stripe session when the hold is long
+// enough, so that a payment completed at the session's last second still finds its hold.
 const PaymentGrace = 4 * time.Minute
+
+// MinSessionLife is the shortest life of a Stripe Checkout Session: Stripe refuses one that
+// expires within 30 minutes of its creation, and 5 minutes more leave room for an
+// interrupted attempt resumed after its lease (the same request, so the same expiry).
+const MinSessionLife = 35 * time.Minute
+
+// SessionExpiry is when the Stripe session of a checkout created at created, whose hold lapses
+// at holdExpires, expires: PaymentGrace before the hold, but never within MinSessionLife of
+// its creation. A hold shorter than that lapses before its session: a payment after it
+// follows the late-payment path (a place is taken again if one is left, else the payment is
+// refunded).
+func SessionExpiry(created, holdExpires time.Time) time.Time {
+	exp := holdExpires.Add(-PaymentGrace)
+	if earliest := created.Add(MinSessionLife); exp.Before(earliest) {
+		return earliest
+	}
+	return exp
+}
 
 // Consumers of the inbox.
 const (
@@ -169,7 +206,7 @@ const rememberedHashes = 10_000
 // New returns a Service.
 func New(repo Repository, catalog Catalog, registration Registration, payments Payments, log *slog.Logger, o Options) *Service {
 	if o.HoldTTL == 0 {
-		o.HoldTTL = 35 * time.Minute
+		o.HoldTTL = DefaultHoldTTL
 	}
 	if o.Retention == 0 {
 		o.Retention = 48 * time.Hour
@@ -182,6 +219,12 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	}
 	if o.Now == nil {
 		o.Now = time.Now
+	}
+	if o.AddressBackoff == (domain.Backoff{}) {
+		o.AddressBackoff = domain.DefaultAddressBackoff
+	}
+	if o.KeyBackoff == (domain.Backoff{}) {
+		o.KeyBackoff = domain.DefaultKeyBackoff
 	}
 	hashes, _ := lru.New[[32]byte, bodyHash](rememberedHashes) // fails only for a size below 1
 	answers, _ := lru.New[replayKey, answer](rememberedHashes)

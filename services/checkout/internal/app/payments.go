@@ -108,7 +108,7 @@ func (s *Service) refund(ctx context.Context, c *domain.Checkout, e domain.Order
 
 // Sweep deletes idempotency records past their retention, fails checkouts left CREATED
 // longer than a hold lives (their process died before holding; their promocode use is given
-// back) and prunes the inbox.
+// back) and prunes the inbox and the promocode failures forgiven.
 func (s *Service) Sweep(ctx context.Context) error {
 	now := s.clock()
 	if _, err := s.repo.DeleteExpiredIdempotency(ctx, now); err != nil {
@@ -127,6 +127,9 @@ func (s *Service) Sweep(ctx context.Context) error {
 		}
 	}
 	if _, err := s.repo.PruneInbox(ctx, inboxKeep); err != nil {
+		return fmt.Errorf("sweep: %w", err)
+	}
+	if _, err := s.repo.PrunePromocodeFailures(ctx, now); err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
 	return nil

@@ -17,7 +17,10 @@ type SessionInput struct {
 	// OrganizerID and KeyID are the publishable key's; idempotency keys are scoped to KeyID.
 	OrganizerID string
 	KeyID       string
-	Purchase    domain.Purchase
+	// ClientNetwork is the network of the client's address (identity.ClientNetwork): holds
+	// are capped by it, and failed promocodes counted.
+	ClientNetwork string
+	Purchase      domain.Purchase
 	// Body is the request body as sent, hashed to recognise a retry of the same request.
 	Body []byte
 }
@@ -70,8 +73,21 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 }
 
 // runSession runs one attempt of a session request with the checkout id given (a new one, or
-// that of an interrupted attempt being resumed). idem is nil without an idempotency key.
+// that of an interrupted attempt being resumed). idem is nil without an idempotency key. A
+// promocode is refused unseen while the client's address or key is blocked for failing too
+// many, and a code that is unknown or cannot be used counts as a failure.
 func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+	client := Client{KeyID: in.KeyID, Network: in.ClientNetwork}
+	if err := s.promocodeAllowed(ctx, client, in.Purchase.Promocode); err != nil {
+		return SessionResult{}, err
+	}
+	res, err := s.attempt(ctx, in, checkoutID, idem)
+	s.notePromocodeFailure(ctx, client, err)
+	return res, err
+}
+
+// attempt runs the steps of a session request (see runSession).
+func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	p := &in.Purchase
 	ev, err := s.catalog.Event(ctx, in.Caller, p.EventID)
 	if err != nil {
@@ -95,7 +111,9 @@ func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID st
 	if err != nil {
 		return SessionResult{}, err
 	}
-	hold, err := s.registration.Hold(ctx, in.Caller, p.HoldRequest(chk.ID, quote, chk.HoldExpiresAt))
+	hr := p.HoldRequest(chk.ID, quote, chk.HoldExpiresAt)
+	hr.ClientNetwork = in.ClientNetwork
+	hold, err := s.registration.Hold(ctx, in.Caller, hr)
 	if err != nil {
 		s.fail(ctx, in.Caller, chk.ID, "")
 		return SessionResult{}, fmt.Errorf("session: hold: %w", err)
@@ -130,7 +148,7 @@ func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string
 	stored, existed, err := s.repo.CreateCheckout(ctx, c, maxUses)
 	switch {
 	case errors.Is(err, domain.ErrPromocodeExhausted):
-		return domain.Checkout{}, domain.Rule("promocode %q has reached its maximum number of uses", promo.Code)
+		return domain.Checkout{}, domain.InvalidPromocode(promo.Code)
 	case err != nil:
 		return domain.Checkout{}, fmt.Errorf("session: %w", err)
 	case existed && !stored.Resumable():
@@ -147,7 +165,7 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 		CheckoutID: chk.ID, OrderID: orderID, EventID: ev.ID, OrganizerID: ev.OrganizerID, Currency: q.Currency,
 		Lines: q.PaymentLines(ev.Name, p.TeamNames()), CustomerEmail: p.PurchaserEmail,
 		SuccessURL: p.SuccessURL, CancelURL: p.CancelURL,
-		ExpiresAt: chk.HoldExpiresAt.Add(-PaymentGrace), IdempotencyKey: "podium-checkout-" + chk.ID,
+		ExpiresAt: SessionExpiry(chk.CreatedAt, chk.HoldExpiresAt), IdempotencyKey: "podium-checkout-" + chk.ID,
 	})
 	if err != nil {
 		s.log.WarnContext(ctx, "the payment provider failed; releasing the hold", "checkout_id", chk.ID, "order_id", orderID, "err", err)

@@ -9,8 +9,19 @@ import (
 
 // Summary prices a registration and its guests at the catalog's prices of now, with the
 // promocode and fees, as the browser will be charged (per-athlete supplements for the
-// category's minimum team size, since the summary has no athletes).
-func (s *Service) Summary(ctx context.Context, caller domain.Caller, r domain.SummaryRequest) (domain.Quote, error) {
+// category's minimum team size, since the summary has no athletes). A promocode is refused
+// unseen while the client's address or key is blocked for failing too many, and a code that
+// is unknown or cannot be used counts as a failure.
+func (s *Service) Summary(ctx context.Context, caller domain.Caller, client Client, r domain.SummaryRequest) (domain.Quote, error) {
+	if err := s.promocodeAllowed(ctx, client, r.Promocode); err != nil {
+		return domain.Quote{}, err
+	}
+	q, err := s.summary(ctx, caller, r)
+	s.notePromocodeFailure(ctx, client, err)
+	return q, err
+}
+
+func (s *Service) summary(ctx context.Context, caller domain.Caller, r domain.SummaryRequest) (domain.Quote, error) {
 	ev, err := s.summaryEvent(ctx, caller, r)
 	if err != nil {
 		return domain.Quote{}, err
@@ -41,16 +52,16 @@ func (s *Service) summaryEvent(ctx context.Context, caller domain.Caller, r doma
 	return ev, nil
 }
 
-// promocode checks a promocode against the event and, with countUses, its redemptions so
-// far; an empty code is no promocode. A session leaves the count to the atomic reservation
-// (which a resumed attempt already holds).
+// promocode checks a promocode against the event and, with countUses, its uses at now; an
+// empty code is no promocode. A session leaves the count to the atomic reservation (which a
+// resumed attempt already holds).
 func (s *Service) promocode(ctx context.Context, ev *domain.Event, code string, countUses bool) (*domain.Promocode, error) {
 	if code == "" {
 		return nil, nil
 	}
 	var used int64
 	if p, ok := ev.Promocode(code); ok && p.MaxUses != nil && countUses {
-		n, err := s.repo.PromocodeUses(ctx, ev.ID, code)
+		n, err := s.repo.PromocodeUses(ctx, ev.ID, code, s.clock())
 		if err != nil {
 			return nil, fmt.Errorf("promocode uses: %w", err)
 		}

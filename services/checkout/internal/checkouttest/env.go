@@ -44,6 +44,8 @@ type Options struct {
 	Kafka bool
 	// IdempotencyWait overrides how long a request waits for a running one with its key.
 	IdempotencyWait time.Duration
+	// HoldTTL overrides how long places are held (app.DefaultHoldTTL).
+	HoldTTL time.Duration
 }
 
 // Env is a running checkout service with its peers.
@@ -105,7 +107,7 @@ func (e *Env) serve(t testing.TB) {
 	log := testkit.Logger(t)
 	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, 5*time.Second), registration.New(e.Registration.URL, 5*time.Second),
 		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
-		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait})
+		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL})
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: chkhttp.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
@@ -181,6 +183,18 @@ func (e *Env) Browser(t testing.TB, path string, body any, keyID string) Respons
 		t.Fatal(err)
 	}
 	return e.Do(t, http.MethodPost, "/external/v1/browser/checkout/registration/"+path, body, map[string]string{identity.Header: tok})
+}
+
+// BrowserFrom posts body to a browser route like Browser, from the client address ip (the
+// gateway's X-Podium-Client-Ip).
+func (e *Env) BrowserFrom(t testing.TB, path string, body any, keyID, ip string) Response {
+	t.Helper()
+	tok, err := e.Signer.Token(identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e.Do(t, http.MethodPost, "/external/v1/browser/checkout/registration/"+path, body,
+		map[string]string{identity.Header: tok, identity.HeaderClientIP: ip})
 }
 
 // Webhook posts a raw payload to the Stripe webhook route as the gateway forwards it.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -156,8 +157,9 @@ func (g *Registration) SetQuota(categoryID string, places int) {
 }
 
 type refusal struct {
-	status  int
-	message any
+	status     int
+	message    any
+	retryAfter string
 }
 
 // RefuseNext makes the next hold answer status with the standard error body's message.
@@ -165,6 +167,14 @@ func (g *Registration) RefuseNext(status int, message any) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.refuse = &refusal{status: status, message: message}
+}
+
+// LimitNext makes the next hold answer 429 with message and Retry-After seconds, as
+// registration refuses a hold over its caps on unpaid places.
+func (g *Registration) LimitNext(message string, retryAfter int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.refuse = &refusal{status: http.StatusTooManyRequests, message: message, retryAfter: strconv.Itoa(retryAfter)}
 }
 
 // Order returns the order with id.
@@ -203,6 +213,9 @@ func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 	if g.refuse != nil {
 		r := g.refuse
 		g.refuse = nil
+		if r.retryAfter != "" {
+			w.Header().Set("Retry-After", r.retryAfter)
+		}
 		writeError(w, r.status, r.message)
 		return
 	}

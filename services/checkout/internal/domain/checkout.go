@@ -35,7 +35,8 @@ const (
 	StateRefundedNoPlace State = "REFUNDED_NO_PLACE"
 )
 
-// PromoState tracks the checkout's use of its promocode's redemption counter.
+// PromoState tracks whether the checkout holds a use of its promocode (counted while it is
+// paid, or awaits payment with its hold alive).
 type PromoState string
 
 // Promocode reservation states: none (no code), counted, or given back.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Errors the adapters and use cases return and the HTTP layer maps to statuses.
@@ -44,10 +45,25 @@ func (e *NotFoundError) Error() string {
 // RuleError lists the business rules a request breaks (422), each naming its field path.
 type RuleError struct {
 	Problems []string
+	// Promocode is true for InvalidPromocode's answer.
+	Promocode bool
 }
 
 // Error implements error.
 func (e *RuleError) Error() string { return strings.Join(e.Problems, "; ") }
+
+// InvalidPromocode is the one answer to a promocode that is unknown or cannot be used (not
+// yet or no longer valid, out of uses, for none of the chosen categories): telling these
+// apart would help someone guessing codes.
+func InvalidPromocode(code string) error {
+	return &RuleError{Problems: []string{fmt.Sprintf("promocode %q is not valid for this purchase", code)}, Promocode: true}
+}
+
+// IsInvalidPromocode reports whether err is InvalidPromocode's answer.
+func IsInvalidPromocode(err error) bool {
+	var re *RuleError
+	return errors.As(err, &re) && re.Promocode
+}
 
 // Rule returns a RuleError with a single problem.
 func Rule(format string, args ...any) error {
@@ -62,6 +78,21 @@ type ConflictError struct {
 
 // Error implements error.
 func (e *ConflictError) Error() string { return e.Message }
+
+// TooManyRequestsError refuses a request for now (429): the caller may retry after
+// RetryAfter.
+type TooManyRequestsError struct {
+	Message    string
+	RetryAfter time.Duration
+}
+
+// Error implements error.
+func (e *TooManyRequestsError) Error() string { return e.Message }
+
+// RetryAfterSeconds is RetryAfter in whole seconds, rounded up, at least 1.
+func (e *TooManyRequestsError) RetryAfterSeconds() int {
+	return max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
+}
 
 // UnavailableError says a peer service failed or could not be reached (502); Service names it.
 type UnavailableError struct {

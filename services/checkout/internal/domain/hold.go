@@ -19,7 +19,10 @@ type HoldRequest struct {
 	PurchaserEmail string
 	PurchaserName  string
 	Promocode      string
-	Registrations  []HoldRegistration
+	// ClientNetwork is the network of the buyer's address (an IPv6 address's /64), by which
+	// registration caps the places held and not yet paid for.
+	ClientNetwork string
+	Registrations []HoldRegistration
 }
 
 // HoldRegistration is one registration of a held order.

@@ -127,7 +127,7 @@ func Price(ev *Event, sels []Selection, promo *Promocode) (Quote, error) {
 	}
 	if promo != nil {
 		if !applied {
-			return Quote{}, Rule("promocode %q does not apply to the chosen categories", promo.Code)
+			return Quote{}, InvalidPromocode(promo.Code)
 		}
 		q.Promocode = promo.Code
 	}

@@ -136,7 +136,7 @@ func TestPromocodeDiscounts(t *testing.T) {
 		})
 	}
 	_, err := domain.Price(&ev, sels[:1], &domain.Promocode{Code: "T", Type: domain.AmountPercent, BasisPoints: 1, CategoryIDs: []string{"cat_team"}})
-	wantProblems(t, err, `promocode "T" does not apply to the chosen categories`)
+	wantProblems(t, err, `promocode "T" is not valid for this purchase`)
 }
 
 func assertPaymentLinesSum(t *testing.T, q domain.Quote) {

@@ -7,25 +7,26 @@ import (
 	"unicode"
 )
 
-// CheckPromocode returns the event's promocode for code if it may be used at now, given how
-// many redemptions it has (checkouts with the code still pending payment or completed). The
-// categories it allows are checked when pricing. Every refusal is a 422 naming the code.
-func CheckPromocode(ev *Event, code string, now time.Time, used int64) (*Promocode, error) {
+// CheckPromocodeFormat refuses a promocode with lower-case letters (codes are upper case).
+func CheckPromocodeFormat(code string) error {
 	if strings.IndexFunc(code, unicode.IsLower) >= 0 {
-		return nil, Rule("promocode must be upper case: it has lower-case letters")
+		return Rule("promocode must be upper case: it has lower-case letters")
+	}
+	return nil
+}
+
+// CheckPromocode returns the event's promocode for code if it may be used at now, given how
+// many uses it has (checkouts with the code awaiting payment with their hold alive, or paid).
+// The categories it allows are checked when pricing. A code in lower case is refused as such;
+// any other refusal is InvalidPromocode's, whatever the reason.
+func CheckPromocode(ev *Event, code string, now time.Time, used int64) (*Promocode, error) {
+	if err := CheckPromocodeFormat(code); err != nil {
+		return nil, err
 	}
 	p, ok := ev.Promocode(code)
-	if !ok {
-		return nil, Rule("promocode %q is not valid for this event", code)
-	}
-	if p.ValidFrom != nil && now.Before(*p.ValidFrom) {
-		return nil, Rule("promocode %q is not valid before %s", code, p.ValidFrom.UTC().Format(time.RFC3339))
-	}
-	if p.ValidUntil != nil && !now.Before(*p.ValidUntil) {
-		return nil, Rule("promocode %q expired at %s", code, p.ValidUntil.UTC().Format(time.RFC3339))
-	}
-	if p.MaxUses != nil && used >= *p.MaxUses {
-		return nil, Rule("promocode %q has reached its maximum number of uses", code)
+	if !ok || p.ValidFrom != nil && now.Before(*p.ValidFrom) || p.ValidUntil != nil && !now.Before(*p.ValidUntil) ||
+		p.MaxUses != nil && used >= *p.MaxUses {
+		return nil, InvalidPromocode(code)
 	}
 	return &p, nil
 }

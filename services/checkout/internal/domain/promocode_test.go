@@ -26,13 +26,14 @@ func TestCheckPromocode(t *testing.T) {
 		{"OPEN", 1000, ""},
 		{"WINDOW", 0, ""},
 		{"TWICE", 1, ""},
-		{"TWICE", 2, `promocode "TWICE" has reached its maximum number of uses`},
-		{"NEVER", 0, `promocode "NEVER" has reached its maximum number of uses`},
-		{"SOON", 0, `promocode "SOON" is not valid before 2026-11-22T10:00:01Z`},
-		{"GONE", 0, `promocode "GONE" expired at 2026-11-22T10:00:00Z`},
+		// Unknown and unusable codes get one answer, whatever the reason.
+		{"TWICE", 2, `promocode "TWICE" is not valid for this purchase`},
+		{"NEVER", 0, `promocode "NEVER" is not valid for this purchase`},
+		{"SOON", 0, `promocode "SOON" is not valid for this purchase`},
+		{"GONE", 0, `promocode "GONE" is not valid for this purchase`},
 		{"open", 0, "promocode must be upper case: it has lower-case letters"},
 		{"OPEn", 0, "promocode must be upper case: it has lower-case letters"},
-		{"MISSING", 0, `promocode "MISSING" is not valid for this event`},
+		{"MISSING", 0, `promocode "MISSING" is not valid for this purchase`},
 	} {
 		p, err := domain.CheckPromocode(&ev, c.code, now, c.used)
 		if c.want == "" {

@@ -3,6 +3,7 @@ package http
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -15,12 +16,16 @@ func MapError(err error) *httpserver.Error {
 		rule        *domain.RuleError
 		conflict    *domain.ConflictError
 		unavailable *domain.UnavailableError
+		limited     *domain.TooManyRequestsError
 	)
 	switch {
 	case errors.As(err, &notFound):
 		return httpserver.NotFound(notFound.Error())
 	case errors.As(err, &rule):
 		return &httpserver.Error{Status: http.StatusUnprocessableEntity, Message: rule.Problems}
+	case errors.As(err, &limited):
+		return &httpserver.Error{Status: http.StatusTooManyRequests, Message: limited.Message,
+			Headers: map[string]string{"Retry-After": strconv.Itoa(limited.RetryAfterSeconds())}}
 	case errors.As(err, &conflict):
 		return httpserver.Conflict(conflict.Message)
 	case errors.Is(err, domain.ErrIdempotencyMismatch):

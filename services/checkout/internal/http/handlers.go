@@ -27,12 +27,17 @@ func caller(c *fiber.Ctx) domain.Caller {
 	return domain.Caller{Token: identity.Token(c), RequestID: httpserver.RequestID(c)}
 }
 
+// clientNetwork is the network of the client address the gateway determined.
+func clientNetwork(c *fiber.Ctx) string {
+	return identity.ClientNetwork(strings.Clone(identity.ClientIP(c)))
+}
+
 func (h handlers) summary(c *fiber.Ctx) error {
 	var req domain.SummaryRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	q, err := h.svc.Summary(c.UserContext(), caller(c), req)
+	q, err := h.svc.Summary(c.UserContext(), caller(c), app.Client{KeyID: identity.From(c).KeyID, Network: clientNetwork(c)}, req)
 	if err != nil {
 		return err
 	}
@@ -55,7 +60,7 @@ func (h handlers) session(c *fiber.Ctx) error {
 			return err
 		}
 		res, err = h.svc.CreateSession(c.UserContext(), app.SessionInput{
-			Caller: caller(c), OrganizerID: who.OrganizerID, KeyID: who.KeyID, Purchase: p, Body: body,
+			Caller: caller(c), OrganizerID: who.OrganizerID, KeyID: who.KeyID, ClientNetwork: clientNetwork(c), Purchase: p, Body: body,
 		})
 		if err != nil {
 			return err

@@ -13,6 +13,7 @@ import (
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
+	chkpg "github.com/podiumhq/podium/services/checkout/internal/adapters/postgres"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -91,15 +92,14 @@ func checkoutOfOrder(t testing.TB, env *checkouttest.Env, orderID string) string
 	return id
 }
 
-// uses returns the redemptions counted for a promocode of the fixture event.
+// uses returns the uses of a promocode of the fixture event at the service clock's time.
 func uses(t testing.TB, env *checkouttest.Env, code string) int {
 	t.Helper()
-	var n int
-	if err := env.Pool.QueryRow(context.Background(), `SELECT COALESCE((SELECT used FROM promocode_uses WHERE event_id = $1 AND code = $2), 0)`,
-		checkouttest.EventID, code).Scan(&n); err != nil {
+	n, err := chkpg.New(env.Pool).PromocodeUses(context.Background(), checkouttest.EventID, code, env.Clock.Now())
+	if err != nil {
 		t.Fatal(err)
 	}
-	return n
+	return int(n)
 }
 
 func count(t testing.TB, env *checkouttest.Env, query string, args ...any) int {

@@ -93,11 +93,12 @@ func TestSummaryRefusals(t *testing.T) {
 		"another organizer's event": {func(b map[string]any) { b["categoryId"] = "cat_foreign" }, 404, "category cat_foreign not found"},
 		"unknown event id":          {func(b map[string]any) { b["eventId"] = "evt_missing" }, 404, "event evt_missing not found"},
 		"lower-case promocode":      {func(b map[string]any) { b["promocode"] = "early10" }, 422, []any{"promocode must be upper case: it has lower-case letters"}},
-		"unknown promocode":         {func(b map[string]any) { b["promocode"] = "NOPE" }, 422, []any{`promocode "NOPE" is not valid for this event`}},
-		"expired promocode":         {func(b map[string]any) { b["promocode"] = "OVER" }, 422, nil},
-		"future promocode":          {func(b map[string]any) { b["promocode"] = "LATER" }, 422, nil},
+		// Unknown and unusable codes get one answer, whatever the reason.
+		"unknown promocode": {func(b map[string]any) { b["promocode"] = "NOPE" }, 422, []any{`promocode "NOPE" is not valid for this purchase`}},
+		"expired promocode": {func(b map[string]any) { b["promocode"] = "OVER" }, 422, []any{`promocode "OVER" is not valid for this purchase`}},
+		"future promocode":  {func(b map[string]any) { b["promocode"] = "LATER" }, 422, []any{`promocode "LATER" is not valid for this purchase`}},
 		"promocode for another category": {func(b map[string]any) { b["promocode"], b["guestRegistrations"] = "TEAMS", nil }, 422,
-			[]any{`promocode "TEAMS" does not apply to the chosen categories`}},
+			[]any{`promocode "TEAMS" is not valid for this purchase`}},
 		"unknown supplement": {func(b map[string]any) { b["selectedSupplementIds"] = []any{"sup_x"} }, 422,
 			[]any{`selectedSupplementIds[0] "sup_x" is not a supplement of this event`}},
 		"inactive option of a guest": {func(b map[string]any) {

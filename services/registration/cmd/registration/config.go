@@ -9,6 +9,8 @@ import (
 
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/registration/internal/app"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
 // Config is the configuration of `registration serve` and `registration migrate`.
@@ -39,6 +41,32 @@ type Config struct {
 	SMTPPassword string `env:"SMTP_PASSWORD" secret:"true"`
 	// HoldSweepInterval is how often expired holds are released.
 	HoldSweepInterval time.Duration `env:"HOLD_SWEEP_INTERVAL" envDefault:"5s"`
+	// HoldMaxPlacesPerAddress and HoldMaxPlacesPerEmail cap the places held and not yet paid
+	// for at once in one event from one client network and for one purchaser e-mail (0: no
+	// cap, for load tests from one address).
+	HoldMaxPlacesPerAddress int `env:"HOLD_MAX_PLACES_PER_ADDRESS" envDefault:"33"`
+	HoldMaxPlacesPerEmail   int `env:"HOLD_MAX_PLACES_PER_EMAIL" envDefault:"22"`
+	// ReceiptCooldown is how long after a receipt mail to an address for an event another is
+	// refused (0: no cooldown; a duplicate of a mail still unsent is dropped anyway).
+	ReceiptCooldown time.Duration `env:"RECEIPT_COOLDOWN" envDefault:"10m"`
+}
+
+// AppOptions are the service's tunables from the configuration.
+func (c Config) AppOptions() app.Options {
+	none := func(v int) int { // app.Options reads 0 as its default and a negative value as none
+		if v == 0 {
+			return -1
+		}
+		return v
+	}
+	cooldown := c.ReceiptCooldown
+	if cooldown == 0 {
+		cooldown = -1
+	}
+	return app.Options{
+		HoldLimits:      domain.HoldLimits{PerAddress: none(c.HoldMaxPlacesPerAddress), PerEmail: none(c.HoldMaxPlacesPerEmail)},
+		ReceiptCooldown: cooldown,
+	}
 }
 
 // Validate reports every problem in the configuration.
@@ -78,6 +106,14 @@ func (c Config) Validate() error {
 	}
 	if c.HoldSweepInterval <= 0 {
 		errs = append(errs, errors.New("HOLD_SWEEP_INTERVAL must be positive"))
+	}
+	for name, v := range map[string]int{"HOLD_MAX_PLACES_PER_ADDRESS": c.HoldMaxPlacesPerAddress, "HOLD_MAX_PLACES_PER_EMAIL": c.HoldMaxPlacesPerEmail} {
+		if v != 0 && v < domain.MaxPlacesPerPurchase {
+			errs = append(errs, fmt.Errorf("%s must be 0 (no cap) or at least %d (one purchase: a registration and 10 guests)", name, domain.MaxPlacesPerPurchase))
+		}
+	}
+	if c.ReceiptCooldown < 0 {
+		errs = append(errs, errors.New("RECEIPT_COOLDOWN must not be negative"))
 	}
 	return errors.Join(errs...)
 }

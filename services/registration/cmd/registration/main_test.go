@@ -51,13 +51,27 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 20 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
-		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute {
+		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute ||
+		cfg.HoldMaxPlacesPerAddress != 33 || cfg.HoldMaxPlacesPerEmail != 22 || cfg.ReceiptCooldown != 10*time.Minute {
 		t.Fatalf("config %+v", cfg)
 	}
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
 	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), "smtp-secret-value") || !strings.Contains(buf.String(), `"SMTP_USERNAME":"mailer"`) {
 		t.Fatalf("logged config leaks a secret or misses a field: %s", buf.String())
+	}
+}
+
+func TestConfigTurnsACapOff(t *testing.T) {
+	vars, _ := validEnv(t)
+	vars["HOLD_MAX_PLACES_PER_ADDRESS"], vars["RECEIPT_COOLDOWN"] = "0", "0s"
+	setEnv(t, vars)
+	cfg, err := config.Load[Config]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := cfg.AppOptions(); o.HoldLimits.PerAddress >= 0 || o.HoldLimits.PerEmail != 22 || o.ReceiptCooldown >= 0 {
+		t.Fatalf("options %+v: the address cap and the cooldown must be off, the e-mail cap 22", o)
 	}
 }
 
@@ -71,6 +85,9 @@ func TestConfigValidation(t *testing.T) {
 		"smtp port":           {"SMTP_PORT", "0", "SMTP_PORT"},
 		"sweep interval":      {"HOLD_SWEEP_INTERVAL", "0s", "HOLD_SWEEP_INTERVAL must be positive"},
 		"pool":                {"DB_MAX_CONNS", "0", "DB_MAX_CONNS must be at least 1"},
+		"address cap":         {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS must be 0 (no cap) or at least 11"},
+		"e-mail cap":          {"HOLD_MAX_PLACES_PER_EMAIL", "-1", "HOLD_MAX_PLACES_PER_EMAIL must be 0 (no cap) or at least 11"},
+		"receipt cooldown":    {"RECEIPT_COOLDOWN", "-1m", "RECEIPT_COOLDOWN must not be negative"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)

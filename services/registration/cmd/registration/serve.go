@@ -57,7 +57,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer runInBackground(ctx, relay.Run)()
 
 	repo := regpg.New(pool)
-	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL), time.Now)
+	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
 	mailer := &smtp.Worker{Store: repo, Log: log, Sender: smtp.NewSender(smtp.Config{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
 	})}

@@ -25,6 +25,11 @@ type Repository interface {
 	// (held for a PENDING order, confirmed for a COMPLETED one; one place per registration),
 	// all or nothing. quotas maps category ids to their quota (nil: unlimited).
 	CreateOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error
+	// CreateHold stores a PENDING order like CreateOrder, in one transaction that locks the
+	// order's client network and purchaser e-mail within its event, reads the places their
+	// live holds (PENDING, not lapsed at o.CreatedAt) take, and stores nothing when caps
+	// refuse the order (caps.Admit's error).
+	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error
 	// OrderByHold returns the order made for a checkout hold id, with its registrations.
 	OrderByHold(ctx context.Context, organizerID, holdID string) (domain.Order, []domain.Registration, error)
 	// Registration returns the registration holding ticketID, with every ticket and the order.
@@ -53,21 +58,55 @@ type Repository interface {
 	Receipts(ctx context.Context, organizerID, eventID, email string) ([]domain.Receipt, error)
 	// QueueMail stores an e-mail for the mail worker.
 	QueueMail(ctx context.Context, m domain.Mail) error
+	// QueueReceiptMail stores m for the mail worker, in one transaction that starts the cooldown
+	// of its recipient for the event, unless the last receipt mail to the recipient was queued
+	// less than cooldown before now (a *domain.TooManyRequestsError); a mail with m's dedupe
+	// key still unsent is not stored twice.
+	QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error
 	// Once runs fn on a repository bound to one transaction unless the consumer already
 	// processed messageID, recording it in the same transaction.
 	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)
 }
+
+// Options tunes the service; zero values take the defaults.
+type Options struct {
+	// HoldLimits caps unpaid places per client network and purchaser e-mail in an event
+	// (zero: domain.DefaultHoldLimits' cap; negative: none).
+	HoldLimits domain.HoldLimits
+	// ReceiptCooldown is how long after a receipt mail to an address for an event another is
+	// refused (default DefaultReceiptCooldown; negative: none).
+	ReceiptCooldown time.Duration
+}
+
+// DefaultReceiptCooldown is the receipt cooldown when none is configured: mail normally
+// arrives within a minute, and ten minutes lets a buyer who did not find it ask again in the
+// same visit while keeping any address to six receipt mails an hour per event.
+const DefaultReceiptCooldown = 10 * time.Minute
 
 // Service runs the use cases.
 type Service struct {
 	repo    Repository
 	catalog Catalog
 	now     func() time.Time
+	opts    Options
 }
 
 // New returns a Service; now is the clock (time.Now in production).
-func New(repo Repository, catalog Catalog, now func() time.Time) *Service {
-	return &Service{repo: repo, catalog: catalog, now: now}
+func New(repo Repository, catalog Catalog, now func() time.Time, o Options) *Service {
+	if o.HoldLimits.PerAddress == 0 {
+		o.HoldLimits.PerAddress = domain.DefaultHoldLimits.PerAddress
+	}
+	if o.HoldLimits.PerEmail == 0 {
+		o.HoldLimits.PerEmail = domain.DefaultHoldLimits.PerEmail
+	}
+	o.HoldLimits.PerAddress, o.HoldLimits.PerEmail = max(o.HoldLimits.PerAddress, 0), max(o.HoldLimits.PerEmail, 0)
+	switch {
+	case o.ReceiptCooldown == 0:
+		o.ReceiptCooldown = DefaultReceiptCooldown
+	case o.ReceiptCooldown < 0:
+		o.ReceiptCooldown = 0
+	}
+	return &Service{repo: repo, catalog: catalog, now: now, opts: o}
 }
 
 // clock returns the current time in UTC at the database's microsecond precision.

@@ -20,7 +20,9 @@ type HoldInput struct {
 	PurchaserEmail string
 	PurchaserName  string
 	Promocode      string
-	Registrations  []domain.RegistrationInput
+	// ClientNetwork is the network the buyer came from (empty when the caller does not know).
+	ClientNetwork string
+	Registrations []domain.RegistrationInput
 }
 
 // Hold is a held order with its registrations; Existing is true when the hold id was seen.
@@ -31,7 +33,9 @@ type Hold struct {
 }
 
 // CreateHold creates a PENDING order with its registrations and holds their places until
-// ExpiresAt, all or nothing; the same hold id again returns the same order.
+// ExpiresAt, all or nothing; the same hold id again returns the same order. The places held
+// and not yet paid for from the client network, and for the purchaser e-mail, in the event
+// stay within their caps (a *domain.TooManyRequestsError otherwise).
 func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInput) (Hold, error) {
 	if err := checkHold(in); err != nil {
 		return Hold{}, err
@@ -70,7 +74,7 @@ func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInp
 		ID: domain.NewOrderID(), OrganizerID: organizerID, EventID: e.ID, Status: domain.OrderPending,
 		Source: domain.SourceCheckout, HoldID: in.HoldID, Amount: in.Amount, Currency: strings.ToUpper(in.Currency),
 		PurchaserEmail: in.PurchaserEmail, PurchaserName: in.PurchaserName, Promocode: in.Promocode,
-		ExpiresAt: &exp, CreatedAt: now, UpdatedAt: now,
+		ClientNetwork: in.ClientNetwork, ExpiresAt: &exp, CreatedAt: now, UpdatedAt: now,
 	}
 	if o.Currency == "" {
 		o.Currency = e.Currency
@@ -79,17 +83,28 @@ func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInp
 	for i, r := range in.Registrations {
 		regs[i] = domain.NewRegistration(o, e, cats[i], r, now)
 	}
-	if err := s.repo.CreateOrder(ctx, o, regs, quotas); err != nil {
-		if domain.IsDuplicateHold(err) { // a concurrent request with the same hold id won
-			o, regs, err := s.repo.OrderByHold(ctx, organizerID, in.HoldID)
-			if err != nil {
-				return Hold{}, fmt.Errorf("create hold: %w", err)
-			}
-			return Hold{Order: o, Registrations: regs, Existing: true}, nil
-		}
-		return Hold{}, fmt.Errorf("create hold: %w", err)
+	if err := s.repo.CreateHold(ctx, o, regs, quotas, s.opts.HoldLimits); err != nil {
+		return s.raced(ctx, organizerID, in.HoldID, err)
 	}
 	return Hold{Order: o, Registrations: regs}, nil
+}
+
+// raced answers a hold that could not be stored: when a concurrent request with the same hold
+// id stored its order first (the insert clashed, or the caps counted that order's places),
+// with that order; otherwise with err.
+func (s *Service) raced(ctx context.Context, organizerID, holdID string, err error) (Hold, error) {
+	var limited *domain.TooManyRequestsError
+	if !domain.IsDuplicateHold(err) && !errors.As(err, &limited) {
+		return Hold{}, fmt.Errorf("create hold: %w", err)
+	}
+	o, regs, lookupErr := s.repo.OrderByHold(ctx, organizerID, holdID)
+	switch {
+	case lookupErr == nil:
+		return Hold{Order: o, Registrations: regs, Existing: true}, nil
+	case limited != nil && isNotFound(lookupErr):
+		return Hold{}, err
+	}
+	return Hold{}, fmt.Errorf("create hold: %w", lookupErr)
 }
 
 func checkHold(in HoldInput) error {

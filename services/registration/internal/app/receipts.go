@@ -34,7 +34,9 @@ func (s *Service) LookupReceipts(ctx context.Context, organizerID, eventID, emai
 }
 
 // SendReceipts queues one e-mail listing the event's receipts for email, to that address
-// only; nothing is sent when there are none. It returns how many receipts were sent.
+// only; nothing is sent when there are none. It returns how many receipts were sent. An
+// address mailed the event's receipts less than the cooldown ago is refused (a
+// *domain.TooManyRequestsError), and a mail to it still unsent is not queued again.
 func (s *Service) SendReceipts(ctx context.Context, organizerID, eventID, email string) (int, error) {
 	e, err := s.publicEvent(ctx, organizerID, eventID)
 	if err != nil {
@@ -47,10 +49,11 @@ func (s *Service) SendReceipts(ctx context.Context, organizerID, eventID, email 
 	if len(list) == 0 {
 		return 0, nil
 	}
-	if err := s.repo.QueueMail(ctx, domain.ReceiptMail(e, strings.TrimSpace(email), list)); err != nil {
+	m := domain.ReceiptMail(e, strings.TrimSpace(email), list)
+	if err := s.repo.QueueReceiptMail(ctx, m, e.ID, s.clock(), s.opts.ReceiptCooldown); err != nil {
 		return 0, fmt.Errorf("send receipts: %w", err)
 	}
 	return len(list), nil
 }
 
-func normalEmail(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+func normalEmail(s string) string { return domain.NormalEmail(s) }

@@ -80,6 +80,9 @@ type Mail struct {
 	To      string
 	Subject string
 	Body    string
+	// DedupeKey, when set, keeps a second mail with the key from being queued while the first
+	// is still unsent.
+	DedupeKey string
 }
 
 // QueuedMail is a message of the mail outbox leased for sending.

@@ -34,7 +34,18 @@ func ReceiptMail(e Event, to string, receipts []Receipt) Mail {
 		b.WriteString("\n")
 	}
 	b.WriteString("You receive this e-mail because receipts were requested for this address.\n")
-	return Mail{To: to, Subject: fmt.Sprintf("Your registration receipts for %s", e.Name), Body: b.String()}
+	return Mail{To: to, Subject: fmt.Sprintf("Your registration receipts for %s", e.Name), Body: b.String(),
+		DedupeKey: "receipts/" + e.ID + "/" + NormalEmail(to)}
+}
+
+// ReceiptCooldownError refuses a receipt mail to an address that was sent the event's receipts
+// less than the cooldown ago; the caller may ask again after retryAfter.
+func ReceiptCooldownError(retryAfter time.Duration) error {
+	return &TooManyRequestsError{
+		Message: "the receipts of this event were sent to this address a moment ago: check the inbox and the spam folder, " +
+			"or ask again after Retry-After seconds",
+		RetryAfter: retryAfter,
+	}
 }
 
 // EmailChangeMail confirms to the new address that it is now the registration's e-mail.

@@ -51,14 +51,17 @@ type Order struct {
 	PurchaserEmail string
 	PurchaserName  string
 	Promocode      string
-	PaymentRef     string
-	AmountPaid     *int64
-	ExpiresAt      *time.Time
-	PaidAt         *time.Time
-	ReleasedAt     *time.Time
-	ReleaseReason  string
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// ClientNetwork is the network the buyer's checkout came from (its address, an IPv6
+	// address's /64), for the caps on unpaid places; empty for organizer orders.
+	ClientNetwork string
+	PaymentRef    string
+	AmountPaid    *int64
+	ExpiresAt     *time.Time
+	PaidAt        *time.Time
+	ReleasedAt    *time.Time
+	ReleaseReason string
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // HoldsPlaces reports whether the order's live registrations hold places (held while

@@ -3,6 +3,7 @@ package http
 import (
 	"errors"
 	"net/http"
+	"strconv"
 
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -15,6 +16,7 @@ func MapError(err error) *httpserver.Error {
 		re *domain.RuleError
 		ce *domain.ConflictError
 		nf *domain.NotFoundError
+		tm *domain.TooManyRequestsError
 	)
 	switch {
 	case errors.As(err, &ve):
@@ -25,6 +27,9 @@ func MapError(err error) *httpserver.Error {
 		return httpserver.Conflict(ce.Message)
 	case errors.As(err, &nf):
 		return httpserver.NotFound(nf.Error())
+	case errors.As(err, &tm):
+		return &httpserver.Error{Status: http.StatusTooManyRequests, Message: tm.Message,
+			Headers: map[string]string{"Retry-After": strconv.Itoa(tm.RetryAfterSeconds())}}
 	case errors.Is(err, domain.ErrCatalogUnavailable):
 		return &httpserver.Error{Status: http.StatusServiceUnavailable, Message: "the event catalog is unavailable; retry later",
 			Headers: map[string]string{"Retry-After": "1"}}

@@ -28,15 +28,17 @@ type holdRegistrationBody struct {
 }
 
 type holdBody struct {
-	HoldID         string                 `json:"holdId"`
-	EventID        string                 `json:"eventId"`
-	ExpiresAt      time.Time              `json:"expiresAt"`
-	Currency       string                 `json:"currency"`
-	Amount         int64                  `json:"amount"`
-	PurchaserEmail string                 `json:"purchaserEmail"`
-	PurchaserName  string                 `json:"purchaserName"`
-	Promocode      string                 `json:"promocode"`
-	Registrations  []holdRegistrationBody `json:"registrations"`
+	HoldID         string    `json:"holdId"`
+	EventID        string    `json:"eventId"`
+	ExpiresAt      time.Time `json:"expiresAt"`
+	Currency       string    `json:"currency"`
+	Amount         int64     `json:"amount"`
+	PurchaserEmail string    `json:"purchaserEmail"`
+	PurchaserName  string    `json:"purchaserName"`
+	Promocode      string    `json:"promocode"`
+	// ClientNetwork is the network of the buyer's address (see identity.ClientNetwork).
+	ClientNetwork string                 `json:"clientNetwork"`
+	Registrations []holdRegistrationBody `json:"registrations"`
 }
 
 type holdRegistrationView struct {
@@ -72,6 +74,7 @@ func (h handlers) createHold(c *fiber.Ctx) error {
 	in := app.HoldInput{
 		HoldID: b.HoldID, EventID: b.EventID, ExpiresAt: b.ExpiresAt, Currency: b.Currency, Amount: b.Amount,
 		PurchaserEmail: b.PurchaserEmail, PurchaserName: b.PurchaserName, Promocode: b.Promocode,
+		ClientNetwork: identity.ClientNetwork(b.ClientNetwork),
 	}
 	for _, r := range b.Registrations {
 		reg := domain.RegistrationInput{

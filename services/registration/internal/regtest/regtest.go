@@ -45,6 +45,8 @@ type Options struct {
 	Pool *pgxpool.Pool
 	// MaxConns sizes a fresh pool (0: 8).
 	MaxConns int32
+	// App tunes the service (hold caps, receipt cooldown); zero values take the defaults.
+	App app.Options
 }
 
 // Env is a running registration service.
@@ -85,7 +87,7 @@ func Start(t testing.TB, o Options) *Env {
 	}
 	env.Catalog = StartCatalog(t, verifier)
 	env.Repo = regpg.New(env.Pool)
-	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL), env.Clock.Now)
+	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL), env.Clock.Now, o.App)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: reghttp.MapError,

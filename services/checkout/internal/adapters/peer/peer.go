@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -50,6 +51,8 @@ func New(name, base string, timeout time.Duration) *Client {
 type Problem struct {
 	Status   int
 	Messages []string
+	// RetryAfter is the answer's Retry-After header in seconds (0 without one).
+	RetryAfter int
 }
 
 // Error implements error.
@@ -93,7 +96,8 @@ func (c *Client) Do(ctx context.Context, caller domain.Caller, method, path stri
 		return res.StatusCode, &domain.UnavailableError{Service: c.Name, Err: err}
 	}
 	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return res.StatusCode, &Problem{Status: res.StatusCode, Messages: messages(raw, res.StatusCode)}
+		retry, _ := strconv.Atoi(res.Header.Get("Retry-After"))
+		return res.StatusCode, &Problem{Status: res.StatusCode, Messages: messages(raw, res.StatusCode), RetryAfter: retry}
 	}
 	if out != nil {
 		if err := json.Unmarshal(raw, out); err != nil {

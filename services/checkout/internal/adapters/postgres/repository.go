@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -32,7 +33,9 @@ func New(pool *pgxpool.Pool) *Repository {
 	return &Repository{pool: pool, q: db.New(pool)}
 }
 
-// CreateCheckout stores c and reserves its promocode use in one transaction.
+// CreateCheckout stores c and reserves its promocode use in one transaction: the reservations
+// of the code are serialised by a lock, and the new checkout counts among the uses at
+// c.CreatedAt, which must not then exceed maxUses.
 func (r *Repository) CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (domain.Checkout, bool, error) {
 	params, err := insertParams(c)
 	if err != nil {
@@ -52,11 +55,17 @@ func (r *Repository) CreateCheckout(ctx context.Context, c domain.Checkout, maxU
 		if c.PromoState != domain.PromoReserved {
 			return nil
 		}
-		reserved, err := q.ReservePromocode(ctx, db.ReservePromocodeParams{EventID: c.EventID, Code: c.Promocode, MaxUses: maxUses})
-		if err != nil {
-			return fmt.Errorf("reserve promocode: %w", err)
+		if maxUses == nil {
+			return nil
 		}
-		if reserved == 0 {
+		if err := q.LockPromocode(ctx, promocodeLock(c.EventID, c.Promocode)); err != nil {
+			return fmt.Errorf("lock promocode: %w", err)
+		}
+		used, err := q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: c.EventID, Code: c.Promocode, Now: c.CreatedAt})
+		if err != nil {
+			return fmt.Errorf("promocode uses: %w", err)
+		}
+		if used > *maxUses {
 			return domain.ErrPromocodeExhausted
 		}
 		return nil
@@ -87,8 +96,8 @@ func (r *Repository) Checkout(ctx context.Context, ref app.CheckoutRef) (domain.
 	return toCheckout(row)
 }
 
-// Update locks the checkout ref picks and applies fn, its messages, the promocode counter and
-// u's inbox and idempotency parts in one transaction.
+// Update locks the checkout ref picks and applies fn (its promocode state with it), its
+// messages and u's inbox and idempotency parts in one transaction.
 func (r *Repository) Update(ctx context.Context, u app.Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, app.Outcome, error) {
 	var c domain.Checkout
 	outcome := app.Applied
@@ -134,16 +143,12 @@ func (r *Repository) change(ctx context.Context, tx pgx.Tx, u app.Update, fn fun
 	if err != nil {
 		return domain.Checkout{}, err
 	}
-	before := c.PromoState
 	msgs, err := fn(&c)
 	if err != nil {
 		return domain.Checkout{}, err
 	}
 	if err := q.UpdateCheckout(ctx, updateParams(c)); err != nil {
 		return domain.Checkout{}, fmt.Errorf("update checkout: %w", err)
-	}
-	if err := adjustPromocode(ctx, q, c, before); err != nil {
-		return domain.Checkout{}, err
 	}
 	for _, m := range msgs {
 		if _, err := outbox.Enqueue(ctx, tx, outbox.Event{Topic: m.Topic, Key: m.Key, Type: m.Type, Source: domain.EventSource, Data: m.Data}); err != nil {
@@ -160,21 +165,6 @@ func (r *Repository) change(ctx context.Context, tx pgx.Tx, u app.Update, fn fun
 		}
 	}
 	return c, nil
-}
-
-// adjustPromocode moves the redemption counter with the checkout's promocode state.
-func adjustPromocode(ctx context.Context, q *db.Queries, c domain.Checkout, before domain.PromoState) error {
-	var err error
-	switch {
-	case before == domain.PromoReserved && c.PromoState == domain.PromoReleased:
-		err = q.ReleasePromocode(ctx, db.ReleasePromocodeParams{EventID: c.EventID, Code: c.Promocode})
-	case before == domain.PromoReleased && c.PromoState == domain.PromoReserved:
-		err = q.CountPromocode(ctx, db.CountPromocodeParams{EventID: c.EventID, Code: c.Promocode})
-	}
-	if err != nil {
-		return fmt.Errorf("promocode counter: %w", err)
-	}
-	return nil
 }
 
 // resolve finds the checkout id a reference picks: by session id when exactly one checkout
@@ -205,9 +195,9 @@ func (r *Repository) resolve(ctx context.Context, q *db.Queries, ref app.Checkou
 	return ref.ID, nil
 }
 
-// PromocodeUses returns the redemptions counted for an event's promocode.
-func (r *Repository) PromocodeUses(ctx context.Context, eventID, code string) (int64, error) {
-	n, err := r.q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: eventID, Code: code})
+// PromocodeUses returns the uses of an event's promocode at now.
+func (r *Repository) PromocodeUses(ctx context.Context, eventID, code string, now time.Time) (int64, error) {
+	n, err := r.q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: eventID, Code: code, Now: now})
 	if err != nil {
 		return 0, fmt.Errorf("promocode uses: %w", err)
 	}
@@ -221,6 +211,17 @@ func (r *Repository) StaleCheckouts(ctx context.Context, before time.Time) ([]st
 		return nil, fmt.Errorf("stale checkouts: %w", err)
 	}
 	return ids, nil
+}
+
+// promocodeLock is the advisory lock id of an event's promocode: a 64-bit FNV-1a hash of both
+// (two codes sharing an id only wait on each other).
+func promocodeLock(eventID, code string) int64 {
+	h := fnv.New64a()
+	for _, s := range []string{"promocode", eventID, code} {
+		_, _ = h.Write([]byte(s))
+		_, _ = h.Write([]byte{0})
+	}
+	return int64(h.Sum64()) //nolint:gosec // a lock id: any 64 bits will do
 }
 
 // PruneInbox forgets processed message ids older than keep.

@@ -50,8 +50,45 @@ func TestPromocodeReservationsAreAtomic(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED"); ok != 3 || exhausted != 17 || used != 3 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED", time.Now()); ok != 3 || exhausted != 17 || used != 3 {
 		t.Fatalf("%d reserved, %d refused, counter %d; want 3, 17, 3", ok, exhausted, used)
+	}
+}
+
+// TestPromocodeUseLastsAsLongAsItsHold: a use counts while its checkout awaits payment with
+// its hold alive, or is paid; once the hold lapsed it is free for the next buyer at once,
+// whether or not the release was recorded.
+func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
+	repo := chkpg.New(checkouttest.Pool(t))
+	ctx := context.Background()
+	one := int64(1)
+	first := newCheckout("chk_first", "ONCE")
+	if _, _, err := repo.CreateCheckout(ctx, first, &one); err != nil {
+		t.Fatal(err)
+	}
+	second := newCheckout("chk_second", "ONCE")
+	if _, _, err := repo.CreateCheckout(ctx, second, &one); !errors.Is(err, domain.ErrPromocodeExhausted) {
+		t.Fatalf("a second use while the first hold lives: %v", err)
+	}
+	lapsed := first.HoldExpiresAt
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", lapsed); used != 0 {
+		t.Fatalf("%d uses once the hold lapsed, want 0", used)
+	}
+	third := newCheckout("chk_third", "ONCE")
+	third.CreatedAt, third.HoldExpiresAt = lapsed, lapsed.Add(10*time.Minute)
+	if _, _, err := repo.CreateCheckout(ctx, third, &one); err != nil {
+		t.Fatalf("the use of a lapsed hold was not given to the next buyer: %v", err)
+	}
+	// A paid checkout keeps its use after its hold lapsed.
+	if _, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_third"}}, func(c *domain.Checkout) ([]domain.Message, error) {
+		c.Held("ord_3", lapsed)
+		c.ApplyPayment(domain.PaymentEvent{Kind: domain.PaymentCompleted, Paid: true}, lapsed)
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", third.HoldExpiresAt.Add(time.Hour)); used != 1 {
+		t.Fatalf("%d uses of a paid checkout after its hold, want 1", used)
 	}
 }
 
@@ -66,7 +103,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	if err != nil || !existed || again.ID != "chk_1" || again.LegalSignature.SignerName != "Ana" || string(again.IPEnrichment) == "" {
 		t.Fatalf("second create: %+v %v %v", again, existed, err)
 	}
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE"); used != 1 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", again.CreatedAt); used != 1 {
 		t.Fatalf("a resumed checkout counted its promocode twice: %d", used)
 	}
 	now := time.Now().UTC()
@@ -96,7 +133,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 			t.Fatalf("delivery %d: %v %v", i, outcome, err)
 		}
 	}
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE"); used != 0 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", now); used != 0 {
 		t.Fatalf("counter %d after the release", used)
 	}
 	if _, outcome, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{OrderID: "ord_x"}, Consumer: "test", MessageID: "msg_2"}, release); err != nil || outcome != app.Unknown {

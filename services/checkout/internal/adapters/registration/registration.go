@@ -35,6 +35,7 @@ type holdBody struct {
 	PurchaserEmail string             `json:"purchaserEmail"`
 	PurchaserName  string             `json:"purchaserName"`
 	Promocode      string             `json:"promocode,omitempty"`
+	ClientNetwork  string             `json:"clientNetwork,omitempty"`
 	Registrations  []holdRegistration `json:"registrations"`
 }
 
@@ -59,11 +60,12 @@ type holdAnswer struct {
 }
 
 // Hold posts /internal/holds. 409 (places short) becomes a *domain.ConflictError, 422 a
-// *domain.RuleError with registration's problems, 404 a *domain.NotFoundError.
+// *domain.RuleError with registration's problems, 404 a *domain.NotFoundError, 429 (too many
+// places held and not paid for) a *domain.TooManyRequestsError with its Retry-After.
 func (c *Client) Hold(ctx context.Context, caller domain.Caller, r domain.HoldRequest) (domain.Hold, error) {
 	body := holdBody{
 		HoldID: r.HoldID, EventID: r.EventID, ExpiresAt: r.ExpiresAt.UTC(), Currency: r.Currency, Amount: r.Amount,
-		PurchaserEmail: r.PurchaserEmail, PurchaserName: r.PurchaserName, Promocode: r.Promocode,
+		PurchaserEmail: r.PurchaserEmail, PurchaserName: r.PurchaserName, Promocode: r.Promocode, ClientNetwork: r.ClientNetwork,
 	}
 	for _, reg := range r.Registrations {
 		body.Registrations = append(body.Registrations, holdRegistration(reg))
@@ -79,6 +81,8 @@ func (c *Client) Hold(ctx context.Context, caller domain.Caller, r domain.HoldRe
 			return domain.Hold{}, &domain.RuleError{Problems: p.Messages}
 		case http.StatusNotFound:
 			return domain.Hold{}, &domain.NotFoundError{Text: strings.Join(p.Messages, "; ")}
+		case http.StatusTooManyRequests:
+			return domain.Hold{}, &domain.TooManyRequestsError{Message: strings.Join(p.Messages, "; "), RetryAfter: time.Duration(p.RetryAfter) * time.Second}
 		}
 		return domain.Hold{}, &domain.UnavailableError{Service: "registration", Err: p}
 	}

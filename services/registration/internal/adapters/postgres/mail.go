@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/podiumhq/podium/services/registration/internal/adapters/postgres/db"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
@@ -49,6 +51,43 @@ func (r *Repository) QueueMail(ctx context.Context, m domain.Mail) error {
 		return fmt.Errorf("queue mail: %w", err)
 	}
 	return nil
+}
+
+// QueueReceiptMail queues m, in one transaction that starts its recipient's cooldown for the
+// event, unless the last receipt mail to the recipient was queued less than cooldown before
+// now (a *domain.TooManyRequestsError says when the cooldown ends); a mail with m's dedupe key
+// still unsent is not queued twice.
+func (r *Repository) QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error {
+	recipient := domain.NormalEmail(m.To)
+	err := r.inTx(ctx, func(_ pgx.Tx, q *db.Queries) error {
+		if cooldown > 0 {
+			if err := startCooldown(ctx, q, eventID, recipient, now, cooldown); err != nil {
+				return err
+			}
+		}
+		_, err := q.InsertMailOnce(ctx, db.InsertMailOnceParams{Recipient: m.To, Subject: m.Subject, Body: m.Body, DedupeKey: m.DedupeKey})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("queue receipt mail: %w", err)
+	}
+	return nil
+}
+
+// startCooldown starts the cooldown of a recipient for an event, or refuses while one runs.
+func startCooldown(ctx context.Context, q *db.Queries, eventID, recipient string, now time.Time, cooldown time.Duration) error {
+	n, err := q.StartReceiptCooldown(ctx, db.StartReceiptCooldownParams{EventID: eventID, Recipient: recipient, Now: now, Since: now.Add(-cooldown)})
+	if err != nil {
+		return fmt.Errorf("receipt cooldown: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	last, err := q.ReceiptCooldownStart(ctx, db.ReceiptCooldownStartParams{EventID: eventID, Recipient: recipient})
+	if err != nil {
+		return fmt.Errorf("receipt cooldown: %w", err)
+	}
+	return domain.ReceiptCooldownError(last.Add(cooldown).Sub(now))
 }
 
 // ClaimMail leases up to limit due messages for lease.

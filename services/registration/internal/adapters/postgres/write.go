@@ -18,7 +18,7 @@ func insertOrderParams(o domain.Order) db.InsertOrderParams {
 		ID: o.ID, OrganizerID: o.OrganizerID, EventID: o.EventID, Status: string(o.Status), Source: o.Source,
 		HoldID: ptr(o.HoldID), Amount: o.Amount, Currency: o.Currency, PurchaserEmail: ptr(o.PurchaserEmail),
 		PurchaserName: ptr(o.PurchaserName), Promocode: ptr(o.Promocode), ExpiresAt: o.ExpiresAt, PaidAt: o.PaidAt,
-		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, ClientNetwork: ptr(o.ClientNetwork),
 	}
 }
 

@@ -51,8 +51,8 @@ type IdempotencyKey struct {
 	ExpiresAt      time.Time
 }
 
-type PromocodeUse struct {
-	EventID string
-	Code    string
-	Used    int32
+type PromocodeFailure struct {
+	Subject      string
+	DrainedAt    time.Time
+	BlockedUntil time.Time
 }

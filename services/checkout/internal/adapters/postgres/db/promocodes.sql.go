@@ -7,71 +7,114 @@ package db
 
 import (
 	"context"
+	"time"
 )
 
-const countPromocode = `-- name: CountPromocode :exec
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1
+const ensurePromocodeFailures = `-- name: EnsurePromocodeFailures :exec
+INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, $2, $2)
+ON CONFLICT (subject) DO NOTHING
 `
 
-type CountPromocodeParams struct {
-	EventID string
-	Code    string
+type EnsurePromocodeFailuresParams struct {
+	Subject   string
+	DrainedAt time.Time
 }
 
-// Counts a redemption regardless of the maximum: a payment arrived for a released reservation.
-func (q *Queries) CountPromocode(ctx context.Context, arg CountPromocodeParams) error {
-	_, err := q.db.Exec(ctx, countPromocode, arg.EventID, arg.Code)
+func (q *Queries) EnsurePromocodeFailures(ctx context.Context, arg EnsurePromocodeFailuresParams) error {
+	_, err := q.db.Exec(ctx, ensurePromocodeFailures, arg.Subject, arg.DrainedAt)
 	return err
 }
 
+const lockPromocode = `-- name: LockPromocode :exec
+SELECT pg_advisory_xact_lock($1::bigint)
+`
+
+// Serialises the reservations of one event's promocode until the transaction ends.
+func (q *Queries) LockPromocode(ctx context.Context, lockID int64) error {
+	_, err := q.db.Exec(ctx, lockPromocode, lockID)
+	return err
+}
+
+const lockPromocodeFailures = `-- name: LockPromocodeFailures :one
+SELECT drained_at, blocked_until FROM promocode_failures WHERE subject = $1 FOR UPDATE
+`
+
+type LockPromocodeFailuresRow struct {
+	DrainedAt    time.Time
+	BlockedUntil time.Time
+}
+
+func (q *Queries) LockPromocodeFailures(ctx context.Context, subject string) (LockPromocodeFailuresRow, error) {
+	row := q.db.QueryRow(ctx, lockPromocodeFailures, subject)
+	var i LockPromocodeFailuresRow
+	err := row.Scan(&i.DrainedAt, &i.BlockedUntil)
+	return i, err
+}
+
+const promocodeBlockedUntil = `-- name: PromocodeBlockedUntil :one
+SELECT coalesce(max(blocked_until), $1::timestamptz)::timestamptz AS blocked_until
+FROM promocode_failures
+WHERE subject = ANY($2::text[]) AND blocked_until > $1::timestamptz
+`
+
+type PromocodeBlockedUntilParams struct {
+	Now      time.Time
+	Subjects []string
+}
+
+// The end of the latest block of the subjects that runs past now (now when none does).
+func (q *Queries) PromocodeBlockedUntil(ctx context.Context, arg PromocodeBlockedUntilParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, promocodeBlockedUntil, arg.Now, arg.Subjects)
+	var blocked_until time.Time
+	err := row.Scan(&blocked_until)
+	return blocked_until, err
+}
+
 const promocodeUses = `-- name: PromocodeUses :one
-SELECT COALESCE((SELECT used FROM promocode_uses WHERE event_id = $1 AND code = $2), 0)::bigint AS used
+SELECT count(*)::bigint AS used FROM checkouts
+WHERE event_id = $1 AND promocode = $2::text AND promocode_state = 'RESERVED'
+  AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > $3::timestamptz)
 `
 
 type PromocodeUsesParams struct {
 	EventID string
 	Code    string
+	Now     time.Time
 }
 
+// The uses of an event's promocode at now: checkouts holding a use that are paid or completed,
+// or await payment with their hold not lapsed.
 func (q *Queries) PromocodeUses(ctx context.Context, arg PromocodeUsesParams) (int64, error) {
-	row := q.db.QueryRow(ctx, promocodeUses, arg.EventID, arg.Code)
+	row := q.db.QueryRow(ctx, promocodeUses, arg.EventID, arg.Code, arg.Now)
 	var used int64
 	err := row.Scan(&used)
 	return used, err
 }
 
-const releasePromocode = `-- name: ReleasePromocode :exec
-UPDATE promocode_uses SET used = used - 1 WHERE event_id = $1 AND code = $2 AND used > 0
+const prunePromocodeFailures = `-- name: PrunePromocodeFailures :execrows
+DELETE FROM promocode_failures WHERE greatest(drained_at, blocked_until) < $1
 `
 
-type ReleasePromocodeParams struct {
-	EventID string
-	Code    string
-}
-
-func (q *Queries) ReleasePromocode(ctx context.Context, arg ReleasePromocodeParams) error {
-	_, err := q.db.Exec(ctx, releasePromocode, arg.EventID, arg.Code)
-	return err
-}
-
-const reservePromocode = `-- name: ReservePromocode :execrows
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1
-WHERE $3::bigint IS NULL OR u.used < $3::bigint
-`
-
-type ReservePromocodeParams struct {
-	EventID string
-	Code    string
-	MaxUses *int64
-}
-
-// Counts one redemption unless the maximum (NULL: none) is reached, atomically.
-func (q *Queries) ReservePromocode(ctx context.Context, arg ReservePromocodeParams) (int64, error) {
-	result, err := q.db.Exec(ctx, reservePromocode, arg.EventID, arg.Code, arg.MaxUses)
+// Forgets subjects whose failures are all forgiven and whose block ended.
+func (q *Queries) PrunePromocodeFailures(ctx context.Context, drainedAt time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, prunePromocodeFailures, drainedAt)
 	if err != nil {
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const setPromocodeFailures = `-- name: SetPromocodeFailures :exec
+UPDATE promocode_failures SET drained_at = $2, blocked_until = $3 WHERE subject = $1
+`
+
+type SetPromocodeFailuresParams struct {
+	Subject      string
+	DrainedAt    time.Time
+	BlockedUntil time.Time
+}
+
+func (q *Queries) SetPromocodeFailures(ctx context.Context, arg SetPromocodeFailuresParams) error {
+	_, err := q.db.Exec(ctx, setPromocodeFailures, arg.Subject, arg.DrainedAt, arg.BlockedUntil)
+	return err
 }

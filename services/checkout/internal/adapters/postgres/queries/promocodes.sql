@@ -1,16 +1,30 @@
+-- name: LockPromocode :exec
+-- Serialises the reservations of one event's promocode until the transaction ends.
+SELECT pg_advisory_xact_lock(sqlc.arg(lock_id)::bigint);
+
 -- name: PromocodeUses :one
-SELECT COALESCE((SELECT used FROM promocode_uses WHERE event_id = $1 AND code = $2), 0)::bigint AS used;
+-- The uses of an event's promocode at now: checkouts holding a use that are paid or completed,
+-- or await payment with their hold not lapsed.
+SELECT count(*)::bigint AS used FROM checkouts
+WHERE event_id = sqlc.arg(event_id) AND promocode = sqlc.arg(code)::text AND promocode_state = 'RESERVED'
+  AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > sqlc.arg(now)::timestamptz);
 
--- name: ReservePromocode :execrows
--- Counts one redemption unless the maximum (NULL: none) is reached, atomically.
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1
-WHERE sqlc.narg(max_uses)::bigint IS NULL OR u.used < sqlc.narg(max_uses)::bigint;
+-- name: PromocodeBlockedUntil :one
+-- The end of the latest block of the subjects that runs past now (now when none does).
+SELECT coalesce(max(blocked_until), sqlc.arg(now)::timestamptz)::timestamptz AS blocked_until
+FROM promocode_failures
+WHERE subject = ANY(sqlc.arg(subjects)::text[]) AND blocked_until > sqlc.arg(now)::timestamptz;
 
--- name: CountPromocode :exec
--- Counts a redemption regardless of the maximum: a payment arrived for a released reservation.
-INSERT INTO promocode_uses AS u (event_id, code, used) VALUES ($1, $2, 1)
-ON CONFLICT (event_id, code) DO UPDATE SET used = u.used + 1;
+-- name: EnsurePromocodeFailures :exec
+INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, $2, $2)
+ON CONFLICT (subject) DO NOTHING;
 
--- name: ReleasePromocode :exec
-UPDATE promocode_uses SET used = used - 1 WHERE event_id = $1 AND code = $2 AND used > 0;
+-- name: LockPromocodeFailures :one
+SELECT drained_at, blocked_until FROM promocode_failures WHERE subject = $1 FOR UPDATE;
+
+-- name: SetPromocodeFailures :exec
+UPDATE promocode_failures SET drained_at = $2, blocked_until = $3 WHERE subject = $1;
+
+-- name: PrunePromocodeFailures :execrows
+-- Forgets subjects whose failures are all forgiven and whose block ended.
+DELETE FROM promocode_failures WHERE greatest(drained_at, blocked_until) < $1;

@@ -7,6 +7,7 @@ package db
 
 import (
 	"context"
+	"time"
 )
 
 const claimMail = `-- name: ClaimMail :many
@@ -83,6 +84,48 @@ func (q *Queries) InsertMail(ctx context.Context, arg InsertMailParams) error {
 	return err
 }
 
+const insertMailOnce = `-- name: InsertMailOnce :execrows
+INSERT INTO mail_outbox (recipient, subject, body, dedupe_key) VALUES ($1, $2, $3, $4::text)
+ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+`
+
+type InsertMailOnceParams struct {
+	Recipient string
+	Subject   string
+	Body      string
+	DedupeKey string
+}
+
+// Queues a mail unless one with the same dedupe key is still unsent.
+func (q *Queries) InsertMailOnce(ctx context.Context, arg InsertMailOnceParams) (int64, error) {
+	result, err := q.db.Exec(ctx, insertMailOnce,
+		arg.Recipient,
+		arg.Subject,
+		arg.Body,
+		arg.DedupeKey,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const receiptCooldownStart = `-- name: ReceiptCooldownStart :one
+SELECT queued_at FROM receipt_mails WHERE event_id = $1 AND recipient = $2
+`
+
+type ReceiptCooldownStartParams struct {
+	EventID   string
+	Recipient string
+}
+
+func (q *Queries) ReceiptCooldownStart(ctx context.Context, arg ReceiptCooldownStartParams) (time.Time, error) {
+	row := q.db.QueryRow(ctx, receiptCooldownStart, arg.EventID, arg.Recipient)
+	var queued_at time.Time
+	err := row.Scan(&queued_at)
+	return queued_at, err
+}
+
 const retryMail = `-- name: RetryMail :exec
 UPDATE mail_outbox SET next_attempt_at = now() + make_interval(secs => $1::float8),
     last_error = $2
@@ -98,4 +141,33 @@ type RetryMailParams struct {
 func (q *Queries) RetryMail(ctx context.Context, arg RetryMailParams) error {
 	_, err := q.db.Exec(ctx, retryMail, arg.AfterSeconds, arg.LastError, arg.ID)
 	return err
+}
+
+const startReceiptCooldown = `-- name: StartReceiptCooldown :execrows
+INSERT INTO receipt_mails AS m (event_id, recipient, queued_at) VALUES ($1, $2, $3::timestamptz)
+ON CONFLICT (event_id, recipient) DO UPDATE SET queued_at = excluded.queued_at
+WHERE m.queued_at <= $4::timestamptz
+`
+
+type StartReceiptCooldownParams struct {
+	EventID   string
+	Recipient string
+	Now       time.Time
+	Since     time.Time
+}
+
+// Records a receipt mail to a recipient of an event unless the last one was queued after
+// since (the cooldown still runs): then nothing changes and no row is counted. Concurrent
+// calls wait on the row, so one of them starts the cooldown.
+func (q *Queries) StartReceiptCooldown(ctx context.Context, arg StartReceiptCooldownParams) (int64, error) {
+	result, err := q.db.Exec(ctx, startReceiptCooldown,
+		arg.EventID,
+		arg.Recipient,
+		arg.Now,
+		arg.Since,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

@@ -24,6 +24,7 @@ type MailOutbox struct {
 	NextAttemptAt time.Time
 	LastError     *string
 	CreatedAt     time.Time
+	DedupeKey     *string
 }
 
 type Order struct {
@@ -46,6 +47,7 @@ type Order struct {
 	ReleaseReason  *string
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	ClientNetwork  *string
 }
 
 type Place struct {
@@ -55,6 +57,12 @@ type Place struct {
 	Held       int32
 	Quota      *int32
 	Version    int64
+}
+
+type ReceiptMail struct {
+	EventID   string
+	Recipient string
+	QueuedAt  time.Time
 }
 
 type Registration struct {

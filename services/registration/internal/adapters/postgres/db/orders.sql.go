@@ -43,7 +43,7 @@ func (q *Queries) ExpiredHolds(ctx context.Context, arg ExpiredHoldsParams) ([]s
 }
 
 const getOrder = `-- name: GetOrder :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at FROM orders WHERE id = $1
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE id = $1
 `
 
 func (q *Queries) GetOrder(ctx context.Context, id string) (Order, error) {
@@ -69,12 +69,13 @@ func (q *Queries) GetOrder(ctx context.Context, id string) (Order, error) {
 		&i.ReleaseReason,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ClientNetwork,
 	)
 	return i, err
 }
 
 const getOrderByHold = `-- name: GetOrderByHold :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at FROM orders WHERE organizer_id = $1 AND hold_id = $2
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE organizer_id = $1 AND hold_id = $2
 `
 
 type GetOrderByHoldParams struct {
@@ -105,12 +106,13 @@ func (q *Queries) GetOrderByHold(ctx context.Context, arg GetOrderByHoldParams) 
 		&i.ReleaseReason,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ClientNetwork,
 	)
 	return i, err
 }
 
 const getOrderForUpdate = `-- name: GetOrderForUpdate :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at FROM orders WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetOrderForUpdate(ctx context.Context, id string) (Order, error) {
@@ -136,12 +138,13 @@ func (q *Queries) GetOrderForUpdate(ctx context.Context, id string) (Order, erro
 		&i.ReleaseReason,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.ClientNetwork,
 	)
 	return i, err
 }
 
 const getOrders = `-- name: GetOrders :many
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at FROM orders WHERE id = ANY($1::text[])
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE id = ANY($1::text[])
 `
 
 func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) {
@@ -173,6 +176,7 @@ func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) 
 			&i.ReleaseReason,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.ClientNetwork,
 		); err != nil {
 			return nil, err
 		}
@@ -187,8 +191,8 @@ func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) 
 const insertOrder = `-- name: InsertOrder :exec
 INSERT INTO orders (
     id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
-    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
 `
 
 type InsertOrderParams struct {
@@ -207,6 +211,7 @@ type InsertOrderParams struct {
 	PaidAt         *time.Time
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	ClientNetwork  *string
 }
 
 func (q *Queries) InsertOrder(ctx context.Context, arg InsertOrderParams) error {
@@ -226,6 +231,7 @@ func (q *Queries) InsertOrder(ctx context.Context, arg InsertOrderParams) error 
 		arg.PaidAt,
 		arg.CreatedAt,
 		arg.UpdatedAt,
+		arg.ClientNetwork,
 	)
 	return err
 }

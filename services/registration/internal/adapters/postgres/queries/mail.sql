@@ -18,3 +18,19 @@ DELETE FROM mail_outbox WHERE id = $1;
 UPDATE mail_outbox SET next_attempt_at = now() + make_interval(secs => sqlc.arg(after_seconds)::float8),
     last_error = sqlc.arg(last_error)
 WHERE id = sqlc.arg(id);
+
+-- name: InsertMailOnce :execrows
+-- Queues a mail unless one with the same dedupe key is still unsent.
+INSERT INTO mail_outbox (recipient, subject, body, dedupe_key) VALUES ($1, $2, $3, sqlc.arg(dedupe_key)::text)
+ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING;
+
+-- name: StartReceiptCooldown :execrows
+-- Records a receipt mail to a recipient of an event unless the last one was queued after
+-- since (the cooldown still runs): then nothing changes and no row is counted. Concurrent
+-- calls wait on the row, so one of them starts the cooldown.
+INSERT INTO receipt_mails AS m (event_id, recipient, queued_at) VALUES ($1, $2, sqlc.arg(now)::timestamptz)
+ON CONFLICT (event_id, recipient) DO UPDATE SET queued_at = excluded.queued_at
+WHERE m.queued_at <= sqlc.arg(since)::timestamptz;
+
+-- name: ReceiptCooldownStart :one
+SELECT queued_at FROM receipt_mails WHERE event_id = $1 AND recipient = $2;

@@ -1,8 +1,8 @@
 -- name: InsertOrder :exec
 INSERT INTO orders (
     id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
-    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15);
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
 
 -- name: GetOrder :one
 SELECT * FROM orders WHERE id = $1;

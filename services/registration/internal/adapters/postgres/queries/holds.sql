@@ -1,0 +1,21 @@
+-- name: LockHoldSubject :exec
+-- Serialises the holds of one subject (a client network or a purchaser e-mail in an event)
+-- until the transaction ends, so that two concurrent holds cannot both fit under its cap.
+SELECT pg_advisory_xact_lock(sqlc.arg(lock_id)::bigint);
+
+-- name: HeldByNetwork :one
+-- Places of the live holds (PENDING, not lapsed at now) of a client network in an event, and
+-- when the earliest of them lapses (now when there is none).
+SELECT count(r.id)::int AS places, coalesce(min(o.expires_at), sqlc.arg(now)::timestamptz)::timestamptz AS first_lapse
+FROM orders o
+JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
+WHERE o.event_id = sqlc.arg(event_id) AND o.client_network = sqlc.arg(client_network)::text
+  AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz;
+
+-- name: HeldByEmail :one
+-- HeldByNetwork for a purchaser e-mail (lower case).
+SELECT count(r.id)::int AS places, coalesce(min(o.expires_at), sqlc.arg(now)::timestamptz)::timestamptz AS first_lapse
+FROM orders o
+JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
+WHERE o.event_id = sqlc.arg(event_id) AND lower(o.purchaser_email) = sqlc.arg(email)::text
+  AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz;
