@@ -79,12 +79,12 @@ type Stack struct {
 	// identityKeys are the key pairs of the services that sign identity tokens, by name.
 	identityKeys map[string]keyPair
 	KafkaBrokers []string
-	RedisURL      string
-	databases     map[string]string
-	kafka         *kfake.Cluster
-	redis         *process
-	redisPort     int
-	stripeMock    *process
+	RedisURL     string
+	databases    map[string]string
+	kafka        *kfake.Cluster
+	redis        *process
+	redisPort    int
+	stripeMock   *process
 	// stripeRecorder sees checkout's Stripe requests when Options.RecordStripe is set.
 	stripeRecorder *stripeRecorder
 	mail           *mailCatcher
