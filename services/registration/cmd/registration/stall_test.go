@@ -37,13 +37,15 @@ func TestStalledTableAnswers503AndRecovers(t *testing.T) {
 	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
 	t.Cleanup(func() {
 		cancel()
-		<-done
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
 	})
 	waitReady(t, "http://"+addr+"/readyz", done)
 
 	tok := issuers.Token(t, identity.Gateway, identity.Registration,
 		identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
-	search := func() (*http.Response, httpserver.Body) {
+	search := func() (int, http.Header, httpserver.Body) {
 		t.Helper()
 		// The client's timeout is a safety net: the assertion is on the answer, not its time.
 		client := &http.Client{Timeout: 30 * time.Second}
@@ -57,10 +59,10 @@ func TestStalledTableAnswers503AndRecovers(t *testing.T) {
 		defer resp.Body.Close()
 		var b httpserver.Body
 		_ = json.NewDecoder(resp.Body).Decode(&b)
-		return resp, b
+		return resp.StatusCode, resp.Header, b
 	}
-	if resp, _ := search(); resp.StatusCode != http.StatusCreated {
-		t.Fatalf("search before the stall: %d", resp.StatusCode)
+	if status, _, _ := search(); status != http.StatusCreated {
+		t.Fatalf("search before the stall: %d", status)
 	}
 
 	holder, err := pgx.Connect(context.Background(), dbURL)
@@ -75,16 +77,16 @@ func TestStalledTableAnswers503AndRecovers(t *testing.T) {
 	if _, err := tx.Exec(context.Background(), "LOCK TABLE tickets IN ACCESS EXCLUSIVE MODE"); err != nil {
 		t.Fatal(err)
 	}
-	resp, b := search()
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != httpserver.RetryAfterTimeout ||
-		b.StatusCode != http.StatusServiceUnavailable || b.Error != "Service Unavailable" || b.RequestID == "" || b.RequestID != resp.Header.Get("X-Request-Id") {
-		t.Fatalf("search of a stalled table: %d Retry-After %q %+v", resp.StatusCode, resp.Header.Get("Retry-After"), b)
+	status, h, b := search()
+	if status != http.StatusServiceUnavailable || h.Get("Retry-After") != httpserver.RetryAfterTimeout ||
+		b.StatusCode != http.StatusServiceUnavailable || b.Error != "Service Unavailable" || b.RequestID == "" || b.RequestID != h.Get("X-Request-Id") {
+		t.Fatalf("search of a stalled table: %d Retry-After %q %+v", status, h.Get("Retry-After"), b)
 	}
 
 	if err := tx.Rollback(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if resp, b := search(); resp.StatusCode != http.StatusCreated {
-		t.Fatalf("search once the lock is gone: %d %+v", resp.StatusCode, b)
+	if status, _, b := search(); status != http.StatusCreated {
+		t.Fatalf("search once the lock is gone: %d %+v", status, b)
 	}
 }
