@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -46,8 +48,8 @@ var errUpstreamDown = errors.New("upstream down")
 
 func TestRequestsRunOutOfTimeWith503AndRetryAfter(t *testing.T) {
 	var logs syncBuffer
-	s, url, _, _ := newServer(t, httpserver.Options{
-		Log: slog.New(slog.NewJSONHandler(&logs, nil)), RequestTimeout: 50 * time.Millisecond,
+	s := httpserver.New(httpserver.Options{
+		Log: slog.New(slog.NewJSONHandler(&logs, nil)), BodyLimit: 64, RequestTimeout: 50 * time.Millisecond,
 		MapError: func(err error) *httpserver.Error {
 			if errors.Is(err, errUpstreamDown) {
 				return httpserver.NewError(http.StatusBadGateway, "upstream is down")
@@ -68,6 +70,7 @@ func TestRequestsRunOutOfTimeWith503AndRetryAfter(t *testing.T) {
 	s.App.Get("/peer-timeout", func(c *fiber.Ctx) error {
 		return fmt.Errorf("%w: %w", errUpstreamDown, context.DeadlineExceeded)
 	})
+	url := serve(t, s)
 
 	for _, path := range []string{"/slow", "/sql/57014", "/sql/55P03", "/peer-timeout"} {
 		status, h, b := get(t, http.MethodGet, url+path, "", nil)
@@ -89,11 +92,12 @@ func TestRequestsRunOutOfTimeWith503AndRetryAfter(t *testing.T) {
 }
 
 func TestNoRequestTimeoutSetsNoDeadline(t *testing.T) {
-	s, url, _, _ := newServer(t, httpserver.Options{})
+	s := httpserver.New(httpserver.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), BodyLimit: 64})
 	s.App.Get("/deadline", func(c *fiber.Ctx) error {
 		_, ok := c.UserContext().Deadline()
 		return c.JSON(fiber.Map{"deadline": ok})
 	})
+	url := serve(t, s)
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url+"/deadline", nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -104,4 +108,23 @@ func TestNoRequestTimeoutSetsNoDeadline(t *testing.T) {
 	if err := json.NewDecoder(res.Body).Decode(&got); err != nil || got.Deadline {
 		t.Fatalf("deadline set without RequestTimeout (%v)", err)
 	}
+}
+
+// serve runs s, whose routes are all added, on a listener of its own until the test ends.
+func serve(t *testing.T, s *httpserver.Server) string {
+	t.Helper()
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, 5*time.Second) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	})
+	return "http://" + ln.Addr().String()
 }
