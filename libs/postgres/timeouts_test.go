@@ -131,3 +131,24 @@ func TestIdleTransactionEndsAtIdleInTransactionTimeout(t *testing.T) {
 		t.Fatal("a statement ran in a transaction whose session was ended")
 	}
 }
+
+// TestPoolAcquireEndsAtTheCallersDeadline: with every connection taken, a query waits for one
+// only until its context's deadline, and says so with context.DeadlineExceeded, which
+// libs/httpserver answers as a request that ran out of time.
+func TestPoolAcquireEndsAtTheCallersDeadline(t *testing.T) {
+	pool := timedPool(t, testkit.DatabaseURL(t, widgets), postgres.Options{MaxConns: 1})
+	held, err := pool.Acquire(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err = pool.Exec(ctx, "SELECT 1")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("a query waiting for a connection: %v, want context.DeadlineExceeded", err)
+	}
+	held.Release()
+	if _, err := pool.Exec(context.Background(), "SELECT 1"); err != nil {
+		t.Fatalf("once a connection is free: %v", err)
+	}
+}
