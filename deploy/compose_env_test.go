@@ -1,12 +1,12 @@
 package deploy_test
 
 import (
-	"crypto/ed25519"
-	"encoding/base64"
+	"maps"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -80,16 +80,25 @@ func splitAddress(addr string) (host, port string) {
 	return host, port
 }
 
-func TestComposeIdentityKeyPair(t *testing.T) {
+// TestComposeIdentityKeys checks that every signer has a key of its own and that each service
+// trusts exactly the public keys of its callers.
+func TestComposeIdentityKeys(t *testing.T) {
 	p := loadCompose(t)
-	seed, err := base64.StdEncoding.DecodeString(composeEnv(t, p.Services["gateway"])["IDENTITY_PRIVATE_KEY"])
-	if err != nil || len(seed) != ed25519.SeedSize {
-		t.Fatalf("gateway: IDENTITY_PRIVATE_KEY must be the base64 of a 32-byte seed (err %v)", err)
+	public := map[string]string{}
+	for _, s := range signers {
+		public[s] = publicKeyOf(t, s, composeEnv(t, p.Services[s])["IDENTITY_PRIVATE_KEY"])
 	}
-	pub := base64.StdEncoding.EncodeToString(ed25519.NewKeyFromSeed(seed).Public().(ed25519.PublicKey))
-	for _, o := range owners {
-		if got := composeEnv(t, p.Services[o])["IDENTITY_PUBLIC_KEYS"]; !slices.Contains(strings.Split(got, ","), pub) {
-			t.Errorf("%s: IDENTITY_PUBLIC_KEYS=%s does not hold the gateway's public key %s", o, got, pub)
+	if len(slices.Compact(slices.Sorted(maps.Values(public)))) != len(signers) {
+		t.Errorf("signers share a key pair: %v", public)
+	}
+	for svc, callers := range trusts {
+		got := trustedKeys(t, svc, composeEnv(t, p.Services[svc])["IDENTITY_TRUSTED_KEYS"])
+		want := map[string][]string{}
+		for _, c := range callers {
+			want[c] = []string{public[c]}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: IDENTITY_TRUSTED_KEYS holds %v, want exactly its callers' keys %v", svc, got, want)
 		}
 	}
 }

@@ -3,6 +3,8 @@
 package deploy_test
 
 import (
+	"crypto/ed25519"
+	"encoding/base64"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,10 +28,46 @@ var commonEnv = []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "SHUTDOWN_DRAIN_DELAY", 
 // settings whose defaults fit only a developer's machine (peers and SMTP on 127.0.0.1).
 var deployEnv = map[string][]string{
 	"gateway":      {"AUTH_URL", "CATALOG_URL", "REGISTRATION_URL", "CHECKOUT_URL", "REDIS_URL", "IDENTITY_PRIVATE_KEY", "TRUSTED_PROXIES"},
-	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_PUBLIC_KEYS"},
-	"catalog":      {"DATABASE_URL", "CATALOG_OPERATOR_TOKEN", "IDENTITY_PUBLIC_KEYS"},
-	"registration": {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "CATALOG_URL", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
-	"checkout":     {"DATABASE_URL", "IDENTITY_PUBLIC_KEYS", "CATALOG_URL", "REGISTRATION_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
+	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS"},
+	"catalog":      {"DATABASE_URL", "CATALOG_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS"},
+	"registration": {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "CATALOG_URL", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
+	"checkout":     {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "CATALOG_URL", "REGISTRATION_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
+}
+
+// signers sign the identity tokens of their calls with their own IDENTITY_PRIVATE_KEY.
+var signers = []string{"gateway", "checkout", "registration"}
+
+// trusts names, per service, the callers whose public keys its IDENTITY_TRUSTED_KEYS must hold,
+// and no others: who calls whom (the NetworkPolicies allow the same flows).
+var trusts = map[string][]string{
+	"auth":         {"gateway"},
+	"catalog":      {"gateway", "checkout", "registration"},
+	"registration": {"gateway", "checkout"},
+	"checkout":     {"gateway"},
+}
+
+// publicKeyOf returns the base64 public half of a base64 Ed25519 seed.
+func publicKeyOf(t testing.TB, who, seed string) string {
+	t.Helper()
+	b, err := base64.StdEncoding.DecodeString(seed)
+	if err != nil || len(b) != ed25519.SeedSize {
+		t.Fatalf("%s: IDENTITY_PRIVATE_KEY must be the base64 of a 32-byte seed (err %v)", who, err)
+	}
+	return base64.StdEncoding.EncodeToString(ed25519.NewKeyFromSeed(b).Public().(ed25519.PublicKey))
+}
+
+// trustedKeys reads an IDENTITY_TRUSTED_KEYS value: the keys listed per issuer.
+func trustedKeys(t testing.TB, who, value string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, entry := range strings.Split(value, ",") {
+		issuer, key, ok := strings.Cut(strings.TrimSpace(entry), ":")
+		if !ok {
+			t.Fatalf("%s: IDENTITY_TRUSTED_KEYS entry %q is not issuer:key", who, entry)
+		}
+		out[issuer] = append(out[issuer], key)
+	}
+	return out
 }
 
 // operatorTokens are the admin API tokens, which their services want at least 32 characters long.

@@ -57,6 +57,35 @@ func (b Base) Validate() error {
 	return errors.Join(errs...)
 }
 
+// Postgres holds the timeouts a service's database pool sets on each of its connections
+// (libs/postgres): a stalled database fails statements fast instead of pinning every pool
+// connection. Migrations run on their own connection, without them.
+type Postgres struct {
+	// DBStatementTimeout cancels a statement that runs longer: above the slowest statement a
+	// request runs (milliseconds) with a wide margin, and below the request deadline so a
+	// stalled statement answers 503 before the request runs out of time.
+	DBStatementTimeout time.Duration `env:"DB_STATEMENT_TIMEOUT" envDefault:"5s"`
+	// DBLockTimeout fails a statement that waits longer for a lock: the services' transactions
+	// hold row locks for milliseconds, so a longer wait means a stalled holder.
+	DBLockTimeout time.Duration `env:"DB_LOCK_TIMEOUT" envDefault:"2s"`
+	// DBIdleInTransactionTimeout ends a session whose transaction sits idle longer, releasing
+	// the locks of a client that stalled mid-transaction; the longest idle step the services take
+	// inside a transaction is the outbox relay's publish to Kafka.
+	DBIdleInTransactionTimeout time.Duration `env:"DB_IDLE_IN_TRANSACTION_TIMEOUT" envDefault:"30s"`
+}
+
+// Validate reports problems in the Postgres settings. Zero turns a timeout off.
+func (p Postgres) Validate() error {
+	var errs []error
+	if p.DBStatementTimeout < 0 || p.DBLockTimeout < 0 || p.DBIdleInTransactionTimeout < 0 {
+		errs = append(errs, errors.New("DB_STATEMENT_TIMEOUT, DB_LOCK_TIMEOUT and DB_IDLE_IN_TRANSACTION_TIMEOUT must not be negative"))
+	}
+	if p.DBStatementTimeout > 0 && p.DBLockTimeout > p.DBStatementTimeout {
+		errs = append(errs, errors.New("DB_LOCK_TIMEOUT must not exceed DB_STATEMENT_TIMEOUT"))
+	}
+	return errors.Join(errs...)
+}
+
 // Validator is implemented by configuration structs that check their own values.
 type Validator interface{ Validate() error }
 

@@ -1,6 +1,7 @@
 package config_test
 
 import (
+	"errors"
 	"log/slog"
 	"strings"
 	"testing"
@@ -54,5 +55,39 @@ func TestLogValueMasksSecrets(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("log line %q lacks %q", out, want)
 		}
+	}
+}
+
+type withPostgres struct {
+	config.Base
+	config.Postgres
+}
+
+func (w withPostgres) Validate() error { return errors.Join(w.Base.Validate(), w.Postgres.Validate()) }
+
+func TestPostgresDefaultsAndValidation(t *testing.T) {
+	cfg, err := config.Load[withPostgres]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.DBStatementTimeout != 5*time.Second || cfg.DBLockTimeout != 2*time.Second || cfg.DBIdleInTransactionTimeout != 30*time.Second {
+		t.Fatalf("defaults %+v", cfg.Postgres)
+	}
+	for name, c := range map[string]struct{ key, value, want string }{
+		"negative":             {"DB_IDLE_IN_TRANSACTION_TIMEOUT", "-1s", "must not be negative"},
+		"lock above statement": {"DB_LOCK_TIMEOUT", "6s", "DB_LOCK_TIMEOUT must not exceed DB_STATEMENT_TIMEOUT"},
+		"not a duration":       {"DB_STATEMENT_TIMEOUT", "soon", "DBStatementTimeout"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(c.key, c.value)
+			if _, err := config.Load[withPostgres](); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %v does not mention %q", err, c.want)
+			}
+		})
+	}
+	t.Setenv("DB_STATEMENT_TIMEOUT", "0s")
+	t.Setenv("DB_LOCK_TIMEOUT", "3s")
+	if _, err := config.Load[withPostgres](); err != nil {
+		t.Fatalf("a lock timeout without a statement timeout: %v", err)
 	}
 }

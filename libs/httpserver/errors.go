@@ -79,7 +79,8 @@ func WriteError(c *fiber.Ctx, e *Error) error {
 	})
 }
 
-// classify turns any error from a handler or from Fiber into the *Error the client gets.
+// classify turns any error from a handler or from Fiber into the *Error the client gets. A
+// request that ran out of time is errTimedOut whatever the service would map its error to.
 func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
 	if errors.As(err, &e) {
 		return e, false
@@ -95,6 +96,9 @@ func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
 		if fe.Code < 500 {
 			return NewError(fe.Code, fe.Message), false
 		}
+	}
+	if timedOut(err) {
+		return errTimedOut, true
 	}
 	if mapErr != nil {
 		if e := mapErr(err); e != nil {

@@ -1,6 +1,6 @@
 // Package httpserver builds the Fiber app every service runs: the standard error body, request
-// ids, a body limit, tracing, /healthz, /readyz and /metrics, and a graceful shutdown that fails
-// readiness first and then drains in-flight requests.
+// ids, a body limit, tracing, a request deadline, /healthz, /readyz and /metrics, and a graceful
+// shutdown that fails readiness first and then drains in-flight requests.
 package httpserver
 
 import (
@@ -42,6 +42,10 @@ type Options struct {
 	DrainDelay time.Duration
 	// DisableTracing turns off the server span middleware (a service may install its own).
 	DisableTracing bool
+	// RequestTimeout is the deadline of each request's UserContext on the service's routes (the
+	// probes have their own); zero sets none. A request that runs out of time, like one whose
+	// Postgres statement or lock wait timed out, answers 503 with Retry-After.
+	RequestTimeout time.Duration
 }
 
 // Server is a Fiber app with health endpoints and a graceful lifecycle.
@@ -75,6 +79,9 @@ func New(o Options) *Server {
 		// Registered after the probes, so only the service's own routes get server spans.
 		s.App.Use(observe(s.handleError))
 	}
+	if o.RequestTimeout > 0 {
+		s.App.Use(deadline(o.RequestTimeout))
+	}
 	return s
 }
 
@@ -95,7 +102,11 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 
 func (s *Server) handleError(c *fiber.Ctx, err error) error {
 	e, internal := classify(err, s.opts.MapError)
-	if internal {
+	switch {
+	case e == errTimedOut:
+		s.opts.Log.WarnContext(c.UserContext(), "request timed out",
+			"method", c.Method(), "route", c.Route().Path, "request_id", RequestID(c), "err", err)
+	case internal:
 		s.opts.Log.ErrorContext(c.UserContext(), "request failed",
 			"method", c.Method(), "route", c.Route().Path, "status", e.Status,
 			"request_id", RequestID(c), "err", err)

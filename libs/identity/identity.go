@@ -1,10 +1,13 @@
-// Package identity is the internal identity token: the gateway signs, with Ed25519, who is
-// calling (organizer, key, key type, scopes, origin) and attaches it to every routed request;
-// owner services verify it with the gateway's public key and refuse requests without one.
+// Package identity is the internal identity token: a service calling another signs, with its
+// own Ed25519 key, who the call is made for (organizer, key, key type, scopes, origin), names
+// itself as the token's issuer and the service it calls as its audience. The gateway signs
+// every routed request; checkout and registration sign their calls to their peers. A service
+// accepts only tokens for itself, signed by an issuer it holds a public key of, and each route
+// group names the callers it accepts.
 //
-// Signing and verifying cost tens of microseconds, so the Signer mints one token per principal
-// and reuses it for half its lifetime, and the Verifier checks each distinct token once and
-// remembers the result until the token expires.
+// Signing and verifying cost tens of microseconds, so the Signer mints one token per audience
+// and principal and reuses it for half its lifetime, and the Verifier checks each distinct token
+// once and remembers the result until the token expires.
 package identity
 
 import (
@@ -18,12 +21,22 @@ import (
 	"strings"
 )
 
-// Header carries the token on requests from the gateway to owners.
+// Header carries the token on requests between services.
 const Header = "X-Podium-Identity"
 
 // HeaderClientIP carries the client address the gateway determined; owners trust it only on
 // requests with a valid token, and the gateway drops any value a client sends.
 const HeaderClientIP = "X-Podium-Client-Ip"
+
+// Service names: each is the audience of the tokens sent to that service and the issuer of the
+// tokens it signs.
+const (
+	Gateway      = "gateway"
+	Auth         = "auth"
+	Catalog      = "catalog"
+	Registration = "registration"
+	Checkout     = "checkout"
+)
 
 // KeyType says what kind of credential authenticated the caller.
 type KeyType string
@@ -32,11 +45,12 @@ type KeyType string
 const (
 	Secret      KeyType = "secret"
 	Publishable KeyType = "publishable"
-	// Service is a platform service calling another (the gateway asking auth about a key).
+	// Service is a platform service calling another on its own behalf (the gateway asking auth
+	// about a key, or routing Stripe's webhook).
 	Service KeyType = "service"
 )
 
-// Principal is who a request is made by.
+// Principal is who a request is made for.
 type Principal struct {
 	OrganizerID string   `json:"org,omitempty"`
 	KeyID       string   `json:"key"`
@@ -54,7 +68,15 @@ func (p Principal) cacheKey() string {
 	return p.OrganizerID + "\x00" + p.KeyID + "\x00" + string(p.KeyType) + "\x00" + p.Origin + "\x00" + strings.Join(p.Scopes, ",")
 }
 
-// ErrInvalidToken is returned for a token that is malformed, forged or expired.
+// Verified is what a valid token says: the service that sent it and for whom.
+type Verified struct {
+	// Issuer is the calling service.
+	Issuer string
+	Principal
+}
+
+// ErrInvalidToken is returned for a token that is malformed, forged, expired, meant for another
+// service or signed by an issuer this service does not trust.
 var ErrInvalidToken = errors.New("identity: invalid token")
 
 // GenerateKey returns a new key pair encoded for the environment (standard base64 of the
@@ -74,20 +96,6 @@ func ParsePrivateKey(s string) (ed25519.PrivateKey, error) {
 		return nil, fmt.Errorf("identity: private key must be the base64 of a %d-byte Ed25519 seed", ed25519.SeedSize)
 	}
 	return ed25519.NewKeyFromSeed(b), nil
-}
-
-// ParsePublicKeys decodes a comma-separated list of base64 public keys; several keys let the
-// gateway's key be rotated without refusing tokens signed with the previous one.
-func ParsePublicKeys(s string) ([]ed25519.PublicKey, error) {
-	var keys []ed25519.PublicKey
-	for _, part := range strings.Split(s, ",") {
-		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(part))
-		if err != nil || len(b) != ed25519.PublicKeySize {
-			return nil, fmt.Errorf("identity: public key must be the base64 of a %d-byte Ed25519 key", ed25519.PublicKeySize)
-		}
-		keys = append(keys, ed25519.PublicKey(b))
-	}
-	return keys, nil
 }
 
 // keyID names a public key in the token header so verifiers pick the right one.

@@ -1,42 +1,53 @@
 package identity
 
 import (
-	"strings"
+	"slices"
 
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/podiumhq/podium/libs/httpserver"
 )
 
-const principalLocal = "identity.principal"
+const verifiedLocal = "identity.verified"
 
-// Middleware refuses, with 401, any request without a valid token and makes the principal
-// available through From and the token, for calls to peers on the caller's behalf, through
-// Token.
-func Middleware(v *Verifier) fiber.Handler {
+// Allowed names the services a route group accepts calls from.
+type Allowed []string
+
+// Callers returns the services a route group accepts calls from, by their issuer names.
+func Callers(issuers ...string) Allowed { return Allowed(issuers) }
+
+// Middleware refuses, with 401, any request without a valid token for v's service and, with
+// 403, a valid token from a service that callers does not name; it makes the principal
+// available through From and the calling service through Caller.
+func Middleware(v *Verifier, callers Allowed) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		tok := c.Get(Header)
 		if tok == "" {
 			return httpserver.Unauthorized("this service is reached through the gateway only")
 		}
-		p, err := v.Verify(tok)
+		ver, err := v.Verify(tok)
 		if err != nil {
 			return httpserver.Unauthorized("the internal identity token is invalid or expired")
 		}
-		c.Locals(principalLocal, p)
+		if !slices.Contains(callers, ver.Issuer) {
+			return httpserver.Forbidden("this route does not accept calls from " + ver.Issuer)
+		}
+		c.Locals(verifiedLocal, ver)
 		return c.Next()
 	}
 }
 
 // From returns the principal Middleware verified.
 func From(c *fiber.Ctx) Principal {
-	p, _ := c.Locals(principalLocal).(Principal)
-	return p
+	v, _ := c.Locals(verifiedLocal).(Verified)
+	return v.Principal
 }
 
-// Token returns a copy of the token Middleware verified (Fiber reuses the header's buffer once
-// the handler returns), for calls to peers on the caller's behalf.
-func Token(c *fiber.Ctx) string { return strings.Clone(c.Get(Header)) }
+// Caller returns the service that sent the request Middleware verified.
+func Caller(c *fiber.Ctx) string {
+	v, _ := c.Locals(verifiedLocal).(Verified)
+	return v.Issuer
+}
 
 // ClientIP returns the client address the gateway determined.
 func ClientIP(c *fiber.Ctx) string { return c.Get(HeaderClientIP) }
@@ -49,6 +60,16 @@ func RequireType(t KeyType) fiber.Handler {
 		}
 		return c.Next()
 	}
+}
+
+// RequireOrganizer refuses, with 403, principals that name no organizer: routes that scope
+// every lookup by the caller's organizer must never see an empty one, which would match none
+// or, worse, any.
+func RequireOrganizer(c *fiber.Ctx) error {
+	if From(c).OrganizerID == "" {
+		return httpserver.Forbidden("this route needs an identity that names an organizer")
+	}
+	return c.Next()
 }
 
 // RequireScope refuses, with 403, principals without scope.

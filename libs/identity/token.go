@@ -10,45 +10,44 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 )
 
-const (
-	issuer   = "podium-gateway"
-	audience = "podium-internal"
-	leeway   = 5 * time.Second
-)
+const leeway = 5 * time.Second
 
 type claims struct {
 	jwt.RegisteredClaims
 	Principal
 }
 
-// Signer mints tokens for principals, reusing each for half its lifetime.
+// Signer mints the tokens of one issuing service, reusing each for half its lifetime.
 type Signer struct {
-	key   ed25519.PrivateKey
-	kid   string
-	ttl   time.Duration
-	cache *expirable.LRU[string, string]
+	issuer string
+	key    ed25519.PrivateKey
+	kid    string
+	ttl    time.Duration
+	cache  *expirable.LRU[string, string]
 }
 
-// NewSigner returns a Signer whose tokens live for ttl.
-func NewSigner(key ed25519.PrivateKey, ttl time.Duration) *Signer {
+// NewSigner returns a Signer for the service named issuer whose tokens live for ttl.
+func NewSigner(issuer string, key ed25519.PrivateKey, ttl time.Duration) *Signer {
 	return &Signer{
-		key:   key,
-		kid:   keyID(key.Public().(ed25519.PublicKey)),
-		ttl:   ttl,
-		cache: expirable.NewLRU[string, string](100_000, nil, ttl/2),
+		issuer: issuer,
+		key:    key,
+		kid:    keyID(key.Public().(ed25519.PublicKey)),
+		ttl:    ttl,
+		cache:  expirable.NewLRU[string, string](100_000, nil, ttl/2),
 	}
 }
 
-// Token returns a valid token for p with at least half its lifetime left.
-func (s *Signer) Token(p Principal) (string, error) {
-	k := p.cacheKey()
+// Token returns a token for a call to the service named audience on p's behalf, valid for at
+// least half its lifetime.
+func (s *Signer) Token(audience string, p Principal) (string, error) {
+	k := audience + "\x00" + p.cacheKey()
 	if tok, ok := s.cache.Get(k); ok {
 		return tok, nil
 	}
 	now := time.Now()
 	t := jwt.NewWithClaims(jwt.SigningMethodEdDSA, claims{
 		RegisteredClaims: jwt.RegisteredClaims{
-			Issuer:    issuer,
+			Issuer:    s.issuer,
 			Audience:  jwt.ClaimStrings{audience},
 			IssuedAt:  jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(s.ttl)),
@@ -64,57 +63,73 @@ func (s *Signer) Token(p Principal) (string, error) {
 	return tok, nil
 }
 
-// Verifier checks tokens against the gateway's public keys.
+// Verifier checks the tokens sent to one service against the keys of the issuers it trusts.
 type Verifier struct {
-	keys   map[string]ed25519.PublicKey
+	keys   map[string]issuerKey
 	parser *jwt.Parser
 	cache  *expirable.LRU[string, verified]
 }
 
+type issuerKey struct {
+	issuer string
+	key    ed25519.PublicKey
+}
+
 type verified struct {
-	p   Principal
+	v   Verified
 	exp time.Time
 }
 
-// NewVerifier returns a Verifier accepting tokens signed by any of keys; maxTTL bounds how
-// long a verified token is remembered (the signer's token lifetime).
-func NewVerifier(keys []ed25519.PublicKey, maxTTL time.Duration) *Verifier {
+// NewVerifier returns a Verifier for the service named audience, accepting tokens for that
+// audience signed by a key of trusted whose token names that key's issuer; maxTTL bounds how
+// long a verified token is remembered (the longest lifetime of its callers' tokens).
+func NewVerifier(audience string, trusted TrustedKeys, maxTTL time.Duration) *Verifier {
 	v := &Verifier{
-		keys: make(map[string]ed25519.PublicKey, len(keys)),
+		keys: map[string]issuerKey{},
 		parser: jwt.NewParser(
 			jwt.WithValidMethods([]string{jwt.SigningMethodEdDSA.Alg()}),
-			jwt.WithIssuer(issuer), jwt.WithAudience(audience),
+			jwt.WithAudience(audience),
 			jwt.WithExpirationRequired(), jwt.WithIssuedAt(), jwt.WithLeeway(leeway),
 		),
 		cache: expirable.NewLRU[string, verified](100_000, nil, maxTTL),
 	}
-	for _, k := range keys {
-		v.keys[keyID(k)] = k
+	for issuer, keys := range trusted {
+		for _, k := range keys {
+			v.keys[keyID(k)] = issuerKey{issuer: issuer, key: k}
+		}
 	}
 	return v
 }
 
-// Verify returns the principal of a valid token, or ErrInvalidToken. token may be a view of a
-// buffer the caller reuses (Fiber's headers are): the cache keeps its own copy.
-func (v *Verifier) Verify(token string) (Principal, error) {
+// Verify returns what a valid token says, or ErrInvalidToken. token may be a view of a buffer
+// the caller reuses (Fiber's headers are): the cache keeps its own copy.
+func (v *Verifier) Verify(token string) (Verified, error) {
 	if hit, ok := v.cache.Get(token); ok {
 		if time.Now().Before(hit.exp.Add(leeway)) {
-			return hit.p, nil
+			return hit.v, nil
 		}
 		v.cache.Remove(token)
-		return Principal{}, ErrInvalidToken
+		return Verified{}, ErrInvalidToken
 	}
-	var c claims
+	var (
+		c      claims
+		signer issuerKey
+	)
 	_, err := v.parser.ParseWithClaims(token, &c, func(t *jwt.Token) (any, error) {
 		kid, _ := t.Header["kid"].(string)
-		if k, ok := v.keys[kid]; ok {
-			return k, nil
+		k, ok := v.keys[kid]
+		if !ok {
+			return nil, fmt.Errorf("unknown key id %q", kid)
 		}
-		return nil, fmt.Errorf("unknown key id %q", kid)
+		signer = k
+		return k.key, nil
 	})
-	if err != nil || c.KeyType == "" || c.KeyID == "" {
-		return Principal{}, ErrInvalidToken
+	// A token names its issuer, and only that issuer's keys may have signed it: one trusted
+	// service cannot speak as another.
+	if err != nil || c.Issuer != signer.issuer || c.KeyType == "" || c.KeyID == "" {
+		return Verified{}, ErrInvalidToken
 	}
-	v.cache.Add(strings.Clone(token), verified{p: c.Principal, exp: c.ExpiresAt.Time})
-	return c.Principal, nil
+	out := Verified{Issuer: c.Issuer, Principal: c.Principal}
+	v.cache.Add(strings.Clone(token), verified{v: out, exp: c.ExpiresAt.Time})
+	return out, nil
 }

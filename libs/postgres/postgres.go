@@ -1,11 +1,13 @@
-// Package postgres opens traced pgx pools, applies embedded goose migrations and runs
-// functions in transactions.
+// Package postgres opens traced pgx pools whose connections bound how long a statement, a lock
+// wait and an idle transaction may take, applies embedded goose migrations and runs functions in
+// transactions.
 package postgres
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/exaring/otelpgx"
@@ -14,15 +16,33 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 )
 
-// Connect opens a pool on url with query tracing and checks the connection.
-func Connect(ctx context.Context, url string, maxConns int32) (*pgxpool.Pool, error) {
+// Options configures a pool.
+type Options struct {
+	// MaxConns bounds the pool (zero: pgxpool's default).
+	MaxConns int32
+	// StatementTimeout cancels a statement running longer (SQLSTATE 57014), LockTimeout one
+	// waiting longer for a lock (55P03), and IdleInTransactionTimeout ends a session whose
+	// transaction sits idle longer: Postgres's statement_timeout, lock_timeout and
+	// idle_in_transaction_session_timeout, set on every connection of the pool. Zero leaves the
+	// server's setting (none, unless the database or role sets one).
+	StatementTimeout         time.Duration
+	LockTimeout              time.Duration
+	IdleInTransactionTimeout time.Duration
+}
+
+// Connect opens a pool on url with query tracing and checks the connection. Migrate opens its
+// own connection, so the pool's timeouts never cut a migration short.
+func Connect(ctx context.Context, url string, o Options) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: parse url: %w", err)
 	}
-	if maxConns > 0 {
-		cfg.MaxConns = maxConns
+	if o.MaxConns > 0 {
+		cfg.MaxConns = o.MaxConns
 	}
+	setTimeout(cfg.ConnConfig.RuntimeParams, "statement_timeout", o.StatementTimeout)
+	setTimeout(cfg.ConnConfig.RuntimeParams, "lock_timeout", o.LockTimeout)
+	setTimeout(cfg.ConnConfig.RuntimeParams, "idle_in_transaction_session_timeout", o.IdleInTransactionTimeout)
 	cfg.MaxConnIdleTime = 5 * time.Minute
 	cfg.ConnConfig.Tracer = otelpgx.NewTracer(otelpgx.WithDisableAcquireTracer())
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
@@ -36,6 +56,15 @@ func Connect(ctx context.Context, url string, maxConns int32) (*pgxpool.Pool, er
 		return nil, fmt.Errorf("postgres: ping: %w", err)
 	}
 	return pool, nil
+}
+
+// setTimeout sets the run-time parameter name to d in milliseconds (at least 1, since 0 turns
+// the timeout off) when d is positive.
+func setTimeout(params map[string]string, name string, d time.Duration) {
+	if d <= 0 {
+		return
+	}
+	params[name] = strconv.FormatInt(max(d.Milliseconds(), 1), 10)
 }
 
 // InTx runs fn in a transaction, committing when it returns nil and rolling back otherwise.

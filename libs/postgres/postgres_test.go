@@ -19,7 +19,7 @@ func TestMigrateIsIdempotent(t *testing.T) {
 	if err := postgres.Migrate(context.Background(), url, testkit.Logger(t), widgets); err != nil {
 		t.Fatalf("second Migrate on a migrated database: %v", err)
 	}
-	pool, err := postgres.Connect(context.Background(), url, 2)
+	pool, err := postgres.Connect(context.Background(), url, postgres.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

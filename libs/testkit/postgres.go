@@ -70,7 +70,7 @@ func DatabaseURL(t testing.TB, sets ...postgres.Migrations) string {
 // Pool is DatabaseURL with an open pool that closes when the test ends.
 func Pool(t testing.TB, sets ...postgres.Migrations) *pgxpool.Pool {
 	t.Helper()
-	pool, err := postgres.Connect(context.Background(), DatabaseURL(t, sets...), 8)
+	pool, err := postgres.Connect(context.Background(), DatabaseURL(t, sets...), postgres.Options{MaxConns: 8})
 	if err != nil {
 		t.Fatalf("testkit: %v", err)
 	}

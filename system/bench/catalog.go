@@ -18,7 +18,7 @@ func CatalogReads(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptio
 	if !ok {
 		return fmt.Errorf("bench: the demo event summer-throwdown was not seeded")
 	}
-	token, err := s.IdentityToken(identity.Principal{
+	token, err := s.IdentityToken(identity.Catalog, identity.Principal{
 		OrganizerID: d.OrganizerID, KeyID: d.Publishable.ID, KeyType: identity.Publishable, Origin: stack.DemoOrigin,
 	})
 	if err != nil {

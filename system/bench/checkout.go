@@ -102,7 +102,7 @@ func newCheckoutPaths(ctx context.Context, s *stack.Stack, d *stack.Demo) (check
 	}
 	// The baseline: the same replay sent straight to checkout with the identity the gateway
 	// would mint, so the gateway's share of the replay's latency shows.
-	token, err := s.IdentityToken(identity.Principal{
+	token, err := s.IdentityToken(identity.Checkout, identity.Principal{
 		OrganizerID: d.OrganizerID, KeyID: d.Publishable.ID, KeyType: identity.Publishable, Origin: stack.DemoOrigin,
 	})
 	if err != nil {

@@ -14,7 +14,7 @@ import (
 // GET sent straight to its owner, alternating rounds so both see the same machine.
 func GatewayOverhead(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	path := "/external/v1/organizer/events/evt_benchmark"
-	token, err := s.IdentityToken(identity.Principal{
+	token, err := s.IdentityToken(identity.Catalog, identity.Principal{
 		OrganizerID: d.OrganizerID, KeyID: d.SecretAll.ID, KeyType: identity.Secret, Scopes: d.SecretAll.Scopes,
 	})
 	if err != nil {

@@ -137,7 +137,7 @@ func (r regPaths) both(method, path string, status int, body func() []byte) []fu
 			NextBody: body, Headers: map[string]string{"Authorization": "Bearer " + r.d.SecretAll.Key}}, nil
 	}
 	direct := func() (Target, error) {
-		token, err := r.s.IdentityToken(identity.Principal{
+		token, err := r.s.IdentityToken(identity.Registration, identity.Principal{
 			OrganizerID: r.d.OrganizerID, KeyID: r.d.SecretAll.ID, KeyType: identity.Secret, Scopes: r.d.SecretAll.Scopes,
 		})
 		return Target{Name: "direct to registration", Method: method, URL: r.s.URLs["registration"] + "/external/v1" + path, Status: status,

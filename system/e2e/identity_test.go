@@ -1,7 +1,11 @@
 package e2e
 
 import (
+	"net/http"
 	"testing"
+
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/system/stack"
 )
 
 // TestOwnersRefuseRequestsWithoutTheInternalToken calls each owner directly, bypassing the
@@ -23,4 +27,29 @@ func TestOwnersRefuseRequestsWithoutTheInternalToken(t *testing.T) {
 			wantError(t, do(t, req{tc.method, url, map[string]string{"X-Podium-Identity": forged}, "{}"}), 401, "invalid or expired")
 		})
 	}
+}
+
+// TestTokensAreForOneServiceFromItsCallers replays tokens the gateway signs against services
+// and routes they were not meant for, as a caller inside the network could: a token is good for
+// the one service it names, and internal routes refuse the gateway, which never calls them.
+func TestTokensAreForOneServiceFromItsCallers(t *testing.T) {
+	p := identity.Principal{OrganizerID: demo.OrganizerID, KeyID: demo.Publishable.ID, KeyType: identity.Publishable, Origin: stack.DemoOrigin}
+	token := func(audience string) map[string]string {
+		tok, err := sys.IdentityToken(audience, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return map[string]string{identity.Header: tok}
+	}
+	event := demo.Events["summer-throwdown"].ID
+	search := req{"POST", sys.URLs["catalog"] + "/external/v1/browser/events/search", token(identity.Catalog), "{}"}
+	if res := do(t, search); res.status != http.StatusCreated {
+		t.Fatalf("the catalog's own token: %d %s", res.status, res.body)
+	}
+	lookup := "/external/v1/browser/events/" + event + "/registration-receipts/lookup"
+	wantError(t, do(t, req{"POST", sys.URLs["registration"] + lookup, token(identity.Catalog), `{"email":"a@example.com"}`}), 401, "invalid or expired")
+	wantError(t, do(t, req{"POST", sys.URLs["checkout"] + "/external/v1/browser/checkout/registration/summary", token(identity.Catalog), "{}"}), 401, "invalid or expired")
+	wantError(t, do(t, req{"POST", sys.URLs["auth"] + "/internal/origins/check", token(identity.Catalog), `{"origin":"https://a.example"}`}), 401, "invalid or expired")
+	wantError(t, do(t, req{"GET", sys.URLs["catalog"] + "/internal/events/" + event, token(identity.Catalog), nil}), 403, "does not accept calls from gateway")
+	wantError(t, do(t, req{"POST", sys.URLs["registration"] + "/internal/holds/ord_x/release", token(identity.Registration), `{"reason":"CANCELLED"}`}), 403, "does not accept calls from gateway")
 }

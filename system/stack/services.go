@@ -43,7 +43,6 @@ func (s *Stack) commonEnv() []string {
 		"LOG_LEVEL=" + s.opts.LogLevel,
 		"SHUTDOWN_TIMEOUT=5s",
 		"KAFKA_BROKERS=" + strings.Join(s.KafkaBrokers, ","),
-		"IDENTITY_PUBLIC_KEYS=" + s.PublicKey,
 	}
 	if s.opts.OTLPEndpoint != "" {
 		env = append(env, "OTEL_EXPORTER_OTLP_ENDPOINT="+s.opts.OTLPEndpoint)
@@ -51,8 +50,13 @@ func (s *Stack) commonEnv() []string {
 	return env
 }
 
-// serviceEnv is what one service needs to find the others.
+// serviceEnv is what one service needs to find the others and to tell its callers apart.
 func (s *Stack) serviceEnv(name, svc string) []string {
+	return append(s.identityEnv(svc), s.peerEnv(name, svc)...)
+}
+
+// peerEnv is what one service needs to find the others.
+func (s *Stack) peerEnv(name, svc string) []string {
 	switch svc {
 	case "auth":
 		return []string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken}
@@ -77,7 +81,6 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),
-			"IDENTITY_PRIVATE_KEY=" + s.privateKey,
 			"REDIS_URL=" + s.RedisURL,
 			"AUTH_URL=" + s.URLs["auth"],
 			"CATALOG_URL=" + s.URLs["catalog"],

@@ -76,15 +76,15 @@ type Stack struct {
 	OperatorToken string
 	// WebhookSecret signs Stripe webhooks sent to the local stack (checkout's STRIPE_WEBHOOK_SECRET).
 	WebhookSecret string
-	PublicKey     string
-	privateKey    string
-	KafkaBrokers  []string
-	RedisURL      string
-	databases     map[string]string
-	kafka         *kfake.Cluster
-	redis         *process
-	redisPort     int
-	stripeMock    *process
+	// identityKeys are the key pairs of the services that sign identity tokens, by name.
+	identityKeys map[string]keyPair
+	KafkaBrokers []string
+	RedisURL     string
+	databases    map[string]string
+	kafka        *kfake.Cluster
+	redis        *process
+	redisPort    int
+	stripeMock   *process
 	// stripeRecorder sees checkout's Stripe requests when Options.RecordStripe is set.
 	stripeRecorder *stripeRecorder
 	mail           *mailCatcher
@@ -153,11 +153,14 @@ func (s *Stack) start(ctx context.Context) error {
 }
 
 func (s *Stack) secrets() error {
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		return err
+	s.identityKeys = map[string]keyPair{}
+	for _, name := range signers {
+		pub, priv, err := identity.GenerateKey()
+		if err != nil {
+			return err
+		}
+		s.identityKeys[name] = keyPair{public: pub, private: priv}
 	}
-	s.PublicKey, s.privateKey = pub, priv
 	s.OperatorToken = "op_" + randomHex(24)
 	s.WebhookSecret = s.opts.StripeWebhookSecret
 	if s.WebhookSecret == "" {
@@ -295,13 +298,13 @@ func (s *Stack) PID(name string) int {
 	return 0
 }
 
-// IdentityToken mints an internal identity token as the gateway would, for calling an owner
-// directly (benchmarks compare the two paths). It lives an hour, not the gateway's minute, so
-// that a benchmark's baseline requests outlast all its rounds.
-func (s *Stack) IdentityToken(p identity.Principal) (string, error) {
-	key, err := identity.ParsePrivateKey(s.privateKey)
+// IdentityToken mints an internal identity token as the gateway would for the service named
+// audience, for calling an owner directly (benchmarks compare the two paths). It lives an hour,
+// not the gateway's minute, so that a benchmark's baseline requests outlast all its rounds.
+func (s *Stack) IdentityToken(audience string, p identity.Principal) (string, error) {
+	key, err := identity.ParsePrivateKey(s.identityKeys[identity.Gateway].private)
 	if err != nil {
 		return "", err
 	}
-	return identity.NewSigner(key, time.Hour).Token(p)
+	return identity.NewSigner(identity.Gateway, key, time.Hour).Token(audience, p)
 }

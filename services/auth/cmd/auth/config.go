@@ -17,6 +17,7 @@ const minOperatorTokenLen = 32
 // Config is the configuration of `auth serve` and `auth migrate`.
 type Config struct {
 	config.Base
+	config.Postgres
 	// DatabaseURL is the auth database, for example postgres://auth@db:5432/auth.
 	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
 	// DBMaxConns bounds the connection pool.
@@ -28,30 +29,38 @@ type Config struct {
 	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
 	// OperatorToken guards the admin API.
 	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
-	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
-	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
-	// IdentityTokenTTL is the gateway's token lifetime, which bounds how long a verified
+	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens auth
+	// accepts, as issuer:base64 entries, comma-separated: the gateway's (several while rotating).
+	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
+	// IdentityTokenTTL is the callers' token lifetime, which bounds how long a verified
 	// token is remembered.
 	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
 	// KeyUseFlushInterval is how often the keys' last uses, kept in memory by verification,
 	// are written in one batch.
 	KeyUseFlushInterval time.Duration `env:"KEY_USE_FLUSH_INTERVAL" envDefault:"5s"`
+	// RequestTimeout is each request's deadline; a request that runs out of time answers 503.
+	// It matches the gateway's AUTH_TIMEOUT, so a key lookup the gateway stopped waiting for
+	// stops holding a database connection too.
+	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"2s"`
 }
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("AUTH_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
-	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
-		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, identity.Gateway); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
 	if c.IdentityTokenTTL <= 0 {
 		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
 	}
 	if c.KeyUseFlushInterval <= 0 {
 		errs = append(errs, errors.New("KEY_USE_FLUSH_INTERVAL must be positive"))
+	}
+	if c.RequestTimeout <= 0 {
+		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
 	}
 	for _, b := range c.KafkaBrokers {
 		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {

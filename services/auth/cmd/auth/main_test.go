@@ -18,6 +18,7 @@ import (
 	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/auth/internal/cli"
 )
@@ -35,22 +36,15 @@ func setEnv(t *testing.T, vars map[string]string) {
 	}
 }
 
-func validEnv(t *testing.T) (map[string]string, *identity.Signer) {
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := identity.ParsePrivateKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
+	issuers := identitytest.New(t)
 	return map[string]string{
-		"DATABASE_URL":         "postgres://auth:secret@127.0.0.1:5432/auth",
-		"KAFKA_BROKERS":        "127.0.0.1:9092,127.0.0.1:9093",
-		"AUTH_OPERATOR_TOKEN":  operatorToken,
-		"IDENTITY_PUBLIC_KEYS": pub,
-		"LOG_LEVEL":            "warn",
-	}, identity.NewSigner(key, time.Minute)
+		"DATABASE_URL":          "postgres://auth:secret@127.0.0.1:5432/auth",
+		"KAFKA_BROKERS":         "127.0.0.1:9092,127.0.0.1:9093",
+		"AUTH_OPERATOR_TOKEN":   operatorToken,
+		"IDENTITY_TRUSTED_KEYS": issuers.Keys.String(),
+		"LOG_LEVEL":             "warn",
+	}, issuers
 }
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
@@ -61,7 +55,8 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 10 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
-		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.KafkaBrokers[1] != "127.0.0.1:9093" {
+		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.KafkaBrokers[1] != "127.0.0.1:9093" ||
+		cfg.RequestTimeout != 2*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.DBLockTimeout != 2*time.Second {
 		t.Fatalf("config %+v", cfg)
 	}
 	var buf bytes.Buffer
@@ -74,7 +69,10 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 func TestConfigValidation(t *testing.T) {
 	for name, c := range map[string]struct{ key, value, want string }{
 		"short operator token": {"AUTH_OPERATOR_TOKEN", "short", "AUTH_OPERATOR_TOKEN must be at least 32 characters"},
-		"bad public key":       {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
+		"bad trusted key":      {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
+		"no gateway key":       {"IDENTITY_TRUSTED_KEYS", "checkout:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of gateway is listed"},
+		"bad request timeout":  {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
+		"lock over statement":  {"DB_LOCK_TIMEOUT", "1m", "DB_LOCK_TIMEOUT must not exceed DB_STATEMENT_TIMEOUT"},
 		"no database":          {"DATABASE_URL", "", "DATABASE_URL"},
 		"no brokers":           {"KAFKA_BROKERS", "", "KAFKA_BROKERS"},
 		"broker with a space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
@@ -105,7 +103,7 @@ func freeAddr(t *testing.T) string {
 // database, serve, use the operator CLI and the internal API, see the relay empty the
 // outbox, and shut down on cancellation.
 func TestRunMigrateServeAndOperate(t *testing.T) {
-	vars, signer := validEnv(t)
+	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
 	addr := freeAddr(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
@@ -133,7 +131,7 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := between(out.String(), "    ", "\n")
-	tok, _ := signer.Token(identity.Principal{KeyID: "gateway", KeyType: identity.Service})
+	tok := issuers.Token(t, identity.Gateway, identity.Auth, identity.Principal{KeyID: "gateway", KeyType: identity.Service})
 	body := fmt.Sprintf(`{"keyHash":%q}`, apikey.Hash(key))
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/internal/keys/verify", strings.NewReader(body))
 	req.Header.Set(identity.Header, tok)

@@ -30,7 +30,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
 
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, postgres.Options{
+		MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.DBStatementTimeout, LockTimeout: cfg.DBLockTimeout,
+		IdleInTransactionTimeout: cfg.DBIdleInTransactionTimeout,
+	})
 	if err != nil {
 		return err
 	}
@@ -46,7 +49,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	stopRelay := runInBackground(ctx, relay.Run)
 	defer stopRelay()
 
-	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -66,11 +69,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
 		Metrics:        tel.MetricsHandler(),
 		DrainDelay:     cfg.DrainDelay,
+		RequestTimeout: cfg.RequestTimeout,
 	})
 	authhttp.Register(srv.App, authhttp.Deps{
 		Service:       svc,
 		OperatorToken: cfg.OperatorToken,
-		Verifier:      identity.NewVerifier(keys, cfg.IdentityTokenTTL),
+		Verifier:      identity.NewVerifier(identity.Auth, keys, cfg.IdentityTokenTTL),
 	})
 	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
 }

@@ -1,5 +1,5 @@
 // Package authtest starts the auth service for tests: a database of the test's own, the HTTP
-// API on a real listener, a gateway identity signer, a controllable clock and, on request, the
+// API on a real listener, identity signers of its callers, a controllable clock and, on request, the
 // outbox relay publishing to an in-process Kafka-protocol broker.
 package authtest
 
@@ -19,6 +19,7 @@ import (
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	authpg "github.com/podiumhq/podium/services/auth/internal/adapters/postgres"
@@ -44,10 +45,11 @@ type Env struct {
 	Pool *pgxpool.Pool
 	// Clock is the service's clock.
 	Clock *Clock
-	// Signer mints internal identity tokens the service accepts, as the gateway does.
-	Signer *identity.Signer
 	// Service is the service's use cases, for tests to flush the keys' recorded uses.
 	Service *app.Service
+	// Issuers mint internal identity tokens from each calling service; the service trusts
+	// every one's key, so its routes' own caller checks decide.
+	Issuers *identitytest.Issuers
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
 }
@@ -55,19 +57,7 @@ type Env struct {
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := identity.ParsePublicKeys(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := identity.ParsePrivateKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &Env{Pool: Pool(t), Clock: &Clock{}, Signer: identity.NewSigner(key, time.Minute)}
+	env := &Env{Pool: Pool(t), Clock: &Clock{}, Issuers: identitytest.New(t)}
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: authhttp.MapError,
@@ -77,7 +67,7 @@ func Start(t testing.TB, o Options) *Env {
 	authhttp.Register(srv.App, authhttp.Deps{
 		Service:       env.Service,
 		OperatorToken: OperatorToken,
-		Verifier:      identity.NewVerifier(keys, time.Minute),
+		Verifier:      env.Issuers.Verifier(identity.Auth),
 	})
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
@@ -184,14 +174,10 @@ func (e *Env) Internal(t testing.TB, path string, body any) Response {
 	return e.Do(t, http.MethodPost, path, body, map[string]string{identity.Header: tok})
 }
 
-// Token mints an identity token for p.
+// Token mints an identity token for p as the gateway does for its calls to auth.
 func (e *Env) Token(t testing.TB, p identity.Principal) string {
 	t.Helper()
-	tok, err := e.Signer.Token(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
+	return e.Issuers.Token(t, identity.Gateway, identity.Auth, p)
 }
 
 // Organizer creates an organizer through the admin API and returns its id.

@@ -28,6 +28,33 @@ func TestInternalRoutesRequireAServiceIdentity(t *testing.T) {
 	}
 }
 
+// TestInternalRoutesAcceptOnlyTheGateway sends auth tokens that a trusted service signed but
+// that are not the gateway's calls to auth: each is refused, and the gateway's own call works.
+func TestInternalRoutesAcceptOnlyTheGateway(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+	service := identity.Principal{KeyID: "gateway", KeyType: identity.Service}
+	body := map[string]any{"origin": "https://shop.example"}
+	for name, c := range map[string]struct {
+		token  string
+		status int
+		msg    string
+	}{
+		"checkout's token":                {env.Issuers.Token(t, identity.Checkout, identity.Auth, service), http.StatusForbidden, "this route does not accept calls from checkout"},
+		"registration's token":            {env.Issuers.Token(t, identity.Registration, identity.Auth, service), http.StatusForbidden, "this route does not accept calls from registration"},
+		"the gateway's token for catalog": {env.Issuers.Token(t, identity.Gateway, identity.Catalog, service), http.StatusUnauthorized, "the internal identity token is invalid or expired"},
+	} {
+		for _, path := range []string{"/internal/keys/verify", "/internal/origins/check"} {
+			r := env.Do(t, http.MethodPost, path, body, map[string]string{identity.Header: c.token})
+			if r.Status != c.status || r.Body["message"] != c.msg {
+				t.Errorf("%s on %s: %d %s, want %d %q", name, path, r.Status, r.Raw, c.status, c.msg)
+			}
+		}
+	}
+	if r := env.Internal(t, "/internal/origins/check", body); r.Status != http.StatusOK {
+		t.Fatalf("the gateway's call: %d %s", r.Status, r.Raw)
+	}
+}
+
 func TestVerifyKey(t *testing.T) {
 	env := authtest.Start(t, authtest.Options{})
 	org := env.Organizer(t, "Trail Club")

@@ -18,7 +18,7 @@ type Deps struct {
 	Service *app.Service
 	// OperatorToken guards the admin API.
 	OperatorToken string
-	// Verifier checks the gateway's internal identity tokens.
+	// Verifier checks the internal identity tokens sent to auth.
 	Verifier *identity.Verifier
 }
 
@@ -34,7 +34,7 @@ func Register(router fiber.Router, d Deps) {
 	admin.Get("/organizers/:organizerId/keys", h.listKeys)
 	admin.Post("/keys/:keyId/revoke", h.revokeKey)
 
-	internal := router.Group("/internal", identity.Middleware(d.Verifier), identity.RequireType(identity.Service))
+	internal := router.Group("/internal", identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)), identity.RequireType(identity.Service))
 	internal.Post("/keys/verify", h.verifyKey)
 	internal.Post("/origins/check", h.checkOrigin)
 }

@@ -14,12 +14,16 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 )
 
+// callers are the services whose tokens the catalog's routes accept: it must trust a key of each.
+var callers = []string{identity.Gateway, identity.Checkout, identity.Registration}
+
 // minOperatorTokenLen is the shortest operator token accepted.
 const minOperatorTokenLen = 32
 
 // Config is the configuration of `catalog serve` and `catalog migrate`.
 type Config struct {
 	config.Base
+	config.Postgres
 	// DatabaseURL is the catalog database, for example postgres://catalog@db:5432/catalog.
 	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
 	// DBMaxConns bounds the connection pool.
@@ -32,11 +36,16 @@ type Config struct {
 	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
 	// OperatorToken guards the admin API.
 	OperatorToken string `env:"CATALOG_OPERATOR_TOKEN,notEmpty" secret:"true"`
-	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
-	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
-	// IdentityTokenTTL is the gateway's token lifetime, which bounds how long a verified token
+	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens the
+	// catalog accepts, as issuer:base64 entries, comma-separated: the gateway's, checkout's and
+	// registration's (several per issuer while rotating).
+	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
+	// IdentityTokenTTL is the callers' token lifetime, which bounds how long a verified token
 	// is remembered.
 	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// RequestTimeout is each request's deadline; a request that runs out of time answers 503.
+	// It stays below the gateway's UPSTREAM_TIMEOUT (15 s), so the catalog answers first.
+	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
 	// InstanceID names this instance's cache-invalidation consumer group; empty means the host
 	// name plus random characters.
 	InstanceID string `env:"CATALOG_INSTANCE_ID"`
@@ -55,15 +64,18 @@ type Config struct {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("CATALOG_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
-	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
-		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, callers...); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
 	if c.IdentityTokenTTL <= 0 {
 		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	}
+	if c.RequestTimeout <= 0 {
+		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
 	}
 	for _, b := range c.KafkaBrokers {
 		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {

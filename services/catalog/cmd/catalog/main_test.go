@@ -18,6 +18,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
 )
@@ -35,22 +36,15 @@ func setEnv(t *testing.T, vars map[string]string) {
 	}
 }
 
-func validEnv(t *testing.T) (map[string]string, *identity.Signer) {
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := identity.ParsePrivateKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
+	issuers := identitytest.New(t)
 	return map[string]string{
 		"DATABASE_URL":           "postgres://catalog:secret@127.0.0.1:5432/catalog",
 		"KAFKA_BROKERS":          "127.0.0.1:9092,127.0.0.1:9093",
 		"CATALOG_OPERATOR_TOKEN": operatorToken,
-		"IDENTITY_PUBLIC_KEYS":   pub,
+		"IDENTITY_TRUSTED_KEYS":  issuers.Keys.String(),
 		"LOG_LEVEL":              "warn",
-	}, identity.NewSigner(key, time.Minute)
+	}, issuers
 }
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
@@ -62,7 +56,8 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	}
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 10 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
 		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.InstanceID != "" ||
-		cfg.CacheTTL != time.Minute || cfg.PricingCacheTTL != time.Second || cfg.CacheMaxEntries != 10000 {
+		cfg.CacheTTL != time.Minute || cfg.PricingCacheTTL != time.Second || cfg.CacheMaxEntries != 10000 ||
+		cfg.RequestTimeout != 10*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.DBIdleInTransactionTimeout != 30*time.Second {
 		t.Fatalf("config %+v", cfg)
 	}
 	var buf bytes.Buffer
@@ -83,7 +78,9 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 func TestConfigValidation(t *testing.T) {
 	for name, c := range map[string]struct{ key, value, want string }{
 		"short operator token": {"CATALOG_OPERATOR_TOKEN", "short", "CATALOG_OPERATOR_TOKEN must be at least 32 characters"},
-		"bad public key":       {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
+		"bad trusted key":      {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
+		"no checkout key":      {"IDENTITY_TRUSTED_KEYS", "gateway:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of checkout, registration is listed"},
+		"bad request timeout":  {"REQUEST_TIMEOUT", "-1s", "REQUEST_TIMEOUT must be positive"},
 		"no database":          {"DATABASE_URL", "", "DATABASE_URL"},
 		"no brokers":           {"KAFKA_BROKERS", "", "KAFKA_BROKERS"},
 		"broker with a space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
@@ -116,7 +113,7 @@ func freeAddr(t *testing.T) string {
 // database, serve, import the demo with the operator CLI, read it as the gateway would, see the
 // relay empty the outbox, and shut down on cancellation.
 func TestRunMigrateServeAndOperate(t *testing.T) {
-	vars, signer := validEnv(t)
+	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
 	addr := freeAddr(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
@@ -144,7 +141,7 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 			t.Fatalf("import %s: %v", f, err)
 		}
 	}
-	tok, _ := signer.Token(identity.Principal{OrganizerID: "org_demo", KeyID: "key_1", KeyType: identity.Publishable})
+	tok := issuers.Token(t, identity.Gateway, identity.Catalog, identity.Principal{OrganizerID: "org_demo", KeyID: "key_1", KeyType: identity.Publishable})
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/browser/events/search", nil)
 	req.Header.Set(identity.Header, tok)
 	resp, err := http.DefaultClient.Do(req)

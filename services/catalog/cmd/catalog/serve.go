@@ -40,7 +40,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		}
 	}()
 
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, postgres.Options{
+		MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.DBStatementTimeout, LockTimeout: cfg.DBLockTimeout,
+		IdleInTransactionTimeout: cfg.DBIdleInTransactionTimeout,
+	})
 	if err != nil {
 		return err
 	}
@@ -74,7 +77,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	stopPlaces := runInBackground(ctx, places.Run)
 	defer stopPlaces()
 
-	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -84,10 +87,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			{Name: "postgres", Fn: pool.Ping},
 			{Name: "cache invalidation consumer", Fn: invalidation.Ready},
 		},
-		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
+		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})
 	cataloghttp.Register(srv.App, cataloghttp.Deps{
-		Service: svc, Cache: views, Verifier: identity.NewVerifier(keys, cfg.IdentityTokenTTL),
+		Service: svc, Cache: views, Verifier: identity.NewVerifier(identity.Catalog, keys, cfg.IdentityTokenTTL),
 		OperatorToken: cfg.OperatorToken, CacheTTL: cfg.CacheTTL, PricingTTL: cfg.PricingCacheTTL,
 		EdgeTTL: cfg.EdgeTTL,
 	})

@@ -1,5 +1,5 @@
 // Package catalogtest starts the catalog service for tests: a database of the test's own, the
-// HTTP API on a real listener, a gateway identity signer, a controllable clock and, on request,
+// HTTP API on a real listener, identity signers of its callers, a controllable clock and, on request,
 // an in-process Kafka-protocol broker with the outbox relay and both consumers.
 package catalogtest
 
@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
@@ -56,8 +58,9 @@ type Env struct {
 	Clock   *Clock
 	Service *app.Service
 	Cache   *cache.Cache
-	// Signer mints identity tokens the service accepts, as the gateway does.
-	Signer *identity.Signer
+	// Issuers mint identity tokens from each calling service; the service trusts every one's
+	// key, so its route groups' own caller checks decide.
+	Issuers *identitytest.Issuers
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
 	// Invalidation is the cache-invalidation consumer when Options.Kafka is set.
@@ -66,29 +69,21 @@ type Env struct {
 	ChangesSeen atomic.Int64
 }
 
-// signer is shared by every test service, so that two instances accept the same tokens.
-var signer, publicKey = newSigner()
+// issuers are shared by every test service, so that two instances accept the same tokens.
+var (
+	issuersOnce sync.Once
+	issuers     *identitytest.Issuers
+)
 
-func newSigner() (*identity.Signer, string) {
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		panic(err)
-	}
-	key, err := identity.ParsePrivateKey(priv)
-	if err != nil {
-		panic(err)
-	}
-	return identity.NewSigner(key, time.Minute), pub
+func sharedIssuers(t testing.TB) *identitytest.Issuers {
+	issuersOnce.Do(func() { issuers = identitytest.New(t) })
+	return issuers
 }
 
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	keys, err := identity.ParsePublicKeys(publicKey)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := &Env{Pool: o.Pool, Clock: &Clock{}, Signer: signer}
+	env := &Env{Pool: o.Pool, Clock: &Clock{}, Issuers: sharedIssuers(t)}
 	if env.Pool == nil {
 		env.Pool = Pool(t)
 	}
@@ -104,7 +99,7 @@ func Start(t testing.TB, o Options) *Env {
 		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: cataloghttp.MapError, Ready: ready,
 	})
 	cataloghttp.Register(srv.App, cataloghttp.Deps{
-		Service: env.Service, Cache: env.Cache, Verifier: identity.NewVerifier(keys, time.Minute), OperatorToken: OperatorToken,
+		Service: env.Service, Cache: env.Cache, Verifier: env.Issuers.Verifier(identity.Catalog), OperatorToken: OperatorToken,
 		CacheTTL: or(o.CacheTTL, time.Minute), PricingTTL: or(o.PricingTTL, time.Second), EdgeTTL: time.Second,
 	})
 	env.App = srv.App

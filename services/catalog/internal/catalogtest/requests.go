@@ -63,14 +63,24 @@ func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string
 	return r
 }
 
-// Token mints an identity token for p.
+// Token mints an identity token for p as the gateway does for the routes it forwards.
 func (e *Env) Token(t testing.TB, p identity.Principal) string {
 	t.Helper()
-	tok, err := e.Signer.Token(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tok
+	return e.Issuers.Token(t, identity.Gateway, identity.Catalog, p)
+}
+
+// Peer returns the headers of an internal call from the service named issuer (checkout or
+// registration) on p's behalf.
+func (e *Env) Peer(t testing.TB, issuer string, p identity.Principal) map[string]string {
+	t.Helper()
+	return map[string]string{identity.Header: e.Issuers.Token(t, issuer, identity.Catalog, p)}
+}
+
+// Checkout returns the headers of checkout's internal call for a purchase with a publishable
+// key of the organizer.
+func (e *Env) Checkout(t testing.TB, organizerID string) map[string]string {
+	t.Helper()
+	return e.Peer(t, identity.Checkout, identity.Principal{OrganizerID: organizerID, KeyID: "key_pub_" + organizerID, KeyType: identity.Publishable})
 }
 
 // Secret returns the headers of a request made with a secret key of the organizer.
@@ -87,12 +97,6 @@ func (e *Env) Publishable(t testing.TB, organizerID string) map[string]string {
 	return map[string]string{identity.Header: e.Token(t, identity.Principal{
 		OrganizerID: organizerID, KeyID: "key_pub_" + organizerID, KeyType: identity.Publishable, Origin: "https://shop.example",
 	})}
-}
-
-// ServiceHeaders returns the headers of a request made by a platform service (no organizer).
-func (e *Env) ServiceHeaders(t testing.TB) map[string]string {
-	t.Helper()
-	return map[string]string{identity.Header: e.Token(t, identity.Principal{KeyID: "checkout", KeyType: identity.Service})}
 }
 
 // Import imports an event file (YAML) for the organizer through the admin API and fails the

@@ -15,7 +15,7 @@ func TestAdminRequiresTheOperatorToken(t *testing.T) {
 		"wrong":      {"Authorization": "Bearer " + strings.Repeat("x", len(catalogtest.OperatorToken))},
 		"not bearer": {"Authorization": "Basic " + catalogtest.OperatorToken},
 		"prefix":     {"Authorization": "Bearer " + catalogtest.OperatorToken[:10]},
-		"identity":   env.ServiceHeaders(t),
+		"identity":   env.Checkout(t, orgA),
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, req := range [][2]string{

@@ -21,7 +21,7 @@ func TestRoutesRequireTheGatewayIdentity(t *testing.T) {
 			wantError(t, r, http.StatusUnauthorized, "this service is reached through the gateway only")
 			checkContract(t, op.id, r)
 			wantError(t, env.Do(t, op.method, op.path, nil, map[string]string{identity.Header: "forged"}), http.StatusUnauthorized, nil)
-			r = env.Do(t, op.method, op.path, nil, env.ServiceHeaders(t))
+			r = env.Do(t, op.method, op.path, nil, map[string]string{identity.Header: env.Token(t, identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})})
 			wantError(t, r, http.StatusForbidden, "this route does not accept service credentials")
 			checkContract(t, op.id, r)
 			if r.Header.Get("Cache-Control") != "no-store" {

@@ -26,7 +26,7 @@ func TestInternalEventShape(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
 	created := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body
 	id := created["id"].(string)
-	r := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.ServiceHeaders(t))
+	r := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.Checkout(t, orgA))
 	if r.Status != http.StatusOK || r.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("internal event: %d %v %s", r.Status, r.Header, r.Raw)
 	}
@@ -101,22 +101,57 @@ func TestInternalEventScoping(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
 	id := env.Import(t, orgA, catalogtest.Demo(t, "winter-draft")).Body["id"].(string)
 	path := "/internal/events/" + id
-	// Whatever its status, for the organizer's own principals (forwarded by checkout and
-	// registration) and for service principals.
+	// Whatever its status, for the organizer's own principals as checkout and registration
+	// send them.
+	secretA := identity.Principal{OrganizerID: orgA, KeyID: "key_secret", KeyType: identity.Secret, Scopes: []string{"registrations:write"}}
 	for name, h := range map[string]map[string]string{
-		"service": env.ServiceHeaders(t), "secret": env.Secret(t, orgA), "publishable": env.Publishable(t, orgA),
-		"service acting for the organizer": {identity.Header: env.Token(t, identity.Principal{OrganizerID: orgA, KeyID: "x", KeyType: identity.Service})},
+		"checkout":                 env.Checkout(t, orgA),
+		"registration, secret":     env.Peer(t, identity.Registration, secretA),
+		"registration, browser":    env.Peer(t, identity.Registration, identity.Principal{OrganizerID: orgA, KeyID: "k", KeyType: identity.Publishable}),
+		"service for an organizer": env.Peer(t, identity.Checkout, identity.Principal{OrganizerID: orgA, KeyID: "x", KeyType: identity.Service}),
 	} {
 		if r := env.Do(t, http.MethodGet, path, nil, h); r.Status != http.StatusOK || r.Body["status"] != "DRAFT" {
 			t.Fatalf("%s: %d %s", name, r.Status, r.Raw)
 		}
 	}
-	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Secret(t, orgB)), http.StatusNotFound, "event "+id+" not found")
-	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Publishable(t, orgB)), http.StatusNotFound, nil)
-	wantError(t, env.Do(t, http.MethodGet, "/internal/events/evt_missing", nil, env.ServiceHeaders(t)), http.StatusNotFound, "event evt_missing not found")
-	wantError(t, env.Do(t, http.MethodGet, path, nil, map[string]string{identity.Header: env.Token(t, identity.Principal{KeyID: "k", KeyType: identity.Secret})}),
+	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Checkout(t, orgB)), http.StatusNotFound, "event "+id+" not found")
+	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Peer(t, identity.Registration, identity.Principal{OrganizerID: orgB, KeyID: "k", KeyType: identity.Secret})),
 		http.StatusNotFound, nil)
+	wantError(t, env.Do(t, http.MethodGet, "/internal/events/evt_missing", nil, env.Checkout(t, orgA)), http.StatusNotFound, "event evt_missing not found")
 	wantError(t, env.Do(t, http.MethodGet, path, nil, nil), http.StatusUnauthorized, nil)
+}
+
+// TestInternalRoutesAcceptOnlyCheckoutAndRegistration sends the internal routes tokens they
+// must refuse: the gateway's (it never calls them), tokens for another service, and a caller's
+// token that names no organizer, which would otherwise read any organizer's events.
+func TestInternalRoutesAcceptOnlyCheckoutAndRegistration(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	created := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body
+	id := created["id"].(string)
+	cat := created["categories"].([]any)[0].(map[string]any)["id"].(string)
+	pub := identity.Principal{OrganizerID: orgA, KeyID: "key_pub", KeyType: identity.Publishable}
+	for _, path := range []string{"/internal/events/" + id, "/internal/categories/" + cat + "/event"} {
+		for _, c := range []struct {
+			token  string
+			status int
+			msg    string
+		}{
+			{env.Token(t, pub), http.StatusForbidden, "this route does not accept calls from gateway"},
+			{env.Issuers.Token(t, identity.Checkout, identity.Registration, pub), http.StatusUnauthorized, "the internal identity token is invalid or expired"},
+			{env.Issuers.Token(t, identity.Checkout, identity.Catalog, identity.Principal{KeyID: "checkout", KeyType: identity.Service}),
+				http.StatusForbidden, "this route needs an identity that names an organizer"},
+		} {
+			wantError(t, env.Do(t, http.MethodGet, path, nil, map[string]string{identity.Header: c.token}), c.status, c.msg)
+		}
+		for _, caller := range []string{identity.Checkout, identity.Registration} {
+			if r := env.Do(t, http.MethodGet, path, nil, env.Peer(t, caller, pub)); r.Status != http.StatusOK {
+				t.Fatalf("%s on %s: %d %s", caller, path, r.Status, r.Raw)
+			}
+		}
+	}
+	// The external routes take the gateway's calls only.
+	r := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+id, nil, env.Peer(t, identity.Checkout, pub))
+	wantError(t, r, http.StatusForbidden, "this route does not accept calls from checkout")
 }
 
 // TestInternalEventOfCategory checks GET /internal/categories/{categoryId}/event (checkout's
@@ -125,14 +160,14 @@ func TestInternalEventScoping(t *testing.T) {
 func TestInternalEventOfCategory(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
 	id := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body["id"].(string)
-	event := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.Publishable(t, orgA))
+	event := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.Checkout(t, orgA))
 	cats := event.Body["categories"].([]any)
 	if event.Status != http.StatusOK || len(cats) != 3 {
 		t.Fatalf("internal event: %d %s", event.Status, event.Raw)
 	}
 	for _, c := range cats {
 		cat := c.(map[string]any)["id"].(string)
-		for name, h := range map[string]map[string]string{"publishable": env.Publishable(t, orgA), "service": env.ServiceHeaders(t)} {
+		for name, h := range map[string]map[string]string{"checkout": env.Checkout(t, orgA), "registration": env.Peer(t, identity.Registration, identity.Principal{OrganizerID: orgA, KeyID: "k", KeyType: identity.Secret})} {
 			r := env.Do(t, http.MethodGet, "/internal/categories/"+cat+"/event", nil, h)
 			if r.Status != http.StatusOK || string(r.Raw) != string(event.Raw) || r.Header.Get("Cache-Control") != "no-store" {
 				t.Fatalf("%s, category %s: %d %v %s\nwant %s", name, cat, r.Status, r.Header, r.Raw, event.Raw)
@@ -141,9 +176,7 @@ func TestInternalEventOfCategory(t *testing.T) {
 	}
 	cat := cats[0].(map[string]any)["id"].(string)
 	path := "/internal/categories/" + cat + "/event"
-	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Publishable(t, orgB)), http.StatusNotFound, "category "+cat+" not found")
-	wantError(t, env.Do(t, http.MethodGet, "/internal/categories/cat_missing/event", nil, env.ServiceHeaders(t)), http.StatusNotFound, "category cat_missing not found")
-	wantError(t, env.Do(t, http.MethodGet, path, nil, map[string]string{identity.Header: env.Token(t, identity.Principal{KeyID: "k", KeyType: identity.Secret})}),
-		http.StatusNotFound, nil)
+	wantError(t, env.Do(t, http.MethodGet, path, nil, env.Checkout(t, orgB)), http.StatusNotFound, "category "+cat+" not found")
+	wantError(t, env.Do(t, http.MethodGet, "/internal/categories/cat_missing/event", nil, env.Checkout(t, orgA)), http.StatusNotFound, "category cat_missing not found")
 	wantError(t, env.Do(t, http.MethodGet, path, nil, nil), http.StatusUnauthorized, nil)
 }

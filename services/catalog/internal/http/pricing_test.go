@@ -76,7 +76,7 @@ func TestCountTierSwitchesWhenTheNthPlaceIsTaken(t *testing.T) {
 	if price(c) != 15000 || c["heldCount"] != 0.0 {
 		t.Fatalf("back to 9 places: %v", c)
 	}
-	internal := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.ServiceHeaders(t))
+	internal := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.Checkout(t, orgA))
 	ic := internal.Body["categories"].([]any)[0].(map[string]any)
 	if ic["confirmed"] != 9.0 || ic["held"] != 0.0 || ic["activePrice"] != 15000.0 {
 		t.Fatalf("internal API: %v", ic)

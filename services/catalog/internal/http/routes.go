@@ -21,7 +21,7 @@ type Deps struct {
 	Service *app.Service
 	// Cache holds rendered answers of the reads.
 	Cache *cache.Cache
-	// Verifier checks the gateway's internal identity tokens.
+	// Verifier checks the internal identity tokens sent to the catalog.
 	Verifier *identity.Verifier
 	// OperatorToken guards the admin API.
 	OperatorToken string
@@ -37,7 +37,7 @@ type Deps struct {
 func Register(router fiber.Router, d Deps) {
 	h := &handlers{svc: d.Service, cache: d.Cache, ttl: d.CacheTTL, pricingTTL: d.PricingTTL, edgeTTL: d.EdgeTTL}
 
-	ext := router.Group("/external/v1", noStoreOnError, identity.Middleware(d.Verifier))
+	ext := router.Group("/external/v1", noStoreOnError, identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)))
 	org := ext.Group("/organizer", identity.RequireType(identity.Secret))
 	org.Post("/events/search", identity.RequireScope(scopeEvents), h.organizerSearch)
 	org.Get("/events/:eventId", identity.RequireScope(scopeEvents), h.organizerEvent)
@@ -47,7 +47,10 @@ func Register(router fiber.Router, d Deps) {
 	pub.Get("/events/:eventId", h.browserEvent)
 	pub.Get("/events/:eventId/pricing-cards", h.browserPricing)
 
-	internal := router.Group("/internal", noStoreOnError, identity.Middleware(d.Verifier))
+	// Checkout prices purchases and registration checks registrations, each for the organizer
+	// of the key its request came with.
+	internal := router.Group("/internal", noStoreOnError,
+		identity.Middleware(d.Verifier, identity.Callers(identity.Checkout, identity.Registration)), identity.RequireOrganizer)
 	internal.Get("/events/:eventId", h.internalEvent)
 	internal.Get("/categories/:categoryId/event", h.internalEventOfCategory)
 

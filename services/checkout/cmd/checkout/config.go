@@ -17,6 +17,7 @@ import (
 // Config is the configuration of `checkout serve` and `checkout migrate`.
 type Config struct {
 	config.Base
+	config.Postgres
 	// DatabaseURL is checkout's own database.
 	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
 	// DBMaxConns bounds the connection pool.
@@ -26,10 +27,21 @@ type Config struct {
 	// KafkaTopicPartitions and KafkaReplicationFactor shape the topics when checkout creates them.
 	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
 	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
-	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
-	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
-	// IdentityTokenTTL is the gateway's token lifetime, bounding how long a verified token is cached.
+	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens
+	// checkout accepts, as issuer:base64 entries, comma-separated: the gateway's (several while
+	// rotating).
+	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
+	// IdentityPrivateKey signs checkout's calls to the catalog and registration (base64 Ed25519
+	// seed); its public half is in their IDENTITY_TRUSTED_KEYS as checkout:<key>.
+	IdentityPrivateKey string `env:"IDENTITY_PRIVATE_KEY,notEmpty" secret:"true"`
+	// IdentityTokenTTL is the lifetime of the tokens checkout signs, and bounds how long a
+	// verified token is cached.
 	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// RequestTimeout is each request's deadline; a request that runs out of time answers 503.
+	// A session request calls the catalog and registration (5 s each at most) and Stripe (6 s,
+	// retried once), so it gets longer than the other services' 10 s, still below the gateway's
+	// UPSTREAM_TIMEOUT (15 s) so that checkout answers before the gateway gives up with 504.
+	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"14s"`
 	// CatalogURL and RegistrationURL are the peers' internal APIs.
 	CatalogURL      string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
 	RegistrationURL string `env:"REGISTRATION_URL" envDefault:"http://127.0.0.1:8083"`
@@ -70,12 +82,18 @@ const (
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate()}
-	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
-		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	errs := []error{c.Base.Validate(), c.Postgres.Validate()}
+	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, identity.Gateway); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
-	if c.IdentityTokenTTL <= 0 {
-		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	if _, err := identity.ParsePrivateKey(c.IdentityPrivateKey); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_PRIVATE_KEY: %w", err))
+	}
+	if c.IdentityTokenTTL < 10*time.Second {
+		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be at least 10s"))
+	}
+	if c.RequestTimeout <= 0 {
+		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
 	}
 	for _, b := range c.KafkaBrokers {
 		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -36,23 +37,17 @@ func setEnv(t *testing.T, vars map[string]string) {
 	}
 }
 
-func validEnv(t *testing.T) (map[string]string, *identity.Signer) {
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := identity.ParsePrivateKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
+func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
+	issuers := identitytest.New(t)
 	return map[string]string{
 		"DATABASE_URL":          "postgres://checkout:secret@127.0.0.1:5432/checkout",
 		"KAFKA_BROKERS":         "127.0.0.1:9092",
-		"IDENTITY_PUBLIC_KEYS":  pub,
+		"IDENTITY_TRUSTED_KEYS": issuers.Keys.String(),
+		"IDENTITY_PRIVATE_KEY":  issuers.Private[identity.Checkout],
 		"STRIPE_SECRET_KEY":     "sk_test_4eC39HqLyjWDarjtT1zdp7dc",
 		"STRIPE_WEBHOOK_SECRET": checkouttest.WebhookSecret,
 		"LOG_LEVEL":             "warn",
-	}, identity.NewSigner(key, time.Minute)
+	}, issuers
 }
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
@@ -63,7 +58,8 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.RegistrationURL != "http://127.0.0.1:8083" || cfg.HoldTTL != 10*time.Minute ||
-		cfg.IdempotencyRetention != 48*time.Hour || cfg.StripeAPIBase != "" || cfg.DBMaxConns != 20 || cfg.KafkaTopicPartitions != 3 {
+		cfg.IdempotencyRetention != 48*time.Hour || cfg.StripeAPIBase != "" || cfg.DBMaxConns != 20 || cfg.KafkaTopicPartitions != 3 ||
+		cfg.RequestTimeout != 14*time.Second || cfg.DBStatementTimeout != 5*time.Second {
 		t.Fatalf("config %+v", cfg)
 	}
 	if address, key := cfg.Backoffs(); address != domain.DefaultAddressBackoff || key != domain.DefaultKeyBackoff {
@@ -71,7 +67,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
-	for _, secret := range []string{"secret@", "sk_test_4eC39HqLyjWDarjtT1zdp7dc", checkouttest.WebhookSecret} {
+	for _, secret := range []string{"secret@", "sk_test_4eC39HqLyjWDarjtT1zdp7dc", checkouttest.WebhookSecret, vars["IDENTITY_PRIVATE_KEY"]} {
 		if strings.Contains(buf.String(), secret) {
 			t.Fatalf("logged config leaks %q: %s", secret, buf.String())
 		}
@@ -91,7 +87,12 @@ func TestConfigValidation(t *testing.T) {
 		"no free failures":   {"PROMOCODE_FAILURES_PER_ADDRESS", "0", "PROMOCODE_FAILURES_PER_ADDRESS and PROMOCODE_FAILURES_PER_KEY must be at least 1"},
 		"short window":       {"PROMOCODE_FAILURE_WINDOW", "10s", "PROMOCODE_FAILURE_WINDOW at least 1m"},
 		"broker with space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
-		"bad public key":     {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
+		"bad trusted key":    {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
+		"no gateway key":     {"IDENTITY_TRUSTED_KEYS", "checkout:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of gateway is listed"},
+		"no private key":     {"IDENTITY_PRIVATE_KEY", "", "IDENTITY_PRIVATE_KEY"},
+		"bad private key":    {"IDENTITY_PRIVATE_KEY", "c2hvcnQ=", "IDENTITY_PRIVATE_KEY"},
+		"request timeout":    {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
+		"db timeouts":        {"DB_LOCK_TIMEOUT", "-1s", "must not be negative"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)
@@ -115,11 +116,11 @@ func freeAddr(t *testing.T) string {
 
 // gateway is a stand-in for the gateway's webhook route: it forwards to checkout with the
 // Stripe webhook's service identity, as the real one does.
-func gateway(t *testing.T, signer *identity.Signer, target string) string {
+func gateway(t *testing.T, issuers *identitytest.Issuers, target string) string {
 	u, _ := url.Parse(target)
 	proxy := httputil.NewSingleHostReverseProxy(u)
+	tok := issuers.Token(t, identity.Gateway, identity.Checkout, identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok, _ := signer.Token(identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})
 		r.Header.Set(identity.Header, tok)
 		proxy.ServeHTTP(w, r)
 	}))
@@ -131,14 +132,12 @@ func gateway(t *testing.T, signer *identity.Signer, target string) string {
 // database, serve against the peers' doubles and stripe-mock, open a session, pay it with
 // `checkout trigger` through a gateway stand-in, and shut down on cancellation.
 func TestMigrateServeAndTrigger(t *testing.T) {
-	vars, signer := validEnv(t)
+	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
 	addr := freeAddr(t)
-	keys, _ := identity.ParsePublicKeys(vars["IDENTITY_PUBLIC_KEYS"])
-	peerVerifier := identity.NewVerifier(keys, time.Minute)
-	catalog := checkouttest.NewCatalog(t, peerVerifier)
+	catalog := checkouttest.NewCatalog(t, issuers.Verifier(identity.Catalog))
 	catalog.Put(checkouttest.Event())
-	registration := checkouttest.NewRegistration(t, peerVerifier)
+	registration := checkouttest.NewRegistration(t, issuers.Verifier(identity.Registration))
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
 	vars["CATALOG_URL"], vars["REGISTRATION_URL"], vars["STRIPE_API_BASE"] = catalog.URL, registration.URL, checkouttest.StripeMockURL(t)
 	vars["HTTP_ADDR"] = addr
@@ -155,12 +154,12 @@ func TestMigrateServeAndTrigger(t *testing.T) {
 	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
 	waitReady(t, "http://"+addr+"/readyz", done)
 
-	env := &checkouttest.Env{URL: "http://" + addr, Signer: signer}
+	env := &checkouttest.Env{URL: "http://" + addr, Issuers: issuers}
 	r := env.Browser(t, "session", checkouttest.Purchase(), checkouttest.KeyID)
 	if r.Status != http.StatusCreated {
 		t.Fatalf("session through the served API: %d %s", r.Status, r.Raw)
 	}
-	webhookURL := gateway(t, signer, "http://"+addr) + "/webhooks/stripe"
+	webhookURL := gateway(t, issuers, "http://"+addr) + "/webhooks/stripe"
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"trigger", "--session", r.Body["sessionId"].(string), "--url", webhookURL}, &out); err != nil {
 		t.Fatalf("trigger: %v\n%s", err, out.String())

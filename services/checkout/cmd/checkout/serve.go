@@ -45,7 +45,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		}
 	}()
 
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, postgres.Options{
+		MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.DBStatementTimeout, LockTimeout: cfg.DBLockTimeout,
+		IdleInTransactionTimeout: cfg.DBIdleInTransactionTimeout,
+	})
 	if err != nil {
 		return err
 	}
@@ -60,15 +63,20 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
 	defer runInBackground(ctx, relay.Run)()
 
+	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	signer := identity.NewSigner(identity.Checkout, key, cfg.IdentityTokenTTL)
 	addressBackoff, keyBackoff := cfg.Backoffs()
-	svc := app.New(chkpg.New(pool), catalog.New(cfg.CatalogURL, peerTimeout), registration.New(cfg.RegistrationURL, peerTimeout),
+	svc := app.New(chkpg.New(pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
 		stripe.New(stripe.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
 		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff})
 	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
 	consumer := &kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}
 	defer runInBackground(ctx, restarting(log, "order-events consumer", consumer.Run))()
 
-	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -80,8 +88,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
 		Metrics:        tel.MetricsHandler(),
 		DrainDelay:     cfg.DrainDelay,
+		RequestTimeout: cfg.RequestTimeout,
 	})
-	chkhttp.Register(srv.App, svc, identity.NewVerifier(keys, cfg.IdentityTokenTTL))
+	chkhttp.Register(srv.App, svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL))
 	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
 }
 

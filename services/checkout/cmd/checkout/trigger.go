@@ -21,7 +21,7 @@ var triggerHTTP = &http.Client{Timeout: 30 * time.Second}
 func runTrigger(ctx context.Context, cfg TriggerConfig, args []string, out io.Writer) error {
 	o := trigger.Options{Secret: cfg.StripeWebhookSecret, HTTP: triggerHTTP}
 	if cfg.DatabaseURL != "" {
-		pool, err := postgres.Connect(ctx, cfg.DatabaseURL, 2)
+		pool, err := postgres.Connect(ctx, cfg.DatabaseURL, postgres.Options{MaxConns: 2})
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 // Package checkouttest starts the checkout service for tests: its own Postgres database, the
 // HTTP API on a real listener, HTTP doubles of the catalog and registration services speaking
-// their contracts, stripe-mock behind a counting proxy, a gateway identity signer, a clock and,
+// their contracts, stripe-mock behind a counting proxy, identity signers of checkout's callers
+// and of checkout itself, a clock and,
 // on request, an in-process Kafka-protocol broker with the outbox relay and the order-events
 // consumer.
 package checkouttest
@@ -22,6 +23,7 @@ import (
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
@@ -50,11 +52,12 @@ type Options struct {
 
 // Env is a running checkout service with its peers.
 type Env struct {
-	URL          string
-	Pool         *pgxpool.Pool
-	Clock        *Clock
-	Signer       *identity.Signer
-	Verifier     *identity.Verifier
+	URL   string
+	Pool  *pgxpool.Pool
+	Clock *Clock
+	// Issuers mint identity tokens from each calling service, and checkout's own; the service
+	// trusts every one's key, so its routes' own caller checks decide.
+	Issuers      *identitytest.Issuers
 	Catalog      *Catalog
 	Registration *Registration
 	Stripe       *Stripe
@@ -67,10 +70,9 @@ type Env struct {
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	signer, verifier := Keys(t)
-	env := &Env{Pool: Pool(t), Clock: &Clock{}, Signer: signer, Verifier: verifier, opts: o}
-	env.Catalog = NewCatalog(t, verifier)
-	env.Registration = NewRegistration(t, verifier)
+	env := &Env{Pool: Pool(t), Clock: &Clock{}, Issuers: identitytest.New(t), opts: o}
+	env.Catalog = NewCatalog(t, env.Issuers.Verifier(identity.Catalog))
+	env.Registration = NewRegistration(t, env.Issuers.Verifier(identity.Registration))
 	env.Stripe = NewStripe(t)
 	log := testkit.Logger(t)
 	env.serve(t)
@@ -105,37 +107,21 @@ func (e *Env) Restart(t testing.TB) {
 func (e *Env) serve(t testing.TB) {
 	t.Helper()
 	log := testkit.Logger(t)
-	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, 5*time.Second), registration.New(e.Registration.URL, 5*time.Second),
+	self := e.Issuers.Signer(identity.Checkout)
+	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, 5*time.Second, self), registration.New(e.Registration.URL, 5*time.Second, self),
 		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
 		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL})
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: chkhttp.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
 	})
-	chkhttp.Register(srv.App, e.Service, e.Verifier)
+	chkhttp.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.URL = "http://" + ln.Addr().String()
 	Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
-}
-
-// Keys returns a gateway signer and the verifier that accepts its tokens.
-func Keys(t testing.TB) (*identity.Signer, *identity.Verifier) {
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, err := identity.ParsePublicKeys(pub)
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, err := identity.ParsePrivateKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return identity.NewSigner(key, time.Minute), identity.NewVerifier(keys, time.Minute)
 }
 
 // Pool returns a pool on a fresh database with the service's and the outbox's migrations.
@@ -174,14 +160,17 @@ type Response struct {
 	Raw    []byte
 }
 
+// Token mints an identity token for p as the gateway does for the routes it forwards.
+func (e *Env) Token(t testing.TB, p identity.Principal) string {
+	t.Helper()
+	return e.Issuers.Token(t, identity.Gateway, identity.Checkout, p)
+}
+
 // Browser posts body to a browser route as the gateway forwards it for a publishable key
 // (Site's origin) of OrgID.
 func (e *Env) Browser(t testing.TB, path string, body any, keyID string) Response {
 	t.Helper()
-	tok, err := e.Signer.Token(identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := e.Token(t, identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
 	return e.Do(t, http.MethodPost, "/external/v1/browser/checkout/registration/"+path, body, map[string]string{identity.Header: tok})
 }
 
@@ -189,10 +178,7 @@ func (e *Env) Browser(t testing.TB, path string, body any, keyID string) Respons
 // gateway's X-Podium-Client-Ip).
 func (e *Env) BrowserFrom(t testing.TB, path string, body any, keyID, ip string) Response {
 	t.Helper()
-	tok, err := e.Signer.Token(identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := e.Token(t, identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
 	return e.Do(t, http.MethodPost, "/external/v1/browser/checkout/registration/"+path, body,
 		map[string]string{identity.Header: tok, identity.HeaderClientIP: ip})
 }
@@ -200,11 +186,7 @@ func (e *Env) BrowserFrom(t testing.TB, path string, body any, keyID, ip string)
 // Webhook posts a raw payload to the Stripe webhook route as the gateway forwards it.
 func (e *Env) Webhook(t testing.TB, payload []byte, signature string) Response {
 	t.Helper()
-	tok, err := e.Signer.Token(identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := map[string]string{identity.Header: tok}
+	h := map[string]string{identity.Header: e.Token(t, identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})}
 	if signature != "" {
 		h["Stripe-Signature"] = signature
 	}

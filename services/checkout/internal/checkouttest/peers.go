@@ -14,8 +14,8 @@ import (
 )
 
 // Catalog is an HTTP double of the catalog service speaking its internal contract
-// (docs/contracts/catalog-internal.md): it verifies the forwarded identity token and scopes
-// events by the token's organizer, as the real one does.
+// (docs/contracts/catalog-internal.md): it verifies checkout's identity token and scopes events
+// by the token's organizer, as the real one does.
 type Catalog struct {
 	URL      string
 	Calls    atomic.Int64
@@ -74,7 +74,7 @@ func (c *Catalog) serve(w http.ResponseWriter, r *http.Request, find func() (map
 		raw, _ = json.Marshal(ev)
 	}
 	c.mu.Unlock()
-	if ev == nil || (p.KeyType != identity.Service && p.OrganizerID != ev["organizerId"]) {
+	if ev == nil || p.OrganizerID != ev["organizerId"] {
 		if missing == "" {
 			missing = "event not found"
 		}
@@ -85,7 +85,8 @@ func (c *Catalog) serve(w http.ResponseWriter, r *http.Request, find func() (map
 	_, _ = w.Write(raw)
 }
 
-// principal verifies the forwarded identity token as every owner does.
+// principal verifies checkout's identity token as the peers' internal routes do: only
+// checkout calls them, and always for an organizer.
 func principal(w http.ResponseWriter, r *http.Request, v *identity.Verifier) (identity.Principal, bool) {
 	tok := r.Header.Get(identity.Header)
 	if tok == "" {
@@ -93,11 +94,18 @@ func principal(w http.ResponseWriter, r *http.Request, v *identity.Verifier) (id
 		return identity.Principal{}, false
 	}
 	p, err := v.Verify(tok)
-	if err != nil {
+	switch {
+	case err != nil:
 		writeError(w, http.StatusUnauthorized, "the internal identity token is invalid or expired")
 		return identity.Principal{}, false
+	case p.Issuer != identity.Checkout:
+		writeError(w, http.StatusForbidden, "this route does not accept calls from "+p.Issuer)
+		return identity.Principal{}, false
+	case p.OrganizerID == "":
+		writeError(w, http.StatusForbidden, "this route needs an identity that names an organizer")
+		return identity.Principal{}, false
 	}
-	return p, true
+	return p.Principal, true
 }
 
 func writeError(w http.ResponseWriter, status int, message any) {
@@ -116,9 +124,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 type Order struct {
 	ID     string
 	HoldID string
-	Status string
-	Body   map[string]any
-	places map[string]int
+	// Organizer is the organizer checkout held the places for.
+	Organizer string
+	Status    string
+	Body      map[string]any
+	places    map[string]int
 }
 
 // Registration is an HTTP double of registration's hold API
@@ -195,7 +205,8 @@ func (g *Registration) LastOrder() (Order, bool) {
 
 func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 	g.HoldCalls.Add(1)
-	if _, ok := principal(w, r, g.verifier); !ok {
+	p, ok := principal(w, r, g.verifier)
+	if !ok {
 		return
 	}
 	var body map[string]any
@@ -234,7 +245,7 @@ func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 			g.quota[cat] -= n
 		}
 	}
-	o := &Order{ID: fmt.Sprintf("ord_%d", g.Holds.Add(1)), HoldID: holdID, Status: "PENDING", Body: body, places: places}
+	o := &Order{ID: fmt.Sprintf("ord_%d", g.Holds.Add(1)), HoldID: holdID, Organizer: p.OrganizerID, Status: "PENDING", Body: body, places: places}
 	g.orders[o.ID], g.byHold[holdID] = o, o
 	writeJSON(w, http.StatusCreated, map[string]any{"orderId": o.ID, "status": o.Status, "expiresAt": body["expiresAt"],
 		"registrations": []any{map[string]any{"registrationId": "reg_" + o.ID[4:], "categoryId": body["registrations"].([]any)[0].(map[string]any)["categoryId"]}}})
@@ -269,13 +280,14 @@ func (g *Registration) release(w http.ResponseWriter, r *http.Request) {
 }
 
 func (g *Registration) transition(w http.ResponseWriter, r *http.Request, fn func(*Order) (int, any)) {
-	if _, ok := principal(w, r, g.verifier); !ok {
+	p, ok := principal(w, r, g.verifier)
+	if !ok {
 		return
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	o, ok := g.orders[r.PathValue("id")]
-	if !ok {
+	if !ok || o.Organizer != p.OrganizerID {
 		writeError(w, http.StatusNotFound, "order not found")
 		return
 	}

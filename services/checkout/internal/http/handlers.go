@@ -22,9 +22,10 @@ type handlers struct {
 	svc *app.Service
 }
 
-// caller is on whose behalf the request's peers are called.
+// caller is on whose behalf the request's peers are called: the gateway's verified principal.
 func caller(c *fiber.Ctx) domain.Caller {
-	return domain.Caller{Token: identity.Token(c), RequestID: httpserver.RequestID(c)}
+	who := identity.From(c)
+	return domain.Caller{OrganizerID: who.OrganizerID, KeyID: who.KeyID, RequestID: httpserver.RequestID(c)}
 }
 
 // clientNetwork is the network of the client address the gateway determined.

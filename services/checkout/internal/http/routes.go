@@ -14,8 +14,9 @@ import (
 // Register adds the service's routes; every one requires the gateway's identity token.
 func Register(a *fiber.App, svc *app.Service, v *identity.Verifier) {
 	h := handlers{svc: svc}
-	browser := a.Group("/external/v1/browser/checkout/registration", identity.Middleware(v), identity.RequireType(identity.Publishable))
+	gateway := identity.Middleware(v, identity.Callers(identity.Gateway))
+	browser := a.Group("/external/v1/browser/checkout/registration", gateway, identity.RequireType(identity.Publishable))
 	browser.Post("/summary", h.summary)
 	browser.Post("/session", h.session)
-	a.Post("/webhooks/stripe", identity.Middleware(v), identity.RequireType(identity.Service), h.stripeWebhook)
+	a.Post("/webhooks/stripe", gateway, identity.RequireType(identity.Service), h.stripeWebhook)
 }

@@ -150,10 +150,7 @@ func TestSummaryWhenTheCatalogIsDown(t *testing.T) {
 // Fiber reuses the header buffer of a request for later ones).
 func TestPrincipalsDoNotLeakBetweenRequests(t *testing.T) {
 	env := start(t, checkouttest.Options{})
-	other, err := env.Signer.Token(identity.Principal{OrganizerID: checkouttest.OtherOrgID, KeyID: "key_pub_9", KeyType: identity.Publishable, Origin: checkouttest.Site})
-	if err != nil {
-		t.Fatal(err)
-	}
+	other := env.Token(t, identity.Principal{OrganizerID: checkouttest.OtherOrgID, KeyID: "key_pub_9", KeyType: identity.Publishable, Origin: checkouttest.Site})
 	for range 20 {
 		if r := env.Browser(t, "summary", summaryBody(), checkouttest.KeyID); r.Status != http.StatusCreated {
 			t.Fatalf("own organizer: %d %s", r.Status, r.Raw)

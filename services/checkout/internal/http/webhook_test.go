@@ -71,7 +71,7 @@ func TestWebhookSignatures(t *testing.T) {
 	// 299 s old is within the tolerance.
 	wantWebhook(t, env.SignedWebhook(t, payload, time.Now().Add(-299*time.Second)), "applied")
 	// The route takes the webhook's service identity only.
-	tok, _ := env.Signer.Token(identity.Principal{OrganizerID: checkouttest.OrgID, KeyID: checkouttest.KeyID, KeyType: identity.Publishable})
+	tok := env.Token(t, identity.Principal{OrganizerID: checkouttest.OrgID, KeyID: checkouttest.KeyID, KeyType: identity.Publishable})
 	r := env.Do(t, http.MethodPost, "/webhooks/stripe", json.RawMessage(payload), map[string]string{identity.Header: tok, "Stripe-Signature": signWith(payload, checkouttest.WebhookSecret, time.Now())})
 	wantError(t, r, 403, "this route does not accept publishable credentials")
 	wantError(t, env.Do(t, http.MethodPost, "/webhooks/stripe", json.RawMessage(payload), nil), 401, "this service is reached through the gateway only")

@@ -58,7 +58,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	signer := identity.NewSigner(priv, cfg.IdentityTokenTTL)
+	signer := identity.NewSigner(identity.Gateway, priv, cfg.IdentityTokenTTL)
 	rdb, err := redisconn.Open(cfg.RedisURL, true)
 	if err != nil {
 		return err

@@ -28,11 +28,12 @@ import (
 // BasePath prefixes every external route.
 const BasePath = "/external/v1"
 
-// Owners of the services the gateway routes to.
+// Owners of the services the gateway routes to; each name is also the audience of the identity
+// tokens the gateway sends there.
 const (
-	Catalog      = "catalog"
-	Registration = "registration"
-	Checkout     = "checkout"
+	Catalog      = identity.Catalog
+	Registration = identity.Registration
+	Checkout     = identity.Checkout
 )
 
 // owners maps each operation of the document to the service that serves it.
@@ -134,10 +135,10 @@ func fiberPath(p string) string {
 	return r.Replace(p)
 }
 
-// forward mints the identity token for p and sends the request to owner; f carries what the
-// route adds besides the identity, the client address and the request id.
+// forward mints the identity token for p, addressed to owner, and sends the request there; f
+// carries what the route adds besides the identity, the client address and the request id.
 func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, p identity.Principal, ip string, f proxy.Forward) error {
-	tok, err := g.Signer.Token(p)
+	tok, err := g.Signer.Token(owner.Name, p)
 	if err != nil {
 		return fmt.Errorf("edge: mint identity: %w", err)
 	}

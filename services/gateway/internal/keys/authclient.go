@@ -61,7 +61,7 @@ func (c *AuthClient) post(ctx context.Context, path string, body, out any) (int,
 	if err != nil {
 		return 0, err
 	}
-	tok, err := c.signer.Token(identity.Principal{KeyID: "gateway", KeyType: identity.Service})
+	tok, err := c.signer.Token(identity.Auth, identity.Principal{KeyID: "gateway", KeyType: identity.Service})
 	if err != nil {
 		return 0, err
 	}

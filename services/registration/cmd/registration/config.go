@@ -13,9 +13,14 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
+// callers are the services whose tokens registration's routes accept: it must trust a key of
+// each.
+var callers = []string{identity.Gateway, identity.Checkout}
+
 // Config is the configuration of `registration serve` and `registration migrate`.
 type Config struct {
 	config.Base
+	config.Postgres
 	// DatabaseURL is the registration database.
 	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
 	// DBMaxConns bounds the connection pool.
@@ -25,10 +30,20 @@ type Config struct {
 	// KafkaTopicPartitions and KafkaReplicationFactor shape the topics registration creates.
 	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
 	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
-	// IdentityPublicKeys are the gateway's Ed25519 public keys, base64, comma-separated.
-	IdentityPublicKeys string `env:"IDENTITY_PUBLIC_KEYS,notEmpty"`
-	// IdentityTokenTTL is the gateway's token lifetime.
+	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens
+	// registration accepts, as issuer:base64 entries, comma-separated: the gateway's and
+	// checkout's (several per issuer while rotating).
+	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
+	// IdentityPrivateKey signs registration's calls to the catalog (base64 Ed25519 seed); its
+	// public half is in the catalog's IDENTITY_TRUSTED_KEYS as registration:<key>.
+	IdentityPrivateKey string `env:"IDENTITY_PRIVATE_KEY,notEmpty" secret:"true"`
+	// IdentityTokenTTL is the lifetime of the tokens registration signs, and bounds how long a
+	// verified token is remembered.
 	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// RequestTimeout is each request's deadline; a request that runs out of time answers 503.
+	// It stays below the gateway's UPSTREAM_TIMEOUT (15 s), so registration answers before the
+	// gateway gives up with 504.
+	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
 	// CatalogURL is the base address of the catalog's internal API.
 	CatalogURL string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
 	// CatalogCacheTTL is how long an event read from the catalog is reused.
@@ -71,12 +86,18 @@ func (c Config) AppOptions() app.Options {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate()}
-	if _, err := identity.ParsePublicKeys(c.IdentityPublicKeys); err != nil {
-		errs = append(errs, fmt.Errorf("IDENTITY_PUBLIC_KEYS: %w", err))
+	errs := []error{c.Base.Validate(), c.Postgres.Validate()}
+	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, callers...); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
-	if c.IdentityTokenTTL <= 0 {
-		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
+	if _, err := identity.ParsePrivateKey(c.IdentityPrivateKey); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_PRIVATE_KEY: %w", err))
+	}
+	if c.IdentityTokenTTL < 10*time.Second {
+		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be at least 10s"))
+	}
+	if c.RequestTimeout <= 0 {
+		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
 	}
 	for _, b := range c.KafkaBrokers {
 		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
 )
 
@@ -27,20 +28,17 @@ func setEnv(t *testing.T, vars map[string]string) {
 	}
 }
 
-func validEnv(t *testing.T) (map[string]string, *identity.Signer) {
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	key, _ := identity.ParsePrivateKey(priv)
+func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
+	issuers := identitytest.New(t)
 	return map[string]string{
-		"DATABASE_URL":         "postgres://registration:secret@127.0.0.1:5432/registration",
-		"KAFKA_BROKERS":        "127.0.0.1:9092",
-		"IDENTITY_PUBLIC_KEYS": pub,
-		"SMTP_PASSWORD":        "smtp-secret-value",
-		"SMTP_USERNAME":        "mailer",
-		"LOG_LEVEL":            "warn",
-	}, identity.NewSigner(key, time.Minute)
+		"DATABASE_URL":          "postgres://registration:secret@127.0.0.1:5432/registration",
+		"KAFKA_BROKERS":         "127.0.0.1:9092",
+		"IDENTITY_TRUSTED_KEYS": issuers.Keys.String(),
+		"IDENTITY_PRIVATE_KEY":  issuers.Private[identity.Registration],
+		"SMTP_PASSWORD":         "smtp-secret-value",
+		"SMTP_USERNAME":         "mailer",
+		"LOG_LEVEL":             "warn",
+	}, issuers
 }
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
@@ -52,12 +50,14 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	}
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 20 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
 		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute ||
-		cfg.HoldMaxPlacesPerAddress != 33 || cfg.HoldMaxPlacesPerEmail != 22 || cfg.ReceiptCooldown != 10*time.Minute {
+		cfg.HoldMaxPlacesPerAddress != 33 || cfg.HoldMaxPlacesPerEmail != 22 || cfg.ReceiptCooldown != 10*time.Minute ||
+		cfg.RequestTimeout != 10*time.Second || cfg.DBLockTimeout != 2*time.Second {
 		t.Fatalf("config %+v", cfg)
 	}
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
-	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), "smtp-secret-value") || !strings.Contains(buf.String(), `"SMTP_USERNAME":"mailer"`) {
+	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), "smtp-secret-value") || !strings.Contains(buf.String(), `"SMTP_USERNAME":"mailer"`) ||
+		strings.Contains(buf.String(), vars["IDENTITY_PRIVATE_KEY"]) {
 		t.Fatalf("logged config leaks a secret or misses a field: %s", buf.String())
 	}
 }
@@ -77,7 +77,12 @@ func TestConfigTurnsACapOff(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	for name, c := range map[string]struct{ key, value, want string }{
-		"bad public key":      {"IDENTITY_PUBLIC_KEYS", "bm90LWEta2V5", "IDENTITY_PUBLIC_KEYS"},
+		"bad trusted key":     {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
+		"no checkout key":     {"IDENTITY_TRUSTED_KEYS", "gateway:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of checkout is listed"},
+		"bad private key":     {"IDENTITY_PRIVATE_KEY", "c2hvcnQ=", "IDENTITY_PRIVATE_KEY"},
+		"no private key":      {"IDENTITY_PRIVATE_KEY", "", "IDENTITY_PRIVATE_KEY"},
+		"short token ttl":     {"IDENTITY_TOKEN_TTL", "5s", "IDENTITY_TOKEN_TTL must be at least 10s"},
+		"request timeout":     {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
 		"no database":         {"DATABASE_URL", "", "DATABASE_URL"},
 		"broker with a space": {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092"`},
 		"catalog url":         {"CATALOG_URL", "catalog:8082", "CATALOG_URL must be an http(s) URL"},
@@ -112,7 +117,7 @@ func freeAddr(t *testing.T) string {
 // TestRunMigrateAndServe runs the binary's subcommands in process: migrate a fresh database
 // twice, serve until ready, answer a search through the served API, and stop on cancellation.
 func TestRunMigrateAndServe(t *testing.T) {
-	vars, signer := validEnv(t)
+	vars, issuers := validEnv(t)
 	addr := freeAddr(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = testkit.DatabaseURL(t), strings.Join(testkit.Kafka(t), ",")
 	vars["PPROF_ADDR"] = freeAddr(t)
@@ -128,7 +133,7 @@ func TestRunMigrateAndServe(t *testing.T) {
 	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
 	waitReady(t, "http://"+addr+"/readyz", done)
 
-	tok, _ := signer.Token(identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
+	tok := issuers.Token(t, identity.Gateway, identity.Registration, identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
 	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
 	req.Header.Set(identity.Header, tok)
 	req.Header.Set("Content-Type", "application/json")

@@ -40,7 +40,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		}
 	}()
 
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, cfg.DBMaxConns)
+	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, postgres.Options{
+		MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.DBStatementTimeout, LockTimeout: cfg.DBLockTimeout,
+		IdleInTransactionTimeout: cfg.DBIdleInTransactionTimeout,
+	})
 	if err != nil {
 		return err
 	}
@@ -56,8 +59,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
 	defer runInBackground(ctx, relay.Run)()
 
+	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
+	if err != nil {
+		return fmt.Errorf("config: %w", err)
+	}
+	signer := identity.NewSigner(identity.Registration, key, cfg.IdentityTokenTTL)
 	repo := regpg.New(pool)
-	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
+	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL, signer), time.Now, cfg.AppOptions())
 	mailer := &smtp.Worker{Store: repo, Log: log, Sender: smtp.NewSender(smtp.Config{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
 	})}
@@ -65,7 +73,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
 	defer runInBackground(ctx, func(ctx context.Context) error { return kafka.Consume(ctx, cfg.KafkaBrokers, svc, log, nil) })()
 
-	keys, err := identity.ParsePublicKeys(cfg.IdentityPublicKeys)
+	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
@@ -76,9 +84,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: reghttp.MapError,
 		Ready:   []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
-		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay,
+		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})
-	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(keys, cfg.IdentityTokenTTL), Validator: validator})
+	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})
 	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
 }
 

@@ -10,11 +10,12 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
 )
 
-// forwardCaller puts the identity token and request id in the request context, for calls to
-// the catalog made on this request's behalf (trace context travels in the context already).
+// forwardCaller puts the verified principal and the request id in the request context, for
+// calls to the catalog made on this request's behalf (trace context travels in the context
+// already).
 func forwardCaller(c *fiber.Ctx) error {
 	ctx := catalog.WithCaller(c.UserContext(), catalog.Caller{
-		Token: identity.Token(c), RequestID: httpserver.RequestID(c),
+		Principal: identity.From(c), RequestID: httpserver.RequestID(c),
 	})
 	c.SetUserContext(ctx)
 	return c.Next()

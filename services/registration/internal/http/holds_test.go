@@ -45,7 +45,7 @@ func orderStatus(t *testing.T, env *regtest.Env, id string) string {
 
 func TestHoldConfirmRelease(t *testing.T) {
 	env := start(t, regtest.Options{})
-	tok := env.Browser(t, orgA) // checkout forwards the browser request's token
+	tok := env.Browser(t, orgA) // sent to the hold routes as checkout calls them for this key
 	exp := time.Now().Add(30 * time.Minute)
 	r := env.Do(t, "POST", "/internal/holds", holdBody("idem-1", exp, holdReg("Ana"), holdReg("Bea")), tok)
 	if r.Status != 201 || r.Body["status"] != "PENDING" || len(r.Body["registrations"].([]any)) != 2 {

@@ -1,6 +1,6 @@
 // Package http serves the registration routes of the external API (reached only through the
-// gateway, which forwards the unchanged path with the identity token) and the internal hold
-// API that checkout calls.
+// gateway, which forwards the unchanged path with its identity token) and the internal hold
+// API that only checkout calls, for the organizer its token names.
 package http
 
 import (
@@ -26,10 +26,10 @@ type Deps struct {
 	Validator *apispec.Validator
 }
 
-// Register adds the routes; every one requires the gateway's identity token.
+// Register adds the routes; every one requires an identity token from the caller it serves.
 func Register(app *fiber.App, d Deps) {
 	h := handlers{svc: d.Service, v: d.Validator}
-	ext := app.Group("/external/v1", identity.Middleware(d.Verifier), forwardCaller)
+	ext := app.Group("/external/v1", identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)), forwardCaller)
 	org := ext.Group("/organizer/registrations", identity.RequireType(identity.Secret))
 	org.Post("", identity.RequireScope(scopeWrite), h.create)
 	org.Post("/search", identity.RequireScope(scopeRead), h.search)
@@ -39,8 +39,10 @@ func Register(app *fiber.App, d Deps) {
 	browser.Post("/lookup", h.lookupReceipts)
 	browser.Post("/send", h.sendReceipts)
 
-	internal := app.Group("/internal", identity.Middleware(d.Verifier), forwardCaller)
-	internal.Post("/holds", h.createHold)
-	internal.Post("/holds/:orderId/confirm", h.confirmHold)
-	internal.Post("/holds/:orderId/release", h.releaseHold)
+	// Every hold lookup is scoped by the token's organizer, so one must be named.
+	holds := app.Group("/internal/holds", identity.Middleware(d.Verifier, identity.Callers(identity.Checkout)),
+		identity.RequireOrganizer, forwardCaller)
+	holds.Post("", h.createHold)
+	holds.Post("/:orderId/confirm", h.confirmHold)
+	holds.Post("/:orderId/release", h.releaseHold)
 }

@@ -15,8 +15,8 @@ import (
 )
 
 // Catalog is an HTTP double of the catalog's internal API: GET /internal/events/{id}
-// answers the stored event to its organizer (or a service principal) and 404 otherwise,
-// and refuses requests without a valid identity token.
+// answers the stored event to its organizer and 404 otherwise, and refuses requests without a
+// valid identity token from registration that names an organizer.
 type Catalog struct {
 	URL    string
 	mu     sync.Mutex
@@ -37,6 +37,9 @@ func StartCatalog(t testing.TB, v *identity.Verifier) *Catalog {
 		case err != nil:
 			writeError(w, http.StatusUnauthorized, "the internal identity token is invalid or expired")
 			return
+		case p.Issuer != identity.Registration || p.OrganizerID == "":
+			writeError(w, http.StatusForbidden, "this route does not accept this caller")
+			return
 		case c.Fail.Load():
 			writeError(w, http.StatusServiceUnavailable, "unavailable")
 			return
@@ -45,7 +48,7 @@ func StartCatalog(t testing.TB, v *identity.Verifier) *Catalog {
 		c.mu.Lock()
 		e, found := c.events[id]
 		c.mu.Unlock()
-		if !ok || !found || p.OrganizerID != "" && p.OrganizerID != e.OrganizerID {
+		if !ok || !found || p.OrganizerID != e.OrganizerID {
 			writeError(w, http.StatusNotFound, fmt.Sprintf("event %s not found", id))
 			return
 		}

@@ -1,6 +1,6 @@
 // Package regtest starts the registration service for tests: a database of the test's own,
-// the HTTP API on a real listener, an HTTP double of the catalog's internal API, a gateway
-// identity signer, a controllable clock and, on request, the outbox relay on an in-process
+// the HTTP API on a real listener, an HTTP double of the catalog's internal API, identity
+// signers of its callers (and its own), a controllable clock and, on request, the outbox relay on an in-process
 // Kafka-protocol broker and an in-process SMTP server with the mail worker.
 package regtest
 
@@ -11,6 +11,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -21,6 +23,7 @@ import (
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
@@ -56,44 +59,42 @@ type Env struct {
 	Repo    *regpg.Repository
 	Service *app.Service
 	Clock   *Clock
-	Signer  *identity.Signer
+	// Issuers mint identity tokens from each calling service, and registration's own; the
+	// service trusts every one's key, so its route groups' own caller checks decide.
+	Issuers *identitytest.Issuers
 	Catalog *Catalog
 	Brokers []string
 	Mail    *MailServer
 	// Validator checks responses against the OpenAPI document.
 	Validator *apispec.Validator
 	client    *http.Client
+	// principals remembers the principal of each token Token minted, so that Do can send it to
+	// an internal route as checkout would.
+	principals sync.Map
 }
 
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	pub, priv, err := identity.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, _ := identity.ParsePublicKeys(pub)
-	key, _ := identity.ParsePrivateKey(priv)
 	v, err := apispec.NewValidator()
 	if err != nil {
 		t.Fatal(err)
 	}
-	verifier := identity.NewVerifier(keys, time.Minute)
-	env := &Env{Pool: o.Pool, Clock: &Clock{}, Signer: identity.NewSigner(key, time.Minute), Validator: v}
+	env := &Env{Pool: o.Pool, Clock: &Clock{}, Issuers: identitytest.New(t), Validator: v}
 	transport := &http.Transport{MaxIdleConnsPerHost: 64}
 	env.client = &http.Client{Transport: transport}
 	if env.Pool == nil {
 		env.Pool = NewPool(t, o.MaxConns)
 	}
-	env.Catalog = StartCatalog(t, verifier)
+	env.Catalog = StartCatalog(t, env.Issuers.Verifier(identity.Catalog))
 	env.Repo = regpg.New(env.Pool)
-	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL), env.Clock.Now, o.App)
+	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL, env.Issuers.Signer(identity.Registration)), env.Clock.Now, o.App)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: reghttp.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
-	reghttp.Register(srv.App, reghttp.Deps{Service: env.Service, Verifier: verifier, Validator: v})
+	reghttp.Register(srv.App, reghttp.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +130,7 @@ func NewPool(t testing.TB, maxConns int32) *pgxpool.Pool {
 		return testkit.Pool(t, migrations.Set(), outbox.Migrations())
 	}
 	url := testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations())
-	pool, err := postgres.Connect(context.Background(), url, maxConns)
+	pool, err := postgres.Connect(context.Background(), url, postgres.Options{MaxConns: maxConns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func (e *Env) Do(t testing.TB, method, path string, body any, token string) Resp
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if token != "" {
-		req.Header.Set(identity.Header, token)
+		req.Header.Set(identity.Header, e.asCaller(t, path, token))
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
@@ -208,14 +209,27 @@ func (e *Env) Do(t testing.TB, method, path string, body any, token string) Resp
 	return r
 }
 
-// Token mints an identity token for p.
+// Token mints an identity token for p as the gateway does for the routes it forwards. Do sends
+// such a token to an /internal route as checkout's token for the same principal, since
+// checkout calls those routes for the purchase's organizer and key; a token minted otherwise
+// (through Issuers) is sent as it is.
 func (e *Env) Token(t testing.TB, p identity.Principal) string {
 	t.Helper()
-	tok, err := e.Signer.Token(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := e.Issuers.Token(t, identity.Gateway, identity.Registration, p)
+	e.principals.Store(tok, p)
 	return tok
+}
+
+// asCaller returns the token to send to path for token: checkout's for an internal route when
+// token is one Token minted.
+func (e *Env) asCaller(t testing.TB, path, token string) string {
+	if !strings.HasPrefix(path, "/internal/") {
+		return token
+	}
+	if p, ok := e.principals.Load(token); ok {
+		return e.Issuers.Token(t, identity.Checkout, identity.Registration, p.(identity.Principal))
+	}
+	return token
 }
 
 // Secret is the token of a secret key of org with every registrations scope.
@@ -227,11 +241,6 @@ func (e *Env) Secret(t testing.TB, org string) string {
 // Browser is the token of a publishable key of org.
 func (e *Env) Browser(t testing.TB, org string) string {
 	return e.Token(t, identity.Principal{OrganizerID: org, KeyID: "key_pk_" + org, KeyType: identity.Publishable, Origin: "https://shop.example"})
-}
-
-// ServiceToken is the token of a service principal (no organizer).
-func (e *Env) ServiceToken(t testing.TB) string {
-	return e.Token(t, identity.Principal{KeyID: "checkout", KeyType: identity.Service})
 }
 
 // Valid fails the test unless r's body matches the document for operationID.

@@ -1,5 +1,5 @@
 // Package catalog reads events from the catalog service's internal API
-// (docs/contracts/catalog-internal.md), forwarding the caller's identity.
+// (docs/contracts/catalog-internal.md), signing its calls on the purchase's behalf.
 package catalog
 
 import (
@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/peer"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -21,8 +22,8 @@ type Client struct{ c *peer.Client }
 var _ app.Catalog = (*Client)(nil)
 
 // New returns a client of the catalog at base.
-func New(base string, timeout time.Duration) *Client {
-	return &Client{c: peer.New("catalog", base, timeout)}
+func New(base string, timeout time.Duration, signer *identity.Signer) *Client {
+	return &Client{c: peer.New(identity.Catalog, base, timeout, signer)}
 }
 
 // Event reads GET /internal/events/{eventId}.

@@ -1,6 +1,6 @@
 // Package peer is the HTTP JSON client checkout uses for its peer services' /internal APIs:
-// it forwards the caller's identity token, request id and trace context, bounds each call, and
-// reads the standard error body of refusals.
+// it signs an identity token for the peer on the purchase's behalf, forwards the request id and
+// trace context, bounds each call, and reads the standard error body of refusals.
 package peer
 
 import (
@@ -16,34 +16,49 @@ import (
 
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
-// Header names forwarded to peers.
-const (
-	headerIdentity  = "X-Podium-Identity"
-	headerRequestID = "X-Request-Id"
-)
+// headerRequestID carries the request id to peers.
+const headerRequestID = "X-Request-Id"
 
 // maxBody bounds what is read of a peer's answer.
 const maxBody = 8 << 20
 
 // Client calls one peer service.
 type Client struct {
-	// Name names the peer in errors ("catalog", "registration").
-	Name string
-	base string
-	http *http.Client
+	// Name names the peer in errors and is the audience of its tokens ("catalog",
+	// "registration").
+	Name   string
+	base   string
+	http   *http.Client
+	signer *identity.Signer
 }
 
-// New returns a client of the service at base whose calls take at most timeout. The
-// transport injects the W3C trace context and makes a client span per call.
-func New(name, base string, timeout time.Duration) *Client {
+// New returns a client of the service named name at base whose calls take at most timeout and
+// carry tokens signer mints. The transport injects the W3C trace context and makes a client
+// span per call.
+func New(name, base string, timeout time.Duration, signer *identity.Signer) *Client {
 	return &Client{
-		Name: name,
-		base: strings.TrimRight(base, "/"),
-		http: &http.Client{Timeout: timeout, Transport: otelhttp.NewTransport(http.DefaultTransport)},
+		Name:   name,
+		base:   strings.TrimRight(base, "/"),
+		http:   &http.Client{Timeout: timeout, Transport: otelhttp.NewTransport(http.DefaultTransport)},
+		signer: signer,
 	}
+}
+
+// token returns the identity token of a call for caller: checkout acts for a purchase, which a
+// publishable key of the organizer started.
+func (c *Client) token(caller domain.Caller) (string, error) {
+	if caller.OrganizerID == "" {
+		return "", fmt.Errorf("%s: a call on behalf of no organizer", c.Name)
+	}
+	tok, err := c.signer.Token(c.Name, identity.Principal{OrganizerID: caller.OrganizerID, KeyID: caller.KeyID, KeyType: identity.Publishable})
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", c.Name, err)
+	}
+	return tok, nil
 }
 
 // Problem is a peer's refusal: its status and the message of its standard error body (a
@@ -64,6 +79,10 @@ func (p *Problem) Error() string {
 // non-2xx answer is a *Problem; a failure to reach the peer or to read its answer is a
 // *domain.UnavailableError.
 func (c *Client) Do(ctx context.Context, caller domain.Caller, method, path string, in, out any) (int, error) {
+	tok, err := c.token(caller)
+	if err != nil {
+		return 0, err
+	}
 	var body io.Reader
 	if in != nil {
 		b, err := json.Marshal(in)
@@ -80,9 +99,7 @@ func (c *Client) Do(ctx context.Context, caller domain.Caller, method, path stri
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	if caller.Token != "" {
-		req.Header.Set(headerIdentity, caller.Token)
-	}
+	req.Header.Set(identity.Header, tok)
 	if caller.RequestID != "" {
 		req.Header.Set(headerRequestID, caller.RequestID)
 	}

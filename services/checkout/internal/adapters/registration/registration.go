@@ -1,6 +1,6 @@
 // Package registration holds, confirms and releases places through the registration
-// service's internal API (docs/contracts/registration-holds.md), forwarding the caller's
-// identity.
+// service's internal API (docs/contracts/registration-holds.md), signing its calls on the
+// purchase's behalf.
 package registration
 
 import (
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/peer"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -22,8 +23,8 @@ type Client struct{ c *peer.Client }
 var _ app.Registration = (*Client)(nil)
 
 // New returns a client of registration at base.
-func New(base string, timeout time.Duration) *Client {
-	return &Client{c: peer.New("registration", base, timeout)}
+func New(base string, timeout time.Duration, signer *identity.Signer) *Client {
+	return &Client{c: peer.New(identity.Registration, base, timeout, signer)}
 }
 
 type holdBody struct {

@@ -1,7 +1,8 @@
 // Package catalog is the client of the catalog service's internal API: it reads events
-// (GET /internal/events/{eventId}), forwarding the caller's identity token, request id and
-// trace context, and keeps each event for a short time so that creates do not pay a catalog
-// round trip each.
+// (GET /internal/events/{eventId}) with an identity token registration signs for the catalog on
+// the caller's behalf (the organizer and key of the request being served), forwards the request
+// id and trace context, and keeps each event for a short time so that creates do not pay a
+// catalog round trip each.
 package catalog
 
 import (
@@ -23,9 +24,10 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// Caller is what a call to the catalog forwards from the request being served.
+// Caller is on whose behalf the catalog is called: the principal of the request being served
+// and its request id.
 type Caller struct {
-	Token     string
+	Principal identity.Principal
 	RequestID string
 }
 
@@ -43,13 +45,14 @@ func callerOf(ctx context.Context) Caller {
 
 // Client reads events from the catalog, caching each successful answer for TTL.
 type Client struct {
-	base  string
-	http  *http.Client
-	ttl   time.Duration
-	now   func() time.Time
-	group singleflight.Group
-	mu    sync.Mutex
-	cache map[string]entry
+	base   string
+	http   *http.Client
+	signer *identity.Signer
+	ttl    time.Duration
+	now    func() time.Time
+	group  singleflight.Group
+	mu     sync.Mutex
+	cache  map[string]entry
 }
 
 type entry struct {
@@ -58,14 +61,15 @@ type entry struct {
 }
 
 // New returns a client of the catalog at base (for example http://127.0.0.1:8082) that keeps
-// events for ttl (0 disables the cache).
-func New(base string, ttl time.Duration) *Client {
+// events for ttl (0 disables the cache) and signs its calls with signer.
+func New(base string, ttl time.Duration, signer *identity.Signer) *Client {
 	return &Client{
-		base:  strings.TrimRight(base, "/"),
-		http:  &http.Client{Timeout: 5 * time.Second, Transport: otelhttp.NewTransport(http.DefaultTransport)},
-		ttl:   ttl,
-		now:   time.Now,
-		cache: map[string]entry{},
+		base:   strings.TrimRight(base, "/"),
+		http:   &http.Client{Timeout: 5 * time.Second, Transport: otelhttp.NewTransport(http.DefaultTransport)},
+		signer: signer,
+		ttl:    ttl,
+		now:    time.Now,
+		cache:  map[string]entry{},
 	}
 }
 
@@ -77,7 +81,7 @@ func (c *Client) Event(ctx context.Context, eventID string) (domain.Event, error
 		return e, nil
 	}
 	caller := callerOf(ctx)
-	v, err, _ := c.group.Do(eventID+"\x00"+caller.Token, func() (any, error) {
+	v, err, _ := c.group.Do(eventID+"\x00"+caller.Principal.OrganizerID, func() (any, error) {
 		e, err := c.fetch(ctx, eventID, caller)
 		if err == nil && c.ttl > 0 {
 			c.mu.Lock()
@@ -107,11 +111,18 @@ func (c *Client) cached(eventID string) (domain.Event, bool) {
 }
 
 func (c *Client) fetch(ctx context.Context, eventID string, caller Caller) (domain.Event, error) {
+	// The catalog scopes the event by the organizer; the rest of the principal is kept to the
+	// fields that say who calls, so one token serves every request of a key.
+	p := caller.Principal
+	tok, err := c.signer.Token(identity.Catalog, identity.Principal{OrganizerID: p.OrganizerID, KeyID: p.KeyID, KeyType: p.KeyType})
+	if err != nil {
+		return domain.Event{}, fmt.Errorf("catalog: %w", err)
+	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/internal/events/"+url.PathEscape(eventID), nil)
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("catalog: %w", err)
 	}
-	req.Header.Set(identity.Header, caller.Token)
+	req.Header.Set(identity.Header, tok)
 	if caller.RequestID != "" {
 		req.Header.Set(httpserver.HeaderRequestID, caller.RequestID)
 	}

@@ -6,21 +6,30 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-func TestEventIsCachedAndCallerForwarded(t *testing.T) {
+func TestEventIsCachedAndCallerSigned(t *testing.T) {
 	var calls atomic.Int32
-	var gotToken, gotRequestID atomic.Value
+	var gotCaller, gotRequestID atomic.Value
+	issuers := identitytest.New(t)
+	verifier := issuers.Verifier(identity.Catalog)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
-		gotToken.Store(r.Header.Get(identity.Header))
+		v, err := verifier.Verify(r.Header.Get(identity.Header))
+		if err != nil {
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		gotCaller.Store(v)
 		gotRequestID.Store(r.Header.Get("X-Request-Id"))
 		switch r.URL.Path {
 		case "/internal/events/evt_1":
@@ -32,16 +41,18 @@ func TestEventIsCachedAndCallerForwarded(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	c := catalog.New(srv.URL, 200*time.Millisecond)
-	ctx := catalog.WithCaller(context.Background(), catalog.Caller{Token: "tok", RequestID: "req_1"})
+	c := catalog.New(srv.URL, 200*time.Millisecond, issuers.Signer(identity.Registration))
+	browser := identity.Principal{OrganizerID: "org_1", KeyID: "key_pk", KeyType: identity.Publishable, Origin: "https://shop.example"}
+	ctx := catalog.WithCaller(context.Background(), catalog.Caller{Principal: browser, RequestID: "req_1"})
 	for range 3 {
 		e, err := c.Event(ctx, "evt_1")
 		if err != nil || e.OrganizerID != "org_1" {
 			t.Fatalf("event %+v %v", e, err)
 		}
 	}
-	if calls.Load() != 1 || gotToken.Load() != "tok" || gotRequestID.Load() != "req_1" {
-		t.Fatalf("calls %d token %v request id %v", calls.Load(), gotToken.Load(), gotRequestID.Load())
+	want := identity.Verified{Issuer: identity.Registration, Principal: identity.Principal{OrganizerID: "org_1", KeyID: "key_pk", KeyType: identity.Publishable}}
+	if got, _ := gotCaller.Load().(identity.Verified); calls.Load() != 1 || !reflect.DeepEqual(got, want) || gotRequestID.Load() != "req_1" {
+		t.Fatalf("calls %d caller %+v request id %v", calls.Load(), gotCaller.Load(), gotRequestID.Load())
 	}
 	time.Sleep(250 * time.Millisecond)
 	if _, err := c.Event(ctx, "evt_1"); err != nil || calls.Load() != 2 {

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
+)
+
+// TestStalledTableAnswers503AndRecovers serves the binary with its database settings from the
+// environment, stalls the tickets table (another connection holds it in ACCESS EXCLUSIVE mode)
+// and searches: the search gives up at the pool's lock timeout and answers 503 in the standard
+// format with Retry-After instead of holding its connection until the caller gives up; once
+// the lock goes, the same search succeeds.
+func TestStalledTableAnswers503AndRecovers(t *testing.T) {
+	vars, issuers := validEnv(t)
+	addr := freeAddr(t)
+	dbURL := testkit.DatabaseURL(t)
+	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
+	vars["DB_LOCK_TIMEOUT"] = "300ms"
+	setEnv(t, vars)
+	t.Setenv("HTTP_ADDR", addr)
+	if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	waitReady(t, "http://"+addr+"/readyz", done)
+
+	tok := issuers.Token(t, identity.Gateway, identity.Registration,
+		identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
+	search := func() (int, http.Header, httpserver.Body) {
+		t.Helper()
+		// The client's timeout is a safety net: the assertion is on the answer, not its time.
+		client := &http.Client{Timeout: 30 * time.Second}
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
+		req.Header.Set(identity.Header, tok)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("search: %v", err)
+		}
+		defer resp.Body.Close()
+		var b httpserver.Body
+		_ = json.NewDecoder(resp.Body).Decode(&b)
+		return resp.StatusCode, resp.Header, b
+	}
+	if status, _, _ := search(); status != http.StatusCreated {
+		t.Fatalf("search before the stall: %d", status)
+	}
+
+	holder, err := pgx.Connect(context.Background(), dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close(context.Background())
+	tx, err := holder.Begin(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(context.Background(), "LOCK TABLE tickets IN ACCESS EXCLUSIVE MODE"); err != nil {
+		t.Fatal(err)
+	}
+	status, h, b := search()
+	if status != http.StatusServiceUnavailable || h.Get("Retry-After") != httpserver.RetryAfterTimeout ||
+		b.StatusCode != http.StatusServiceUnavailable || b.Error != "Service Unavailable" || b.RequestID == "" || b.RequestID != h.Get("X-Request-Id") {
+		t.Fatalf("search of a stalled table: %d Retry-After %q %+v", status, h.Get("Retry-After"), b)
+	}
+
+	if err := tx.Rollback(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if status, _, b := search(); status != http.StatusCreated {
+		t.Fatalf("search once the lock is gone: %d %+v", status, b)
+	}
+}
