@@ -238,9 +238,11 @@ func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
 				}
 				time.Sleep(5 * time.Millisecond)
 			}
-			// AllowAll asks Redis for its two buckets at once, so twice per round trip.
-			if n := calls.request.Load(); n > 4 {
-				t.Fatalf("%d Redis calls on the requests' path, want the first requests' (and at most one more after a pause)", n)
+			// AllowAll asks Redis for its two buckets at once, so twice per round trip. Leases
+			// lapsing every window would cost at least ten; a renewal the scheduler runs late on
+			// a loaded machine may let one or two lapse.
+			if n := calls.request.Load(); n > 6 {
+				t.Fatalf("%d Redis calls on the requests' path, want the first requests' (and at most two more after pauses)", n)
 			}
 			if n := calls.background.Load(); n < 3 {
 				t.Fatalf("%d leases renewed in the background over five windows", n)
