@@ -2,7 +2,10 @@ package httpserver
 
 import (
 	"errors"
+	"math"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 )
@@ -48,6 +51,21 @@ func Forbidden(message string) *Error { return NewError(http.StatusForbidden, me
 
 // Conflict reports a request that clashes with the resource's current state.
 func Conflict(message string) *Error { return NewError(http.StatusConflict, message) }
+
+// TooManyRequests refuses a request for now (429) with message, telling the client to retry
+// after retryAfter (Retry-After in whole seconds, rounded up, at least 1).
+func TooManyRequests(message string, retryAfter time.Duration) *Error {
+	return &Error{
+		Status:  http.StatusTooManyRequests,
+		Message: message,
+		Headers: map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(RetryAfterSeconds(retryAfter))},
+	}
+}
+
+// RetryAfterSeconds is d in whole seconds, rounded up and at least 1, as Retry-After carries it.
+func RetryAfterSeconds(d time.Duration) int {
+	return max(1, int(math.Ceil(d.Seconds())))
+}
 
 // Body is the standard error body of every non-2xx response.
 type Body struct {

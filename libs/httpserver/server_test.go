@@ -204,3 +204,12 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestTooManyRequestsRoundsRetryAfterUp(t *testing.T) {
+	for d, want := range map[time.Duration]string{0: "1", 1500 * time.Millisecond: "2", 10 * time.Second: "10"} {
+		e := httpserver.TooManyRequests("slow down", d)
+		if e.Status != http.StatusTooManyRequests || e.Headers[fiber.HeaderRetryAfter] != want || e.Message != "slow down" {
+			t.Errorf("TooManyRequests(%v) = %+v, want 429 with Retry-After %s", d, e, want)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"strconv"
 	"time"
 
@@ -70,6 +71,18 @@ func setTimeout(params map[string]string, name string, d time.Duration) {
 // InTx runs fn in a transaction, committing when it returns nil and rolling back otherwise.
 func InTx(ctx context.Context, pool *pgxpool.Pool, fn func(pgx.Tx) error) error {
 	return pgx.BeginFunc(ctx, pool, fn)
+}
+
+// LockID is the id of a transaction-scoped advisory lock (pg_advisory_xact_lock) named by
+// parts: a 64-bit FNV-1a hash of them, each followed by a zero byte so no two lists of parts
+// run together alike. Two names sharing an id only wait on each other.
+func LockID(parts ...string) int64 {
+	h := fnv.New64a()
+	for _, s := range parts {
+		_, _ = h.Write([]byte(s))
+		_, _ = h.Write([]byte{0})
+	}
+	return int64(h.Sum64()) //nolint:gosec // a lock id: any 64 bits will do
 }
 
 // IsUniqueViolation reports whether err is a unique-constraint violation, optionally of the

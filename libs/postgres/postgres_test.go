@@ -72,3 +72,9 @@ func TestEachTestGetsItsOwnDatabase(t *testing.T) {
 		t.Fatalf("database b sees %d rows written to a (%v)", n, err)
 	}
 }
+
+func TestLockIDSeparatesItsParts(t *testing.T) {
+	if postgres.LockID("ab", "c") == postgres.LockID("a", "bc") || postgres.LockID("a") != postgres.LockID("a") {
+		t.Fatal("LockID runs parts together or is not stable")
+	}
+}
