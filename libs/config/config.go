@@ -62,8 +62,9 @@ func (b Base) Validate() error {
 // connection. Migrations run on their own connection, without them.
 type Postgres struct {
 	// DBStatementTimeout cancels a statement that runs longer: above the slowest statement a
-	// request runs (milliseconds) with a wide margin, and below the request deadline so a
-	// stalled statement answers 503 before the request runs out of time.
+	// request runs (milliseconds) with a wide margin, and below the owners' request deadlines
+	// (10 s, 14 s) so a stalled statement answers 503 before the request runs out of time; a
+	// shorter deadline (auth's 2 s) cancels it first.
 	DBStatementTimeout time.Duration `env:"DB_STATEMENT_TIMEOUT" envDefault:"5s"`
 	// DBLockTimeout fails a statement that waits longer for a lock: the services' transactions
 	// hold row locks for milliseconds, so a longer wait means a stalled holder.
