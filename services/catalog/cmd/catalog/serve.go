@@ -64,14 +64,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 
 	views := cache.New(cfg.CacheMaxEntries, time.Now)
 	svc := app.New(catalogpg.New(pool), time.Now, views)
-	invalidation := &kafka.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
-		Handler: kafka.ChangesHandler(views), Topics: ensureTopics, Log: log,
-	}
-	places := &kafka.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
-		Handler: kafka.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
-	}
+	invalidation, places := consumers(cfg, log, views, svc, ensureTopics)
 	stopInvalidation := runInBackground(ctx, invalidation.Run)
 	defer stopInvalidation()
 	stopPlaces := runInBackground(ctx, places.Run)
@@ -95,6 +88,20 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		EdgeTTL: cfg.EdgeTTL,
 	})
 	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+}
+
+// consumers are the cache invalidation consumer (a group per instance, so every instance drops
+// its own cached views) and the places consumer (one group, feeding the pricing counts).
+func consumers(cfg Config, log *slog.Logger, views *cache.Cache, svc *app.Service, ensureTopics func(context.Context) error) (invalidation, places *kafka.Consumer) {
+	invalidation = &kafka.Consumer{
+		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
+		Handler: kafka.ChangesHandler(views), Topics: ensureTopics, Log: log,
+	}
+	places = &kafka.Consumer{
+		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Handler: kafka.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
+	}
+	return invalidation, places
 }
 
 // runInBackground runs fn on a context that outlives ctx's cancellation, so the relay and the
