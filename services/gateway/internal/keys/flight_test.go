@@ -58,8 +58,8 @@ func TestConcurrentMissesAreEachAdmittedAndShareOneLookup(t *testing.T) {
 
 // TestARefusedAdmissionIsNotSharedWithConcurrentCallers: a caller whose admission is refused
 // while another caller of the same key or origin arrives keeps its refusal to itself: the
-// other, admitted, gets auth's answer (before, it joined the refused caller's lookup and got
-// its 429, or a 503 when the refusal was the origin check of a refused request).
+// other, admitted, gets auth's answer, not the refused caller's 429 (nor the 503 a refusal of
+// a refused request's origin check would become).
 func TestARefusedAdmissionIsNotSharedWithConcurrentCallers(t *testing.T) {
 	const origin = "https://a.example"
 	for name, lookup := range map[string]func(*keys.Store, func() error) error{
