@@ -1,10 +1,7 @@
 package e2e
 
 import (
-	"bufio"
 	"context"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/podiumhq/podium/system/stack"
@@ -76,20 +73,5 @@ func TestKnownKeysOutliveAnAuthOutage(t *testing.T) {
 // staleServed reads the gateway's count of keys served past their cache lifetime.
 func staleServed(t *testing.T, base string) int {
 	t.Helper()
-	res := do(t, req{"GET", base + "/metrics", nil, nil})
-	sc := bufio.NewScanner(strings.NewReader(string(res.body)))
-	total := 0
-	for sc.Scan() {
-		line := sc.Text()
-		if !strings.HasPrefix(line, "gateway_keys_stale_served") {
-			continue
-		}
-		fields := strings.Fields(line)
-		n, err := strconv.ParseFloat(fields[len(fields)-1], 64)
-		if err != nil {
-			t.Fatalf("metric line %q: %v", line, err)
-		}
-		total += int(n)
-	}
-	return total
+	return metricTotal(t, base, "gateway_keys_stale_served")
 }

@@ -5,11 +5,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
+	"github.com/redis/go-redis/v9"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/podiumhq/podium/libs/apispec"
@@ -53,64 +55,89 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer shutdownWithin(tel.Shutdown, 5*time.Second) //nolint:contextcheck // the run context has ended by then
-
-	priv, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
-	if err != nil {
-		return err
-	}
-	signer := identity.NewSigner(identity.Gateway, priv, cfg.IdentityTokenTTL)
 	rdb, err := redisconn.Open(cfg.RedisURL, true)
 	if err != nil {
 		return err
 	}
 	defer rdb.Close()
-	validator, err := apispec.NewValidator()
+	gw, err := newGateway(cfg, rdb, log)
 	if err != nil {
 		return err
+	}
+	listeners := newListeners(cfg, gw, log)
+	srv := httpserver.New(httpserver.Options{
+		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: readiness(listeners),
+	})
+	if err := gw.Register(srv.App); err != nil {
+		return err
+	}
+	err = serve(ctx, cfg, srv, listeners)
+	log.Info("stopped", "err", err)
+	return err
+}
+
+// newGateway wires the edge: the identity signer, the key store over auth, the limiter over
+// rdb, the body validator, the client-address resolver, the owners and the edge cache.
+func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge.Gateway, error) {
+	priv, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
+	if err != nil {
+		return nil, err
+	}
+	signer := identity.NewSigner(identity.Gateway, priv, cfg.IdentityTokenTTL)
+	validator, err := apispec.NewValidator()
+	if err != nil {
+		return nil, err
 	}
 	resolver, err := clientip.New(cfg.TrustedProxies)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	upstreams, err := newUpstreams(cfg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	store := keys.NewStore(keys.NewAuthClient(cfg.AuthURL, signer, cfg.AuthTimeout), keys.Options{
 		TTL: cfg.KeyCacheTTL, StaleTTL: cfg.KeyStaleTTL, NegativeTTL: cfg.KeyNegativeCacheTTL, OriginTTL: cfg.OriginCacheTTL, Log: log,
 	})
-	listeners := []*listener{newRevocationListener(cfg, store, log)}
 	var edgeCache *edgecache.Cache
 	if cfg.EdgeCacheEntries > 0 {
 		edgeCache = edgecache.New(cfg.EdgeCacheEntries, cfg.EdgeCacheMaxBytes, cfg.EdgeCacheMaxTTL, time.Now)
-		listeners = append(listeners, newCatalogListener(cfg, edgeCache, log))
 	}
+	return &edge.Gateway{
+		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),
+		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver,
+		Upstreams: upstreams, Edge: edgeCache, Log: log, Now: time.Now,
+	}, nil
+}
+
+// newListeners returns the Kafka listeners gw needs: key revocations, and catalog changes when
+// it keeps an edge cache.
+func newListeners(cfg gwconfig.Config, gw *edge.Gateway, log *slog.Logger) []*listener {
+	listeners := []*listener{newRevocationListener(cfg, gw.Keys, log)}
+	if gw.Edge != nil {
+		listeners = append(listeners, newCatalogListener(cfg, gw.Edge, log))
+	}
+	return listeners
+}
+
+// readiness makes the instance ready only once every listener has joined its topic.
+func readiness(listeners []*listener) []httpserver.Check {
 	var ready []httpserver.Check
 	for _, l := range listeners {
 		ready = append(ready, httpserver.Check{Name: l.what + " listener", Fn: l.ready})
 	}
+	return ready
+}
 
-	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: ready,
-	})
-	gw := &edge.Gateway{
-		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),
-		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver,
-		Upstreams: upstreams, Edge: edgeCache, Log: log, Now: time.Now,
-	}
-	if err := gw.Register(srv.App); err != nil {
-		return err
-	}
-
+// serve runs the listeners, the profiling endpoint and srv until ctx ends or one of them fails.
+func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, listeners []*listener) error {
 	g, gctx := errgroup.WithContext(ctx)
 	for _, l := range listeners {
 		g.Go(func() error { return l.run(gctx) })
 	}
 	g.Go(func() error { return telemetry.ServeProfiles(gctx, cfg.PprofAddr) })
 	g.Go(func() error { return srv.ListenAndServe(gctx, cfg.HTTPAddr, cfg.ShutdownTimeout) })
-	err = g.Wait()
-	log.Info("stopped", "err", err)
-	return err
+	return g.Wait()
 }
 
 func newUpstreams(cfg gwconfig.Config) (map[string]*proxy.Upstream, error) {

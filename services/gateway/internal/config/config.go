@@ -9,7 +9,8 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
 
-// Config is every setting of the gateway.
+// Config is every setting of the gateway. Base.BodyLimit (HTTP_BODY_LIMIT) is read but not
+// used: the gateway's bodies are bounded per route by the OpenAPI document.
 type Config struct {
 	config.Base
 

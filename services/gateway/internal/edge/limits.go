@@ -2,7 +2,6 @@ package edge
 
 import (
 	"math"
-	"net/http"
 	"strconv"
 	"time"
 
@@ -55,26 +54,29 @@ func (l Limits) rules(opID string) []rule {
 }
 
 // limit applies the surface's limits and the operation's own, sets the RateLimit headers of the
-// tightest one and refuses with 429 when any is exhausted. The client address's buckets are
-// charged first and the key's only when all of them admitted, so an address past its own
-// limits spends nothing of what the key's other clients share.
+// tightest one and refuses with 429 when any is exhausted. Buckets are charged narrowest first,
+// each stage only when every bucket before it admitted the request: the client address's, then
+// the operation's bucket of the key (checkout sessions, receipts), then the surface's bucket of
+// the key, which every request of a site draws from. An address past its own limits spends
+// nothing of the key's, and a flood the operation's bucket refuses spends nothing of the
+// site's page reads.
 func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string) error {
-	var perAddress, perKey []ratelimit.Bucket
+	var perAddress, perOperation, perSurface []ratelimit.Bucket
 	network := identity.ClientNetwork(ip)
 	if op.Surface == apispec.Browser {
 		perAddress = append(perAddress, ratelimit.Bucket{Key: "browser:ip:" + network, Limit: g.Limits.BrowserPerIP})
-		perKey = append(perKey, ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey})
+		perSurface = append(perSurface, ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey})
 	} else {
-		perKey = append(perKey, ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey})
+		perSurface = append(perSurface, ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey})
 	}
 	for _, r := range g.Limits.rules(op.ID) {
 		if r.byIP {
 			perAddress = append(perAddress, ratelimit.Bucket{Key: r.bucket + ":ip:" + network, Limit: r.limit})
 		} else {
-			perKey = append(perKey, ratelimit.Bucket{Key: r.bucket + ":key:" + keyID, Limit: r.limit})
+			perOperation = append(perOperation, ratelimit.Bucket{Key: r.bucket + ":key:" + keyID, Limit: r.limit})
 		}
 	}
-	d := g.Limiter.AllowAll(c.UserContext(), perAddress, perKey)
+	d := g.Limiter.AllowAll(c.UserContext(), perAddress, perOperation, perSurface)
 	if !d.Allowed {
 		return tooMany(c, d)
 	}
@@ -97,14 +99,10 @@ func (g *Gateway) addressDecision(c *fiber.Ctx, purpose, ip string, limit rateli
 	return g.Limiter.Allow(c.UserContext(), purpose+":ip:"+identity.ClientNetwork(ip), limit)
 }
 
-// tooMany is the 429 answer for a refused decision.
+// tooMany is the 429 answer for a refused decision, with the refusing limit's RateLimit headers.
 func tooMany(c *fiber.Ctx, d ratelimit.Decision) error {
 	setRateHeaders(c, d)
-	return &httpserver.Error{
-		Status:  http.StatusTooManyRequests,
-		Message: "rate limit exceeded: " + strconv.Itoa(d.Limit.Rate) + " requests per " + d.Limit.Period.String() + "; retry after the Retry-After seconds",
-		Headers: map[string]string{fiber.HeaderRetryAfter: seconds(d.RetryAfter)},
-	}
+	return httpserver.TooManyRequests("rate limit exceeded: "+strconv.Itoa(d.Limit.Rate)+" requests per "+d.Limit.Period.String()+"; retry after the Retry-After seconds", d.RetryAfter)
 }
 
 func setRateHeaders(c *fiber.Ctx, d ratelimit.Decision) {

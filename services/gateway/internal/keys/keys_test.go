@@ -103,34 +103,6 @@ func TestResolveCachesAndJudgesStatus(t *testing.T) {
 	}
 }
 
-func TestConcurrentMissesAreAdmittedOnce(t *testing.T) {
-	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}, gate: make(chan struct{})}
-	s := keys.NewStore(auth, opts)
-	var admitted atomic.Int32
-	admit := func() error { admitted.Add(1); return nil }
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, _ = s.Resolve(context.Background(), "h", time.Now(), admit)
-		}()
-	}
-	time.Sleep(50 * time.Millisecond)
-	close(auth.gate)
-	wg.Wait()
-	if n := admitted.Load(); n != 1 {
-		t.Fatalf("20 concurrent misses were admitted %d times, want once per lookup", n)
-	}
-	refused := errors.New("lookup limit")
-	if _, err := s.Resolve(context.Background(), "other", time.Now(), func() error { return refused }); !errors.Is(err, refused) {
-		t.Fatalf("a refused admission gave %v", err)
-	}
-	if _, err := s.Resolve(context.Background(), "h", time.Now(), func() error { return refused }); err != nil {
-		t.Fatalf("a cached key needed admission: %v", err)
-	}
-}
-
 func TestKeysInUseAreRefreshedBeforeTheyExpire(t *testing.T) {
 	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}}
 	s := keys.NewStore(auth, opts)
@@ -165,49 +137,6 @@ func TestKeysInUseAreRefreshedBeforeTheyExpire(t *testing.T) {
 func isExpired(err error) bool {
 	var e *keys.ExpiredError
 	return errors.As(err, &e)
-}
-
-func TestConcurrentMissesShareOneLookup(t *testing.T) {
-	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}, gate: make(chan struct{})}
-	s := keys.NewStore(auth, opts)
-	var wg sync.WaitGroup
-	for range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); err != nil {
-				t.Error(err)
-			}
-		}()
-	}
-	time.Sleep(50 * time.Millisecond)
-	close(auth.gate)
-	wg.Wait()
-	if n := auth.calls.Load(); n != 1 {
-		t.Fatalf("50 concurrent misses made %d lookups, want 1", n)
-	}
-}
-
-func TestRevocationEventWinsOverALookupInFlight(t *testing.T) {
-	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}, gate: make(chan struct{})}
-	s := keys.NewStore(auth, opts)
-	done := make(chan error)
-	go func() { _, err := s.Resolve(context.Background(), "h", time.Now(), nil); done <- err }()
-	time.Sleep(20 * time.Millisecond) // the lookup is now waiting on auth
-	event := broker.Message{
-		Headers: map[string]string{broker.HeaderType: keys.TypeRevoked},
-		Value:   []byte(`{"keyId":"key_1","keyHash":"h","revokedAt":"2026-11-22T10:00:00Z"}`),
-	}
-	if err := s.HandleEvent(context.Background(), event); err != nil {
-		t.Fatal(err)
-	}
-	close(auth.gate) // auth answers with the state from before the revocation
-	if err := <-done; err != nil {
-		t.Fatalf("the lookup that raced the revocation failed: %v", err)
-	}
-	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); !errors.Is(err, keys.ErrRevoked) {
-		t.Fatalf("after the revocation event the key resolves with %v", err)
-	}
 }
 
 func TestMalformedEventIsAnError(t *testing.T) {

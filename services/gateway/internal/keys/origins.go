@@ -33,8 +33,9 @@ func (c originCache) purge() {
 }
 
 // OriginAllowed reports whether some active publishable key allows origin (CORS preflights
-// carry no key). A decision is remembered for the origin cache lifetime; on a miss, admit is
-// called once per actual lookup in auth and may refuse it, and its error is returned. While
+// carry no key). A decision is remembered for the origin cache lifetime; on a miss, admit
+// charges this caller for a lookup in auth and may refuse it (its error is returned) before the
+// caller joins the lookup concurrent callers share, so a refusal is never shared. While
 // auth cannot be reached, an origin found allowed before is still allowed for up to the
 // stale lifetime past its own.
 func (s *Store) OriginAllowed(ctx context.Context, origin string, now time.Time, admit func() error) (bool, error) {
@@ -64,14 +65,15 @@ func (s *Store) OriginAllowed(ctx context.Context, origin string, now time.Time,
 	return ok, err
 }
 
-// lookupOrigin asks auth about origin, once for concurrent callers, and remembers the answer.
+// lookupOrigin asks auth about origin, once for concurrent callers, after admit (when set) let
+// this caller in, and remembers the answer.
 func (s *Store) lookupOrigin(ctx context.Context, origin string, now time.Time, admit func() error) (bool, error) {
-	v, err, _ := s.flight.Do("origin\x00"+origin, func() (any, error) {
-		if admit != nil {
-			if err := admit(); err != nil {
-				return false, err
-			}
+	if admit != nil {
+		if err := admit(); err != nil {
+			return false, err
 		}
+	}
+	v, err, _ := s.flight.Do("origin\x00"+origin, func() (any, error) {
 		ok, err := s.src.OriginAllowed(context.WithoutCancel(ctx), origin)
 		s.outage.observe(ctx, now, err)
 		if err != nil {
