@@ -124,10 +124,14 @@ func TestProblemsAreSortedWithIndexesInNumericOrder(t *testing.T) {
 func TestProblemsAreCapped(t *testing.T) {
 	v := validator(t)
 	body := createRegistration()
-	body["athletes"] = repeat(150, func(int) any { return with(t, athlete(), "phone", "x") })
+	body["athletes"] = repeat(100, func(int) any { return with(t, with(t, athlete(), "phone", "x"), "gender", "X") })
 	got := problemsOf(t, v.ValidateRequest("organizerCreateRegistration", encode(t, body)))
-	if len(got) != maxProblems+1 || got[maxProblems] != "and 50 more problems" {
+	if len(got) != maxProblems+1 || got[maxProblems] != "and 100 more problems" {
 		t.Errorf("got %d problems ending %q", len(got), got[len(got)-1])
+	}
+	// The first ones by path, array indexes in numeric order.
+	if got[0] != "athletes[0].gender must be one of: MALE, FEMALE" || got[99] != phoneAt(49) {
+		t.Errorf("got %q ... %q", got[0], got[99])
 	}
 }
 
@@ -156,4 +160,9 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// phoneAt is the problem of a malformed phone of athletes[i].
+func phoneAt(i int) string {
+	return fmt.Sprintf("athletes[%d].phone must be in E.164 form: a plus sign, a digit 1-9, then 6 to 14 digits", i)
 }
