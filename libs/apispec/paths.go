@@ -10,10 +10,14 @@ import (
 // rootName names the body itself in problems.
 const rootName = "body"
 
-// shownPath is the longest path a problem shows whole; a longer one (only unknown members nest
-// that deep) shows its first and last shownPath/2 bytes around "…", so that no problem, and no
-// answer, grows with the depth or the member names of the body.
-const shownPath = 200
+// Bounds on what a problem shows of its path, so that no problem, and no answer, grows with the
+// depth or the member names of the body: a member name longer than shownName characters shows
+// its first shownName and "…", and a path longer than shownPath bytes (only unknown members
+// nest that deep) its first and last shownPath/2 bytes around "…".
+const (
+	shownName = 32
+	shownPath = 120
+)
 
 // A step moves from a value into one of its members (key) or items (index).
 type step struct {
@@ -27,63 +31,86 @@ func member(key string) step { return step{key: key, index: -1} }
 // item is the step into the item at index i.
 func item(i int) step { return step{index: i} }
 
-// stepText is how s shows in a path: ".key" for identifiers, `["key"]` for other member names,
-// "[i]" for items. First in a path, an identifier shows bare and the others after "body".
-func stepText(s step, first bool) string {
-	var b strings.Builder
-	appendStep(&b, s, first)
-	return b.String()
+// appendStep appends s as it shows in a path: ".key" for identifiers, `["key"]` for other
+// member names, "[i]" for items. First in a path, an identifier shows bare and the others after
+// "body".
+func appendStep(b []byte, s step, first bool) []byte {
+	if s.index < 0 && isIdentifier(s.key) {
+		if !first {
+			b = append(b, '.')
+		}
+		name, cut := shortName(s.key)
+		b = append(b, name...)
+		if cut {
+			b = append(b, "…"...)
+		}
+		return b
+	}
+	if first {
+		b = append(b, rootName...)
+	}
+	b = append(b, '[')
+	if s.index >= 0 {
+		b = strconv.AppendInt(b, int64(s.index), 10)
+	} else {
+		name, cut := shortName(s.key)
+		b = appendQuoted(b, name)
+		if cut {
+			b = append(b[:len(b)-1], `…"`...)
+		}
+	}
+	return append(b, ']')
 }
 
-func appendStep(b *strings.Builder, s step, first bool) {
-	switch {
-	case s.index < 0 && isIdentifier(s.key):
-		if !first {
-			b.WriteByte('.')
+// appendQuoted appends name quoted as strconv.Quote does, without its work for a name of
+// printable ASCII that needs no escape.
+func appendQuoted(b []byte, name string) []byte {
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < ' ' || c > '~' || c == '"' || c == '\\' {
+			return strconv.AppendQuote(b, name)
 		}
-		b.WriteString(s.key)
-	default:
-		if first {
-			b.WriteString(rootName)
-		}
-		b.WriteByte('[')
-		if s.index < 0 {
-			b.WriteString(strconv.Quote(s.key))
-		} else {
-			b.WriteString(strconv.Itoa(s.index))
-		}
-		b.WriteByte(']')
 	}
+	b = append(b, '"')
+	b = append(b, name...)
+	return append(b, '"')
+}
+
+// shortName returns the first shownName characters of name and whether it has more.
+func shortName(name string) (string, bool) {
+	if len(name) <= shownName {
+		return name, false
+	}
+	runes := 0
+	for i := range name {
+		if runes == shownName {
+			return name[:i], true
+		}
+		runes++
+	}
+	return name, false
 }
 
 // showPath names a path in a problem, such as "athletes[0].phone"; the body itself is "body".
-// It renders at most about shownPath bytes plus one step from each end, whatever the path's
-// length.
+// It renders at most about shownPath bytes and two steps, whatever the path's length.
 func showPath(at []step) string {
 	if len(at) == 0 {
 		return rootName
 	}
-	var head strings.Builder
+	head := make([]byte, 0, 64)
 	i := 0
-	for ; i < len(at) && head.Len() <= shownPath; i++ {
-		appendStep(&head, at[i], i == 0)
+	for ; i < len(at) && len(head) <= shownPath; i++ {
+		head = appendStep(head, at[i], i == 0)
 	}
-	if i == len(at) && head.Len() <= shownPath {
-		return head.String()
+	if i == len(at) && len(head) <= shownPath {
+		return string(head)
 	}
-	// Render the tail backwards until it is long enough, skipping the middle steps.
-	var tail []string
-	size := 0
-	for j := len(at) - 1; j >= 0 && size <= shownPath/2; j-- {
-		s := stepText(at[j], j == 0)
-		tail = append(tail, s)
-		size += len(s)
+	// The tail, rendered backwards a step at a time until it is long enough.
+	var tail, piece []byte
+	for j := len(at) - 1; j >= 0 && len(tail) <= shownPath/2; j-- {
+		piece = appendStep(piece[:0], at[j], j == 0)
+		tail = append(append(make([]byte, 0, len(piece)+len(tail)), piece...), tail...)
 	}
-	var end strings.Builder
-	for k := len(tail) - 1; k >= 0; k-- {
-		end.WriteString(tail[k])
-	}
-	return cutEnd(head.String(), shownPath/2) + "…" + cutStart(end.String(), shownPath/2)
+	return cutEnd(string(head), shownPath/2) + "…" + cutStart(string(tail), shownPath/2)
 }
 
 // cutEnd keeps at most n bytes of the start of s, on a rune boundary.
@@ -109,8 +136,8 @@ func cutStart(s string, n int) string {
 	return s[i:]
 }
 
-// comparePaths orders paths as their texts sort (see naturalCompare), a step at a time: the
-// steps two paths share cost nothing to compare, whatever their member names.
+// comparePaths orders paths a step at a time, as they show (see compareSteps): the steps two
+// paths share cost nothing to compare, whatever their member names.
 func comparePaths(a, b []step) int {
 	for i := range min(len(a), len(b)) {
 		if c := compareSteps(a[i], b[i], i == 0); c != 0 {
@@ -120,18 +147,38 @@ func comparePaths(a, b []step) int {
 	return cmp.Compare(len(a), len(b))
 }
 
-// compareSteps orders two steps at the same place of two paths.
+// compareSteps orders two steps at the same place of two paths as their texts sort (see
+// naturalCompare), member names compared as they are rather than quoted, and without rendering
+// them when the steps are of the same kind.
 func compareSteps(a, b step, first bool) int {
 	switch {
 	case a.index >= 0 && b.index >= 0:
 		return cmp.Compare(a.index, b.index)
 	case a.index < 0 && b.index < 0 && a.key == b.key:
 		return 0
-	case a.index < 0 && b.index < 0 && isIdentifier(a.key) && isIdentifier(b.key):
-		return naturalCompare(a.key, b.key)
-	default:
-		return naturalCompare(stepText(a, first), stepText(b, first))
 	}
+	la, ra := sortParts(a, first)
+	lb, rb := sortParts(b, first)
+	if la == lb {
+		return cmp.Or(naturalCompare(ra, rb), cmp.Compare(a.key, b.key))
+	}
+	return naturalCompare(la+ra, lb+rb)
+}
+
+// sortParts splits how s sorts into what precedes its name or index and the name or index.
+func sortParts(s step, first bool) (lead, rest string) {
+	switch {
+	case s.index >= 0:
+		lead, rest = "[", strconv.Itoa(s.index)
+	case isIdentifier(s.key):
+		lead, rest = ".", s.key
+	default:
+		lead, rest = `["`, s.key
+	}
+	if first {
+		lead = strings.Replace(strings.TrimPrefix(lead, "."), "[", rootName+"[", 1)
+	}
+	return lead, rest
 }
 
 // isIdentifier reports whether key can be shown after a dot.
@@ -188,18 +235,18 @@ func trimZeros(s string) string {
 
 // pathKey is a string that stands for the path alone, for sets of paths.
 func pathKey(at []step) string {
-	var b strings.Builder
+	var b []byte
 	for _, s := range at {
 		if s.index >= 0 {
-			b.WriteByte('i')
-			b.WriteString(strconv.Itoa(s.index))
+			b = append(b, 'i')
+			b = strconv.AppendInt(b, int64(s.index), 10)
 		} else {
-			b.WriteByte('k')
-			b.WriteString(strconv.Itoa(len(s.key)))
-			b.WriteByte(':')
-			b.WriteString(s.key)
+			b = append(b, 'k')
+			b = strconv.AppendInt(b, int64(len(s.key)), 10)
+			b = append(b, ':')
+			b = append(b, s.key...)
 		}
-		b.WriteByte(';')
+		b = append(b, ';')
 	}
-	return b.String()
+	return string(b)
 }
