@@ -12,12 +12,7 @@ import (
 func TestReceiptRules(t *testing.T) {
 	emailRule := "email must be a valid e-mail address: no leading dot, no consecutive dots, " +
 		"and a domain ending in a top-level part of 2 or more letters"
-	// local part of 64 characters, then labels of up to 63 characters.
-	long := func(n int) string {
-		local := str(64, "a")
-		domain := str(63, "b") + "." + str(63, "c") + "." + str(n-64-1-63-1-63-1-3, "d") + ".es"
-		return local + "@" + domain
-	}
+	long := longEmail
 	for _, op := range []string{"browserLookupReceipts", "browserSendReceipts"} {
 		t.Run(op, func(t *testing.T) {
 			runRules(t, op, receipt, []ruleCase{
