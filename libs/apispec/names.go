@@ -84,16 +84,18 @@ func foldName(name string) string {
 	}
 	out := make([]byte, i, len(name))
 	copy(out, name[:i])
-	for _, r := range name[i:] {
-		switch {
-		case r < utf8.RuneSelf:
-			if 'a' <= r && r <= 'z' {
-				r -= 'a' - 'A'
+	for i < len(name) {
+		if c := name[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
 			}
-			out = append(out, byte(r))
-		default:
-			out = utf8.AppendRune(out, foldRune(r))
+			out = append(out, c)
+			i++
+			continue
 		}
+		r, n := utf8.DecodeRuneInString(name[i:])
+		out = utf8.AppendRune(out, foldRune(r))
+		i += n
 	}
 	return string(out)
 }

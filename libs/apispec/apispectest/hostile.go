@@ -89,12 +89,16 @@ func (h hostile) body(members map[string]any, pad bool) []byte {
 // Pad grows an encoded object to size bytes with an unknown member "pad" holding a plain
 // string, when there is room for one.
 func Pad(body []byte, size int) []byte {
-	room := size - len(body) - len(`,"pad":""`)
+	comma := len(body) > 2
+	room := size - len(body) - len(`"pad":""`)
+	if comma {
+		room--
+	}
 	if room < 0 {
 		return body
 	}
 	out := bytes.Clone(body[:len(body)-1])
-	if len(body) > 2 {
+	if comma {
 		out = append(out, ',')
 	}
 	out = append(out, `"pad":"`...)

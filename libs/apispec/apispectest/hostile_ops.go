@@ -62,24 +62,18 @@ func (h hostile) numbers() Body {
 	switch h.op {
 	case "browserCheckoutSession":
 		signature := SignatureOf(FullPoint())
-		delete(signature, "strokes")
-		head := len(Encode(signature)) + len(`,"legalSignature":,"strokes":[]`)
-		points := min((h.size-len(Encode(h.base))-head)/(len(point)+1), 20*1000)
-		signature["strokes"] = raw(func(b *strings.Builder) {
-			b.WriteByte('[')
-			for s := range 20 {
-				n := min(points-s*1000, 1000)
-				if n < 2 {
-					break
-				}
-				if s > 0 {
-					b.WriteByte(',')
-				}
-				b.WriteString("[" + strings.TrimSuffix(strings.Repeat(point+",", n), ",") + "]")
-			}
-			b.WriteByte(']')
-		})
-		return Body{Check: check, JSON: h.body(map[string]any{"legalSignature": signature}, true), Valid: true}
+		body := func(points int) []byte {
+			signature["strokes"] = strokesOf(point, points)
+			return h.body(map[string]any{"legalSignature": signature}, true)
+		}
+		// Start from the points that fit, then drop the few the estimate let in too many.
+		points := min((h.size-len(Encode(h.base))-len(Encode(signature)))/(len(point)+1), 20*1000)
+		out := body(points)
+		for len(out) > h.size {
+			points -= (len(out)-h.size)/(len(point)+1) + 1
+			out = body(points)
+		}
+		return Body{Check: check, JSON: out, Valid: true}
 	case "browserSearchEvents", "organizerSearchEvents":
 		members := map[string]any{"limit": json.Number(limitTen), "offset": json.Number(limitTen)}
 		h.base = merge(h.base, members)
@@ -87,6 +81,21 @@ func (h hostile) numbers() Body {
 	return h.unknown(check, func(b *strings.Builder, room int) {
 		list(b, room, func(b *strings.Builder, _ int) { b.WriteString(limitFraction) })
 	}, true)
+}
+
+// strokesOf returns strokes of up to 1000 copies of point, points in all.
+func strokesOf(point string, points int) json.RawMessage {
+	return raw(func(b *strings.Builder) {
+		b.WriteByte('[')
+		for s := 0; s*1000 < points; s++ {
+			if s > 0 {
+				b.WriteByte(',')
+			}
+			n := min(points-s*1000, 1000)
+			b.WriteString("[" + strings.TrimSuffix(strings.Repeat(point+",", n), ",") + "]")
+		}
+		b.WriteByte(']')
+	})
 }
 
 // merge returns a copy of base with members set.
