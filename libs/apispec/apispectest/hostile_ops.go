@@ -62,6 +62,7 @@ func (h hostile) numbers() Body {
 	switch h.op {
 	case "browserCheckoutSession":
 		signature := SignatureOf(FullPoint())
+		delete(signature, "strokes")
 		body := func(points int) []byte {
 			signature["strokes"] = strokesOf(point, points)
 			return h.body(map[string]any{"legalSignature": signature}, true)
