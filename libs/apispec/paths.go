@@ -91,26 +91,49 @@ func shortName(name string) (string, bool) {
 }
 
 // showPath names a path in a problem, such as "athletes[0].phone"; the body itself is "body".
-// It renders at most about shownPath bytes and two steps, whatever the path's length.
 func showPath(at []step) string {
+	var w pathWriter
+	return w.show(at)
+}
+
+// pathWriter shows paths. Given paths in order, it renders again only the steps a path does not
+// share with the one before: the problems of one body share most of their steps.
+type pathWriter struct {
+	prev []step
+	head []byte
+	ends []int // the length of head after each step of prev it renders
+}
+
+// show names a path. It renders at most about shownPath bytes and two steps more, whatever the
+// path's length.
+func (w *pathWriter) show(at []step) string {
 	if len(at) == 0 {
 		return rootName
 	}
-	head := make([]byte, 0, 64)
-	i := 0
-	for ; i < len(at) && len(head) <= shownPath; i++ {
-		head = appendStep(head, at[i], i == 0)
+	shared := 0
+	for shared < len(w.ends) && shared < len(at) && w.prev[shared] == at[shared] {
+		shared++
 	}
-	if i == len(at) && len(head) <= shownPath {
-		return string(head)
+	w.ends = w.ends[:shared]
+	w.head = w.head[:0]
+	if shared > 0 {
+		w.head = w.head[:w.ends[shared-1]]
 	}
-	// The tail, rendered backwards a step at a time until it is long enough.
+	for i := shared; i < len(at) && len(w.head) <= shownPath; i++ {
+		w.head = appendStep(w.head, at[i], i == 0)
+		w.ends = append(w.ends, len(w.head))
+	}
+	w.prev = at
+	if len(w.ends) == len(at) && len(w.head) <= shownPath {
+		return string(w.head)
+	}
+	// The tail, taken backwards a step at a time until it is long enough.
 	var tail, piece []byte
 	for j := len(at) - 1; j >= 0 && len(tail) <= shownPath/2; j-- {
 		piece = appendStep(piece[:0], at[j], j == 0)
 		tail = append(append(make([]byte, 0, len(piece)+len(tail)), piece...), tail...)
 	}
-	return cutEnd(string(head), shownPath/2) + "…" + cutStart(string(tail), shownPath/2)
+	return cutEnd(string(w.head), shownPath/2) + "…" + cutStart(string(tail), shownPath/2)
 }
 
 // cutEnd keeps at most n bytes of the start of s, on a rune boundary.

@@ -23,7 +23,10 @@ type problem struct {
 
 // compareProblems orders problems by path, then by text.
 func compareProblems(a, b problem) int {
-	return cmp.Or(comparePaths(a.at, b.at), cmp.Compare(a.text, b.text))
+	if c := comparePaths(a.at, b.at); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.text, b.text)
 }
 
 // problems turns the error tree of the schema library into sorted, unique,
@@ -96,6 +99,9 @@ func (f *firstProblems) admits(p problem) bool {
 func (f *firstProblems) offer(p problem) {
 	f.offered++
 	if len(f.heap) < maxProblems {
+		if f.heap == nil {
+			f.heap = make([]problem, 0, maxProblems)
+		}
 		f.heap = append(f.heap, p)
 		for i := len(f.heap) - 1; i > 0; {
 			parent := (i - 1) / 2
@@ -135,18 +141,14 @@ func (f *firstProblems) words() []string {
 	}
 	kept := slices.SortedFunc(slices.Values(f.heap), compareProblems)
 	out := make([]string, 0, len(kept)+1)
+	var paths pathWriter
 	for _, p := range kept {
-		out = append(out, p.String())
+		out = append(out, paths.show(p.at)+" "+p.text)
 	}
 	if rest := f.offered - len(kept); rest > 0 {
 		out = append(out, fmt.Sprintf("and %d more %s", rest, plural(rest, "problem")))
 	}
 	return out
-}
-
-// String words the problem with its path.
-func (p problem) String() string {
-	return showPath(p.at) + " " + p.text
 }
 
 // locate turns an instance location into steps, telling array indexes from
