@@ -7,8 +7,9 @@ import (
 	"unicode/utf8"
 )
 
-// Bounds on the shape of any body, checked before the schemas: the API nests at most about
-// eight levels (a guest's custom field answer), and names its members in a few words.
+// Bounds on the shape of any body, checked before the schemas: the API's own bodies nest six
+// levels (a guest's custom field answer that is an array), and name their members in a few
+// words.
 const (
 	// maxDepth is the deepest nesting of objects and arrays a body may have; the body itself is
 	// level 1.
