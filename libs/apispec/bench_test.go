@@ -1,46 +1,54 @@
 package apispec
 
-import "testing"
+import (
+	"testing"
 
-// BenchmarkValidateCheckoutSession measures the gateway's cost for the
-// largest common body: a full checkout session with two athletes, a guest,
-// a three-stroke signature (240 points) and IP metadata.
-func BenchmarkValidateCheckoutSession(b *testing.B) {
+	"github.com/podiumhq/podium/libs/apispec/apispectest"
+)
+
+// BenchmarkBrowserBodies measures the validation of the largest body each browser operation
+// accepts: its largest legitimate body grown to the operation's byte limit ("benign"), next to
+// one hostile body of at most that size per check on a body, each built to be the worst case
+// for it. The cost of a hostile body should stay within a small factor of the benign one's
+// (target: 3x).
+func BenchmarkBrowserBodies(b *testing.B) {
 	v := validator(b)
-	body := encode(b, checkoutSession())
-	b.SetBytes(int64(len(body)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := v.ValidateRequest(session, body); err != nil {
-			b.Fatal(err)
+	for _, op := range Operations() {
+		if op.Surface != Browser || !op.HasBody {
+			continue
+		}
+		b.Run(op.ID+"/benign", func(b *testing.B) {
+			benchmarkBody(b, v, op.ID, apispectest.Pad(apispectest.LargestJSON(op.ID), op.MaxBodyBytes), true)
+		})
+		for _, h := range apispectest.Hostile(op.ID, op.MaxBodyBytes, nil) {
+			b.Run(op.ID+"/"+h.Check, func(b *testing.B) { benchmarkBody(b, v, op.ID, h.JSON, h.Valid) })
 		}
 	}
 }
 
-// BenchmarkValidateCheckoutSessionInvalid measures a body with problems,
-// which also pays for wording them.
-func BenchmarkValidateCheckoutSessionInvalid(b *testing.B) {
-	v := validator(b)
-	body := encode(b, with(b, with(b, checkoutSession(), "ipEnrichment.foo", 1), "athletes[1].phone", "0"))
+func benchmarkBody(b *testing.B, v *Validator, op string, body []byte, valid bool) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := v.ValidateRequest(session, body); err == nil {
-			b.Fatal("want problems")
+		if err := v.ValidateRequest(op, body); (err == nil) != valid {
+			b.Fatalf("valid %v, got %v", valid, err)
 		}
 	}
+}
+
+// BenchmarkValidateCheckoutSession measures the gateway's cost for a
+// common body: a full checkout session with two athletes, a guest,
+// a three-stroke signature (240 points) and IP metadata.
+func BenchmarkValidateCheckoutSession(b *testing.B) {
+	v := validator(b)
+	body := encode(b, checkoutSession())
+	benchmarkBody(b, v, session, body, true)
 }
 
 // BenchmarkValidateSearchEvents measures a small, typical body.
 func BenchmarkValidateSearchEvents(b *testing.B) {
 	v := validator(b)
-	body := []byte(`{"search":"madrid","limit":20,"offset":40}`)
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := v.ValidateRequest("browserSearchEvents", body); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchmarkBody(b, v, "browserSearchEvents", []byte(`{"search":"madrid","limit":20,"offset":40}`), true)
 }
 
 // BenchmarkNewValidator measures compiling every schema of the document.

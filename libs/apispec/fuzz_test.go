@@ -2,6 +2,7 @@ package apispec
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -20,6 +21,10 @@ func FuzzValidateRequest(f *testing.F) {
 		[]byte(`{"ipEnrichment":{"network":{"x":[[[[]]]]}}}`),
 		[]byte(`{"legalSignature":{"strokes":[[{"x":1.0000000001,"t":-0}]]}}`),
 		[]byte("{\"search\":\"\xff\xfe\"}"),
+		[]byte(`{"x":` + str(40, "[") + str(40, "]") + `}`),
+		[]byte(`{"x":[{"` + str(129, "n") + `":1}]}`),
+		[]byte(`{"selectedSupplementIds":[` + strings.TrimSuffix(str(60, "1,"), ",") + `]}`),
+		[]byte(`{"k":1,"K":2,"a":{"\u212a":1,"k":2},"athletes":[{}],"waiversAccepted":{"` + str(129, "w") + `":1}}`),
 		encode(f, checkoutSession()),
 		encode(f, createRegistration()),
 		encode(f, searchRegistrations()),

@@ -3,6 +3,7 @@ package apispec
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,6 +38,23 @@ func num(s string) json.Number { return json.Number(s) }
 
 // str returns a string of n copies of c.
 func str(n int, c string) string { return strings.Repeat(c, n) }
+
+// longEmail returns a valid e-mail address of n characters (200 or more): a local part of 64
+// characters, then labels of up to 63.
+func longEmail(n int) string {
+	local := str(64, "a")
+	domain := str(63, "b") + "." + str(63, "c") + "." + str(n-64-1-63-1-63-1-3, "d") + ".es"
+	return local + "@" + domain
+}
+
+// grown returns a copy of obj with unknown members added until it has n members.
+func grown(obj map[string]any, n int) map[string]any {
+	out := deepCopy(obj).(map[string]any)
+	for i := 0; len(out) < n; i++ {
+		out[fmt.Sprintf("unknown%d", i)] = i
+	}
+	return out
+}
 
 // repeat returns n values built by item, one per index.
 func repeat(n int, item func(i int) any) []any {

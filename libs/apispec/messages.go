@@ -44,38 +44,36 @@ func collectMessages(tree map[string]any) map[string]string {
 	return out
 }
 
-// phrase words one leaf error of the schema library for the value at path
-// ("" for the body itself). It returns the problems and whether the error is
-// a type mismatch.
-func (v *Validator) phrase(e *jsonschema.ValidationError, path string) ([]problem, bool) {
-	one := func(text string) []problem { return []problem{{path: path, text: displayPath(path) + " " + text}} }
+// phrase words one leaf error of the schema library for the value at at (empty for the body
+// itself).
+func (v *Validator) phrase(e *jsonschema.ValidationError, at []step) []problem {
+	one := func(text string) []problem { return []problem{{at: at, text: text}} }
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		out := make([]problem, 0, len(k.Missing))
 		for _, name := range k.Missing {
-			p := appendKey(path, name)
-			out = append(out, problem{path: p, text: p + " is required"})
+			out = append(out, problem{at: under(at, name), text: "is required"})
 		}
-		return out, false
+		return out
 	case *kind.AdditionalProperties:
 		out := make([]problem, 0, len(k.Properties))
 		for _, name := range k.Properties {
-			p := appendKey(path, name)
-			out = append(out, problem{path: p, text: p + " is not allowed"})
+			out = append(out, problem{at: under(at, name), text: "is not allowed"})
 		}
-		return out, false
+		return out
 	case *kind.Type:
-		if path == "" && len(k.Want) == 1 && k.Want[0] == "object" {
-			return one("must be a JSON object"), true
+		text := "must be " + typeList(k.Want)
+		if len(at) == 0 && len(k.Want) == 1 && k.Want[0] == "object" {
+			text = "must be a JSON object"
 		}
-		return one("must be " + typeList(k.Want)), true
+		return []problem{{at: at, text: text, isType: true}}
 	case *kind.Pattern, *kind.Format, *kind.Const, *kind.Not:
 		if msg, ok := v.messages[e.SchemaURL]; ok {
-			return one(msg), false
+			return one(msg)
 		}
-		return one(defaultRuleText(e.ErrorKind)), false
+		return one(defaultRuleText(e.ErrorKind))
 	default:
-		return one(ruleText(e.ErrorKind)), false
+		return one(ruleText(e.ErrorKind))
 	}
 }
 
@@ -103,6 +101,10 @@ func ruleText(k jsonschema.ErrorKind) string {
 		return fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "item"))
 	case *kind.MaxItems:
 		return fmt.Sprintf("must have at most %d %s", k.Want, plural(k.Want, "item"))
+	case *kind.MinProperties:
+		return fmt.Sprintf("must have at least %d %s", k.Want, plural(k.Want, "member"))
+	case *kind.MaxProperties:
+		return fmt.Sprintf("must have at most %d %s", k.Want, plural(k.Want, "member"))
 	case *kind.PropertyNames:
 		if k.Property == "" {
 			return "must not have an empty key"

@@ -1,6 +1,10 @@
 package apispec
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // Go's encoding/json, which the services decode with, matches member names to
 // fields without regard to case, and the last match wins; the schemas match
@@ -8,23 +12,42 @@ import "strings"
 // "LIMIT") would be validated on one value and read with the other, so such a
 // body is refused before either reads it.
 
-// hasCaseTwins reports whether an object anywhere in v has two member names
-// that differ only by case. It allocates nothing for objects of up to 16 members.
-func hasCaseTwins(v any) bool {
-	return anyValue(v, func(node any) bool {
-		obj, ok := node.(map[string]any)
-		return ok && twinOf(obj) != ""
-	})
-}
+// pairwiseNames is the member count up to which twinOf compares names pairwise, which for so
+// few names is faster than folding them and allocates nothing.
+const pairwiseNames = 16
 
 // twinOf returns the first, in byte order, of the member names of obj that
-// another member repeats in a different case, or "". Objects of the API are
-// small, so names are compared pairwise.
+// another member repeats in a different case, or "". It takes time linear in the
+// names: larger objects are grouped by folded name.
 func twinOf(obj map[string]any) string {
 	if len(obj) < 2 {
 		return ""
 	}
-	var buf [16]string
+	if len(obj) <= pairwiseNames {
+		return twinPairwise(obj)
+	}
+	// smallest maps each folded name to the smallest name of its group.
+	smallest := make(map[string]string, len(obj))
+	first := ""
+	for name := range obj {
+		folded := foldName(name)
+		prev, ok := smallest[folded]
+		if !ok {
+			smallest[folded] = name
+			continue
+		}
+		lower := min(prev, name)
+		smallest[folded] = lower
+		if first == "" || lower < first {
+			first = lower
+		}
+	}
+	return first
+}
+
+// twinPairwise is twinOf for small objects.
+func twinPairwise(obj map[string]any) string {
+	var buf [pairwiseNames]string
 	names := buf[:0]
 	for k := range obj {
 		names = append(names, k)
@@ -43,16 +66,47 @@ func twinOf(obj map[string]any) string {
 	return first
 }
 
-// caseTwinProblems names every object of v whose member names repeat.
-func caseTwinProblems(v any) []string {
-	var found []problem
-	eachValue(v, "", func(node any, path string) {
-		if obj, ok := node.(map[string]any); ok {
-			if name := twinOf(obj); name != "" {
-				found = append(found, problem{path: path, text: displayPath(appendKey(path, name)) +
-					" is given more than once: member names are compared without regard to case"})
-			}
+// foldName folds a member name as encoding/json does to match it to a field (its fold.go):
+// ASCII letters upper-cased, any other rune replaced by the smallest rune of its case-folding
+// orbit, so that foldName(a) == foldName(b) exactly when strings.EqualFold(a, b). A name that
+// folding leaves alone is returned without copying.
+func foldName(name string) string {
+	i := 0
+	for i < len(name) {
+		c := name[i]
+		if c >= utf8.RuneSelf || ('a' <= c && c <= 'z') {
+			break
 		}
-	})
-	return finish(found, nil)
+		i++
+	}
+	if i == len(name) {
+		return name
+	}
+	out := make([]byte, i, len(name))
+	copy(out, name[:i])
+	for i < len(name) {
+		if c := name[i]; c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			out = append(out, c)
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(name[i:])
+		out = utf8.AppendRune(out, foldRune(r))
+		i += n
+	}
+	return string(out)
+}
+
+// foldRune returns the smallest rune of r's case-folding orbit.
+func foldRune(r rune) rune {
+	for {
+		next := unicode.SimpleFold(r)
+		if next <= r {
+			return next
+		}
+		r = next
+	}
 }

@@ -15,15 +15,6 @@ const (
 	maxNumberExponent = 400
 )
 
-// hasHugeNumber reports whether any number in v is beyond the limits. It
-// allocates nothing.
-func hasHugeNumber(v any) bool {
-	return anyValue(v, func(node any) bool {
-		n, ok := node.(json.Number)
-		return ok && isHugeNumber(n)
-	})
-}
-
 // isHugeNumber reports whether one number literal is beyond the limits.
 func isHugeNumber(n json.Number) bool {
 	s := string(n)
@@ -36,16 +27,4 @@ func isHugeNumber(n json.Number) bool {
 	}
 	exp, err := strconv.Atoi(s[i+1:])
 	return err != nil || exp > maxNumberExponent || exp < -maxNumberExponent
-}
-
-// hugeNumberProblems names every number of v that is beyond the limits.
-func hugeNumberProblems(v any) []string {
-	var found []problem
-	eachValue(v, "", func(node any, path string) {
-		if n, ok := node.(json.Number); ok && isHugeNumber(n) {
-			found = append(found, problem{path: path,
-				text: displayPath(path) + " is a number outside the range this API accepts"})
-		}
-	})
-	return finish(found, nil)
 }

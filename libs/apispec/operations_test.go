@@ -8,20 +8,20 @@ import (
 
 // specOperations is the endpoint table of the contract.
 var specOperations = []Operation{
-	{"organizerSearchEvents", "POST", "/organizer/events/search", Organizer, "events:read", 201, true, 8192},
+	{"organizerSearchEvents", "POST", "/organizer/events/search", Organizer, "events:read", 201, true, 2048},
 	{"organizerGetEvent", "GET", "/organizer/events/{eventId}", Organizer, "events:read", 200, false, 0},
 	{"organizerGetPricingCards", "GET", "/organizer/events/{eventId}/pricing-cards", Organizer, "pricing:read", 200, false, 0},
-	{"organizerCreateRegistration", "POST", "/organizer/registrations", Organizer, "registrations:write", 201, true, 262144},
-	{"organizerSearchRegistrations", "POST", "/organizer/registrations/search", Organizer, "registrations:read", 201, true, 65536},
-	{"organizerUpdateRegistration", "PATCH", "/organizer/registrations/{ticketId}", Organizer, "registrations:write", 200, true, 262144},
+	{"organizerCreateRegistration", "POST", "/organizer/registrations", Organizer, "registrations:write", 201, true, 163840},
+	{"organizerSearchRegistrations", "POST", "/organizer/registrations/search", Organizer, "registrations:read", 201, true, 81920},
+	{"organizerUpdateRegistration", "PATCH", "/organizer/registrations/{ticketId}", Organizer, "registrations:write", 200, true, 163840},
 	{"organizerDeleteRegistration", "DELETE", "/organizer/registrations/{ticketId}", Organizer, "registrations:write", 200, false, 0},
-	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true, 8192},
+	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true, 2048},
 	{"browserGetEvent", "GET", "/browser/events/{eventId}", Browser, "", 200, false, 0},
 	{"browserGetPricingCards", "GET", "/browser/events/{eventId}/pricing-cards", Browser, "", 200, false, 0},
-	{"browserCheckoutSummary", "POST", "/browser/checkout/registration/summary", Browser, "", 201, true, 65536},
-	{"browserCheckoutSession", "POST", "/browser/checkout/registration/session", Browser, "", 201, true, 1572864},
-	{"browserLookupReceipts", "POST", "/browser/events/{eventId}/registration-receipts/lookup", Browser, "", 201, true, 4096},
-	{"browserSendReceipts", "POST", "/browser/events/{eventId}/registration-receipts/send", Browser, "", 201, true, 4096},
+	{"browserCheckoutSummary", "POST", "/browser/checkout/registration/summary", Browser, "", 201, true, 73728},
+	{"browserCheckoutSession", "POST", "/browser/checkout/registration/session", Browser, "", 201, true, 1441792},
+	{"browserLookupReceipts", "POST", "/browser/events/{eventId}/registration-receipts/lookup", Browser, "", 201, true, 1024},
+	{"browserSendReceipts", "POST", "/browser/events/{eventId}/registration-receipts/send", Browser, "", 201, true, 1024},
 }
 
 func TestOperationsMatchTheContract(t *testing.T) {

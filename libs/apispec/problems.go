@@ -10,18 +10,23 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// rootName names the body itself in problems.
-const rootName = "body"
-
 // maxProblems caps the problems reported for one body; the rest are counted.
 const maxProblems = 100
 
-// problem is one worded problem and the field path it is about ("" for the
-// body itself).
+// problem is one broken rule: the path of the value it is about (empty for the body itself)
+// and the words that follow the path.
 type problem struct {
-	path   string
+	at     []step
 	text   string
 	isType bool
+}
+
+// compareProblems orders problems by path, then by text.
+func compareProblems(a, b problem) int {
+	if c := comparePaths(a.at, b.at); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.text, b.text)
 }
 
 // problems turns the error tree of the schema library into sorted, unique,
@@ -29,7 +34,6 @@ type problem struct {
 // field, which would only repeat it.
 func (v *Validator) problems(inst any, root *jsonschema.ValidationError) []string {
 	var found []problem
-	typed := map[string]bool{}
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
 		switch e.ErrorKind.(type) {
@@ -45,139 +49,129 @@ func (v *Validator) problems(inst any, root *jsonschema.ValidationError) []strin
 				return
 			}
 		}
-		ps, isType := v.phrase(e, locate(inst, e.InstanceLocation))
-		for _, p := range ps {
-			p.isType = isType
-			if isType {
-				typed[p.path] = true
-			}
-			found = append(found, p)
-		}
+		found = append(found, v.phrase(e, locate(inst, e.InstanceLocation))...)
 	}
 	walk(root)
-	return finish(found, typed)
+	return finish(found)
 }
 
-// finish drops problems hidden by a type mismatch, sorts by path (array
-// indexes in numeric order) and then by text, removes duplicates and caps
-// the list.
-func finish(found []problem, typed map[string]bool) []string {
-	found = slices.DeleteFunc(found, func(p problem) bool { return typed[p.path] && !p.isType })
-	slices.SortFunc(found, func(a, b problem) int {
-		return cmp.Or(naturalCompare(a.path, b.path), cmp.Compare(a.text, b.text))
-	})
-	out := make([]string, 0, len(found))
+// finish drops problems hidden by a type mismatch and duplicates, and words the first
+// maxProblems by path (array indexes in numeric order), then by text, counting the rest. It
+// takes time linear in the problems: it picks the first ones instead of sorting them all.
+func finish(found []problem) []string {
+	var typed map[string]bool
 	for _, p := range found {
-		if len(out) == 0 || out[len(out)-1] != p.text {
-			out = append(out, p.text)
+		if p.isType {
+			if typed == nil {
+				typed = map[string]bool{}
+			}
+			typed[pathKey(p.at)] = true
 		}
 	}
-	if len(out) > maxProblems {
-		rest := len(out) - maxProblems
-		out = append(out[:maxProblems], fmt.Sprintf("and %d more %s", rest, plural(rest, "problem")))
+	type seenKey struct{ path, text string }
+	seen := make(map[seenKey]bool, len(found))
+	var first firstProblems
+	for _, p := range found {
+		key := pathKey(p.at)
+		if (typed[key] && !p.isType) || seen[seenKey{key, p.text}] {
+			continue
+		}
+		seen[seenKey{key, p.text}] = true
+		first.offer(p)
+	}
+	return first.words()
+}
+
+// firstProblems keeps the maxProblems first problems offered to it, by compareProblems, and
+// counts them all.
+type firstProblems struct {
+	heap    []problem // a max-heap: heap[0] is the last problem kept
+	offered int
+}
+
+// admits reports whether offering p would keep it, so that a caller can offer a copy of p and
+// copy only the problems kept.
+func (f *firstProblems) admits(p problem) bool {
+	return len(f.heap) < maxProblems || compareProblems(p, f.heap[0]) < 0
+}
+
+// offer counts p and keeps it if it is among the first so far.
+func (f *firstProblems) offer(p problem) {
+	f.offered++
+	if len(f.heap) < maxProblems {
+		if f.heap == nil {
+			f.heap = make([]problem, 0, maxProblems)
+		}
+		f.heap = append(f.heap, p)
+		for i := len(f.heap) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if compareProblems(f.heap[i], f.heap[parent]) <= 0 {
+				break
+			}
+			f.heap[i], f.heap[parent] = f.heap[parent], f.heap[i]
+			i = parent
+		}
+		return
+	}
+	if compareProblems(p, f.heap[0]) >= 0 {
+		return
+	}
+	f.heap[0] = p
+	for i := 0; ; {
+		last, left, right := i, 2*i+1, 2*i+2
+		if left < len(f.heap) && compareProblems(f.heap[left], f.heap[last]) > 0 {
+			last = left
+		}
+		if right < len(f.heap) && compareProblems(f.heap[right], f.heap[last]) > 0 {
+			last = right
+		}
+		if last == i {
+			return
+		}
+		f.heap[i], f.heap[last] = f.heap[last], f.heap[i]
+		i = last
+	}
+}
+
+// words returns the problems kept, in order and each worded with its path, and a last line
+// counting the others; nil when none was offered.
+func (f *firstProblems) words() []string {
+	if len(f.heap) == 0 {
+		return nil
+	}
+	kept := slices.SortedFunc(slices.Values(f.heap), compareProblems)
+	out := make([]string, 0, len(kept)+1)
+	var paths pathWriter
+	for _, p := range kept {
+		out = append(out, paths.show(p.at)+" "+p.text)
+	}
+	if rest := f.offered - len(kept); rest > 0 {
+		out = append(out, fmt.Sprintf("and %d more %s", rest, plural(rest, "problem")))
 	}
 	return out
 }
 
-// locate turns an instance location into a readable path such as
-// "athletes[0].phone", telling array indexes from object keys by walking the
-// instance. The body itself is "".
-func locate(inst any, loc []string) string {
-	path := ""
+// locate turns an instance location into steps, telling array indexes from
+// object keys by walking the instance.
+func locate(inst any, loc []string) []step {
+	at := make([]step, 0, len(loc))
 	cur := inst
 	for _, tok := range loc {
-		switch node := cur.(type) {
-		case []any:
-			i, err := strconv.Atoi(tok)
-			if err != nil || i < 0 || i >= len(node) {
-				return appendKey(path, tok)
+		if node, ok := cur.([]any); ok {
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(node) {
+				at = append(at, item(i))
+				cur = node[i]
+				continue
 			}
-			path = appendIndex(path, i)
-			cur = node[i]
-		case map[string]any:
-			path = appendKey(path, tok)
-			cur = node[tok]
-		default:
-			path = appendKey(path, tok)
-			cur = nil
 		}
+		at = append(at, member(tok))
+		obj, _ := cur.(map[string]any)
+		cur = obj[tok]
 	}
-	return path
+	return at
 }
 
-// displayPath names path in a problem; the body itself is "body".
-func displayPath(path string) string {
-	if path == "" {
-		return rootName
-	}
-	return path
-}
-
-// appendKey adds an object key to path: ".key" for identifiers, `["key"]`
-// otherwise.
-func appendKey(path, key string) string {
-	if isIdentifier(key) {
-		if path == "" {
-			return key
-		}
-		return path + "." + key
-	}
-	return displayPath(path) + "[" + strconv.Quote(key) + "]"
-}
-
-// appendIndex adds an array index to path.
-func appendIndex(path string, i int) string {
-	return displayPath(path) + "[" + strconv.Itoa(i) + "]"
-}
-
-// isIdentifier reports whether key can be shown after a dot.
-func isIdentifier(key string) bool {
-	if key == "" {
-		return false
-	}
-	for i, r := range key {
-		letter := r == '_' || r == '$' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
-		if !letter && (i == 0 || r < '0' || r > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// naturalCompare orders strings with runs of digits compared by value, so
-// that "athletes[2]" sorts before "athletes[10]".
-func naturalCompare(a, b string) int {
-	for a != "" && b != "" {
-		da, db := digitRun(a), digitRun(b)
-		if da > 0 && db > 0 {
-			na, nb := trimZeros(a[:da]), trimZeros(b[:db])
-			if c := cmp.Or(cmp.Compare(len(na), len(nb)), cmp.Compare(na, nb)); c != 0 {
-				return c
-			}
-			a, b = a[da:], b[db:]
-			continue
-		}
-		if c := cmp.Compare(a[0], b[0]); c != 0 {
-			return c
-		}
-		a, b = a[1:], b[1:]
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// digitRun returns the length of the run of ASCII digits that starts s.
-func digitRun(s string) int {
-	n := 0
-	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
-		n++
-	}
-	return n
-}
-
-// trimZeros drops leading zeros from a run of digits, keeping one digit.
-func trimZeros(s string) string {
-	for len(s) > 1 && s[0] == '0' {
-		s = s[1:]
-	}
-	return s
+// under returns the path of the member name inside the value at at, without sharing at's array.
+func under(at []step, name string) []step {
+	return append(slices.Clip(at), member(name))
 }

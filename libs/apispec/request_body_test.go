@@ -12,12 +12,7 @@ import (
 func TestReceiptRules(t *testing.T) {
 	emailRule := "email must be a valid e-mail address: no leading dot, no consecutive dots, " +
 		"and a domain ending in a top-level part of 2 or more letters"
-	// local part of 64 characters, then labels of up to 63 characters.
-	long := func(n int) string {
-		local := str(64, "a")
-		domain := str(63, "b") + "." + str(63, "c") + "." + str(n-64-1-63-1-63-1-3, "d") + ".es"
-		return local + "@" + domain
-	}
+	long := longEmail
 	for _, op := range []string{"browserLookupReceipts", "browserSendReceipts"} {
 		t.Run(op, func(t *testing.T) {
 			runRules(t, op, receipt, []ruleCase{
@@ -124,10 +119,14 @@ func TestProblemsAreSortedWithIndexesInNumericOrder(t *testing.T) {
 func TestProblemsAreCapped(t *testing.T) {
 	v := validator(t)
 	body := createRegistration()
-	body["athletes"] = repeat(150, func(int) any { return with(t, athlete(), "phone", "x") })
+	body["athletes"] = repeat(100, func(int) any { return with(t, with(t, athlete(), "phone", "x"), "gender", "X") })
 	got := problemsOf(t, v.ValidateRequest("organizerCreateRegistration", encode(t, body)))
-	if len(got) != maxProblems+1 || got[maxProblems] != "and 50 more problems" {
+	if len(got) != maxProblems+1 || got[maxProblems] != "and 100 more problems" {
 		t.Errorf("got %d problems ending %q", len(got), got[len(got)-1])
+	}
+	// The first ones by path, array indexes in numeric order.
+	if got[0] != "athletes[0].gender must be one of: MALE, FEMALE" || got[99] != phoneAt(49) {
+		t.Errorf("got %q ... %q", got[0], got[99])
 	}
 }
 
@@ -156,4 +155,9 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 	for err := range errs {
 		t.Error(err)
 	}
+}
+
+// phoneAt is the problem of a malformed phone of athletes[i].
+func phoneAt(i int) string {
+	return fmt.Sprintf("athletes[%d].phone must be in E.164 form: a plus sign, a digit 1-9, then 6 to 14 digits", i)
 }

@@ -1,0 +1,45 @@
+package apispec
+
+import (
+	"testing"
+
+	"github.com/podiumhq/podium/libs/apispec/apispectest"
+)
+
+// TestLargestBodiesFitTheirLimits checks that the largest legitimate body of each operation is
+// valid and fits the operation's byte limit, with a small margin: the limit is at most a
+// quarter (or 1 KiB, for small bodies) above it.
+func TestLargestBodiesFitTheirLimits(t *testing.T) {
+	v := validator(t)
+	for _, op := range Operations() {
+		if !op.HasBody {
+			continue
+		}
+		t.Run(op.ID, func(t *testing.T) {
+			body := apispectest.LargestJSON(op.ID)
+			if body == nil {
+				t.Fatal("no largest body")
+			}
+			if err := v.ValidateRequest(op.ID, body); err != nil {
+				t.Fatalf("largest body refused: %v", err)
+			}
+			size, limit := len(body), op.MaxBodyBytes
+			if size > limit || limit > max(size*5/4, size+1024) {
+				t.Errorf("largest body is %d bytes, limit %d: want the limit within a quarter or 1 KiB above it", size, limit)
+			}
+		})
+	}
+}
+
+// TestWidestSignatureFitsTheSessionLimit checks that the largest session still fits when every
+// signature coordinate takes the most characters a browser writes for it.
+func TestWidestSignatureFitsTheSessionLimit(t *testing.T) {
+	body := apispectest.Encode(apispectest.Largest(session,
+		map[string]any{"legalSignature": apispectest.SignatureOf(apispectest.WidestPoint())}))
+	if err := validator(t).ValidateRequest(session, body); err != nil {
+		t.Fatalf("refused: %v", err)
+	}
+	if limit := MaxBodyBytes(); len(body) > limit {
+		t.Errorf("%d bytes, over the limit of %d", len(body), limit)
+	}
+}
