@@ -66,21 +66,11 @@ type Config struct {
 	ReceiptCooldown time.Duration `env:"RECEIPT_COOLDOWN" envDefault:"10m"`
 }
 
-// AppOptions are the service's tunables from the configuration.
+// AppOptions are the service's tunables from the configuration (0 turns a limit off).
 func (c Config) AppOptions() app.Options {
-	none := func(v int) int { // app.Options reads 0 as its default and a negative value as none
-		if v == 0 {
-			return -1
-		}
-		return v
-	}
-	cooldown := c.ReceiptCooldown
-	if cooldown == 0 {
-		cooldown = -1
-	}
 	return app.Options{
-		HoldLimits:      domain.HoldLimits{PerAddress: none(c.HoldMaxPlacesPerAddress), PerEmail: none(c.HoldMaxPlacesPerEmail)},
-		ReceiptCooldown: cooldown,
+		HoldLimits:      domain.HoldLimits{PerAddress: c.HoldMaxPlacesPerAddress, PerEmail: c.HoldMaxPlacesPerEmail},
+		ReceiptCooldown: c.ReceiptCooldown,
 	}
 }
 

@@ -61,27 +61,30 @@ type Repository interface {
 	// QueueReceiptMail stores m for the mail worker, in one transaction that starts the cooldown
 	// of its recipient for the event, unless the last receipt mail to the recipient was queued
 	// less than cooldown before now (a *domain.TooManyRequestsError); a mail with m's dedupe
-	// key still unsent is not stored twice.
+	// key still unsent is not stored twice, but takes m's content.
 	QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error
 	// Once runs fn on a repository bound to one transaction unless the consumer already
 	// processed messageID, recording it in the same transaction.
 	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)
 }
 
-// Options tunes the service; zero values take the defaults.
+// Options tunes the service, as configured: a zero value turns its limit off.
 type Options struct {
 	// HoldLimits caps unpaid places per client network and purchaser e-mail in an event
-	// (zero: domain.DefaultHoldLimits' cap; negative: none).
+	// (domain.DefaultHoldLimits by default in the configuration).
 	HoldLimits domain.HoldLimits
 	// ReceiptCooldown is how long after a receipt mail to an address for an event another is
-	// refused (default DefaultReceiptCooldown; negative: none).
+	// refused (DefaultReceiptCooldown by default in the configuration).
 	ReceiptCooldown time.Duration
 }
 
-// DefaultReceiptCooldown is the receipt cooldown when none is configured: mail normally
+// DefaultReceiptCooldown is the receipt cooldown the configuration defaults to: mail normally
 // arrives within a minute, and ten minutes lets a buyer who did not find it ask again in the
 // same visit while keeping any address to six receipt mails an hour per event.
 const DefaultReceiptCooldown = 10 * time.Minute
+
+// DefaultOptions are the limits the configuration defaults to.
+var DefaultOptions = Options{HoldLimits: domain.DefaultHoldLimits, ReceiptCooldown: DefaultReceiptCooldown}
 
 // Service runs the use cases.
 type Service struct {
@@ -93,19 +96,6 @@ type Service struct {
 
 // New returns a Service; now is the clock (time.Now in production).
 func New(repo Repository, catalog Catalog, now func() time.Time, o Options) *Service {
-	if o.HoldLimits.PerAddress == 0 {
-		o.HoldLimits.PerAddress = domain.DefaultHoldLimits.PerAddress
-	}
-	if o.HoldLimits.PerEmail == 0 {
-		o.HoldLimits.PerEmail = domain.DefaultHoldLimits.PerEmail
-	}
-	o.HoldLimits.PerAddress, o.HoldLimits.PerEmail = max(o.HoldLimits.PerAddress, 0), max(o.HoldLimits.PerEmail, 0)
-	switch {
-	case o.ReceiptCooldown == 0:
-		o.ReceiptCooldown = DefaultReceiptCooldown
-	case o.ReceiptCooldown < 0:
-		o.ReceiptCooldown = 0
-	}
 	return &Service{repo: repo, catalog: catalog, now: now, opts: o}
 }
 
@@ -118,7 +108,7 @@ func (s *Service) event(ctx context.Context, organizerID, eventID string) (domai
 	if err != nil {
 		return domain.Event{}, err
 	}
-	if organizerID != "" && e.OrganizerID != organizerID {
+	if e.OrganizerID != organizerID {
 		return domain.Event{}, domain.NotFound("event", eventID)
 	}
 	return e, nil

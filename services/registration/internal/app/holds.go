@@ -32,10 +32,11 @@ type Hold struct {
 	Existing      bool
 }
 
-// CreateHold creates a PENDING order with its registrations and holds their places until
-// ExpiresAt, all or nothing; the same hold id again returns the same order. The places held
-// and not yet paid for from the client network, and for the purchaser e-mail, in the event
-// stay within their caps (a *domain.TooManyRequestsError otherwise).
+// CreateHold creates a PENDING order of the organizer with its registrations and holds their
+// places until ExpiresAt, all or nothing; the same hold id again returns the same order. The
+// places held and not yet paid for from the client network in the event stay within its cap
+// (a *domain.TooManyRequestsError otherwise); for the purchaser e-mail, its oldest unpaid
+// holds are released to make room (see domain.HoldLimits.Admit).
 func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInput) (Hold, error) {
 	if err := checkHold(in); err != nil {
 		return Hold{}, err
@@ -44,7 +45,6 @@ func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInp
 	if err != nil {
 		return Hold{}, err
 	}
-	organizerID = e.OrganizerID // a service principal names no organizer
 	if o, regs, err := s.repo.OrderByHold(ctx, organizerID, in.HoldID); err == nil {
 		return Hold{Order: o, Registrations: regs, Existing: true}, nil
 	} else if !isNotFound(err) {
