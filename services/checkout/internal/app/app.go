@@ -116,12 +116,13 @@ type Repository interface {
 	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
 	// PruneInbox forgets processed message ids older than keep.
 	PruneInbox(ctx context.Context, keep time.Duration) (int64, error)
-	// PromocodeBlockedUntil returns the end of the latest block of the failure subjects that
-	// runs past now, or now when none is blocked.
-	PromocodeBlockedUntil(ctx context.Context, subjects []string, now time.Time) (time.Time, error)
-	// RecordPromocodeFailure counts a failed promocode against each subject with its backoff,
-	// atomically for every instance.
-	RecordPromocodeFailure(ctx context.Context, subjects []domain.FailureSubject, now time.Time) error
+	// AdmitPromocode admits a request with a promocode in one step, atomically for every
+	// instance: while any subject is blocked at now it records nothing and returns the longest
+	// block left; otherwise it records a failure against each subject up front and returns
+	// the charges.
+	AdmitPromocode(ctx context.Context, subjects []domain.FailureSubject, now time.Time) (charged []domain.FailureCharge, blocked time.Duration, err error)
+	// ForgivePromocode takes back failures AdmitPromocode charged.
+	ForgivePromocode(ctx context.Context, charged []domain.FailureCharge) error
 	// PrunePromocodeFailures forgets subjects whose failures were forgiven and block ended.
 	PrunePromocodeFailures(ctx context.Context, now time.Time) (int64, error)
 }

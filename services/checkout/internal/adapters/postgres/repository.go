@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -58,7 +57,7 @@ func (r *Repository) CreateCheckout(ctx context.Context, c domain.Checkout, maxU
 		if maxUses == nil {
 			return nil
 		}
-		if err := q.LockPromocode(ctx, promocodeLock(c.EventID, c.Promocode)); err != nil {
+		if err := q.LockPromocode(ctx, pg.LockID("promocode", c.EventID, c.Promocode)); err != nil {
 			return fmt.Errorf("lock promocode: %w", err)
 		}
 		used, err := q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: c.EventID, Code: c.Promocode, Now: c.CreatedAt})
@@ -211,17 +210,6 @@ func (r *Repository) StaleCheckouts(ctx context.Context, before time.Time) ([]st
 		return nil, fmt.Errorf("stale checkouts: %w", err)
 	}
 	return ids, nil
-}
-
-// promocodeLock is the advisory lock id of an event's promocode: a 64-bit FNV-1a hash of both
-// (two codes sharing an id only wait on each other).
-func promocodeLock(eventID, code string) int64 {
-	h := fnv.New64a()
-	for _, s := range []string{"promocode", eventID, code} {
-		_, _ = h.Write([]byte(s))
-		_, _ = h.Write([]byte{0})
-	}
-	return int64(h.Sum64()) //nolint:gosec // a lock id: any 64 bits will do
 }
 
 // PruneInbox forgets processed message ids older than keep.

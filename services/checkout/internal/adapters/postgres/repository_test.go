@@ -13,8 +13,11 @@ import (
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
+// t0 is when the tests' checkouts are made.
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
 func newCheckout(id, promo string) domain.Checkout {
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	now := t0
 	c := domain.Checkout{
 		ID: id, OrganizerID: "org_1", KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 100,
 		Quote: domain.Quote{EventID: "evt_1", Currency: "EUR", Total: 100}, PromoState: domain.PromoNone,
@@ -50,7 +53,7 @@ func TestPromocodeReservationsAreAtomic(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED", time.Now()); ok != 3 || exhausted != 17 || used != 3 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED", t0); ok != 3 || exhausted != 17 || used != 3 {
 		t.Fatalf("%d reserved, %d refused, counter %d; want 3, 17, 3", ok, exhausted, used)
 	}
 }
@@ -106,7 +109,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", again.CreatedAt); used != 1 {
 		t.Fatalf("a resumed checkout counted its promocode twice: %d", used)
 	}
-	now := time.Now().UTC()
+	now := t0.Add(time.Minute)
 	got, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_1"}}, func(c *domain.Checkout) ([]domain.Message, error) {
 		c.Held("ord_1", now)
 		c.Opened(domain.PaymentSession{ID: "cs_1", URL: "https://pay", ExpiresAt: now}, now)
@@ -152,7 +155,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 func TestIdempotencyRecords(t *testing.T) {
 	repo := chkpg.New(checkouttest.Pool(t))
 	ctx := context.Background()
-	now := time.Now().UTC()
+	now := t0
 	rec := domain.IdempotencyRecord{KeyID: "key_1", Key: "k-0000001", RequestHash: []byte{1}, CheckoutID: "chk_a", LockedUntil: now.Add(time.Minute), ExpiresAt: now.Add(48 * time.Hour)}
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -51,25 +51,6 @@ func (q *Queries) LockPromocodeFailures(ctx context.Context, subject string) (Lo
 	return i, err
 }
 
-const promocodeBlockedUntil = `-- name: PromocodeBlockedUntil :one
-SELECT coalesce(max(blocked_until), $1::timestamptz)::timestamptz AS blocked_until
-FROM promocode_failures
-WHERE subject = ANY($2::text[]) AND blocked_until > $1::timestamptz
-`
-
-type PromocodeBlockedUntilParams struct {
-	Now      time.Time
-	Subjects []string
-}
-
-// The end of the latest block of the subjects that runs past now (now when none does).
-func (q *Queries) PromocodeBlockedUntil(ctx context.Context, arg PromocodeBlockedUntilParams) (time.Time, error) {
-	row := q.db.QueryRow(ctx, promocodeBlockedUntil, arg.Now, arg.Subjects)
-	var blocked_until time.Time
-	err := row.Scan(&blocked_until)
-	return blocked_until, err
-}
-
 const promocodeUses = `-- name: PromocodeUses :one
 SELECT count(*)::bigint AS used FROM checkouts
 WHERE event_id = $1 AND promocode = $2::text AND promocode_state = 'RESERVED'
