@@ -101,12 +101,15 @@ type Repository interface {
 	PromocodeUses(ctx context.Context, eventID, code string, now time.Time) (int64, error)
 	// CreateCheckout stores c and, when it reserves a promocode use, refuses it with
 	// domain.ErrPromocodeExhausted when the uses at c.CreatedAt, itself included, would exceed
-	// maxUses (nil: unlimited), atomically with other reservations of the code. A checkout
-	// with c.ID already stored is returned as it is, with existed true.
-	CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (stored domain.Checkout, existed bool, err error)
+	// c.PromoMaxUses (nil: unlimited), atomically with other reservations of the code. A
+	// checkout with c.ID already stored is returned as it is, with existed true.
+	CreateCheckout(ctx context.Context, c domain.Checkout) (stored domain.Checkout, existed bool, err error)
 	// Update locks the checkout u.Ref picks and, in one transaction, runs fn on it, stores
 	// it (its promocode state with it), writes the messages fn returns to the outbox and
-	// applies u's inbox and idempotency parts.
+	// applies u's inbox and idempotency parts. A change that makes the checkout count among
+	// its promocode's uses again (HoldsPromocodeUse at its UpdatedAt) is refused with
+	// domain.ErrPromocodeExhausted, and nothing kept, when that would exceed c.PromoMaxUses,
+	// atomically with every reservation of the code.
 	Update(ctx context.Context, u Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, Outcome, error)
 	// Checkout returns a checkout by id, session id (the latest) or order id.
 	Checkout(ctx context.Context, ref CheckoutRef) (domain.Checkout, error)

@@ -142,11 +142,10 @@ func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string
 		LegalSignature: p.LegalSignature, IPEnrichment: p.IPEnrichment, Deferred: p.Deferred,
 		HoldExpiresAt: now.Add(s.opts.HoldTTL), CreatedAt: now, UpdatedAt: now,
 	}
-	var maxUses *int64
 	if promo != nil {
-		c.Promocode, c.PromoState, maxUses = promo.Code, domain.PromoReserved, promo.MaxUses
+		c.Promocode, c.PromoState, c.PromoMaxUses = promo.Code, domain.PromoReserved, promo.MaxUses
 	}
-	stored, existed, err := s.repo.CreateCheckout(ctx, c, maxUses)
+	stored, existed, err := s.repo.CreateCheckout(ctx, c)
 	switch {
 	case errors.Is(err, domain.ErrPromocodeExhausted):
 		return domain.Checkout{}, domain.InvalidPromocode(promo.Code)
