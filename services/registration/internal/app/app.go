@@ -19,7 +19,8 @@ type Catalog interface {
 
 // Repository stores orders, registrations, tickets, the quota ledger and the mail outbox.
 // Implementations own their transactions and write the outbox events of every change inside
-// them. organizerID scopes every lookup; "" means any organizer (service callers).
+// them. organizerID scopes every lookup; "" means any organizer, for the in-process payments
+// consumer and hold sweeper only (every route names its caller's organizer).
 type Repository interface {
 	// CreateOrder stores o and its registrations with their tickets and takes their places
 	// (held for a PENDING order, confirmed for a COMPLETED one; one place per registration),

@@ -51,8 +51,8 @@ func wantLimited(t *testing.T, r regtest.Response, lapse, now time.Time, parts .
 
 // TestUnpaidPlacesAreCappedPerAddress: one client network holds at most 33 unpaid places of
 // an event at once (three full purchases); the next hold from it is refused with 429 until the
-// earliest of its holds lapses, while a buyer from another network still holds places. Two
-// IPv6 addresses of one /64 are one network.
+// earliest of its holds lapses (which frees enough for one place), while a buyer from another
+// network still holds places. Two IPv6 addresses of one /64 are one network.
 func TestUnpaidPlacesAreCappedPerAddress(t *testing.T) {
 	env := unlimited(t)
 	tok := env.Browser(t, orgA)
