@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fullPurchase is a session body holding 11 places: the shop's pair and 10 guest pairs, every
@@ -113,4 +114,39 @@ func TestNobodyCanLockABuyersEmailOut(t *testing.T) {
 	s.wantOrderStatus(t, held[1].OrderID, "PENDING")
 	s.pay(t, a)
 	s.wantPlaces(t, 1, 11)
+}
+
+// TestALatePaymentDoesNotTakeAPromocodeUseTwice: a buyer's checkout with the one-use code
+// ONCE10 lapses (its Stripe session expires, the hold is released and the use given back), and
+// another buyer takes the use; the first buyer's payment then arrives anyway. The code is not
+// used twice: that payment is refunded in full through Stripe, its checkout reads
+// REFUNDED_NO_PROMOCODE and its order REFUNDED, while the other buyer pays and keeps the place.
+func TestALatePaymentDoesNotTakeAPromocodeUseTwice(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	withCode := func(team string) map[string]any {
+		b := s.purchase(team)
+		b["promocode"] = "ONCE10"
+		return b
+	}
+	late := s.open(t, withCode("Team Late"))
+	lateCall := stripeSessionOf(t, s.org, late.OrderID)
+	expired := stripeEvent(t, "checkout.session.expired", lateCall, late.SessionID)
+	wantWebhook(t, deliver(t, expired, signed(expired, time.Now())), "applied")
+	s.wantOrder(t, late.OrderID, "CANCELLED", "CANCELLED")
+
+	other := s.open(t, withCode("Team On Time"))
+	paid := stripeEvent(t, "checkout.session.completed", lateCall, late.SessionID)
+	wantWebhook(t, deliver(t, paid, signed(paid, time.Now())), "applied")
+	eventually(t, func() string {
+		if st := checkoutState(t, late.OrderID); st != "REFUNDED_NO_PROMOCODE" {
+			return "checkout " + st + ", want REFUNDED_NO_PROMOCODE"
+		}
+		return ""
+	})
+	s.wantOrder(t, late.OrderID, "CANCELLED", "REFUNDED")
+	if refunds := sys.StripeCalls("POST", "/v1/refunds", s.org); len(refunds) != 1 || refunds[0].Metadata("orderId") != late.OrderID {
+		t.Fatalf("refunds reaching Stripe: %+v, want one of order %s", refunds, late.OrderID)
+	}
+	s.pay(t, other)
+	s.wantPlaces(t, 1, 0)
 }
