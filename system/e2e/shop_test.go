@@ -52,10 +52,10 @@ func shopEvent(status string, quota *int) map[string]any {
 		"categories": []any{pairs},
 		"formFields": []any{map[string]any{"key": "tshirt", "label": "T-shirt size", "type": "select", "required": true,
 			"options": []any{"S", "M", "L"}, "appliesTo": "ATHLETE"}},
-		"waivers":    []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
+		"waivers": []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
 		"promocodes": []any{map[string]any{"key": "free", "code": "FREE100", "percent": 100},
 			map[string]any{"key": "once", "code": "ONCE10", "percent": 10, "maxUses": 1}},
-		"fees":       []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
+		"fees": []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
 	}
 }
 
