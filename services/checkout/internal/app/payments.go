@@ -38,7 +38,8 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 	c, outcome, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
 		return c.ApplyPayment(ev, now), nil
 	})
-	if errors.Is(err, domain.ErrPromocodeExhausted) {
+	usedUp := errors.Is(err, domain.ErrPromocodeExhausted)
+	if usedUp {
 		c, outcome, err = s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
 			return s.refundPromocodeUsedUp(ctx, c, ev, now)
 		})
@@ -54,7 +55,7 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 			"stripe_event_id", ev.ID, "type", string(ev.Kind), "session_id", ev.SessionID, "checkout_id", ev.CheckoutID)
 		return WebhookUnknown, nil
 	}
-	if c.State == domain.StateRefundedNoPromocode {
+	if usedUp && c.State == domain.StateRefundedNoPromocode {
 		s.log.WarnContext(ctx, "late payment found its promocode's uses all taken: payment refunded",
 			"stripe_event_id", ev.ID, "checkout_id", c.ID, "order_id", c.OrderID, "refund_id", c.RefundID)
 	}

@@ -27,9 +27,10 @@ type Repository interface {
 	// all or nothing. quotas maps category ids to their quota (nil: unlimited).
 	CreateOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error
 	// CreateHold stores a PENDING order like CreateOrder, in one transaction that locks the
-	// order's client network and purchaser e-mail within its event, reads the places their
-	// live holds (PENDING, not lapsed at o.CreatedAt) take, and stores nothing when caps
-	// refuse the order (caps.Admit's error).
+	// order's client network and purchaser e-mail within its event and reads their live holds
+	// (PENDING, not lapsed at o.CreatedAt): it stores nothing when caps refuse the order
+	// (caps.Admit's error), and releases the e-mail's holds caps.Admit names (reason
+	// CANCELLED, as ReleaseOrder does) before it stores the order.
 	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error
 	// OrderByHold returns the order made for a checkout hold id, with its registrations.
 	OrderByHold(ctx context.Context, organizerID, holdID string) (domain.Order, []domain.Registration, error)
@@ -48,9 +49,9 @@ type Repository interface {
 	ConfirmOrder(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
 	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
 	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
-	// RefundOrder marks an order whose payment was returned REFUNDED. Only an order that holds
-	// no places (FAILED or CANCELLED) is refunded this way; a PENDING or COMPLETED one is a
-	// *domain.ConflictError. Repeating it is harmless.
+	// RefundOrder marks an order whose payment was returned REFUNDED: a FAILED or CANCELLED
+	// one as it is, a PENDING one once released (reason FAILED, its places freed); a COMPLETED
+	// one is a *domain.ConflictError. Repeating it is harmless.
 	RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error)
 	// ExpiredHolds returns ids of PENDING orders whose hold lapsed by now.
 	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error)

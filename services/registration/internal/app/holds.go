@@ -192,8 +192,9 @@ type Payment struct {
 }
 
 // ApplyPayment confirms (payment succeeded), releases (payment failed) or marks refunded
-// (payment returned) the order, once per message id. A late payment without a place leaves
-// the order FAILED and publishes the unfulfillable event; that is an outcome, not an error.
+// (payment returned; released first if still PENDING) the order, once per message id. A late
+// payment without a place leaves the order FAILED and publishes the unfulfillable event; that
+// is an outcome, not an error.
 func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 	_, err := s.repo.Once(ctx, domain.PaymentsConsumerGroup, p.MessageID, func(r Repository) error {
 		switch p.Type {
@@ -216,7 +217,8 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 			}
 			return err
 		case domain.EventPaymentRefunded:
-			// Checkout refunds only orders registration found no place for (FAILED).
+			// Checkout refunds a late payment registration found no place for (the order is
+			// FAILED), or whose limited promocode was used up (the order may still be PENDING).
 			_, err := r.RefundOrder(ctx, p.OrderID, s.clock())
 			var ce *domain.ConflictError
 			if errors.As(err, &ce) || isNotFound(err) {
