@@ -27,7 +27,7 @@ func (r *Repository) AdmitPromocode(ctx context.Context, subjects []domain.Failu
 		q := r.q.WithTx(tx)
 		states := make([]domain.FailureState, len(sorted))
 		for i, s := range sorted {
-			if err := q.EnsurePromocodeFailures(ctx, db.EnsurePromocodeFailuresParams{Subject: s.Key, DrainedAt: now}); err != nil {
+			if err := q.EnsurePromocodeFailures(ctx, s.Key); err != nil {
 				return err
 			}
 			row, err := q.LockPromocodeFailures(ctx, s.Key)

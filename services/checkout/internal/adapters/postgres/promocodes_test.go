@@ -75,3 +75,21 @@ func TestPromocodeAttemptsAreAdmittedOneAfterAnother(t *testing.T) {
 		t.Fatalf("pruned %d subjects once every failure was forgiven, want the address", n)
 	}
 }
+
+// TestAnAttemptThatReadItsClockFirstIsNotBlockedByAnother: two attempts read their clocks, and
+// the one with the later time makes the subjects' rows first; the other, whose time is a
+// millisecond earlier, is admitted (no block is made up from the other's clock).
+func TestAnAttemptThatReadItsClockFirstIsNotBlockedByAnother(t *testing.T) {
+	repo := chkpg.New(checkouttest.Pool(t))
+	ctx := context.Background()
+	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	subjects := []domain.FailureSubject{
+		{Key: "address:192.0.2.9", Backoff: domain.DefaultAddressBackoff}, {Key: "key:key_pub_2", Backoff: domain.DefaultKeyBackoff},
+	}
+	if _, blocked, err := repo.AdmitPromocode(ctx, subjects, now.Add(time.Millisecond)); err != nil || blocked != 0 {
+		t.Fatalf("the first attempt: blocked %s (%v)", blocked, err)
+	}
+	if charged, blocked, err := repo.AdmitPromocode(ctx, subjects, now); err != nil || blocked != 0 || len(charged) != 2 {
+		t.Fatalf("the attempt that read its clock first: blocked %s (%v)", blocked, err)
+	}
+}
