@@ -27,7 +27,8 @@ const (
 
 // newShop creates an organizer, its keys and an event with the given status: one category of
 // pairs with unlimited places, a required T-shirt size per athlete, a required liability
-// waiver, a 100 % promocode FREE100 and a 5 % service fee per registration.
+// waiver, a 100 % promocode FREE100, a 10 % promocode ONCE10 of one use and a 5 % service fee
+// per registration.
 func newShop(t *testing.T, status string) *shop {
 	t.Helper()
 	s := &shop{tenant: newTenant(t)}
@@ -51,9 +52,10 @@ func shopEvent(status string, quota *int) map[string]any {
 		"categories": []any{pairs},
 		"formFields": []any{map[string]any{"key": "tshirt", "label": "T-shirt size", "type": "select", "required": true,
 			"options": []any{"S", "M", "L"}, "appliesTo": "ATHLETE"}},
-		"waivers":    []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
-		"promocodes": []any{map[string]any{"key": "free", "code": "FREE100", "percent": 100}},
-		"fees":       []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
+		"waivers": []any{map[string]any{"key": "liability", "title": "Liability", "text": "I take part at my own risk."}},
+		"promocodes": []any{map[string]any{"key": "free", "code": "FREE100", "percent": 100},
+			map[string]any{"key": "once", "code": "ONCE10", "percent": 10, "maxUses": 1}},
+		"fees": []any{map[string]any{"key": "service", "name": "Service fee", "percent": 5}},
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -76,9 +78,19 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	consumer := &kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}
 	defer runInBackground(ctx, restarting(log, "order-events consumer", consumer.Run))()
 
+	srv, err := newServer(cfg, log, pool, tel, svc)
+	if err != nil {
+		return err
+	}
+	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+}
+
+// newServer builds the HTTP server of svc: its routes, identity verification, readiness on
+// the pool and metrics.
+func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.Telemetry, svc *app.Service) (*httpserver.Server, error) {
 	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
 	if err != nil {
-		return fmt.Errorf("config: %w", err)
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	srv := httpserver.New(httpserver.Options{
 		Log:            log,
@@ -91,7 +103,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		RequestTimeout: cfg.RequestTimeout,
 	})
 	chkhttp.Register(srv.App, svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL))
-	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+	return srv, nil
 }
 
 // runInBackground runs fn on a context that outlives ctx's cancellation, so background work

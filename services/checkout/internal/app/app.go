@@ -101,12 +101,15 @@ type Repository interface {
 	PromocodeUses(ctx context.Context, eventID, code string, now time.Time) (int64, error)
 	// CreateCheckout stores c and, when it reserves a promocode use, refuses it with
 	// domain.ErrPromocodeExhausted when the uses at c.CreatedAt, itself included, would exceed
-	// maxUses (nil: unlimited), atomically with other reservations of the code. A checkout
-	// with c.ID already stored is returned as it is, with existed true.
-	CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (stored domain.Checkout, existed bool, err error)
+	// c.PromoMaxUses (nil: unlimited), atomically with other reservations of the code. A
+	// checkout with c.ID already stored is returned as it is, with existed true.
+	CreateCheckout(ctx context.Context, c domain.Checkout) (stored domain.Checkout, existed bool, err error)
 	// Update locks the checkout u.Ref picks and, in one transaction, runs fn on it, stores
 	// it (its promocode state with it), writes the messages fn returns to the outbox and
-	// applies u's inbox and idempotency parts.
+	// applies u's inbox and idempotency parts. A change that makes the checkout count among
+	// its promocode's uses again (HoldsPromocodeUse at its UpdatedAt) is refused with
+	// domain.ErrPromocodeExhausted, and nothing kept, when that would exceed c.PromoMaxUses,
+	// atomically with every reservation of the code.
 	Update(ctx context.Context, u Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, Outcome, error)
 	// Checkout returns a checkout by id, session id (the latest) or order id.
 	Checkout(ctx context.Context, ref CheckoutRef) (domain.Checkout, error)
@@ -116,12 +119,13 @@ type Repository interface {
 	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
 	// PruneInbox forgets processed message ids older than keep.
 	PruneInbox(ctx context.Context, keep time.Duration) (int64, error)
-	// PromocodeBlockedUntil returns the end of the latest block of the failure subjects that
-	// runs past now, or now when none is blocked.
-	PromocodeBlockedUntil(ctx context.Context, subjects []string, now time.Time) (time.Time, error)
-	// RecordPromocodeFailure counts a failed promocode against each subject with its backoff,
-	// atomically for every instance.
-	RecordPromocodeFailure(ctx context.Context, subjects []domain.FailureSubject, now time.Time) error
+	// AdmitPromocode admits a request with a promocode in one step, atomically for every
+	// instance: while any subject is blocked at now it records nothing and returns the longest
+	// block left; otherwise it records a failure against each subject up front and returns
+	// the charges.
+	AdmitPromocode(ctx context.Context, subjects []domain.FailureSubject, now time.Time) (charged []domain.FailureCharge, blocked time.Duration, err error)
+	// ForgivePromocode takes back failures AdmitPromocode charged.
+	ForgivePromocode(ctx context.Context, charged []domain.FailureCharge) error
 	// PrunePromocodeFailures forgets subjects whose failures were forgiven and block ended.
 	PrunePromocodeFailures(ctx context.Context, now time.Time) (int64, error)
 }

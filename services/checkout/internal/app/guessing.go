@@ -25,44 +25,39 @@ func (s *Service) failureSubjects(c Client) []domain.FailureSubject {
 	return out
 }
 
-// promocodeAllowed refuses a request with a promocode, before the code is looked at, while
-// its client's address or key is blocked for failing too many (a *domain.TooManyRequestsError
-// saying until when).
-func (s *Service) promocodeAllowed(ctx context.Context, c Client, code string) error {
+// admitPromocode admits a request with a promocode before the code is looked at, in one
+// atomic step for every instance: while its client's address or key is blocked for failing
+// too many it is refused (a *domain.TooManyRequestsError saying until when); otherwise a
+// failure is recorded against both up front, so that a burst of requests is admitted one
+// after the other and the first to go beyond the free failures blocks the rest. settle gives
+// the failure back if the code turns out valid.
+func (s *Service) admitPromocode(ctx context.Context, c Client, code string) ([]domain.FailureCharge, error) {
 	subjects := s.failureSubjects(c)
 	if code == "" || len(subjects) == 0 {
-		return nil
+		return nil, nil
 	}
-	keys := make([]string, len(subjects))
-	for i, sub := range subjects {
-		keys[i] = sub.Key
-	}
-	now := s.clock()
-	until, err := s.repo.PromocodeBlockedUntil(ctx, keys, now)
+	charged, wait, err := s.repo.AdmitPromocode(ctx, subjects, s.clock())
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if wait := until.Sub(now); wait > 0 {
-		return &domain.TooManyRequestsError{
+	if wait > 0 {
+		return nil, &domain.TooManyRequestsError{
 			Message: "too many promocodes that are not valid were tried from this address or on this site: " +
 				"wait Retry-After seconds before trying a code again (a purchase without a code goes through)",
 			RetryAfter: wait,
 		}
 	}
-	return nil
+	return charged, nil
 }
 
-// notePromocodeFailure counts err against the client when it is the answer to a promocode
-// that is unknown or cannot be used. A failure to count it is logged: the answer stays err.
-func (s *Service) notePromocodeFailure(ctx context.Context, c Client, err error) {
-	if !domain.IsInvalidPromocode(err) {
+// settlePromocode keeps the failure admitPromocode charged when err answers a promocode that
+// is unknown or cannot be used, and gives it back otherwise. A failure to give it back is
+// logged: the answer stays err.
+func (s *Service) settlePromocode(ctx context.Context, c Client, charged []domain.FailureCharge, err error) {
+	if len(charged) == 0 || domain.IsInvalidPromocode(err) {
 		return
 	}
-	subjects := s.failureSubjects(c)
-	if len(subjects) == 0 {
-		return
-	}
-	if rerr := s.repo.RecordPromocodeFailure(context.WithoutCancel(ctx), subjects, s.clock()); rerr != nil {
-		s.log.ErrorContext(ctx, "counting a failed promocode did not work", "key_id", c.KeyID, "err", rerr)
+	if ferr := s.repo.ForgivePromocode(context.WithoutCancel(ctx), charged); ferr != nil {
+		s.log.ErrorContext(ctx, "giving back a promocode attempt did not work", "key_id", c.KeyID, "err", ferr)
 	}
 }

@@ -23,7 +23,8 @@ const (
 // HandleStripeWebhook verifies a Stripe webhook and applies it once (the inbox dedupes by
 // Stripe event id): the checkout's new state and the payment event for registration are
 // written in one transaction. Events of other types, and of sessions checkout does not know,
-// are acknowledged and change nothing.
+// are acknowledged and change nothing. A payment after the hold lapsed whose limited promocode
+// has no use left is refunded (see refundPromocodeUsedUp).
 func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signature string) (WebhookResult, error) {
 	ev, err := s.payments.ParseWebhook(payload, signature)
 	if err != nil {
@@ -33,11 +34,16 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 		return WebhookIgnored, nil
 	}
 	now := s.clock()
-	c, outcome, err := s.repo.Update(ctx, Update{
-		Ref: CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID}, Consumer: ConsumerStripe, MessageID: ev.ID,
-	}, func(c *domain.Checkout) ([]domain.Message, error) {
+	u := Update{Ref: CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID}, Consumer: ConsumerStripe, MessageID: ev.ID}
+	c, outcome, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
 		return c.ApplyPayment(ev, now), nil
 	})
+	usedUp := errors.Is(err, domain.ErrPromocodeExhausted)
+	if usedUp {
+		c, outcome, err = s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
+			return s.refundPromocodeUsedUp(ctx, c, ev, now)
+		})
+	}
 	if err != nil {
 		return "", fmt.Errorf("webhook %s: %w", ev.Kind, err)
 	}
@@ -49,8 +55,34 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 			"stripe_event_id", ev.ID, "type", string(ev.Kind), "session_id", ev.SessionID, "checkout_id", ev.CheckoutID)
 		return WebhookUnknown, nil
 	}
+	if usedUp && c.State == domain.StateRefundedNoPromocode {
+		s.log.WarnContext(ctx, "late payment found its promocode's uses all taken: payment refunded",
+			"stripe_event_id", ev.ID, "checkout_id", c.ID, "order_id", c.OrderID, "refund_id", c.RefundID)
+	}
 	s.log.InfoContext(ctx, "Stripe webhook applied", "stripe_event_id", ev.ID, "type", string(ev.Kind), "checkout_id", c.ID, "state", string(c.State))
 	return WebhookApplied, nil
+}
+
+// refundPromocodeUsedUp refunds in full, through Stripe, a payment that arrived after its
+// hold lapsed when its limited promocode had no use left (others took the uses the lapsed
+// hold gave back), as a late payment with no place left is refunded: idempotency key
+// podium-refund-<orderId>, REFUNDED_NO_PROMOCODE, payment.refunded for registration. A failed
+// refund fails the webhook, which Stripe delivers again.
+func (s *Service) refundPromocodeUsedUp(ctx context.Context, c *domain.Checkout, ev domain.PaymentEvent, now time.Time) ([]domain.Message, error) {
+	if c.PaidOrBeyond() { // a delivery of the same payment settled it meanwhile
+		return nil, nil
+	}
+	pi := c.LatePaymentIntent(ev)
+	if pi == "" {
+		return nil, fmt.Errorf("checkout %s: no payment to refund", c.ID)
+	}
+	id, err := s.payments.Refund(ctx, pi, "podium-refund-"+c.OrderID, map[string]string{
+		"orderId": c.OrderID, "checkoutId": c.ID, "organizerId": c.OrganizerID, "eventId": c.EventID, "reason": domain.ReasonPromocodeUsedUp,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("refund: %w", err)
+	}
+	return c.RefundedNoPromocode(ev, id, now), nil
 }
 
 // HandleOrderEvent applies an event of registration.orders.v1 once (the inbox dedupes by

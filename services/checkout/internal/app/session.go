@@ -75,14 +75,15 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 // runSession runs one attempt of a session request with the checkout id given (a new one, or
 // that of an interrupted attempt being resumed). idem is nil without an idempotency key. A
 // promocode is refused unseen while the client's address or key is blocked for failing too
-// many, and a code that is unknown or cannot be used counts as a failure.
+// many, and a code that is unknown or cannot be used counts as a failure (see admitPromocode).
 func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	client := Client{KeyID: in.KeyID, Network: in.ClientNetwork}
-	if err := s.promocodeAllowed(ctx, client, in.Purchase.Promocode); err != nil {
+	charged, err := s.admitPromocode(ctx, client, in.Purchase.Promocode)
+	if err != nil {
 		return SessionResult{}, err
 	}
 	res, err := s.attempt(ctx, in, checkoutID, idem)
-	s.notePromocodeFailure(ctx, client, err)
+	s.settlePromocode(ctx, client, charged, err)
 	return res, err
 }
 
@@ -141,11 +142,10 @@ func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string
 		LegalSignature: p.LegalSignature, IPEnrichment: p.IPEnrichment, Deferred: p.Deferred,
 		HoldExpiresAt: now.Add(s.opts.HoldTTL), CreatedAt: now, UpdatedAt: now,
 	}
-	var maxUses *int64
 	if promo != nil {
-		c.Promocode, c.PromoState, maxUses = promo.Code, domain.PromoReserved, promo.MaxUses
+		c.Promocode, c.PromoState, c.PromoMaxUses = promo.Code, domain.PromoReserved, promo.MaxUses
 	}
-	stored, existed, err := s.repo.CreateCheckout(ctx, c, maxUses)
+	stored, existed, err := s.repo.CreateCheckout(ctx, c)
 	switch {
 	case errors.Is(err, domain.ErrPromocodeExhausted):
 		return domain.Checkout{}, domain.InvalidPromocode(promo.Code)

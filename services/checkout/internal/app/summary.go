@@ -11,13 +11,14 @@ import (
 // promocode and fees, as the browser will be charged (per-athlete supplements for the
 // category's minimum team size, since the summary has no athletes). A promocode is refused
 // unseen while the client's address or key is blocked for failing too many, and a code that
-// is unknown or cannot be used counts as a failure.
+// is unknown or cannot be used counts as a failure (see admitPromocode).
 func (s *Service) Summary(ctx context.Context, caller domain.Caller, client Client, r domain.SummaryRequest) (domain.Quote, error) {
-	if err := s.promocodeAllowed(ctx, client, r.Promocode); err != nil {
+	charged, err := s.admitPromocode(ctx, client, r.Promocode)
+	if err != nil {
 		return domain.Quote{}, err
 	}
 	q, err := s.summary(ctx, caller, r)
-	s.notePromocodeFailure(ctx, client, err)
+	s.settlePromocode(ctx, client, charged, err)
 	return q, err
 }
 

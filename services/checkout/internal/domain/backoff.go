@@ -42,11 +42,21 @@ func (b Backoff) Blocked(s FailureState, now time.Time) time.Duration {
 	return max(s.BlockedUntil.Sub(now), 0)
 }
 
+// FailureCharge is a failure recorded up front against a subject: the state before and after
+// it, so that it can be taken back if the code turns out valid (see Forgive).
+type FailureCharge struct {
+	Subject       FailureSubject
+	Before, After FailureState
+}
+
+// interval is how often one failure is forgiven.
+func (b Backoff) interval() time.Duration { return b.Window / time.Duration(max(b.Free, 1)) }
+
 // Fail records a failure at now and returns the new state: the count grows by one, and a
 // count beyond Free blocks the subject for Base·2^(n-1), n being the failures beyond Free,
 // at most Max.
 func (b Backoff) Fail(s FailureState, now time.Time) FailureState {
-	interval := b.Window / time.Duration(max(b.Free, 1))
+	interval := b.interval()
 	s.DrainedAt = s.DrainedAt.Add(interval)
 	if s.DrainedAt.Before(now.Add(interval)) {
 		s.DrainedAt = now.Add(interval)
@@ -61,6 +71,17 @@ func (b Backoff) Fail(s FailureState, now time.Time) FailureState {
 		if until := now.Add(block); until.After(s.BlockedUntil) {
 			s.BlockedUntil = until
 		}
+	}
+	return s
+}
+
+// Forgive takes back from s the failure c recorded: the count shrinks by one, and the block
+// that failure set is lifted unless a later failure set a block of its own since (that one
+// stands).
+func (b Backoff) Forgive(s FailureState, c FailureCharge) FailureState {
+	s.DrainedAt = s.DrainedAt.Add(-b.interval())
+	if c.After.BlockedUntil.After(c.Before.BlockedUntil) && s.BlockedUntil.Equal(c.After.BlockedUntil) {
+		s.BlockedUntil = c.Before.BlockedUntil
 	}
 	return s
 }

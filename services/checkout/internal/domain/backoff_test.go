@@ -116,3 +116,38 @@ func TestBackoffCutsGuessingToAHandfulAnHour(t *testing.T) {
 		}
 	}
 }
+
+// TestBackoffForgivesAFailureTakenBack: a failure recorded up front and taken back leaves the
+// count as it was, and lifts the block it set, so the next code is not held back; a block set
+// by a later failure stands.
+func TestBackoffForgivesAFailureTakenBack(t *testing.T) {
+	b := domain.DefaultAddressBackoff
+	sub := domain.FailureSubject{Key: "address:192.0.2.1", Backoff: b}
+	var s domain.FailureState
+	for range 5 {
+		s = b.Fail(s, t0)
+	}
+	before := s
+	s = b.Fail(s, t0) // the sixth, charged before its code is looked at: it blocks
+	charge := domain.FailureCharge{Subject: sub, Before: before, After: s}
+	if b.Blocked(s, t0) != time.Minute {
+		t.Fatalf("the sixth failure blocked for %s, want a minute", b.Blocked(s, t0))
+	}
+	s = b.Forgive(s, charge) // its code was valid
+	if b.Blocked(s, t0) != 0 || !s.DrainedAt.Equal(before.DrainedAt) {
+		t.Fatalf("after taking it back: blocked %s, drained at %s; want %s as before", b.Blocked(s, t0), s.DrainedAt, before.DrainedAt)
+	}
+	if s = b.Fail(s, t0); b.Blocked(s, t0) != time.Minute {
+		t.Fatalf("the next failure: blocked %s, want a minute", b.Blocked(s, t0))
+	}
+
+	// A failure charged after ours blocked for longer: taking ours back leaves that block.
+	s = before
+	s = b.Fail(s, t0)
+	ours := domain.FailureCharge{Subject: sub, Before: before, After: s}
+	s = b.Fail(s, t0)
+	s = b.Forgive(s, ours)
+	if b.Blocked(s, t0) != 2*time.Minute {
+		t.Fatalf("a later failure's block: %s left, want 2 minutes", b.Blocked(s, t0))
+	}
+}

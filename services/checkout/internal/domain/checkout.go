@@ -33,6 +33,9 @@ const (
 	StateFailed State = "FAILED"
 	// StateRefundedNoPlace: paid after the hold lapsed with no place left; refunded.
 	StateRefundedNoPlace State = "REFUNDED_NO_PLACE"
+	// StateRefundedNoPromocode: paid after the hold lapsed when its limited promocode had no
+	// use left (others took the uses the lapsed hold gave back); refunded.
+	StateRefundedNoPromocode State = "REFUNDED_NO_PROMOCODE"
 )
 
 // PromoState tracks whether the checkout holds a use of its promocode (counted while it is
@@ -48,17 +51,19 @@ const (
 
 // Checkout is one attempt to buy: its price, its hold (order) and its payment.
 type Checkout struct {
-	ID               string
-	OrganizerID      string
-	KeyID            string
-	IdempotencyKey   string
-	EventID          string
-	State            State
-	Currency         string
-	Total            int64
-	Quote            Quote
-	Promocode        string
-	PromoState       PromoState
+	ID             string
+	OrganizerID    string
+	KeyID          string
+	IdempotencyKey string
+	EventID        string
+	State          State
+	Currency       string
+	Total          int64
+	Quote          Quote
+	Promocode      string
+	PromoState     PromoState
+	// PromoMaxUses is the promocode's maxUses when it was priced (nil: unlimited).
+	PromoMaxUses     *int64
 	PurchaserEmail   string
 	PurchaserName    string
 	LegalSignature   *LegalSignature
@@ -128,16 +133,33 @@ func (c *Checkout) releasePromo() {
 	}
 }
 
-// keepPromo counts the promocode use again after it was given back: a payment arrived.
+// keepPromo counts the promocode use again after it was given back: a payment arrived. The
+// repository takes the use again only if one is left (see HoldsPromocodeUse).
 func (c *Checkout) keepPromo() {
 	if c.PromoState == PromoReleased {
 		c.PromoState = PromoReserved
 	}
 }
 
-// paidOrBeyond reports states a payment event no longer changes.
-func (c *Checkout) paidOrBeyond() bool {
-	return c.State == StatePaid || c.State == StateCompleted || c.State == StateRefundedNoPlace
+// HoldsPromocodeUse reports whether the checkout counts among its promocode's uses at now: it
+// holds a use (a use given back is RELEASED) and is paid or completed, or its hold is alive
+// (the repository's count of uses reads the same). A change that makes a checkout count again
+// (a late payment) must find a use left of a limited code.
+func (c *Checkout) HoldsPromocodeUse(now time.Time) bool {
+	if c.Promocode == "" || c.PromoState != PromoReserved {
+		return false
+	}
+	return c.State == StatePaid || c.State == StateCompleted || c.HoldExpiresAt.After(now)
+}
+
+// refunded reports the states of a payment returned in full.
+func (c *Checkout) refunded() bool {
+	return c.State == StateRefundedNoPlace || c.State == StateRefundedNoPromocode
+}
+
+// PaidOrBeyond reports states a payment event no longer changes: paid, completed or refunded.
+func (c *Checkout) PaidOrBeyond() bool {
+	return c.State == StatePaid || c.State == StateCompleted || c.refunded()
 }
 
 // awaitingPayment reports states in which the hold is still wanted.

@@ -48,6 +48,8 @@ func TestPaymentTransitions(t *testing.T) {
 			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StateReleased, ""}, "expired": {domain.StateReleased, ""}},
 		domain.StateRefundedNoPlace: {"completed": {domain.StateRefundedNoPlace, ""}, "unpaid": {domain.StateRefundedNoPlace, ""},
 			"succeeded": {domain.StateRefundedNoPlace, ""}, "failed": {domain.StateRefundedNoPlace, ""}, "expired": {domain.StateRefundedNoPlace, ""}},
+		domain.StateRefundedNoPromocode: {"completed": {domain.StateRefundedNoPromocode, ""}, "unpaid": {domain.StateRefundedNoPromocode, ""},
+			"succeeded": {domain.StateRefundedNoPromocode, ""}, "failed": {domain.StateRefundedNoPromocode, ""}, "expired": {domain.StateRefundedNoPromocode, ""}},
 	}
 	events := map[string]domain.PaymentEvent{"completed": completed, "unpaid": completedUnpaid, "succeeded": succeeded, "failed": failed, "expired": expired}
 	for from, byEvent := range cases {
@@ -122,6 +124,33 @@ func TestPromocodeUseFollowsThePayment(t *testing.T) {
 	}
 }
 
+// TestALatePaymentWithoutAPromocodeUseIsRefunded: a payment after the hold lapsed counts the
+// checkout among its code's uses again, unless the use is gone: then the payment is refunded,
+// the use stays given back, and registration is told the order was refunded.
+func TestALatePaymentWithoutAPromocodeUseIsRefunded(t *testing.T) {
+	c := checkout(domain.StateOpen)
+	c.HoldExpiresAt = now.Add(-time.Minute)
+	if c.HoldsPromocodeUse(now) {
+		t.Fatal("a lapsed hold counts its promocode use")
+	}
+	paid := c
+	paid.ApplyPayment(pay(domain.PaymentCompleted, true), now)
+	if !paid.HoldsPromocodeUse(now) {
+		t.Fatal("a late payment does not count its promocode use again")
+	}
+	e := pay(domain.PaymentCompleted, true)
+	e.PaymentIntent = "pi_late"
+	msgs := c.RefundedNoPromocode(e, "re_1", now)
+	if c.State != domain.StateRefundedNoPromocode || c.PromoState != domain.PromoReleased || c.HoldsPromocodeUse(now) || c.NeedsRefund() ||
+		c.RefundID != "re_1" || c.PaymentIntent != "pi_late" || *c.AmountPaid != 5875 || !c.PaidOrBeyond() {
+		t.Fatalf("refunded: %+v", c)
+	}
+	want := domain.PaymentRefunded{OrderID: "ord_1", SessionID: "cs_1", RefundID: "re_1", Amount: 5875, Currency: "EUR", RefundedAt: now}
+	if len(msgs) != 1 || msgs[0].Type != domain.EventPaymentRefunded || msgs[0].Key != "ord_1" || msgs[0].Data != want {
+		t.Fatalf("refund messages: %+v", msgs)
+	}
+}
+
 func TestOrderTransitions(t *testing.T) {
 	for _, c := range []struct {
 		from    domain.State
@@ -133,6 +162,8 @@ func TestOrderTransitions(t *testing.T) {
 		{domain.StateOpen, domain.EventOrderCompleted, domain.StateCompleted, true},
 		{domain.StateCompleted, domain.EventOrderCompleted, domain.StateCompleted, false},
 		{domain.StateRefundedNoPlace, domain.EventOrderCompleted, domain.StateRefundedNoPlace, false},
+		{domain.StateRefundedNoPromocode, domain.EventOrderCompleted, domain.StateRefundedNoPromocode, false},
+		{domain.StateRefundedNoPromocode, domain.EventOrderReleased, domain.StateRefundedNoPromocode, false},
 		{domain.StateOpen, domain.EventOrderReleased, domain.StateReleased, true},
 		{domain.StateHeld, domain.EventOrderReleased, domain.StateReleased, true},
 		{domain.StatePaid, domain.EventOrderReleased, domain.StatePaid, false},

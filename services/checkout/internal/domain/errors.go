@@ -89,11 +89,6 @@ type TooManyRequestsError struct {
 // Error implements error.
 func (e *TooManyRequestsError) Error() string { return e.Message }
 
-// RetryAfterSeconds is RetryAfter in whole seconds, rounded up, at least 1.
-func (e *TooManyRequestsError) RetryAfterSeconds() int {
-	return max(int((e.RetryAfter+time.Second-1)/time.Second), 1)
-}
-
 // UnavailableError says a peer service failed or could not be reached (502); Service names it.
 type UnavailableError struct {
 	Service string

@@ -23,6 +23,10 @@ const (
 	FailureExpired = "EXPIRED"
 )
 
+// ReasonPromocodeUsedUp is why a payment made after its hold lapsed is refunded when its
+// limited promocode has no use left (in the refund's metadata).
+const ReasonPromocodeUsedUp = "PROMOCODE_USED_UP"
+
 // PaymentRefFree is the payment reference of zero-total orders.
 const PaymentRefFree = "free"
 
@@ -128,7 +132,7 @@ func (e PaymentEvent) Handled() bool {
 func (c *Checkout) ApplyPayment(e PaymentEvent, now time.Time) []Message {
 	switch {
 	case e.Kind == PaymentAsyncSucceeded || (e.Kind == PaymentCompleted && e.Paid):
-		if c.paidOrBeyond() || c.OrderID == "" {
+		if c.PaidOrBeyond() || c.OrderID == "" {
 			return nil
 		}
 		return []Message{c.paid(e, now)}
@@ -201,7 +205,7 @@ type OrderEvent struct {
 func (c *Checkout) ApplyOrder(e OrderEvent, now time.Time) bool {
 	switch e.Type {
 	case EventOrderCompleted:
-		if c.State == StateCompleted || c.State == StateRefundedNoPlace {
+		if c.State == StateCompleted || c.refunded() {
 			return false
 		}
 		c.keepPromo()
@@ -220,7 +224,7 @@ func (c *Checkout) ApplyOrder(e OrderEvent, now time.Time) bool {
 }
 
 // NeedsRefund reports whether an unfulfillable order still has to be refunded.
-func (c *Checkout) NeedsRefund() bool { return c.State != StateRefundedNoPlace }
+func (c *Checkout) NeedsRefund() bool { return !c.refunded() }
 
 // RefundPaymentIntent is the payment to refund for an unfulfillable order: the one it names,
 // else the one recorded from the webhooks.
@@ -247,5 +251,31 @@ func (c *Checkout) RefundedNoPlace(refundID string, now time.Time) []Message {
 	}
 	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentRefunded, Data: PaymentRefunded{
 		OrderID: c.OrderID, SessionID: c.SessionID, RefundID: refundID, Amount: amount, Currency: c.Currency, RefundedAt: now,
+	}}}
+}
+
+// LatePaymentIntent is the payment to refund when a webhook's payment cannot be kept: the one
+// it names, else the one recorded.
+func (c *Checkout) LatePaymentIntent(e PaymentEvent) string {
+	if e.PaymentIntent != "" {
+		return e.PaymentIntent
+	}
+	return c.PaymentIntent
+}
+
+// RefundedNoPromocode records the refund of the payment e reports, made after the hold lapsed
+// when the checkout's limited promocode had no use left, and returns the message that tells
+// registration its order was refunded (registration releases the order if it still holds it).
+func (c *Checkout) RefundedNoPromocode(e PaymentEvent, refundID string, now time.Time) []Message {
+	c.notePaymentIntent(e.PaymentIntent)
+	amount := c.Total
+	if e.AmountTotal != nil {
+		amount = *e.AmountTotal
+	}
+	c.AmountPaid, c.PaidAt, c.RefundID = &amount, &now, refundID
+	c.releasePromo()
+	c.set(StateRefundedNoPromocode, now)
+	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentRefunded, Data: PaymentRefunded{
+		OrderID: c.OrderID, SessionID: c.sessionID(e), RefundID: refundID, Amount: amount, Currency: c.Currency, RefundedAt: now,
 	}}}
 }

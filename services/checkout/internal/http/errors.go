@@ -3,7 +3,6 @@ package http
 import (
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -24,8 +23,7 @@ func MapError(err error) *httpserver.Error {
 	case errors.As(err, &rule):
 		return &httpserver.Error{Status: http.StatusUnprocessableEntity, Message: rule.Problems}
 	case errors.As(err, &limited):
-		return &httpserver.Error{Status: http.StatusTooManyRequests, Message: limited.Message,
-			Headers: map[string]string{"Retry-After": strconv.Itoa(limited.RetryAfterSeconds())}}
+		return httpserver.TooManyRequests(limited.Message, limited.RetryAfter)
 	case errors.As(err, &conflict):
 		return httpserver.Conflict(conflict.Message)
 	case errors.Is(err, domain.ErrIdempotencyMismatch):

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -111,5 +112,43 @@ func TestPromocodeGuessingIsBlockedPerKey(t *testing.T) {
 	wantBlocked(t, env.BrowserFrom(t, "summary", withPromocode("EARLY10"), key, "192.0.2.200"), "browserCheckoutSummary", time.Minute)
 	if r := env.BrowserFrom(t, "summary", withPromocode("EARLY10"), checkouttest.KeyID, "192.0.2.200"); r.Status != http.StatusCreated {
 		t.Fatalf("another key: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestABurstOfGuessesIsCheckedOneAfterAnother: 30 unknown codes sent at once from one address
+// are admitted one after the other: its five free failures and the sixth, which blocks it, are
+// looked at (422), and the other 24 are refused unseen (429). A valid code sent afterwards from
+// another address gives its attempt back, so a buyer's own failures stay as they were.
+func TestABurstOfGuessesIsCheckedOneAfterAnother(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	const guesser = "198.51.100.31"
+	statuses := make([]int, 30)
+	var wg sync.WaitGroup
+	for i := range statuses {
+		wg.Go(func() {
+			statuses[i] = env.BrowserFrom(t, "summary", withPromocode(fmt.Sprintf("BURST%02d", i)), checkouttest.KeyID, guesser).Status
+		})
+	}
+	wg.Wait()
+	count := map[int]int{}
+	for _, s := range statuses {
+		count[s]++
+	}
+	if count[http.StatusUnprocessableEntity] != 6 || count[http.StatusTooManyRequests] != 24 {
+		t.Fatalf("statuses %v; want 6 codes looked at (422) and 24 refused (429)", count)
+	}
+
+	const buyer = "203.0.113.31"
+	for i := range 4 {
+		wantError(t, env.BrowserFrom(t, "summary", withPromocode(fmt.Sprintf("TYPO%d", i)), checkouttest.KeyID, buyer), http.StatusUnprocessableEntity, nil)
+	}
+	for range 3 {
+		if r := env.BrowserFrom(t, "summary", withPromocode("EARLY10"), checkouttest.KeyID, buyer); r.Status != http.StatusCreated {
+			t.Fatalf("a valid code: %d %s", r.Status, r.Raw)
+		}
+	}
+	wantError(t, env.BrowserFrom(t, "summary", withPromocode("TYPO4"), checkouttest.KeyID, buyer), http.StatusUnprocessableEntity, nil)
+	if r := env.BrowserFrom(t, "summary", withPromocode("EARLY10"), checkouttest.KeyID, buyer); r.Status != http.StatusCreated {
+		t.Fatalf("a valid code after five typos and three valid codes: %d %s", r.Status, r.Raw)
 	}
 }

@@ -57,30 +57,22 @@ type Config struct {
 	// HoldSweepInterval is how often expired holds are released.
 	HoldSweepInterval time.Duration `env:"HOLD_SWEEP_INTERVAL" envDefault:"5s"`
 	// HoldMaxPlacesPerAddress and HoldMaxPlacesPerEmail cap the places held and not yet paid
-	// for at once in one event from one client network and for one purchaser e-mail (0: no
-	// cap, for load tests from one address).
+	// for at once in one event from one client network (a hold beyond is refused) and for one
+	// purchaser e-mail (a hold beyond releases the e-mail's oldest); 0 is no cap, for load
+	// tests from one address.
 	HoldMaxPlacesPerAddress int `env:"HOLD_MAX_PLACES_PER_ADDRESS" envDefault:"33"`
 	HoldMaxPlacesPerEmail   int `env:"HOLD_MAX_PLACES_PER_EMAIL" envDefault:"22"`
 	// ReceiptCooldown is how long after a receipt mail to an address for an event another is
-	// refused (0: no cooldown; a duplicate of a mail still unsent is dropped anyway).
+	// refused (0: no cooldown; a mail still unsent is brought up to date, never queued twice,
+	// anyway).
 	ReceiptCooldown time.Duration `env:"RECEIPT_COOLDOWN" envDefault:"10m"`
 }
 
-// AppOptions are the service's tunables from the configuration.
+// AppOptions are the service's tunables from the configuration (0 turns a limit off).
 func (c Config) AppOptions() app.Options {
-	none := func(v int) int { // app.Options reads 0 as its default and a negative value as none
-		if v == 0 {
-			return -1
-		}
-		return v
-	}
-	cooldown := c.ReceiptCooldown
-	if cooldown == 0 {
-		cooldown = -1
-	}
 	return app.Options{
-		HoldLimits:      domain.HoldLimits{PerAddress: none(c.HoldMaxPlacesPerAddress), PerEmail: none(c.HoldMaxPlacesPerEmail)},
-		ReceiptCooldown: cooldown,
+		HoldLimits:      domain.HoldLimits{PerAddress: c.HoldMaxPlacesPerAddress, PerEmail: c.HoldMaxPlacesPerEmail},
+		ReceiptCooldown: c.ReceiptCooldown,
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/registration/internal/app"
 )
 
 // setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
@@ -50,7 +51,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	}
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 20 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
 		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute ||
-		cfg.HoldMaxPlacesPerAddress != 33 || cfg.HoldMaxPlacesPerEmail != 22 || cfg.ReceiptCooldown != 10*time.Minute ||
+		cfg.AppOptions() != app.DefaultOptions ||
 		cfg.RequestTimeout != 10*time.Second || cfg.DBLockTimeout != 2*time.Second {
 		t.Fatalf("config %+v", cfg)
 	}
@@ -70,7 +71,7 @@ func TestConfigTurnsACapOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if o := cfg.AppOptions(); o.HoldLimits.PerAddress >= 0 || o.HoldLimits.PerEmail != 22 || o.ReceiptCooldown >= 0 {
+	if o := cfg.AppOptions(); o.HoldLimits.PerAddress != 0 || o.HoldLimits.PerEmail != 22 || o.ReceiptCooldown != 0 {
 		t.Fatalf("options %+v: the address cap and the cooldown must be off, the e-mail cap 22", o)
 	}
 }

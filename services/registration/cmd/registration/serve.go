@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
@@ -73,13 +75,23 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
 	defer runInBackground(ctx, func(ctx context.Context) error { return kafka.Consume(ctx, cfg.KafkaBrokers, svc, log, nil) })()
 
+	srv, err := newServer(cfg, log, pool, tel, svc)
+	if err != nil {
+		return err
+	}
+	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+}
+
+// newServer builds the HTTP server of svc: its routes, identity verification, request
+// validation, readiness on the pool and metrics.
+func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.Telemetry, svc *app.Service) (*httpserver.Server, error) {
 	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
 	if err != nil {
-		return fmt.Errorf("config: %w", err)
+		return nil, fmt.Errorf("config: %w", err)
 	}
 	validator, err := apispec.NewValidator()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: reghttp.MapError,
@@ -87,7 +99,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})
 	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})
-	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
+	return srv, nil
 }
 
 // runInBackground runs fn on a context that outlives ctx's cancellation, so workers keep

@@ -22,45 +22,7 @@ import (
 // format with Retry-After instead of holding its connection until the caller gives up; once
 // the lock goes, the same search succeeds.
 func TestStalledTableAnswers503AndRecovers(t *testing.T) {
-	vars, issuers := validEnv(t)
-	addr := freeAddr(t)
-	dbURL := testkit.DatabaseURL(t)
-	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
-	vars["DB_LOCK_TIMEOUT"] = "300ms"
-	setEnv(t, vars)
-	t.Setenv("HTTP_ADDR", addr)
-	if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
-		}
-	})
-	waitReady(t, "http://"+addr+"/readyz", done)
-
-	tok := issuers.Token(t, identity.Gateway, identity.Registration,
-		identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
-	search := func() (int, http.Header, httpserver.Body) {
-		t.Helper()
-		// The client's timeout is a safety net: the assertion is on the answer, not its time.
-		client := &http.Client{Timeout: 30 * time.Second}
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
-		req.Header.Set(identity.Header, tok)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatalf("search: %v", err)
-		}
-		defer resp.Body.Close()
-		var b httpserver.Body
-		_ = json.NewDecoder(resp.Body).Decode(&b)
-		return resp.StatusCode, resp.Header, b
-	}
+	search, dbURL := serveForSearch(t)
 	if status, _, _ := search(); status != http.StatusCreated {
 		t.Fatalf("search before the stall: %d", status)
 	}
@@ -89,4 +51,52 @@ func TestStalledTableAnswers503AndRecovers(t *testing.T) {
 	if status, _, b := search(); status != http.StatusCreated {
 		t.Fatalf("search once the lock is gone: %d %+v", status, b)
 	}
+}
+
+// searchFunc searches an organizer's registrations and returns the answer.
+type searchFunc func() (int, http.Header, httpserver.Body)
+
+// serveForSearch migrates a fresh database and serves the binary on it, with a lock timeout of
+// 300 ms, until the test ends; it returns a search of the service and the database URL.
+func serveForSearch(t *testing.T) (searchFunc, string) {
+	t.Helper()
+	vars, issuers := validEnv(t)
+	addr := freeAddr(t)
+	dbURL := testkit.DatabaseURL(t)
+	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
+	vars["DB_LOCK_TIMEOUT"] = "300ms"
+	setEnv(t, vars)
+	t.Setenv("HTTP_ADDR", addr)
+	if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	})
+	waitReady(t, "http://"+addr+"/readyz", done)
+
+	tok := issuers.Token(t, identity.Gateway, identity.Registration,
+		identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
+	return func() (int, http.Header, httpserver.Body) {
+		t.Helper()
+		// The client's timeout is a safety net: the assertion is on the answer, not its time.
+		client := &http.Client{Timeout: 30 * time.Second}
+		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
+		req.Header.Set(identity.Header, tok)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := client.Do(req)
+		if err != nil {
+			t.Fatalf("search: %v", err)
+		}
+		defer resp.Body.Close()
+		var b httpserver.Body
+		_ = json.NewDecoder(resp.Body).Decode(&b)
+		return resp.StatusCode, resp.Header, b
+	}, dbURL
 }

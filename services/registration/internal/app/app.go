@@ -19,16 +19,18 @@ type Catalog interface {
 
 // Repository stores orders, registrations, tickets, the quota ledger and the mail outbox.
 // Implementations own their transactions and write the outbox events of every change inside
-// them. organizerID scopes every lookup; "" means any organizer (service callers).
+// them. organizerID scopes every lookup; "" means any organizer, for the in-process payments
+// consumer and hold sweeper only (every route names its caller's organizer).
 type Repository interface {
 	// CreateOrder stores o and its registrations with their tickets and takes their places
 	// (held for a PENDING order, confirmed for a COMPLETED one; one place per registration),
 	// all or nothing. quotas maps category ids to their quota (nil: unlimited).
 	CreateOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error
 	// CreateHold stores a PENDING order like CreateOrder, in one transaction that locks the
-	// order's client network and purchaser e-mail within its event, reads the places their
-	// live holds (PENDING, not lapsed at o.CreatedAt) take, and stores nothing when caps
-	// refuse the order (caps.Admit's error).
+	// order's client network and purchaser e-mail within its event and reads their live holds
+	// (PENDING, not lapsed at o.CreatedAt): it stores nothing when caps refuse the order
+	// (caps.Admit's error), and releases the e-mail's holds caps.Admit names (reason
+	// CANCELLED, as ReleaseOrder does) before it stores the order.
 	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error
 	// OrderByHold returns the order made for a checkout hold id, with its registrations.
 	OrderByHold(ctx context.Context, organizerID, holdID string) (domain.Order, []domain.Registration, error)
@@ -47,9 +49,9 @@ type Repository interface {
 	ConfirmOrder(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
 	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
 	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
-	// RefundOrder marks an order whose payment was returned REFUNDED. Only an order that holds
-	// no places (FAILED or CANCELLED) is refunded this way; a PENDING or COMPLETED one is a
-	// *domain.ConflictError. Repeating it is harmless.
+	// RefundOrder marks an order whose payment was returned REFUNDED: a FAILED or CANCELLED
+	// one as it is, a PENDING one once released (reason FAILED, its places freed); a COMPLETED
+	// one is a *domain.ConflictError. Repeating it is harmless.
 	RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error)
 	// ExpiredHolds returns ids of PENDING orders whose hold lapsed by now.
 	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error)
@@ -61,27 +63,30 @@ type Repository interface {
 	// QueueReceiptMail stores m for the mail worker, in one transaction that starts the cooldown
 	// of its recipient for the event, unless the last receipt mail to the recipient was queued
 	// less than cooldown before now (a *domain.TooManyRequestsError); a mail with m's dedupe
-	// key still unsent is not stored twice.
+	// key still unsent is not stored twice, but takes m's content.
 	QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error
 	// Once runs fn on a repository bound to one transaction unless the consumer already
 	// processed messageID, recording it in the same transaction.
 	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)
 }
 
-// Options tunes the service; zero values take the defaults.
+// Options tunes the service, as configured: a zero value turns its limit off.
 type Options struct {
 	// HoldLimits caps unpaid places per client network and purchaser e-mail in an event
-	// (zero: domain.DefaultHoldLimits' cap; negative: none).
+	// (domain.DefaultHoldLimits by default in the configuration).
 	HoldLimits domain.HoldLimits
 	// ReceiptCooldown is how long after a receipt mail to an address for an event another is
-	// refused (default DefaultReceiptCooldown; negative: none).
+	// refused (DefaultReceiptCooldown by default in the configuration).
 	ReceiptCooldown time.Duration
 }
 
-// DefaultReceiptCooldown is the receipt cooldown when none is configured: mail normally
+// DefaultReceiptCooldown is the receipt cooldown the configuration defaults to: mail normally
 // arrives within a minute, and ten minutes lets a buyer who did not find it ask again in the
 // same visit while keeping any address to six receipt mails an hour per event.
 const DefaultReceiptCooldown = 10 * time.Minute
+
+// DefaultOptions are the limits the configuration defaults to.
+var DefaultOptions = Options{HoldLimits: domain.DefaultHoldLimits, ReceiptCooldown: DefaultReceiptCooldown}
 
 // Service runs the use cases.
 type Service struct {
@@ -93,19 +98,6 @@ type Service struct {
 
 // New returns a Service; now is the clock (time.Now in production).
 func New(repo Repository, catalog Catalog, now func() time.Time, o Options) *Service {
-	if o.HoldLimits.PerAddress == 0 {
-		o.HoldLimits.PerAddress = domain.DefaultHoldLimits.PerAddress
-	}
-	if o.HoldLimits.PerEmail == 0 {
-		o.HoldLimits.PerEmail = domain.DefaultHoldLimits.PerEmail
-	}
-	o.HoldLimits.PerAddress, o.HoldLimits.PerEmail = max(o.HoldLimits.PerAddress, 0), max(o.HoldLimits.PerEmail, 0)
-	switch {
-	case o.ReceiptCooldown == 0:
-		o.ReceiptCooldown = DefaultReceiptCooldown
-	case o.ReceiptCooldown < 0:
-		o.ReceiptCooldown = 0
-	}
 	return &Service{repo: repo, catalog: catalog, now: now, opts: o}
 }
 
@@ -118,7 +110,7 @@ func (s *Service) event(ctx context.Context, organizerID, eventID string) (domai
 	if err != nil {
 		return domain.Event{}, err
 	}
-	if organizerID != "" && e.OrganizerID != organizerID {
+	if e.OrganizerID != organizerID {
 		return domain.Event{}, domain.NotFound("event", eventID)
 	}
 	return e, nil

@@ -32,10 +32,11 @@ type Hold struct {
 	Existing      bool
 }
 
-// CreateHold creates a PENDING order with its registrations and holds their places until
-// ExpiresAt, all or nothing; the same hold id again returns the same order. The places held
-// and not yet paid for from the client network, and for the purchaser e-mail, in the event
-// stay within their caps (a *domain.TooManyRequestsError otherwise).
+// CreateHold creates a PENDING order of the organizer with its registrations and holds their
+// places until ExpiresAt, all or nothing; the same hold id again returns the same order. The
+// places held and not yet paid for from the client network in the event stay within its cap
+// (a *domain.TooManyRequestsError otherwise); for the purchaser e-mail, its oldest unpaid
+// holds are released to make room (see domain.HoldLimits.Admit).
 func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInput) (Hold, error) {
 	if err := checkHold(in); err != nil {
 		return Hold{}, err
@@ -44,7 +45,6 @@ func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInp
 	if err != nil {
 		return Hold{}, err
 	}
-	organizerID = e.OrganizerID // a service principal names no organizer
 	if o, regs, err := s.repo.OrderByHold(ctx, organizerID, in.HoldID); err == nil {
 		return Hold{Order: o, Registrations: regs, Existing: true}, nil
 	} else if !isNotFound(err) {
@@ -192,8 +192,9 @@ type Payment struct {
 }
 
 // ApplyPayment confirms (payment succeeded), releases (payment failed) or marks refunded
-// (payment returned) the order, once per message id. A late payment without a place leaves
-// the order FAILED and publishes the unfulfillable event; that is an outcome, not an error.
+// (payment returned; released first if still PENDING) the order, once per message id. A late
+// payment without a place leaves the order FAILED and publishes the unfulfillable event; that
+// is an outcome, not an error.
 func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 	_, err := s.repo.Once(ctx, domain.PaymentsConsumerGroup, p.MessageID, func(r Repository) error {
 		switch p.Type {
@@ -216,7 +217,8 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 			}
 			return err
 		case domain.EventPaymentRefunded:
-			// Checkout refunds only orders registration found no place for (FAILED).
+			// Checkout refunds a late payment registration found no place for (the order is
+			// FAILED), or whose limited promocode was used up (the order may still be PENDING).
 			_, err := r.RefundOrder(ctx, p.OrderID, s.clock())
 			var ce *domain.ConflictError
 			if errors.As(err, &ce) || isNotFound(err) {

@@ -26,7 +26,7 @@ func (s *Service) LookupReceipts(ctx context.Context, organizerID, eventID, emai
 	if _, err := s.publicEvent(ctx, organizerID, eventID); err != nil {
 		return 0, err
 	}
-	list, err := s.repo.Receipts(ctx, organizerID, eventID, normalEmail(email))
+	list, err := s.repo.Receipts(ctx, organizerID, eventID, domain.NormalEmail(email))
 	if err != nil {
 		return 0, fmt.Errorf("lookup receipts: %w", err)
 	}
@@ -42,7 +42,7 @@ func (s *Service) SendReceipts(ctx context.Context, organizerID, eventID, email 
 	if err != nil {
 		return 0, err
 	}
-	list, err := s.repo.Receipts(ctx, organizerID, eventID, normalEmail(email))
+	list, err := s.repo.Receipts(ctx, organizerID, eventID, domain.NormalEmail(email))
 	if err != nil {
 		return 0, fmt.Errorf("send receipts: %w", err)
 	}
@@ -55,5 +55,3 @@ func (s *Service) SendReceipts(ctx context.Context, organizerID, eventID, email 
 	}
 	return len(list), nil
 }
-
-func normalEmail(s string) string { return domain.NormalEmail(s) }

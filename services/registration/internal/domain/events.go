@@ -90,4 +90,7 @@ type QueuedMail struct {
 	ID       int64
 	Mail     Mail
 	Attempts int
+	// Revision is the version of the content that was leased: a mail queued again with its
+	// dedupe key while unsent takes the new content and the next revision.
+	Revision int32
 }

@@ -3,7 +3,6 @@ package http
 import (
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -28,8 +27,7 @@ func MapError(err error) *httpserver.Error {
 	case errors.As(err, &nf):
 		return httpserver.NotFound(nf.Error())
 	case errors.As(err, &tm):
-		return &httpserver.Error{Status: http.StatusTooManyRequests, Message: tm.Message,
-			Headers: map[string]string{"Retry-After": strconv.Itoa(tm.RetryAfterSeconds())}}
+		return httpserver.TooManyRequests(tm.Message, tm.RetryAfter)
 	case errors.Is(err, domain.ErrCatalogUnavailable):
 		return &httpserver.Error{Status: http.StatusServiceUnavailable, Message: "the event catalog is unavailable; retry later",
 			Headers: map[string]string{"Retry-After": "1"}}

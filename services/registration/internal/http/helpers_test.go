@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
@@ -70,4 +71,29 @@ func create(t *testing.T, env *regtest.Env, body map[string]any) map[string]any 
 
 func ticketOf(reg map[string]any, i int) string {
 	return reg["tickets"].([]any)[i].(map[string]any)["ticketId"].(string)
+}
+
+// eventually polls check, which says what is still wrong or returns "", until it passes or
+// 30 s have gone by (events travel through Kafka).
+func eventually(t *testing.T, check func() string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		problem := check()
+		if problem == "" {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(problem)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// unless is problem when ok is false, else "".
+func unless(ok bool, problem string) string {
+	if ok {
+		return ""
+	}
+	return problem
 }

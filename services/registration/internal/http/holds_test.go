@@ -2,16 +2,12 @@ package http_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
-	"math/rand/v2"
-	"strings"
-	"sync"
+	"errors"
 	"testing"
 	"time"
 
-	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
@@ -106,33 +102,6 @@ func TestHoldConfirmRelease(t *testing.T) {
 	}
 }
 
-func TestLatePaymentWithoutPlaceIsUnfulfillable(t *testing.T) {
-	env := start(t, regtest.Options{Kafka: true})
-	e := regtest.Event(evtA, orgA)
-	e.Categories[0].Quota = intp(1)
-	env.Catalog.Put(e)
-	tok := env.Browser(t, orgA)
-	r := env.Do(t, "POST", "/internal/holds", holdBody("h-1", time.Now().Add(time.Minute), holdReg("Ana")), tok)
-	order := r.Body["orderId"].(string)
-	env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "EXPIRED"}, tok)
-	create(t, env, createBody("Bea")) // takes the last place
-	c := env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_9"}, tok)
-	if c.Status != 409 || c.Body["reason"] != "NO_PLACE_LEFT" || c.Body["statusCode"].(float64) != 409 {
-		t.Fatalf("late confirm without place: %d %s", c.Status, c.Raw)
-	}
-	if s := orderStatus(t, env, order); s != "FAILED" {
-		t.Fatalf("order %s", s)
-	}
-	got := consume(t, env, domain.OrdersTopic, func(m broker.Message) bool {
-		return m.Headers[broker.HeaderType] == domain.EventOrderUnfulfilled
-	})
-	var data map[string]any
-	_ = json.Unmarshal(got.Value, &data)
-	if got.Key != order || data["reason"] != "NO_PLACE_LEFT" || data["paymentRef"] != "pi_9" {
-		t.Fatalf("unfulfillable event %s %s", got.Key, got.Value)
-	}
-}
-
 // TestHoldKeepsGuestContacts: a registration bought for a guest keeps the guest's e-mail and
 // name, shown on its search rows; the buyer's own registration has none. A contact without a
 // valid e-mail or a name is refused.
@@ -163,97 +132,6 @@ func TestHoldKeepsGuestContacts(t *testing.T) {
 	bad["guestEmail"], bad["guestName"] = "cid", "C"
 	wantError(t, env.Do(t, "POST", "/internal/holds", holdBody("guest-2", time.Now().Add(time.Hour), bad), tok), 400,
 		"registrations[0].guestEmail: must be a valid e-mail address", "registrations[0].guestName: must be at least 2 characters long")
-}
-
-// consume reads topic from the start until match accepts a message.
-func consume(t *testing.T, env *regtest.Env, topic string, match func(broker.Message) bool) broker.Message {
-	t.Helper()
-	got := make(chan broker.Message, 100)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- broker.Consume(ctx, broker.ConsumerConfig{Brokers: env.Brokers, Group: fmt.Sprint("test-", rand.Int()), Topics: []string{topic}, Log: testkit.Logger(t)},
-			func(_ context.Context, m broker.Message) error {
-				if match(m) {
-					got <- m
-				}
-				return nil
-			})
-	}()
-	defer func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("consume: %v", err)
-		}
-	}()
-	select {
-	case m := <-got:
-		return m
-	case <-time.After(30 * time.Second):
-		t.Fatalf("no matching message on %s within 30s", topic)
-	}
-	return broker.Message{}
-}
-
-func TestPlacesEventsAreRelayed(t *testing.T) {
-	env := start(t, regtest.Options{Kafka: true})
-	reg := create(t, env, createBody("Ana"))
-	create(t, env, createBody("Bea"))
-	env.Do(t, "DELETE", "/external/v1/organizer/registrations/"+ticketOf(reg, 0), nil, env.Secret(t, orgA))
-	m := consume(t, env, domain.PlacesTopic, func(m broker.Message) bool {
-		var p domain.PlacesChanged
-		_ = json.Unmarshal(m.Value, &p)
-		return p.Version == 3
-	})
-	var p map[string]any
-	_ = json.Unmarshal(m.Value, &p)
-	if m.Key != "cat_rx" || m.Headers[broker.HeaderType] != domain.EventPlacesChanged || m.Headers[broker.HeaderSource] != domain.EventSource ||
-		p["eventId"] != evtA || p["categoryId"] != "cat_rx" || p["confirmed"].(float64) != 1 || p["held"].(float64) != 0 || p["occurredAt"] == nil {
-		t.Fatalf("places event %s %v %s", m.Key, m.Headers, m.Value)
-	}
-}
-
-func TestPaymentsConsumer(t *testing.T) {
-	env := start(t, regtest.Options{Kafka: true})
-	regtest.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
-	tok := env.Browser(t, orgA)
-	o1 := env.Do(t, "POST", "/internal/holds", holdBody("p-1", time.Now().Add(time.Hour), holdReg("Ana")), tok).Body["orderId"].(string)
-	o2 := env.Do(t, "POST", "/internal/holds", holdBody("p-2", time.Now().Add(time.Hour), holdReg("Bea")), tok).Body["orderId"].(string)
-	w := broker.NewWriter(env.Brokers)
-	defer w.Close()
-	msg := func(id, typ, order string, data map[string]any) broker.Message {
-		data["orderId"] = order
-		v, _ := json.Marshal(data)
-		return broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v, Headers: map[string]string{broker.HeaderID: id, broker.HeaderType: typ}}
-	}
-	succeeded := msg("m1", domain.EventPaymentSucceeded, o1, map[string]any{"sessionId": "cs_1", "paymentRef": "pi_1", "amount": 6500, "currency": "EUR", "paidAt": time.Now()})
-	failed := msg("m2", domain.EventPaymentFailed, o2, map[string]any{"sessionId": "cs_2", "reason": "EXPIRED"})
-	// Duplicates, and a failure or a refund arriving after the success for the same order, are
-	// harmless: checkout refunds only orders that found no place.
-	lateFail := msg("m3", domain.EventPaymentFailed, o1, map[string]any{"sessionId": "cs_1", "reason": "FAILED"})
-	strayRefund := msg("m4", domain.EventPaymentRefunded, o1, map[string]any{"sessionId": "cs_1", "refundId": "re_1", "amount": 6500, "currency": "EUR"})
-	if err := w.Publish(context.Background(), succeeded, succeeded, failed, lateFail, strayRefund, failed); err != nil {
-		t.Fatal(err)
-	}
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if orderStatus(t, env, o1) == "COMPLETED" && orderStatus(t, env, o2) == "CANCELLED" {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if s1, s2 := orderStatus(t, env, o1), orderStatus(t, env, o2); s1 != "COMPLETED" || s2 != "CANCELLED" {
-		t.Fatalf("orders %s %s", s1, s2)
-	}
-	time.Sleep(300 * time.Millisecond) // let the late failure and duplicates be handled
-	if c, h := places(t, env, "cat_rx"); c != 1 || h != 0 || orderStatus(t, env, o1) != "COMPLETED" {
-		t.Fatalf("places %d/%d, order %s", c, h, orderStatus(t, env, o1))
-	}
-	var n int
-	_ = env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE consumer = 'registration-payments'`).Scan(&n)
-	if n != 4 {
-		t.Fatalf("inbox has %d messages, want 4", n)
-	}
 }
 
 func TestSweeperReleasesExpiredHolds(t *testing.T) {
@@ -290,150 +168,65 @@ func TestSweeperReleasesExpiredHolds(t *testing.T) {
 	}
 }
 
-// TestHoldsConfirmationsAndCreatesInterleaved races creates, holds, confirmations and
-// releases on one category and checks the quota held and the ledger equals the rows.
-func TestHoldsConfirmationsAndCreatesInterleaved(t *testing.T) {
-	env := start(t, regtest.Options{MaxConns: 30})
-	e := regtest.Event(evtA, orgA)
-	e.Categories[0].Quota = intp(20)
-	env.Catalog.Put(e)
-	secret, browser := env.Secret(t, orgA), env.Browser(t, orgA)
-	var wg sync.WaitGroup
-	for i := range 80 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := fmt.Sprintf("R%02d", i)
-			if i%2 == 0 {
-				env.Do(t, "POST", "/external/v1/organizer/registrations", createBody(name), secret)
-				return
-			}
-			r := env.Do(t, "POST", "/internal/holds", holdBody("mix-"+name, time.Now().Add(time.Hour), holdReg(name)), browser)
-			if r.Status != 201 {
-				return
-			}
-			order := r.Body["orderId"].(string)
-			switch i % 4 {
-			case 1:
-				env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_" + name}, browser)
-			case 3:
-				env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "CANCELLED"}, browser)
-			}
-		}()
-	}
-	wg.Wait()
-	var confirmed, held, wantConfirmed, wantHeld int
-	_ = env.Pool.QueryRow(context.Background(), `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&confirmed, &held)
-	_ = env.Pool.QueryRow(context.Background(), `SELECT
-		count(*) FILTER (WHERE o.status = 'COMPLETED'), count(*) FILTER (WHERE o.status = 'PENDING')
-		FROM registrations r JOIN orders o ON o.id = r.order_id WHERE r.category_id = 'cat_rx' AND r.cancelled_at IS NULL`).Scan(&wantConfirmed, &wantHeld)
-	if confirmed != wantConfirmed || held != wantHeld || confirmed+held > 20 {
-		t.Fatalf("ledger %d confirmed + %d held; rows %d + %d (quota 20)", confirmed, held, wantConfirmed, wantHeld)
-	}
-	if confirmed+held < 10 {
-		t.Fatalf("only %d places taken: the race did not contend", confirmed+held)
-	}
-}
-
-// TestLastPlacesRaceWithHolds races 50 requests for the last 5 places: creates and holds (each
-// successful hold confirmed at once) interleaved. Exactly 5 get a place, 45 are refused, and
-// once confirmed the ledger shows every place confirmed.
-func TestLastPlacesRaceWithHolds(t *testing.T) {
-	env := start(t, regtest.Options{MaxConns: 30})
-	e := regtest.Event(evtA, orgA)
-	e.Categories[0].Quota = intp(8)
-	env.Catalog.Put(e)
-	for i := range 3 {
-		create(t, env, createBody(fmt.Sprint("Early", i)))
-	}
-	secret, browser := env.Secret(t, orgA), env.Browser(t, orgA)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	count := map[int]int{}
-	for i := range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			name := fmt.Sprintf("Racer%02d", i)
-			var r regtest.Response
-			if i%2 == 0 {
-				r = env.Do(t, "POST", "/external/v1/organizer/registrations", createBody(name), secret)
-			} else {
-				r = env.Do(t, "POST", "/internal/holds", holdBody("race-"+name, time.Now().Add(time.Hour), holdReg(name)), browser)
-				if r.Status == 201 {
-					c := env.Do(t, "POST", "/internal/holds/"+r.Body["orderId"].(string)+"/confirm", map[string]any{"paymentRef": "pi_" + name}, browser)
-					if c.Status != 200 {
-						t.Errorf("confirm: %d %s", c.Status, c.Raw)
-					}
-				}
-			}
-			if r.Status == 409 && !strings.Contains(r.Text(), "category cat_rx is sold out") {
-				t.Errorf("409 message %s", r.Raw)
-			}
-			mu.Lock()
-			count[r.Status]++
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	if count[201] != 5 || count[409] != 45 {
-		t.Fatalf("statuses %v, want 5 x 201 and 45 x 409", count)
-	}
-	if c, h := places(t, env, "cat_rx"); c != 8 || h != 0 {
-		t.Fatalf("ledger %d confirmed, %d held; want 8 and 0", c, h)
-	}
-}
-
-// TestLatePaymentThroughTheConsumer: a payment that arrives after its hold expired and finds
-// no place left leaves the order FAILED and publishes the unfulfillable event.
-func TestLatePaymentThroughTheConsumer(t *testing.T) {
-	env := start(t, regtest.Options{Kafka: true})
-	e := regtest.Event(evtA, orgA)
-	e.Categories[0].Quota = intp(1)
-	env.Catalog.Put(e)
-	regtest.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
+// TestClientNetworkIsKeptWhileTheHoldIsUnpaid: an order's client network serves the caps on
+// unpaid places only, so it is forgotten as the order leaves PENDING: paid, released or
+// expired (swept); an unpaid hold keeps it.
+func TestClientNetworkIsKeptWhileTheHoldIsUnpaid(t *testing.T) {
+	env := start(t, regtest.Options{})
 	tok := env.Browser(t, orgA)
-	order := env.Do(t, "POST", "/internal/holds", holdBody("late-1", time.Now().Add(time.Minute), holdReg("Ana")), tok).Body["orderId"].(string)
+	now := env.Clock.Now()
+	hold := func(id string, exp time.Time) string {
+		r := env.Do(t, "POST", "/internal/holds", cappedHold(id, 1, id+"@example.com", "192.0.2.60", exp), tok)
+		if r.Status != 201 {
+			t.Fatalf("hold %s: %d %s", id, r.Status, r.Raw)
+		}
+		return r.Body["orderId"].(string)
+	}
+	paid, released, expired, unpaid := hold("paid", now.Add(time.Hour)), hold("released", now.Add(time.Hour)),
+		hold("expired", now.Add(time.Minute)), hold("unpaid", now.Add(time.Hour))
+	if r := env.Do(t, "POST", "/internal/holds/"+paid+"/confirm", map[string]any{"paymentRef": "pi_1"}, tok); r.Status != 200 {
+		t.Fatalf("confirm: %d %s", r.Status, r.Raw)
+	}
+	if r := env.Do(t, "POST", "/internal/holds/"+released+"/release", map[string]any{"reason": "CANCELLED"}, tok); r.Status != 200 {
+		t.Fatalf("release: %d %s", r.Status, r.Raw)
+	}
 	env.Clock.Advance(2 * time.Minute)
-	if n, _ := env.Service.SweepExpired(context.Background(), 10); n != 1 {
-		t.Fatalf("swept %d", n)
+	if n, err := env.Service.SweepExpired(t.Context(), 10); err != nil || n != 1 {
+		t.Fatalf("swept %d (%v)", n, err)
 	}
-	create(t, env, createBody("Bea")) // the last place
-	w := broker.NewWriter(env.Brokers)
-	defer w.Close()
-	v, _ := json.Marshal(map[string]any{"orderId": order, "sessionId": "cs_1", "paymentRef": "pi_late", "amount": 6500, "currency": "EUR"})
-	if err := w.Publish(context.Background(), broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v,
-		Headers: map[string]string{broker.HeaderID: "late-msg", broker.HeaderType: domain.EventPaymentSucceeded}}); err != nil {
-		t.Fatal(err)
+	for id, want := range map[string]bool{paid: false, released: false, expired: false, unpaid: true} {
+		var network *string
+		if err := env.Pool.QueryRow(t.Context(), `SELECT client_network FROM orders WHERE id = $1`, id).Scan(&network); err != nil {
+			t.Fatal(err)
+		}
+		if (network != nil) != want {
+			t.Errorf("order %s (%s): client network %v, want kept %v", id, orderStatus(t, env, id), network, want)
+		}
 	}
-	m := consume(t, env, domain.OrdersTopic, func(m broker.Message) bool {
-		return m.Headers[broker.HeaderType] == domain.EventOrderUnfulfilled
-	})
-	if m.Key != order || orderStatus(t, env, order) != "FAILED" {
-		t.Fatalf("unfulfillable event for %s, order %s", m.Key, orderStatus(t, env, order))
-	}
-	if c, h := places(t, env, "cat_rx"); c != 1 || h != 0 {
-		t.Fatalf("ledger %d/%d", c, h)
-	}
+}
 
-	// Checkout returned the payment: the order reads REFUNDED, its tickets stay cancelled and
-	// no place moves; a redelivery changes nothing.
-	v, _ = json.Marshal(map[string]any{"orderId": order, "sessionId": "cs_1", "refundId": "re_1", "amount": 6500, "currency": "EUR"})
-	refunded := broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v,
-		Headers: map[string]string{broker.HeaderID: "refund-msg", broker.HeaderType: domain.EventPaymentRefunded}}
-	if err := w.Publish(context.Background(), refunded, refunded); err != nil {
-		t.Fatal(err)
+// TestHoldsAreTheNamedOrganizers: a hold is made for the organizer its caller names, and for
+// no other: with the event read from the catalog and cached, another organizer, or none at
+// all, does not find it, and nothing is held for them.
+func TestHoldsAreTheNamedOrganizers(t *testing.T) {
+	env := start(t, regtest.Options{CatalogTTL: time.Hour})
+	exp := env.Clock.Now().Add(time.Hour)
+	if r := env.Do(t, "POST", "/internal/holds", holdBody("own", exp, holdReg("Ana")), env.Browser(t, orgA)); r.Status != 201 {
+		t.Fatalf("the organizer's own hold: %d %s", r.Status, r.Raw)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for orderStatus(t, env, order) != "REFUNDED" && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+	in := app.HoldInput{
+		HoldID: "other", EventID: evtA, ExpiresAt: exp, Amount: 6500, PurchaserEmail: "buyer@example.com",
+		Registrations: []domain.RegistrationInput{{CategoryID: "cat_rx", TeamName: "Team Bea",
+			Athletes:     []domain.Athlete{{Fullname: "Bea", IDNumber: "ID-Bea", Email: "bea@example.com", Phone: "+34600111222", Gender: "MALE", BirthDate: "1990-01-01"}},
+			CustomFields: []domain.CustomFieldValue{{FieldID: "fld_size", Value: "S"}}}},
 	}
-	var ticketStatus, ticketOrderStatus string
-	if err := env.Pool.QueryRow(context.Background(), `SELECT DISTINCT status, order_status FROM tickets WHERE order_id = $1`, order).
-		Scan(&ticketStatus, &ticketOrderStatus); err != nil || ticketStatus != "CANCELLED" || ticketOrderStatus != "REFUNDED" {
-		t.Fatalf("order %s, tickets %s on %s (%v)", orderStatus(t, env, order), ticketStatus, ticketOrderStatus, err)
+	for _, organizer := range []string{orgB, ""} {
+		var nf *domain.NotFoundError
+		if h, err := env.Service.CreateHold(t.Context(), organizer, in); !errors.As(err, &nf) {
+			t.Fatalf("a hold for organizer %q of %s's event: %+v %v, want not found", organizer, orgA, h.Order, err)
+		}
 	}
-	if c, h := places(t, env, "cat_rx"); c != 1 || h != 0 {
-		t.Fatalf("ledger after the refund %d/%d", c, h)
+	if _, h := places(t, env, "cat_rx"); h != 1 {
+		t.Fatalf("%d places held, want the organizer's own 1", h)
 	}
 }

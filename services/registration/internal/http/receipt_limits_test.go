@@ -1,12 +1,17 @@
 package http_test
 
 import (
+	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/podiumhq/podium/services/registration/internal/app"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -94,7 +99,7 @@ func TestConcurrentReceiptSendsQueueOneMail(t *testing.T) {
 // TestDuplicateReceiptMailsAreDropped: without a cooldown, ten sends to one address at once are
 // all accepted and queue one mail, since a mail to it for the event is still unsent.
 func TestDuplicateReceiptMailsAreDropped(t *testing.T) {
-	env := start(t, regtest.Options{App: app.Options{ReceiptCooldown: -1}})
+	env := start(t, regtest.Options{App: &app.Options{HoldLimits: domain.DefaultHoldLimits}})
 	create(t, env, withEmail("Dora", "dora@example.com"))
 	tok := env.Browser(t, orgA)
 	statuses := make([]int, 10)
@@ -112,5 +117,74 @@ func TestDuplicateReceiptMailsAreDropped(t *testing.T) {
 	}
 	if n := queuedTo(t, env, "dora@example.com"); n != 1 {
 		t.Fatalf("%d mails queued, want 1", n)
+	}
+}
+
+// queuedBodies returns the bodies of the mails waiting in the outbox for recipient.
+func queuedBodies(t *testing.T, env *regtest.Env, recipient string) []string {
+	t.Helper()
+	rows, err := env.Pool.Query(t.Context(), `SELECT body FROM mail_outbox WHERE recipient = $1`, recipient)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bodies
+}
+
+// TestAnUnsentReceiptMailTakesTheNewestReceipts: when an address asks again for its receipts
+// (its cooldown over) while the first mail is still unsent, that one mail is brought up to
+// date: it lists the order completed since, and is not queued twice.
+func TestAnUnsentReceiptMailTakesTheNewestReceipts(t *testing.T) {
+	env := start(t, regtest.Options{}) // no mail worker: queued mails stay in the outbox
+	first := create(t, env, withEmail("Ema", "ema@example.com"))
+	send := func() {
+		t.Helper()
+		if r := env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/registration-receipts/send", map[string]any{"email": "ema@example.com"}, env.Browser(t, orgA)); r.Status != 201 {
+			t.Fatalf("send: %d %s", r.Status, r.Raw)
+		}
+	}
+	send()
+	env.Clock.Advance(app.DefaultReceiptCooldown + time.Second)
+	second := create(t, env, withEmail("Ema Again", "ema@example.com"))
+	send()
+	bodies := queuedBodies(t, env, "ema@example.com")
+	if len(bodies) != 1 || !strings.Contains(bodies[0], first["orderId"].(string)) || !strings.Contains(bodies[0], second["orderId"].(string)) {
+		t.Fatalf("queued %q; want one mail listing orders %s and %s", bodies, first["orderId"], second["orderId"])
+	}
+}
+
+// TestAReceiptMailUpdatedWhileSendingIsStillSent: a worker that was sending a receipt mail's
+// older content when it was brought up to date neither removes nor delays the newer content,
+// which stays queued to send.
+func TestAReceiptMailUpdatedWhileSendingIsStillSent(t *testing.T) {
+	env := start(t, regtest.Options{App: &app.Options{}}) // no cooldown, no mail worker
+	create(t, env, withEmail("Flo", "flo@example.com"))
+	send := func() {
+		t.Helper()
+		if r := env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/registration-receipts/send", map[string]any{"email": "flo@example.com"}, env.Browser(t, orgA)); r.Status != 201 {
+			t.Fatalf("send: %d %s", r.Status, r.Raw)
+		}
+	}
+	send()
+	claimed, err := env.Repo.ClaimMail(t.Context(), 10, time.Minute) // a worker starts sending it
+	if err != nil || len(claimed) != 1 {
+		t.Fatalf("claimed %d (%v)", len(claimed), err)
+	}
+	second := create(t, env, withEmail("Flo Again", "flo@example.com"))
+	send()
+	if err := env.Repo.MailFailed(t.Context(), claimed[0], time.Hour, errors.New("smtp down")); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Repo.MailSent(t.Context(), claimed[0]); err != nil {
+		t.Fatal(err)
+	}
+	var body string
+	var delayed bool
+	if err := env.Pool.QueryRow(t.Context(), `SELECT body, next_attempt_at > now() + interval '2 minutes' FROM mail_outbox WHERE recipient = 'flo@example.com'`).
+		Scan(&body, &delayed); err != nil || !strings.Contains(body, second["orderId"].(string)) || delayed {
+		t.Fatalf("the newer mail: %v, delayed %v (%v); want it queued, listing %s, not delayed past its lease", body, delayed, err, second["orderId"])
 	}
 }

@@ -48,8 +48,9 @@ type Options struct {
 	Pool *pgxpool.Pool
 	// MaxConns sizes a fresh pool (0: 8).
 	MaxConns int32
-	// App tunes the service (hold caps, receipt cooldown); zero values take the defaults.
-	App app.Options
+	// App tunes the service (hold caps, receipt cooldown); nil takes app.DefaultOptions, the
+	// configuration's defaults.
+	App *app.Options
 }
 
 // Env is a running registration service.
@@ -88,7 +89,11 @@ func Start(t testing.TB, o Options) *Env {
 	}
 	env.Catalog = StartCatalog(t, env.Issuers.Verifier(identity.Catalog))
 	env.Repo = regpg.New(env.Pool)
-	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL, env.Issuers.Signer(identity.Registration)), env.Clock.Now, o.App)
+	opts := app.DefaultOptions
+	if o.App != nil {
+		opts = *o.App
+	}
+	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL, env.Issuers.Signer(identity.Registration)), env.Clock.Now, opts)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: reghttp.MapError,

@@ -32,7 +32,7 @@ func insertParams(c domain.Checkout) (db.InsertCheckoutParams, error) {
 		Promocode: nilIfEmpty(c.Promocode), PromocodeState: string(c.PromoState),
 		PurchaserEmail: c.PurchaserEmail, PurchaserName: c.PurchaserName,
 		LegalSignature: sig, IpEnrichment: ip, Deferred: deferred,
-		HoldExpiresAt: c.HoldExpiresAt, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+		HoldExpiresAt: c.HoldExpiresAt, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt, PromocodeMaxUses: c.PromoMaxUses,
 	}, nil
 }
 
@@ -49,7 +49,7 @@ func toCheckout(row db.Checkout) (domain.Checkout, error) {
 	c := domain.Checkout{
 		ID: row.ID, OrganizerID: row.OrganizerID, KeyID: row.KeyID, IdempotencyKey: deref(row.IdempotencyKey),
 		EventID: row.EventID, State: domain.State(row.State), Currency: row.Currency, Total: row.Total,
-		Promocode: deref(row.Promocode), PromoState: domain.PromoState(row.PromocodeState),
+		Promocode: deref(row.Promocode), PromoState: domain.PromoState(row.PromocodeState), PromoMaxUses: row.PromocodeMaxUses,
 		PurchaserEmail: row.PurchaserEmail, PurchaserName: row.PurchaserName, IPEnrichment: row.IpEnrichment,
 		OrderID: deref(row.OrderID), SessionID: deref(row.SessionID), SessionURL: deref(row.SessionUrl),
 		PaymentIntent: deref(row.PaymentIntent), AmountPaid: row.AmountPaid, RefundID: deref(row.RefundID),

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,8 +34,8 @@ func New(pool *pgxpool.Pool) *Repository {
 
 // CreateCheckout stores c and reserves its promocode use in one transaction: the reservations
 // of the code are serialised by a lock, and the new checkout counts among the uses at
-// c.CreatedAt, which must not then exceed maxUses.
-func (r *Repository) CreateCheckout(ctx context.Context, c domain.Checkout, maxUses *int64) (domain.Checkout, bool, error) {
+// c.CreatedAt, which must not then exceed c.PromoMaxUses.
+func (r *Repository) CreateCheckout(ctx context.Context, c domain.Checkout) (domain.Checkout, bool, error) {
 	params, err := insertParams(c)
 	if err != nil {
 		return domain.Checkout{}, false, err
@@ -52,23 +51,10 @@ func (r *Repository) CreateCheckout(ctx context.Context, c domain.Checkout, maxU
 			existed = true
 			return nil
 		}
-		if c.PromoState != domain.PromoReserved {
+		if !c.HoldsPromocodeUse(c.CreatedAt) {
 			return nil
 		}
-		if maxUses == nil {
-			return nil
-		}
-		if err := q.LockPromocode(ctx, promocodeLock(c.EventID, c.Promocode)); err != nil {
-			return fmt.Errorf("lock promocode: %w", err)
-		}
-		used, err := q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: c.EventID, Code: c.Promocode, Now: c.CreatedAt})
-		if err != nil {
-			return fmt.Errorf("promocode uses: %w", err)
-		}
-		if used > *maxUses {
-			return domain.ErrPromocodeExhausted
-		}
-		return nil
+		return takePromocodeUse(ctx, q, c, c.CreatedAt)
 	})
 	if err != nil {
 		return domain.Checkout{}, false, fmt.Errorf("create checkout: %w", err)
@@ -78,6 +64,27 @@ func (r *Repository) CreateCheckout(ctx context.Context, c domain.Checkout, maxU
 	}
 	stored, err := r.Checkout(ctx, app.CheckoutRef{ID: c.ID})
 	return stored, true, err
+}
+
+// takePromocodeUse checks, in the transaction of q that has just stored c counting among its
+// promocode's uses at now, that the uses do not then exceed c.PromoMaxUses
+// (domain.ErrPromocodeExhausted otherwise). The lock on the event's code serialises every
+// such check, so no two checkouts take the last use.
+func takePromocodeUse(ctx context.Context, q *db.Queries, c domain.Checkout, now time.Time) error {
+	if c.PromoMaxUses == nil {
+		return nil
+	}
+	if err := q.LockPromocode(ctx, pg.LockID("promocode", c.EventID, c.Promocode)); err != nil {
+		return fmt.Errorf("lock promocode: %w", err)
+	}
+	used, err := q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: c.EventID, Code: c.Promocode, Now: now})
+	if err != nil {
+		return fmt.Errorf("promocode uses: %w", err)
+	}
+	if used > *c.PromoMaxUses {
+		return domain.ErrPromocodeExhausted
+	}
+	return nil
 }
 
 // Checkout returns a checkout by id, by session id (the latest with it) or by order id.
@@ -143,12 +150,20 @@ func (r *Repository) change(ctx context.Context, tx pgx.Tx, u app.Update, fn fun
 	if err != nil {
 		return domain.Checkout{}, err
 	}
+	before := c
 	msgs, err := fn(&c)
 	if err != nil {
 		return domain.Checkout{}, err
 	}
 	if err := q.UpdateCheckout(ctx, updateParams(c)); err != nil {
 		return domain.Checkout{}, fmt.Errorf("update checkout: %w", err)
+	}
+	// A change that makes the checkout count among its promocode's uses again (a payment after
+	// its hold lapsed) takes a use only if one is left.
+	if at := c.UpdatedAt; !before.HoldsPromocodeUse(at) && c.HoldsPromocodeUse(at) {
+		if err := takePromocodeUse(ctx, q, c, at); err != nil {
+			return domain.Checkout{}, err
+		}
 	}
 	for _, m := range msgs {
 		if _, err := outbox.Enqueue(ctx, tx, outbox.Event{Topic: m.Topic, Key: m.Key, Type: m.Type, Source: domain.EventSource, Data: m.Data}); err != nil {
@@ -211,17 +226,6 @@ func (r *Repository) StaleCheckouts(ctx context.Context, before time.Time) ([]st
 		return nil, fmt.Errorf("stale checkouts: %w", err)
 	}
 	return ids, nil
-}
-
-// promocodeLock is the advisory lock id of an event's promocode: a 64-bit FNV-1a hash of both
-// (two codes sharing an id only wait on each other).
-func promocodeLock(eventID, code string) int64 {
-	h := fnv.New64a()
-	for _, s := range []string{"promocode", eventID, code} {
-		_, _ = h.Write([]byte(s))
-		_, _ = h.Write([]byte{0})
-	}
-	return int64(h.Sum64()) //nolint:gosec // a lock id: any 64 bits will do
 }
 
 // PruneInbox forgets processed message ids older than keep.

@@ -13,8 +13,18 @@ import (
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
+// t0 is when the tests' checkouts are made.
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// limited is a checkout with id using promo, a code of at most maxUses uses.
+func limited(id, promo string, maxUses int64) domain.Checkout {
+	c := newCheckout(id, promo)
+	c.PromoMaxUses = &maxUses
+	return c
+}
+
 func newCheckout(id, promo string) domain.Checkout {
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	now := t0
 	c := domain.Checkout{
 		ID: id, OrganizerID: "org_1", KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 100,
 		Quote: domain.Quote{EventID: "evt_1", Currency: "EUR", Total: 100}, PromoState: domain.PromoNone,
@@ -30,13 +40,12 @@ func newCheckout(id, promo string) domain.Checkout {
 func TestPromocodeReservationsAreAtomic(t *testing.T) {
 	repo := chkpg.New(checkouttest.Pool(t))
 	ctx := context.Background()
-	limit := int64(3)
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	ok, exhausted := 0, 0
 	for range 20 {
 		wg.Go(func() {
-			_, _, err := repo.CreateCheckout(ctx, newCheckout(domain.NewCheckoutID(), "LIMITED"), &limit)
+			_, _, err := repo.CreateCheckout(ctx, limited(domain.NewCheckoutID(), "LIMITED", 3))
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -50,7 +59,7 @@ func TestPromocodeReservationsAreAtomic(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED", time.Now()); ok != 3 || exhausted != 17 || used != 3 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED", t0); ok != 3 || exhausted != 17 || used != 3 {
 		t.Fatalf("%d reserved, %d refused, counter %d; want 3, 17, 3", ok, exhausted, used)
 	}
 }
@@ -61,22 +70,21 @@ func TestPromocodeReservationsAreAtomic(t *testing.T) {
 func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
 	repo := chkpg.New(checkouttest.Pool(t))
 	ctx := context.Background()
-	one := int64(1)
-	first := newCheckout("chk_first", "ONCE")
-	if _, _, err := repo.CreateCheckout(ctx, first, &one); err != nil {
+	first := limited("chk_first", "ONCE", 1)
+	if _, _, err := repo.CreateCheckout(ctx, first); err != nil {
 		t.Fatal(err)
 	}
-	second := newCheckout("chk_second", "ONCE")
-	if _, _, err := repo.CreateCheckout(ctx, second, &one); !errors.Is(err, domain.ErrPromocodeExhausted) {
+	second := limited("chk_second", "ONCE", 1)
+	if _, _, err := repo.CreateCheckout(ctx, second); !errors.Is(err, domain.ErrPromocodeExhausted) {
 		t.Fatalf("a second use while the first hold lives: %v", err)
 	}
 	lapsed := first.HoldExpiresAt
 	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", lapsed); used != 0 {
 		t.Fatalf("%d uses once the hold lapsed, want 0", used)
 	}
-	third := newCheckout("chk_third", "ONCE")
+	third := limited("chk_third", "ONCE", 1)
 	third.CreatedAt, third.HoldExpiresAt = lapsed, lapsed.Add(10*time.Minute)
-	if _, _, err := repo.CreateCheckout(ctx, third, &one); err != nil {
+	if _, _, err := repo.CreateCheckout(ctx, third); err != nil {
 		t.Fatalf("the use of a lapsed hold was not given to the next buyer: %v", err)
 	}
 	// A paid checkout keeps its use after its hold lapsed.
@@ -92,21 +100,74 @@ func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
 	}
 }
 
+// TestLatePaymentTakesAPromocodeUseOnlyIfOneIsLeft: a payment after its hold lapsed makes its
+// checkout count among its promocode's uses again: with the code's one use taken meanwhile by
+// another buyer, that change is refused (domain.ErrPromocodeExhausted) and nothing of it is
+// kept; with a use left, the payment takes it.
+func TestLatePaymentTakesAPromocodeUseOnlyIfOneIsLeft(t *testing.T) {
+	repo := chkpg.New(checkouttest.Pool(t))
+	ctx := context.Background()
+	held := func(c domain.Checkout) domain.Checkout {
+		t.Helper()
+		if _, _, err := repo.CreateCheckout(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: c.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
+			c.Held("ord_"+c.ID, c.CreatedAt)
+			return nil, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	pay := func(id string, at time.Time) error {
+		_, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: id}}, func(c *domain.Checkout) ([]domain.Message, error) {
+			return c.ApplyPayment(domain.PaymentEvent{Kind: domain.PaymentCompleted, Paid: true, PaymentIntent: "pi_" + id}, at), nil
+		})
+		return err
+	}
+	late := held(limited("chk_late", "ONCE", 1))
+	lapsed := late.HoldExpiresAt
+	other := limited("chk_other", "ONCE", 1)
+	other.CreatedAt, other.HoldExpiresAt = lapsed, lapsed.Add(10*time.Minute)
+	held(other)
+	if err := pay("chk_late", lapsed.Add(time.Minute)); !errors.Is(err, domain.ErrPromocodeExhausted) {
+		t.Fatalf("a late payment with the code's one use taken: %v", err)
+	}
+	if c, _ := repo.Checkout(ctx, app.CheckoutRef{ID: "chk_late"}); c.State != domain.StateHeld || c.PaymentIntent != "" {
+		t.Fatalf("the refused change was kept: %s %s", c.State, c.PaymentIntent)
+	}
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", lapsed.Add(time.Minute)); used != 1 {
+		t.Fatalf("%d uses, want the other buyer's 1", used)
+	}
+
+	twice := held(limited("chk_twice", "TWICE", 2))
+	second := limited("chk_second", "TWICE", 2)
+	second.CreatedAt, second.HoldExpiresAt = twice.HoldExpiresAt, twice.HoldExpiresAt.Add(10*time.Minute)
+	held(second)
+	if err := pay("chk_twice", twice.HoldExpiresAt.Add(time.Minute)); err != nil {
+		t.Fatalf("a late payment with a use left: %v", err)
+	}
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "TWICE", twice.HoldExpiresAt.Add(time.Minute)); used != 2 {
+		t.Fatalf("%d uses, want 2", used)
+	}
+}
+
 func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	repo := chkpg.New(checkouttest.Pool(t))
 	ctx := context.Background()
 	c := newCheckout("chk_1", "CODE")
-	if _, existed, err := repo.CreateCheckout(ctx, c, nil); err != nil || existed {
+	if _, existed, err := repo.CreateCheckout(ctx, c); err != nil || existed {
 		t.Fatal(existed, err)
 	}
-	again, existed, err := repo.CreateCheckout(ctx, newCheckout("chk_1", "CODE"), nil)
+	again, existed, err := repo.CreateCheckout(ctx, newCheckout("chk_1", "CODE"))
 	if err != nil || !existed || again.ID != "chk_1" || again.LegalSignature.SignerName != "Ana" || string(again.IPEnrichment) == "" {
 		t.Fatalf("second create: %+v %v %v", again, existed, err)
 	}
 	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", again.CreatedAt); used != 1 {
 		t.Fatalf("a resumed checkout counted its promocode twice: %d", used)
 	}
-	now := time.Now().UTC()
+	now := t0.Add(time.Minute)
 	got, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_1"}}, func(c *domain.Checkout) ([]domain.Message, error) {
 		c.Held("ord_1", now)
 		c.Opened(domain.PaymentSession{ID: "cs_1", URL: "https://pay", ExpiresAt: now}, now)
@@ -152,7 +213,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 func TestIdempotencyRecords(t *testing.T) {
 	repo := chkpg.New(checkouttest.Pool(t))
 	ctx := context.Background()
-	now := time.Now().UTC()
+	now := t0
 	rec := domain.IdempotencyRecord{KeyID: "key_1", Key: "k-0000001", RequestHash: []byte{1}, CheckoutID: "chk_a", LockedUntil: now.Add(time.Minute), ExpiresAt: now.Add(48 * time.Hour)}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -178,7 +239,7 @@ func TestIdempotencyRecords(t *testing.T) {
 		t.Fatal("a running key with a live lease was taken over")
 	}
 	// Lapsed lease, resumable checkout: the same checkout carries on.
-	if _, _, err := repo.CreateCheckout(ctx, newCheckout("chk_a", ""), nil); err != nil {
+	if _, _, err := repo.CreateCheckout(ctx, newCheckout("chk_a", "")); err != nil {
 		t.Fatal(err)
 	}
 	later := now.Add(2 * time.Minute)

@@ -56,7 +56,7 @@ func (r *Repository) QueueMail(ctx context.Context, m domain.Mail) error {
 // QueueReceiptMail queues m, in one transaction that starts its recipient's cooldown for the
 // event, unless the last receipt mail to the recipient was queued less than cooldown before
 // now (a *domain.TooManyRequestsError says when the cooldown ends); a mail with m's dedupe key
-// still unsent is not queued twice.
+// still unsent is not queued twice but takes m's content.
 func (r *Repository) QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error {
 	recipient := domain.NormalEmail(m.To)
 	err := r.inTx(ctx, func(_ pgx.Tx, q *db.Queries) error {
@@ -98,17 +98,20 @@ func (r *Repository) ClaimMail(ctx context.Context, limit int, lease time.Durati
 	}
 	out := make([]domain.QueuedMail, len(rows))
 	for i, row := range rows {
-		out[i] = domain.QueuedMail{ID: row.ID, Attempts: int(row.Attempts), Mail: domain.Mail{To: row.Recipient, Subject: row.Subject, Body: row.Body}}
+		out[i] = domain.QueuedMail{ID: row.ID, Attempts: int(row.Attempts), Revision: row.Revision,
+			Mail: domain.Mail{To: row.Recipient, Subject: row.Subject, Body: row.Body}}
 	}
 	return out, nil
 }
 
-// MailSent removes a delivered message.
-func (r *Repository) MailSent(ctx context.Context, id int64) error {
-	return r.q.DeleteMail(ctx, id)
+// MailSent removes a delivered message, unless it was brought up to date since it was claimed
+// (its newer content is then still to send).
+func (r *Repository) MailSent(ctx context.Context, m domain.QueuedMail) error {
+	return r.q.DeleteMail(ctx, db.DeleteMailParams{ID: m.ID, Revision: m.Revision})
 }
 
-// MailFailed schedules another attempt after a delay.
-func (r *Repository) MailFailed(ctx context.Context, id int64, after time.Duration, cause error) error {
-	return r.q.RetryMail(ctx, db.RetryMailParams{ID: id, AfterSeconds: after.Seconds(), LastError: ptr(cause.Error())})
+// MailFailed schedules another attempt after a delay, unless the message was brought up to
+// date since it was claimed.
+func (r *Repository) MailFailed(ctx context.Context, m domain.QueuedMail, after time.Duration, cause error) error {
+	return r.q.RetryMail(ctx, db.RetryMailParams{ID: m.ID, Revision: m.Revision, AfterSeconds: after.Seconds(), LastError: ptr(cause.Error())})
 }

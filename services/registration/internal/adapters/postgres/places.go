@@ -14,11 +14,11 @@ import (
 )
 
 // applyPlaces changes the ledger by deltas, in category id order (so concurrent transactions
-// lock ledger rows in one order and cannot deadlock), and writes one places event per
-// category. Checked deltas take places only if the quota allows; otherwise nothing of the
+// lock ledger rows in one order and cannot deadlock; deltas of one category in their order),
+// and writes one places event per delta. Checked deltas take places only if the quota allows; otherwise nothing of the
 // transaction is kept and a quota error names the category.
 func applyPlaces(ctx context.Context, tx pgx.Tx, q *db.Queries, deltas []domain.PlaceDelta, now time.Time) error {
-	sort.Slice(deltas, func(i, j int) bool { return deltas[i].CategoryID < deltas[j].CategoryID })
+	sort.SliceStable(deltas, func(i, j int) bool { return deltas[i].CategoryID < deltas[j].CategoryID })
 	for _, d := range deltas {
 		if d.Confirmed == 0 && d.Held == 0 {
 			continue

@@ -68,8 +68,10 @@ func (s *Sender) Send(ctx context.Context, m domain.Mail) error {
 // Store is the mail outbox.
 type Store interface {
 	ClaimMail(ctx context.Context, limit int, lease time.Duration) ([]domain.QueuedMail, error)
-	MailSent(ctx context.Context, id int64) error
-	MailFailed(ctx context.Context, id int64, after time.Duration, cause error) error
+	// MailSent and MailFailed change a claimed message only if its content is still the one
+	// claimed.
+	MailSent(ctx context.Context, m domain.QueuedMail) error
+	MailFailed(ctx context.Context, m domain.QueuedMail, after time.Duration, cause error) error
 }
 
 // Worker sends the mail outbox.
@@ -124,12 +126,12 @@ func (w *Worker) deliver(ctx context.Context, m domain.QueuedMail) {
 	if err := w.Sender.Send(ctx, m.Mail); err != nil {
 		after := Backoff(m.Attempts)
 		w.Log.WarnContext(ctx, "mail delivery failed; will retry", "mail_id", m.ID, "attempt", m.Attempts, "retry_in", after, "err", err)
-		if err := w.Store.MailFailed(ctx, m.ID, after, err); err != nil && ctx.Err() == nil {
+		if err := w.Store.MailFailed(ctx, m, after, err); err != nil && ctx.Err() == nil {
 			w.Log.ErrorContext(ctx, "mail retry not recorded; the lease will expire", "mail_id", m.ID, "err", err)
 		}
 		return
 	}
-	if err := w.Store.MailSent(ctx, m.ID); err != nil && ctx.Err() == nil {
+	if err := w.Store.MailSent(ctx, m); err != nil && ctx.Err() == nil {
 		w.Log.ErrorContext(ctx, "sent mail not removed; it may be sent twice", "mail_id", m.ID, "err", err)
 	}
 }

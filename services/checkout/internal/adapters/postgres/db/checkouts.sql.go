@@ -46,7 +46,7 @@ func (q *Queries) CheckoutIDsBySession(ctx context.Context, sessionID *string) (
 }
 
 const getCheckout = `-- name: GetCheckout :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at FROM checkouts WHERE id = $1
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses FROM checkouts WHERE id = $1
 `
 
 func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) {
@@ -81,12 +81,13 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 		&i.UpdatedAt,
 		&i.PaidAt,
 		&i.CompletedAt,
+		&i.PromocodeMaxUses,
 	)
 	return i, err
 }
 
 const getCheckoutForUpdate = `-- name: GetCheckoutForUpdate :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at FROM checkouts WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses FROM checkouts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout, error) {
@@ -121,6 +122,7 @@ func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout
 		&i.UpdatedAt,
 		&i.PaidAt,
 		&i.CompletedAt,
+		&i.PromocodeMaxUses,
 	)
 	return i, err
 }
@@ -129,32 +131,33 @@ const insertCheckout = `-- name: InsertCheckout :execrows
 INSERT INTO checkouts (
     id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote,
     promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment,
-    deferred, hold_expires_at, created_at, updated_at
+    deferred, hold_expires_at, created_at, updated_at, promocode_max_uses
 ) VALUES (
-    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19
+    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20
 ) ON CONFLICT (id) DO NOTHING
 `
 
 type InsertCheckoutParams struct {
-	ID             string
-	OrganizerID    string
-	KeyID          string
-	IdempotencyKey *string
-	EventID        string
-	State          string
-	Currency       string
-	Total          int64
-	Quote          []byte
-	Promocode      *string
-	PromocodeState string
-	PurchaserEmail string
-	PurchaserName  string
-	LegalSignature []byte
-	IpEnrichment   []byte
-	Deferred       []byte
-	HoldExpiresAt  time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	ID               string
+	OrganizerID      string
+	KeyID            string
+	IdempotencyKey   *string
+	EventID          string
+	State            string
+	Currency         string
+	Total            int64
+	Quote            []byte
+	Promocode        *string
+	PromocodeState   string
+	PurchaserEmail   string
+	PurchaserName    string
+	LegalSignature   []byte
+	IpEnrichment     []byte
+	Deferred         []byte
+	HoldExpiresAt    time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	PromocodeMaxUses *int64
 }
 
 func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) (int64, error) {
@@ -178,6 +181,7 @@ func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) 
 		arg.HoldExpiresAt,
 		arg.CreatedAt,
 		arg.UpdatedAt,
+		arg.PromocodeMaxUses,
 	)
 	if err != nil {
 		return 0, err

@@ -37,6 +37,7 @@ type Checkout struct {
 	UpdatedAt        time.Time
 	PaidAt           *time.Time
 	CompletedAt      *time.Time
+	PromocodeMaxUses *int64
 }
 
 type IdempotencyKey struct {

@@ -11,17 +11,14 @@ import (
 )
 
 const ensurePromocodeFailures = `-- name: EnsurePromocodeFailures :exec
-INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, $2, $2)
+INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, 'epoch', 'epoch')
 ON CONFLICT (subject) DO NOTHING
 `
 
-type EnsurePromocodeFailuresParams struct {
-	Subject   string
-	DrainedAt time.Time
-}
-
-func (q *Queries) EnsurePromocodeFailures(ctx context.Context, arg EnsurePromocodeFailuresParams) error {
-	_, err := q.db.Exec(ctx, ensurePromocodeFailures, arg.Subject, arg.DrainedAt)
+// Makes the row of a subject to lock, with no failure counted and no block: its times are long
+// past for every request, whatever clock it read before it waited for the row.
+func (q *Queries) EnsurePromocodeFailures(ctx context.Context, subject string) error {
+	_, err := q.db.Exec(ctx, ensurePromocodeFailures, subject)
 	return err
 }
 
@@ -49,25 +46,6 @@ func (q *Queries) LockPromocodeFailures(ctx context.Context, subject string) (Lo
 	var i LockPromocodeFailuresRow
 	err := row.Scan(&i.DrainedAt, &i.BlockedUntil)
 	return i, err
-}
-
-const promocodeBlockedUntil = `-- name: PromocodeBlockedUntil :one
-SELECT coalesce(max(blocked_until), $1::timestamptz)::timestamptz AS blocked_until
-FROM promocode_failures
-WHERE subject = ANY($2::text[]) AND blocked_until > $1::timestamptz
-`
-
-type PromocodeBlockedUntilParams struct {
-	Now      time.Time
-	Subjects []string
-}
-
-// The end of the latest block of the subjects that runs past now (now when none does).
-func (q *Queries) PromocodeBlockedUntil(ctx context.Context, arg PromocodeBlockedUntilParams) (time.Time, error) {
-	row := q.db.QueryRow(ctx, promocodeBlockedUntil, arg.Now, arg.Subjects)
-	var blocked_until time.Time
-	err := row.Scan(&blocked_until)
-	return blocked_until, err
 }
 
 const promocodeUses = `-- name: PromocodeUses :one

@@ -2,9 +2,9 @@
 INSERT INTO checkouts (
     id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote,
     promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment,
-    deferred, hold_expires_at, created_at, updated_at
+    deferred, hold_expires_at, created_at, updated_at, promocode_max_uses
 ) VALUES (
-    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19
+    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20
 ) ON CONFLICT (id) DO NOTHING;
 
 -- name: GetCheckout :one

@@ -9,14 +9,10 @@ SELECT count(*)::bigint AS used FROM checkouts
 WHERE event_id = sqlc.arg(event_id) AND promocode = sqlc.arg(code)::text AND promocode_state = 'RESERVED'
   AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > sqlc.arg(now)::timestamptz);
 
--- name: PromocodeBlockedUntil :one
--- The end of the latest block of the subjects that runs past now (now when none does).
-SELECT coalesce(max(blocked_until), sqlc.arg(now)::timestamptz)::timestamptz AS blocked_until
-FROM promocode_failures
-WHERE subject = ANY(sqlc.arg(subjects)::text[]) AND blocked_until > sqlc.arg(now)::timestamptz;
-
 -- name: EnsurePromocodeFailures :exec
-INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, $2, $2)
+-- Makes the row of a subject to lock, with no failure counted and no block: its times are long
+-- past for every request, whatever clock it read before it waited for the row.
+INSERT INTO promocode_failures (subject, drained_at, blocked_until) VALUES ($1, 'epoch', 'epoch')
 ON CONFLICT (subject) DO NOTHING;
 
 -- name: LockPromocodeFailures :one

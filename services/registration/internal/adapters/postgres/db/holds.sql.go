@@ -10,59 +10,101 @@ import (
 	"time"
 )
 
-const heldByEmail = `-- name: HeldByEmail :one
-SELECT count(r.id)::int AS places, coalesce(min(o.expires_at), $1::timestamptz)::timestamptz AS first_lapse
+const liveHoldsByEmail = `-- name: LiveHoldsByEmail :many
+SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
-WHERE o.event_id = $2 AND lower(o.purchaser_email) = $3::text
-  AND o.status = 'PENDING' AND o.expires_at > $1::timestamptz
+WHERE o.event_id = $1 AND lower(o.purchaser_email) = $2::text
+  AND o.status = 'PENDING' AND o.expires_at > $3::timestamptz
+GROUP BY o.id
 `
 
-type HeldByEmailParams struct {
-	Now     time.Time
+type LiveHoldsByEmailParams struct {
 	EventID string
 	Email   string
+	Now     time.Time
 }
 
-type HeldByEmailRow struct {
-	Places     int32
-	FirstLapse time.Time
+type LiveHoldsByEmailRow struct {
+	ID        string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Places    int32
 }
 
-// HeldByNetwork for a purchaser e-mail (lower case).
-func (q *Queries) HeldByEmail(ctx context.Context, arg HeldByEmailParams) (HeldByEmailRow, error) {
-	row := q.db.QueryRow(ctx, heldByEmail, arg.Now, arg.EventID, arg.Email)
-	var i HeldByEmailRow
-	err := row.Scan(&i.Places, &i.FirstLapse)
-	return i, err
+// LiveHoldsByNetwork for a purchaser e-mail (lower case).
+func (q *Queries) LiveHoldsByEmail(ctx context.Context, arg LiveHoldsByEmailParams) ([]LiveHoldsByEmailRow, error) {
+	rows, err := q.db.Query(ctx, liveHoldsByEmail, arg.EventID, arg.Email, arg.Now)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LiveHoldsByEmailRow
+	for rows.Next() {
+		var i LiveHoldsByEmailRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.CreatedAt,
+			&i.ExpiresAt,
+			&i.Places,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
-const heldByNetwork = `-- name: HeldByNetwork :one
-SELECT count(r.id)::int AS places, coalesce(min(o.expires_at), $1::timestamptz)::timestamptz AS first_lapse
+const liveHoldsByNetwork = `-- name: LiveHoldsByNetwork :many
+SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
-WHERE o.event_id = $2 AND o.client_network = $3::text
-  AND o.status = 'PENDING' AND o.expires_at > $1::timestamptz
+WHERE o.event_id = $1 AND o.client_network = $2::text
+  AND o.status = 'PENDING' AND o.expires_at > $3::timestamptz
+GROUP BY o.id
 `
 
-type HeldByNetworkParams struct {
-	Now           time.Time
+type LiveHoldsByNetworkParams struct {
 	EventID       string
 	ClientNetwork string
+	Now           time.Time
 }
 
-type HeldByNetworkRow struct {
-	Places     int32
-	FirstLapse time.Time
+type LiveHoldsByNetworkRow struct {
+	ID        string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	Places    int32
 }
 
-// Places of the live holds (PENDING, not lapsed at now) of a client network in an event, and
-// when the earliest of them lapses (now when there is none).
-func (q *Queries) HeldByNetwork(ctx context.Context, arg HeldByNetworkParams) (HeldByNetworkRow, error) {
-	row := q.db.QueryRow(ctx, heldByNetwork, arg.Now, arg.EventID, arg.ClientNetwork)
-	var i HeldByNetworkRow
-	err := row.Scan(&i.Places, &i.FirstLapse)
-	return i, err
+// The live holds (PENDING, not lapsed at now) of a client network in an event, with the
+// places each holds.
+func (q *Queries) LiveHoldsByNetwork(ctx context.Context, arg LiveHoldsByNetworkParams) ([]LiveHoldsByNetworkRow, error) {
+	rows, err := q.db.Query(ctx, liveHoldsByNetwork, arg.EventID, arg.ClientNetwork, arg.Now)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []LiveHoldsByNetworkRow
+	for rows.Next() {
+		var i LiveHoldsByNetworkRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.CreatedAt,
+			&i.ExpiresAt,
+			&i.Places,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const lockHoldSubject = `-- name: LockHoldSubject :exec

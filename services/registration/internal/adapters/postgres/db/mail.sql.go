@@ -16,7 +16,7 @@ UPDATE mail_outbox SET attempts = attempts + 1,
 WHERE id IN (
     SELECT id FROM mail_outbox WHERE next_attempt_at <= now()
     ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-RETURNING id, recipient, subject, body, attempts
+RETURNING id, recipient, subject, body, attempts, revision
 `
 
 type ClaimMailParams struct {
@@ -30,6 +30,7 @@ type ClaimMailRow struct {
 	Subject   string
 	Body      string
 	Attempts  int32
+	Revision  int32
 }
 
 // Leases due messages for lease_seconds so that one worker sends each; a worker that dies
@@ -49,6 +50,7 @@ func (q *Queries) ClaimMail(ctx context.Context, arg ClaimMailParams) ([]ClaimMa
 			&i.Subject,
 			&i.Body,
 			&i.Attempts,
+			&i.Revision,
 		); err != nil {
 			return nil, err
 		}
@@ -61,11 +63,17 @@ func (q *Queries) ClaimMail(ctx context.Context, arg ClaimMailParams) ([]ClaimMa
 }
 
 const deleteMail = `-- name: DeleteMail :exec
-DELETE FROM mail_outbox WHERE id = $1
+DELETE FROM mail_outbox WHERE id = $1 AND revision = $2
 `
 
-func (q *Queries) DeleteMail(ctx context.Context, id int64) error {
-	_, err := q.db.Exec(ctx, deleteMail, id)
+type DeleteMailParams struct {
+	ID       int64
+	Revision int32
+}
+
+// Removes a sent mail unless it was brought up to date since it was claimed.
+func (q *Queries) DeleteMail(ctx context.Context, arg DeleteMailParams) error {
+	_, err := q.db.Exec(ctx, deleteMail, arg.ID, arg.Revision)
 	return err
 }
 
@@ -85,8 +93,10 @@ func (q *Queries) InsertMail(ctx context.Context, arg InsertMailParams) error {
 }
 
 const insertMailOnce = `-- name: InsertMailOnce :execrows
-INSERT INTO mail_outbox (recipient, subject, body, dedupe_key) VALUES ($1, $2, $3, $4::text)
-ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING
+INSERT INTO mail_outbox AS m (recipient, subject, body, dedupe_key) VALUES ($1, $2, $3, $4::text)
+ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO UPDATE
+    SET recipient = excluded.recipient, subject = excluded.subject, body = excluded.body, revision = m.revision + 1
+    WHERE (m.recipient, m.subject, m.body) IS DISTINCT FROM (excluded.recipient, excluded.subject, excluded.body)
 `
 
 type InsertMailOnceParams struct {
@@ -96,7 +106,9 @@ type InsertMailOnceParams struct {
 	DedupeKey string
 }
 
-// Queues a mail unless one with the same dedupe key is still unsent.
+// Queues a mail; while one with the same dedupe key is still unsent (the worker deletes a
+// mail once sent), that one is brought up to date instead, or left as it is when the content
+// is the same.
 func (q *Queries) InsertMailOnce(ctx context.Context, arg InsertMailOnceParams) (int64, error) {
 	result, err := q.db.Exec(ctx, insertMailOnce,
 		arg.Recipient,
@@ -129,17 +141,23 @@ func (q *Queries) ReceiptCooldownStart(ctx context.Context, arg ReceiptCooldownS
 const retryMail = `-- name: RetryMail :exec
 UPDATE mail_outbox SET next_attempt_at = now() + make_interval(secs => $1::float8),
     last_error = $2
-WHERE id = $3
+WHERE id = $3 AND revision = $4
 `
 
 type RetryMailParams struct {
 	AfterSeconds float64
 	LastError    *string
 	ID           int64
+	Revision     int32
 }
 
 func (q *Queries) RetryMail(ctx context.Context, arg RetryMailParams) error {
-	_, err := q.db.Exec(ctx, retryMail, arg.AfterSeconds, arg.LastError, arg.ID)
+	_, err := q.db.Exec(ctx, retryMail,
+		arg.AfterSeconds,
+		arg.LastError,
+		arg.ID,
+		arg.Revision,
+	)
 	return err
 }
 

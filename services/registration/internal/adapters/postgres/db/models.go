@@ -25,6 +25,7 @@ type MailOutbox struct {
 	LastError     *string
 	CreatedAt     time.Time
 	DedupeKey     *string
+	Revision      int32
 }
 
 type Order struct {

@@ -289,13 +289,14 @@ func (q *Queries) ReceiptOrders(ctx context.Context, arg ReceiptOrdersParams) ([
 }
 
 const setOrderState = `-- name: SetOrderState :exec
-UPDATE orders SET status = $2, payment_ref = $3, amount_paid = $4, paid_at = $5, released_at = $6,
-    release_reason = $7, updated_at = $8
-WHERE id = $1
+UPDATE orders SET status = $1, payment_ref = $2, amount_paid = $3,
+    paid_at = $4, released_at = $5, release_reason = $6,
+    updated_at = $7,
+    client_network = CASE WHEN $1::text = 'PENDING' THEN client_network END
+WHERE id = $8
 `
 
 type SetOrderStateParams struct {
-	ID            string
 	Status        string
 	PaymentRef    *string
 	AmountPaid    *int64
@@ -303,11 +304,12 @@ type SetOrderStateParams struct {
 	ReleasedAt    *time.Time
 	ReleaseReason *string
 	UpdatedAt     time.Time
+	ID            string
 }
 
+// An order leaving PENDING no longer needs the client network its hold was capped by.
 func (q *Queries) SetOrderState(ctx context.Context, arg SetOrderStateParams) error {
 	_, err := q.db.Exec(ctx, setOrderState,
-		arg.ID,
 		arg.Status,
 		arg.PaymentRef,
 		arg.AmountPaid,
@@ -315,6 +317,7 @@ func (q *Queries) SetOrderState(ctx context.Context, arg SetOrderStateParams) er
 		arg.ReleasedAt,
 		arg.ReleaseReason,
 		arg.UpdatedAt,
+		arg.ID,
 	)
 	return err
 }

@@ -3,19 +3,21 @@
 -- until the transaction ends, so that two concurrent holds cannot both fit under its cap.
 SELECT pg_advisory_xact_lock(sqlc.arg(lock_id)::bigint);
 
--- name: HeldByNetwork :one
--- Places of the live holds (PENDING, not lapsed at now) of a client network in an event, and
--- when the earliest of them lapses (now when there is none).
-SELECT count(r.id)::int AS places, coalesce(min(o.expires_at), sqlc.arg(now)::timestamptz)::timestamptz AS first_lapse
+-- name: LiveHoldsByNetwork :many
+-- The live holds (PENDING, not lapsed at now) of a client network in an event, with the
+-- places each holds.
+SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
 WHERE o.event_id = sqlc.arg(event_id) AND o.client_network = sqlc.arg(client_network)::text
-  AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz;
+  AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz
+GROUP BY o.id;
 
--- name: HeldByEmail :one
--- HeldByNetwork for a purchaser e-mail (lower case).
-SELECT count(r.id)::int AS places, coalesce(min(o.expires_at), sqlc.arg(now)::timestamptz)::timestamptz AS first_lapse
+-- name: LiveHoldsByEmail :many
+-- LiveHoldsByNetwork for a purchaser e-mail (lower case).
+SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
 WHERE o.event_id = sqlc.arg(event_id) AND lower(o.purchaser_email) = sqlc.arg(email)::text
-  AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz;
+  AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz
+GROUP BY o.id;

@@ -9,20 +9,25 @@ UPDATE mail_outbox SET attempts = attempts + 1,
 WHERE id IN (
     SELECT id FROM mail_outbox WHERE next_attempt_at <= now()
     ORDER BY id LIMIT sqlc.arg(max_rows) FOR UPDATE SKIP LOCKED)
-RETURNING id, recipient, subject, body, attempts;
+RETURNING id, recipient, subject, body, attempts, revision;
 
 -- name: DeleteMail :exec
-DELETE FROM mail_outbox WHERE id = $1;
+-- Removes a sent mail unless it was brought up to date since it was claimed.
+DELETE FROM mail_outbox WHERE id = $1 AND revision = $2;
 
 -- name: RetryMail :exec
 UPDATE mail_outbox SET next_attempt_at = now() + make_interval(secs => sqlc.arg(after_seconds)::float8),
     last_error = sqlc.arg(last_error)
-WHERE id = sqlc.arg(id);
+WHERE id = sqlc.arg(id) AND revision = sqlc.arg(revision);
 
 -- name: InsertMailOnce :execrows
--- Queues a mail unless one with the same dedupe key is still unsent.
-INSERT INTO mail_outbox (recipient, subject, body, dedupe_key) VALUES ($1, $2, $3, sqlc.arg(dedupe_key)::text)
-ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO NOTHING;
+-- Queues a mail; while one with the same dedupe key is still unsent (the worker deletes a
+-- mail once sent), that one is brought up to date instead, or left as it is when the content
+-- is the same.
+INSERT INTO mail_outbox AS m (recipient, subject, body, dedupe_key) VALUES ($1, $2, $3, sqlc.arg(dedupe_key)::text)
+ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO UPDATE
+    SET recipient = excluded.recipient, subject = excluded.subject, body = excluded.body, revision = m.revision + 1
+    WHERE (m.recipient, m.subject, m.body) IS DISTINCT FROM (excluded.recipient, excluded.subject, excluded.body);
 
 -- name: StartReceiptCooldown :execrows
 -- Records a receipt mail to a recipient of an event unless the last one was queued after

@@ -17,9 +17,12 @@ SELECT * FROM orders WHERE organizer_id = $1 AND hold_id = $2;
 SELECT * FROM orders WHERE id = ANY(sqlc.arg(ids)::text[]);
 
 -- name: SetOrderState :exec
-UPDATE orders SET status = $2, payment_ref = $3, amount_paid = $4, paid_at = $5, released_at = $6,
-    release_reason = $7, updated_at = $8
-WHERE id = $1;
+-- An order leaving PENDING no longer needs the client network its hold was capped by.
+UPDATE orders SET status = sqlc.arg(status), payment_ref = sqlc.narg(payment_ref), amount_paid = sqlc.narg(amount_paid),
+    paid_at = sqlc.narg(paid_at), released_at = sqlc.narg(released_at), release_reason = sqlc.narg(release_reason),
+    updated_at = sqlc.arg(updated_at),
+    client_network = CASE WHEN sqlc.arg(status)::text = 'PENDING' THEN client_network END
+WHERE id = sqlc.arg(id);
 
 -- name: ExpiredHolds :many
 SELECT id FROM orders
