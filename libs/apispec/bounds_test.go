@@ -203,3 +203,33 @@ func TestCheckoutSessionBounds(t *testing.T) {
 			grown(checkoutSession()["deferredTeamCompletion"].(map[string]any), 65), members("deferredTeamCompletion", 64)),
 	})
 }
+
+// TestBoundProblemsComeWithTheOthers: a value past its bound is reported with every other
+// problem of the body, and nothing is said of what lies inside it (it is not checked).
+func TestBoundProblemsComeWithTheOthers(t *testing.T) {
+	athletes := make([]any, 101)
+	for i := range athletes {
+		athletes[i] = map[string]any{"email": "not an e-mail"}
+	}
+	for name, c := range map[string]struct {
+		op   string
+		body map[string]any
+		want []string
+	}{
+		"a long search beside a limit too high": {
+			"organizerSearchRegistrations", map[string]any{"search": str(101, "a"), "limit": 101},
+			[]string{"limit must be at most 100", long("search", 100)},
+		},
+		"too many athletes, each broken, beside a missing team name": {
+			"organizerCreateRegistration", map[string]any{"eventId": "evt_1", "categoryId": "cat_1", "athletes": athletes},
+			[]string{many("athletes", 100), "teamName is required"},
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got := problemsOf(t, validator(t).ValidateRequest(c.op, encode(t, c.body)))
+			if fmt.Sprint(got) != fmt.Sprint(c.want) {
+				t.Errorf("problems %q, want %q", got, c.want)
+			}
+		})
+	}
+}

@@ -29,10 +29,8 @@ func compareProblems(a, b problem) int {
 	return cmp.Compare(a.text, b.text)
 }
 
-// problems turns the error tree of the schema library into sorted, unique,
-// readable problems. A type mismatch hides the other problems of the same
-// field, which would only repeat it.
-func (v *Validator) problems(inst any, root *jsonschema.ValidationError) []string {
+// problems turns the error tree of the schema library into the problems it names.
+func (v *Validator) problems(inst any, root *jsonschema.ValidationError) []problem {
 	var found []problem
 	var walk func(e *jsonschema.ValidationError)
 	walk = func(e *jsonschema.ValidationError) {
@@ -52,7 +50,7 @@ func (v *Validator) problems(inst any, root *jsonschema.ValidationError) []strin
 		found = append(found, v.phrase(e, locate(inst, e.InstanceLocation))...)
 	}
 	walk(root)
-	return finish(found)
+	return found
 }
 
 // finish drops problems hidden by a type mismatch and duplicates, and words the first

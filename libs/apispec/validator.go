@@ -153,16 +153,21 @@ func (v *Validator) validate(schema *jsonschema.Schema, body []byte) error {
 	if problems := shapeProblems(inst); problems != nil {
 		return &ValidationError{Problems: problems}
 	}
-	if problems := sizeProblems(schema, inst); problems != nil {
-		return &ValidationError{Problems: problems}
+	cut, whole := cutOversized(schema, inst)
+	if whole {
+		return &ValidationError{Problems: finish(cut)}
 	}
+	var found []problem
 	err = schema.Validate(inst)
-	if err == nil {
-		return nil
-	}
 	var verr *jsonschema.ValidationError
-	if !errors.As(err, &verr) {
+	switch {
+	case errors.As(err, &verr):
+		found = outsideCuts(v.problems(inst, verr), cut)
+	case err != nil:
 		return fmt.Errorf("apispec: validate: %w", err)
 	}
-	return &ValidationError{Problems: v.problems(inst, verr)}
+	if found = append(found, cut...); len(found) == 0 {
+		return nil
+	}
+	return &ValidationError{Problems: finish(found)}
 }
