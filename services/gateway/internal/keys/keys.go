@@ -107,9 +107,9 @@ type cached struct {
 }
 
 // Resolve returns the active key with this hash, or ErrUnknown, ErrRevoked, *ExpiredError,
-// ErrUnavailable or the error of admit. On a cache miss, admit charges this caller for a lookup
-// and may refuse it, before the caller joins the lookup concurrent misses of one hash share:
-// one caller's refusal is never another's answer. A key past its cache lifetime is looked up
+// ErrUnavailable or the error of admit. On a cache miss, admit charges the caller that starts
+// the lookup concurrent misses of one hash share, and may refuse it (see once): one caller's
+// refusal is never another's answer. A key past its cache lifetime is looked up
 // again; while auth cannot be reached it is served as it was for up to the stale lifetime more.
 func (s *Store) Resolve(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
 	if _, ok := s.revoked.Get(hash); ok {
@@ -163,15 +163,9 @@ func (s *Store) known(ctx context.Context, hash string, now time.Time, admit fun
 	return k, err
 }
 
-// fetch looks the hash up in auth, once for concurrent callers, after admit (when set) let
-// this caller in.
+// fetch looks the hash up in auth, once for concurrent callers (see once).
 func (s *Store) fetch(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
-	if admit != nil {
-		if err := admit(); err != nil {
-			return nil, err
-		}
-	}
-	v, err, _ := s.flight.Do(hash, func() (any, error) {
+	v, err := s.once(hash, admit, func() (any, error) {
 		k, err := s.src.Lookup(context.WithoutCancel(ctx), hash)
 		s.outage.observe(ctx, now, err)
 		switch {

@@ -34,8 +34,8 @@ func (c originCache) purge() {
 
 // OriginAllowed reports whether some active publishable key allows origin (CORS preflights
 // carry no key). A decision is remembered for the origin cache lifetime; on a miss, admit
-// charges this caller for a lookup in auth and may refuse it (its error is returned) before the
-// caller joins the lookup concurrent callers share, so a refusal is never shared. While
+// charges the caller that starts the lookup concurrent callers share, and may refuse it (its
+// error is returned to that caller only, see once). While
 // auth cannot be reached, an origin found allowed before is still allowed for up to the
 // stale lifetime past its own.
 func (s *Store) OriginAllowed(ctx context.Context, origin string, now time.Time, admit func() error) (bool, error) {
@@ -65,15 +65,10 @@ func (s *Store) OriginAllowed(ctx context.Context, origin string, now time.Time,
 	return ok, err
 }
 
-// lookupOrigin asks auth about origin, once for concurrent callers, after admit (when set) let
-// this caller in, and remembers the answer.
+// lookupOrigin asks auth about origin, once for concurrent callers (see once), and remembers
+// the answer.
 func (s *Store) lookupOrigin(ctx context.Context, origin string, now time.Time, admit func() error) (bool, error) {
-	if admit != nil {
-		if err := admit(); err != nil {
-			return false, err
-		}
-	}
-	v, err, _ := s.flight.Do("origin\x00"+origin, func() (any, error) {
+	v, err := s.once("origin\x00"+origin, admit, func() (any, error) {
 		ok, err := s.src.OriginAllowed(context.WithoutCancel(ctx), origin)
 		s.outage.observe(ctx, now, err)
 		if err != nil {
