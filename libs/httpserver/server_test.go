@@ -147,7 +147,7 @@ func TestReadinessReflectsChecksAndShutdown(t *testing.T) {
 		}
 		return errors.New("connection refused")
 	}}
-	_, base, cancel, done := newServer(t, httpserver.Options{Ready: []httpserver.Check{check}, DrainDelay: 300 * time.Millisecond})
+	_, base, cancel, done := newServer(t, httpserver.Options{Ready: []httpserver.Check{check}, DrainDelay: 2 * time.Second})
 
 	if status, _, b := get(t, "GET", base+"/readyz", "", nil); status != 503 || b.Message != "postgres is not ready" {
 		t.Fatalf("readyz with a failing check: %d %v", status, b.Message)
@@ -161,9 +161,14 @@ func TestReadinessReflectsChecksAndShutdown(t *testing.T) {
 	}
 
 	cancel()
-	time.Sleep(100 * time.Millisecond)
-	if status, _, b := get(t, "GET", base+"/readyz", "", nil); status != 503 || b.Message != "shutting down" {
-		t.Fatalf("readyz while draining: %d %v", status, b.Message)
+	for deadline := time.Now().Add(time.Second); ; { // the drain delay keeps the server listening
+		status, _, b := get(t, "GET", base+"/readyz", "", nil)
+		if status == 503 && b.Message == "shutting down" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("readyz while draining: %d %v", status, b.Message)
+		}
 	}
 	if err := <-done; err != nil {
 		t.Fatalf("Serve returned %v after a clean shutdown", err)
@@ -173,10 +178,10 @@ func TestReadinessReflectsChecksAndShutdown(t *testing.T) {
 
 func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	s := httpserver.New(httpserver.Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil)), BodyLimit: 1024})
-	started := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	s.App.Get("/slow", func(c *fiber.Ctx) error {
 		close(started)
-		time.Sleep(300 * time.Millisecond)
+		<-release
 		return c.SendString("finished")
 	})
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
@@ -197,6 +202,14 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 	}()
 	<-started
 	cancel()
+	for { // shutdown has begun once the listener refuses new connections
+		conn, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			break
+		}
+		_ = conn.Close()
+	}
+	close(release)
 	if body := <-got; body != "finished" {
 		t.Fatalf("in-flight request got %q, want finished", body)
 	}

@@ -17,11 +17,16 @@ import (
 
 // recorder is a Publisher that keeps what it was given and can be made to fail.
 type recorder struct {
-	msgs chan broker.Message
-	fail error
+	msgs     chan broker.Message
+	fail     error
+	attempts chan struct{} // told of the publish attempts a test waits for
 }
 
 func (r *recorder) Publish(_ context.Context, msgs ...broker.Message) error {
+	select { // a test waiting for an attempt hears of it; none waiting, none blocks
+	case r.attempts <- struct{}{}:
+	default:
+	}
 	if r.fail != nil {
 		return r.fail
 	}
@@ -97,8 +102,11 @@ func TestRelayPublishesCommittedMessagesInOrder(t *testing.T) {
 func TestFailedPublishKeepsMessages(t *testing.T) {
 	pool := testkit.Pool(t, outbox.Migrations())
 	enqueue(t, pool, "k0", true)
-	startRelay(t, pool, &recorder{fail: errors.New("brokers down")})
-	time.Sleep(300 * time.Millisecond)
+	attempts := make(chan struct{})
+	startRelay(t, pool, &recorder{fail: errors.New("brokers down"), attempts: attempts})
+	for range 3 { // the relay has failed twice and tries again
+		<-attempts
+	}
 	var n int
 	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("outbox holds %d messages after failed publishes (%v), want 1", n, err)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
@@ -95,30 +96,30 @@ func TestLoadRacingAnInvalidationIsNotStored(t *testing.T) {
 }
 
 func TestConcurrentLoadsShareOneCall(t *testing.T) {
-	c, clk := newCache(10)
-	var calls atomic.Int64
-	release := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			e, err := c.Load("k", nil, func() (cache.Fill, error) {
-				calls.Add(1)
-				<-release
-				return cache.Fill{Body: []byte("x"), Expires: clk.now().Add(time.Hour)}, nil
+	synctest.Test(t, func(t *testing.T) {
+		c, clk := newCache(10)
+		var calls atomic.Int64
+		release := make(chan struct{})
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() {
+				e, err := c.Load("k", nil, func() (cache.Fill, error) {
+					calls.Add(1)
+					<-release
+					return cache.Fill{Body: []byte("x"), Expires: clk.now().Add(time.Hour)}, nil
+				})
+				if err != nil || string(e.Body) != "x" {
+					t.Errorf("load: %s %v", e.Body, err)
+				}
 			})
-			if err != nil || string(e.Body) != "x" {
-				t.Errorf("load: %s %v", e.Body, err)
-			}
-		}()
-	}
-	time.Sleep(50 * time.Millisecond)
-	close(release)
-	wg.Wait()
-	if calls.Load() != 1 {
-		t.Fatalf("%d loads for 20 concurrent requests, want 1", calls.Load())
-	}
+		}
+		synctest.Wait() // every request is either loading or waiting for the one load
+		close(release)
+		wg.Wait()
+		if calls.Load() != 1 {
+			t.Fatalf("%d loads for 20 concurrent requests, want 1", calls.Load())
+		}
+	})
 }
 
 func TestErrorsAndExpiredAnswersAreNotStored(t *testing.T) {

@@ -42,6 +42,8 @@ func TestEventIsCachedAndCallerSigned(t *testing.T) {
 	}))
 	defer srv.Close()
 	c := catalog.New(srv.URL, 200*time.Millisecond, issuers.Signer(identity.Registration))
+	clock := time.Date(2027, 1, 1, 12, 0, 0, 0, time.UTC)
+	catalog.SetClock(c, func() time.Time { return clock })
 	browser := identity.Principal{OrganizerID: "org_1", KeyID: "key_pk", KeyType: identity.Publishable, Origin: "https://shop.example"}
 	ctx := catalog.WithCaller(context.Background(), catalog.Caller{Principal: browser, RequestID: "req_1"})
 	for range 3 {
@@ -54,7 +56,7 @@ func TestEventIsCachedAndCallerSigned(t *testing.T) {
 	if got, _ := gotCaller.Load().(identity.Verified); calls.Load() != 1 || !reflect.DeepEqual(got, want) || gotRequestID.Load() != "req_1" {
 		t.Fatalf("calls %d caller %+v request id %v", calls.Load(), gotCaller.Load(), gotRequestID.Load())
 	}
-	time.Sleep(250 * time.Millisecond)
+	clock = clock.Add(250 * time.Millisecond)
 	if _, err := c.Event(ctx, "evt_1"); err != nil || calls.Load() != 2 {
 		t.Fatalf("after the TTL: %d calls, %v", calls.Load(), err)
 	}

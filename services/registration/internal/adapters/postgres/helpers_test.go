@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,6 +12,20 @@ import (
 )
 
 var ctx = context.Background()
+
+// fixtureTimes hands put one instant after another, a millisecond apart, so the order of
+// creation never depends on the wall clock's resolution.
+var fixtureTimes = struct {
+	sync.Mutex
+	last time.Time
+}{last: time.Now().UTC().Truncate(time.Millisecond)}
+
+func nextFixtureTime() time.Time {
+	fixtureTimes.Lock()
+	defer fixtureTimes.Unlock()
+	fixtureTimes.last = fixtureTimes.last.Add(time.Millisecond)
+	return fixtureTimes.last
+}
 
 func floatp(v float64) *float64 { return &v }
 
@@ -27,7 +42,7 @@ func put(t *testing.T, repo *regpg.Repository, org, evt string, status domain.Or
 	if !ok {
 		t.Fatalf("no category %s", in.CategoryID)
 	}
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	now := nextFixtureTime()
 	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: org, EventID: evt, Status: status, Source: domain.SourceManual,
 		Amount: amount, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
 	if status == domain.OrderPending {

@@ -32,20 +32,16 @@ func searchFixture(t *testing.T) (*regpg.Repository, time.Time) {
 		Athletes: []domain.Athlete{athlete("Ana López", "FEMALE", "1990-01-01")}, CheckedInAt: []time.Time{time.Now()},
 		CustomFields:  []domain.CustomFieldValue{{FieldID: "fld_size", Value: "M"}, {FieldID: "fld_days", Value: []any{"SAT", "SUN"}}, {FieldID: "fld_notes", Value: "Gluten free"}},
 		SupplementIDs: []string{"sup_tee"}, SupplementSelections: []domain.SupplementSelection{{SupplementID: "sup_meal", OptionID: "opt_veg"}}}, 0)
-	time.Sleep(2 * time.Millisecond)
 	put(t, repo, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_team", TeamName: "Los Lobos",
 		Athletes: []domain.Athlete{athlete("Bruno Díaz", "MALE", "2000-01-01"), athlete("Carla Pérez", "FEMALE", "1980-01-01")},
 		CustomFields: []domain.CustomFieldValue{{FieldID: "fld_size", Value: "S"}, {FieldID: "fld_count", Value: 3.0}, {FieldID: "fld_vegan", Value: true},
 			{FieldID: "fld_shirt", Value: "M", AthleteIndex: idx(0)}, {FieldID: "fld_shirt", Value: "S", AthleteIndex: idx(1)}}}, 9000)
-	time.Sleep(2 * time.Millisecond)
 	put(t, repo, "org_1", "evt_1", domain.OrderPending, domain.RegistrationInput{CategoryID: "cat_rx",
 		Athletes: []domain.Athlete{athlete("Dario Fo", "MALE", "2005-01-01")}, CustomFields: []domain.CustomFieldValue{{FieldID: "fld_size", Value: "L"}, {FieldID: "fld_notes", Value: ""}}}, 5000)
-	time.Sleep(2 * time.Millisecond)
 	eva := put(t, repo, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_women", Athletes: []domain.Athlete{athlete("Eva Gil", "FEMALE", "1997-01-01")}}, 0)
-	time.Sleep(2 * time.Millisecond)
 	put(t, repo, "org_1", "evt_2", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Fran Ruiz", "MALE", "1997-01-01")}}, 0)
 	put(t, repo, "org_2", "evt_9", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Ana Other", "FEMALE", "1997-01-01")}}, 0)
-	cancelledAt := time.Now().UTC().Truncate(time.Microsecond)
+	cancelledAt := nextFixtureTime()
 	if _, err := repo.DeleteRegistration(ctx, "org_1", eva.Tickets[0].ID, cancelledAt); err != nil {
 		t.Fatal(err)
 	}
