@@ -1,0 +1,307 @@
+package broker_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/testkit"
+)
+
+// fast retries at once: these tests count attempts, not time.
+func fast(int) time.Duration { return time.Millisecond }
+
+// setup starts a broker with topic (one partition) and returns its addresses.
+func setup(t *testing.T, topic string) []string {
+	t.Helper()
+	brokers := testkit.Kafka(t)
+	if err := broker.EnsureTopics(context.Background(), brokers, 1, 1, topic); err != nil {
+		t.Fatal(err)
+	}
+	return brokers
+}
+
+func publish(t *testing.T, brokers []string, topic string, keys ...string) {
+	t.Helper()
+	w := broker.NewWriter(brokers)
+	defer w.Close()
+	msgs := make([]broker.Message, len(keys))
+	for i, k := range keys {
+		msgs[i] = broker.Message{Topic: topic, Key: k, Value: []byte(`{}`), Headers: map[string]string{broker.HeaderID: "id-" + k, broker.HeaderType: "podium.test.v1"}}
+	}
+	if err := w.Publish(context.Background(), msgs...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// counter sums the points of the broker's counter name whose attributes include attrs.
+func counter(t *testing.T, name string, attrs ...attribute.KeyValue) int64 {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	if err := metrics.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var n int64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			sum, ok := m.Data.(metricdata.Sum[int64])
+			if m.Name != name || !ok {
+				continue
+			}
+			for _, dp := range sum.DataPoints {
+				if matches(dp.Attributes, attrs) {
+					n += dp.Value
+				}
+			}
+		}
+	}
+	return n
+}
+
+func matches(set attribute.Set, attrs []attribute.KeyValue) bool {
+	for _, a := range attrs {
+		if v, ok := set.Value(a.Key); !ok || v != a.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// deadLetters lists the dead letters of service's consumers of topic.
+func deadLetters(t *testing.T, brokers []string, service, topic string) []broker.DeadLetter {
+	t.Helper()
+	var out []broker.DeadLetter
+	err := broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}.List(context.Background(), broker.Selection{},
+		func(dl broker.DeadLetter) error { out = append(out, dl); return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// attempts records the keys a handler was called with, in order.
+type attempts struct {
+	mu   sync.Mutex
+	keys []string
+}
+
+func (a *attempts) add(key string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.keys = append(a.keys, key)
+	n := 0
+	for _, k := range a.keys {
+		if k == key {
+			n++
+		}
+	}
+	return n
+}
+
+func (a *attempts) all() []string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return slices.Clone(a.keys)
+}
+
+func TestTransientFailureIsRetriedPastTheOldLimitHoldingItsPartition(t *testing.T) {
+	t.Parallel()
+	const topic = "retry.payments.v1"
+	brokers := setup(t, topic)
+	var seen attempts
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-retry", Topics: []string{topic}, Backoff: fast},
+		func(_ context.Context, m broker.Message) error {
+			if seen.add(m.Key) <= 25 && m.Key == "first" {
+				return errors.New("database unreachable")
+			}
+			return nil
+		})
+	publish(t, brokers, topic, "first", "second")
+
+	for _, want := range []string{"first", "second"} {
+		if m := receive(t, got); m.Key != want {
+			t.Fatalf("handled %q, want %q", m.Key, want)
+		}
+	}
+	want := append(slices.Repeat([]string{"first"}, 26), "second")
+	if keys := seen.all(); !slices.Equal(keys, want) {
+		t.Fatalf("attempts %v, want 26 of first (25 failures, then success) before second", keys)
+	}
+	if n := counter(t, "broker.retries", attribute.String("topic", topic)); n != 25 {
+		t.Fatalf("broker.retries = %d, want 25", n)
+	}
+	if dls := deadLetters(t, brokers, "shop", topic); len(dls) != 0 || counter(t, "broker.dead_letters", attribute.String("topic", topic)) != 0 {
+		t.Fatalf("a transient failure was dead-lettered: %+v", dls)
+	}
+}
+
+func TestPoisonMessageIsDeadLetteredAtOnceAndTheNextHandled(t *testing.T) {
+	t.Parallel()
+	const topic = "poison.orders.v1"
+	brokers := setup(t, topic)
+	var seen attempts
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-poison", Topics: []string{topic}, Backoff: fast},
+		func(_ context.Context, m broker.Message) error {
+			seen.add(m.Key)
+			if m.Key == "poison" {
+				return broker.Poisonf("undecodable data")
+			}
+			return nil
+		})
+	publish(t, brokers, topic, "poison", "fine")
+
+	if m := receive(t, got); m.Key != "fine" {
+		t.Fatalf("after the poison message the consumer handled %q, want fine", m.Key)
+	}
+	if keys := seen.all(); !slices.Equal(keys, []string{"poison", "fine"}) {
+		t.Fatalf("attempts %v: a poison message is tried once", keys)
+	}
+	dls := deadLetters(t, brokers, "shop", topic)
+	if len(dls) != 1 {
+		t.Fatalf("dead letters %+v, want the poison message", dls)
+	}
+	dl := dls[0]
+	if dl.Key != "poison" || dl.MessageID != "id-poison" || dl.OriginalTopic != topic || dl.OriginalPartition != 0 || dl.OriginalOffset != 0 ||
+		dl.Group != "shop-poison" || !strings.Contains(dl.Reason, "undecodable data") || dl.Topic != topic+".dead-letter" || dl.Time.IsZero() || dl.Replayed {
+		t.Fatalf("dead letter %+v", dl)
+	}
+	if n := counter(t, "broker.dead_letters", attribute.String("topic", topic), attribute.String("reason", "poison")); n != 1 {
+		t.Fatalf("broker.dead_letters = %d, want 1", n)
+	}
+}
+
+func TestPanickingHandlerIsRecoveredRetriedThenDeadLettered(t *testing.T) {
+	t.Parallel()
+	const topic = "panic.orders.v1"
+	brokers := setup(t, topic)
+	var seen attempts
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-panic", Topics: []string{topic}, Backoff: fast},
+		func(_ context.Context, m broker.Message) error {
+			n := seen.add(m.Key)
+			if m.Key == "boom" || (m.Key == "flaky" && n == 1) {
+				panic("a bug with " + m.Key)
+			}
+			return nil
+		})
+	publish(t, brokers, topic, "flaky", "boom", "after")
+
+	for _, want := range []string{"flaky", "after"} {
+		if m := receive(t, got); m.Key != want {
+			t.Fatalf("handled %q, want %q", m.Key, want)
+		}
+	}
+	if keys := seen.all(); !slices.Equal(keys, []string{"flaky", "flaky", "boom", "boom", "boom", "after"}) {
+		t.Fatalf("attempts %v: a panic is retried, three on one message make it poison", keys)
+	}
+	dls := deadLetters(t, brokers, "shop", topic)
+	if len(dls) != 1 || dls[0].Key != "boom" || !strings.Contains(dls[0].Reason, "handler panicked: a bug with boom") {
+		t.Fatalf("dead letters %+v, want boom's panic", dls)
+	}
+	if n := counter(t, "broker.dead_letters", attribute.String("topic", topic), attribute.String("reason", "panic")); n != 1 {
+		t.Fatalf("broker.dead_letters{reason=panic} = %d, want 1", n)
+	}
+}
+
+// TestRetryLongerThanTheSessionKeepsTheAssignment retries one message for longer than the
+// group session timeout (10 s): the reader heartbeats meanwhile, so the member keeps its
+// partition and nothing is fetched twice.
+func TestRetryLongerThanTheSessionKeepsTheAssignment(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes about 12 s")
+	}
+	t.Parallel()
+	const topic, group = "long.payments.v1", "shop-long"
+	brokers := setup(t, topic)
+	joined := make(chan struct{})
+	var seen attempts
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: group, Topics: []string{topic}, Joined: func() { close(joined) },
+		Backoff: func(int) time.Duration { return 100 * time.Millisecond }},
+		func(_ context.Context, m broker.Message) error {
+			if seen.add(m.Key) <= 120 && m.Key == "first" {
+				return errors.New("peer unreachable")
+			}
+			return nil
+		})
+	select {
+	case <-joined:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the consumer did not join within 30s")
+	}
+	before := members(t, brokers, group)
+	publish(t, brokers, topic, "first", "second")
+	for _, want := range []string{"first", "second"} {
+		if m := receive(t, got); m.Key != want {
+			t.Fatalf("handled %q, want %q", m.Key, want)
+		}
+	}
+	if after := members(t, brokers, group); !slices.Equal(before, after) || len(after) != 1 {
+		t.Fatalf("group members %v before the retry, %v after: the session was lost", before, after)
+	}
+	if keys := seen.all(); len(keys) != 122 || keys[121] != "second" {
+		t.Fatalf("%d attempts ending %v, want 121 of first and then second", len(keys), keys[max(len(keys)-3, 0):])
+	}
+}
+
+// members returns the member ids of group.
+func members(t *testing.T, brokers []string, group string) []string {
+	t.Helper()
+	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
+	res, err := c.DescribeGroups(context.Background(), &kafka.DescribeGroupsRequest{GroupIDs: []string{group}})
+	if err != nil || len(res.Groups) != 1 || res.Groups[0].Error != nil {
+		t.Fatalf("describe group %s: %v %+v", group, err, res)
+	}
+	var ids []string
+	for _, m := range res.Groups[0].Members {
+		ids = append(ids, m.MemberID)
+	}
+	return ids
+}
+
+func TestConsumerStopsWhileWaitingToRetry(t *testing.T) {
+	t.Parallel()
+	const topic = "stop.orders.v1"
+	brokers := setup(t, topic)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var calls atomic.Int32
+	failed := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- broker.Consume(ctx, broker.ConsumerConfig{Brokers: brokers, Group: "shop-stop", Topics: []string{topic}, Log: testkit.Logger(t),
+			Backoff: func(int) time.Duration { return time.Hour }},
+			func(context.Context, broker.Message) error {
+				if calls.Add(1) == 1 {
+					close(failed)
+				}
+				return errors.New("down")
+			})
+	}()
+	publish(t, brokers, topic, "o1")
+	select {
+	case <-failed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the message was not handled within 30s")
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil || calls.Load() != 1 {
+			t.Fatalf("Consume returned %v after %d calls", err, calls.Load())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("Consume did not return while waiting to retry")
+	}
+	if dls := deadLetters(t, brokers, "shop", topic); len(dls) != 0 {
+		t.Fatalf("a message whose consumer stopped was dead-lettered: %+v", dls)
+	}
+}
