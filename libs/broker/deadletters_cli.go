@@ -15,7 +15,10 @@ var ErrUsage = errors.New("usage")
 
 // DeadLettersUsage returns the usage of service's dead-letters command.
 func DeadLettersUsage(service string) string {
-	return strings.ReplaceAll(`  svc dead-letters list [--topic <topic>] [--partition <n> --offset <n>]
+	return strings.ReplaceAll(`
+Dead letters of svc's consumers (brokers from KAFKA_BROKERS):
+
+  svc dead-letters list [--topic <topic>] [--partition <n> --offset <n>]
                    print the dead letters of svc's consumers, one JSON object a line,
                    without consuming them ("replayed" tells whether one was replayed)
   svc dead-letters replay [--topic <topic>] [--partition <n> --offset <n>]

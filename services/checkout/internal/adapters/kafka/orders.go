@@ -66,3 +66,8 @@ func (c *OrdersConsumer) handle(ctx context.Context, m broker.Message) error {
 		Type: m.Headers[broker.HeaderType], OrderID: d.OrderID, Reason: d.Reason, PaymentRef: d.PaymentRef,
 	})
 }
+
+// DeadLetters returns the dead letters of checkout's consumer (operator command).
+func DeadLetters(brokers []string) broker.DeadLetters {
+	return broker.DeadLetters{Brokers: brokers, Service: "checkout", Topics: []string{domain.OrdersTopic}}
+}
