@@ -44,12 +44,20 @@ func publish(t *testing.T, brokers []string, topic string, keys ...string) {
 	}
 }
 
-// counter sums the points of the broker's counter name whose attributes include attrs.
+// counter sums the points of the broker's instrument name whose attributes include attrs.
 func counter(t *testing.T, name string, attrs ...attribute.KeyValue) int64 {
 	t.Helper()
+	n, err := sum(name, attrs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func sum(name string, attrs ...attribute.KeyValue) (int64, error) {
 	var rm metricdata.ResourceMetrics
 	if err := metrics.Collect(context.Background(), &rm); err != nil {
-		t.Fatal(err)
+		return 0, err
 	}
 	var n int64
 	for _, sm := range rm.ScopeMetrics {
@@ -65,7 +73,7 @@ func counter(t *testing.T, name string, attrs ...attribute.KeyValue) int64 {
 			}
 		}
 	}
-	return n
+	return n, nil
 }
 
 func matches(set attribute.Set, attrs []attribute.KeyValue) bool {
@@ -114,31 +122,53 @@ func (a *attempts) all() []string {
 	return slices.Clone(a.keys)
 }
 
-func TestTransientFailureIsRetriedPastTheOldLimitHoldingItsPartition(t *testing.T) {
-	t.Parallel()
-	const topic = "retry.payments.v1"
+// scenario starts a consumer of topic in group that retries at once, records each attempt and
+// lets h (given the attempt's number for its key) decide its outcome; then it publishes keys.
+func scenario(t *testing.T, topic, group string, h func(m broker.Message, attempt int) error, keys ...string) ([]string, <-chan broker.Message, *attempts) {
+	t.Helper()
 	brokers := setup(t, topic)
-	var seen attempts
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-retry", Topics: []string{topic}, Backoff: fast},
-		func(_ context.Context, m broker.Message) error {
-			if seen.add(m.Key) <= 25 && m.Key == "first" {
-				return errors.New("database unreachable")
-			}
-			return nil
-		})
-	publish(t, brokers, topic, "first", "second")
+	seen := &attempts{}
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: group, Topics: []string{topic}, Backoff: fast},
+		func(_ context.Context, m broker.Message) error { return h(m, seen.add(m.Key)) })
+	publish(t, brokers, topic, keys...)
+	return brokers, got, seen
+}
 
-	for _, want := range []string{"first", "second"} {
+// handled fails the test unless the consumer handles keys, in order.
+func handled(t *testing.T, got <-chan broker.Message, keys ...string) {
+	t.Helper()
+	for _, want := range keys {
 		if m := receive(t, got); m.Key != want {
 			t.Fatalf("handled %q, want %q", m.Key, want)
 		}
 	}
+}
+
+func TestTransientFailureIsRetriedPastTheOldLimitHoldingItsPartition(t *testing.T) {
+	t.Parallel()
+	const topic = "retry.payments.v1"
+	var retrying atomic.Int64 // broker.retrying while first is retried
+	brokers, got, seen := scenario(t, topic, "shop-retry", func(m broker.Message, n int) error {
+		if m.Key == "first" && n == 25 {
+			v, _ := sum("broker.retrying", attribute.String("topic", topic))
+			retrying.Store(v)
+		}
+		if m.Key == "first" && n <= 25 {
+			return errors.New("database unreachable")
+		}
+		return nil
+	}, "first", "second")
+
+	handled(t, got, "first", "second")
 	want := append(slices.Repeat([]string{"first"}, 26), "second")
 	if keys := seen.all(); !slices.Equal(keys, want) {
 		t.Fatalf("attempts %v, want 26 of first (25 failures, then success) before second", keys)
 	}
 	if n := counter(t, "broker.retries", attribute.String("topic", topic)); n != 25 {
 		t.Fatalf("broker.retries = %d, want 25", n)
+	}
+	if during, after := retrying.Load(), counter(t, "broker.retrying", attribute.String("topic", topic)); during != 1 || after != 0 {
+		t.Fatalf("broker.retrying = %d while retrying and %d after, want 1 and 0", during, after)
 	}
 	if dls := deadLetters(t, brokers, "shop", topic); len(dls) != 0 || counter(t, "broker.dead_letters", attribute.String("topic", topic)) != 0 {
 		t.Fatalf("a transient failure was dead-lettered: %+v", dls)
@@ -148,21 +178,14 @@ func TestTransientFailureIsRetriedPastTheOldLimitHoldingItsPartition(t *testing.
 func TestPoisonMessageIsDeadLetteredAtOnceAndTheNextHandled(t *testing.T) {
 	t.Parallel()
 	const topic = "poison.orders.v1"
-	brokers := setup(t, topic)
-	var seen attempts
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-poison", Topics: []string{topic}, Backoff: fast},
-		func(_ context.Context, m broker.Message) error {
-			seen.add(m.Key)
-			if m.Key == "poison" {
-				return broker.Poisonf("undecodable data")
-			}
-			return nil
-		})
-	publish(t, brokers, topic, "poison", "fine")
+	brokers, got, seen := scenario(t, topic, "shop-poison", func(m broker.Message, _ int) error {
+		if m.Key == "poison" {
+			return broker.Poisonf("undecodable data")
+		}
+		return nil
+	}, "poison", "fine")
 
-	if m := receive(t, got); m.Key != "fine" {
-		t.Fatalf("after the poison message the consumer handled %q, want fine", m.Key)
-	}
+	handled(t, got, "fine")
 	if keys := seen.all(); !slices.Equal(keys, []string{"poison", "fine"}) {
 		t.Fatalf("attempts %v: a poison message is tried once", keys)
 	}
@@ -183,23 +206,14 @@ func TestPoisonMessageIsDeadLetteredAtOnceAndTheNextHandled(t *testing.T) {
 func TestPanickingHandlerIsRecoveredRetriedThenDeadLettered(t *testing.T) {
 	t.Parallel()
 	const topic = "panic.orders.v1"
-	brokers := setup(t, topic)
-	var seen attempts
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-panic", Topics: []string{topic}, Backoff: fast},
-		func(_ context.Context, m broker.Message) error {
-			n := seen.add(m.Key)
-			if m.Key == "boom" || (m.Key == "flaky" && n == 1) {
-				panic("a bug with " + m.Key)
-			}
-			return nil
-		})
-	publish(t, brokers, topic, "flaky", "boom", "after")
-
-	for _, want := range []string{"flaky", "after"} {
-		if m := receive(t, got); m.Key != want {
-			t.Fatalf("handled %q, want %q", m.Key, want)
+	brokers, got, seen := scenario(t, topic, "shop-panic", func(m broker.Message, n int) error {
+		if m.Key == "boom" || (m.Key == "flaky" && n == 1) {
+			panic("a bug with " + m.Key)
 		}
-	}
+		return nil
+	}, "flaky", "boom", "after")
+
+	handled(t, got, "flaky", "after")
 	if keys := seen.all(); !slices.Equal(keys, []string{"flaky", "flaky", "boom", "boom", "boom", "after"}) {
 		t.Fatalf("attempts %v: a panic is retried, three on one message make it poison", keys)
 	}
@@ -239,11 +253,7 @@ func TestRetryLongerThanTheSessionKeepsTheAssignment(t *testing.T) {
 	}
 	before := members(t, brokers, group)
 	publish(t, brokers, topic, "first", "second")
-	for _, want := range []string{"first", "second"} {
-		if m := receive(t, got); m.Key != want {
-			t.Fatalf("handled %q, want %q", m.Key, want)
-		}
-	}
+	handled(t, got, "first", "second")
 	if after := members(t, brokers, group); !slices.Equal(before, after) || len(after) != 1 {
 		t.Fatalf("group members %v before the retry, %v after: the session was lost", before, after)
 	}
