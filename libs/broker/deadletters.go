@@ -130,12 +130,14 @@ func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partit
 	if err != nil {
 		return err
 	}
+	found := false
 	for _, pl := range logs {
 		from, to := pl.first, pl.end
 		if sel.One {
 			if pl.partition != sel.Partition {
 				continue
 			}
+			found = true
 			if sel.Offset < pl.first || sel.Offset >= pl.end {
 				return fmt.Errorf("broker: %s/%d has no dead letter at offset %d (offsets %d to %d)", pl.topic, pl.partition, sel.Offset, pl.first, pl.end-1)
 			}
@@ -153,6 +155,9 @@ func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partit
 		if err != nil {
 			return err
 		}
+	}
+	if sel.One && !found {
+		return fmt.Errorf("broker: %s has no partition %d", DeadLetterTopic(strings.TrimSuffix(sel.Topic, DeadLetterSuffix)), sel.Partition)
 	}
 	return nil
 }

@@ -10,7 +10,8 @@ import (
 	"strings"
 )
 
-// ErrUsage marks a dead-letters command line that is not understood.
+// ErrUsage marks a command line that is not understood; the services' mains answer it with
+// their usage.
 var ErrUsage = errors.New("usage")
 
 // DeadLettersUsage returns the usage of service's dead-letters command.
@@ -51,12 +52,12 @@ func RunDeadLetters(ctx context.Context, d DeadLetters, args []string, out io.Wr
 	}
 	sel.One = sel.Offset >= 0
 	enc := json.NewEncoder(out)
-	print := func(dl DeadLetter) error { return enc.Encode(dl) }
+	emit := func(dl DeadLetter) error { return enc.Encode(dl) }
 	switch args[0] {
 	case "list":
-		return d.List(ctx, sel, print)
+		return d.List(ctx, sel, emit)
 	case "replay":
-		return d.Replay(ctx, sel, print)
+		return d.Replay(ctx, sel, emit)
 	}
 	return fmt.Errorf("%w: unknown dead-letters command %q", ErrUsage, args[0])
 }

@@ -48,9 +48,13 @@ func Decode(m Message, v any) error {
 // Accepts reports whether m's ce_type is one of types, the ones the consumer handles. A type
 // of the same family as one of them (the same name before ".v<N>") in another version is
 // poison: the consumer does not know that version yet (a new release of it can handle the
-// message once replayed). Any other type is not the consumer's concern (false, nil).
+// message once replayed); so is a message without a type. Any other type is not the
+// consumer's concern (false, nil).
 func Accepts(m Message, types ...string) (bool, error) {
 	typ := m.Headers[HeaderType]
+	if typ == "" {
+		return false, Poisonf("%s: no %s header", describe(m), HeaderType)
+	}
 	if slices.Contains(types, typ) {
 		return true, nil
 	}

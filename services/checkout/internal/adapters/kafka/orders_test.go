@@ -36,6 +36,7 @@ func TestOrderEventsAreClassified(t *testing.T) {
 		"undecodable":           {message(domain.EventOrderReleased, "m1", `{"orderId":`), false, true},
 		"no orderId":            {message(domain.EventOrderUnfulfillable, "m1", `{"reason":"NO_PLACE"}`), false, true},
 		"no message id":         {message(domain.EventOrderCompleted, "", `{"orderId":"ord_1"}`), false, true},
+		"no type":               {message("", "m1", `{"orderId":"ord_1"}`), false, true},
 		"orderId of wrong type": {message(domain.EventOrderCompleted, "m1", `{"orderId":7}`), false, true},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -27,6 +27,7 @@ func TestPaymentMessagesThatCanNeverBeAppliedArePoison(t *testing.T) {
 		"undecodable":         {msg(domain.EventPaymentSucceeded, "m1", `{"orderId"`), true},
 		"no orderId":          {msg(domain.EventPaymentFailed, "m1", `{"reason":"EXPIRED"}`), true},
 		"no message id":       {msg(domain.EventPaymentRefunded, "", `{"orderId":"ord_1"}`), true},
+		"no type":             {msg("", "m1", `{"orderId":"ord_1"}`), true},
 		"amount of bad type":  {msg(domain.EventPaymentSucceeded, "m1", `{"orderId":"ord_1","amount":"lots"}`), true},
 		"orderId of bad type": {msg(domain.EventPaymentSucceeded, "m1", `{"orderId":["ord_1"]}`), true},
 	} {
