@@ -2,20 +2,25 @@ package broker_test
 
 import (
 	"context"
-	"errors"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
 )
 
-func init() { otel.SetTextMapPropagator(propagation.TraceContext{}) }
+// metrics collects what the broker's instruments record in these tests.
+var metrics = sdkmetric.NewManualReader()
+
+func init() {
+	otel.SetTextMapPropagator(propagation.TraceContext{})
+	otel.SetMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(metrics)))
+}
 
 // consume runs Consume in the background and returns the messages it handled.
 func consume(t *testing.T, cfg broker.ConsumerConfig, h broker.Handler) <-chan broker.Message {
@@ -91,42 +96,6 @@ func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
 	}
 	if traceCtx.TraceID() != tid {
 		t.Fatalf("handler ran in trace %s, want the producer's %s", traceCtx.TraceID(), tid)
-	}
-}
-
-func TestFailingMessageIsRetriedThenDeadLettered(t *testing.T) {
-	brokers := testkit.Kafka(t)
-	ctx := context.Background()
-	if err := broker.EnsureTopics(ctx, brokers, 1, 1, "jobs.v1", "jobs.v1.dead-letter"); err != nil {
-		t.Fatal(err)
-	}
-	var attempts atomic.Int32
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "workers", Topics: []string{"jobs.v1"}, MaxAttempts: 3},
-		func(_ context.Context, m broker.Message) error {
-			if m.Key == "poison" {
-				attempts.Add(1)
-				return errors.New("cannot handle")
-			}
-			return nil
-		})
-	dead := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "dlq-reader", Topics: []string{"jobs.v1.dead-letter"}},
-		func(context.Context, broker.Message) error { return nil })
-
-	w := broker.NewWriter(brokers)
-	defer w.Close()
-	if err := w.Publish(ctx, broker.Message{Topic: "jobs.v1", Key: "poison", Value: []byte("x")},
-		broker.Message{Topic: "jobs.v1", Key: "fine", Value: []byte("y")}); err != nil {
-		t.Fatal(err)
-	}
-	if m := receive(t, got); m.Key != "fine" {
-		t.Fatalf("after the poison message the consumer handled %q, want fine", m.Key)
-	}
-	dl := receive(t, dead)
-	if dl.Key != "poison" || dl.Headers["x-dead-letter-reason"] != "cannot handle" || dl.Headers["x-original-offset"] != "0" {
-		t.Fatalf("dead letter %+v", dl)
-	}
-	if n := attempts.Load(); n != 3 {
-		t.Fatalf("poison message tried %d times, want 3", n)
 	}
 }
 

@@ -2,10 +2,8 @@ package broker
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"strconv"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -15,30 +13,40 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// Handler processes one message. An error makes the consumer retry the message; it is never
-// skipped silently.
+// Handler processes one message. An error wrapped by Poison means the message can never be
+// handled: it is moved to the dead-letter topic. Any other error, or a panic, is a failure of
+// something the handler depends on: the message is tried again, and the messages behind it in
+// its partition wait. A message is never skipped silently.
 type Handler func(ctx context.Context, m Message) error
 
 // ConsumerConfig configures Consume.
 type ConsumerConfig struct {
 	Brokers []string
 	// Group is the consumer group; every instance of a service shares one, unless each instance
-	// must see every message (then each uses a group of its own).
+	// must see every message (then each uses a group of its own). Group names start with the
+	// service's name and a dash: the service's dead-letters command finds its dead letters by it.
 	Group  string
 	Topics []string
 	// StartAtEnd makes a new group start with messages published after it joined.
 	StartAtEnd bool
-	// MaxAttempts is how often a failing message is tried before it is moved to the
-	// "<topic>.dead-letter" topic and committed. Zero means 10.
-	MaxAttempts int
-	Log         *slog.Logger
+	// Backoff returns the wait after the given failed attempt (1, 2, ...) of a message before
+	// the next. Nil is DefaultBackoff.
+	Backoff func(attempt int) time.Duration
+	// MaxPanics is how many panics of the handler on one message make the message poison (a
+	// handler that panics on the same input every time has a bug with that input). Zero means 3.
+	MaxPanics int
+	Log       *slog.Logger
 	// Joined, if set, is called once the consumer first joined its group and was assigned
 	// partitions (readiness of consumers whose absence must be visible).
 	Joined func()
 }
 
 // Consume reads messages until ctx is done, calling h for each and committing its offset only
-// after h succeeded (at-least-once). Consumers dedupe through an inbox.
+// after h succeeded or the message was moved to "<topic>.dead-letter" (at-least-once; consumers
+// dedupe through an inbox). A failing message is retried until it succeeds, holding back its
+// partition; the reader keeps heartbeating meanwhile, and should the group rebalance, the
+// uncommitted message is fetched again, never skipped. Consume returns nil when ctx ends and an
+// error when the broker fails (callers start it again).
 func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	start := kafka.FirstOffset
 	if cfg.StartAtEnd {
@@ -62,16 +70,8 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	if cfg.Joined != nil {
 		go notifyJoined(ctx, r, cfg.Joined)
 	}
-	var dead *Writer
-	defer func() {
-		if dead != nil {
-			_ = dead.Close()
-		}
-	}()
-	maxAttempts := cfg.MaxAttempts
-	if maxAttempts == 0 {
-		maxAttempts = 10
-	}
+	c := newConsumer(cfg, h)
+	defer c.close()
 	for {
 		km, err := r.FetchMessage(ctx)
 		if err != nil {
@@ -81,16 +81,8 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 			return fmt.Errorf("broker: fetch: %w", err)
 		}
 		m := Message{Topic: km.Topic, Key: string(km.Key), Value: km.Value, Headers: fromKafka(km.Headers), Partition: km.Partition, Offset: km.Offset}
-		if err := process(ctx, cfg, m, h, maxAttempts); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			if dead == nil {
-				dead = NewWriter(cfg.Brokers)
-			}
-			if err := deadLetter(ctx, dead, cfg, m, err); err != nil {
-				return err
-			}
+		if err := c.process(ctx, m); err != nil {
+			return nil // ctx ended: the message stays uncommitted and is fetched again
 		}
 		if err := r.CommitMessages(ctx, km); err != nil {
 			if ctx.Err() != nil {
@@ -101,56 +93,56 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	}
 }
 
-// process runs h with retries and exponential backoff, inside a consumer span that continues
-// the producer's trace.
-func process(ctx context.Context, cfg ConsumerConfig, m Message, h Handler, maxAttempts int) error {
+// consumer handles the messages of one Consume call.
+type consumer struct {
+	cfg       ConsumerConfig
+	h         Handler
+	backoff   func(int) time.Duration
+	maxPanics int
+	dead      *Writer
+}
+
+func newConsumer(cfg ConsumerConfig, h Handler) *consumer {
+	c := &consumer{cfg: cfg, h: h, backoff: cfg.Backoff, maxPanics: cfg.MaxPanics}
+	if c.backoff == nil {
+		c.backoff = DefaultBackoff
+	}
+	if c.maxPanics <= 0 {
+		c.maxPanics = 3
+	}
+	return c
+}
+
+func (c *consumer) close() {
+	if c.dead != nil {
+		_ = c.dead.Close()
+	}
+}
+
+// process handles m until it succeeded or was dead-lettered, inside a consumer span that
+// continues the producer's trace. It returns an error only when ctx ended first.
+func (c *consumer) process(ctx context.Context, m Message) error {
 	pctx := otel.GetTextMapPropagator().Extract(ctx, headerCarrier(m.Headers))
 	pctx, span := otel.Tracer("github.com/podiumhq/podium/libs/broker").Start(pctx, "consume "+m.Topic,
 		trace.WithSpanKind(trace.SpanKindConsumer),
 		trace.WithAttributes(
 			attribute.String("messaging.system", "kafka"),
 			attribute.String("messaging.destination.name", m.Topic),
-			attribute.String("messaging.consumer.group.name", cfg.Group),
+			attribute.String("messaging.consumer.group.name", c.cfg.Group),
 			attribute.String("messaging.message.id", m.Headers[HeaderID]),
 			attribute.Int("messaging.kafka.partition", m.Partition),
 			attribute.Int64("messaging.kafka.offset", m.Offset),
 		))
 	defer span.End()
-	backoff := 100 * time.Millisecond
-	var err error
-	for attempt := 1; attempt <= maxAttempts; attempt++ {
-		if err = h(pctx, m); err == nil {
-			return nil
-		}
-		cfg.Log.WarnContext(pctx, "message handler failed", "topic", m.Topic, "partition", m.Partition,
-			"offset", m.Offset, "attempt", attempt, "err", err)
-		if attempt == maxAttempts {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(backoff):
-		}
-		backoff = min(backoff*2, 10*time.Second)
+	err := c.handle(pctx, m)
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	span.SetStatus(codes.Error, err.Error())
-	return err
-}
-
-func deadLetter(ctx context.Context, w *Writer, cfg ConsumerConfig, m Message, cause error) error {
-	h := copyHeaders(m.Headers)
-	h["x-dead-letter-reason"] = cause.Error()
-	h["x-dead-letter-group"] = cfg.Group
-	h["x-original-partition"] = strconv.Itoa(m.Partition)
-	h["x-original-offset"] = strconv.FormatInt(m.Offset, 10)
-	dl := Message{Topic: m.Topic + ".dead-letter", Key: m.Key, Value: m.Value, Headers: h}
-	if err := w.Publish(ctx, dl); err != nil {
-		return errors.Join(fmt.Errorf("broker: dead-letter %s offset %d", m.Topic, m.Offset), err)
-	}
-	cfg.Log.ErrorContext(ctx, "message moved to dead-letter topic", "topic", m.Topic, "partition", m.Partition,
-		"offset", m.Offset, "dead_letter_topic", dl.Topic, "err", cause)
-	return nil
+	return c.deadLetter(pctx, m, err)
 }
 
 // notifyJoined polls the reader's statistics until its first group generation (kafka-go offers

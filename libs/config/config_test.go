@@ -91,3 +91,17 @@ func TestPostgresDefaultsAndValidation(t *testing.T) {
 		t.Fatalf("a lock timeout without a statement timeout: %v", err)
 	}
 }
+
+func TestKafkaNeedsHostPortBrokers(t *testing.T) {
+	t.Setenv("KAFKA_BROKERS", "a:9092,b:9092")
+	cfg, err := config.Load[config.Kafka]()
+	if err != nil || len(cfg.KafkaBrokers) != 2 || cfg.KafkaBrokers[1] != "b:9092" {
+		t.Fatalf("Load: %+v, %v", cfg, err)
+	}
+	for _, bad := range []string{"", "a:9092, b:9092", "kafka"} {
+		t.Setenv("KAFKA_BROKERS", bad)
+		if _, err := config.Load[config.Kafka](); err == nil || !strings.Contains(err.Error(), "KAFKA_BROKERS") {
+			t.Errorf("KAFKA_BROKERS=%q: %v, want an error naming it", bad, err)
+		}
+	}
+}

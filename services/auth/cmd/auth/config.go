@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net"
-	"strings"
 	"time"
 
 	"github.com/podiumhq/podium/libs/config"
@@ -22,8 +20,7 @@ type Config struct {
 	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
 	// DBMaxConns bounds the connection pool.
 	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"10"`
-	// KafkaBrokers are the bootstrap brokers the outbox relay publishes to.
-	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	config.Kafka
 	// KafkaTopicPartitions and KafkaReplicationFactor shape auth.keys.v1 when it is created.
 	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
 	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
@@ -46,7 +43,7 @@ type Config struct {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("AUTH_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
@@ -61,11 +58,6 @@ func (c Config) Validate() error {
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
-	}
-	for _, b := range c.KafkaBrokers {
-		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {
-			errs = append(errs, fmt.Errorf("KAFKA_BROKERS entry %q must be host:port without spaces", b))
-		}
 	}
 	if c.DBMaxConns < 1 {
 		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))

@@ -5,9 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/podiumhq/podium/libs/config"
@@ -28,8 +26,7 @@ type Config struct {
 	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
 	// DBMaxConns bounds the connection pool.
 	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"10"`
-	// KafkaBrokers are the bootstrap brokers of the relay and the consumers.
-	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	config.Kafka
 	// KafkaTopicPartitions and KafkaReplicationFactor shape catalog.events.v1 (and
 	// registration.places.v1, if it does not exist yet) when the catalog creates them.
 	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
@@ -64,7 +61,7 @@ type Config struct {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("CATALOG_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
@@ -76,11 +73,6 @@ func (c Config) Validate() error {
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
-	}
-	for _, b := range c.KafkaBrokers {
-		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {
-			errs = append(errs, fmt.Errorf("KAFKA_BROKERS entry %q must be host:port without spaces", b))
-		}
 	}
 	if c.DBMaxConns < 1 {
 		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))

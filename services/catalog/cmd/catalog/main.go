@@ -1,6 +1,8 @@
 // Command catalog is the catalog service: `catalog serve` runs the HTTP APIs, the outbox relay
-// and the consumers, `catalog migrate` applies the database migrations, and `catalog import`
-// and `catalog events list` are the operator commands, an HTTP client of the admin API.
+// and the consumers, `catalog migrate` applies the database migrations, `catalog import` and
+// `catalog events list` are the operator commands, an HTTP client of the admin API, and
+// `catalog dead-letters list|replay` shows and replays the messages its consumers could never
+// handle.
 package main
 
 import (
@@ -15,19 +17,21 @@ import (
 	"time"
 	_ "time/tzdata" // event time zones must resolve on images without a tz database
 
+	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
 	"github.com/podiumhq/podium/services/catalog/migrations"
 )
 
-const usage = `Usage:
+var usage = `Usage:
   catalog [serve]   run the HTTP APIs, the outbox relay and the consumers (the default)
   catalog migrate   apply the database migrations and exit
 
-` + cli.Usage
+` + cli.Usage + broker.DeadLettersUsage("catalog")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -38,7 +42,7 @@ func main() {
 	}
 	var apiErr *cli.APIError
 	switch {
-	case errors.Is(err, cli.ErrUsage):
+	case errors.Is(err, cli.ErrUsage), errors.Is(err, broker.ErrUsage):
 		fmt.Fprintf(os.Stderr, "catalog: %v\n\n%s", err, usage)
 		os.Exit(2)
 	case errors.As(err, &apiErr):
@@ -78,6 +82,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		}
 		client := &cli.Client{BaseURL: cfg.AdminURL, Token: cfg.OperatorToken, HTTP: &http.Client{Timeout: 30 * time.Second}}
 		return cli.Run(ctx, client, args, stdout)
+	case "dead-letters":
+		cfg, err := config.Load[config.Kafka]()
+		if err != nil {
+			return err
+		}
+		return broker.RunDeadLetters(ctx, kafka.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"strings"
 	"time"
@@ -22,8 +21,7 @@ type Config struct {
 	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
 	// DBMaxConns bounds the connection pool.
 	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"20"`
-	// KafkaBrokers are the bootstrap brokers of the outbox relay and the orders consumer.
-	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	config.Kafka
 	// KafkaTopicPartitions and KafkaReplicationFactor shape the topics when checkout creates them.
 	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
 	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
@@ -82,7 +80,7 @@ const (
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate()}
 	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, identity.Gateway); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
@@ -94,11 +92,6 @@ func (c Config) Validate() error {
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
-	}
-	for _, b := range c.KafkaBrokers {
-		if _, _, err := net.SplitHostPort(b); err != nil || strings.TrimSpace(b) != b {
-			errs = append(errs, fmt.Errorf("KAFKA_BROKERS entry %q must be host:port without spaces", b))
-		}
 	}
 	if c.DBMaxConns < 1 {
 		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))

@@ -1,7 +1,9 @@
 // Command checkout is the checkout service: `checkout serve` runs the HTTP API (browser
 // summary and session, Stripe webhook), the outbox relay, the order-events consumer and the
 // sweeper; `checkout migrate` applies the database migrations; `checkout trigger` sends a
-// signed Stripe webhook for a session to a running stack, like the Stripe CLI's trigger.
+// signed Stripe webhook for a session to a running stack, like the Stripe CLI's trigger;
+// `checkout dead-letters list|replay` shows and replays the order events its consumer could
+// never handle.
 package main
 
 import (
@@ -13,22 +15,24 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
 	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
-const usage = `Usage:
+var usage = `Usage:
   checkout [serve]   run the HTTP API, the outbox relay, the order-events consumer and the sweeper
   checkout migrate   apply the database migrations and exit
   checkout trigger --session <chk_…|cs_…|ord_…> [--event completed|expired|async_succeeded|async_failed]
                    [--unpaid] [--url http://127.0.0.1:8080/webhooks/stripe] [--payment-intent pi_…]
                    send a Stripe webhook for a session, signed with STRIPE_WEBHOOK_SECRET; with
                    DATABASE_URL set, the session's ids and amount are read from checkout's database
-`
+` + broker.DeadLettersUsage("checkout")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -38,7 +42,7 @@ func main() {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "checkout: %v\n", err)
-	if errors.Is(err, trigger.ErrUsage) {
+	if errors.Is(err, trigger.ErrUsage) || errors.Is(err, broker.ErrUsage) {
 		fmt.Fprint(os.Stderr, "\n"+usage)
 		os.Exit(2)
 	}
@@ -70,6 +74,12 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		return runTrigger(ctx, cfg, args[1:], stdout)
+	case "dead-letters":
+		cfg, err := config.Load[config.Kafka]()
+		if err != nil {
+			return err
+		}
+		return broker.RunDeadLetters(ctx, kafka.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -85,7 +85,7 @@ func Start(t testing.TB, o Options) *Env {
 		t.Cleanup(func() { _ = w.Close() })
 		Background(t, (&outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}).Run)
 		joined := make(chan struct{})
-		consumer := &kafka.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, MaxAttempts: 3, Joined: func() { close(joined) }}
+		consumer := &kafka.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
 		Background(t, consumer.Run)
 		select {
 		case <-joined:

@@ -77,6 +77,12 @@ func (l *listener) ready(context.Context) error {
 	return nil
 }
 
+// deadLetters returns the dead letters of the gateway's listeners (operator command): their
+// groups are "gateway-<instance>" and "gateway-edge-<instance>".
+func deadLetters(brokers []string) broker.DeadLetters {
+	return broker.DeadLetters{Brokers: brokers, Service: "gateway", Topics: []string{keys.Topic, edgecache.CatalogTopic}}
+}
+
 // instanceID names this process uniquely: the host name plus random bits, since restarted pods
 // keep their names.
 func instanceID() string {

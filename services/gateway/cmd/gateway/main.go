@@ -1,10 +1,14 @@
-// Command gateway is the edge of the external API: it authenticates keys, checks scopes,
-// origins and rate limits, validates bodies and routes each request to its owner service.
+// Command gateway is the edge of the external API: `gateway serve` (the default) authenticates
+// keys, checks scopes, origins and rate limits, validates bodies and routes each request to its
+// owner service; `gateway dead-letters list|replay` shows and replays the key and catalog
+// events its listeners could never handle.
 package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"os/signal"
@@ -15,6 +19,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
@@ -30,16 +35,49 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
 
+var usage = `Usage:
+  gateway [serve]   run the edge (the default)
+` + broker.DeadLettersUsage("gateway")
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	if err := run(ctx); err != nil {
-		fmt.Fprintln(os.Stderr, "gateway:", err)
-		os.Exit(1)
+	err := run(ctx, os.Args[1:], os.Stdout)
+	stop()
+	if err == nil {
+		return
 	}
+	fmt.Fprintln(os.Stderr, "gateway:", err)
+	if errors.Is(err, broker.ErrUsage) {
+		fmt.Fprint(os.Stderr, "\n"+usage)
+		os.Exit(2)
+	}
+	os.Exit(1)
 }
 
-func run(ctx context.Context) error {
+// run dispatches to the subcommand named by args[0].
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	cmd := "serve"
+	if len(args) > 0 {
+		cmd = args[0]
+	}
+	switch cmd {
+	case "serve":
+		return runEdge(ctx)
+	case "dead-letters":
+		cfg, err := config.Load[config.Kafka]()
+		if err != nil {
+			return err
+		}
+		return broker.RunDeadLetters(ctx, deadLetters(cfg.KafkaBrokers), args[1:], stdout)
+	case "help", "-h", "-help", "--help":
+		_, err := io.WriteString(stdout, usage)
+		return err
+	}
+	return fmt.Errorf("%w: unknown command %q", broker.ErrUsage, cmd)
+}
+
+// runEdge runs the gateway until ctx ends.
+func runEdge(ctx context.Context) error {
 	cfg, err := config.Load[gwconfig.Config]()
 	if err != nil {
 		return err

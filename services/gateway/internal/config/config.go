@@ -22,8 +22,8 @@ type Config struct {
 	UpstreamTimeout time.Duration `env:"UPSTREAM_TIMEOUT" envDefault:"15s"`
 	AuthTimeout     time.Duration `env:"AUTH_TIMEOUT" envDefault:"2s"`
 
-	RedisURL     string   `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" secret:"true"`
-	KafkaBrokers []string `env:"KAFKA_BROKERS,notEmpty" envSeparator:","`
+	RedisURL string `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" secret:"true"`
+	config.Kafka
 	// InstanceID names this instance's consumer group: every instance must see every key event.
 	InstanceID string `env:"GATEWAY_INSTANCE_ID"`
 
@@ -62,7 +62,7 @@ type Config struct {
 
 // Validate checks the settings that parsing alone does not.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate()}
+	errs := []error{c.Base.Validate(), c.Kafka.Validate()}
 	if c.RateLimitLocalShare <= 0 || c.RateLimitLocalShare > 1 {
 		errs = append(errs, errors.New("RATE_LIMIT_LOCAL_SHARE must be in (0, 1]"))
 	}

@@ -2,7 +2,6 @@ package edgecache
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/podiumhq/podium/libs/broker"
 )
@@ -14,18 +13,26 @@ const CatalogTopic = "catalog.events.v1"
 const typeEventChanged = "podium.catalog.event.changed.v1"
 
 // HandleCatalogEvent drops every kept answer of the organizer whose event changed: an answer
-// may list or show any of its events. A change that does not say whose it is drops every
-// answer (retrying it would hold back the changes behind it). Other message types are ignored.
+// may list or show any of its events. A change that does not decode or does not say whose it is
+// drops every answer and is poison (dead-lettered, so it is seen); so is an unknown version of
+// the change, after dropping every answer too. Other message types are ignored.
 func (c *Cache) HandleCatalogEvent(_ context.Context, m broker.Message) error {
-	if m.Headers[broker.HeaderType] != typeEventChanged {
-		return nil
+	if ok, err := broker.Accepts(m, typeEventChanged); !ok {
+		if err != nil {
+			c.PurgeAll()
+		}
+		return err
 	}
 	var e struct {
 		OrganizerID string `json:"organizerId"`
 	}
-	if err := json.Unmarshal(m.Value, &e); err != nil || e.OrganizerID == "" {
+	err := broker.Decode(m, &e)
+	if err == nil && e.OrganizerID == "" {
+		err = broker.Poisonf("%s at offset %d names no organizer", typeEventChanged, m.Offset)
+	}
+	if err != nil {
 		c.PurgeAll()
-		return nil
+		return err
 	}
 	c.Purge(e.OrganizerID)
 	return nil

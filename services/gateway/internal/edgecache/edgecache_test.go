@@ -145,14 +145,20 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 	if err := c.HandleCatalogEvent(context.Background(), other); err != nil || c.Generation("org_a") != 1 {
 		t.Fatalf("an unrelated message: %v, generation %d", err, c.Generation("org_a"))
 	}
-	// A change that does not say whose it is drops everything rather than blocking the topic.
-	bad := msg
-	bad.Value = []byte(`{"eventId":"evt_1"}`)
-	if err := c.HandleCatalogEvent(context.Background(), bad); err != nil {
-		t.Fatalf("a malformed change held the topic back: %v", err)
-	}
-	if _, ok := c.Get(keyOf("org_b")); ok {
-		t.Fatal("a malformed change left answers reachable")
+	// A change that does not say whose it is, or of a version the gateway does not know, drops
+	// everything and is poison: dead-lettered, not retried, so it never holds the topic back.
+	for _, bad := range []broker.Message{
+		{Topic: edgecache.CatalogTopic, Value: []byte(`{"eventId":"evt_1"}`), Headers: msg.Headers},
+		{Topic: edgecache.CatalogTopic, Value: []byte(`{`), Headers: msg.Headers},
+		{Topic: edgecache.CatalogTopic, Value: msg.Value, Headers: map[string]string{broker.HeaderType: "podium.catalog.event.changed.v2"}},
+	} {
+		c.Put(keyOf("org_b"), answer(200, "max-age=60", "b"))
+		if err := c.HandleCatalogEvent(context.Background(), bad); !broker.IsPoison(err) {
+			t.Fatalf("a change %s %s: %v, want poison", bad.Headers[broker.HeaderType], bad.Value, err)
+		}
+		if _, ok := c.Get(keyOf("org_b")); ok {
+			t.Fatalf("a change %s %s left answers reachable", bad.Headers[broker.HeaderType], bad.Value)
+		}
 	}
 }
 

@@ -2,8 +2,6 @@ package keys
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
@@ -23,20 +21,24 @@ type revokedEvent struct {
 	RevokedAt time.Time `json:"revokedAt"`
 }
 
-// HandleEvent applies one auth key event to the store; other event types are ignored.
+// HandleEvent applies one auth key event to the store; other event types are ignored. A
+// revocation that does not decode or names no key, and an unknown version of a key event, are
+// poison.
 func (s *Store) HandleEvent(_ context.Context, m broker.Message) error {
-	switch m.Headers[broker.HeaderType] {
-	case TypeRevoked:
-		var e revokedEvent
-		if err := json.Unmarshal(m.Value, &e); err != nil {
-			return fmt.Errorf("keys: malformed %s event at offset %d: %w", TypeRevoked, m.Offset, err)
-		}
-		if e.KeyHash == "" {
-			return fmt.Errorf("keys: %s event at offset %d has no keyHash", TypeRevoked, m.Offset)
-		}
-		s.Revoke(e.KeyHash, e.RevokedAt)
-	case TypeCreated:
-		s.KeysChanged()
+	if ok, err := broker.Accepts(m, TypeRevoked, TypeCreated); !ok {
+		return err
 	}
+	if m.Headers[broker.HeaderType] == TypeCreated {
+		s.KeysChanged()
+		return nil
+	}
+	var e revokedEvent
+	if err := broker.Decode(m, &e); err != nil {
+		return err
+	}
+	if e.KeyHash == "" {
+		return broker.Poisonf("keys: %s event at offset %d has no keyHash", TypeRevoked, m.Offset)
+	}
+	s.Revoke(e.KeyHash, e.RevokedAt)
 	return nil
 }

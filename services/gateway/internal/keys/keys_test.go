@@ -139,11 +139,16 @@ func isExpired(err error) bool {
 	return errors.As(err, &e)
 }
 
-func TestMalformedEventIsAnError(t *testing.T) {
+func TestMalformedEventIsPoison(t *testing.T) {
 	s := keys.NewStore(&authDouble{}, opts)
-	bad := broker.Message{Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{}`)}
-	if err := s.HandleEvent(context.Background(), bad); err == nil {
-		t.Fatal("a revocation without a key hash was accepted")
+	for _, bad := range []broker.Message{
+		{Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{}`)},
+		{Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{"keyHash":`)},
+		{Headers: map[string]string{broker.HeaderType: "podium.auth.key.revoked.v2"}, Value: []byte(`{"keyHash":"h"}`)},
+	} {
+		if err := s.HandleEvent(context.Background(), bad); !broker.IsPoison(err) {
+			t.Fatalf("revocation %s %s: %v, want poison", bad.Headers[broker.HeaderType], bad.Value, err)
+		}
 	}
 	other := broker.Message{Headers: map[string]string{broker.HeaderType: "podium.auth.something.v9"}, Value: []byte(`x`)}
 	if err := s.HandleEvent(context.Background(), other); err != nil {

@@ -4,7 +4,6 @@ package kafka
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -25,20 +24,30 @@ const PlacesGroup = "catalog-places"
 func CacheGroup(instanceID string) string { return "catalog-cache-" + instanceID }
 
 // PlacesHandler applies podium.registration.places.changed.v1 messages. The projection keeps
-// the highest version per category in one conditional upsert, so redeliveries and any arrival
-// order are harmless without an inbox. Messages of other types are skipped (a message without
-// a type is read as places).
+// the highest version per category in one conditional upsert, so redeliveries, replays and any
+// arrival order are harmless without an inbox. Messages of other types are skipped (a message
+// without a type is read as places); undecodable or invalid places and an unknown version are
+// poison, a failure to apply them is retried.
 func PlacesHandler(svc *app.Service, log *slog.Logger) broker.Handler {
 	return func(ctx context.Context, m broker.Message) error {
-		if t := m.Headers[broker.HeaderType]; t != "" && t != domain.PlacesChangedType {
-			log.DebugContext(ctx, "skipping a message of another type", "topic", m.Topic, "type", t)
-			return nil
+		if m.Headers[broker.HeaderType] != "" {
+			ok, err := broker.Accepts(m, domain.PlacesChangedType)
+			if !ok {
+				if err == nil {
+					log.DebugContext(ctx, "skipping a message of another type", "topic", m.Topic, "type", m.Headers[broker.HeaderType])
+				}
+				return err
+			}
 		}
 		var p domain.PlacesChanged
-		if err := json.Unmarshal(m.Value, &p); err != nil {
+		if err := broker.Decode(m, &p); err != nil {
 			return fmt.Errorf("%w: %w", app.ErrInvalidPlaces, err)
 		}
-		return svc.ApplyPlaces(ctx, p)
+		err := svc.ApplyPlaces(ctx, p)
+		if errors.Is(err, app.ErrInvalidPlaces) {
+			return broker.Poison(err)
+		}
+		return err
 	}
 }
 
@@ -48,19 +57,28 @@ type Invalidator interface {
 }
 
 // ChangesHandler drops this instance's cached views of the organizer of each
-// podium.catalog.event.changed.v1 message. Messages of other types are skipped.
+// podium.catalog.event.changed.v1 message. Messages of other types are skipped; one that does
+// not decode, names no organizer or has an unknown version is poison.
 func ChangesHandler(inval Invalidator) broker.Handler {
 	return func(_ context.Context, m broker.Message) error {
-		if m.Headers[broker.HeaderType] != domain.EventChangedType {
-			return nil
+		if ok, err := broker.Accepts(m, domain.EventChangedType); !ok {
+			return err
 		}
 		var c domain.EventChanged
-		if err := json.Unmarshal(m.Value, &c); err != nil || c.OrganizerID == "" {
-			return fmt.Errorf("invalid %s message: %s", domain.EventChangedType, m.Value)
+		if err := broker.Decode(m, &c); err != nil {
+			return err
+		}
+		if c.OrganizerID == "" {
+			return broker.Poisonf("%s at offset %d names no organizer", domain.EventChangedType, m.Offset)
 		}
 		inval.EventChanged(c.OrganizerID, c.EventID)
 		return nil
 	}
+}
+
+// DeadLetters returns the dead letters of the catalog's consumers (operator command).
+func DeadLetters(brokers []string) broker.DeadLetters {
+	return broker.DeadLetters{Brokers: brokers, Service: "catalog", Topics: []string{domain.EventsTopic, domain.PlacesTopic}}
 }
 
 // Consumer runs a broker consumer until its context ends, restarting it after broker

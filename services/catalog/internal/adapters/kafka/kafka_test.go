@@ -66,9 +66,12 @@ func TestPlacesHandler(t *testing.T) {
 		{Value: []byte("not json"), Headers: map[string]string{broker.HeaderType: domain.PlacesChangedType}},
 		message(domain.PlacesChangedType, domain.PlacesChanged{CategoryID: "cat_1", Version: 4}),
 	} {
-		if err := h(ctx, bad); !errors.Is(err, app.ErrInvalidPlaces) {
-			t.Fatalf("invalid message %s: %v", bad.Value, err)
+		if err := h(ctx, bad); !errors.Is(err, app.ErrInvalidPlaces) || !broker.IsPoison(err) {
+			t.Fatalf("invalid message %s: %v, want poison", bad.Value, err)
 		}
+	}
+	if err := h(ctx, message("podium.registration.places.changed.v2", m)); !broker.IsPoison(err) {
+		t.Fatalf("an unknown version: %v, want poison", err)
 	}
 }
 
@@ -82,8 +85,14 @@ func TestChangesHandler(t *testing.T) {
 	if err := h(ctx, message("podium.catalog.other.v1", map[string]string{})); err != nil {
 		t.Fatal(err)
 	}
-	if err := h(ctx, message(domain.EventChangedType, map[string]string{"eventId": "evt_1"})); err == nil {
-		t.Fatal("a message without organizer was accepted")
+	for _, bad := range []broker.Message{
+		message(domain.EventChangedType, map[string]string{"eventId": "evt_1"}),
+		{Value: []byte("{"), Headers: map[string]string{broker.HeaderType: domain.EventChangedType}},
+		message("podium.catalog.event.changed.v3", domain.EventChanged{EventID: "evt_1", OrganizerID: "org_1"}),
+	} {
+		if err := h(ctx, bad); !broker.IsPoison(err) {
+			t.Fatalf("message %s %s: %v, want poison", bad.Headers[broker.HeaderType], bad.Value, err)
+		}
 	}
 	if len(inv.events) != 1 || inv.events[0] != "org_1/evt_1" {
 		t.Fatalf("invalidations %v", inv.events)

@@ -4,8 +4,6 @@ package kafka
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"log/slog"
 
 	"github.com/podiumhq/podium/libs/broker"
@@ -25,19 +23,16 @@ type OrdersConsumer struct {
 	Brokers []string
 	Handler OrderHandler
 	Log     *slog.Logger
-	// MaxAttempts is how often a failing message is tried before it goes to the dead-letter
-	// topic (zero: the broker's default of 10).
-	MaxAttempts int
 	// Joined is called once the consumer joined its group (readiness, tests).
 	Joined func()
 }
 
-// Run consumes until ctx is done; a message is committed only after it was applied, and one
-// that keeps failing goes to the dead-letter topic (libs/broker).
+// Run consumes until ctx is done; a message is committed only after it was applied. A failure
+// (database, Stripe) is retried until it succeeds; only a message that can never be applied goes
+// to the dead-letter topic (libs/broker).
 func (c *OrdersConsumer) Run(ctx context.Context) error {
 	return broker.Consume(ctx, broker.ConsumerConfig{
-		Brokers: c.Brokers, Group: Group, Topics: []string{domain.OrdersTopic}, Log: c.Log,
-		MaxAttempts: c.MaxAttempts, Joined: c.Joined,
+		Brokers: c.Brokers, Group: Group, Topics: []string{domain.OrdersTopic}, Log: c.Log, Joined: c.Joined,
 	}, c.handle)
 }
 
@@ -48,18 +43,31 @@ type orderData struct {
 	PaymentRef string `json:"paymentRef"`
 }
 
+// handle applies the order events checkout acts on; other order events are not its concern.
+// Undecodable data, an unknown version of one of its events, and a missing ce_id or orderId are
+// poison.
 func (c *OrdersConsumer) handle(ctx context.Context, m broker.Message) error {
-	typ := m.Headers[broker.HeaderType]
-	switch typ {
-	case domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable:
-	default:
-		return nil // other order events are not checkout's concern
+	ok, err := broker.Accepts(m, domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable)
+	if !ok {
+		return err
+	}
+	id, err := broker.RequireID(m)
+	if err != nil {
+		return err
 	}
 	var d orderData
-	if err := json.Unmarshal(m.Value, &d); err != nil {
-		return fmt.Errorf("%s: unreadable data: %w", typ, err)
+	if err := broker.Decode(m, &d); err != nil {
+		return err
 	}
-	return c.Handler.HandleOrderEvent(ctx, m.Headers[broker.HeaderID], domain.OrderEvent{
-		Type: typ, OrderID: d.OrderID, Reason: d.Reason, PaymentRef: d.PaymentRef,
+	if d.OrderID == "" {
+		return broker.Poisonf("%s %s: no orderId", m.Headers[broker.HeaderType], id)
+	}
+	return c.Handler.HandleOrderEvent(ctx, id, domain.OrderEvent{
+		Type: m.Headers[broker.HeaderType], OrderID: d.OrderID, Reason: d.Reason, PaymentRef: d.PaymentRef,
 	})
+}
+
+// DeadLetters returns the dead letters of checkout's consumer (operator command).
+func DeadLetters(brokers []string) broker.DeadLetters {
+	return broker.DeadLetters{Brokers: brokers, Service: "checkout", Topics: []string{domain.OrdersTopic}}
 }

@@ -1,14 +1,11 @@
 // Package kafka consumes checkout's payment events (checkout.payments.v1) and applies them:
 // a succeeded payment confirms its order, a failed one releases it, a refunded one marks it
-// REFUNDED. Each message is applied
-// once (inbox by ce_id); the transitions themselves are idempotent, so duplicates and any
-// arrival order are harmless.
+// REFUNDED. Each message is applied once (inbox by ce_id); the transitions themselves are
+// idempotent, so duplicates, replays and any arrival order are harmless.
 package kafka
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -27,24 +24,39 @@ type payment struct {
 	Reason     string `json:"reason"`
 }
 
-// Handler returns the broker handler of payment events. Messages of other types are ignored;
-// a message that cannot be decoded is an error (retried, then dead-lettered).
+// Handler returns the broker handler of payment events. Messages of other types are ignored.
+// Undecodable data, an unknown version of a payment event, and a missing ce_id or orderId are
+// poison (dead-lettered at once); a failure to apply the payment is retried until it succeeds.
 func Handler(svc *app.Service, log *slog.Logger) broker.Handler {
 	return func(ctx context.Context, m broker.Message) error {
 		typ := m.Headers[broker.HeaderType]
-		if typ != domain.EventPaymentSucceeded && typ != domain.EventPaymentFailed && typ != domain.EventPaymentRefunded {
-			log.DebugContext(ctx, "ignoring message of another type", "type", typ)
-			return nil
+		ok, err := broker.Accepts(m, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded)
+		if !ok {
+			if err == nil {
+				log.DebugContext(ctx, "ignoring message of another type", "type", typ)
+			}
+			return err
+		}
+		id, err := broker.RequireID(m)
+		if err != nil {
+			return err
 		}
 		var p payment
-		if err := json.Unmarshal(m.Value, &p); err != nil || p.OrderID == "" {
-			return fmt.Errorf("payment event %s: undecodable data", m.Headers[broker.HeaderID])
+		if err := broker.Decode(m, &p); err != nil {
+			return err
+		}
+		if p.OrderID == "" {
+			return broker.Poisonf("payment event %s: no orderId", id)
 		}
 		return svc.ApplyPayment(ctx, app.Payment{
-			MessageID: m.Headers[broker.HeaderID], Type: typ, OrderID: p.OrderID,
-			PaymentRef: p.PaymentRef, Amount: p.Amount, Reason: p.Reason,
+			MessageID: id, Type: typ, OrderID: p.OrderID, PaymentRef: p.PaymentRef, Amount: p.Amount, Reason: p.Reason,
 		})
 	}
+}
+
+// DeadLetters returns the dead letters of registration's consumers (operator command).
+func DeadLetters(brokers []string) broker.DeadLetters {
+	return broker.DeadLetters{Brokers: brokers, Service: "registration", Topics: []string{domain.PaymentsTopic}}
 }
 
 // Consume runs the payments consumer (group registration-payments) until ctx is done,

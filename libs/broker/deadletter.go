@@ -1,0 +1,68 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"strconv"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+)
+
+// DeadLetterSuffix names the topic a consumer moves the poison messages of a topic to.
+const DeadLetterSuffix = ".dead-letter"
+
+// Headers a dead letter carries besides the original message's own.
+const (
+	HeaderDeadLetterReason  = "x-dead-letter-reason"
+	HeaderDeadLetterGroup   = "x-dead-letter-group"
+	HeaderOriginalTopic     = "x-original-topic"
+	HeaderOriginalPartition = "x-original-partition"
+	HeaderOriginalOffset    = "x-original-offset"
+)
+
+// maxReasonBytes bounds the reason kept in a dead letter's header.
+const maxReasonBytes = 1024
+
+// DeadLetterTopic returns the dead-letter topic of topic.
+func DeadLetterTopic(topic string) string { return topic + DeadLetterSuffix }
+
+// deadLetter publishes m to its dead-letter topic with the reason, trying again until the
+// broker takes it or ctx ends, then counts and logs it once.
+func (c *consumer) deadLetter(ctx context.Context, m Message, cause error) error {
+	reason := cause.Error()
+	if len(reason) > maxReasonBytes {
+		reason = reason[:maxReasonBytes]
+	}
+	h := copyHeaders(m.Headers)
+	h[HeaderDeadLetterReason] = reason
+	h[HeaderDeadLetterGroup] = c.cfg.Group
+	h[HeaderOriginalTopic] = m.Topic
+	h[HeaderOriginalPartition] = strconv.Itoa(m.Partition)
+	h[HeaderOriginalOffset] = strconv.FormatInt(m.Offset, 10)
+	dl := Message{Topic: DeadLetterTopic(m.Topic), Key: m.Key, Value: m.Value, Headers: h}
+	if c.dead == nil {
+		c.dead = NewWriter(c.cfg.Brokers)
+	}
+	for attempt := 1; ; attempt++ {
+		err := c.dead.Publish(ctx, dl)
+		if err == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		c.cfg.Log.WarnContext(ctx, "dead-letter publish failed; retrying", append(c.position(m, attempt), "err", err)...)
+		if err := sleep(ctx, c.backoff(attempt)); err != nil {
+			return err
+		}
+	}
+	kind := "poison"
+	if pe := (*panicError)(nil); errors.As(cause, &pe) {
+		kind = "panic"
+	}
+	deadLetters.Add(ctx, 1, metric.WithAttributeSet(attribute.NewSet(attribute.String("topic", m.Topic), attribute.String("reason", kind))))
+	c.cfg.Log.ErrorContext(ctx, "message moved to dead-letter topic", "topic", m.Topic, "partition", m.Partition,
+		"offset", m.Offset, "group", c.cfg.Group, "dead_letter_topic", dl.Topic, "reason", reason)
+	return nil
+}

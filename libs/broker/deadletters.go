@@ -1,0 +1,201 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+)
+
+// HeaderReplayedFrom marks a message an operator replayed from a dead-letter topic: it names
+// the dead letter as "<dead-letter topic>/<partition>/<offset>".
+const HeaderReplayedFrom = "x-replayed-from"
+
+// ErrAlreadyReplayed is returned when the dead letter asked for was replayed before.
+var ErrAlreadyReplayed = errors.New("dead letter already replayed")
+
+// DeadLetter is one message a consumer moved to a dead-letter topic.
+type DeadLetter struct {
+	Topic             string    `json:"topic"`
+	Partition         int       `json:"partition"`
+	Offset            int64     `json:"offset"`
+	OriginalTopic     string    `json:"originalTopic"`
+	OriginalPartition int       `json:"originalPartition"`
+	OriginalOffset    int64     `json:"originalOffset"`
+	Group             string    `json:"group"`
+	Reason            string    `json:"reason"`
+	Key               string    `json:"key"`
+	MessageID         string    `json:"messageId"`
+	Type              string    `json:"type"`
+	Time              time.Time `json:"time"`
+	// Replayed tells whether the dead letter was republished to its original topic.
+	Replayed bool `json:"replayed"`
+	value    []byte
+	headers  map[string]string
+}
+
+// DeadLetters reads and replays the dead letters of one service's consumers, without consuming
+// them: the dead-letter topics keep them for later inspection.
+type DeadLetters struct {
+	Brokers []string
+	// Service names the service. Its consumer groups start with Service + "-" (a dead letter is
+	// the service's when its group does), and the consumer group Service + "-dead-letters"
+	// remembers, on each dead-letter topic, what the service replayed.
+	Service string
+	// Topics are the topics the service consumes.
+	Topics []string
+}
+
+// Selection picks dead letters.
+type Selection struct {
+	// Topic, when set, is one consumed topic (or its dead-letter topic).
+	Topic string
+	// One, when set, picks the single dead letter at Partition and Offset of the dead-letter
+	// topic (Topic must be set).
+	One       bool
+	Partition int
+	Offset    int64
+}
+
+// List calls fn with each selected dead letter of the service, in partition and offset order.
+func (d DeadLetters) List(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
+	return d.each(ctx, sel, func(_ *partitionLog, dl DeadLetter, ours bool) error {
+		if !ours {
+			return nil
+		}
+		return fn(dl)
+	})
+}
+
+// Replay republishes each selected dead letter of the service that was not replayed yet to its
+// original topic (same key, value and headers, plus HeaderReplayedFrom), remembers it as
+// replayed, and calls fn with it. A replay interrupted between publishing and remembering may
+// publish a dead letter again on the next run: consumers dedupe by message id.
+func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
+	w := NewWriter(d.Brokers)
+	defer w.Close()
+	c := d.client()
+	skipped := map[*partitionLog]bool{} // logs that moved past another service's dead letters
+	err := d.each(ctx, sel, func(pl *partitionLog, dl DeadLetter, ours bool) error {
+		switch {
+		case !ours: // another service's: never this one's to replay
+			pl.replayed.add(dl.Offset)
+			skipped[pl] = true
+			return nil
+		case dl.Replayed && sel.One:
+			return fmt.Errorf("%s/%d/%d: %w", dl.Topic, dl.Partition, dl.Offset, ErrAlreadyReplayed)
+		case dl.Replayed:
+			return nil
+		}
+		if err := w.Publish(ctx, replayMessage(dl)); err != nil {
+			return fmt.Errorf("broker: replay %s/%d/%d: %w", dl.Topic, dl.Partition, dl.Offset, err)
+		}
+		pl.replayed.add(dl.Offset)
+		if err := d.remember(ctx, c, pl); err != nil {
+			return err
+		}
+		dl.Replayed = true
+		return fn(dl)
+	})
+	for pl := range skipped {
+		err = errors.Join(err, d.remember(ctx, c, pl))
+	}
+	return err
+}
+
+// replayMessage is dl as it was first published, marked as replayed from dl.
+func replayMessage(dl DeadLetter) Message {
+	h := maps.Clone(dl.headers)
+	for _, k := range []string{HeaderDeadLetterReason, HeaderDeadLetterGroup, HeaderOriginalTopic, HeaderOriginalPartition, HeaderOriginalOffset} {
+		delete(h, k)
+	}
+	h[HeaderReplayedFrom] = fmt.Sprintf("%s/%d/%d", dl.Topic, dl.Partition, dl.Offset)
+	return Message{Topic: dl.OriginalTopic, Key: dl.Key, Value: dl.value, Headers: h}
+}
+
+// each reads the selected dead letters and calls fn with each, telling whether it is the
+// service's.
+func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partitionLog, dl DeadLetter, ours bool) error) error {
+	topics, err := d.selectTopics(sel)
+	if err != nil {
+		return err
+	}
+	c := d.client()
+	logs, err := d.partitionLogs(ctx, c, topics)
+	if err != nil {
+		return err
+	}
+	found := false
+	for _, pl := range logs {
+		from, to := pl.first, pl.end
+		if sel.One {
+			if pl.partition != sel.Partition {
+				continue
+			}
+			found = true
+			if sel.Offset < pl.first || sel.Offset >= pl.end {
+				return fmt.Errorf("broker: %s/%d has no dead letter at offset %d (offsets %d to %d)", pl.topic, pl.partition, sel.Offset, pl.first, pl.end-1)
+			}
+			from, to = sel.Offset, sel.Offset+1
+		}
+		err := d.read(ctx, pl.topic, pl.partition, from, to, func(km kafka.Message) error {
+			dl := toDeadLetter(km)
+			dl.Replayed = pl.replayed.has(dl.Offset)
+			ours := strings.HasPrefix(dl.Group, d.Service+"-")
+			if !ours && sel.One {
+				return fmt.Errorf("broker: %s/%d/%d is a dead letter of consumer group %q, not of %s", dl.Topic, dl.Partition, dl.Offset, dl.Group, d.Service)
+			}
+			return fn(pl, dl, ours)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if sel.One && !found {
+		return fmt.Errorf("broker: %s has no partition %d", DeadLetterTopic(strings.TrimSuffix(sel.Topic, DeadLetterSuffix)), sel.Partition)
+	}
+	return nil
+}
+
+// selectTopics returns the dead-letter topics sel names.
+func (d DeadLetters) selectTopics(sel Selection) ([]string, error) {
+	if sel.Topic == "" {
+		if sel.One {
+			return nil, errors.New("broker: a single dead letter needs its topic")
+		}
+		out := make([]string, len(d.Topics))
+		for i, t := range d.Topics {
+			out[i] = DeadLetterTopic(t)
+		}
+		return out, nil
+	}
+	t := strings.TrimSuffix(sel.Topic, DeadLetterSuffix)
+	for _, own := range d.Topics {
+		if own == t {
+			return []string{DeadLetterTopic(t)}, nil
+		}
+	}
+	return nil, fmt.Errorf("broker: %s does not consume %s (it consumes %s)", d.Service, t, strings.Join(d.Topics, ", "))
+}
+
+// toDeadLetter reads a message of a dead-letter topic.
+func toDeadLetter(km kafka.Message) DeadLetter {
+	h := fromKafka(km.Headers)
+	dl := DeadLetter{
+		Topic: km.Topic, Partition: km.Partition, Offset: km.Offset,
+		OriginalTopic: h[HeaderOriginalTopic], Group: h[HeaderDeadLetterGroup], Reason: h[HeaderDeadLetterReason],
+		Key: string(km.Key), MessageID: h[HeaderID], Type: h[HeaderType], Time: km.Time.UTC(),
+		value: km.Value, headers: h,
+	}
+	if dl.OriginalTopic == "" { // dead letters written before the header existed
+		dl.OriginalTopic = strings.TrimSuffix(km.Topic, DeadLetterSuffix)
+	}
+	dl.OriginalPartition, _ = strconv.Atoi(h[HeaderOriginalPartition])
+	dl.OriginalOffset, _ = strconv.ParseInt(h[HeaderOriginalOffset], 10, 64)
+	return dl
+}

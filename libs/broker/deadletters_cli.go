@@ -1,0 +1,63 @@
+package broker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ErrUsage marks a command line that is not understood; the services' mains answer it with
+// their usage.
+var ErrUsage = errors.New("usage")
+
+// DeadLettersUsage returns the usage of service's dead-letters command.
+func DeadLettersUsage(service string) string {
+	return strings.ReplaceAll(`
+Dead letters of svc's consumers (brokers from KAFKA_BROKERS):
+
+  svc dead-letters list [--topic <topic>] [--partition <n> --offset <n>]
+                   print the dead letters of svc's consumers, one JSON object a line,
+                   without consuming them ("replayed" tells whether one was replayed)
+  svc dead-letters replay [--topic <topic>] [--partition <n> --offset <n>]
+                   republish every dead letter not replayed yet (or the one at --partition
+                   and --offset of the topic's dead-letter topic) to its original topic and
+                   remember it, so a second replay does not repeat it; prints each replayed
+`, "svc", service)
+}
+
+// RunDeadLetters runs the dead-letters command: args are what follows "dead-letters" on the
+// command line. It prints one JSON object a line to out.
+func RunDeadLetters(ctx context.Context, d DeadLetters, args []string, out io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: dead-letters needs list or replay", ErrUsage)
+	}
+	fs := flag.NewFlagSet("dead-letters "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var sel Selection
+	fs.StringVar(&sel.Topic, "topic", "", "a consumed topic or its dead-letter topic")
+	fs.IntVar(&sel.Partition, "partition", -1, "the dead letter's partition")
+	fs.Int64Var(&sel.Offset, "offset", -1, "the dead letter's offset")
+	if err := fs.Parse(args[1:]); err != nil {
+		return fmt.Errorf("%w: %w", ErrUsage, err)
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", ErrUsage, fs.Arg(0))
+	}
+	if (sel.Partition >= 0) != (sel.Offset >= 0) || (sel.Offset >= 0 && sel.Topic == "") {
+		return fmt.Errorf("%w: one dead letter needs --topic, --partition and --offset", ErrUsage)
+	}
+	sel.One = sel.Offset >= 0
+	enc := json.NewEncoder(out)
+	emit := func(dl DeadLetter) error { return enc.Encode(dl) }
+	switch args[0] {
+	case "list":
+		return d.List(ctx, sel, emit)
+	case "replay":
+		return d.Replay(ctx, sel, emit)
+	}
+	return fmt.Errorf("%w: unknown dead-letters command %q", ErrUsage, args[0])
+}

@@ -1,0 +1,144 @@
+package broker_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/segmentio/kafka-go"
+
+	"github.com/podiumhq/podium/libs/broker"
+)
+
+// command runs `dead-letters args...` for service and returns the JSON lines it printed.
+func command(t *testing.T, brokers []string, service, topic string, args ...string) ([]broker.DeadLetter, error) {
+	t.Helper()
+	var out bytes.Buffer
+	err := broker.RunDeadLetters(context.Background(), broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}, args, &out)
+	var dls []broker.DeadLetter
+	dec := json.NewDecoder(&out)
+	for dec.More() {
+		var dl broker.DeadLetter
+		if err := dec.Decode(&dl); err != nil {
+			t.Fatalf("output is not JSON lines: %v\n%s", err, out.String())
+		}
+		dls = append(dls, dl)
+	}
+	return dls, err
+}
+
+func keys(dls []broker.DeadLetter) string {
+	var ks []string
+	for _, dl := range dls {
+		ks = append(ks, dl.Key+"="+strconv.FormatBool(dl.Replayed))
+	}
+	return strings.Join(ks, ",")
+}
+
+func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
+	t.Parallel()
+	const topic = "replay.orders.v1"
+	brokers := setup(t, topic)
+	// One partition keeps the list in publication order.
+	if err := broker.EnsureTopics(context.Background(), brokers, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+		t.Fatal(err)
+	}
+	var fixed atomic.Bool
+	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-orders", Topics: []string{topic}, Backoff: fast},
+		func(_ context.Context, m broker.Message) error {
+			if !fixed.Load() && m.Key != "end" {
+				return broker.Poisonf("unsupported event version")
+			}
+			return nil
+		})
+	// Another service's dead letter on the same topic is neither listed nor replayed.
+	w := broker.NewWriter(brokers)
+	defer w.Close()
+	if err := w.Publish(context.Background(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "theirs", Value: []byte(`{}`),
+		Headers: map[string]string{broker.HeaderDeadLetterGroup: "audit-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
+		t.Fatal(err)
+	}
+	publish(t, brokers, topic, "o1", "o2", "end")
+	if m := receive(t, got); m.Key != "end" {
+		t.Fatalf("handled %q, want end", m.Key)
+	}
+
+	listed, err := command(t, brokers, "shop", topic, "list")
+	if err != nil || keys(listed) != "o1=false,o2=false" {
+		t.Fatalf("list: %v, %s", err, keys(listed))
+	}
+	o1, o2 := listed[0], listed[1]
+	if o1.Topic != topic+".dead-letter" || o1.Offset != 1 || o1.OriginalTopic != topic || o1.OriginalOffset != 0 || o1.MessageID != "id-o1" ||
+		o1.Group != "shop-orders" || !strings.Contains(o1.Reason, "unsupported event version") || o1.Time.IsZero() {
+		t.Fatalf("listed %+v", o1)
+	}
+
+	// The consumer is fixed; the operator replays o2 alone, then everything left.
+	fixed.Store(true)
+	one := []string{"replay", "--topic", topic, "--partition", strconv.Itoa(o2.Partition), "--offset", strconv.FormatInt(o2.Offset, 10)}
+	if replayed, err := command(t, brokers, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
+		t.Fatalf("replay one: %v, %s", err, keys(replayed))
+	}
+	if m := receive(t, got); m.Key != "o2" || m.Headers[broker.HeaderReplayedFrom] != topic+".dead-letter/0/2" || m.Headers[broker.HeaderID] != "id-o2" ||
+		m.Headers[broker.HeaderDeadLetterReason] != "" {
+		t.Fatalf("replayed %+v", m)
+	}
+	if replayed, err := command(t, brokers, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
+		t.Fatalf("replay: %v, %s", err, keys(replayed))
+	}
+	if m := receive(t, got); m.Key != "o1" {
+		t.Fatalf("replayed %q, want o1", m.Key)
+	}
+
+	if replayed, err := command(t, brokers, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
+		t.Fatalf("a second replay: %v, %s", err, keys(replayed))
+	}
+	if _, err := command(t, brokers, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
+		t.Fatalf("replaying o2 again: %v, want ErrAlreadyReplayed", err)
+	}
+	if listed, err := command(t, brokers, "shop", topic, "list", "--topic", topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
+		t.Fatalf("list after replay: %v, %s", err, keys(listed))
+	}
+	if theirs, err := command(t, brokers, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
+		t.Fatalf("the other service's dead letters: %v, %s", err, keys(theirs))
+	}
+	if n := endOffset(t, brokers, topic); n != 5 {
+		t.Fatalf("%s has %d messages, want 3 published and 2 replayed", topic, n)
+	}
+}
+
+func endOffset(t *testing.T, brokers []string, topic string) int64 {
+	t.Helper()
+	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
+	res, err := c.ListOffsets(context.Background(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: {kafka.LastOffsetOf(0)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Topics[topic][0].LastOffset
+}
+
+func TestDeadLettersCommandLine(t *testing.T) {
+	t.Parallel()
+	brokers := []string{"127.0.0.1:1"} // never dialled: each line is refused first
+	for _, args := range [][]string{
+		{},
+		{"purge"},
+		{"list", "extra"},
+		{"list", "--nope"},
+		{"replay", "--offset", "3", "--topic", "t"},
+		{"replay", "--partition", "0", "--offset", "3"},
+	} {
+		if _, err := command(t, brokers, "shop", "t", args...); !errors.Is(err, broker.ErrUsage) {
+			t.Errorf("dead-letters %v: %v, want a usage error", args, err)
+		}
+	}
+	if _, err := command(t, brokers, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
+		t.Errorf("a topic the service does not consume: %v", err)
+	}
+}
