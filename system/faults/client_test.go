@@ -84,12 +84,18 @@ func (t *tally) fail(what string, a answer) {
 	}
 }
 
-// gateways spreads requests over the gateway instances; a client that gets no answer from one
-// turns to the next.
-type gateways struct{ next atomic.Uint64 }
+// gateways spreads requests over the gateway instances (or over urls, when set); a client that
+// gets no answer from one turns to the next.
+type gateways struct {
+	next atomic.Uint64
+	urls []string
+}
 
 func (g *gateways) pick() string {
-	urls := sys.GatewayURLs
+	urls := g.urls
+	if urls == nil {
+		urls = sys.GatewayURLs
+	}
 	return urls[int(g.next.Add(1))%len(urls)]
 }
 

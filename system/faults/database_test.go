@@ -50,10 +50,7 @@ func TestRegistrationDatabaseDown(t *testing.T) {
 	wg.Wait()
 	paid = append(paid, l.stopLoad()...)
 	c := s.settle(t, paid, 2*time.Minute)
-	tl.fiveXX.Add(l.tally.fiveXX.Load())
-	tl.retries.Add(l.tally.retries.Load())
-	tl.failed.Add(l.tally.failed.Load())
-	tl.failures = append(tl.failures, l.tally.failures...)
+	mergeTally(&tl, &l.tally)
 	report(t, "registration-db-60s", c, &tl)
 	t.Logf("FAULTS %-20s organizer reads during the outage: %d, answered other than 503 with Retry-After: %d", "registration-db-60s", probes, bad)
 	if bad > 0 || probes == 0 {
