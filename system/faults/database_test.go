@@ -65,28 +65,15 @@ func TestRegistrationDatabaseDown(t *testing.T) {
 func openSessions(t *testing.T, s *shop, g *gateways, tl *tally, n int) []*purchase {
 	t.Helper()
 	out := make([]*purchase, n)
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				p := s.newPurchase()
-				if a := s.open(ctx, g, tl, p); a.status != 201 {
-					t.Errorf("session before the outage: %v", a)
-				}
-				cancel()
-				out[i] = p
-			}
-		}()
-	}
-	for i := range n {
-		work <- i
-	}
-	close(work)
-	wg.Wait()
+	inParallel(8, n, func(i int) {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		p := s.newPurchase()
+		if a := s.open(ctx, g, tl, p); a.status != 201 {
+			t.Errorf("session before the outage: %v", a)
+		}
+		out[i] = p
+	})
 	return out
 }
 
@@ -95,30 +82,37 @@ func openSessions(t *testing.T, s *shop, g *gateways, tl *tally, n int) []*purch
 func payOver(t *testing.T, s *shop, g *gateways, tl *tally, sessions []*purchase, start time.Time, span time.Duration) []*purchase {
 	var mu sync.Mutex
 	var paid []*purchase
+	inParallel(8, len(sessions), func(i int) {
+		<-time.After(time.Until(start.Add(span * time.Duration(i) / time.Duration(len(sessions)))))
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		if s.pay(ctx, t, g, tl, sessions[i]) {
+			mu.Lock()
+			paid = append(paid, sessions[i])
+			mu.Unlock()
+		}
+	})
+	return paid
+}
+
+// inParallel calls fn with 0 to n-1, in that order, from a number of workers at once.
+func inParallel(workers, n int, fn func(i int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
-	for range 8 {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				<-time.After(time.Until(start.Add(span * time.Duration(i) / time.Duration(len(sessions)))))
-				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-				if s.pay(ctx, t, g, tl, sessions[i]) {
-					mu.Lock()
-					paid = append(paid, sessions[i])
-					mu.Unlock()
-				}
-				cancel()
+				fn(i)
 			}
 		}()
 	}
-	for i := range sessions {
+	for i := range n {
 		work <- i
 	}
 	close(work)
 	wg.Wait()
-	return paid
 }
 
 // probeUnavailable reads the organizer's registrations twice a second until the time given,

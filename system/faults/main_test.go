@@ -34,16 +34,11 @@ func TestMain(m *testing.M) {
 func runMain(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	root, err := stack.RepoRoot(".")
-	if err != nil {
-		return fail(err)
+	binDir, err := stack.BuildTemp(ctx, "podium-faults-bin")
+	if binDir != "" {
+		defer os.RemoveAll(binDir)
 	}
-	binDir, err := os.MkdirTemp("", "podium-faults-bin")
 	if err != nil {
-		return fail(err)
-	}
-	defer os.RemoveAll(binDir)
-	if err := stack.Build(ctx, root, binDir); err != nil {
 		return fail(err)
 	}
 	logs, err := os.Create(filepath.Join(os.TempDir(), "podium-faults-services.log"))

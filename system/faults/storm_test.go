@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -106,38 +105,25 @@ func stormDeliveries(t *testing.T, rng *rand.Rand, paid, unpaid []*purchase) ([]
 // ones acknowledged.
 func deliverAll(t *testing.T, g *gateways, tl *tally, ds []delivery) (accepted, refused, forgedAccepted int64) {
 	var acc, ref, forged atomic.Int64
-	work := make(chan delivery)
-	var wg sync.WaitGroup
-	for range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for d := range work {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-				r := webhookRequest(d.payload, d.secret, time.Now().Add(-d.age))
-				if d.sigOf != nil {
-					r.headers["Stripe-Signature"] = webhookRequest(d.sigOf, d.secret, time.Now()).headers["Stripe-Signature"]
-				}
-				a := g.retrying(ctx, tl, r, redeliverable)
-				cancel()
-				switch {
-				case a.status == 200 && d.genuine:
-					acc.Add(1)
-				case a.status == 200:
-					forged.Add(1)
-				case a.status == 400 && !d.genuine:
-					ref.Add(1)
-				default:
-					tl.fail("webhook ("+d.forgedBy+")", a)
-				}
-			}
-		}()
-	}
-	for _, d := range ds {
-		work <- d
-	}
-	close(work)
-	wg.Wait()
+	inParallel(8, len(ds), func(i int) {
+		d := ds[i]
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		r := webhookRequest(d.payload, d.secret, time.Now().Add(-d.age))
+		if d.sigOf != nil {
+			r.headers["Stripe-Signature"] = webhookRequest(d.sigOf, d.secret, time.Now()).headers["Stripe-Signature"]
+		}
+		switch a := g.retrying(ctx, tl, r, redeliverable); {
+		case a.status == 200 && d.genuine:
+			acc.Add(1)
+		case a.status == 200:
+			forged.Add(1)
+		case a.status == 400 && !d.genuine:
+			ref.Add(1)
+		default:
+			tl.fail("webhook ("+d.forgedBy+")", a)
+		}
+	})
 	return acc.Load(), ref.Load(), forged.Load()
 }
 
