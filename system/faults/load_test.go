@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -86,8 +87,11 @@ func (s *shop) open(ctx context.Context, g *gateways, tl *tally, p *purchase) an
 		OrderID   string `json:"orderId"`
 	}
 	if a.status == 201 {
-		if err := decode(a, &ans); err != nil || ans.OrderID == "" {
-			return answer{body: a.body, err: fmt.Errorf("a session answer without an order: %v", err)}
+		if err := decode(a, &ans); err != nil {
+			return answer{body: a.body, err: fmt.Errorf("session answer: %w", err)}
+		}
+		if ans.OrderID == "" {
+			return answer{body: a.body, err: errors.New("a session answer without an order")}
 		}
 		p.orderID, p.sessionID = ans.OrderID, ans.SessionID
 	}

@@ -39,15 +39,15 @@ func TestQuotaStampede(t *testing.T) {
 			p := s.newPurchase()
 			<-start
 			a := s.open(ctx, &g, &tl, p)
-			switch {
-			case a.status == 201:
+			switch a.status {
+			case 201:
 				opened.Add(1)
 				if s.pay(ctx, t, &g, &tl, p) {
 					mu.Lock()
 					paid = append(paid, p)
 					mu.Unlock()
 				}
-			case a.status == 409:
+			case 409:
 				soldOut.Add(1)
 			default:
 				tl.fail("session", a)
