@@ -87,7 +87,12 @@ func options(binDir string, logs *os.File) stack.Options {
 				"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=100000/m", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=10000/m",
 				"RATE_LIMIT_WEBHOOK_PER_IP=5000/s", fmt.Sprintf("RATE_LIMIT_RECEIPTS_PER_IP=%d/m", receiptsPerIP),
 			},
-			"registration": {"HOLD_MAX_PLACES_PER_ADDRESS=0", "HOLD_MAX_PLACES_PER_EMAIL=0"},
+			// Eight instances share the machine's Postgres: small pools keep them within its
+			// connection limit.
+			"auth":         {"DB_MAX_CONNS=6"},
+			"catalog":      {"DB_MAX_CONNS=6"},
+			"checkout":     {"DB_MAX_CONNS=10"},
+			"registration": {"HOLD_MAX_PLACES_PER_ADDRESS=0", "HOLD_MAX_PLACES_PER_EMAIL=0", "DB_MAX_CONNS=10"},
 		},
 	}
 }
