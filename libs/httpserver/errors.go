@@ -98,7 +98,9 @@ func WriteError(c *fiber.Ctx, e *Error) error {
 }
 
 // classify turns any error from a handler or from Fiber into the *Error the client gets. A
-// request that ran out of time is errTimedOut whatever the service would map its error to.
+// request that ran out of time is errTimedOut whatever the service would map its error to; an
+// error the service does not map that means a dependency could not be reached (unreachable) is
+// errUnavailable, a 503 with Retry-After, rather than a 500.
 func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
 	if errors.As(err, &e) {
 		return e, false
@@ -122,6 +124,9 @@ func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
 		if e := mapErr(err); e != nil {
 			return e, e.Status >= 500
 		}
+	}
+	if unreachable(err) {
+		return errUnavailable, true
 	}
 	return NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it"), true
 }

@@ -44,7 +44,8 @@ type Options struct {
 	DisableTracing bool
 	// RequestTimeout is the deadline of each request's UserContext on the service's routes (the
 	// probes have their own); zero sets none. A request that runs out of time, like one whose
-	// Postgres statement or lock wait timed out, answers 503 with Retry-After.
+	// Postgres statement or lock wait timed out, answers 503 with Retry-After; so does one that
+	// failed because a dependency could not be reached (see unreachable).
 	RequestTimeout time.Duration
 }
 
@@ -105,6 +106,9 @@ func (s *Server) handleError(c *fiber.Ctx, err error) error {
 	switch {
 	case e == errTimedOut:
 		s.opts.Log.WarnContext(c.UserContext(), "request timed out",
+			"method", c.Method(), "route", c.Route().Path, "request_id", RequestID(c), "err", err)
+	case e == errUnavailable:
+		s.opts.Log.WarnContext(c.UserContext(), "request failed: a dependency is unreachable",
 			"method", c.Method(), "route", c.Route().Path, "request_id", RequestID(c), "err", err)
 	case internal:
 		s.opts.Log.ErrorContext(c.UserContext(), "request failed",

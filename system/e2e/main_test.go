@@ -38,16 +38,12 @@ func TestMain(m *testing.M) {
 func runMain(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
-	root, err := stack.RepoRoot(".")
-	if err != nil {
-		return fail(err)
+	var err error
+	binDir, err = stack.BuildTemp(ctx, "podium-e2e-bin")
+	if binDir != "" {
+		defer os.RemoveAll(binDir)
 	}
-	binDir, err = os.MkdirTemp("", "podium-e2e-bin")
 	if err != nil {
-		return fail(err)
-	}
-	defer os.RemoveAll(binDir)
-	if err := stack.Build(ctx, root, binDir); err != nil {
 		return fail(err)
 	}
 	var stopOTLP func()

@@ -38,3 +38,21 @@ func RepoRoot(dir string) (string, error) {
 		}
 	}
 }
+
+// BuildTemp compiles every service of the repository above the working directory into a new
+// temporary directory named after pattern (os.MkdirTemp), for a test suite's stack. The caller
+// removes the directory.
+func BuildTemp(ctx context.Context, pattern string) (string, error) {
+	root, err := RepoRoot(".")
+	if err != nil {
+		return "", err
+	}
+	binDir, err := os.MkdirTemp("", pattern)
+	if err != nil {
+		return "", err
+	}
+	if err := Build(ctx, root, binDir); err != nil {
+		return binDir, err
+	}
+	return binDir, nil
+}

@@ -3,8 +3,6 @@ package stack
 import (
 	"context"
 	"fmt"
-	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -22,18 +20,14 @@ func (s *Stack) StopService(name string) error {
 // calling it find it again.
 func (s *Stack) StartService(ctx context.Context, name string) error {
 	i := s.procIndex(name)
-	u, err := url.Parse(s.URLs[name])
-	if i < 0 || err != nil {
+	if i < 0 {
 		return fmt.Errorf("stack: %q was never started", name)
 	}
-	if !s.procs[i].exited() {
+	old := s.procs[i]
+	if !old.exited() {
 		return fmt.Errorf("stack: %s is still running", name)
 	}
-	port, err := strconv.Atoi(u.Port())
-	if err != nil {
-		return fmt.Errorf("stack: %s's address %s: %w", name, s.URLs[name], err)
-	}
-	if err := s.startService(ctx, name, name, port); err != nil {
+	if err := s.startService(ctx, name, old.svc, old.port); err != nil {
 		return err
 	}
 	// The new process takes the old one's place, so Stop keeps stopping services in order.

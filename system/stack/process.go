@@ -15,6 +15,9 @@ import (
 // process is one running binary of the stack.
 type process struct {
 	name string
+	// svc is the service it is an instance of and port the port it serves on.
+	svc  string
+	port int
 	cmd  *exec.Cmd
 	done chan struct{}
 	err  error

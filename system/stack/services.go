@@ -3,6 +3,7 @@ package stack
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -15,6 +16,9 @@ func (s *Stack) startService(ctx context.Context, name, svc string, port int, ex
 	env = append(env, s.opts.Env[svc]...)
 	env = append(env, extra...)
 	if dbURL, ok := s.databases[svc]; ok {
+		if proxied, ok := s.serviceDatabases[svc]; ok {
+			dbURL = proxied
+		}
 		env = append(env, "DATABASE_URL="+dbURL)
 		if name == svc {
 			if err := run(ctx, name+"/migrate", bin(s.opts.BinDir, svc), []string{"migrate"}, env, s.opts.Output); err != nil {
@@ -26,13 +30,19 @@ func (s *Stack) startService(ctx context.Context, name, svc string, port int, ex
 	if err != nil {
 		return err
 	}
+	p.svc, p.port = svc, port
 	s.procs = append(s.procs, p)
 	if err := waitReady(ctx, p, url); err != nil {
 		return err
 	}
-	if svc == "gateway" {
-		s.GatewayURLs = append(s.GatewayURLs, url)
-	} else {
+	switch f := s.front(svc); {
+	case f != nil:
+		f.add(fmt.Sprintf("127.0.0.1:%d", port))
+	case svc == "gateway":
+		if !slices.Contains(s.GatewayURLs, url) { // a gateway started again keeps its place
+			s.GatewayURLs = append(s.GatewayURLs, url)
+		}
+	default:
 		s.URLs[svc] = url
 	}
 	return nil
@@ -81,7 +91,7 @@ func (s *Stack) peerEnv(name, svc string) []string {
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),
-			"REDIS_URL=" + s.RedisURL,
+			"REDIS_URL=" + s.redisURLForServices(),
 			"AUTH_URL=" + s.URLs["auth"],
 			"CATALOG_URL=" + s.URLs["catalog"],
 			"REGISTRATION_URL=" + s.URLs["registration"],
@@ -89,4 +99,21 @@ func (s *Stack) peerEnv(name, svc string) []string {
 		}
 	}
 	return nil
+}
+
+// front returns the front of service svc under Options.Faults, or nil.
+func (s *Stack) front(svc string) *front {
+	if s.faults == nil {
+		return nil
+	}
+	return s.faults.fronts[svc]
+}
+
+// redisURLForServices is Redis's address as the gateway is given it: through its fault proxy
+// under Options.Faults.
+func (s *Stack) redisURLForServices() string {
+	if s.serviceRedisURL != "" {
+		return s.serviceRedisURL
+	}
+	return s.RedisURL
 }

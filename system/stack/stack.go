@@ -61,6 +61,12 @@ type Options struct {
 	OTLPEndpoint string
 	// ExtraGateways starts further gateway instances on their own ports.
 	ExtraGateways int
+	// Faults puts a fault proxy (toxiproxy, in this process) between the services and Postgres
+	// (one per service's database), Redis and the embedded broker, and a front before each owner
+	// service that its callers use and that spreads their connections over its instances
+	// (AddInstance). Tests take links down with Cut and bring them back with Restore. It needs
+	// the embedded broker.
+	Faults bool
 	// Env adds variables per service name ("gateway", ...), after the defaults.
 	Env map[string][]string
 	// LogLevel of every service; Output receives their logs, each line prefixed by its service.
@@ -94,6 +100,11 @@ type Stack struct {
 	StripeURL     string
 	procs         []*process
 	dropDatabases bool
+	// faults, serviceDatabases and serviceRedisURL are the fault proxies of Options.Faults and
+	// the addresses through them that the services are given.
+	faults           *faultNet
+	serviceDatabases map[string]string
+	serviceRedisURL  string
 }
 
 // GatewayURL is the first gateway's base URL.
@@ -107,7 +118,7 @@ func Start(ctx context.Context, o Options) (*Stack, error) {
 	if o.LogLevel == "" {
 		o.LogLevel = "info"
 	}
-	s := &Stack{opts: o, URLs: map[string]string{}, databases: map[string]string{}}
+	s := &Stack{opts: o, URLs: map[string]string{}, databases: map[string]string{}, serviceDatabases: map[string]string{}}
 	if err := s.start(ctx); err != nil {
 		return nil, errors.Join(err, s.Stop())
 	}
@@ -132,6 +143,9 @@ func (s *Stack) start(ctx context.Context) error {
 		return err
 	}
 	if err := s.createDatabases(ctx); err != nil {
+		return err
+	}
+	if err := s.startFaults(); err != nil {
 		return err
 	}
 	ports, err := s.ports()
@@ -170,17 +184,8 @@ func (s *Stack) secrets() error {
 }
 
 func (s *Stack) startInfra(ctx context.Context) error {
-	s.KafkaBrokers = s.opts.KafkaBrokers
-	if len(s.KafkaBrokers) == 0 {
-		opts := []kfake.Opt{kfake.NumBrokers(1), kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(3)}
-		if s.opts.KafkaPort != 0 {
-			opts = append(opts, kfake.Ports(s.opts.KafkaPort))
-		}
-		c, err := kfake.NewCluster(opts...)
-		if err != nil {
-			return fmt.Errorf("stack: embedded Kafka-protocol broker: %w", err)
-		}
-		s.kafka, s.KafkaBrokers = c, c.ListenAddrs()
+	if err := s.startKafka(); err != nil {
+		return err
 	}
 	s.RedisURL = s.opts.RedisURL
 	if s.opts.OwnRedis {
@@ -193,6 +198,65 @@ func (s *Stack) startInfra(ctx context.Context) error {
 		if err := s.StartRedis(ctx); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// startKafka starts the embedded broker unless brokers are given; under Options.Faults it
+// advertises the address of a fault proxy in front of it.
+func (s *Stack) startKafka() error {
+	s.KafkaBrokers = s.opts.KafkaBrokers
+	if s.opts.Faults {
+		if len(s.KafkaBrokers) > 0 {
+			return errors.New("stack: Options.Faults needs the embedded broker")
+		}
+		s.faults = newFaultNet()
+	}
+	if len(s.KafkaBrokers) > 0 {
+		return nil
+	}
+	opts := []kfake.Opt{kfake.NumBrokers(1), kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(3)}
+	if s.opts.KafkaPort != 0 {
+		opts = append(opts, kfake.Ports(s.opts.KafkaPort))
+	}
+	var proxyAddr, real string
+	if s.faults != nil {
+		port, err := freePort()
+		if err != nil {
+			return err
+		}
+		proxyAddr = fmt.Sprintf("127.0.0.1:%d", port)
+		opts = append(opts, kfake.ListenFn(kafkaListen(proxyAddr, &real)))
+	}
+	c, err := kfake.NewCluster(opts...)
+	if err != nil {
+		return fmt.Errorf("stack: embedded Kafka-protocol broker: %w", err)
+	}
+	s.kafka, s.KafkaBrokers = c, c.ListenAddrs()
+	if s.faults != nil {
+		_, err = s.faults.proxy(KafkaLink, proxyAddr, real)
+	}
+	return err
+}
+
+// startFaults starts the fault proxies of the databases and Redis and the owners' fronts.
+func (s *Stack) startFaults() error {
+	if s.faults == nil {
+		return nil
+	}
+	if err := s.startFaultProxies(); err != nil {
+		return err
+	}
+	for _, svc := range Services {
+		if svc == "gateway" {
+			continue
+		}
+		f, err := startFront()
+		if err != nil {
+			return err
+		}
+		s.faults.fronts[svc] = f
+		s.URLs[svc] = f.url()
 	}
 	return nil
 }
@@ -232,6 +296,9 @@ func (s *Stack) Stop() error {
 		if p != nil {
 			errs = append(errs, p.stop(5*time.Second))
 		}
+	}
+	if s.faults != nil {
+		s.faults.close()
 	}
 	if s.kafka != nil {
 		s.kafka.Close()

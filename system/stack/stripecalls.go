@@ -112,3 +112,22 @@ func (s *Stack) StripeCalls(method, path, organizerID string) []StripeCall {
 	}
 	return out
 }
+
+// StripeSession returns the Checkout Session request checkout made for an order
+// (Options.RecordStripe), the latest first, so that a test can play the webhook Stripe would
+// send about it.
+func (s *Stack) StripeSession(orderID string) (StripeCall, bool) {
+	if s.stripeRecorder == nil {
+		return StripeCall{}, false
+	}
+	r := s.stripeRecorder
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i := len(r.calls) - 1; i >= 0; i-- {
+		c := r.calls[i]
+		if c.Method == "POST" && c.Path == "/v1/checkout/sessions" && c.Metadata("orderId") == orderID {
+			return c, true
+		}
+	}
+	return StripeCall{}, false
+}

@@ -89,7 +89,8 @@ type TooManyRequestsError struct {
 // Error implements error.
 func (e *TooManyRequestsError) Error() string { return e.Message }
 
-// UnavailableError says a peer service failed or could not be reached (502); Service names it.
+// UnavailableError says a peer service failed or could not be reached (503 with Retry-After);
+// Service names it.
 type UnavailableError struct {
 	Service string
 	Err     error

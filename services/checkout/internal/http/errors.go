@@ -39,7 +39,13 @@ func MapError(err error) *httpserver.Error {
 	case errors.Is(err, domain.ErrPaymentProvider):
 		return httpserver.NewError(http.StatusBadGateway, domain.ErrPaymentProvider.Error())
 	case errors.As(err, &unavailable):
-		return httpserver.NewError(http.StatusBadGateway, "the "+unavailable.Service+" service is unavailable; nothing was charged, retry")
+		// 503 with Retry-After, as the gateway answers for an owner it cannot reach: the
+		// client retries (a session with the same idempotencyKey) once the peer is back.
+		return &httpserver.Error{
+			Status:  http.StatusServiceUnavailable,
+			Message: "the " + unavailable.Service + " service is unavailable; nothing was charged, retry",
+			Headers: map[string]string{"Retry-After": httpserver.RetryAfterUnavailable},
+		}
 	}
 	return nil
 }

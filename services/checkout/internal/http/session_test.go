@@ -151,7 +151,11 @@ func TestSessionRefusedByRegistration(t *testing.T) {
 	env.Registration.RefuseNext(404, "category cat_rx not found")
 	wantError(t, session(t, env, b), 404, "category cat_rx not found")
 	env.Registration.RefuseNext(503, "overloaded")
-	wantError(t, session(t, env, b), 502, "the registration service is unavailable; nothing was charged, retry")
+	if r := session(t, env, b); r.Header.Get("Retry-After") != "2" {
+		t.Fatalf("registration unavailable: Retry-After %q, want 2", r.Header.Get("Retry-After"))
+	} else {
+		wantError(t, r, 503, "the registration service is unavailable; nothing was charged, retry")
+	}
 	// The same key runs again once the refusals are gone.
 	if r := session(t, env, b); r.Status != http.StatusCreated {
 		t.Fatalf("after the refusals: %d %s", r.Status, r.Raw)

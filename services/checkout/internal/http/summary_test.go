@@ -142,7 +142,7 @@ func TestSummaryWhenTheCatalogIsDown(t *testing.T) {
 	env.Catalog.Put(map[string]any{"id": "evt_broken", "organizerId": checkouttest.OrgID, "startDate": "not a date", "categories": []any{}})
 	b := summaryBody()
 	b["eventId"] = "evt_broken"
-	wantError(t, env.Browser(t, "summary", b, checkouttest.KeyID), 502, "the catalog service is unavailable; nothing was charged, retry")
+	wantError(t, env.Browser(t, "summary", b, checkouttest.KeyID), 503, "the catalog service is unavailable; nothing was charged, retry")
 }
 
 // TestPrincipalsDoNotLeakBetweenRequests alternates two organizers' browser identities: each

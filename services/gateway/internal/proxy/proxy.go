@@ -65,6 +65,21 @@ func New(name, base string, timeout time.Duration) (*Upstream, error) {
 	}, nil
 }
 
+// RetryAfterUnavailable is the Retry-After, in seconds, of the answer to a request whose owner
+// could not be reached: an owner restarting or failing over is back within a few seconds.
+const RetryAfterUnavailable = "2"
+
+// unavailable is the answer when the owner could not be reached (connection refused or cut):
+// 503, which a client retries after Retry-After (a checkout session with the same
+// idempotencyKey), rather than 502, which tells a client nothing about retrying.
+func unavailable(owner string) *httpserver.Error {
+	return &httpserver.Error{
+		Status:  fiber.StatusServiceUnavailable,
+		Message: owner + " is unavailable; retry after the Retry-After seconds",
+		Headers: map[string]string{fiber.HeaderRetryAfter: RetryAfterUnavailable},
+	}
+}
+
 // Forward is what the gateway adds to a forwarded request.
 type Forward struct {
 	Identity  string
@@ -107,7 +122,7 @@ func (u *Upstream) Do(c *fiber.Ctx, f Forward) error {
 		if errors.Is(err, fasthttp.ErrTimeout) {
 			return httpserver.NewError(fiber.StatusGatewayTimeout, u.Name+" did not answer in time")
 		}
-		return httpserver.NewError(fiber.StatusBadGateway, u.Name+" is unavailable")
+		return unavailable(u.Name)
 	}
 	c.Status(res.StatusCode())
 	c.Response().SetBody(res.Body())

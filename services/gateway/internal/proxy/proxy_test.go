@@ -102,7 +102,9 @@ func TestForwardKeepsThePathAsSent(t *testing.T) {
 	}
 }
 
-func TestOwnerDownIsABadGateway(t *testing.T) {
+// TestOwnerDownIsUnavailable: an owner nobody listens for is a 503 in the standard format with
+// Retry-After, which a client retries, not a 502.
+func TestOwnerDownIsUnavailable(t *testing.T) {
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
 	addr := ln.Addr().String()
 	ln.Close() // nothing listens there now
@@ -113,8 +115,10 @@ func TestOwnerDownIsABadGateway(t *testing.T) {
 	}
 	defer res.Body.Close()
 	body, _ := io.ReadAll(res.Body)
-	if res.StatusCode != 502 || !strings.Contains(string(body), "registration is unavailable") {
-		t.Fatalf("got %d %s", res.StatusCode, body)
+	if res.StatusCode != 503 || res.Header.Get("Retry-After") != proxy.RetryAfterUnavailable ||
+		!strings.Contains(string(body), `"statusCode":503`) || !strings.Contains(string(body), `"error":"Service Unavailable"`) ||
+		!strings.Contains(string(body), "registration is unavailable") || !strings.Contains(string(body), `"requestId":"req_`) {
+		t.Fatalf("got %d (Retry-After %q) %s", res.StatusCode, res.Header.Get("Retry-After"), body)
 	}
 }
 

@@ -1,0 +1,141 @@
+package faults
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	stripego "github.com/stripe/stripe-go/v76"
+	"github.com/stripe/stripe-go/v76/webhook"
+
+	"github.com/podiumhq/podium/system/stack"
+)
+
+// site is the origin of the shops' websites.
+const site = "https://shop.faults.example"
+
+// shop is an organizer of a scenario's own selling one event on its website, so that each
+// scenario counts only its own orders.
+type shop struct {
+	org         string
+	secret      stack.Key
+	publishable stack.Key
+	event       stack.Event
+	cat         string
+	seq         atomic.Int64
+}
+
+// newShop creates an organizer, its keys and a published event of one-athlete registrations;
+// quota limits its places (0: unlimited).
+func newShop(t *testing.T, quota int) *shop {
+	t.Helper()
+	ctx := context.Background()
+	org, err := sys.CreateOrganizer(ctx, t.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &shop{org: org}
+	if s.secret, err = sys.CreateKey(ctx, org, stack.KeySpec{Type: "secret", Name: "backend", Scopes: stack.AllScopes}); err != nil {
+		t.Fatal(err)
+	}
+	if s.publishable, err = sys.CreateKey(ctx, org, stack.KeySpec{Type: "publishable", Name: "site", Origins: []string{site}}); err != nil {
+		t.Fatal(err)
+	}
+	open := map[string]any{"key": "open", "name": "Open", "basePrice": 4500}
+	if quota > 0 {
+		open["quota"] = quota
+	}
+	if s.event, err = sys.ImportEventDoc(ctx, org, map[string]any{
+		"externalId": "faults", "name": "Faults Open", "status": "PUBLISHED",
+		"startDate": "2027-10-02", "endDate": "2027-10-03", "timezone": "Europe/Madrid", "currency": "EUR",
+		"categories": []any{open},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	s.cat = s.event.Category("open")
+	return s
+}
+
+// purchase is one buyer's attempt: a team of its own and the idempotencyKey its retries carry.
+type purchase struct {
+	team, key string
+	// visitor is the buyer's client address (X-Forwarded-For).
+	visitor string
+	// orderID and sessionID are from the session's answer.
+	orderID, sessionID string
+}
+
+// newPurchase returns the next buyer of the shop.
+func (s *shop) newPurchase() *purchase {
+	n := s.seq.Add(1)
+	return &purchase{
+		team: fmt.Sprintf("Team %06d", n), key: "faults-" + randomHex(8),
+		visitor: fmt.Sprintf("10.%d.%d.%d", n>>16&255, n>>8&255, n&255),
+	}
+}
+
+// sessionRequest is the checkout-session request of p.
+func (s *shop) sessionRequest(p *purchase) request {
+	body, _ := json.Marshal(map[string]any{
+		"eventId": s.event.ID, "categoryId": s.cat, "teamName": p.team, "idempotencyKey": p.key,
+		"athletes": []any{map[string]any{"fullname": "Ana " + p.team, "idNumber": "X1234567", "email": "ana@example.com",
+			"phone": "+34600111222", "gender": "FEMALE", "birthDate": "1990-04-01"}},
+		"termsAccepted": true, "purchaserEmail": "buyer-" + p.key + "@example.com", "purchaserName": "Ana Atleta",
+		"successUrl": site + "/thanks", "cancelUrl": site + "/cart",
+	})
+	return request{method: "POST", path: "/external/v1/browser/checkout/registration/session", body: body,
+		headers: map[string]string{"x-publishable-key": s.publishable.Key, "Origin": site, "X-Forwarded-For": p.visitor}}
+}
+
+// searchRequest is an organizer's read of its registrations.
+func (s *shop) searchRequest() request {
+	body, _ := json.Marshal(map[string]any{"eventId": s.event.ID, "limit": 5})
+	return request{method: "POST", path: "/external/v1/organizer/registrations/search", body: body,
+		headers: map[string]string{"Authorization": "Bearer " + s.secret.Key}}
+}
+
+// paidEvent is the checkout.session.completed event Stripe sends once the buyer of p paid: the
+// metadata, amount and currency of the session checkout opened for p's order, a fresh event id.
+func paidEvent(t testing.TB, p *purchase) (id string, payload []byte) {
+	call, ok := sys.StripeSession(p.orderID)
+	if !ok {
+		t.Errorf("Stripe never received a Checkout Session for order %s", p.orderID)
+		return "", nil
+	}
+	meta := map[string]string{}
+	for _, k := range []string{"orderId", "eventId", "organizerId", "checkoutId"} {
+		meta[k] = call.Metadata(k)
+	}
+	id = "evt_" + randomHex(12)
+	payload, err := json.Marshal(map[string]any{
+		"id": id, "object": "event", "api_version": stripego.APIVersion, "created": time.Now().Unix(),
+		"livemode": false, "pending_webhooks": 1, "type": "checkout.session.completed",
+		"data": map[string]any{"object": map[string]any{
+			"id": p.sessionID, "object": "checkout.session", "mode": "payment", "status": "complete", "payment_status": "paid",
+			"metadata": meta, "client_reference_id": call.Form.Get("client_reference_id"), "payment_intent": "pi_" + randomHex(12),
+			"amount_total": call.AmountTotal(), "currency": call.Form.Get("line_items[0][price_data][currency]"), "livemode": false,
+		}},
+	})
+	if err != nil {
+		t.Error(err)
+	}
+	return id, payload
+}
+
+// webhookRequest is a delivery of payload signed at a time with secret, as Stripe posts it.
+func webhookRequest(payload []byte, secret string, at time.Time) request {
+	sig := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: at}).Header
+	return request{method: "POST", path: "/webhooks/stripe", body: payload,
+		headers: map[string]string{"Stripe-Signature": sig, "X-Forwarded-For": "3.18.12.63"}}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
