@@ -181,3 +181,35 @@ func waitEmpty(t *testing.T, pool *pgxpool.Pool) {
 	}
 	t.Fatal("outbox not emptied")
 }
+
+// stalled is a Publisher whose broker never answers: each publish waits for its context.
+type stalled struct{ ended chan error }
+
+func (s stalled) Publish(ctx context.Context, _ ...broker.Message) error {
+	<-ctx.Done()
+	s.ended <- ctx.Err()
+	return ctx.Err()
+}
+
+func TestAStalledPublishEndsAtItsTimeoutAndKeepsTheMessage(t *testing.T) {
+	pool := testkit.Pool(t, outbox.Migrations())
+	enqueue(t, pool, "k0", true)
+	pub := stalled{ended: make(chan error, 10)}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &outbox.Relay{Pool: pool, Publisher: pub, Log: testkit.Logger(t), Poll: 50 * time.Millisecond, PublishTimeout: 100 * time.Millisecond}
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	for range 2 { // the relay gave up on a publish and tried again
+		if err := <-pub.ended; !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("publish ended with %v, want its deadline", err)
+		}
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
+		t.Fatalf("outbox holds %d messages after stalled publishes (%v), want 1", n, err)
+	}
+}

@@ -27,6 +27,10 @@ type Relay struct {
 	Poll time.Duration
 	// Batch is the most messages published at once. Zero means 100.
 	Batch int
+	// PublishTimeout bounds one publish of a batch, which runs inside the relay's transaction:
+	// kept well under the database's idle-in-transaction timeout, a broker outage ends the
+	// attempt before Postgres ends the session. Zero means 10 seconds.
+	PublishTimeout time.Duration
 }
 
 // relayLock is the advisory lock that makes one relay per database active at a time, which
@@ -68,6 +72,16 @@ func (r *Relay) Run(ctx context.Context) error {
 	}
 }
 
+func (r *Relay) publish(ctx context.Context, msgs []broker.Message) error {
+	timeout := r.PublishTimeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	return r.Publisher.Publish(ctx, msgs...)
+}
+
 // relayOnce publishes up to batch messages in id order and deletes them, all while holding the
 // relay lock inside one transaction. It returns how many it relayed.
 func (r *Relay) relayOnce(ctx context.Context, batch int) (int, error) {
@@ -98,7 +112,7 @@ func (r *Relay) relayOnce(ctx context.Context, batch int) (int, error) {
 		if err := rows.Err(); err != nil || len(msgs) == 0 {
 			return err
 		}
-		if err := r.Publisher.Publish(ctx, msgs...); err != nil {
+		if err := r.publish(ctx, msgs); err != nil {
 			return err
 		}
 		n = len(msgs)
