@@ -232,25 +232,9 @@ func (s *Stripe) sessionCreated(res *http.Response) error {
 	return nil
 }
 
-// listSettled replaces stripe-mock's answer to a list of Checkout Sessions, whose parameters
-// it validated, with the sessions List added.
+// listSettled lists the sessions List added in place of stripe-mock's fixture.
 func (s *Stripe) listSettled(res *http.Response) error {
-	if res.Request.Method+" "+res.Request.URL.Path != RouteListSessions || res.StatusCode != http.StatusOK {
-		return nil
-	}
-	answer, err := io.ReadAll(res.Body)
-	if err != nil {
-		return err
-	}
-	_ = res.Body.Close()
 	s.mu.Lock()
-	body, err := testkit.StripeSessionList(answer, s.listed)
-	s.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	res.Body = io.NopCloser(bytes.NewReader(body))
-	res.ContentLength = int64(len(body))
-	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
-	return nil
+	defer s.mu.Unlock()
+	return testkit.ListStripeSessions(res, s.listed)
 }
