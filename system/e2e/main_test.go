@@ -73,6 +73,8 @@ func runMain(m *testing.M) int {
 			fmt.Sprintf("RATE_LIMIT_CHECKOUT_SESSION_PER_IP=%d/m", checkoutPerIPLimit),
 		}, "registration": {
 			fmt.Sprintf("HOLD_MAX_PLACES_PER_ADDRESS=%d", holdCapPerAddress),
+		}, "checkout": {
+			"RECONCILE_INTERVAL=1s",
 		}},
 	})
 	if err != nil {

@@ -40,22 +40,11 @@ func stripeSessionOf(t *testing.T, org, orderID string) stack.StripeCall {
 // event id. stripe-mock answers every session with the same id, so the session id is passed.
 func stripeEvent(t *testing.T, typ string, call stack.StripeCall, sessionID string) []byte {
 	t.Helper()
-	status, paymentStatus := "complete", "paid"
+	status := "complete"
 	if typ == "checkout.session.expired" {
-		status, paymentStatus = "expired", "unpaid"
+		status = "expired"
 	}
-	meta := map[string]string{}
-	for _, k := range []string{"orderId", "eventId", "organizerId", "checkoutId"} {
-		meta[k] = call.Metadata(k)
-	}
-	session := map[string]any{
-		"id": sessionID, "object": "checkout.session", "mode": "payment", "status": status, "payment_status": paymentStatus,
-		"metadata": meta, "client_reference_id": call.Form.Get("client_reference_id"),
-		"amount_total": call.AmountTotal(), "currency": call.Form.Get("line_items[0][price_data][currency]"), "livemode": false,
-	}
-	if typ != "checkout.session.expired" {
-		session["payment_intent"] = "pi_" + randomID()
-	}
+	session := stripeSession(call, sessionID, status)
 	raw, err := json.Marshal(map[string]any{
 		"id": "evt_" + randomID(), "object": "event", "api_version": stripego.APIVersion, "created": time.Now().Unix(),
 		"livemode": false, "pending_webhooks": 1, "type": typ, "data": map[string]any{"object": session},
@@ -64,6 +53,25 @@ func stripeEvent(t *testing.T, typ string, call stack.StripeCall, sessionID stri
 		t.Fatal(err)
 	}
 	return raw
+}
+
+// stripeSession is the Checkout Session Stripe opened for call (its metadata, client reference,
+// amount and currency as checkout gave them), settled: status "complete" (paid, with a
+// payment intent) or "expired".
+func stripeSession(call stack.StripeCall, sessionID, status string) map[string]any {
+	meta := map[string]string{}
+	for _, k := range []string{"orderId", "eventId", "organizerId", "checkoutId"} {
+		meta[k] = call.Metadata(k)
+	}
+	session := map[string]any{
+		"id": sessionID, "object": "checkout.session", "mode": "payment", "status": status, "payment_status": "unpaid",
+		"metadata": meta, "client_reference_id": call.Form.Get("client_reference_id"), "payment_intent": nil,
+		"amount_total": call.AmountTotal(), "currency": call.Form.Get("line_items[0][price_data][currency]"), "livemode": false,
+	}
+	if status == "complete" {
+		session["payment_status"], session["payment_intent"] = "paid", "pi_"+randomID()
+	}
+	return session
 }
 
 // signed returns the Stripe-Signature header of payload signed with the stack's webhook secret

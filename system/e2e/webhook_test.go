@@ -65,7 +65,7 @@ func TestStripeWebhookDuplicateDeliveriesConfirmOnce(t *testing.T) {
 	s.wantPlaces(t, 1, 0)
 
 	again := stripeEvent(t, "checkout.session.async_payment_succeeded", call, a.SessionID)
-	wantWebhook(t, deliver(t, again, signed(again, time.Now())), "applied")
+	wantWebhook(t, deliver(t, again, signed(again, time.Now())), "duplicate")
 	if st := checkoutState(t, a.OrderID); st != "COMPLETED" {
 		t.Fatalf("another event of the same payment moved the checkout to %s", st)
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // StripeCall is one request checkout made to Stripe (stripe-mock), as Stripe received it.
@@ -41,12 +43,14 @@ func (c StripeCall) AmountTotal() int64 {
 }
 
 // stripeRecorder is a reverse proxy between checkout and stripe-mock that records every
-// request reaching Stripe, so tests can see what Stripe was asked (and how often).
+// request reaching Stripe, so tests can see what Stripe was asked (and how often), and lists
+// the Checkout Sessions tests settled (see ListStripeSession) as Stripe would.
 type stripeRecorder struct {
-	srv   *http.Server
-	url   string
-	mu    sync.Mutex
-	calls []StripeCall
+	srv    *http.Server
+	url    string
+	mu     sync.Mutex
+	calls  []StripeCall
+	listed []map[string]any
 }
 
 func startStripeRecorder(target string) (*stripeRecorder, error) {
@@ -60,6 +64,7 @@ func startStripeRecorder(target string) (*stripeRecorder, error) {
 	}
 	r := &stripeRecorder{url: "http://" + ln.Addr().String()}
 	proxy := httputil.NewSingleHostReverseProxy(u)
+	proxy.ModifyResponse = r.listSettled
 	r.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
@@ -71,6 +76,25 @@ func startStripeRecorder(target string) (*stripeRecorder, error) {
 	})}
 	go func() { _ = r.srv.Serve(ln) }()
 	return r, nil
+}
+
+// listSettled lists the sessions tests settled in place of stripe-mock's fixture.
+func (r *stripeRecorder) listSettled(res *http.Response) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return testkit.ListStripeSessions(res, r.listed)
+}
+
+// ListStripeSession makes Stripe's list of Checkout Sessions include one with fields set (id,
+// status, payment_status, metadata, ...), as a session Stripe settled whose webhook may never
+// have been sent (Options.RecordStripe).
+func (s *Stack) ListStripeSession(fields map[string]any) {
+	if s.stripeRecorder == nil {
+		return
+	}
+	s.stripeRecorder.mu.Lock()
+	defer s.stripeRecorder.mu.Unlock()
+	s.stripeRecorder.listed = append(s.stripeRecorder.listed, fields)
 }
 
 // startStripeRecorder puts the recorder in front of stripe-mock when asked; checkout then

@@ -60,6 +60,14 @@ type Config struct {
 	PromocodeFailuresPerAddress int           `env:"PROMOCODE_FAILURES_PER_ADDRESS" envDefault:"5"`
 	PromocodeFailuresPerKey     int           `env:"PROMOCODE_FAILURES_PER_KEY" envDefault:"100"`
 	PromocodeFailureWindow      time.Duration `env:"PROMOCODE_FAILURE_WINDOW" envDefault:"1h"`
+	// ReconcileInterval is how often the Checkout Sessions Stripe created within
+	// ReconcileLookback are listed and the outcomes no webhook settled are applied (by one
+	// instance at a time).
+	ReconcileInterval time.Duration `env:"RECONCILE_INTERVAL" envDefault:"2m"`
+	ReconcileLookback time.Duration `env:"RECONCILE_LOOKBACK" envDefault:"48h"`
+	// WebhookUnknownRetryWindow is how long after Stripe created it a webhook about a checkout
+	// not known is answered 503, so that Stripe delivers it again; later it is acknowledged.
+	WebhookUnknownRetryWindow time.Duration `env:"WEBHOOK_UNKNOWN_RETRY_WINDOW" envDefault:"6h"`
 }
 
 // Backoffs are the limits of failed promocodes per client network and per publishable key;
@@ -115,6 +123,22 @@ func (c Config) Validate() error {
 	}
 	if c.PromocodeFailuresPerAddress < 1 || c.PromocodeFailuresPerKey < 1 || c.PromocodeFailureWindow < time.Minute {
 		errs = append(errs, errors.New("PROMOCODE_FAILURES_PER_ADDRESS and PROMOCODE_FAILURES_PER_KEY must be at least 1 and PROMOCODE_FAILURE_WINDOW at least 1m"))
+	}
+	return errors.Join(append(errs, c.validateStripeChecks())...)
+}
+
+// validateStripeChecks checks the settings of reconciliation and of webhooks about unknown
+// checkouts.
+func (c Config) validateStripeChecks() error {
+	var errs []error
+	if c.ReconcileInterval < time.Second {
+		errs = append(errs, errors.New("RECONCILE_INTERVAL must be at least 1s"))
+	}
+	if c.ReconcileLookback < 25*time.Hour {
+		errs = append(errs, errors.New("RECONCILE_LOOKBACK must be at least 25h (a Stripe session lives up to 24 hours)"))
+	}
+	if c.WebhookUnknownRetryWindow < time.Minute || c.WebhookUnknownRetryWindow > 72*time.Hour {
+		errs = append(errs, errors.New("WEBHOOK_UNKNOWN_RETRY_WINDOW must be from 1m to 72h (Stripe stops retrying after 3 days)"))
 	}
 	return errors.Join(errs...)
 }

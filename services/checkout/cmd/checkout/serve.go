@@ -32,8 +32,9 @@ const peerTimeout = 5 * time.Second
 const sweepInterval = time.Minute
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
-// reverse order: the server drains (readiness failing first), then the consumer, the sweeper
-// and the relay stop, then the broker writer, the pool and the telemetry providers close.
+// reverse order: the server drains (readiness failing first), then the consumer, the
+// reconciler, the sweeper and the relay stop, then the broker writer, the pool and the
+// telemetry providers close.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	log.Info("starting checkout", "config", config.LogValue(cfg))
 	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "checkout", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
@@ -73,8 +74,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	addressBackoff, keyBackoff := cfg.Backoffs()
 	svc := app.New(chkpg.New(pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
 		stripe.New(stripe.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
-		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff})
+		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff,
+			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback})
 	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
+	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
 	consumer := &kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}
 	defer runInBackground(ctx, restarting(log, "order-events consumer", consumer.Run))()
 

@@ -29,16 +29,23 @@ type Registration interface {
 	Hold(ctx context.Context, caller domain.Caller, r domain.HoldRequest) (domain.Hold, error)
 	// Confirm completes an order; domain.ErrNoPlaceLeft when its places are gone.
 	Confirm(ctx context.Context, caller domain.Caller, orderID, paymentRef string, amount int64) error
-	// Release frees the places of a PENDING order.
-	Release(ctx context.Context, caller domain.Caller, orderID, reason string) error
+	// ReleaseHold frees the places of the PENDING order made for a hold id, whether or not its
+	// hold's answer arrived; a hold with that id made afterwards is refused. Releasing a hold
+	// id no order was made for is fine.
+	ReleaseHold(ctx context.Context, caller domain.Caller, holdID, reason string) error
 }
 
 // Payments is the payment provider (Stripe).
 type Payments interface {
 	// CreateSession opens a hosted checkout; r.IdempotencyKey makes a retry return the same one.
 	CreateSession(ctx context.Context, r domain.PaymentRequest) (domain.PaymentSession, error)
-	// Refund refunds a payment in full and returns the refund id.
-	Refund(ctx context.Context, paymentIntent, idempotencyKey string, metadata map[string]string) (string, error)
+	// Refund refunds a payment in full and returns the refund id; r.IdempotencyKey makes a
+	// retry return the same refund.
+	Refund(ctx context.Context, r domain.Refund) (string, error)
+	// RecentSessions lists the outcomes of the sessions created since: a completed session as
+	// a PaymentCompleted event (Paid when paid), an expired one as PaymentExpired; sessions
+	// still open, or completed and awaiting a delayed payment, are left out.
+	RecentSessions(ctx context.Context, since time.Time) ([]domain.PaymentEvent, error)
 	// ParseWebhook verifies a webhook's signature and reads it; domain.ErrInvalidSignature
 	// when the signature is missing, wrong or too old.
 	ParseWebhook(payload []byte, signature string) (domain.PaymentEvent, error)
@@ -65,6 +72,9 @@ type Update struct {
 	// Consumer and MessageID, when set, record the message in the inbox in the same
 	// transaction, and skip a message already recorded.
 	Consumer, MessageID string
+	// RecordUnknown records a message about a checkout that does not exist as processed too;
+	// otherwise nothing is recorded for it, so that its redelivery is handled again.
+	RecordUnknown bool
 	// Idempotency, when set, marks the record SUCCEEDED with its response.
 	Idempotency *IdempotencyOutcome
 }
@@ -77,7 +87,8 @@ const (
 	Applied Outcome = iota
 	// Duplicate: the message was processed before; nothing ran.
 	Duplicate
-	// Unknown: no checkout matched; the message is recorded as processed.
+	// Unknown: no checkout matched; the message is recorded as processed only with
+	// Update.RecordUnknown.
 	Unknown
 )
 
@@ -117,6 +128,11 @@ type Repository interface {
 	DeleteExpiredIdempotency(ctx context.Context, now time.Time) (int64, error)
 	// StaleCheckouts lists checkouts still CREATED that were created before.
 	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
+	// PendingRefunds lists checkouts whose refund was decided before and is not made yet.
+	PendingRefunds(ctx context.Context, before time.Time) ([]string, error)
+	// Exclusively runs fn unless another instance runs a function under the same name (it then
+	// reports false at once); the exclusion lasts while fn runs, and ends with its process.
+	Exclusively(ctx context.Context, name string, fn func(context.Context) error) (ran bool, err error)
 	// PruneInbox forgets processed message ids older than keep.
 	PruneInbox(ctx context.Context, keep time.Duration) (int64, error)
 	// AdmitPromocode admits a request with a promocode in one step, atomically for every
@@ -148,7 +164,19 @@ type Options struct {
 	// AddressBackoff and KeyBackoff limit failed promocodes per client network and per
 	// publishable key (default domain.DefaultAddressBackoff and DefaultKeyBackoff).
 	AddressBackoff, KeyBackoff domain.Backoff
+	// UnknownRetryWindow is how long after Stripe created it a webhook about a checkout not
+	// known is answered 503, for Stripe to deliver it again (default
+	// DefaultUnknownRetryWindow).
+	UnknownRetryWindow time.Duration
+	// ReconcileLookback is how far back reconciliation lists Stripe's sessions (default
+	// DefaultReconcileLookback).
+	ReconcileLookback time.Duration
 }
+
+// DefaultUnknownRetryWindow is how long a webhook about a checkout not known is delivered
+// again unless configured otherwise: Stripe's retries at about 5 minutes, 30 minutes, 2 and
+// 5 hours fall in it; reconciliation covers what comes later.
+const DefaultUnknownRetryWindow = 6 * time.Hour
 
 // DefaultHoldTTL is how long places are held before payment unless configured otherwise: a
 // hosted checkout is usually paid within two or three minutes, and ten leave room for a card's
@@ -229,6 +257,12 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	}
 	if o.KeyBackoff == (domain.Backoff{}) {
 		o.KeyBackoff = domain.DefaultKeyBackoff
+	}
+	if o.UnknownRetryWindow == 0 {
+		o.UnknownRetryWindow = DefaultUnknownRetryWindow
+	}
+	if o.ReconcileLookback == 0 {
+		o.ReconcileLookback = DefaultReconcileLookback
 	}
 	hashes, _ := lru.New[[32]byte, bodyHash](rememberedHashes) // fails only for a size below 1
 	answers, _ := lru.New[replayKey, answer](rememberedHashes)

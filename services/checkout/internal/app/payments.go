@@ -18,13 +18,15 @@ const (
 	WebhookDuplicate WebhookResult = "duplicate"
 	WebhookUnknown   WebhookResult = "unknown-session"
 	WebhookIgnored   WebhookResult = "ignored"
+	// WebhookRetry: the event names a checkout not known (yet) and is recent: the answer asks
+	// Stripe to deliver it again (503), and nothing was recorded.
+	WebhookRetry WebhookResult = "retry"
 )
 
-// HandleStripeWebhook verifies a Stripe webhook and applies it once (the inbox dedupes by
-// Stripe event id): the checkout's new state and the payment event for registration are
-// written in one transaction. Events of other types, and of sessions checkout does not know,
-// are acknowledged and change nothing. A payment after the hold lapsed whose limited promocode
-// has no use left is refunded (see refundPromocodeUsedUp).
+// HandleStripeWebhook verifies a Stripe webhook and settles the outcome it reports once (see
+// settlePayment; the inbox dedupes by Stripe event id). Events of other types are
+// acknowledged and change nothing; an event about a checkout not known is answered by
+// unknownSession.
 func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signature string) (WebhookResult, error) {
 	ev, err := s.payments.ParseWebhook(payload, signature)
 	if err != nil {
@@ -33,63 +35,87 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 	if !ev.Handled() {
 		return WebhookIgnored, nil
 	}
-	now := s.clock()
 	u := Update{Ref: CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID}, Consumer: ConsumerStripe, MessageID: ev.ID}
-	c, outcome, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
-		return c.ApplyPayment(ev, now), nil
-	})
-	usedUp := errors.Is(err, domain.ErrPromocodeExhausted)
-	if usedUp {
-		c, outcome, err = s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
-			return s.refundPromocodeUsedUp(ctx, c, ev, now)
-		})
-	}
+	st, err := s.settlePayment(ctx, ev, u)
 	if err != nil {
 		return "", fmt.Errorf("webhook %s: %w", ev.Kind, err)
 	}
-	switch outcome {
-	case Duplicate:
+	switch {
+	case st.outcome == Unknown:
+		return s.unknownSession(ctx, ev), nil
+	case st.outcome == Duplicate || st.already:
 		return WebhookDuplicate, nil
-	case Unknown:
-		s.log.WarnContext(ctx, "Stripe webhook for a session checkout does not know; acknowledged",
-			"stripe_event_id", ev.ID, "type", string(ev.Kind), "session_id", ev.SessionID, "checkout_id", ev.CheckoutID)
-		return WebhookUnknown, nil
 	}
-	if usedUp && c.State == domain.StateRefundedNoPromocode {
-		s.log.WarnContext(ctx, "late payment found its promocode's uses all taken: payment refunded",
-			"stripe_event_id", ev.ID, "checkout_id", c.ID, "order_id", c.OrderID, "refund_id", c.RefundID)
-	}
-	s.log.InfoContext(ctx, "Stripe webhook applied", "stripe_event_id", ev.ID, "type", string(ev.Kind), "checkout_id", c.ID, "state", string(c.State))
+	s.log.InfoContext(ctx, "Stripe webhook applied", "stripe_event_id", ev.ID, "type", string(ev.Kind), "checkout_id", st.checkout.ID, "state", string(st.checkout.State))
 	return WebhookApplied, nil
 }
 
-// refundPromocodeUsedUp refunds in full, through Stripe, a payment that arrived after its
-// hold lapsed when its limited promocode had no use left (others took the uses the lapsed
-// hold gave back), as a late payment with no place left is refunded: idempotency key
-// podium-refund-<orderId>, REFUNDED_NO_PROMOCODE, payment.refunded for registration. A failed
-// refund fails the webhook, which Stripe delivers again.
-func (s *Service) refundPromocodeUsedUp(ctx context.Context, c *domain.Checkout, ev domain.PaymentEvent, now time.Time) ([]domain.Message, error) {
-	if c.PaidOrBeyond() { // a delivery of the same payment settled it meanwhile
-		return nil, nil
+// unknownSession answers a webhook about a checkout not known. Checkout records a checkout
+// before it asks Stripe for its session, so a session of checkout's own (its metadata names
+// a checkout) that is not found may not be readable yet (a database failed over, a replica
+// behind): while the event is younger than Options.UnknownRetryWindow, nothing is recorded and
+// Stripe is asked to deliver it again (WebhookRetry, 503), and reconciliation settles the
+// session if the deliveries end. Beyond that window, or for a session that names no checkout
+// (another system's on the same Stripe account), the event is acknowledged. Both are counted
+// and logged with ids only.
+func (s *Service) unknownSession(ctx context.Context, ev domain.PaymentEvent) WebhookResult {
+	age := s.clock().Sub(ev.Created)
+	attrs := []any{"stripe_event_id", ev.ID, "type", string(ev.Kind), "session_id", ev.SessionID, "checkout_id", ev.CheckoutID, "event_age", age.Round(time.Second).String()}
+	if ev.CheckoutID != "" && age < s.opts.UnknownRetryWindow {
+		unknownWebhooks.Add(ctx, 1, outcomeRetried)
+		s.log.WarnContext(ctx, "Stripe webhook for a checkout not known yet; answered 503 for Stripe to deliver it again", attrs...)
+		return WebhookRetry
 	}
-	pi := c.LatePaymentIntent(ev)
-	if pi == "" {
-		return nil, fmt.Errorf("checkout %s: no payment to refund", c.ID)
-	}
-	id, err := s.payments.Refund(ctx, pi, "podium-refund-"+c.OrderID, map[string]string{
-		"orderId": c.OrderID, "checkoutId": c.ID, "organizerId": c.OrganizerID, "eventId": c.EventID, "reason": domain.ReasonPromocodeUsedUp,
+	unknownWebhooks.Add(ctx, 1, outcomeAcknowledged)
+	s.log.WarnContext(ctx, "Stripe webhook for a checkout not known; acknowledged", attrs...)
+	return WebhookUnknown
+}
+
+// settled is what settlePayment did.
+type settled struct {
+	checkout domain.Checkout
+	outcome  Outcome
+	// already is true when the checkout had the event's outcome already (a webhook after
+	// reconciliation settled it, or another event of the same payment): nothing changed.
+	already bool
+}
+
+// settlePayment applies a payment outcome, a webhook's or one reconciliation read from
+// Stripe, with u's inbox part: the checkout's new state and the payment event for
+// registration in one transaction, in any order and any number of times (the checkout's
+// state machine makes every repetition a no-op). A payment after the hold lapsed whose
+// limited promocode has no use left is refunded instead: its change is rolled back, the
+// refund decided in a second transaction with the same inbox record and made outside it
+// (refundIfPending), also when an earlier delivery decided it and its refund failed.
+func (s *Service) settlePayment(ctx context.Context, ev domain.PaymentEvent, u Update) (settled, error) {
+	now := s.clock()
+	var st settled
+	var err error
+	st.checkout, st.outcome, err = s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
+		st.already = c.HasOutcome(ev)
+		return c.ApplyPayment(ev, now), nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("refund: %w", err)
+	if errors.Is(err, domain.ErrPromocodeExhausted) {
+		st.checkout, st.outcome, err = s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
+			st.already = c.HasOutcome(ev)
+			return nil, c.RefundNoPromocode(ev, now)
+		})
 	}
-	return c.RefundedNoPromocode(ev, id, now), nil
+	if err != nil {
+		return settled{}, err
+	}
+	if st.checkout, err = s.refundIfPending(ctx, st.checkout, st.outcome, u.Ref); err != nil {
+		return settled{}, err
+	}
+	return st, nil
 }
 
 // HandleOrderEvent applies an event of registration.orders.v1 once (the inbox dedupes by
 // message id). An unfulfillable order (paid after its hold lapsed, no place left) is refunded
-// in full through Stripe, with an idempotency key derived from the order id, flagged
-// REFUNDED_NO_PLACE, and registration is told so the order reads REFUNDED; a failed refund
-// fails the message, which the consumer retries.
+// in full: the refund is decided in the event's transaction and made outside it
+// (refundIfPending); a failed refund fails the message, whose redelivery makes it again with
+// the same idempotency key. Events of orders checkout did not create are recorded and
+// ignored.
 func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e domain.OrderEvent) error {
 	switch e.Type {
 	case domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable:
@@ -100,83 +126,20 @@ func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e doma
 		return errors.New("order event without orderId")
 	}
 	now := s.clock()
-	c, outcome, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{OrderID: e.OrderID}, Consumer: ConsumerOrders, MessageID: messageID},
-		func(c *domain.Checkout) ([]domain.Message, error) {
-			if e.Type == domain.EventOrderUnfulfillable {
-				return s.refund(ctx, c, e, now)
-			}
-			c.ApplyOrder(e, now)
-			return nil, nil
-		})
+	ref := CheckoutRef{OrderID: e.OrderID}
+	u := Update{Ref: ref, Consumer: ConsumerOrders, MessageID: messageID, RecordUnknown: true}
+	c, outcome, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
+		if e.Type == domain.EventOrderUnfulfillable {
+			return nil, c.RefundNoPlace(e, now)
+		}
+		c.ApplyOrder(e, now)
+		return nil, nil
+	})
+	if err == nil && e.Type == domain.EventOrderUnfulfillable {
+		_, err = s.refundIfPending(ctx, c, outcome, ref)
+	}
 	if err != nil {
 		return fmt.Errorf("order event %s: %w", e.Type, err)
 	}
-	if outcome == Applied && e.Type == domain.EventOrderUnfulfillable {
-		s.log.WarnContext(ctx, "paid order had no place left: payment refunded", "checkout_id", c.ID, "order_id", c.OrderID, "refund_id", c.RefundID)
-	}
 	return nil
-}
-
-func (s *Service) refund(ctx context.Context, c *domain.Checkout, e domain.OrderEvent, now time.Time) ([]domain.Message, error) {
-	if !c.NeedsRefund() {
-		return nil, nil
-	}
-	refundID := ""
-	if c.Total > 0 {
-		pi := c.RefundPaymentIntent(e)
-		if pi == "" {
-			return nil, fmt.Errorf("checkout %s: no payment to refund", c.ID)
-		}
-		id, err := s.payments.Refund(ctx, pi, "podium-refund-"+c.OrderID, map[string]string{
-			"orderId": c.OrderID, "checkoutId": c.ID, "organizerId": c.OrganizerID, "eventId": c.EventID, "reason": e.Reason,
-		})
-		if err != nil {
-			return nil, fmt.Errorf("refund: %w", err)
-		}
-		refundID = id
-	}
-	return c.RefundedNoPlace(refundID, now), nil
-}
-
-// Sweep deletes idempotency records past their retention, fails checkouts left CREATED
-// longer than a hold lives (their process died before holding; their promocode use is given
-// back) and prunes the inbox and the promocode failures forgiven.
-func (s *Service) Sweep(ctx context.Context) error {
-	now := s.clock()
-	if _, err := s.repo.DeleteExpiredIdempotency(ctx, now); err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	ids, err := s.repo.StaleCheckouts(ctx, now.Add(-s.opts.HoldTTL))
-	if err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	for _, id := range ids {
-		if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: id}}, func(c *domain.Checkout) ([]domain.Message, error) {
-			c.Failed(now)
-			return nil, nil
-		}); err != nil {
-			return fmt.Errorf("sweep: %w", err)
-		}
-	}
-	if _, err := s.repo.PruneInbox(ctx, inboxKeep); err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	if _, err := s.repo.PrunePromocodeFailures(ctx, now); err != nil {
-		return fmt.Errorf("sweep: %w", err)
-	}
-	return nil
-}
-
-// RunSweeper sweeps every interval until ctx is done.
-func (s *Service) RunSweeper(ctx context.Context, interval time.Duration) error {
-	for {
-		if err := s.Sweep(ctx); err != nil && ctx.Err() == nil {
-			s.log.ErrorContext(ctx, "sweep failed; retrying at the next interval", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(interval):
-		}
-	}
 }

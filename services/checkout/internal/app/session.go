@@ -116,7 +116,9 @@ func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID strin
 	hr.ClientNetwork = in.ClientNetwork
 	hold, err := s.registration.Hold(ctx, in.Caller, hr)
 	if err != nil {
-		s.fail(ctx, in.Caller, chk.ID, "")
+		// A refusal held nothing; any other failure (a timeout, a lost answer) may have held
+		// the places, so the hold id is released.
+		s.fail(ctx, in.Caller, chk.ID, !refused(err))
 		return SessionResult{}, fmt.Errorf("session: hold: %w", err)
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: chk.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
@@ -169,7 +171,7 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 	})
 	if err != nil {
 		s.log.WarnContext(ctx, "the payment provider failed; releasing the hold", "checkout_id", chk.ID, "order_id", orderID, "err", err)
-		s.fail(ctx, in.Caller, chk.ID, orderID)
+		s.fail(ctx, in.Caller, chk.ID, true)
 		return SessionResult{}, domain.ErrPaymentProvider
 	}
 	exp := session.ExpiresAt
@@ -180,7 +182,7 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 // confirmFree confirms a zero-total order at once, without Stripe.
 func (s *Service) confirmFree(ctx context.Context, in SessionInput, checkoutID, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	if err := s.registration.Confirm(ctx, in.Caller, orderID, domain.PaymentRefFree, 0); err != nil {
-		s.fail(ctx, in.Caller, checkoutID, orderID)
+		s.fail(ctx, in.Caller, checkoutID, true)
 		if errors.Is(err, domain.ErrNoPlaceLeft) {
 			return SessionResult{}, &domain.ConflictError{Message: "no place is left in the chosen category"}
 		}
@@ -218,13 +220,14 @@ type unrecordedError struct{ err error }
 func (e *unrecordedError) Error() string { return e.err.Error() }
 func (e *unrecordedError) Unwrap() error { return e.err }
 
-// fail releases the hold (when there is one) and marks the checkout FAILED, giving its
-// promocode use back. Failures are logged: registration's own sweeper frees an expired hold.
-func (s *Service) fail(ctx context.Context, caller domain.Caller, checkoutID, orderID string) {
+// fail releases the hold when there may be one (by its hold id, the checkout's id, so also a
+// hold whose answer was lost) and marks the checkout FAILED, giving its promocode use back.
+// Failures are logged: registration's own sweeper frees an expired hold.
+func (s *Service) fail(ctx context.Context, caller domain.Caller, checkoutID string, release bool) {
 	ctx = context.WithoutCancel(ctx)
-	if orderID != "" {
-		if err := s.registration.Release(ctx, caller, orderID, domain.ReleaseCancelled); err != nil {
-			s.log.ErrorContext(ctx, "releasing a hold failed; registration frees it when it expires", "order_id", orderID, "err", err)
+	if release {
+		if err := s.registration.ReleaseHold(ctx, caller, checkoutID, domain.ReleaseCancelled); err != nil {
+			s.log.ErrorContext(ctx, "releasing a hold failed; registration frees it when it expires", "hold_id", checkoutID, "err", err)
 		}
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
@@ -233,4 +236,16 @@ func (s *Service) fail(ctx context.Context, caller domain.Caller, checkoutID, or
 	}); err != nil {
 		s.log.ErrorContext(ctx, "marking a checkout failed did not work", "checkout_id", checkoutID, "err", err)
 	}
+}
+
+// refused reports a hold registration refused, which held nothing: places short, a rule, an
+// unknown event or category, a cap on unpaid places.
+func refused(err error) bool {
+	var (
+		conflict *domain.ConflictError
+		rule     *domain.RuleError
+		notFound *domain.NotFoundError
+		limited  *domain.TooManyRequestsError
+	)
+	return errors.As(err, &conflict) || errors.As(err, &rule) || errors.As(err, &notFound) || errors.As(err, &limited)
 }

@@ -48,6 +48,8 @@ type Options struct {
 	IdempotencyWait time.Duration
 	// HoldTTL overrides how long places are held (app.DefaultHoldTTL).
 	HoldTTL time.Duration
+	// PeerTimeout overrides how long a call to the catalog or registration may take (5 s).
+	PeerTimeout time.Duration
 }
 
 // Env is a running checkout service with its peers.
@@ -108,7 +110,11 @@ func (e *Env) serve(t testing.TB) {
 	t.Helper()
 	log := testkit.Logger(t)
 	self := e.Issuers.Signer(identity.Checkout)
-	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, 5*time.Second, self), registration.New(e.Registration.URL, 5*time.Second, self),
+	peerTimeout := e.opts.PeerTimeout
+	if peerTimeout == 0 {
+		peerTimeout = 5 * time.Second
+	}
+	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, peerTimeout, self), registration.New(e.Registration.URL, peerTimeout, self),
 		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
 		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL})
 	srv := httpserver.New(httpserver.Options{

@@ -3,6 +3,7 @@ package checkouttest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +21,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // stripeMock is the stripe-mock process shared by a test binary (see Main).
@@ -84,14 +87,39 @@ func startStripeMock() (string, error) {
 }
 
 // Stripe is a counting reverse proxy in front of stripe-mock: it counts every request that
-// reaches Stripe, by method and path, and can play a Stripe outage.
+// reaches Stripe, by method and path, can play a Stripe outage (of every call, or of refunds
+// only), and answers a Checkout Session list with the sessions a test settled (see List).
 type Stripe struct {
-	URL  string
-	Down atomic.Bool
-	mu   sync.Mutex
-	hits map[string]int
-	keys map[string]int
-	last map[string]url.Values
+	URL         string
+	Down        atomic.Bool
+	RefundsDown atomic.Bool
+	mu          sync.Mutex
+	hits        map[string]int
+	keys        map[string]int
+	last        map[string]url.Values
+	listed      []map[string]any
+	// onSession, when set, runs once Stripe answered a session's creation, before checkout
+	// gets the answer: with the request's parameters and the new session's id.
+	onSession func(form url.Values, sessionID string)
+	// before holds functions run when a request on their route arrives, before it is answered.
+	before map[string]func(form url.Values)
+}
+
+// Before makes fn run with a request's parameters when one arrives on route, before it is
+// answered (or refused as down): what a test sees while checkout waits for Stripe.
+func (s *Stripe) Before(route string, fn func(form url.Values)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.before[route] = fn
+}
+
+// OnSessionCreated makes fn run once Stripe opened a session and before checkout reads the
+// answer, with the request's parameters and the session's id: what a webhook that overtakes
+// the answer sees.
+func (s *Stripe) OnSessionCreated(fn func(form url.Values, sessionID string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.onSession = fn
 }
 
 // NewStripe starts a proxy to the shared stripe-mock until the test ends.
@@ -100,24 +128,37 @@ func NewStripe(t testing.TB) *Stripe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, last: map[string]url.Values{}}
+	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, last: map[string]url.Values{}, before: map[string]func(url.Values){}}
 	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ModifyResponse = func(res *http.Response) error {
+		if err := s.sessionCreated(res); err != nil {
+			return err
+		}
+		return s.listSettled(res)
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		form, _ := url.ParseQuery(string(body))
+		if r.Method == http.MethodGet {
+			form = r.URL.Query()
+		}
 		s.mu.Lock()
 		s.hits[r.Method+" "+r.URL.Path]++
 		s.last[r.Method+" "+r.URL.Path] = form
 		if k := r.Header.Get("Idempotency-Key"); k != "" {
 			s.keys[k]++
 		}
+		before := s.before[r.Method+" "+r.URL.Path]
 		s.mu.Unlock()
-		if s.Down.Load() {
+		if before != nil {
+			before(form)
+		}
+		if s.Down.Load() || (s.RefundsDown.Load() && r.Method+" "+r.URL.Path == RouteRefunds) {
 			http.Error(w, `{"error":{"type":"api_error","message":"down for the test"}}`, http.StatusServiceUnavailable)
 			return
 		}
-		proxy.ServeHTTP(w, r)
+		proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), formKey{}, form)))
 	}))
 	t.Cleanup(srv.Close)
 	s.URL = srv.URL
@@ -131,7 +172,7 @@ func (s *Stripe) Hits(route string) int {
 	return s.hits[route]
 }
 
-// Last returns the form parameters of the last request on route.
+// Last returns the form parameters (a GET's query) of the last request on route.
 func (s *Stripe) Last(route string) url.Values {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -151,6 +192,49 @@ func (s *Stripe) IdempotencyKeys() map[string]int {
 
 // Routes Stripe is called on.
 const (
-	RouteSessions = "POST /v1/checkout/sessions"
-	RouteRefunds  = "POST /v1/refunds"
+	RouteSessions     = "POST /v1/checkout/sessions"
+	RouteRefunds      = "POST /v1/refunds"
+	RouteListSessions = "GET /v1/checkout/sessions"
 )
+
+// List makes Stripe's Checkout Session list (which stripe-mock answers with one fixture
+// session, open and naming no checkout) include a session with fields set (id, status,
+// payment_status, metadata, ...), as a session Stripe settled.
+func (s *Stripe) List(fields map[string]any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listed = append(s.listed, fields)
+}
+
+// formKey carries a request's parameters to the proxy's view of its answer.
+type formKey struct{}
+
+// sessionCreated runs the OnSessionCreated function on an answer to a session's creation.
+func (s *Stripe) sessionCreated(res *http.Response) error {
+	s.mu.Lock()
+	fn := s.onSession
+	s.mu.Unlock()
+	if fn == nil || res.Request.Method+" "+res.Request.URL.Path != RouteSessions || res.StatusCode != http.StatusOK {
+		return nil
+	}
+	answer, err := io.ReadAll(res.Body)
+	if err != nil {
+		return err
+	}
+	_ = res.Body.Close()
+	res.Body = io.NopCloser(bytes.NewReader(answer))
+	var session struct {
+		ID string `json:"id"`
+	}
+	_ = json.Unmarshal(answer, &session)
+	form, _ := res.Request.Context().Value(formKey{}).(url.Values)
+	fn(form, session.ID)
+	return nil
+}
+
+// listSettled lists the sessions List added in place of stripe-mock's fixture.
+func (s *Stripe) listSettled(res *http.Response) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return testkit.ListStripeSessions(res, s.listed)
+}

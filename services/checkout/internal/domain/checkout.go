@@ -31,6 +31,10 @@ const (
 	// StateFailed: the session could not be created (hold refused or Stripe failed); nothing
 	// was charged and no place is held.
 	StateFailed State = "FAILED"
+	// StateRefundPending: a refund of the payment was decided (RefundReason says why) and is
+	// being made through the payment provider, outside any transaction; it ends in one of the
+	// two refunded states.
+	StateRefundPending State = "REFUND_PENDING"
 	// StateRefundedNoPlace: paid after the hold lapsed with no place left; refunded.
 	StateRefundedNoPlace State = "REFUNDED_NO_PLACE"
 	// StateRefundedNoPromocode: paid after the hold lapsed when its limited promocode had no
@@ -63,18 +67,21 @@ type Checkout struct {
 	Promocode      string
 	PromoState     PromoState
 	// PromoMaxUses is the promocode's maxUses when it was priced (nil: unlimited).
-	PromoMaxUses     *int64
-	PurchaserEmail   string
-	PurchaserName    string
-	LegalSignature   *LegalSignature
-	IPEnrichment     json.RawMessage
-	Deferred         *DeferredTeamCompletion
-	OrderID          string
-	SessionID        string
-	SessionURL       string
-	PaymentIntent    string
-	AmountPaid       *int64
-	RefundID         string
+	PromoMaxUses   *int64
+	PurchaserEmail string
+	PurchaserName  string
+	LegalSignature *LegalSignature
+	IPEnrichment   json.RawMessage
+	Deferred       *DeferredTeamCompletion
+	OrderID        string
+	SessionID      string
+	SessionURL     string
+	PaymentIntent  string
+	AmountPaid     *int64
+	RefundID       string
+	// RefundReason says why the payment is refunded (ReasonNoPlaceLeft or
+	// ReasonPromocodeUsedUp), from the refund's decision on.
+	RefundReason     string
 	HoldExpiresAt    time.Time
 	SessionExpiresAt *time.Time
 	CreatedAt        time.Time
@@ -152,14 +159,15 @@ func (c *Checkout) HoldsPromocodeUse(now time.Time) bool {
 	return c.State == StatePaid || c.State == StateCompleted || c.HoldExpiresAt.After(now)
 }
 
-// refunded reports the states of a payment returned in full.
-func (c *Checkout) refunded() bool {
-	return c.State == StateRefundedNoPlace || c.State == StateRefundedNoPromocode
+// refundStarted reports the states of a payment being returned in full, or returned.
+func (c *Checkout) refundStarted() bool {
+	return c.State == StateRefundPending || c.State == StateRefundedNoPlace || c.State == StateRefundedNoPromocode
 }
 
-// PaidOrBeyond reports states a payment event no longer changes: paid, completed or refunded.
+// PaidOrBeyond reports states a payment event no longer changes: paid, completed, refunding
+// or refunded.
 func (c *Checkout) PaidOrBeyond() bool {
-	return c.State == StatePaid || c.State == StateCompleted || c.refunded()
+	return c.State == StatePaid || c.State == StateCompleted || c.refundStarted()
 }
 
 // awaitingPayment reports states in which the hold is still wanted.

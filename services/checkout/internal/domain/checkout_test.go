@@ -46,6 +46,8 @@ func TestPaymentTransitions(t *testing.T) {
 			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StatePaymentFailed, ""}, "expired": {domain.StatePaymentFailed, ""}},
 		domain.StateReleased: {"completed": {domain.StatePaid, domain.EventPaymentSucceeded}, "unpaid": {domain.StateReleased, ""},
 			"succeeded": {domain.StatePaid, domain.EventPaymentSucceeded}, "failed": {domain.StateReleased, ""}, "expired": {domain.StateReleased, ""}},
+		domain.StateRefundPending: {"completed": {domain.StateRefundPending, ""}, "unpaid": {domain.StateRefundPending, ""},
+			"succeeded": {domain.StateRefundPending, ""}, "failed": {domain.StateRefundPending, ""}, "expired": {domain.StateRefundPending, ""}},
 		domain.StateRefundedNoPlace: {"completed": {domain.StateRefundedNoPlace, ""}, "unpaid": {domain.StateRefundedNoPlace, ""},
 			"succeeded": {domain.StateRefundedNoPlace, ""}, "failed": {domain.StateRefundedNoPlace, ""}, "expired": {domain.StateRefundedNoPlace, ""}},
 		domain.StateRefundedNoPromocode: {"completed": {domain.StateRefundedNoPromocode, ""}, "unpaid": {domain.StateRefundedNoPromocode, ""},
@@ -101,8 +103,12 @@ func TestPromocodeUseFollowsThePayment(t *testing.T) {
 	if c.PromoState != domain.PromoReserved {
 		t.Fatalf("a late payment did not count the promocode again: %s", c.PromoState)
 	}
-	msgs := c.RefundedNoPlace("re_1", now)
-	if c.PromoState != domain.PromoReleased || c.State != domain.StateRefundedNoPlace || c.NeedsRefund() {
+	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now); err != nil || c.PromoState != domain.PromoReleased ||
+		c.State != domain.StateRefundPending || !c.RefundPending() || c.RefundReason != domain.ReasonNoPlaceLeft {
+		t.Fatalf("refund decided: %v %+v", err, c)
+	}
+	msgs := c.Refunded("re_1", now)
+	if c.State != domain.StateRefundedNoPlace || c.RefundPending() || c.RefundID != "re_1" {
 		t.Fatalf("refund: %+v", c)
 	}
 	if len(msgs) != 1 || msgs[0].Type != domain.EventPaymentRefunded || msgs[0].Key != c.OrderID {
@@ -140,14 +146,73 @@ func TestALatePaymentWithoutAPromocodeUseIsRefunded(t *testing.T) {
 	}
 	e := pay(domain.PaymentCompleted, true)
 	e.PaymentIntent = "pi_late"
-	msgs := c.RefundedNoPromocode(e, "re_1", now)
-	if c.State != domain.StateRefundedNoPromocode || c.PromoState != domain.PromoReleased || c.HoldsPromocodeUse(now) || c.NeedsRefund() ||
-		c.RefundID != "re_1" || c.PaymentIntent != "pi_late" || *c.AmountPaid != 5875 || !c.PaidOrBeyond() {
+	if err := c.RefundNoPromocode(e, now); err != nil || c.State != domain.StateRefundPending || c.PromoState != domain.PromoReleased ||
+		c.HoldsPromocodeUse(now) || c.PaymentIntent != "pi_late" || *c.AmountPaid != 5875 || !c.PaidOrBeyond() {
+		t.Fatalf("refund decided: %v %+v", err, c)
+	}
+	r := c.Refund()
+	if r.PaymentIntent != "pi_late" || r.IdempotencyKey != "podium-refund-ord_1" || r.Metadata["reason"] != domain.ReasonPromocodeUsedUp || r.Metadata["orderId"] != "ord_1" {
+		t.Fatalf("refund to make: %+v", r)
+	}
+	msgs := c.Refunded("re_1", now)
+	if c.State != domain.StateRefundedNoPromocode || c.RefundID != "re_1" || c.Refunded("re_2", now) != nil || c.RefundID != "re_1" {
 		t.Fatalf("refunded: %+v", c)
 	}
 	want := domain.PaymentRefunded{OrderID: "ord_1", SessionID: "cs_1", RefundID: "re_1", Amount: 5875, Currency: "EUR", RefundedAt: now}
 	if len(msgs) != 1 || msgs[0].Type != domain.EventPaymentRefunded || msgs[0].Key != "ord_1" || msgs[0].Data != want {
 		t.Fatalf("refund messages: %+v", msgs)
+	}
+}
+
+// TestRefundsAreDecidedOnce: a refund is decided once, whatever repeats the news; a free
+// order is refunded at once, with nothing to refund; a payment without a payment intent
+// cannot be refunded.
+func TestRefundsAreDecidedOnce(t *testing.T) {
+	c := checkout(domain.StatePaid)
+	c.PaymentIntent = "pi_recorded"
+	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "cs_1"}, now); err != nil || c.PaymentIntent != "pi_recorded" || !c.RefundPending() {
+		t.Fatalf("refund of the recorded payment: %v %+v", err, c)
+	}
+	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_other"}, now.Add(time.Minute)); err != nil || c.PaymentIntent != "pi_recorded" || !c.UpdatedAt.Equal(now) {
+		t.Fatalf("a second decision changed the first: %v %+v", err, c)
+	}
+	if err := c.RefundNoPromocode(pay(domain.PaymentCompleted, true), now); err != nil || c.RefundReason != domain.ReasonNoPlaceLeft {
+		t.Fatalf("a late payment's refund replaced a pending one: %v %+v", err, c)
+	}
+	free := checkout(domain.StatePaid)
+	free.Total = 0
+	if err := free.RefundNoPlace(domain.OrderEvent{}, now); err != nil || free.State != domain.StateRefundedNoPlace || free.Refunded("re_1", now) != nil {
+		t.Fatalf("free order: %v %+v", err, free)
+	}
+	none := checkout(domain.StatePaid)
+	if err := none.RefundNoPlace(domain.OrderEvent{}, now); err == nil || none.State != domain.StatePaid {
+		t.Fatalf("a refund without a payment intent: %v %+v", err, none)
+	}
+}
+
+// TestOutcomesAlreadyApplied: an event reporting the outcome a checkout already has is a
+// duplicate and changes nothing; reconciliation skips what changes nothing.
+func TestOutcomesAlreadyApplied(t *testing.T) {
+	for _, c := range []struct {
+		state        domain.State
+		event        domain.PaymentEvent
+		has, changes bool
+	}{
+		{domain.StateOpen, pay(domain.PaymentCompleted, true), false, true},
+		{domain.StatePaid, pay(domain.PaymentCompleted, true), true, false},
+		{domain.StateCompleted, pay(domain.PaymentAsyncSucceeded, true), true, false},
+		{domain.StateRefundPending, pay(domain.PaymentCompleted, true), true, false},
+		{domain.StateExpired, pay(domain.PaymentCompleted, true), false, true},
+		{domain.StateOpen, pay(domain.PaymentExpired, false), false, true},
+		{domain.StateExpired, pay(domain.PaymentExpired, false), true, false},
+		{domain.StatePaid, pay(domain.PaymentExpired, false), false, false},
+		{domain.StateProcessing, pay(domain.PaymentCompleted, false), true, false},
+		{domain.StatePaymentFailed, pay(domain.PaymentAsyncFailed, false), true, false},
+	} {
+		chk := checkout(c.state)
+		if has, changes := chk.HasOutcome(c.event), chk.Changes(c.event); has != c.has || changes != c.changes || chk.State != c.state {
+			t.Errorf("%s + %s (paid %v): outcome applied %v, changes %v; want %v, %v", c.state, c.event.Kind, c.event.Paid, has, changes, c.has, c.changes)
+		}
 	}
 }
 
@@ -161,6 +226,8 @@ func TestOrderTransitions(t *testing.T) {
 		{domain.StatePaid, domain.EventOrderCompleted, domain.StateCompleted, true},
 		{domain.StateOpen, domain.EventOrderCompleted, domain.StateCompleted, true},
 		{domain.StateCompleted, domain.EventOrderCompleted, domain.StateCompleted, false},
+		{domain.StateRefundPending, domain.EventOrderCompleted, domain.StateRefundPending, false},
+		{domain.StateRefundPending, domain.EventOrderReleased, domain.StateRefundPending, false},
 		{domain.StateRefundedNoPlace, domain.EventOrderCompleted, domain.StateRefundedNoPlace, false},
 		{domain.StateRefundedNoPromocode, domain.EventOrderCompleted, domain.StateRefundedNoPromocode, false},
 		{domain.StateRefundedNoPromocode, domain.EventOrderReleased, domain.StateRefundedNoPromocode, false},

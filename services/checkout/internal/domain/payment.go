@@ -23,9 +23,13 @@ const (
 	FailureExpired = "EXPIRED"
 )
 
-// ReasonPromocodeUsedUp is why a payment made after its hold lapsed is refunded when its
-// limited promocode has no use left (in the refund's metadata).
-const ReasonPromocodeUsedUp = "PROMOCODE_USED_UP"
+// Reasons of a refund (in the refund's metadata): a payment made after its hold lapsed found
+// no place left (registration's unfulfillable reason), or its limited promocode with no use
+// left.
+const (
+	ReasonNoPlaceLeft     = "NO_PLACE_LEFT"
+	ReasonPromocodeUsedUp = "PROMOCODE_USED_UP"
+)
 
 // PaymentRefFree is the payment reference of zero-total orders.
 const PaymentRefFree = "free"
@@ -114,6 +118,9 @@ type PaymentEvent struct {
 	// AmountTotal is what the session charged, nil when the payload does not say.
 	AmountTotal *int64
 	Currency    string
+	// Created is when the provider created the event (zero for an outcome reconciliation read
+	// from the session itself).
+	Created time.Time
 }
 
 // Handled reports whether checkout acts on the event's kind.
@@ -148,6 +155,32 @@ func (c *Checkout) ApplyPayment(e PaymentEvent, now time.Time) []Message {
 		return c.unpaid(e, StateExpired, FailureExpired, now)
 	}
 	return nil
+}
+
+// HasOutcome reports whether the checkout already has the outcome e reports, so that e
+// changes nothing: a payment of a checkout paid or beyond (refunded included), an expiry of an
+// expired one, a failure of a failed one, a delayed payment of one processing. Another event
+// of the same outcome (a webhook after reconciliation settled it, async_payment_succeeded
+// after completed) is a duplicate.
+func (c *Checkout) HasOutcome(e PaymentEvent) bool {
+	switch {
+	case e.Kind == PaymentAsyncSucceeded || (e.Kind == PaymentCompleted && e.Paid):
+		return c.PaidOrBeyond()
+	case e.Kind == PaymentCompleted:
+		return c.State == StateProcessing
+	case e.Kind == PaymentAsyncFailed:
+		return c.State == StatePaymentFailed
+	case e.Kind == PaymentExpired:
+		return c.State == StateExpired
+	}
+	return false
+}
+
+// Changes reports whether applying e would move the checkout.
+func (c *Checkout) Changes(e PaymentEvent) bool {
+	moved := *c
+	moved.ApplyPayment(e, c.UpdatedAt)
+	return moved.State != c.State
 }
 
 func (c *Checkout) paid(e PaymentEvent, now time.Time) Message {
@@ -201,11 +234,11 @@ type OrderEvent struct {
 }
 
 // ApplyOrder moves the checkout by an order event of registration and reports whether it
-// changed. An unfulfillable order is refunded by the caller before RefundedNoPlace is called.
+// changed. An unfulfillable order is refunded instead (RefundNoPlace).
 func (c *Checkout) ApplyOrder(e OrderEvent, now time.Time) bool {
 	switch e.Type {
 	case EventOrderCompleted:
-		if c.State == StateCompleted || c.refunded() {
+		if c.State == StateCompleted || c.refundStarted() {
 			return false
 		}
 		c.keepPromo()
@@ -221,61 +254,4 @@ func (c *Checkout) ApplyOrder(e OrderEvent, now time.Time) bool {
 		return true
 	}
 	return false
-}
-
-// NeedsRefund reports whether an unfulfillable order still has to be refunded.
-func (c *Checkout) NeedsRefund() bool { return !c.refunded() }
-
-// RefundPaymentIntent is the payment to refund for an unfulfillable order: the one it names,
-// else the one recorded from the webhooks.
-func (c *Checkout) RefundPaymentIntent(e OrderEvent) string {
-	if len(e.PaymentRef) > 3 && e.PaymentRef[:3] == "pi_" {
-		return e.PaymentRef
-	}
-	return c.PaymentIntent
-}
-
-// RefundedNoPlace records the refund of a payment that found no place left and returns the
-// message that tells registration its order was refunded; a free order, which had nothing to
-// refund, has none.
-func (c *Checkout) RefundedNoPlace(refundID string, now time.Time) []Message {
-	c.RefundID = refundID
-	c.releasePromo()
-	c.set(StateRefundedNoPlace, now)
-	if refundID == "" {
-		return nil
-	}
-	amount := c.Total
-	if c.AmountPaid != nil {
-		amount = *c.AmountPaid
-	}
-	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentRefunded, Data: PaymentRefunded{
-		OrderID: c.OrderID, SessionID: c.SessionID, RefundID: refundID, Amount: amount, Currency: c.Currency, RefundedAt: now,
-	}}}
-}
-
-// LatePaymentIntent is the payment to refund when a webhook's payment cannot be kept: the one
-// it names, else the one recorded.
-func (c *Checkout) LatePaymentIntent(e PaymentEvent) string {
-	if e.PaymentIntent != "" {
-		return e.PaymentIntent
-	}
-	return c.PaymentIntent
-}
-
-// RefundedNoPromocode records the refund of the payment e reports, made after the hold lapsed
-// when the checkout's limited promocode had no use left, and returns the message that tells
-// registration its order was refunded (registration releases the order if it still holds it).
-func (c *Checkout) RefundedNoPromocode(e PaymentEvent, refundID string, now time.Time) []Message {
-	c.notePaymentIntent(e.PaymentIntent)
-	amount := c.Total
-	if e.AmountTotal != nil {
-		amount = *e.AmountTotal
-	}
-	c.AmountPaid, c.PaidAt, c.RefundID = &amount, &now, refundID
-	c.releasePromo()
-	c.set(StateRefundedNoPromocode, now)
-	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentRefunded, Data: PaymentRefunded{
-		OrderID: c.OrderID, SessionID: c.sessionID(e), RefundID: refundID, Amount: amount, Currency: c.Currency, RefundedAt: now,
-	}}}
 }

@@ -2,7 +2,10 @@ package http
 
 import (
 	"bytes"
+	"net/http"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -73,11 +76,25 @@ func (h handlers) session(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(res)
 }
 
+// retryUnknownAfter is the Retry-After of a webhook about a checkout not known yet (Stripe
+// follows its own schedule; the header is for any other sender).
+const retryUnknownAfter = time.Minute
+
+// stripeWebhook answers 200 with what the webhook did, or 503 with Retry-After when it names a
+// checkout not known yet (app.WebhookRetry), so that Stripe delivers it again; the service
+// logged it already.
 func (h handlers) stripeWebhook(c *fiber.Ctx) error {
 	payload := bytes.Clone(c.Body())
 	result, err := h.svc.HandleStripeWebhook(c.UserContext(), payload, strings.Clone(c.Get("Stripe-Signature")))
 	if err != nil {
 		return err
+	}
+	if result == app.WebhookRetry {
+		return &httpserver.Error{
+			Status:  http.StatusServiceUnavailable,
+			Message: "the checkout of this session is not known yet; deliver the event again",
+			Headers: map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(httpserver.RetryAfterSeconds(retryUnknownAfter))},
+		}
 	}
 	return c.JSON(fiber.Map{"received": true, "result": result})
 }

@@ -97,3 +97,36 @@ func TestPaymentAfterAShortHoldLapsed(t *testing.T) {
 		t.Fatalf("%d refunds, %d promocode uses after no place was left", n, uses(t, env, "ONCE"))
 	}
 }
+
+// TestHoldWhoseAnswerIsLostIsReleased: registration holds the places but its answer never
+// arrives (checkout gives up at its peer timeout, answering 503 with Retry-After). Checkout chose the hold id (its checkout
+// id) before the call, so it releases that hold id: the order is cancelled and its place
+// given back, the checkout fails, Stripe is never asked, and the next purchase takes the one
+// place left. A refusal, which held nothing, is not released.
+func TestHoldWhoseAnswerIsLostIsReleased(t *testing.T) {
+	env := start(t, checkouttest.Options{PeerTimeout: 300 * time.Millisecond})
+	env.Registration.SetQuota(checkouttest.CatRX, 1)
+	env.Registration.LoseNextAnswer()
+	b := checkouttest.Purchase()
+	b["promocode"] = "ONCE"
+	r := session(t, env, b)
+	wantError(t, r, http.StatusServiceUnavailable, "the request did not complete in time; retry after the Retry-After seconds")
+	if r.Header.Get("Retry-After") == "" {
+		t.Fatal("no Retry-After")
+	}
+	lost, _ := env.Registration.LastOrder()
+	if lost.Status != "CANCELLED" || lost.HoldID == "" || env.Registration.Held(checkouttest.CatRX) != 0 || env.Registration.Releases.Load() != 1 {
+		t.Fatalf("the lost hold %+v after checkout gave up: %d places held, %d releases; want it CANCELLED by its hold id, none held",
+			lost, env.Registration.Held(checkouttest.CatRX), env.Registration.Releases.Load())
+	}
+	if st, p := state(t, env, lost.HoldID); st != "FAILED" || p != "RELEASED" || env.Stripe.Hits(checkouttest.RouteSessions) != 0 {
+		t.Fatalf("checkout %s (promocode %s), %d Stripe sessions; want FAILED, RELEASED, none", st, p, env.Stripe.Hits(checkouttest.RouteSessions))
+	}
+	if r := session(t, env, b); r.Status != http.StatusCreated || env.Registration.Held(checkouttest.CatRX) != 1 {
+		t.Fatalf("the next purchase: %d %s", r.Status, r.Raw)
+	}
+	wantError(t, session(t, env, checkouttest.Purchase()), http.StatusConflict, "category cat_rx has no places left")
+	if n := env.Registration.Releases.Load(); n != 1 {
+		t.Fatalf("%d releases, want only the lost hold's: a refusal holds nothing", n)
+	}
+}

@@ -3,6 +3,7 @@ package http_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestPaymentSucceededOnceAndPublished(t *testing.T) {
 		t.Fatalf("message %s %v %s", m.Key, m.Headers, m.Value)
 	}
 	// A second delivery (another Stripe event id) of the same outcome changes nothing either.
-	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.async_payment_succeeded", s, true), time.Now()), "applied")
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.async_payment_succeeded", s, true), time.Now()), "duplicate")
 	quiet(t, events)
 }
 
@@ -158,13 +159,73 @@ func TestWebhooksInAnyOrder(t *testing.T) {
 	quiet(t, events)
 }
 
-func TestWebhookForAnUnknownSessionIsAcknowledged(t *testing.T) {
+// TestWebhookForAnUnknownCheckout: a webhook naming a checkout that is not known is answered
+// 503 with Retry-After and the standard body while the event is recent, and nothing is
+// recorded, so that Stripe's next delivery of it is handled again rather than taken for a
+// duplicate; after the window (6 hours from the event's creation) it is acknowledged. A
+// session that names no checkout (another system's) is acknowledged at once. Each is counted.
+func TestWebhookForAnUnknownCheckout(t *testing.T) {
 	env := start(t, checkouttest.Options{})
+	retried := checkouttest.Count(t, "checkout.webhooks.unknown", "outcome", "retried")
+	acknowledged := checkouttest.Count(t, "checkout.webhooks.unknown", "outcome", "acknowledged")
 	unknown := trigger.Session{SessionID: "cs_test_nobody", CheckoutID: "chk_nobody"}
-	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", unknown, true), time.Now()), "unknown-session")
+	payload, err := trigger.Event("checkout.session.completed", unknown, true, env.Clock.Now().Add(-5*time.Hour))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		r := env.SignedWebhook(t, payload, time.Now())
+		if r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" || r.Body["statusCode"] != 503.0 ||
+			r.Body["error"] != "Service Unavailable" || r.Body["requestId"] == nil || r.Body["message"] == nil {
+			t.Fatalf("a recent event of an unknown checkout: %d %v %s, want 503 with Retry-After", r.Status, r.Header, r.Raw)
+		}
+	}
+	if count(t, env, `SELECT count(*) FROM inbox`) != 0 {
+		t.Fatal("an unknown checkout's event was recorded: Stripe's next delivery would be a duplicate")
+	}
+	old, _ := trigger.Event("checkout.session.completed", unknown, true, env.Clock.Now().Add(-6*time.Hour-time.Minute))
+	wantWebhook(t, env.SignedWebhook(t, old, time.Now()), "unknown-session")
+	foreign, _ := trigger.Event("checkout.session.completed", trigger.Session{SessionID: "cs_test_foreign"}, true, env.Clock.Now())
+	wantWebhook(t, env.SignedWebhook(t, foreign, time.Now()), "unknown-session")
 	other, _ := json.Marshal(map[string]any{"id": "evt_other", "object": "event", "type": "payment_intent.created", "data": map[string]any{"object": map[string]any{"id": "pi_1"}}})
 	wantWebhook(t, env.SignedWebhook(t, other, time.Now()), "ignored")
 	if count(t, env, `SELECT count(*) FROM outbox`) != 0 {
 		t.Fatal("an unknown session produced an event")
 	}
+	if r, a := checkouttest.Count(t, "checkout.webhooks.unknown", "outcome", "retried")-retried,
+		checkouttest.Count(t, "checkout.webhooks.unknown", "outcome", "acknowledged")-acknowledged; r != 2 || a != 2 {
+		t.Fatalf("counted %d retried and %d acknowledged, want 2 and 2", r, a)
+	}
+}
+
+// TestWebhookThatOvertakesTheSessionAnswer: Stripe can deliver a session's payment before
+// checkout has read Stripe's answer and recorded the session id. The checkout is already
+// recorded (it is, before Stripe is asked), and found by the checkout id the session's
+// metadata names: the payment is applied, and recording the session afterwards keeps it paid.
+func TestWebhookThatOvertakesTheSessionAnswer(t *testing.T) {
+	env := start(t, checkouttest.Options{Kafka: true})
+	events := payments(t, env)
+	var overtaking checkouttest.Response
+	env.Stripe.OnSessionCreated(func(form url.Values, sessionID string) {
+		s := trigger.Session{CheckoutID: form.Get("metadata[checkoutId]"), OrderID: form.Get("metadata[orderId]"), SessionID: sessionID,
+			PaymentIntent: "pi_fast", Currency: "EUR", Amount: 5875}
+		overtaking = env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now())
+	})
+	r := session(t, env, checkouttest.Purchase())
+	if r.Status != http.StatusCreated {
+		t.Fatalf("session: %d %s", r.Status, r.Raw)
+	}
+	wantWebhook(t, overtaking, "applied")
+	id := checkoutOfOrder(t, env, r.Body["orderId"].(string))
+	var sessionID string
+	if err := env.Pool.QueryRow(t.Context(), `SELECT session_id FROM checkouts WHERE id = $1`, id).Scan(&sessionID); err != nil || sessionID != r.Body["sessionId"] {
+		t.Fatalf("session id %q %v", sessionID, err)
+	}
+	if st, _ := state(t, env, id); st != "PAID" {
+		t.Fatalf("checkout %s after the session was recorded, want PAID", st)
+	}
+	if m := next(t, events); m.Headers[broker.HeaderType] != domain.EventPaymentSucceeded {
+		t.Fatalf("message %v", m.Headers)
+	}
+	quiet(t, events)
 }

@@ -49,6 +49,12 @@ type Repository interface {
 	ConfirmOrder(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
 	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
 	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
+	// ReleaseHoldByID records that the organizer's hold id is released, so a hold with it
+	// made afterwards is refused, and releases its order as ReleaseOrder does when one was
+	// made (found), in one transaction that a hold with the same id waits for.
+	ReleaseHoldByID(ctx context.Context, organizerID, holdID, reason string, now time.Time) (o domain.Order, found bool, err error)
+	// PruneReleasedHolds forgets hold ids released before.
+	PruneReleasedHolds(ctx context.Context, before time.Time) (int64, error)
 	// RefundOrder marks an order whose payment was returned REFUNDED: a FAILED or CANCELLED
 	// one as it is, a PENDING one once released (reason FAILED, its places freed); a COMPLETED
 	// one is a *domain.ConflictError. Repeating it is harmless.

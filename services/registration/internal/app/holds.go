@@ -145,20 +145,6 @@ func (s *Service) ConfirmHold(ctx context.Context, organizerID, orderID, payment
 	return o, regs, nil
 }
 
-// ReleaseHold releases a held order's places (idempotent; a COMPLETED order is a conflict).
-func (s *Service) ReleaseHold(ctx context.Context, organizerID, orderID, reason string) (domain.Order, error) {
-	switch reason {
-	case domain.ReleaseExpired, domain.ReleaseFailed, domain.ReleaseCancelled:
-	default:
-		return domain.Order{}, &domain.ValidationError{Problems: []string{"reason must be one of EXPIRED, FAILED, CANCELLED"}}
-	}
-	o, err := s.repo.ReleaseOrder(ctx, organizerID, orderID, reason, s.clock())
-	if err != nil {
-		return domain.Order{}, fmt.Errorf("release hold: %w", err)
-	}
-	return o, nil
-}
-
 // SweepExpired releases up to limit holds whose expiry passed, reason EXPIRED, and returns
 // how many it released.
 func (s *Service) SweepExpired(ctx context.Context, limit int) (int, error) {
@@ -239,8 +225,8 @@ func isNotFound(err error) bool {
 	return errors.As(err, &nf)
 }
 
-// RunSweeper releases expired holds every interval until ctx is done; failures are logged
-// and retried on the next tick.
+// RunSweeper releases expired holds and forgets hold ids released a day ago every interval
+// until ctx is done; failures are logged and retried on the next tick.
 func (s *Service) RunSweeper(ctx context.Context, interval time.Duration, log interface {
 	ErrorContext(ctx context.Context, msg string, args ...any)
 }) error {
@@ -263,6 +249,9 @@ func (s *Service) RunSweeper(ctx context.Context, interval time.Duration, log in
 			if n < 100 {
 				break
 			}
+		}
+		if err := s.pruneReleasedHolds(ctx); err != nil && ctx.Err() == nil {
+			log.ErrorContext(ctx, "pruning released hold ids failed; retrying on the next tick", "err", err)
 		}
 	}
 }

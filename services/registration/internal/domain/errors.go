@@ -70,6 +70,10 @@ func BibTakenError(bib int64) error {
 // ReasonNoPlaceLeft is the conflict reason of a category without places.
 const ReasonNoPlaceLeft = "NO_PLACE_LEFT"
 
+// ReasonHoldReleased is the conflict reason of a hold whose hold id was released before it
+// could be made.
+const ReasonHoldReleased = "HOLD_RELEASED"
+
 // problems collects rule problems in order.
 type problems []string
 

@@ -137,3 +137,25 @@ func (h handlers) releaseHold(c *fiber.Ctx) error {
 	}
 	return c.JSON(fiber.Map{"orderId": o.ID, "status": o.Status, "reason": o.ReleaseReason, "releasedAt": utcPtr(o.ReleasedAt)})
 }
+
+type releaseByIDBody struct {
+	HoldID string `json:"holdId"`
+	Reason string `json:"reason"`
+}
+
+// releaseHoldByID releases a hold by the hold id checkout chose, for a hold whose answer it
+// never got; orderId and status are null when no order was made (none will be).
+func (h handlers) releaseHoldByID(c *fiber.Ctx) error {
+	var b releaseByIDBody
+	if err := httpserver.DecodeJSON(c, &b); err != nil {
+		return err
+	}
+	o, found, err := h.svc.ReleaseHoldByID(c.UserContext(), identity.From(c).OrganizerID, b.HoldID, b.Reason)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return c.JSON(fiber.Map{"holdId": b.HoldID, "orderId": nil, "status": nil, "reason": b.Reason})
+	}
+	return c.JSON(fiber.Map{"holdId": b.HoldID, "orderId": o.ID, "status": o.Status, "reason": o.ReleaseReason, "releasedAt": utcPtr(o.ReleasedAt)})
+}

@@ -43,6 +43,7 @@ func Register(app *fiber.App, d Deps) {
 	holds := app.Group("/internal/holds", identity.Middleware(d.Verifier, identity.Callers(identity.Checkout)),
 		identity.RequireOrganizer, forwardCaller)
 	holds.Post("", h.createHold)
+	holds.Post("/release", h.releaseHoldByID)
 	holds.Post("/:orderId/confirm", h.confirmHold)
 	holds.Post("/:orderId/release", h.releaseHold)
 }

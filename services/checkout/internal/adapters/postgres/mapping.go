@@ -42,6 +42,7 @@ func updateParams(c domain.Checkout) db.UpdateCheckoutParams {
 		OrderID: nilIfEmpty(c.OrderID), SessionID: nilIfEmpty(c.SessionID), SessionUrl: nilIfEmpty(c.SessionURL),
 		PaymentIntent: nilIfEmpty(c.PaymentIntent), AmountPaid: c.AmountPaid, RefundID: nilIfEmpty(c.RefundID),
 		SessionExpiresAt: c.SessionExpiresAt, UpdatedAt: c.UpdatedAt, PaidAt: c.PaidAt, CompletedAt: c.CompletedAt,
+		RefundReason: nilIfEmpty(c.RefundReason),
 	}
 }
 
@@ -52,7 +53,7 @@ func toCheckout(row db.Checkout) (domain.Checkout, error) {
 		Promocode: deref(row.Promocode), PromoState: domain.PromoState(row.PromocodeState), PromoMaxUses: row.PromocodeMaxUses,
 		PurchaserEmail: row.PurchaserEmail, PurchaserName: row.PurchaserName, IPEnrichment: row.IpEnrichment,
 		OrderID: deref(row.OrderID), SessionID: deref(row.SessionID), SessionURL: deref(row.SessionUrl),
-		PaymentIntent: deref(row.PaymentIntent), AmountPaid: row.AmountPaid, RefundID: deref(row.RefundID),
+		PaymentIntent: deref(row.PaymentIntent), AmountPaid: row.AmountPaid, RefundID: deref(row.RefundID), RefundReason: deref(row.RefundReason),
 		HoldExpiresAt: row.HoldExpiresAt.UTC(), SessionExpiresAt: utc(row.SessionExpiresAt),
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), PaidAt: utc(row.PaidAt), CompletedAt: utc(row.CompletedAt),
 	}

@@ -19,6 +19,10 @@ import (
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
+// errUnrecorded rolls back the inbox record of a message about a checkout that does not exist
+// (see app.Update.RecordUnknown).
+var errUnrecorded = errors.New("message about an unknown checkout left unrecorded")
+
 // Repository implements app.Repository.
 type Repository struct {
 	pool *pgxpool.Pool
@@ -113,6 +117,9 @@ func (r *Repository) Update(ctx context.Context, u app.Update, fn func(*domain.C
 		c, err = r.change(ctx, tx, u, fn)
 		if errors.Is(err, domain.ErrCheckoutNotFound) && u.Consumer != "" {
 			outcome = app.Unknown
+			if !u.RecordUnknown {
+				return errUnrecorded // rolls the inbox record back
+			}
 			return nil
 		}
 		return err
@@ -124,6 +131,9 @@ func (r *Repository) Update(ctx context.Context, u app.Update, fn func(*domain.C
 		return c, outcome, nil
 	}
 	ran, err := outbox.Once(ctx, r.pool, u.Consumer, u.MessageID, apply)
+	if errors.Is(err, errUnrecorded) {
+		return domain.Checkout{}, app.Unknown, nil
+	}
 	if err != nil {
 		return domain.Checkout{}, 0, fmt.Errorf("update checkout: %w", err)
 	}
@@ -224,6 +234,15 @@ func (r *Repository) StaleCheckouts(ctx context.Context, before time.Time) ([]st
 	ids, err := r.q.StaleCheckouts(ctx, before)
 	if err != nil {
 		return nil, fmt.Errorf("stale checkouts: %w", err)
+	}
+	return ids, nil
+}
+
+// PendingRefunds lists checkouts whose refund was decided before and is not made yet.
+func (r *Repository) PendingRefunds(ctx context.Context, before time.Time) ([]string, error) {
+	ids, err := r.q.PendingRefunds(ctx, before)
+	if err != nil {
+		return nil, fmt.Errorf("pending refunds: %w", err)
 	}
 	return ids, nil
 }

@@ -107,10 +107,12 @@ func (c *Client) Confirm(ctx context.Context, caller domain.Caller, orderID, pay
 	return err
 }
 
-// Release posts /internal/holds/{orderId}/release. A completed order (409) stays completed.
-func (c *Client) Release(ctx context.Context, caller domain.Caller, orderID, reason string) error {
-	body := map[string]string{"reason": reason}
-	_, err := c.c.Do(ctx, caller, http.MethodPost, "/internal/holds/"+url.PathEscape(orderID)+"/release", body, nil)
+// ReleaseHold posts /internal/holds/release with the hold id: registration releases the
+// order made for it, if any, and refuses a hold with that id afterwards. A completed order
+// (409) stays completed.
+func (c *Client) ReleaseHold(ctx context.Context, caller domain.Caller, holdID, reason string) error {
+	body := map[string]string{"holdId": holdID, "reason": reason}
+	_, err := c.c.Do(ctx, caller, http.MethodPost, "/internal/holds/release", body, nil)
 	var p *peer.Problem
 	if errors.As(err, &p) {
 		return &domain.UnavailableError{Service: "registration", Err: p}

@@ -112,17 +112,17 @@ func (c *Client) CreateSession(ctx context.Context, r domain.PaymentRequest) (do
 	return out, nil
 }
 
-// Refund refunds a payment intent in full.
-func (c *Client) Refund(ctx context.Context, paymentIntent, idempotencyKey string, metadata map[string]string) (string, error) {
-	params := &stripego.RefundParams{PaymentIntent: stripego.String(paymentIntent)}
-	params.Metadata = metadata
+// Refund refunds a payment intent in full, with r's idempotency key and metadata.
+func (c *Client) Refund(ctx context.Context, r domain.Refund) (string, error) {
+	params := &stripego.RefundParams{PaymentIntent: stripego.String(r.PaymentIntent)}
+	params.Metadata = r.Metadata
 	params.Context = ctx
-	params.SetIdempotencyKey(idempotencyKey)
-	r, err := c.api.Refunds.New(params)
+	params.SetIdempotencyKey(r.IdempotencyKey)
+	refund, err := c.api.Refunds.New(params)
 	if err != nil {
 		return "", fmt.Errorf("stripe: refund: %w", describe(err))
 	}
-	return r.ID, nil
+	return refund.ID, nil
 }
 
 // describe keeps what is safe to log of a Stripe error: its type, code, status, request id

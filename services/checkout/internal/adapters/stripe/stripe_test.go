@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,9 +45,41 @@ func TestCreateSessionAndRefundOnStripeMock(t *testing.T) {
 		f.Get("line_items[0][price_data][currency]") != "eur" || proxy.IdempotencyKeys()["podium-checkout-chk_1"] != 1 {
 		t.Fatalf("parameters %v", f)
 	}
-	id, err := c.Refund(context.Background(), "pi_123", "podium-refund-ord_1", map[string]string{"orderId": "ord_1"})
-	if err != nil || !strings.HasPrefix(id, "re_") {
+	id, err := c.Refund(context.Background(), domain.Refund{PaymentIntent: "pi_123", IdempotencyKey: "podium-refund-ord_1", Metadata: map[string]string{"orderId": "ord_1"}})
+	if err != nil || !strings.HasPrefix(id, "re_") || proxy.IdempotencyKeys()["podium-refund-ord_1"] != 1 || proxy.Last(checkouttest.RouteRefunds).Get("metadata[orderId]") != "ord_1" {
 		t.Fatalf("refund %q %v", id, err)
+	}
+}
+
+// TestRecentSessionsOnStripeMock lists sessions as reconciliation does: stripe-mock checks the
+// request (created[gte], limit) and its fixture session, open, is left out; sessions the proxy
+// lists as Stripe settled them come back as their outcomes, paid and expired, while a
+// completed session still awaiting a delayed payment is left out.
+func TestRecentSessionsOnStripeMock(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	c := client(t, proxy.URL)
+	since := time.Now().Add(-48 * time.Hour)
+	if evs, err := c.RecentSessions(context.Background(), since); err != nil || len(evs) != 0 {
+		t.Fatalf("sessions of stripe-mock alone: %+v %v", evs, err)
+	}
+	if q := proxy.Last(checkouttest.RouteListSessions); q.Get("created[gte]") != strconv.FormatInt(since.Unix(), 10) || q.Get("limit") != "100" {
+		t.Fatalf("list query %v", q)
+	}
+	meta := map[string]any{"checkoutId": "chk_1", "orderId": "ord_1"}
+	proxy.List(map[string]any{"id": "cs_paid", "status": "complete", "payment_status": "paid", "metadata": meta, "payment_intent": "pi_9", "amount_total": 5875, "currency": "eur"})
+	proxy.List(map[string]any{"id": "cs_slow", "status": "complete", "payment_status": "unpaid", "metadata": meta})
+	proxy.List(map[string]any{"id": "cs_gone", "status": "expired", "payment_status": "unpaid", "metadata": map[string]any{"checkoutId": "chk_2"}, "client_reference_id": "ord_2", "payment_intent": nil})
+	evs, err := c.RecentSessions(context.Background(), since)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("sessions %+v %v, want the paid and the expired one", evs, err)
+	}
+	paid, expired := evs[0], evs[1]
+	if paid.Kind != domain.PaymentCompleted || !paid.Paid || paid.SessionID != "cs_paid" || paid.CheckoutID != "chk_1" || paid.OrderID != "ord_1" ||
+		paid.PaymentIntent != "pi_9" || *paid.AmountTotal != 5875 || paid.ID != "" {
+		t.Fatalf("paid session %+v", paid)
+	}
+	if expired.Kind != domain.PaymentExpired || expired.Paid || expired.SessionID != "cs_gone" || expired.CheckoutID != "chk_2" || expired.OrderID != "ord_2" {
+		t.Fatalf("expired session %+v", expired)
 	}
 }
 
@@ -56,8 +89,11 @@ func TestStripeFailuresAreErrors(t *testing.T) {
 	if _, err := client(t, proxy.URL).CreateSession(context.Background(), domain.PaymentRequest{Currency: "EUR", ExpiresAt: time.Now().Add(time.Hour)}); err == nil {
 		t.Fatal("no error while Stripe is down")
 	}
-	if _, err := client(t, "http://127.0.0.1:1").Refund(context.Background(), "pi_1", "k", nil); err == nil {
+	if _, err := client(t, "http://127.0.0.1:1").Refund(context.Background(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "k"}); err == nil {
 		t.Fatal("no error while Stripe is unreachable")
+	}
+	if _, err := client(t, proxy.URL).RecentSessions(context.Background(), time.Now().Add(-time.Hour)); err == nil {
+		t.Fatal("no error listing sessions while Stripe is down")
 	}
 }
 
@@ -67,7 +103,7 @@ func sign(payload []byte, key string, at time.Time) string {
 
 func TestParseWebhook(t *testing.T) {
 	c := client(t, "http://127.0.0.1:1")
-	payload := []byte(`{"id":"evt_1","object":"event","api_version":"2019-01-01","type":"checkout.session.completed","data":{"object":{
+	payload := []byte(`{"id":"evt_1","object":"event","api_version":"2019-01-01","created":1795000000,"type":"checkout.session.completed","data":{"object":{
 		"id":"cs_1","object":"checkout.session","payment_status":"paid","payment_intent":"pi_1","amount_total":5875,"currency":"eur",
 		"client_reference_id":"ord_ref","metadata":{"checkoutId":"chk_1"}}}}`)
 	ev, err := c.ParseWebhook(payload, sign(payload, secret, time.Now()))
@@ -75,7 +111,7 @@ func TestParseWebhook(t *testing.T) {
 		t.Fatal(err)
 	}
 	if ev.ID != "evt_1" || ev.Kind != domain.PaymentCompleted || ev.SessionID != "cs_1" || ev.CheckoutID != "chk_1" || ev.OrderID != "ord_ref" ||
-		!ev.Paid || ev.PaymentIntent != "pi_1" || *ev.AmountTotal != 5875 || ev.Currency != "eur" {
+		!ev.Paid || ev.PaymentIntent != "pi_1" || *ev.AmountTotal != 5875 || ev.Currency != "eur" || ev.Created.Unix() != 1795000000 {
 		t.Fatalf("event %+v", ev)
 	}
 	for name, header := range map[string]string{

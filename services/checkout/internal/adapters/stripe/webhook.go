@@ -29,17 +29,24 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 	if err != nil {
 		return domain.PaymentEvent{}, fmt.Errorf("%w: %w", domain.ErrInvalidSignature, err)
 	}
-	out := domain.PaymentEvent{ID: ev.ID, Kind: domain.PaymentEventKind(ev.Type)}
-	if !out.Handled() || ev.Data == nil {
-		return out, nil
+	kind := domain.PaymentEventKind(ev.Type)
+	if !(domain.PaymentEvent{Kind: kind}).Handled() || ev.Data == nil {
+		return domain.PaymentEvent{ID: ev.ID, Kind: kind}, nil
 	}
 	var s stripego.CheckoutSession
 	if err := json.Unmarshal(ev.Data.Raw, &s); err != nil {
 		return domain.PaymentEvent{}, fmt.Errorf("%w: the event's object is not a checkout session", domain.ErrInvalidBody)
 	}
-	out.SessionID = s.ID
-	out.CheckoutID = s.Metadata["checkoutId"]
-	out.OrderID = s.Metadata["orderId"]
+	out := sessionEvent(kind, &s)
+	out.ID, out.Created = ev.ID, time.Unix(ev.Created, 0).UTC()
+	return out, nil
+}
+
+// sessionEvent reads what checkout needs of a session into an event of kind: its id, the
+// checkout and order of its metadata (the order also from client_reference_id), whether it is
+// paid, its payment intent, amount and currency.
+func sessionEvent(kind domain.PaymentEventKind, s *stripego.CheckoutSession) domain.PaymentEvent {
+	out := domain.PaymentEvent{Kind: kind, SessionID: s.ID, CheckoutID: s.Metadata["checkoutId"], OrderID: s.Metadata["orderId"]}
 	if out.OrderID == "" {
 		out.OrderID = s.ClientReferenceID
 	}
@@ -53,5 +60,5 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 		out.AmountTotal = &amount
 	}
 	out.Currency = string(s.Currency)
-	return out, nil
+	return out
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // CreateHold stores a PENDING order with its registrations and holds their places, in one
-// transaction that first locks the order's client network and purchaser e-mail within its
+// transaction that first locks its hold id (refusing an id released before, see
+// ReleaseHoldByID), then the order's client network and purchaser e-mail within its
 // event (those with a cap) and reads their live holds at o.CreatedAt. The caps may refuse the
 // order, or name the e-mail's oldest holds, which are released in the same transaction to make
 // room. Holds never go through the create combiner: their subjects' locks are held until the
@@ -25,6 +26,9 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 		deltas[i].Check, deltas[i].Quota = true, quotas[deltas[i].CategoryID]
 	}
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
+		if err := refuseReleasedHold(ctx, q, o.OrganizerID, o.HoldID); err != nil {
+			return err
+		}
 		byAddress, byEmail, err := liveHolds(ctx, q, o, caps)
 		if err != nil {
 			return err

@@ -19,18 +19,24 @@ func (r *Repository) ReleaseOrder(ctx context.Context, organizerID, orderID, rea
 		if o, err = lockOrder(ctx, q, organizerID, orderID); err != nil {
 			return err
 		}
-		switch o.Status {
-		case domain.OrderCancelled, domain.OrderFailed:
-			return nil
-		case domain.OrderCompleted, domain.OrderRefunded:
-			return &domain.ConflictError{Message: fmt.Sprintf("order %s is %s and cannot be released", o.ID, o.Status)}
-		}
-		return r.release(ctx, tx, q, &o, reason, now)
+		return r.releaseLocked(ctx, tx, q, &o, reason, now)
 	})
 	if err != nil {
 		return domain.Order{}, fmt.Errorf("release order: %w", err)
 	}
 	return o, nil
+}
+
+// releaseLocked releases the locked order o if it is PENDING; a CANCELLED or FAILED one is
+// left as it is, a COMPLETED or REFUNDED one is a *domain.ConflictError.
+func (r *Repository) releaseLocked(ctx context.Context, tx pgx.Tx, q *db.Queries, o *domain.Order, reason string, now time.Time) error {
+	switch o.Status {
+	case domain.OrderCancelled, domain.OrderFailed:
+		return nil
+	case domain.OrderCompleted, domain.OrderRefunded:
+		return &domain.ConflictError{Message: fmt.Sprintf("order %s is %s and cannot be released", o.ID, o.Status)}
+	}
+	return r.release(ctx, tx, q, o, reason, now)
 }
 
 // RefundOrder marks an order whose payment was returned REFUNDED; see app.Repository. A

@@ -46,7 +46,7 @@ func (q *Queries) CheckoutIDsBySession(ctx context.Context, sessionID *string) (
 }
 
 const getCheckout = `-- name: GetCheckout :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses FROM checkouts WHERE id = $1
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason FROM checkouts WHERE id = $1
 `
 
 func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) {
@@ -82,12 +82,13 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 		&i.PaidAt,
 		&i.CompletedAt,
 		&i.PromocodeMaxUses,
+		&i.RefundReason,
 	)
 	return i, err
 }
 
 const getCheckoutForUpdate = `-- name: GetCheckoutForUpdate :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses FROM checkouts WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason FROM checkouts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout, error) {
@@ -123,6 +124,7 @@ func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout
 		&i.PaidAt,
 		&i.CompletedAt,
 		&i.PromocodeMaxUses,
+		&i.RefundReason,
 	)
 	return i, err
 }
@@ -189,6 +191,30 @@ func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) 
 	return result.RowsAffected(), nil
 }
 
+const pendingRefunds = `-- name: PendingRefunds :many
+SELECT id FROM checkouts WHERE state = 'REFUND_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 500
+`
+
+func (q *Queries) PendingRefunds(ctx context.Context, updatedAt time.Time) ([]string, error) {
+	rows, err := q.db.Query(ctx, pendingRefunds, updatedAt)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const staleCheckouts = `-- name: StaleCheckouts :many
 SELECT id FROM checkouts WHERE state = 'CREATED' AND created_at < $1 ORDER BY created_at LIMIT 500
 `
@@ -217,7 +243,7 @@ const updateCheckout = `-- name: UpdateCheckout :exec
 UPDATE checkouts SET
     state = $2, promocode_state = $3, order_id = $4, session_id = $5, session_url = $6,
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
-    updated_at = $11, paid_at = $12, completed_at = $13
+    updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14
 WHERE id = $1
 `
 
@@ -235,6 +261,7 @@ type UpdateCheckoutParams struct {
 	UpdatedAt        time.Time
 	PaidAt           *time.Time
 	CompletedAt      *time.Time
+	RefundReason     *string
 }
 
 func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) error {
@@ -252,6 +279,7 @@ func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) 
 		arg.UpdatedAt,
 		arg.PaidAt,
 		arg.CompletedAt,
+		arg.RefundReason,
 	)
 	return err
 }

@@ -38,6 +38,7 @@ type Checkout struct {
 	PaidAt           *time.Time
 	CompletedAt      *time.Time
 	PromocodeMaxUses *int64
+	RefundReason     *string
 }
 
 type IdempotencyKey struct {

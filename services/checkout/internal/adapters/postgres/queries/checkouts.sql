@@ -23,8 +23,11 @@ SELECT id FROM checkouts WHERE order_id = $1 ORDER BY created_at DESC LIMIT 1;
 UPDATE checkouts SET
     state = $2, promocode_state = $3, order_id = $4, session_id = $5, session_url = $6,
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
-    updated_at = $11, paid_at = $12, completed_at = $13
+    updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14
 WHERE id = $1;
 
 -- name: StaleCheckouts :many
 SELECT id FROM checkouts WHERE state = 'CREATED' AND created_at < $1 ORDER BY created_at LIMIT 500;
+
+-- name: PendingRefunds :many
+SELECT id FROM checkouts WHERE state = 'REFUND_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 500;

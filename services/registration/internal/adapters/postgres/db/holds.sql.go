@@ -10,6 +10,38 @@ import (
 	"time"
 )
 
+const holdReleased = `-- name: HoldReleased :one
+SELECT EXISTS (SELECT 1 FROM released_holds WHERE organizer_id = $1 AND hold_id = $2)
+`
+
+type HoldReleasedParams struct {
+	OrganizerID string
+	HoldID      string
+}
+
+func (q *Queries) HoldReleased(ctx context.Context, arg HoldReleasedParams) (bool, error) {
+	row := q.db.QueryRow(ctx, holdReleased, arg.OrganizerID, arg.HoldID)
+	var exists bool
+	err := row.Scan(&exists)
+	return exists, err
+}
+
+const insertReleasedHold = `-- name: InsertReleasedHold :exec
+INSERT INTO released_holds (organizer_id, hold_id, released_at) VALUES ($1, $2, $3)
+ON CONFLICT (organizer_id, hold_id) DO NOTHING
+`
+
+type InsertReleasedHoldParams struct {
+	OrganizerID string
+	HoldID      string
+	ReleasedAt  time.Time
+}
+
+func (q *Queries) InsertReleasedHold(ctx context.Context, arg InsertReleasedHoldParams) error {
+	_, err := q.db.Exec(ctx, insertReleasedHold, arg.OrganizerID, arg.HoldID, arg.ReleasedAt)
+	return err
+}
+
 const liveHoldsByEmail = `-- name: LiveHoldsByEmail :many
 SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
@@ -112,8 +144,21 @@ SELECT pg_advisory_xact_lock($1::bigint)
 `
 
 // Serialises the holds of one subject (a client network or a purchaser e-mail in an event)
-// until the transaction ends, so that two concurrent holds cannot both fit under its cap.
+// until the transaction ends, so that two concurrent holds cannot both fit under its cap; and
+// a hold with the release of its hold id, so that the one running second sees the first.
 func (q *Queries) LockHoldSubject(ctx context.Context, lockID int64) error {
 	_, err := q.db.Exec(ctx, lockHoldSubject, lockID)
 	return err
+}
+
+const pruneReleasedHolds = `-- name: PruneReleasedHolds :execrows
+DELETE FROM released_holds WHERE released_at < $1::timestamptz
+`
+
+func (q *Queries) PruneReleasedHolds(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, pruneReleasedHolds, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }

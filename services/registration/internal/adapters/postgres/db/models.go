@@ -90,6 +90,12 @@ type Registration struct {
 	GuestName            *string
 }
 
+type ReleasedHold struct {
+	OrganizerID string
+	HoldID      string
+	ReleasedAt  time.Time
+}
+
 type Ticket struct {
 	ID                string
 	AthleteID         string

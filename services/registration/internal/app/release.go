@@ -1,0 +1,55 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// releasedHoldKeep is how long a released hold id is remembered: far longer than a hold
+// request with it can be in flight (checkout never sends a released id again).
+const releasedHoldKeep = 24 * time.Hour
+
+// ReleaseHold releases a held order's places (idempotent; a COMPLETED order is a conflict).
+func (s *Service) ReleaseHold(ctx context.Context, organizerID, orderID, reason string) (domain.Order, error) {
+	if err := checkReleaseReason(reason); err != nil {
+		return domain.Order{}, err
+	}
+	o, err := s.repo.ReleaseOrder(ctx, organizerID, orderID, reason, s.clock())
+	if err != nil {
+		return domain.Order{}, fmt.Errorf("release hold: %w", err)
+	}
+	return o, nil
+}
+
+// ReleaseHoldByID releases a hold by the hold id checkout chose, whether or not its order was
+// made: checkout calls it when a hold's answer was lost (a timeout), so it cannot know the
+// order. A hold with that id arriving afterwards is refused (409, reason HOLD_RELEASED).
+// Idempotent; found is false when no order was made; a COMPLETED order is a conflict.
+func (s *Service) ReleaseHoldByID(ctx context.Context, organizerID, holdID, reason string) (o domain.Order, found bool, err error) {
+	if err := checkReleaseReason(reason); err != nil {
+		return domain.Order{}, false, err
+	}
+	if holdID == "" {
+		return domain.Order{}, false, &domain.ValidationError{Problems: []string{"holdId is required"}}
+	}
+	return s.repo.ReleaseHoldByID(ctx, organizerID, holdID, reason, s.clock())
+}
+
+func checkReleaseReason(reason string) error {
+	switch reason {
+	case domain.ReleaseExpired, domain.ReleaseFailed, domain.ReleaseCancelled:
+		return nil
+	}
+	return &domain.ValidationError{Problems: []string{"reason must be one of EXPIRED, FAILED, CANCELLED"}}
+}
+
+// pruneReleasedHolds forgets hold ids released more than a day ago.
+func (s *Service) pruneReleasedHolds(ctx context.Context) error {
+	if _, err := s.repo.PruneReleasedHolds(ctx, s.clock().Add(-releasedHoldKeep)); err != nil {
+		return fmt.Errorf("sweep holds: %w", err)
+	}
+	return nil
+}
