@@ -101,11 +101,13 @@ func TestTheGatewayKeepsPublicReadsForItsTenantOnly(t *testing.T) {
 			t.Fatalf("headers of an edge answer: %v", res.header)
 		}
 	}
-	conditional := owner.browser("GET", path, nil)
-	conditional.headers["If-None-Match"] = second.header.Get("ETag")
-	if res := send(t, conditional); res.status != 304 || res.header.Get("X-Cache") != "HIT" {
-		t.Fatalf("conditional read of a kept answer: %d, X-Cache %q", res.status, res.header.Get("X-Cache"))
-	}
+	// A kept answer lives a second: on a busy machine it may lapse before the next read, which
+	// then keeps it again.
+	awaitAnswer(t, func() response {
+		conditional := owner.browser("GET", path, nil)
+		conditional.headers["If-None-Match"] = second.header.Get("ETag")
+		return send(t, conditional)
+	}, func(r response) bool { return r.status == 304 && r.header.Get("X-Cache") == "HIT" })
 	wantError(t, send(t, other.browser("GET", path, nil)), 404, "event "+ev.ID+" not found")
 	for range 2 { // a preview (a query string) never even looks at the edge cache
 		if res := send(t, owner.browser("GET", path+"?previewToken="+ev.PreviewToken, nil)); res.status != 200 || res.header.Get("X-Cache") != "" {
