@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podiumhq/podium/libs/apispec"
@@ -68,6 +69,8 @@ type Env struct {
 	Mail    *MailServer
 	// Validator checks responses against the OpenAPI document.
 	Validator *apispec.Validator
+	// App is the service's Fiber app, for tests that send it requests in memory.
+	App *fiber.App
 	client    *http.Client
 	// principals remembers the principal of each token Token minted, so that Do can send it to
 	// an internal route as checkout would.
@@ -100,6 +103,7 @@ func Start(t testing.TB, o Options) *Env {
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
 	reghttp.Register(srv.App, reghttp.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})
+	env.App = srv.App
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
