@@ -25,9 +25,8 @@ import (
 // BasePath is the prefix of every operation's path.
 const BasePath = "/external/v1"
 
-// Served returns the operations of the document that take a request body and that app routes,
-// in the document's order: an operation added to the document is fuzzed as soon as its owner
-// routes it.
+// Served returns the operations of the document that app routes, in the document's order: an
+// operation added to the document is fuzzed as soon as its owner routes it.
 func Served(app *fiber.App) []apispec.Operation {
 	routes := map[string]bool{}
 	for _, r := range app.GetRoutes(true) {
@@ -35,11 +34,22 @@ func Served(app *fiber.App) []apispec.Operation {
 	}
 	var ops []apispec.Operation
 	for _, op := range apispec.Operations() {
-		if op.HasBody && routes[op.Method+" "+BasePath+fiberPath(op.Path)] {
+		if routes[op.Method+" "+BasePath+fiberPath(op.Path)] {
 			ops = append(ops, op)
 		}
 	}
 	return ops
+}
+
+// WithBody returns the operations of ops that take a request body.
+func WithBody(ops []apispec.Operation) []apispec.Operation {
+	var out []apispec.Operation
+	for _, op := range ops {
+		if op.HasBody {
+			out = append(out, op)
+		}
+	}
+	return out
 }
 
 // fiberPath writes an OpenAPI path template ("/events/{eventId}") as a Fiber route

@@ -40,7 +40,7 @@ func onSite(operationID string) map[string]any {
 // operation's schema accepts reaches the owner.
 func FuzzOperationBodies(f *testing.F) {
 	h := newHarness(f, Limits{})
-	ops := contracttest.Served(h.srv.App)
+	ops := contracttest.WithBody(contracttest.Served(h.srv.App))
 	for i, op := range ops {
 		for _, seed := range contracttest.Seeds(op.ID, onSite(op.ID)) {
 			f.Add(uint8(i), seed)
@@ -75,7 +75,7 @@ func FuzzKeyHeaders(f *testing.F) {
 		}
 	}
 	ops := map[apispec.Surface]apispec.Operation{}
-	for _, op := range contracttest.Served(h.srv.App) {
+	for _, op := range contracttest.WithBody(contracttest.Served(h.srv.App)) {
 		ops[op.Surface] = op
 	}
 	f.Fuzz(func(t *testing.T, header uint8, value string) {

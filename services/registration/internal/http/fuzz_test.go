@@ -21,7 +21,7 @@ type fuzzEnv struct {
 func startFuzz(f *testing.F) fuzzEnv {
 	env := start(f, regtest.Options{})
 	reg := create(f, env, createBody("Ana"))
-	return fuzzEnv{Env: env, ops: contracttest.Served(env.App), params: map[string]string{"eventId": evtA, "ticketId": ticketOf(reg, 0)}}
+	return fuzzEnv{Env: env, ops: contracttest.WithBody(contracttest.Served(env.App)), params: map[string]string{"eventId": evtA, "ticketId": ticketOf(reg, 0)}}
 }
 
 // send sends body to the operation of org A as the gateway forwards it, with a token of the
