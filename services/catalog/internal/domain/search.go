@@ -47,10 +47,6 @@ func NewSearch(organizerID string, r SearchRequest, publicOnly bool) (Search, er
 		if utf8.RuneCountInString(*r.Search) > MaxSearchLength {
 			p.add(fmt.Sprintf("search must be at most %d characters long", MaxSearchLength))
 		}
-		// PostgreSQL refuses the character in text, as the gateway's validation does.
-		if strings.IndexByte(*r.Search, 0) >= 0 {
-			p.add("search must not contain the character U+0000")
-		}
 	}
 	if r.Status != nil {
 		switch {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stripe/stripe-go/v76/webhook"
 
@@ -62,6 +63,8 @@ type Env struct {
 	Registration *Registration
 	Stripe       *Stripe
 	Service      *app.Service
+	// App is the Fiber app of the latest instance, for tests that send it requests in memory.
+	App *fiber.App
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
 	opts    Options
@@ -116,6 +119,7 @@ func (e *Env) serve(t testing.TB) {
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
 	})
 	chkhttp.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
+	e.App = srv.App
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package stripe
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	stripego "github.com/stripe/stripe-go/v76"
@@ -29,6 +30,9 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 	if err != nil {
 		return domain.PaymentEvent{}, fmt.Errorf("%w: %w", domain.ErrInvalidSignature, err)
 	}
+	if ev.ID == "" {
+		return domain.PaymentEvent{}, fmt.Errorf("%w: the event has no id", domain.ErrInvalidBody)
+	}
 	out := domain.PaymentEvent{ID: ev.ID, Kind: domain.PaymentEventKind(ev.Type)}
 	if !out.Handled() || ev.Data == nil {
 		return out, nil
@@ -53,5 +57,11 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 		out.AmountTotal = &amount
 	}
 	out.Currency = string(s.Currency)
+	// No id Stripe gives holds U+0000, which PostgreSQL refuses in text.
+	for _, v := range []string{out.ID, out.SessionID, out.CheckoutID, out.OrderID, out.PaymentIntent, out.Currency} {
+		if strings.IndexByte(v, 0) >= 0 {
+			return domain.PaymentEvent{}, fmt.Errorf("%w: the event holds the character U+0000", domain.ErrInvalidBody)
+		}
+	}
 	return out, nil
 }
