@@ -13,7 +13,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -55,7 +54,7 @@ type Options struct {
 type Env struct {
 	URL   string
 	Pool  *pgxpool.Pool
-	Clock *Clock
+	Clock *testkit.Clock
 	// Issuers mint identity tokens from each calling service, and checkout's own; the service
 	// trusts every one's key, so its routes' own caller checks decide.
 	Issuers      *identitytest.Issuers
@@ -73,7 +72,7 @@ type Env struct {
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	env := &Env{Pool: Pool(t), Clock: &Clock{}, Issuers: identitytest.New(t), opts: o}
+	env := &Env{Pool: Pool(t), Clock: &testkit.Clock{}, Issuers: identitytest.New(t), opts: o}
 	env.Catalog = NewCatalog(t, env.Issuers.Verifier(identity.Catalog))
 	env.Registration = NewRegistration(t, env.Issuers.Verifier(identity.Registration))
 	env.Stripe = NewStripe(t)
@@ -147,14 +146,6 @@ func Background(t testing.TB, fn func(context.Context) error) {
 	})
 }
 
-// Clock is a clock that runs with real time plus an offset tests can advance.
-type Clock struct{ offset atomic.Int64 }
-
-// Now returns the current time of the clock.
-func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {

@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -60,7 +59,7 @@ type Env struct {
 	Pool    *pgxpool.Pool
 	Repo    *regpg.Repository
 	Service *app.Service
-	Clock   *Clock
+	Clock   *testkit.Clock
 	// Issuers mint identity tokens from each calling service, and registration's own; the
 	// service trusts every one's key, so its route groups' own caller checks decide.
 	Issuers *identitytest.Issuers
@@ -84,7 +83,7 @@ func Start(t testing.TB, o Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Pool: o.Pool, Clock: &Clock{}, Issuers: identitytest.New(t), Validator: v}
+	env := &Env{Pool: o.Pool, Clock: &testkit.Clock{}, Issuers: identitytest.New(t), Validator: v}
 	transport := &http.Transport{MaxIdleConnsPerHost: 64}
 	env.client = &http.Client{Transport: transport}
 	if env.Pool == nil {
@@ -160,14 +159,6 @@ func Background(t testing.TB, fn func(context.Context) error) {
 	})
 }
 
-// Clock is a clock that runs with real time plus an offset tests can advance.
-type Clock struct{ offset atomic.Int64 }
-
-// Now returns the current time of the clock.
-func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {
