@@ -106,7 +106,6 @@ func background(t testing.TB, fn func(context.Context) error) {
 	})
 }
 
-
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {
 	Status int

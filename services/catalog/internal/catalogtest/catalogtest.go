@@ -189,4 +189,3 @@ func or(d, def time.Duration) time.Duration {
 	}
 	return d
 }
-

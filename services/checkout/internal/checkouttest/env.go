@@ -146,7 +146,6 @@ func Background(t testing.TB, fn func(context.Context) error) {
 	})
 }
 
-
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {
 	Status int

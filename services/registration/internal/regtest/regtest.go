@@ -69,8 +69,8 @@ type Env struct {
 	// Validator checks responses against the OpenAPI document.
 	Validator *apispec.Validator
 	// App is the service's Fiber app, for tests that send it requests in memory.
-	App *fiber.App
-	client    *http.Client
+	App    *fiber.App
+	client *http.Client
 	// principals remembers the principal of each token Token minted, so that Do can send it to
 	// an internal route as checkout would.
 	principals sync.Map
@@ -158,7 +158,6 @@ func Background(t testing.TB, fn func(context.Context) error) {
 		}
 	})
 }
-
 
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {
