@@ -30,12 +30,12 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 	if err != nil {
 		return domain.PaymentEvent{}, fmt.Errorf("%w: %w", domain.ErrInvalidSignature, err)
 	}
+	out := domain.PaymentEvent{ID: ev.ID, Kind: domain.PaymentEventKind(ev.Type)}
 	if ev.ID == "" {
 		return domain.PaymentEvent{}, fmt.Errorf("%w: the event has no id", domain.ErrInvalidBody)
 	}
-	out := domain.PaymentEvent{ID: ev.ID, Kind: domain.PaymentEventKind(ev.Type)}
 	if !out.Handled() || ev.Data == nil {
-		return out, nil
+		return checked(out)
 	}
 	var s stripego.CheckoutSession
 	if err := json.Unmarshal(ev.Data.Raw, &s); err != nil {
@@ -57,11 +57,16 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 		out.AmountTotal = &amount
 	}
 	out.Currency = string(s.Currency)
-	// No id Stripe gives holds U+0000, which PostgreSQL refuses in text.
-	for _, v := range []string{out.ID, out.SessionID, out.CheckoutID, out.OrderID, out.PaymentIntent, out.Currency} {
+	return checked(out)
+}
+
+// checked returns e, or refuses it when what is read of it holds U+0000: no id Stripe gives has
+// one, and PostgreSQL refuses it in text.
+func checked(e domain.PaymentEvent) (domain.PaymentEvent, error) {
+	for _, v := range []string{e.ID, string(e.Kind), e.SessionID, e.CheckoutID, e.OrderID, e.PaymentIntent, e.Currency} {
 		if strings.IndexByte(v, 0) >= 0 {
 			return domain.PaymentEvent{}, fmt.Errorf("%w: the event holds the character U+0000", domain.ErrInvalidBody)
 		}
 	}
-	return out, nil
+	return e, nil
 }
