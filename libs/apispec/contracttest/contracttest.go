@@ -6,6 +6,7 @@ package contracttest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -115,7 +116,7 @@ func Send(tb testing.TB, app *fiber.App, method, path string, headers map[string
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req := httptest.NewRequest(method, path, rd)
+	req := httptest.NewRequestWithContext(context.Background(), method, path, rd)
 	if body != nil {
 		req.Header.Set(fiber.HeaderContentType, fiber.MIMEApplicationJSON)
 	}
@@ -167,8 +168,11 @@ func StandardError(a Answer) error {
 	}
 	d := json.NewDecoder(bytes.NewReader(a.Body))
 	d.DisallowUnknownFields()
-	if err := d.Decode(&body); err != nil || d.More() {
-		return fmt.Errorf("answered %d with a body that is not the standard error body (%v): %s", a.Status, err, a.Body)
+	if err := d.Decode(&body); err != nil {
+		return fmt.Errorf("answered %d with a body that is not the standard error body (%w): %s", a.Status, err, a.Body)
+	}
+	if d.More() {
+		return fmt.Errorf("answered %d with more than the standard error body: %s", a.Status, a.Body)
 	}
 	var one string
 	var many []string
