@@ -31,6 +31,10 @@ run: build tools ## Run the whole system locally (Ctrl-C stops it).
 test: tools ## Run unit, integration and end-to-end tests (needs Postgres and Redis).
 	PATH="$(TOOLS):$$PATH" go test -race -count=1 -timeout 20m $(PACKAGES)
 
+.PHONY: fuzz
+fuzz: tools ## Run every fuzz target for FUZZTIME each (default 30s; FUZZ=regexp picks targets).
+	PATH="$(TOOLS):$$PATH" ./scripts/fuzz.sh
+
 .PHONY: bench
 bench: build tools ## Measure the gateway and the services against their baselines.
 	PATH="$(TOOLS):$$PATH" go run ./system/cmd/bench -bin $(BIN)

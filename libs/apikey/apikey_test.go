@@ -72,14 +72,42 @@ func TestHashAndLast4(t *testing.T) {
 	}
 }
 
+// FuzzParse checks Parse on any string: it refuses with one of its three errors, without a
+// lookup, or accepts a key of the exact length and prefix of its type, whose hash is 64 hex
+// digits and whose every single-character change after the prefix (pos picks where) is caught
+// by the checksum.
 func FuzzParse(f *testing.F) {
-	k, _ := apikey.Generate(apikey.Secret)
-	f.Add(k)
-	f.Add("pdm_pk_live_")
-	f.Fuzz(func(t *testing.T, s string) {
+	for _, typ := range []apikey.Type{apikey.Secret, apikey.Publishable} {
+		k, _ := apikey.Generate(typ)
+		f.Add(k, uint8(0))
+		f.Add(k, uint8(37))
+		f.Add(k[:len(k)-1], uint8(0))
+		f.Add(" "+k, uint8(0))
+	}
+	f.Add("pdm_pk_live_", uint8(0))
+	f.Add("pdm_sk_live_"+strings.Repeat("é", 19), uint8(0))
+	f.Add("pdm_sk_test_000000000000000000000000000000000000000", uint8(1))
+	f.Fuzz(func(t *testing.T, s string, pos uint8) {
 		typ, err := apikey.Parse(s)
-		if err == nil && (len(s) != apikey.Length || !strings.HasPrefix(s, apikey.Prefix(typ))) {
-			t.Fatalf("Parse accepted %q", s)
+		if err != nil {
+			if !errors.Is(err, apikey.ErrUnknownPrefix) && !errors.Is(err, apikey.ErrMalformed) && !errors.Is(err, apikey.ErrChecksum) {
+				t.Fatalf("Parse(%q): %v", s, err)
+			}
+			return
+		}
+		if len(s) != apikey.Length || !strings.HasPrefix(s, apikey.Prefix(typ)) {
+			t.Fatalf("Parse accepted %q as %s", s, typ)
+		}
+		if h := apikey.Hash(s); len(h) != 64 || strings.Trim(h, "0123456789abcdef") != "" || apikey.Last4(s) != s[len(s)-4:] {
+			t.Fatalf("Hash(%q) = %q, Last4 %q", s, h, apikey.Last4(s))
+		}
+		i := len(apikey.Prefix(typ)) + int(pos)%(apikey.Length-len(apikey.Prefix(typ)))
+		c := byte('a')
+		if s[i] == c {
+			c = 'b'
+		}
+		if _, err := apikey.Parse(s[:i] + string(c) + s[i+1:]); !errors.Is(err, apikey.ErrChecksum) {
+			t.Fatalf("%q with character %d changed: %v, want a checksum mismatch", s, i, err)
 		}
 	})
 }

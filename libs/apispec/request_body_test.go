@@ -61,6 +61,11 @@ func TestEmptyAndMalformedBodies(t *testing.T) {
 		{"browserCheckoutSummary", `{"categoryId":"cat_1","purchaserEmail":"a@b.es","guests":[{"email":"x@y.es","Email":"z"}]}`,
 			[]string{"guests[0].Email is given more than once: member names are compared without regard to case"}},
 		{"organizerSearchEvents", `{"limit":10,"limit":20}`, nil},
+		// No service can store U+0000 (PostgreSQL refuses it in text and jsonb), wherever it is.
+		{"organizerSearchRegistrations", `{"search":"a\u0000b","customFieldFilters":[{"fieldId":"f","operator":"equals","value":["\u0000"]}]}`,
+			[]string{"customFieldFilters[0].value[0] must not contain the character U+0000", "search must not contain the character U+0000"}},
+		{"organizerSearchEvents", `{"x":{"a\u0000":1}}`, []string{"x must not have member names containing the character U+0000"}},
+		{"organizerSearchEvents", `{"search":"\u0001\u001f"}`, nil},
 		{"organizerSearchEvents", `{"limit":1e3}`, []string{"limit must be at most 100"}},
 		// Body-less operations do not read the body.
 		{"organizerGetEvent", `not json`, nil},

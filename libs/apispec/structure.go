@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -17,6 +18,9 @@ const (
 	// maxNameLength is the longest member name, in characters, anywhere in a body.
 	maxNameLength = 128
 )
+
+// nulProblem is the problem of a string holding the character U+0000.
+const nulProblem = "must not contain the character U+0000"
 
 // tooDeepProblem is the problem of a body nested deeper than maxDepth.
 var tooDeepProblem = fmt.Sprintf("body must not nest objects and arrays more than %d levels deep", maxDepth)
@@ -55,7 +59,9 @@ func nestsTooDeep(body []byte) bool {
 
 // shape walks a decoded body for the problems of its shape that no schema states: number
 // literals beyond what the schema library can compare cheaply, member names longer than
-// maxNameLength, and member names that differ only in case. It keeps the path of the value it is
+// maxNameLength, member names that differ only in case, and strings (values or member names)
+// holding the character U+0000, which no service can store (PostgreSQL text and jsonb refuse
+// it). It keeps the path of the value it is
 // at as a stack of steps and copies it only for the problems it keeps, so its time is linear in
 // the body whatever the nesting and the member names.
 type shape struct {
@@ -76,10 +82,19 @@ func (s *shape) walk(v any) {
 		if isHugeNumber(n) {
 			s.report("is a number outside the range this API accepts")
 		}
+	case string:
+		if strings.IndexByte(n, 0) >= 0 {
+			s.report(nulProblem)
+		}
 	case map[string]any:
 		if hasLongName(n) {
 			// Its members are not walked: their paths would repeat the long name.
 			s.report(fmt.Sprintf("must not have member names longer than %d characters", maxNameLength))
+			return
+		}
+		if hasNulName(n) {
+			// Nor here: their paths would show the character.
+			s.report("must not have member names containing the character U+0000")
 			return
 		}
 		if name := twinOf(n); name != "" {
@@ -109,6 +124,16 @@ func (s *shape) report(text string) {
 		p.at = slices.Clone(s.at)
 	}
 	s.first.offer(p)
+}
+
+// hasNulName reports whether a member name of obj holds the character U+0000.
+func hasNulName(obj map[string]any) bool {
+	for k := range obj {
+		if strings.IndexByte(k, 0) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // hasLongName reports whether a member name of obj is longer than maxNameLength characters.

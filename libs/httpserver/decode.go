@@ -14,11 +14,15 @@ import (
 // DecodeJSON decodes the request body into v; an empty body decodes as {}. JSON Schema, and so
 // the gateway's validation, counts 7.0 and 7e0 as the integer 7: a body refused only because
 // such a number went into an integer field is decoded again with its integral numbers written
-// plainly.
+// plainly. A body holding the character U+0000 in a string is refused, as the gateway's
+// validation refuses it: PostgreSQL stores it in neither text nor jsonb.
 func DecodeJSON(c *fiber.Ctx, v any) error {
 	body := c.Body()
 	if len(body) == 0 {
 		return nil
+	}
+	if holdsNul(body) {
+		return errNul
 	}
 	err := json.Unmarshal(body, v)
 	var typeErr *json.UnmarshalTypeError
@@ -31,6 +35,29 @@ func DecodeJSON(c *fiber.Ctx, v any) error {
 		return BadRequest("body must be a valid JSON object of the documented shape")
 	}
 	return nil
+}
+
+var errNul = BadRequest("body must not contain the character U+0000")
+
+// holdsNul reports whether a string of the JSON body holds U+0000, which JSON writes only as
+// the escape \u0000 (a raw control character in a string is not JSON): "u0000" after an odd
+// number of backslashes.
+func holdsNul(body []byte) bool {
+	for from := 0; ; {
+		i := bytes.Index(body[from:], []byte("u0000"))
+		if i < 0 {
+			return false
+		}
+		i += from
+		backslashes := 0
+		for j := i - 1; j >= 0 && body[j] == '\\'; j-- {
+			backslashes++
+		}
+		if backslashes%2 == 1 {
+			return true
+		}
+		from = i + 1
+	}
 }
 
 // maxIntegerLiteral is the longest number literal read as an integer: 64 bits need at most 20

@@ -46,6 +46,11 @@ func TestDecodeJSONReadsIntegersInAnyNotation(t *testing.T) {
 		{`{"limit": 7.` + strings.Repeat("0", 100) + `, "nested": [{"t": 1, "x": 0}]}`, "", 400},
 		{`{"limit": "7", "nested": [{"t": 1, "x": 0}]}`, "", 400},
 		{`{"limit": 7.0, "nested": {}}`, "", 400},
+		// PostgreSQL stores U+0000 in neither text nor jsonb; a backslash written out is not it.
+		{`{"limit": 7, "nested": [{"t": 1, "x": 0}], "name": "a\u0000"}`, "", 400},
+		{`{"limit": 7, "nested": [{"t": 1, "x": 0}], "\u0000": 1}`, "", 400},
+		{`{"limit": 7, "nested": [{"t": 1, "x": 0}], "name": "\\\u0000"}`, "", 400},
+		{`{"limit": 7, "nested": [{"t": 1, "x": 0}], "name": "\\u0000 u0000"}`, "7 1", 200},
 	}
 	for _, tc := range cases {
 		req := httptest.NewRequest("POST", "/", strings.NewReader(tc.body))

@@ -100,6 +100,9 @@ func TestStandardErrorBodies(t *testing.T) {
 		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large"},
 		{"internal error leaks nothing", "GET", "/widgets/boom", "", 500, "internal error; quote the requestId when reporting it"},
 		{"panic", "GET", "/widgets/panic", "", 500, "internal error; quote the requestId when reporting it"},
+		// Answered by the HTTP server itself, before any route: the request's head does not fit
+		// its 4 KiB read buffer.
+		{"request head over the read buffer", "GET", "/widgets/" + strings.Repeat("x", 5000), "", 431, "Request Header Fields Too Large"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,75 +4,49 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/podiumhq/podium/system/stack"
 )
 
-// fixedZone names the IANA zone of a whole-hour UTC offset (POSIX signs: Etc/GMT-14 is UTC+14).
-func fixedZone(hours int) string {
-	switch {
-	case hours > 0:
-		return fmt.Sprintf("Etc/GMT-%d", hours)
-	case hours < 0:
-		return fmt.Sprintf("Etc/GMT+%d", -hours)
-	}
-	return "Etc/GMT"
+// zoneExternalID names an event after its zone and a date in the characters external ids allow
+// ("Etc/GMT+12", "2099-01-01" -> "tier-gmt-west-12-2099-01-01").
+func zoneExternalID(zone, date string) string {
+	return "tier-" + strings.NewReplacer("Etc/GMT+", "gmt-west-", "Etc/GMT-", "gmt-east-").Replace(zone) + "-" + date
 }
 
-// zoneExternalID names an event after its zone in the characters external ids allow
-// ("Etc/GMT+2" -> "tier-gmt-west-2", "Etc/GMT-3" -> "tier-gmt-east-3").
-func zoneExternalID(zone string) string {
-	return "tier-" + strings.NewReplacer("Etc/GMT+", "gmt-west-", "Etc/GMT-", "gmt-east-", "Etc/GMT", "gmt").Replace(zone)
-}
-
-// zonesAroundMidnight returns two fixed-offset zones and a date: in the first, 00:00 of the
-// date passed 30 to 90 minutes ago; in the second, two hours further west, it is 30 to 90
-// minutes away. IANA's fixed zones span UTC-12 to UTC+14, so such a pair exists at any instant.
-func zonesAroundMidnight(now time.Time) (past, ahead string, date string) {
-	for east := 14; east >= -10; east-- {
-		local := now.In(time.FixedZone("", east*3600))
-		since := local.Sub(time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, local.Location()))
-		if since >= 30*time.Minute && since < 90*time.Minute {
-			return fixedZone(east), fixedZone(east - 2), local.Format(time.DateOnly)
-		}
-	}
-	panic("no whole-hour offset is 30 to 90 minutes past midnight")
-}
-
-// TestDateTierSwitchesAtMidnightInTheEventsTimeZone imports two events whose early tier ends on
-// the same date, in two zones: where that date's midnight has passed the base price is active,
-// where it has not the tier still is, and the tier's end is that local midnight in UTC.
-func TestDateTierSwitchesAtMidnightInTheEventsTimeZone(t *testing.T) {
+// TestDateTierEndsAtMidnightInTheEventsTimeZone imports events whose early tier ends on the same
+// date in the two zones furthest apart (UTC+14 and UTC-12), once on a date long past and once
+// on one far ahead: the tier ends at that date's midnight in each event's zone (26 hours apart
+// in UTC), and it is active, its price the card's, exactly when that end is ahead. The catalog
+// runs on the wall clock, so the dates are chosen far from any instant the suite runs at: no
+// hour of the day changes what it sees. The switch at the instant of local midnight is tested
+// with a chosen clock by the catalog's TestDateTierSwitchesAtMidnightInTheEventsZone.
+func TestDateTierEndsAtMidnightInTheEventsTimeZone(t *testing.T) {
 	tn := newTenant(t)
-	pastZone, aheadZone, until := zonesAroundMidnight(time.Now())
-	tiered := func(externalID, zone string) map[string]any {
-		doc := catalogEvent(externalID, "PUBLISHED", false)
-		doc["timezone"] = zone
+	for _, tc := range []struct {
+		zone, until, endsAt string
+		active              bool
+		price               int
+	}{
+		{"Etc/GMT-14", "2020-01-01", "2019-12-31T10:00:00Z", false, 5000},
+		{"Etc/GMT+12", "2020-01-01", "2020-01-01T12:00:00Z", false, 5000},
+		{"Etc/GMT-14", "2099-01-01", "2098-12-31T10:00:00Z", true, 3000},
+		{"Etc/GMT+12", "2099-01-01", "2099-01-01T12:00:00Z", true, 3000},
+	} {
+		doc := catalogEvent(zoneExternalID(tc.zone, tc.until), "PUBLISHED", false)
+		doc["timezone"] = tc.zone
 		doc["categories"] = []any{map[string]any{
 			"key": "open", "name": "Open", "basePrice": 5000,
-			"tiers": []any{map[string]any{"key": "early", "name": "Early", "price": 3000, "until": until}},
+			"tiers": []any{map[string]any{"key": "early", "name": "Early", "price": 3000, "until": tc.until}},
 		}}
-		return doc
-	}
-	for _, tc := range []struct {
-		zone   string
-		active bool
-		price  int
-	}{{pastZone, false, 5000}, {aheadZone, true, 3000}} {
-		ev := tn.importEvent(t, tiered(zoneExternalID(tc.zone), tc.zone))
-		loc, err := time.LoadLocation(tc.zone)
-		if err != nil {
-			t.Fatal(err)
-		}
-		end, _ := time.ParseInLocation(time.DateOnly, until, loc)
+		ev := tn.importEvent(t, doc)
 		for _, sf := range tn.surfaces() {
 			var cards pricingCards
 			decodeOK(t, send(t, sf.call("GET", "/events/"+ev.ID+"/pricing-cards", nil)), 200, sf.op("GetPricingCards"), &cards)
 			c := cards.Cards[0]
-			if c.ActivePrice != tc.price || c.Tiers[0].Active != tc.active || c.Tiers[0].EndsAt != end.UTC().Format(time.RFC3339) {
+			if c.ActivePrice != tc.price || c.Tiers[0].Active != tc.active || c.Tiers[0].EndsAt != tc.endsAt {
 				t.Fatalf("%s in %s (tier until %s): active price %d, tier %+v; want %d, active %t, ending %s",
-					sf.name, tc.zone, until, c.ActivePrice, c.Tiers[0], tc.price, tc.active, end.UTC().Format(time.RFC3339))
+					sf.name, tc.zone, tc.until, c.ActivePrice, c.Tiers[0], tc.price, tc.active, tc.endsAt)
 			}
 		}
 	}

@@ -23,7 +23,7 @@ type Body struct {
 // checks of every body read; a payload that cannot fill the body is followed by an unknown
 // member holding a plain string.
 func Hostile(operationID string, size int, overrides map[string]any) []Body {
-	base := minimal(operationID)
+	base := Minimal(operationID)
 	for k, v := range overrides {
 		base[k] = v
 	}
@@ -43,8 +43,9 @@ func Hostile(operationID string, size int, overrides map[string]any) []Body {
 	return bodies
 }
 
-// minimal returns a small valid body of the operation.
-func minimal(operationID string) map[string]any {
+// Minimal returns a small valid body of the operation (an empty object for one whose fields
+// are all optional), with ids that name nothing.
+func Minimal(operationID string) map[string]any {
 	switch operationID {
 	case "browserCheckoutSession":
 		return map[string]any{"eventId": ID("evt_", 1), "categoryId": ID("cat_", 1), "teamName": "Team",

@@ -10,7 +10,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -44,7 +43,7 @@ type Env struct {
 	URL  string
 	Pool *pgxpool.Pool
 	// Clock is the service's clock.
-	Clock *Clock
+	Clock *testkit.Clock
 	// Service is the service's use cases, for tests to flush the keys' recorded uses.
 	Service *app.Service
 	// Issuers mint internal identity tokens from each calling service; the service trusts
@@ -57,7 +56,7 @@ type Env struct {
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	env := &Env{Pool: Pool(t), Clock: &Clock{}, Issuers: identitytest.New(t)}
+	env := &Env{Pool: Pool(t), Clock: &testkit.Clock{}, Issuers: identitytest.New(t)}
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: authhttp.MapError,
@@ -106,15 +105,6 @@ func background(t testing.TB, fn func(context.Context) error) {
 		}
 	})
 }
-
-// Clock is a clock that runs with real time plus an offset tests can advance.
-type Clock struct{ offset atomic.Int64 }
-
-// Now returns the current time of the clock.
-func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {

@@ -55,7 +55,7 @@ type Env struct {
 	// App is the Fiber app, for benchmarks that call handlers without a network.
 	App *fiber.App
 	// Clock is the service's clock (the cache's too).
-	Clock   *Clock
+	Clock   *testkit.Clock
 	Service *app.Service
 	Cache   *cache.Cache
 	// Issuers mint identity tokens from each calling service; the service trusts every one's
@@ -83,7 +83,7 @@ func sharedIssuers(t testing.TB) *identitytest.Issuers {
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	env := &Env{Pool: o.Pool, Clock: &Clock{}, Issuers: sharedIssuers(t)}
+	env := &Env{Pool: o.Pool, Clock: &testkit.Clock{}, Issuers: sharedIssuers(t)}
 	if env.Pool == nil {
 		env.Pool = Pool(t)
 	}
@@ -189,15 +189,3 @@ func or(d, def time.Duration) time.Duration {
 	}
 	return d
 }
-
-// Clock runs with real time plus an offset tests can set or advance.
-type Clock struct{ offset atomic.Int64 }
-
-// Now returns the current time of the clock.
-func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
-
-// Set makes the clock read t now (and run on from there).
-func (c *Clock) Set(t time.Time) { c.offset.Store(int64(time.Until(t))) }

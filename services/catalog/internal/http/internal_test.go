@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
@@ -26,6 +27,8 @@ func TestInternalEventShape(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
 	created := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body
 	id := created["id"].(string)
+	// The early-bird tier (6500) is active until 00:00 on 1 February 2027 in Madrid.
+	env.Clock.Set(time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
 	r := env.Do(t, http.MethodGet, "/internal/events/"+id, nil, env.Checkout(t, orgA))
 	if r.Status != http.StatusOK || r.Header.Get("Cache-Control") != "no-store" {
 		t.Fatalf("internal event: %d %v %s", r.Status, r.Header, r.Raw)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,5 +117,47 @@ func TestDateTierSwitchesAtMidnightInTheEventsZone(t *testing.T) {
 	}
 	if c := at(time.Date(2027, 4, 30, 22, 0, 0, 0, time.UTC)); c["activePrice"] != 8500.0 {
 		t.Fatalf("at 00:00 local on 1 May (summer time): %v", c["activePrice"])
+	}
+}
+
+// TestDateTierSwitchesAtMidnightInEveryZone imports the same tier, ending on 1 February 2027,
+// for events in zones whose midnight falls at different hours UTC (a half-hour offset, both
+// ends of the offsets, the '+' of Etc/GMT+12 in an external id): in each, the tier is active a
+// millisecond before that zone's midnight and over at it, whatever hour UTC that is.
+func TestDateTierSwitchesAtMidnightInEveryZone(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{PricingTTL: time.Hour})
+	for _, tc := range []struct{ zone, midnight string }{
+		{"Pacific/Kiritimati", "2027-01-31T10:00:00Z"},
+		{"Asia/Kolkata", "2027-01-31T18:30:00Z"},
+		{"Europe/Madrid", "2027-01-31T23:00:00Z"},
+		{"America/Los_Angeles", "2027-02-01T08:00:00Z"},
+		{"Etc/GMT+12", "2027-02-01T12:00:00Z"},
+	} {
+		t.Run(tc.zone, func(t *testing.T) {
+			midnight, err := time.Parse(time.RFC3339, tc.midnight)
+			if err != nil {
+				t.Fatal(err)
+			}
+			file := strings.Replace(catalogtest.Event(strings.NewReplacer("/", "-", "+", "plus").Replace(tc.zone), "Zoned", "PUBLISHED", false, `categories:
+  - key: rx
+    name: RX
+    basePrice: 8500
+    tiers:
+      - {key: early, name: Early bird, price: 6500, until: 2027-02-01}`), "timezone: Europe/Madrid", "timezone: "+tc.zone, 1)
+			id := env.Import(t, orgA, file).Body["id"].(string)
+			for _, step := range []struct {
+				at    time.Time
+				price float64
+			}{{midnight.Add(-time.Millisecond), 6500}, {midnight, 8500}} {
+				env.Clock.Set(step.at)
+				r := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+id+"/pricing-cards", nil, env.Publishable(t, orgA))
+				checkContract(t, "browserGetPricingCards", r)
+				c := r.Body["cards"].([]any)[0].(map[string]any)
+				tier := c["tiers"].([]any)[0].(map[string]any)
+				if c["activePrice"] != step.price || tier["active"] != (step.price == 6500) || tier["endsAt"] != tc.midnight {
+					t.Fatalf("at %s: active price %v, tier %v; want %v, ending %s", step.at.Format(time.RFC3339Nano), c["activePrice"], tier, step.price, tc.midnight)
+				}
+			}
+		})
 	}
 }

@@ -13,10 +13,10 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stripe/stripe-go/v76/webhook"
 
@@ -56,7 +56,7 @@ type Options struct {
 type Env struct {
 	URL   string
 	Pool  *pgxpool.Pool
-	Clock *Clock
+	Clock *testkit.Clock
 	// Issuers mint identity tokens from each calling service, and checkout's own; the service
 	// trusts every one's key, so its routes' own caller checks decide.
 	Issuers      *identitytest.Issuers
@@ -64,6 +64,8 @@ type Env struct {
 	Registration *Registration
 	Stripe       *Stripe
 	Service      *app.Service
+	// App is the Fiber app of the latest instance, for tests that send it requests in memory.
+	App *fiber.App
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
 	opts    Options
@@ -72,7 +74,7 @@ type Env struct {
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	env := &Env{Pool: Pool(t), Clock: &Clock{}, Issuers: identitytest.New(t), opts: o}
+	env := &Env{Pool: Pool(t), Clock: &testkit.Clock{}, Issuers: identitytest.New(t), opts: o}
 	env.Catalog = NewCatalog(t, env.Issuers.Verifier(identity.Catalog))
 	env.Registration = NewRegistration(t, env.Issuers.Verifier(identity.Registration))
 	env.Stripe = NewStripe(t)
@@ -122,6 +124,7 @@ func (e *Env) serve(t testing.TB) {
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
 	})
 	chkhttp.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
+	e.App = srv.App
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -148,15 +151,6 @@ func Background(t testing.TB, fn func(context.Context) error) {
 		}
 	})
 }
-
-// Clock is a clock that runs with real time plus an offset tests can advance.
-type Clock struct{ offset atomic.Int64 }
-
-// Now returns the current time of the clock.
-func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {

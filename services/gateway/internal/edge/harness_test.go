@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -37,8 +38,9 @@ type harness struct {
 	gw    *Gateway
 	auth  *authDouble
 	owner *owner
-	// key is an active publishable key allowing site.
-	key string
+	// key is an active publishable key allowing site; secret an active secret key with every
+	// scope of the document, of the same organizer.
+	key, secret string
 }
 
 // verifyAny verifies a gateway token sent to any of the owners (the harness's one owner
@@ -57,7 +59,7 @@ func verifyAny(issuers *identitytest.Issuers, tok string) (identity.Principal, e
 // site is the origin the harness's publishable key allows.
 const site = "https://shop.example"
 
-func newHarness(t *testing.T, limits Limits) *harness {
+func newHarness(t testing.TB, limits Limits) *harness {
 	t.Helper()
 	rdb, _ := testkit.Redis(t)
 	issuers := identitytest.New(t)
@@ -74,8 +76,16 @@ func newHarness(t *testing.T, limits Limits) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
+	secret, err := apikey.Generate(apikey.Secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	org := "org_" + randomHex(6)
 	auth := &authDouble{
-		keys:    map[string]keys.Key{apikey.Hash(key): {ID: "key_" + randomHex(6), OrganizerID: "org_" + randomHex(6), Type: apikey.Publishable, AllowedOrigins: []string{site}}},
+		keys: map[string]keys.Key{
+			apikey.Hash(key):    {ID: "key_" + randomHex(6), OrganizerID: org, Type: apikey.Publishable, AllowedOrigins: []string{site}},
+			apikey.Hash(secret): {ID: "key_" + randomHex(6), OrganizerID: org, Type: apikey.Secret, Scopes: allScopes()},
+		},
 		origins: map[string]bool{site: true},
 	}
 	resolver, _ := clientip.New([]string{"0.0.0.0/32"}) // Fiber's test connections come from 0.0.0.0
@@ -93,7 +103,18 @@ func newHarness(t *testing.T, limits Limits) *harness {
 	if err := g.Register(srv.App); err != nil {
 		t.Fatal(err)
 	}
-	return &harness{srv: srv, gw: g, auth: auth, owner: o, key: key}
+	return &harness{srv: srv, gw: g, auth: auth, owner: o, key: key, secret: secret}
+}
+
+// allScopes are the scopes of every organizer operation of the document.
+func allScopes() []string {
+	var scopes []string
+	for _, op := range apispec.Operations() {
+		if op.Scope != "" && !slices.Contains(scopes, op.Scope) {
+			scopes = append(scopes, op.Scope)
+		}
+	}
+	return scopes
 }
 
 // call is one request to the harness's gateway from the client at addr.
@@ -190,7 +211,7 @@ type received struct {
 	principal identity.Principal
 }
 
-func startOwner(t *testing.T, issuers *identitytest.Issuers) *owner {
+func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
 	t.Helper()
 	o := &owner{}
 	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(t), BodyLimit: 4 << 20, DisableTracing: true})

@@ -9,11 +9,14 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
+// registeredAt is when the tests' registrations are made and changed: any instant would do.
+var registeredAt = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
 func teamRegistration(athletes ...domain.Athlete) domain.Registration {
 	e := event()
 	c, _ := e.Category("cat_men")
 	o := domain.Order{ID: "ord_1", OrganizerID: "org_1", Status: domain.OrderCompleted}
-	return domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: "cat_men", TeamName: "T", Athletes: athletes, CustomFields: size}, time.Now())
+	return domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: "cat_men", TeamName: "T", Athletes: athletes, CustomFields: size}, registeredAt)
 }
 
 func named(name, email string) domain.Athlete {
@@ -23,7 +26,7 @@ func named(name, email string) domain.Athlete {
 }
 
 func TestPlanUpdateAthletesByPosition(t *testing.T) {
-	now := time.Now()
+	now := registeredAt.Add(time.Hour)
 	cur := teamRegistration(named("A", "a@x.io"), named("B", "b@x.io"), named("C", "c@x.io"))
 	ids := []string{cur.Tickets[0].ID, cur.Tickets[1].ID, cur.Tickets[2].ID}
 

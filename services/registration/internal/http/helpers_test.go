@@ -17,7 +17,7 @@ const (
 )
 
 // start runs a service with the events of both organizers in the catalog double.
-func start(t *testing.T, o regtest.Options) *regtest.Env {
+func start(t testing.TB, o regtest.Options) *regtest.Env {
 	t.Helper()
 	env := regtest.Start(t, o)
 	env.Catalog.Put(regtest.Event(evtA, orgA))
@@ -59,7 +59,7 @@ func wantError(t *testing.T, r regtest.Response, status int, parts ...string) {
 }
 
 // create registers name in org A and returns the response body.
-func create(t *testing.T, env *regtest.Env, body map[string]any) map[string]any {
+func create(t testing.TB, env *regtest.Env, body map[string]any) map[string]any {
 	t.Helper()
 	r := env.Do(t, "POST", "/external/v1/organizer/registrations", body, env.Secret(t, orgA))
 	if r.Status != 201 {

@@ -13,10 +13,10 @@ import (
 	"net/http"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/gofiber/fiber/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podiumhq/podium/libs/apispec"
@@ -59,7 +59,7 @@ type Env struct {
 	Pool    *pgxpool.Pool
 	Repo    *regpg.Repository
 	Service *app.Service
-	Clock   *Clock
+	Clock   *testkit.Clock
 	// Issuers mint identity tokens from each calling service, and registration's own; the
 	// service trusts every one's key, so its route groups' own caller checks decide.
 	Issuers *identitytest.Issuers
@@ -68,7 +68,9 @@ type Env struct {
 	Mail    *MailServer
 	// Validator checks responses against the OpenAPI document.
 	Validator *apispec.Validator
-	client    *http.Client
+	// App is the service's Fiber app, for tests that send it requests in memory.
+	App    *fiber.App
+	client *http.Client
 	// principals remembers the principal of each token Token minted, so that Do can send it to
 	// an internal route as checkout would.
 	principals sync.Map
@@ -81,7 +83,7 @@ func Start(t testing.TB, o Options) *Env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := &Env{Pool: o.Pool, Clock: &Clock{}, Issuers: identitytest.New(t), Validator: v}
+	env := &Env{Pool: o.Pool, Clock: &testkit.Clock{}, Issuers: identitytest.New(t), Validator: v}
 	transport := &http.Transport{MaxIdleConnsPerHost: 64}
 	env.client = &http.Client{Transport: transport}
 	if env.Pool == nil {
@@ -100,6 +102,7 @@ func Start(t testing.TB, o Options) *Env {
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
 	reghttp.Register(srv.App, reghttp.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})
+	env.App = srv.App
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -155,15 +158,6 @@ func Background(t testing.TB, fn func(context.Context) error) {
 		}
 	})
 }
-
-// Clock is a clock that runs with real time plus an offset tests can advance.
-type Clock struct{ offset atomic.Int64 }
-
-// Now returns the current time of the clock.
-func (c *Clock) Now() time.Time { return time.Now().Add(time.Duration(c.offset.Load())) }
-
-// Advance moves the clock forward by d.
-func (c *Clock) Advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // Response is an HTTP answer with its decoded JSON body.
 type Response struct {

@@ -131,15 +131,25 @@ func TestParseWebhook(t *testing.T) {
 	}
 }
 
-// FuzzParseWebhook feeds arbitrary payloads, signed and not: a signed one never panics, an
-// unsigned one is always refused.
+// FuzzParseWebhook feeds arbitrary payloads, signed and not: a signed one never panics and is
+// either refused as an invalid body or read as an event with an id and without U+0000 in any
+// id (PostgreSQL refuses it); an unsigned one is always refused.
 func FuzzParseWebhook(f *testing.F) {
 	f.Add([]byte(`{"id":"evt_1","type":"checkout.session.completed","data":{"object":{"id":"cs_1","metadata":{"checkoutId":"chk_1"}}}}`))
 	f.Add([]byte(`{"type":"checkout.session.expired","data":{"object":null}}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"id":"evt_\u0000","type":"checkout.session.completed","data":{"object":{"id":"cs_1","payment_intent":"pi_\u0000"}}}`))
 	c := stripe.New(stripe.Options{SecretKey: "sk_test_fuzz", WebhookSecret: secret})
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		_, _ = c.ParseWebhook(payload, sign(payload, secret, time.Now()))
+		ev, err := c.ParseWebhook(payload, sign(payload, secret, time.Now()))
+		switch {
+		case err != nil && !errors.Is(err, domain.ErrInvalidSignature) && !errors.Is(err, domain.ErrInvalidBody):
+			t.Fatalf("a signed payload: %v", err)
+		case err == nil && ev.ID == "":
+			t.Fatalf("an event without an id: %+v", ev)
+		case err == nil && strings.ContainsRune(ev.ID+ev.SessionID+ev.CheckoutID+ev.OrderID+ev.PaymentIntent+ev.Currency, 0):
+			t.Fatalf("an event holding U+0000: %+v", ev)
+		}
 		if _, err := c.ParseWebhook(payload, sign(payload, "whsec_forged", time.Now())); err == nil {
 			t.Fatal("a payload signed with another secret was accepted")
 		}

@@ -3,6 +3,7 @@ package stripe
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	stripego "github.com/stripe/stripe-go/v76"
@@ -29,17 +30,20 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 	if err != nil {
 		return domain.PaymentEvent{}, fmt.Errorf("%w: %w", domain.ErrInvalidSignature, err)
 	}
-	kind := domain.PaymentEventKind(ev.Type)
-	if !(domain.PaymentEvent{Kind: kind}).Handled() || ev.Data == nil {
-		return domain.PaymentEvent{ID: ev.ID, Kind: kind}, nil
+	out := domain.PaymentEvent{ID: ev.ID, Kind: domain.PaymentEventKind(ev.Type), Created: time.Unix(ev.Created, 0).UTC()}
+	if ev.ID == "" {
+		return domain.PaymentEvent{}, fmt.Errorf("%w: the event has no id", domain.ErrInvalidBody)
+	}
+	if !out.Handled() || ev.Data == nil {
+		return checked(out)
 	}
 	var s stripego.CheckoutSession
 	if err := json.Unmarshal(ev.Data.Raw, &s); err != nil {
 		return domain.PaymentEvent{}, fmt.Errorf("%w: the event's object is not a checkout session", domain.ErrInvalidBody)
 	}
-	out := sessionEvent(kind, &s)
-	out.ID, out.Created = ev.ID, time.Unix(ev.Created, 0).UTC()
-	return out, nil
+	se := sessionEvent(out.Kind, &s)
+	se.ID, se.Created = out.ID, out.Created
+	return checked(se)
 }
 
 // sessionEvent reads what checkout needs of a session into an event of kind: its id, the
@@ -61,4 +65,15 @@ func sessionEvent(kind domain.PaymentEventKind, s *stripego.CheckoutSession) dom
 	}
 	out.Currency = string(s.Currency)
 	return out
+}
+
+// checked returns e, or refuses it when what is read of it holds U+0000: no id Stripe gives has
+// one, and PostgreSQL refuses it in text.
+func checked(e domain.PaymentEvent) (domain.PaymentEvent, error) {
+	for _, v := range []string{e.ID, string(e.Kind), e.SessionID, e.CheckoutID, e.OrderID, e.PaymentIntent, e.Currency} {
+		if strings.IndexByte(v, 0) >= 0 {
+			return domain.PaymentEvent{}, fmt.Errorf("%w: the event holds the character U+0000", domain.ErrInvalidBody)
+		}
+	}
+	return e, nil
 }

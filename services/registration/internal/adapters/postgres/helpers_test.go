@@ -2,7 +2,6 @@ package postgres_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -13,36 +12,25 @@ import (
 
 var ctx = context.Background()
 
-// fixtureTimes hands put one instant after another, a millisecond apart, so the order of
-// creation never depends on the wall clock's resolution.
-var fixtureTimes = struct {
-	sync.Mutex
-	last time.Time
-}{last: time.Now().UTC().Truncate(time.Millisecond)}
-
-func nextFixtureTime() time.Time {
-	fixtureTimes.Lock()
-	defer fixtureTimes.Unlock()
-	fixtureTimes.last = fixtureTimes.last.Add(time.Millisecond)
-	return fixtureTimes.last
-}
-
 func floatp(v float64) *float64 { return &v }
 
 func athlete(name, gender, birth string) domain.Athlete {
 	return domain.Athlete{Fullname: name, IDNumber: "ID-" + name, Email: name + "@example.com", Phone: "+34600111222", Gender: gender, BirthDate: birth}
 }
 
-// put stores a registration of org in category cat of regtest.Event(evt, org) with an order
-// of the given status and returns it.
-func put(t *testing.T, repo *regpg.Repository, org, evt string, status domain.OrderStatus, in domain.RegistrationInput, amount int64) domain.Registration {
+// t0 is the instant the tests' registrations are made from: tests choose their times.
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// put stores a registration of org in category cat of regtest.Event(evt, org), made at the
+// instant at, with an order of the given status and returns it.
+func put(t *testing.T, repo *regpg.Repository, at time.Time, org, evt string, status domain.OrderStatus, in domain.RegistrationInput, amount int64) domain.Registration {
 	t.Helper()
 	e := regtest.Event(evt, org)
 	c, ok := e.Category(in.CategoryID)
 	if !ok {
 		t.Fatalf("no category %s", in.CategoryID)
 	}
-	now := nextFixtureTime()
+	now := at.UTC().Truncate(time.Microsecond)
 	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: org, EventID: evt, Status: status, Source: domain.SourceManual,
 		Amount: amount, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
 	if status == domain.OrderPending {

@@ -96,7 +96,7 @@ func TestBibIsUniqueWithinAnEvent(t *testing.T) {
 	in := func(name string) domain.RegistrationInput {
 		return domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete(name, "MALE", "1990-01-01")}, Bib: &bib}
 	}
-	first := put(t, repo, "org_1", "evt_1", domain.OrderCompleted, in("A"), 0)
+	first := put(t, repo, t0, "org_1", "evt_1", domain.OrderCompleted, in("A"), 0)
 	e := regtest.Event("evt_1", "org_1")
 	c, _ := e.Category("cat_rx")
 	now := time.Now().UTC()
@@ -106,19 +106,19 @@ func TestBibIsUniqueWithinAnEvent(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Message != "bib number 42 is already taken in this event" {
 		t.Fatalf("second bib 42: %v", err)
 	}
-	put(t, repo, "org_1", "evt_2", domain.OrderCompleted, in("C"), 0) // another event may use it
+	put(t, repo, t0, "org_1", "evt_2", domain.OrderCompleted, in("C"), 0) // another event may use it
 	// Cancelling the first registration frees its bib.
 	if _, err := repo.DeleteRegistration(ctx, "org_1", first.Tickets[0].ID, now); err != nil {
 		t.Fatal(err)
 	}
-	put(t, repo, "org_1", "evt_1", domain.OrderCompleted, in("D"), 0)
+	put(t, repo, t0.Add(time.Minute), "org_1", "evt_1", domain.OrderCompleted, in("D"), 0)
 }
 
 func TestDeleteRule(t *testing.T) {
 	pool := regtest.NewPool(t, 0)
 	repo := regpg.New(pool)
-	paid := put(t, repo, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Paid", "MALE", "1990-01-01")}}, 0)
-	held := put(t, repo, "org_1", "evt_1", domain.OrderPending, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Held", "MALE", "1990-01-01")}}, 0)
+	paid := put(t, repo, t0, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Paid", "MALE", "1990-01-01")}}, 0)
+	held := put(t, repo, t0, "org_1", "evt_1", domain.OrderPending, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Held", "MALE", "1990-01-01")}}, 0)
 	places := func() (int, int) {
 		var c, h int
 		if err := pool.QueryRow(ctx, `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&c, &h); err != nil {

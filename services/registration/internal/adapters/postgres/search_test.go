@@ -24,24 +24,27 @@ func idx(i int) *int { return &i }
 //	Eva Gil      FEMALE 30 cat_women cancelled (delete of a paid registration)
 //	Fran Ruiz    MALE   30 cat_rx    evt_2
 //	Ana Other    FEMALE 30 cat_rx    org_2 (never visible to org_1)
+//
+// They are made in that order a second apart from t0 (Ana checked in an hour after), and Eva's is
+// cancelled two hours after t0, the instant returned.
 func searchFixture(t *testing.T) (*regpg.Repository, time.Time) {
 	repo := regpg.New(regtest.NewPool(t, 0))
 	bib := int64(11)
 	club := "Crossfit Norte"
-	put(t, repo, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Club: &club, Bib: &bib,
-		Athletes: []domain.Athlete{athlete("Ana López", "FEMALE", "1990-01-01")}, CheckedInAt: []time.Time{time.Now()},
+	put(t, repo, t0, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Club: &club, Bib: &bib,
+		Athletes: []domain.Athlete{athlete("Ana López", "FEMALE", "1990-01-01")}, CheckedInAt: []time.Time{t0.Add(time.Hour)},
 		CustomFields:  []domain.CustomFieldValue{{FieldID: "fld_size", Value: "M"}, {FieldID: "fld_days", Value: []any{"SAT", "SUN"}}, {FieldID: "fld_notes", Value: "Gluten free"}},
 		SupplementIDs: []string{"sup_tee"}, SupplementSelections: []domain.SupplementSelection{{SupplementID: "sup_meal", OptionID: "opt_veg"}}}, 0)
-	put(t, repo, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_team", TeamName: "Los Lobos",
+	put(t, repo, t0.Add(time.Second), "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_team", TeamName: "Los Lobos",
 		Athletes: []domain.Athlete{athlete("Bruno Díaz", "MALE", "2000-01-01"), athlete("Carla Pérez", "FEMALE", "1980-01-01")},
 		CustomFields: []domain.CustomFieldValue{{FieldID: "fld_size", Value: "S"}, {FieldID: "fld_count", Value: 3.0}, {FieldID: "fld_vegan", Value: true},
 			{FieldID: "fld_shirt", Value: "M", AthleteIndex: idx(0)}, {FieldID: "fld_shirt", Value: "S", AthleteIndex: idx(1)}}}, 9000)
-	put(t, repo, "org_1", "evt_1", domain.OrderPending, domain.RegistrationInput{CategoryID: "cat_rx",
+	put(t, repo, t0.Add(2*time.Second), "org_1", "evt_1", domain.OrderPending, domain.RegistrationInput{CategoryID: "cat_rx",
 		Athletes: []domain.Athlete{athlete("Dario Fo", "MALE", "2005-01-01")}, CustomFields: []domain.CustomFieldValue{{FieldID: "fld_size", Value: "L"}, {FieldID: "fld_notes", Value: ""}}}, 5000)
-	eva := put(t, repo, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_women", Athletes: []domain.Athlete{athlete("Eva Gil", "FEMALE", "1997-01-01")}}, 0)
-	put(t, repo, "org_1", "evt_2", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Fran Ruiz", "MALE", "1997-01-01")}}, 0)
-	put(t, repo, "org_2", "evt_9", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Ana Other", "FEMALE", "1997-01-01")}}, 0)
-	cancelledAt := nextFixtureTime()
+	eva := put(t, repo, t0.Add(3*time.Second), "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_women", Athletes: []domain.Athlete{athlete("Eva Gil", "FEMALE", "1997-01-01")}}, 0)
+	put(t, repo, t0.Add(4*time.Second), "org_1", "evt_2", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Fran Ruiz", "MALE", "1997-01-01")}}, 0)
+	put(t, repo, t0.Add(5*time.Second), "org_2", "evt_9", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Ana Other", "FEMALE", "1997-01-01")}}, 0)
+	cancelledAt := t0.Add(2 * time.Hour)
 	if _, err := repo.DeleteRegistration(ctx, "org_1", eva.Tickets[0].ID, cancelledAt); err != nil {
 		t.Fatal(err)
 	}
