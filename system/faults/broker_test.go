@@ -10,7 +10,7 @@ import (
 	"github.com/podiumhq/podium/system/stack"
 )
 
-// brokerOutage is how long the Kafka-protocol broker stays unreachable (issue 11: 30 s).
+// brokerOutage is how long the Kafka-protocol broker stays unreachable: 30 s.
 const brokerOutage = 30 * time.Second
 
 // TestBrokerUnreachable: the broker is unreachable for 30 s in the middle of the load. Requests

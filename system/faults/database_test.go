@@ -9,7 +9,7 @@ import (
 	"github.com/podiumhq/podium/system/stack"
 )
 
-// The registration database outage (issue 11): 60 s, while the payments of 500 sessions opened
+// The registration database outage: 60 s, while the payments of 500 sessions opened
 // before it arrive.
 const (
 	databaseOutage = 60 * time.Second

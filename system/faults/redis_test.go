@@ -9,7 +9,7 @@ import (
 	"github.com/podiumhq/podium/system/stack"
 )
 
-// redisOutage is how long Redis stays unreachable (issue 11: 30 s).
+// redisOutage is how long Redis stays unreachable: 30 s.
 const redisOutage = 30 * time.Second
 
 // TestRedisDown: Redis, which holds the shared rate-limit buckets, is unreachable for 30 s under

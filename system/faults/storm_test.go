@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// The webhook storm (issue 11): every paid session's event delivered 1 to 5 times, shuffled
+// The webhook storm: every paid session's event delivered 1 to 5 times, shuffled
 // with forged, tampered and stale deliveries, 5 % of first deliveries answered 500 by a fault.
 const (
 	stormPaid    = 100
