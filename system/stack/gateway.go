@@ -2,6 +2,7 @@ package stack
 
 import (
 	"context"
+	"fmt"
 	"time"
 )
 
@@ -14,11 +15,12 @@ func (s *Stack) AddGateway(ctx context.Context, env ...string) (string, func() e
 	if err != nil {
 		return "", nil, err
 	}
-	if err := s.startService(ctx, "gateway-extra-"+randomHex(2), "gateway", port, env...); err != nil {
+	if err := s.startService(ctx, extraGateway+randomHex(2), "gateway", port, env...); err != nil {
 		return "", nil, err
 	}
-	url := s.GatewayURLs[len(s.GatewayURLs)-1]
-	s.GatewayURLs = s.GatewayURLs[:len(s.GatewayURLs)-1]
 	p := s.procs[len(s.procs)-1]
-	return url, func() error { return p.stop(20 * time.Second) }, nil
+	return fmt.Sprintf("http://127.0.0.1:%d", port), func() error { return p.stop(20 * time.Second) }, nil
 }
+
+// extraGateway starts the names of the gateways AddGateway starts, which are not GatewayURLs.
+const extraGateway = "gateway-extra-"

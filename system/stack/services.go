@@ -38,7 +38,7 @@ func (s *Stack) startService(ctx context.Context, name, svc string, port int, ex
 	switch f := s.front(svc); {
 	case f != nil:
 		f.add(fmt.Sprintf("127.0.0.1:%d", port))
-	case svc == "gateway":
+	case svc == "gateway" && !strings.HasPrefix(name, extraGateway): // an extra one is its caller's alone
 		if !slices.Contains(s.GatewayURLs, url) { // a gateway started again keeps its place
 			s.GatewayURLs = append(s.GatewayURLs, url)
 		}
