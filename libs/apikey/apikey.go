@@ -12,12 +12,13 @@
 package apikey
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"hash/crc32"
 	"strings"
+
+	"github.com/podiumhq/podium/libs/ids"
 )
 
 // Type is the kind of key.
@@ -43,7 +44,7 @@ const (
 	Length = prefixLen + bodyLen + checksumLen
 )
 
-const alphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+const alphabet = ids.Alphabet
 
 // Errors returned by Parse; each is decided without a lookup.
 var (
@@ -58,24 +59,8 @@ func Generate(t Type) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var b strings.Builder
-	b.Grow(Length)
-	b.WriteString(prefix)
-	// Rejection sampling keeps every character uniform: bytes >= 248 (4*62) are redrawn.
-	buf := make([]byte, 64)
-	for n := 0; n < bodyLen; {
-		if _, err := rand.Read(buf); err != nil {
-			return "", err
-		}
-		for _, c := range buf {
-			if c < 248 && n < bodyLen {
-				b.WriteByte(alphabet[c%62])
-				n++
-			}
-		}
-	}
-	b.WriteString(checksum(b.String()))
-	return b.String(), nil
+	body := ids.Random(prefix, bodyLen)
+	return body + checksum(body), nil
 }
 
 // Parse checks a key's prefix, length, characters and checksum and returns its type.

@@ -1,9 +1,6 @@
 package domain
 
-import (
-	"crypto/rand"
-	"strings"
-)
+import "github.com/podiumhq/podium/libs/ids"
 
 // Id prefixes of the resources auth owns.
 const (
@@ -11,32 +8,8 @@ const (
 	KeyIDPrefix       = "key_"
 )
 
-// idLen is the number of random base62 characters after the prefix (about 119 bits).
-const idLen = 20
-
-const idAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
 // NewOrganizerID returns a new random organizer id.
-func NewOrganizerID() string { return newID(OrganizerIDPrefix) }
+func NewOrganizerID() string { return ids.New(OrganizerIDPrefix) }
 
 // NewKeyID returns a new random key id.
-func NewKeyID() string { return newID(KeyIDPrefix) }
-
-// newID returns prefix followed by idLen uniformly random base62 characters.
-func newID(prefix string) string {
-	var b strings.Builder
-	b.Grow(len(prefix) + idLen)
-	b.WriteString(prefix)
-	buf := make([]byte, 2*idLen)
-	for n := 0; n < idLen; {
-		_, _ = rand.Read(buf) // crypto/rand.Read never fails on supported platforms
-		for _, c := range buf {
-			// Bytes >= 248 (4*62) are redrawn so every character is equally likely.
-			if c < 248 && n < idLen {
-				b.WriteByte(idAlphabet[c%62])
-				n++
-			}
-		}
-	}
-	return b.String()
-}
+func NewKeyID() string { return ids.New(KeyIDPrefix) }

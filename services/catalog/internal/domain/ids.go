@@ -1,9 +1,9 @@
 package domain
 
 import (
-	"crypto/rand"
 	"regexp"
-	"strings"
+
+	"github.com/podiumhq/podium/libs/ids"
 )
 
 // Id prefixes of the resources the catalog owns.
@@ -21,36 +21,14 @@ const (
 	PreviewTokenPrefix = "prv_"
 )
 
-const (
-	idLen           = 20 // about 119 bits
-	previewTokenLen = 32 // about 190 bits
-	idAlphabet      = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-	// unbiasedCeiling is 4*62: bytes at or above it are redrawn so every character is equally likely.
-	unbiasedCeiling = 248
-)
+// previewTokenLen is the number of random characters of a preview token (about 190 bits).
+const previewTokenLen = 32
 
-// NewID returns prefix followed by 20 uniformly random base62 characters.
-func NewID(prefix string) string { return random(prefix, idLen) }
+// NewID returns prefix followed by 20 random base62 characters.
+func NewID(prefix string) string { return ids.New(prefix) }
 
 // NewPreviewToken returns a new preview token: prv_ and 32 random base62 characters.
-func NewPreviewToken() string { return random(PreviewTokenPrefix, previewTokenLen) }
-
-func random(prefix string, n int) string {
-	var b strings.Builder
-	b.Grow(len(prefix) + n)
-	b.WriteString(prefix)
-	buf := make([]byte, 2*n)
-	for written := 0; written < n; {
-		_, _ = rand.Read(buf) // crypto/rand.Read never fails on supported platforms
-		for _, c := range buf {
-			if c < unbiasedCeiling && written < n {
-				b.WriteByte(idAlphabet[c%62])
-				written++
-			}
-		}
-	}
-	return b.String()
-}
+func NewPreviewToken() string { return ids.Random(PreviewTokenPrefix, previewTokenLen) }
 
 var organizerIDPattern = regexp.MustCompile(`^org_[A-Za-z0-9_-]{1,100}$`)
 

@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/libs/ids
+
+go 1.26
