@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"time"
@@ -91,6 +92,16 @@ func (t *Telemetry) Shutdown(ctx context.Context) error {
 	}
 	errs = append(errs, t.meter.Shutdown(ctx))
 	return errors.Join(errs...)
+}
+
+// Close shuts t down within 5 seconds, flushing what it holds, and logs a failure: a service
+// defers it at start, and it runs once the run's context has ended.
+func (t *Telemetry) Close(log *slog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := t.Shutdown(ctx); err != nil {
+		log.Warn("telemetry shutdown failed", "err", err)
+	}
 }
 
 func otlpExporter(ctx context.Context, endpoint string) (sdktrace.SpanExporter, error) {

@@ -107,6 +107,7 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	dbURL := testkit.DatabaseURL(t)
 	addr := freeAddr(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
+	vars["PPROF_ADDR"] = freeAddr(t)
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("AUTH_ADMIN_URL", "http://"+addr)
@@ -140,6 +141,12 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 		t.Fatalf("verify through the served API: %v %v", resp, err)
 	}
 	resp.Body.Close()
+	preq, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://"+vars["PPROF_ADDR"]+"/debug/pprof/", nil)
+	if resp, err := http.DefaultClient.Do(preq); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("profiles: %v %v", resp, err)
+	} else {
+		resp.Body.Close()
+	}
 	waitOutboxEmpty(t, dbURL)
 
 	cancel()

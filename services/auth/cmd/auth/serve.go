@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/podiumhq/podium/libs/background"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -28,7 +29,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
+	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
+	go func() {
+		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
+			log.Error("profiles server stopped", "err", err)
+		}
+	}()
 
 	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, postgres.Options{
 		MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.DBStatementTimeout, LockTimeout: cfg.DBLockTimeout,
@@ -46,7 +52,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
-	stopRelay := runInBackground(ctx, relay.Run)
+	stopRelay := background.Start(ctx, log, "outbox relay", relay.Run)
 	defer stopRelay()
 
 	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
@@ -56,7 +62,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	// Verifications only read; the last use of each key is written in batches, and once more
 	// after the server has drained (deferred calls run in reverse order).
 	svc := app.New(authpg.New(pool), time.Now)
-	stopFlusher := runInBackground(ctx, func(bg context.Context) error {
+	stopFlusher := background.Start(ctx, log, "key-use flusher", func(bg context.Context) error {
 		return svc.RunKeyUseFlusher(bg, cfg.KeyUseFlushInterval, log)
 	})
 	defer stopFlusher()
@@ -77,28 +83,4 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Verifier:      identity.NewVerifier(identity.Auth, keys, cfg.IdentityTokenTTL),
 	})
 	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
-}
-
-// runInBackground runs fn on a context that outlives ctx's cancellation, so the relay keeps
-// publishing (and the flusher keeps recording) while the server drains; the returned function
-// stops it and waits for it.
-func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
-	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = fn(bg) // the relay logs its own failures and returns only when stopped
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
-}
-
-func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := tel.Shutdown(ctx); err != nil {
-		log.Warn("telemetry shutdown failed", "err", err)
-	}
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/podiumhq/podium/libs/background"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -33,7 +34,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
+	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
 	go func() {
 		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
 			log.Error("profiles server stopped", "err", err)
@@ -59,15 +60,15 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
-	stopRelay := runInBackground(ctx, relay.Run)
+	stopRelay := background.Start(ctx, log, "outbox relay", relay.Run)
 	defer stopRelay()
 
 	views := cache.New(cfg.CacheMaxEntries, time.Now)
 	svc := app.New(catalogpg.New(pool), time.Now, views)
 	invalidation, places := consumers(cfg, log, views, svc, ensureTopics)
-	stopInvalidation := runInBackground(ctx, invalidation.Run)
+	stopInvalidation := background.Start(ctx, log, "cache invalidation consumer", invalidation.Run)
 	defer stopInvalidation()
-	stopPlaces := runInBackground(ctx, places.Run)
+	stopPlaces := background.Start(ctx, log, "places consumer", places.Run)
 	defer stopPlaces()
 
 	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
@@ -102,27 +103,4 @@ func consumers(cfg Config, log *slog.Logger, views *cache.Cache, svc *app.Servic
 		Handler: kafka.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
 	}
 	return invalidation, places
-}
-
-// runInBackground runs fn on a context that outlives ctx's cancellation, so the relay and the
-// consumers keep working while the server drains; the returned function stops it and waits.
-func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
-	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = fn(bg) // the relay and consumers log their own failures and return only when stopped
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
-}
-
-func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := tel.Shutdown(ctx); err != nil {
-		log.Warn("telemetry shutdown failed", "err", err)
-	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/podiumhq/podium/libs/background"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -41,7 +42,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
+	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
 	go func() {
 		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
 			log.Error("profiles server failed", "err", err)
@@ -64,7 +65,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
-	defer runInBackground(ctx, relay.Run)()
+	defer background.Start(ctx, log, "outbox relay", relay.Run)()
 
 	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
 	if err != nil {
@@ -76,10 +77,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		stripe.New(stripe.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
 		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff,
 			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback})
-	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
-	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
+	defer background.Start(ctx, log, "sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
+	defer background.Start(ctx, log, "reconciler", func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
 	consumer := &kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}
-	defer runInBackground(ctx, restarting(log, "order-events consumer", consumer.Run))()
+	defer background.Start(ctx, log, "order-events consumer", background.Restarting(log, "order-events consumer", consumer.Run))()
 
 	srv, err := newServer(cfg, log, pool, tel, svc)
 	if err != nil {
@@ -107,43 +108,4 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 	})
 	chkhttp.Register(srv.App, svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL))
 	return srv, nil
-}
-
-// runInBackground runs fn on a context that outlives ctx's cancellation, so background work
-// continues while the server drains; the returned function stops it and waits for it.
-func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
-	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = fn(bg) // each logs its own failures and returns only when stopped
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
-}
-
-// restarting runs fn again a second after it fails, until ctx is done.
-func restarting(log *slog.Logger, name string, fn func(context.Context) error) func(context.Context) error {
-	return func(ctx context.Context) error {
-		for ctx.Err() == nil {
-			if err := fn(ctx); err != nil && ctx.Err() == nil {
-				log.ErrorContext(ctx, name+" failed; restarting", "err", err)
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Second):
-			}
-		}
-		return nil
-	}
-}
-
-func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := tel.Shutdown(ctx); err != nil {
-		log.Warn("telemetry shutdown failed", "err", err)
-	}
 }

@@ -92,7 +92,7 @@ func runEdge(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	defer shutdownWithin(tel.Shutdown, 5*time.Second) //nolint:contextcheck // the run context has ended by then
+	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
 	rdb, err := redisconn.Open(cfg.RedisURL, true)
 	if err != nil {
 		return err
@@ -203,10 +203,4 @@ func limits(cfg gwconfig.Config) edge.Limits {
 		PublicPerIP:           cfg.RateLimitPublicPerIP.Limit,
 		WebhookPerIP:          cfg.RateLimitWebhookPerIP.Limit,
 	}
-}
-
-func shutdownWithin(fn func(context.Context) error, d time.Duration) {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	_ = fn(ctx)
 }

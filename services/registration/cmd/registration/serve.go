@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/background"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -35,7 +36,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	defer shutdownTelemetry(tel, log) //nolint:contextcheck // the run context has ended by then
+	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
 	go func() {
 		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
 			log.Error("profiles server failed", "err", err)
@@ -59,7 +60,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
-	defer runInBackground(ctx, relay.Run)()
+	defer background.Start(ctx, log, "outbox relay", relay.Run)()
 
 	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
 	if err != nil {
@@ -71,9 +72,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	mailer := &smtp.Worker{Store: repo, Log: log, Sender: smtp.NewSender(smtp.Config{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
 	})}
-	defer runInBackground(ctx, mailer.Run)()
-	defer runInBackground(ctx, func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
-	defer runInBackground(ctx, func(ctx context.Context) error { return kafka.Consume(ctx, cfg.KafkaBrokers, svc, log, nil) })()
+	defer background.Start(ctx, log, "mail worker", mailer.Run)()
+	defer background.Start(ctx, log, "hold sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
+	defer background.Start(ctx, log, "payments consumer", func(ctx context.Context) error { return kafka.Consume(ctx, cfg.KafkaBrokers, svc, log, nil) })()
 
 	srv, err := newServer(cfg, log, pool, tel, svc)
 	if err != nil {
@@ -100,27 +101,4 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 	})
 	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})
 	return srv, nil
-}
-
-// runInBackground runs fn on a context that outlives ctx's cancellation, so workers keep
-// running while the server drains; the returned function stops fn and waits for it.
-func runInBackground(ctx context.Context, fn func(context.Context) error) (stop func()) {
-	bg, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		_ = fn(bg) // workers log their own failures and return only when stopped
-	}()
-	return func() {
-		cancel()
-		<-done
-	}
-}
-
-func shutdownTelemetry(tel *telemetry.Telemetry, log *slog.Logger) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := tel.Shutdown(ctx); err != nil {
-		log.Warn("telemetry shutdown failed", "err", err)
-	}
 }
