@@ -5,7 +5,6 @@ package background
 import (
 	"context"
 	"log/slog"
-	"time"
 )
 
 // Start runs fn in a goroutine on a context that outlives ctx's cancellation, so the worker
@@ -24,25 +23,5 @@ func Start(ctx context.Context, log *slog.Logger, name string, fn func(context.C
 	return func() {
 		cancel()
 		<-done
-	}
-}
-
-// RestartDelay is how long Restarting waits before running a failed worker again.
-const RestartDelay = time.Second
-
-// Restarting returns a worker that runs fn, and again RestartDelay after each return, until its
-// context is done; each failure is logged with the worker's name.
-func Restarting(log *slog.Logger, name string, fn func(context.Context) error) func(context.Context) error {
-	return func(ctx context.Context) error {
-		for ctx.Err() == nil {
-			if err := fn(ctx); err != nil && ctx.Err() == nil {
-				log.ErrorContext(ctx, name+" failed; restarting", "err", err, "restart_in", RestartDelay)
-			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(RestartDelay):
-			}
-		}
-		return nil
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"sync"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/podiumhq/podium/libs/background"
 )
@@ -57,31 +56,6 @@ func TestAFailedWorkerIsLogged(t *testing.T) {
 		stop()
 		if s := out.String(); !strings.Contains(s, "sweeper stopped") || !strings.Contains(s, "database gone") {
 			t.Fatalf("log: %s", s)
-		}
-	})
-}
-
-func TestRestartingRunsAFailedWorkerAgainAfterTheDelay(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		log, out := newLog()
-		var runs []time.Time
-		start := time.Now()
-		worker := background.Restarting(log, "consumer", func(ctx context.Context) error {
-			runs = append(runs, time.Now())
-			if len(runs) == 3 {
-				<-ctx.Done()
-				return nil
-			}
-			return errors.New("broker gone")
-		})
-		stop := background.Start(t.Context(), log, "consumer", worker)
-		time.Sleep(3 * background.RestartDelay) // the bubble's clock: no real time passes
-		stop()
-		if len(runs) != 3 || !runs[1].Equal(start.Add(background.RestartDelay)) || !runs[2].Equal(start.Add(2*background.RestartDelay)) {
-			t.Fatalf("runs at %v, want three a restart delay apart from %v", runs, start)
-		}
-		if n := strings.Count(out.String(), "consumer failed; restarting"); n != 2 {
-			t.Fatalf("%d failures logged, want 2: %s", n, out)
 		}
 	})
 }

@@ -93,12 +93,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 
 // consumers are the cache invalidation consumer (a group per instance, so every instance drops
 // its own cached views) and the places consumer (one group, feeding the pricing counts).
-func consumers(cfg Config, log *slog.Logger, views *cache.Cache, svc *app.Service, ensureTopics func(context.Context) error) (invalidation, places *kafka.Consumer) {
-	invalidation = &kafka.Consumer{
+func consumers(cfg Config, log *slog.Logger, views *cache.Cache, svc *app.Service, ensureTopics func(context.Context) error) (invalidation, places *broker.Consumer) {
+	invalidation = &broker.Consumer{
 		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
 		Handler: kafka.ChangesHandler(views), Topics: ensureTopics, Log: log,
 	}
-	places = &kafka.Consumer{
+	places = &broker.Consumer{
 		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
 		Handler: kafka.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
 	}

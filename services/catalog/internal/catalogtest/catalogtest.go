@@ -64,7 +64,7 @@ type Env struct {
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
 	// Invalidation is the cache-invalidation consumer when Options.Kafka is set.
-	Invalidation *kafka.Consumer
+	Invalidation *broker.Consumer
 	// ChangesSeen counts the catalog.events.v1 messages the invalidation consumer handled.
 	ChangesSeen atomic.Int64
 }
@@ -132,7 +132,7 @@ func (e *Env) startKafka(t testing.TB, o Options) {
 	t.Cleanup(func() { _ = w.Close() })
 	relay := &outbox.Relay{Pool: e.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
 	background(t, relay.Run)
-	e.Invalidation = &kafka.Consumer{
+	e.Invalidation = &broker.Consumer{
 		Config: broker.ConsumerConfig{
 			Brokers: e.Brokers, Group: kafka.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
 		},
@@ -144,7 +144,7 @@ func (e *Env) startKafka(t testing.TB, o Options) {
 		Topics: topics, Log: log,
 	}
 	background(t, e.Invalidation.Run)
-	places := &kafka.Consumer{
+	places := &broker.Consumer{
 		Config:  broker.ConsumerConfig{Brokers: e.Brokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
 		Handler: kafka.PlacesHandler(e.Service, log), Topics: topics, Log: log,
 	}

@@ -79,10 +79,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback})
 	defer background.Start(ctx, log, "sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
 	defer background.Start(ctx, log, "reconciler", func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
-	consumer := &kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}
-	defer background.Start(ctx, log, "order-events consumer", background.Restarting(log, "order-events consumer", consumer.Run))()
+	orders := (&kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}).Consumer()
+	defer background.Start(ctx, log, "order-events consumer", orders.Run)()
 
-	srv, err := newServer(cfg, log, pool, tel, svc)
+	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready)
 	if err != nil {
 		return err
 	}
@@ -90,8 +90,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 }
 
 // newServer builds the HTTP server of svc: its routes, identity verification, readiness on
-// the pool and metrics.
-func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.Telemetry, svc *app.Service) (*httpserver.Server, error) {
+// the pool and the order-events consumer, and metrics.
+func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.Telemetry, svc *app.Service, consumerReady func(context.Context) error) (*httpserver.Server, error) {
 	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -101,7 +101,7 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 		BodyLimit:      cfg.BodyLimit,
 		TrustRequestID: true,
 		MapError:       chkhttp.MapError,
-		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
+		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "order-events consumer", Fn: consumerReady}},
 		Metrics:        tel.MetricsHandler(),
 		DrainDelay:     cfg.DrainDelay,
 		RequestTimeout: cfg.RequestTimeout,

@@ -74,9 +74,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	})}
 	defer background.Start(ctx, log, "mail worker", mailer.Run)()
 	defer background.Start(ctx, log, "hold sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
-	defer background.Start(ctx, log, "payments consumer", func(ctx context.Context) error { return kafka.Consume(ctx, cfg.KafkaBrokers, svc, log, nil) })()
+	payments := kafka.Consumer(cfg.KafkaBrokers, svc, log, nil)
+	defer background.Start(ctx, log, "payments consumer", payments.Run)()
 
-	srv, err := newServer(cfg, log, pool, tel, svc)
+	srv, err := newServer(cfg, log, pool, tel, svc, payments.Ready)
 	if err != nil {
 		return err
 	}
@@ -84,8 +85,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 }
 
 // newServer builds the HTTP server of svc: its routes, identity verification, request
-// validation, readiness on the pool and metrics.
-func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.Telemetry, svc *app.Service) (*httpserver.Server, error) {
+// validation, readiness on the pool and the payments consumer, and metrics.
+func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.Telemetry, svc *app.Service, consumerReady func(context.Context) error) (*httpserver.Server, error) {
 	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
 	if err != nil {
 		return nil, fmt.Errorf("config: %w", err)
@@ -96,7 +97,7 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 	}
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: reghttp.MapError,
-		Ready:   []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
+		Ready:   []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "payments consumer", Fn: consumerReady}},
 		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})
 	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})

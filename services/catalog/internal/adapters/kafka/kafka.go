@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync/atomic"
-	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
@@ -79,47 +77,4 @@ func ChangesHandler(inval Invalidator) broker.Handler {
 // DeadLetters returns the dead letters of the catalog's consumers (operator command).
 func DeadLetters(brokers []string) broker.DeadLetters {
 	return broker.DeadLetters{Brokers: brokers, Service: "catalog", Topics: []string{domain.EventsTopic, domain.PlacesTopic}}
-}
-
-// Consumer runs a broker consumer until its context ends, restarting it after broker
-// failures, and reports whether it joined its group.
-type Consumer struct {
-	Config  broker.ConsumerConfig
-	Handler broker.Handler
-	// Topics makes sure the consumed topics exist before consuming.
-	Topics func(context.Context) error
-	Log    *slog.Logger
-	joined atomic.Bool
-}
-
-// Run consumes until ctx is done.
-func (c *Consumer) Run(ctx context.Context) error {
-	cfg := c.Config
-	cfg.Joined = func() {
-		c.joined.Store(true)
-		c.Log.Info("consumer joined its group", "group", cfg.Group, "topics", cfg.Topics)
-	}
-	for {
-		err := c.Topics(ctx)
-		if err == nil {
-			err = broker.Consume(ctx, cfg, c.Handler)
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		c.Log.ErrorContext(ctx, "consumer stopped; restarting", "group", cfg.Group, "err", err)
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-// Ready fails until the consumer joined its group.
-func (c *Consumer) Ready(context.Context) error {
-	if !c.joined.Load() {
-		return errors.New("not yet subscribed to " + c.Config.Group)
-	}
-	return nil
 }

@@ -27,14 +27,20 @@ type OrdersConsumer struct {
 	Joined func()
 }
 
-// Run consumes until ctx is done; a message is committed only after it was applied. A failure
-// (database, Stripe) is retried until it succeeds; only a message that can never be applied goes
-// to the dead-letter topic (libs/broker).
-func (c *OrdersConsumer) Run(ctx context.Context) error {
-	return broker.Consume(ctx, broker.ConsumerConfig{
-		Brokers: c.Brokers, Group: Group, Topics: []string{domain.OrdersTopic}, Log: c.Log, Joined: c.Joined,
-	}, c.handle)
+// Consumer returns c's runner: a message is committed only after it was applied; a failure
+// (database, Stripe) is retried until it succeeds, and only a message that can never be applied
+// goes to the dead-letter topic (libs/broker). It restarts after broker failures and tells
+// readiness once it joined its group.
+func (c *OrdersConsumer) Consumer() *broker.Consumer {
+	return &broker.Consumer{
+		Config:  broker.ConsumerConfig{Brokers: c.Brokers, Group: Group, Topics: []string{domain.OrdersTopic}, Log: c.Log, Joined: c.Joined},
+		Handler: c.handle,
+		Log:     c.Log,
+	}
 }
+
+// Run consumes until ctx is done.
+func (c *OrdersConsumer) Run(ctx context.Context) error { return c.Consumer().Run(ctx) }
 
 // orderData is the union of the order events' data.
 type orderData struct {

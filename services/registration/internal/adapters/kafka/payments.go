@@ -7,7 +7,6 @@ package kafka
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/services/registration/internal/app"
@@ -59,21 +58,20 @@ func DeadLetters(brokers []string) broker.DeadLetters {
 	return broker.DeadLetters{Brokers: brokers, Service: "registration", Topics: []string{domain.PaymentsTopic}}
 }
 
-// Consume runs the payments consumer (group registration-payments) until ctx is done,
-// starting it again a second after it fails.
-func Consume(ctx context.Context, brokers []string, svc *app.Service, log *slog.Logger, joined func()) error {
-	for ctx.Err() == nil {
-		err := broker.Consume(ctx, broker.ConsumerConfig{
+// Consumer returns the payments consumer: it restarts after broker failures and tells readiness
+// once it joined its group; joined, if set, is called then too.
+func Consumer(brokers []string, svc *app.Service, log *slog.Logger, joined func()) *broker.Consumer {
+	return &broker.Consumer{
+		Config: broker.ConsumerConfig{
 			Brokers: brokers, Group: domain.PaymentsConsumerGroup, Topics: []string{domain.PaymentsTopic},
 			Log: log, Joined: joined,
-		}, Handler(svc, log))
-		if err != nil && ctx.Err() == nil {
-			log.ErrorContext(ctx, "payments consumer failed; restarting", "err", err)
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Second):
-			}
-		}
+		},
+		Handler: Handler(svc, log),
+		Log:     log,
 	}
-	return nil
+}
+
+// Consume runs the payments consumer until ctx is done.
+func Consume(ctx context.Context, brokers []string, svc *app.Service, log *slog.Logger, joined func()) error {
+	return Consumer(brokers, svc, log, joined).Run(ctx)
 }
