@@ -4,11 +4,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"log/slog"
 	"os"
-	"sync/atomic"
-	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
@@ -19,12 +16,8 @@ import (
 // listener applies one topic's events to this instance's caches. Each instance has a consumer
 // group of its own, so every instance sees every event.
 type listener struct {
-	what   string
-	cfg    broker.ConsumerConfig
-	handle broker.Handler
-	joined atomic.Bool
-	log    *slog.Logger
-	topics func(context.Context) error
+	what string
+	*broker.Consumer
 }
 
 // newRevocationListener applies auth's key events to the key cache, read from the topic's start
@@ -40,41 +33,14 @@ func newCatalogListener(cfg gwconfig.Config, edge *edgecache.Cache, log *slog.Lo
 }
 
 func newListener(cfg gwconfig.Config, log *slog.Logger, what, groupPrefix, topic string, startAtEnd bool, h broker.Handler) *listener {
-	l := &listener{what: what, handle: h, log: log}
-	l.cfg = broker.ConsumerConfig{
-		Brokers: cfg.KafkaBrokers, Group: groupPrefix + cfg.InstanceID, Topics: []string{topic}, StartAtEnd: startAtEnd,
-		Log: log, Joined: func() { l.joined.Store(true); log.Info("listening for "+what, "topic", topic) },
-	}
-	l.topics = func(ctx context.Context) error {
-		return broker.EnsureTopics(ctx, cfg.KafkaBrokers, 3, 1, topic)
-	}
-	return l
-}
-
-// run consumes until ctx is done, restarting after broker failures.
-func (l *listener) run(ctx context.Context) error {
-	for {
-		err := l.topics(ctx)
-		if err == nil {
-			err = broker.Consume(ctx, l.cfg, l.handle)
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		l.log.ErrorContext(ctx, l.what+" consumer stopped; restarting", "err", err)
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-time.After(time.Second):
-		}
-	}
-}
-
-func (l *listener) ready(context.Context) error {
-	if !l.joined.Load() {
-		return errors.New("not yet subscribed to " + l.what)
-	}
-	return nil
+	return &listener{what: what, Consumer: &broker.Consumer{
+		Config: broker.ConsumerConfig{
+			Brokers: cfg.KafkaBrokers, Group: groupPrefix + cfg.InstanceID, Topics: []string{topic}, StartAtEnd: startAtEnd, Log: log,
+		},
+		Handler: h,
+		Topics:  func(ctx context.Context) error { return broker.EnsureTopics(ctx, cfg.KafkaBrokers, 3, 1, topic) },
+		Log:     log,
+	}}
 }
 
 // deadLetters returns the dead letters of the gateway's listeners (operator command): their

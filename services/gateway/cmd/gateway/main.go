@@ -162,7 +162,7 @@ func newListeners(cfg gwconfig.Config, gw *edge.Gateway, log *slog.Logger) []*li
 func readiness(listeners []*listener) []httpserver.Check {
 	var ready []httpserver.Check
 	for _, l := range listeners {
-		ready = append(ready, httpserver.Check{Name: l.what + " listener", Fn: l.ready})
+		ready = append(ready, httpserver.Check{Name: l.what + " listener", Fn: l.Ready})
 	}
 	return ready
 }
@@ -171,7 +171,7 @@ func readiness(listeners []*listener) []httpserver.Check {
 func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, listeners []*listener) error {
 	g, gctx := errgroup.WithContext(ctx)
 	for _, l := range listeners {
-		g.Go(func() error { return l.run(gctx) })
+		g.Go(func() error { return l.Run(gctx) })
 	}
 	g.Go(func() error { return telemetry.ServeProfiles(gctx, cfg.PprofAddr) })
 	g.Go(func() error { return srv.ListenAndServe(gctx, cfg.HTTPAddr, cfg.ShutdownTimeout) })
