@@ -36,13 +36,7 @@ func deadLetters(t *testing.T, args ...string) []broker.DeadLetter {
 // within polls check until it returns "" or 30 s passed.
 func within(t *testing.T, check func() string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for problem := check(); problem != ""; problem = check() {
-		if time.Now().After(deadline) {
-			t.Fatal(problem)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	testkit.Eventually(t, 30*time.Second, check)
 }
 
 // TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand: a payment that a release of

@@ -5,12 +5,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -33,21 +35,17 @@ func ordersOfHold(t *testing.T, env *regtest.Env, holdID string) int {
 // waitingOnLocks waits until n sessions of the test database wait for a lock.
 func waitingOnLocks(t *testing.T, env *regtest.Env, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	testkit.Eventually(t, 10*time.Second, func() string {
 		var waiting int
 		if err := env.Pool.QueryRow(context.Background(),
 			`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
 		if waiting >= n {
-			return
+			return ""
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d sessions wait for a lock, want %d", waiting, n)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return fmt.Sprintf("%d sessions wait for a lock, want %d", waiting, n)
+	})
 }
 
 // holdGivenUpAfter posts a hold as checkout does, giving up on its answer after d: the
