@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Error is an HTTP failure with the message a client may see. Message is a string or, for
@@ -75,9 +77,45 @@ type Body struct {
 	RequestID  string `json:"requestId,omitempty"`
 }
 
-// ErrorMapper translates a service's domain errors into an *Error; it returns nil for errors it
-// does not know, which then become a 500.
+// ErrorMapper translates the errors of a service that are not *fault.Error into an *Error; it
+// returns nil for errors it does not know, which then become a 500.
 type ErrorMapper func(error) *Error
+
+// fromFault is the one mapping of the failure categories to answers. An Unavailable failure
+// without a RetryAfter of its own is retried after RetryAfterUnavailable.
+func fromFault(f *fault.Error) *Error {
+	var msg any = f.Kind.String()
+	switch len(f.Problems) {
+	case 0:
+	case 1:
+		msg = f.Problems[0]
+	default:
+		msg = f.Problems
+	}
+	switch f.Kind {
+	case fault.NotFound:
+		return &Error{Status: http.StatusNotFound, Message: msg}
+	case fault.Invalid:
+		return &Error{Status: http.StatusBadRequest, Message: msg}
+	case fault.Unprocessable:
+		return &Error{Status: http.StatusUnprocessableEntity, Message: msg}
+	case fault.Conflict:
+		return &Error{Status: http.StatusConflict, Message: msg}
+	case fault.TooManyRequests:
+		return &Error{Status: http.StatusTooManyRequests, Message: msg,
+			Headers: map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(RetryAfterSeconds(f.RetryAfter))}}
+	case fault.Unavailable:
+		retry := RetryAfterUnavailable
+		if f.RetryAfter > 0 {
+			retry = strconv.Itoa(RetryAfterSeconds(f.RetryAfter))
+		}
+		return &Error{Status: http.StatusServiceUnavailable, Message: msg, Headers: map[string]string{fiber.HeaderRetryAfter: retry}}
+	}
+	return errInternal
+}
+
+// errInternal is the answer to our own failure: it leaks nothing.
+var errInternal = NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it")
 
 // WriteError writes e as the standard error body.
 func WriteError(c *fiber.Ctx, e *Error) error {
@@ -120,6 +158,10 @@ func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
 	if timedOut(err) {
 		return errTimedOut, true
 	}
+	if f, ok := fault.Of(err); ok {
+		e := fromFault(f)
+		return e, e.Status >= 500
+	}
 	if mapErr != nil {
 		if e := mapErr(err); e != nil {
 			return e, e.Status >= 500
@@ -128,5 +170,5 @@ func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
 	if unreachable(err) {
 		return errUnavailable, true
 	}
-	return NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it"), true
+	return errInternal, true
 }

@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"strings"
@@ -27,6 +28,7 @@ func requestIDMiddleware(trust bool) fiber.Handler {
 			id = NewRequestID()
 		}
 		c.Locals(requestIDLocal, id)
+		c.SetUserContext(WithRequestID(c.UserContext(), id))
 		c.Set(HeaderRequestID, id)
 		return c.Next()
 	}
@@ -36,6 +38,21 @@ func requestIDMiddleware(trust bool) fiber.Handler {
 func RequestID(c *fiber.Ctx) string {
 	id, _ := c.Locals(requestIDLocal).(string)
 	return id
+}
+
+type requestIDKey struct{}
+
+// RequestIDFrom returns the request id a request's context carries ("" outside a request), so
+// that calls made on the request's behalf forward it, as they forward its trace context.
+func RequestIDFrom(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// WithRequestID returns ctx carrying the request id id, for work done on a request's behalf
+// outside its handler.
+func WithRequestID(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, requestIDKey{}, id)
 }
 
 // NewRequestID returns a fresh random request id.

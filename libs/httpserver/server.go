@@ -16,6 +16,8 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/gofiber/fiber/v2/middleware/adaptor"
 	"github.com/gofiber/fiber/v2/middleware/recover"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Check is a named readiness probe of one dependency.
@@ -107,7 +109,7 @@ func (s *Server) handleError(c *fiber.Ctx, err error) error {
 	case e == errTimedOut:
 		s.opts.Log.WarnContext(c.UserContext(), "request timed out",
 			"method", c.Method(), "route", c.Route().Path, "request_id", RequestID(c), "err", err)
-	case e == errUnavailable:
+	case e == errUnavailable || fault.KindOf(err) == fault.Unavailable:
 		s.opts.Log.WarnContext(c.UserContext(), "request failed: a dependency is unreachable",
 			"method", c.Method(), "route", c.Route().Path, "request_id", RequestID(c), "err", err)
 	case internal:

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 )
 
@@ -39,6 +41,20 @@ func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, 
 			return errors.New("pq: password authentication failed for user secret")
 		case "panic":
 			panic("kaboom")
+		case "gone":
+			return fmt.Errorf("read: %w", fault.NewNotFound("widget gone"))
+		case "rules":
+			return fault.NewUnprocessable("a: too long", "b: too short")
+		case "taken":
+			return fault.NewConflict("widget taken").WithReason("TAKEN")
+		case "later":
+			return fault.NewTooManyRequests("slow down", 1500*time.Millisecond)
+		case "peer":
+			return fault.NewUnavailable("widget", errors.New("dial tcp: refused"))
+		case "ours":
+			return &fault.Error{Kind: fault.Internal, Problems: []string{"secret detail"}}
+		case "rid":
+			return c.SendString(httpserver.RequestIDFrom(c.UserContext()))
 		}
 		return c.JSON(fiber.Map{"id": c.Params("id")})
 	})
@@ -93,16 +109,23 @@ func TestStandardErrorBodies(t *testing.T) {
 		name, method, path, body string
 		status                   int
 		message                  any
+		retryAfter               string
 	}{
-		{"mapped domain error", "GET", "/widgets/missing", "", 404, "widget not found"},
-		{"problem list", "GET", "/widgets/bad", "", 400, []any{"a must be set", "b must be at most 3"}},
-		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path"},
-		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large"},
-		{"internal error leaks nothing", "GET", "/widgets/boom", "", 500, "internal error; quote the requestId when reporting it"},
-		{"panic", "GET", "/widgets/panic", "", 500, "internal error; quote the requestId when reporting it"},
+		{"mapped domain error", "GET", "/widgets/missing", "", 404, "widget not found", ""},
+		{"problem list", "GET", "/widgets/bad", "", 400, []any{"a must be set", "b must be at most 3"}, ""},
+		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path", ""},
+		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large", ""},
+		{"fault: not found, wrapped", "GET", "/widgets/gone", "", 404, "widget gone not found", ""},
+		{"fault: broken rules", "GET", "/widgets/rules", "", 422, []any{"a: too long", "b: too short"}, ""},
+		{"fault: conflict", "GET", "/widgets/taken", "", 409, "widget taken", ""},
+		{"fault: too many requests, wait rounded up", "GET", "/widgets/later", "", 429, "slow down", "2"},
+		{"fault: a dependency down", "GET", "/widgets/peer", "", 503, "the widget service is unavailable; retry after the Retry-After seconds", httpserver.RetryAfterUnavailable},
+		{"fault: internal leaks nothing", "GET", "/widgets/ours", "", 500, "internal error; quote the requestId when reporting it", ""},
+		{"internal error leaks nothing", "GET", "/widgets/boom", "", 500, "internal error; quote the requestId when reporting it", ""},
+		{"panic", "GET", "/widgets/panic", "", 500, "internal error; quote the requestId when reporting it", ""},
 		// Answered by the HTTP server itself, before any route: the request's head does not fit
 		// its 4 KiB read buffer.
-		{"request head over the read buffer", "GET", "/widgets/" + strings.Repeat("x", 5000), "", 431, "Request Header Fields Too Large"},
+		{"request head over the read buffer", "GET", "/widgets/" + strings.Repeat("x", 5000), "", 431, "Request Header Fields Too Large", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -112,6 +135,9 @@ func TestStandardErrorBodies(t *testing.T) {
 			}
 			if got, _ := json.Marshal(b.Message); string(got) != mustJSON(tc.message) {
 				t.Errorf("message %s, want %s", got, mustJSON(tc.message))
+			}
+			if hdr.Get("Retry-After") != tc.retryAfter {
+				t.Errorf("Retry-After %q, want %q", hdr.Get("Retry-After"), tc.retryAfter)
 			}
 			if b.Error != http.StatusText(tc.status) {
 				t.Errorf("error %q, want %q", b.Error, http.StatusText(tc.status))
@@ -135,6 +161,15 @@ func TestRequestIDTrustIsOptIn(t *testing.T) {
 	}
 	if _, hdr, _ := get(t, "GET", owner+"/widgets/1", "", in); hdr.Get("X-Request-Id") != "req_from_gateway" {
 		t.Errorf("a trusting server replaced the request id with %q", hdr.Get("X-Request-Id"))
+	}
+	res, err := http.Get(owner + "/widgets/rid")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inCtx, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if string(inCtx) == "" || string(inCtx) != res.Header.Get("X-Request-Id") {
+		t.Errorf("the request's context carries request id %q, the answer %q", inCtx, res.Header.Get("X-Request-Id"))
 	}
 	bad := map[string]string{"X-Request-Id": "id with spaces"}
 	if _, hdr, _ := get(t, "GET", owner+"/widgets/1", "", bad); hdr.Get("X-Request-Id") == bad["X-Request-Id"] {

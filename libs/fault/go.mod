@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/libs/fault
+
+go 1.26
