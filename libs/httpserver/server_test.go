@@ -42,7 +42,7 @@ func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, 
 		case "panic":
 			panic("kaboom")
 		case "gone":
-			return fmt.Errorf("read: %w", fault.NewNotFound("widget gone"))
+			return fmt.Errorf("read: %w", fault.NewNotFound("widget 7"))
 		case "rules":
 			return fault.NewUnprocessable("a: too long", "b: too short")
 		case "taken":
@@ -115,7 +115,7 @@ func TestStandardErrorBodies(t *testing.T) {
 		{"problem list", "GET", "/widgets/bad", "", 400, []any{"a must be set", "b must be at most 3"}, ""},
 		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path", ""},
 		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large", ""},
-		{"fault: not found, wrapped", "GET", "/widgets/gone", "", 404, "widget gone not found", ""},
+		{"fault: not found, wrapped", "GET", "/widgets/gone", "", 404, "widget 7 not found", ""},
 		{"fault: broken rules", "GET", "/widgets/rules", "", 422, []any{"a: too long", "b: too short"}, ""},
 		{"fault: conflict", "GET", "/widgets/taken", "", 409, "widget taken", ""},
 		{"fault: too many requests, wait rounded up", "GET", "/widgets/later", "", 429, "slow down", "2"},
