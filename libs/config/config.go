@@ -57,10 +57,15 @@ func (b Base) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Postgres holds the timeouts a service's database pool sets on each of its connections
+// Postgres holds a service's database, the size of its pool and the timeouts the pool sets on
+// each of its connections
 // (libs/postgres): a stalled database fails statements fast instead of pinning every pool
 // connection. Migrations run on their own connection, without them.
 type Postgres struct {
+	// DatabaseURL is the service's database, for example postgres://auth@db:5432/auth.
+	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
+	// DBMaxConns bounds the connection pool; zero is the service's own default.
+	DBMaxConns int32 `env:"DB_MAX_CONNS"`
 	// DBStatementTimeout cancels a statement that runs longer: above the slowest statement a
 	// request runs (milliseconds) with a wide margin, and below the owners' request deadlines
 	// (10 s, 14 s) so a stalled statement answers 503 before the request runs out of time; a
@@ -80,6 +85,9 @@ func (p Postgres) Validate() error {
 	var errs []error
 	if p.DBStatementTimeout < 0 || p.DBLockTimeout < 0 || p.DBIdleInTransactionTimeout < 0 {
 		errs = append(errs, errors.New("DB_STATEMENT_TIMEOUT, DB_LOCK_TIMEOUT and DB_IDLE_IN_TRANSACTION_TIMEOUT must not be negative"))
+	}
+	if p.DBMaxConns < 0 {
+		errs = append(errs, errors.New("DB_MAX_CONNS must not be negative"))
 	}
 	if p.DBStatementTimeout > 0 && p.DBLockTimeout > p.DBStatementTimeout {
 		errs = append(errs, errors.New("DB_LOCK_TIMEOUT must not exceed DB_STATEMENT_TIMEOUT"))

@@ -66,6 +66,7 @@ type withPostgres struct {
 func (w withPostgres) Validate() error { return errors.Join(w.Base.Validate(), w.Postgres.Validate()) }
 
 func TestPostgresDefaultsAndValidation(t *testing.T) {
+	t.Setenv("DATABASE_URL", "postgres://h/db")
 	cfg, err := config.Load[withPostgres]()
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +76,7 @@ func TestPostgresDefaultsAndValidation(t *testing.T) {
 	}
 	for name, c := range map[string]struct{ key, value, want string }{
 		"negative":             {"DB_IDLE_IN_TRANSACTION_TIMEOUT", "-1s", "must not be negative"},
+		"negative pool":        {"DB_MAX_CONNS", "-1", "DB_MAX_CONNS must not be negative"},
 		"lock above statement": {"DB_LOCK_TIMEOUT", "6s", "DB_LOCK_TIMEOUT must not exceed DB_STATEMENT_TIMEOUT"},
 		"not a duration":       {"DB_STATEMENT_TIMEOUT", "soon", "DBStatementTimeout"},
 	} {

@@ -15,6 +15,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/podiumhq/podium/libs/config"
 )
 
 // Options configures a pool.
@@ -97,3 +99,16 @@ func IsUniqueViolation(err error, constraint string) bool {
 
 // IsNoRows reports whether err means a query found no row.
 func IsNoRows(err error) bool { return errors.Is(err, pgx.ErrNoRows) }
+
+// Open opens the pool a service's configuration describes: at most c.DBMaxConns connections,
+// or defaultMaxConns when it sets none, each with c's timeouts.
+func Open(ctx context.Context, c config.Postgres, defaultMaxConns int32) (*pgxpool.Pool, error) {
+	maxConns := c.DBMaxConns
+	if maxConns == 0 {
+		maxConns = defaultMaxConns
+	}
+	return Connect(ctx, c.DatabaseURL, Options{
+		MaxConns: maxConns, StatementTimeout: c.DBStatementTimeout, LockTimeout: c.DBLockTimeout,
+		IdleInTransactionTimeout: c.DBIdleInTransactionTimeout,
+	})
+}

@@ -16,14 +16,7 @@ const minOperatorTokenLen = 32
 type Config struct {
 	config.Base
 	config.Postgres
-	// DatabaseURL is the auth database, for example postgres://auth@db:5432/auth.
-	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
-	// DBMaxConns bounds the connection pool.
-	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"10"`
 	config.Kafka
-	// KafkaTopicPartitions and KafkaReplicationFactor shape auth.keys.v1 when it is created.
-	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
-	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
 	// OperatorToken guards the admin API.
 	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
 	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens auth
@@ -58,15 +51,6 @@ func (c Config) Validate() error {
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
-	}
-	if c.DBMaxConns < 1 {
-		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
-	}
-	if c.KafkaTopicPartitions < 1 {
-		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS must be at least 1"))
-	}
-	if c.KafkaReplicationFactor < 1 {
-		errs = append(errs, errors.New("KAFKA_REPLICATION_FACTOR must be at least 1"))
 	}
 	return errors.Join(errs...)
 }

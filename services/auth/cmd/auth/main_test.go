@@ -54,7 +54,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 10 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
+	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 0 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
 		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.KafkaBrokers[1] != "127.0.0.1:9093" ||
 		cfg.RequestTimeout != 2*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.DBLockTimeout != 2*time.Second {
 		t.Fatalf("config %+v", cfg)

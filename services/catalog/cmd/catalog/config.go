@@ -22,15 +22,7 @@ const minOperatorTokenLen = 32
 type Config struct {
 	config.Base
 	config.Postgres
-	// DatabaseURL is the catalog database, for example postgres://catalog@db:5432/catalog.
-	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
-	// DBMaxConns bounds the connection pool.
-	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"10"`
 	config.Kafka
-	// KafkaTopicPartitions and KafkaReplicationFactor shape catalog.events.v1 (and
-	// registration.places.v1, if it does not exist yet) when the catalog creates them.
-	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
-	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
 	// OperatorToken guards the admin API.
 	OperatorToken string `env:"CATALOG_OPERATOR_TOKEN,notEmpty" secret:"true"`
 	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens the
@@ -73,15 +65,6 @@ func (c Config) Validate() error {
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
-	}
-	if c.DBMaxConns < 1 {
-		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
-	}
-	if c.KafkaTopicPartitions < 1 {
-		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS must be at least 1"))
-	}
-	if c.KafkaReplicationFactor < 1 {
-		errs = append(errs, errors.New("KAFKA_REPLICATION_FACTOR must be at least 1"))
 	}
 	if c.EdgeTTL < 0 {
 		errs = append(errs, errors.New("CATALOG_EDGE_TTL must not be negative"))

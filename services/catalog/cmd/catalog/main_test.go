@@ -54,7 +54,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 10 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
+	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 0 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
 		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.InstanceID != "" ||
 		cfg.CacheTTL != time.Minute || cfg.PricingCacheTTL != time.Second || cfg.CacheMaxEntries != 10000 ||
 		cfg.RequestTimeout != 10*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.DBIdleInTransactionTimeout != 30*time.Second {

@@ -17,14 +17,7 @@ import (
 type Config struct {
 	config.Base
 	config.Postgres
-	// DatabaseURL is checkout's own database.
-	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
-	// DBMaxConns bounds the connection pool.
-	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"20"`
 	config.Kafka
-	// KafkaTopicPartitions and KafkaReplicationFactor shape the topics when checkout creates them.
-	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
-	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
 	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens
 	// checkout accepts, as issuer:base64 entries, comma-separated: the gateway's (several while
 	// rotating).
@@ -100,12 +93,6 @@ func (c Config) Validate() error {
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
-	}
-	if c.DBMaxConns < 1 {
-		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
-	}
-	if c.KafkaTopicPartitions < 1 || c.KafkaReplicationFactor < 1 {
-		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS and KAFKA_REPLICATION_FACTOR must be at least 1"))
 	}
 	errs = append(errs, checkURL("CATALOG_URL", c.CatalogURL, false), checkURL("REGISTRATION_URL", c.RegistrationURL, false),
 		checkURL("STRIPE_API_BASE", c.StripeAPIBase, true))

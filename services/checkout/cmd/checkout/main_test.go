@@ -58,7 +58,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 		t.Fatal(err)
 	}
 	if cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.RegistrationURL != "http://127.0.0.1:8083" || cfg.HoldTTL != 10*time.Minute ||
-		cfg.IdempotencyRetention != 48*time.Hour || cfg.StripeAPIBase != "" || cfg.DBMaxConns != 20 || cfg.KafkaTopicPartitions != 3 ||
+		cfg.IdempotencyRetention != 48*time.Hour || cfg.StripeAPIBase != "" || cfg.DBMaxConns != 0 || cfg.KafkaTopicPartitions != 3 ||
 		cfg.RequestTimeout != 14*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.ReconcileInterval != 2*time.Minute ||
 		cfg.ReconcileLookback != 48*time.Hour || cfg.WebhookUnknownRetryWindow != 6*time.Hour {
 		t.Fatalf("config %+v", cfg)

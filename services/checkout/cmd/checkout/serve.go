@@ -49,10 +49,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		}
 	}()
 
-	pool, err := postgres.Connect(ctx, cfg.DatabaseURL, postgres.Options{
-		MaxConns: cfg.DBMaxConns, StatementTimeout: cfg.DBStatementTimeout, LockTimeout: cfg.DBLockTimeout,
-		IdleInTransactionTimeout: cfg.DBIdleInTransactionTimeout,
-	})
+	pool, err := postgres.Open(ctx, cfg.Postgres, 20)
 	if err != nil {
 		return err
 	}

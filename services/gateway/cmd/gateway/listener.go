@@ -38,7 +38,7 @@ func newListener(cfg gwconfig.Config, log *slog.Logger, what, groupPrefix, topic
 			Brokers: cfg.KafkaBrokers, Group: groupPrefix + cfg.InstanceID, Topics: []string{topic}, StartAtEnd: startAtEnd, Log: log,
 		},
 		Handler: h,
-		Topics:  func(ctx context.Context) error { return broker.EnsureTopics(ctx, cfg.KafkaBrokers, 3, 1, topic) },
+		Topics:  func(ctx context.Context) error { return broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, topic) },
 		Log:     log,
 	}}
 }

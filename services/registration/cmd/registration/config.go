@@ -20,14 +20,7 @@ var callers = []string{identity.Gateway, identity.Checkout}
 type Config struct {
 	config.Base
 	config.Postgres
-	// DatabaseURL is the registration database.
-	DatabaseURL string `env:"DATABASE_URL,notEmpty" secret:"true"`
-	// DBMaxConns bounds the connection pool.
-	DBMaxConns int32 `env:"DB_MAX_CONNS" envDefault:"20"`
 	config.Kafka
-	// KafkaTopicPartitions and KafkaReplicationFactor shape the topics registration creates.
-	KafkaTopicPartitions   int `env:"KAFKA_TOPIC_PARTITIONS" envDefault:"3"`
-	KafkaReplicationFactor int `env:"KAFKA_REPLICATION_FACTOR" envDefault:"1"`
 	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens
 	// registration accepts, as issuer:base64 entries, comma-separated: the gateway's and
 	// checkout's (several per issuer while rotating).
@@ -88,15 +81,6 @@ func (c Config) Validate() error {
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
-	}
-	if c.DBMaxConns < 1 {
-		errs = append(errs, errors.New("DB_MAX_CONNS must be at least 1"))
-	}
-	if c.KafkaTopicPartitions < 1 {
-		errs = append(errs, errors.New("KAFKA_TOPIC_PARTITIONS must be at least 1"))
-	}
-	if c.KafkaReplicationFactor < 1 {
-		errs = append(errs, errors.New("KAFKA_REPLICATION_FACTOR must be at least 1"))
 	}
 	if !strings.HasPrefix(c.CatalogURL, "http://") && !strings.HasPrefix(c.CatalogURL, "https://") {
 		errs = append(errs, errors.New("CATALOG_URL must be an http(s) URL"))

@@ -49,7 +49,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 20 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
+	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 0 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
 		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute ||
 		cfg.AppOptions() != app.DefaultOptions ||
 		cfg.RequestTimeout != 10*time.Second || cfg.DBLockTimeout != 2*time.Second {
@@ -90,7 +90,7 @@ func TestConfigValidation(t *testing.T) {
 		"negative cache":      {"CATALOG_CACHE_TTL", "-1s", "CATALOG_CACHE_TTL must not be negative"},
 		"smtp port":           {"SMTP_PORT", "0", "SMTP_PORT"},
 		"sweep interval":      {"HOLD_SWEEP_INTERVAL", "0s", "HOLD_SWEEP_INTERVAL must be positive"},
-		"pool":                {"DB_MAX_CONNS", "0", "DB_MAX_CONNS must be at least 1"},
+		"pool":                {"DB_MAX_CONNS", "-1", "DB_MAX_CONNS must not be negative"},
 		"address cap":         {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS must be 0 (no cap) or at least 11"},
 		"e-mail cap":          {"HOLD_MAX_PLACES_PER_EMAIL", "-1", "HOLD_MAX_PLACES_PER_EMAIL must be 0 (no cap) or at least 11"},
 		"receipt cooldown":    {"RECEIPT_COOLDOWN", "-1m", "RECEIPT_COOLDOWN must not be negative"},
