@@ -38,8 +38,10 @@ func newListener(cfg gwconfig.Config, log *slog.Logger, what, groupPrefix, topic
 			Brokers: cfg.KafkaBrokers, Group: groupPrefix + cfg.InstanceID, Topics: []string{topic}, StartAtEnd: startAtEnd, Log: log,
 		},
 		Handler: h,
-		Topics:  func(ctx context.Context) error { return broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, topic) },
-		Log:     log,
+		Topics: func(ctx context.Context) error {
+			return broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, topic)
+		},
+		Log: log,
 	}}
 }
 
