@@ -172,14 +172,16 @@ func TestInboxAppliesEachMessageOnce(t *testing.T) {
 
 func waitEmpty(t *testing.T, pool *pgxpool.Pool) {
 	t.Helper()
-	for range 100 {
+	testkit.Eventually(t, 5*time.Second, func() string {
 		var n int
-		if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox").Scan(&n); err == nil && n == 0 {
-			return
+		if err := pool.QueryRow(t.Context(), "SELECT count(*) FROM outbox").Scan(&n); err != nil {
+			return err.Error()
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("outbox not emptied")
+		if n > 0 {
+			return fmt.Sprintf("the outbox still holds %d messages", n)
+		}
+		return ""
+	})
 }
 
 // stalled is a Publisher whose broker never answers: each publish waits for its context.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -53,7 +54,7 @@ func TestKnownKeysOutliveAnAuthOutage(t *testing.T) {
 			t.Fatalf("after auth came back, a new key: %d %s", res.status, res.body)
 		}
 	}()
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		if res := search(used.Key); res.status != 201 {
 			t.Fatalf("a key used before the outage: %d %s", res.status, res.body)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // TestCachedPublicReadsNeverOutliveAnUnpublish reads a published event until its answers are
@@ -66,7 +68,7 @@ func TestCachedPublicReadsNeverOutliveAnUnpublish(t *testing.T) {
 func awaitAnswer(t *testing.T, call func() response, done func(response) bool) response {
 	t.Helper()
 	var res response
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		if res = call(); done(res) {
 			return ""
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // fullPurchase is a session body holding 11 places: the shop's pair and 10 guest pairs, every
@@ -51,7 +53,7 @@ func (s *shop) pay(t *testing.T, a sessionAnswer) {
 // organizer's search.
 func (s *shop) wantOrderStatus(t *testing.T, orderID, status string) {
 	t.Helper()
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		rows, _ := s.tickets(t, map[string]any{"ticketStatus": "ALL"})
 		n := 0
 		for _, r := range rows {
@@ -137,7 +139,7 @@ func TestALatePaymentDoesNotTakeAPromocodeUseTwice(t *testing.T) {
 	other := s.open(t, withCode("Team On Time"))
 	paid := stripeEvent(t, "checkout.session.completed", lateCall, late.SessionID)
 	wantWebhook(t, deliver(t, paid, signed(paid, time.Now())), "applied")
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		if st := checkoutState(t, late.OrderID); st != "REFUNDED_NO_PROMOCODE" {
 			return "checkout " + st + ", want REFUNDED_NO_PROMOCODE"
 		}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -11,6 +12,8 @@ import (
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // span is what the tests need of an exported span.
@@ -75,24 +78,22 @@ func (r *otlpReceiver) export(w http.ResponseWriter, req *http.Request) {
 // waitFor returns the spans matching pred once at least n have arrived, or fails the test.
 func (r *otlpReceiver) waitFor(t *testing.T, n int, pred func(span) bool) []span {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var out []span
+	testkit.Eventually(t, 20*time.Second, func() string {
 		r.mu.Lock()
-		var out []span
+		defer r.mu.Unlock()
+		out = out[:0]
 		for _, s := range r.spans {
 			if pred(s) {
 				out = append(out, s)
 			}
 		}
-		r.mu.Unlock()
-		if len(out) >= n {
-			return out
+		if len(out) < n {
+			return fmt.Sprintf("only %d matching spans exported within 20s, want %d", len(out), n)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d matching spans exported within 20s, want %d", len(out), n)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+		return ""
+	})
+	return out
 }
 
 func hexID(b []byte) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -104,14 +105,13 @@ func TestLimitsHoldWithoutRedis(t *testing.T) {
 	rdb := redis.NewClient(opt)
 	defer rdb.Close()
 	fresh := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes})
-	deadline := time.Now().Add(10 * time.Second)
-	for rdb.Exists(context.Background(), "rate:key:"+fresh.ID).Val() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the gateway did not return to Redis-backed limits within 10s of Redis coming back")
+	testkit.Eventually(t, 10*time.Second, func() string {
+		if rdb.Exists(t.Context(), "rate:key:"+fresh.ID).Val() > 0 {
+			return ""
 		}
 		if res := do(t, req{"GET", gw("/organizer/events/evt_nope"), secret(fresh.Key), nil}); res.status != 404 {
 			t.Fatalf("after Redis came back: %d %s", res.status, res.body)
 		}
-		time.Sleep(200 * time.Millisecond)
-	}
+		return "the gateway did not return to Redis-backed limits within 10s of Redis coming back"
+	})
 }

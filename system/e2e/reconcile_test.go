@@ -6,6 +6,8 @@ import (
 	"time"
 
 	stripego "github.com/stripe/stripe-go/v76"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // TestReconciliationConfirmsAPaymentWhoseWebhookNeverArrived: a buyer pays, and Stripe's
@@ -23,7 +25,7 @@ func TestReconciliationConfirmsAPaymentWhoseWebhookNeverArrived(t *testing.T) {
 
 	s.wantOrder(t, a.OrderID, "ACTIVE", "COMPLETED")
 	s.wantPlaces(t, 1, 0)
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		if st := checkoutState(t, a.OrderID); st != "COMPLETED" {
 			return "checkout " + st + ", want COMPLETED once registration confirmed the order"
 		}

@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -202,9 +204,8 @@ type card struct {
 // The catalog learns places from registration's Kafka events, so it may lag a little.
 func waitForCard(t *testing.T, headers map[string]string, path, categoryID string, ok func(card) bool) card {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	var last string
-	for time.Now().Before(deadline) {
+	var found card
+	testkit.Eventually(t, 20*time.Second, func() string {
 		res := send(t, req{"GET", gw(path), headers, nil})
 		if res.status != 200 {
 			t.Fatalf("GET %s: %d %s", path, res.status, res.body)
@@ -214,16 +215,15 @@ func waitForCard(t *testing.T, headers map[string]string, path, categoryID strin
 		} else {
 			conforms(t, "organizerGetPricingCards", res)
 		}
-		last = string(res.body)
 		for _, c := range decode[pricingCards](t, res).Cards {
 			if c.CategoryID == categoryID && ok(c) {
-				return c
+				found = c
+				return ""
 			}
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Fatalf("pricing card of %s never reached the expected counts; last answer %s", categoryID, last)
-	return card{}
+		return fmt.Sprintf("pricing card of %s never reached the expected counts; last answer %s", categoryID, res.body)
+	})
+	return found
 }
 
 // registered waits until the organizer's card of the category shows n registrations.

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -124,18 +125,17 @@ func TestReceiptsNeedAPublicEvent(t *testing.T) {
 // waitForMail waits until the stack's SMTP catcher has received a message to addr.
 func waitForMail(t *testing.T, addr string) stack.Mail {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if got := mailsTo(addr); len(got) > 0 {
-			if len(got) > 1 {
-				t.Fatalf("%d mails to %s, want 1", len(got), addr)
-			}
-			return got[0]
+	var got []stack.Mail
+	testkit.Eventually(t, 20*time.Second, func() string {
+		if got = mailsTo(addr); len(got) == 0 {
+			return "no mail to " + addr
 		}
-		time.Sleep(50 * time.Millisecond)
+		return ""
+	})
+	if len(got) > 1 {
+		t.Fatalf("%d mails to %s, want 1", len(got), addr)
 	}
-	t.Fatalf("no mail to %s", addr)
-	return stack.Mail{}
+	return got[0]
 }
 
 func mailsTo(addr string) []stack.Mail {

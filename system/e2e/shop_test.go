@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -187,7 +188,7 @@ func (s *shop) places(t *testing.T) (registered, held int) {
 // follows registration's places events).
 func (s *shop) wantPlaces(t *testing.T, registered, held int) {
 	t.Helper()
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		if r, h := s.places(t); r != registered || h != held {
 			return fmt.Sprintf("pricing card: %d registered, %d held; want %d and %d", r, h, registered, held)
 		}
@@ -199,7 +200,7 @@ func (s *shop) wantPlaces(t *testing.T, registered, held int) {
 // the order status given.
 func (s *shop) wantOrder(t *testing.T, orderID, ticketStatus, orderStatus string) {
 	t.Helper()
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		rows, _ := s.tickets(t, map[string]any{"ticketStatus": "ALL"})
 		n := 0
 		for _, r := range rows {
@@ -218,19 +219,5 @@ func (s *shop) wantOrder(t *testing.T, orderID, ticketStatus, orderStatus string
 	})
 }
 
-// eventually retries check, which describes what is still wrong or returns "", until it
-// passes or 30 s have gone by (events travel through Kafka).
-func eventually(t *testing.T, check func() string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		problem := check()
-		if problem == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(problem)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-}
+// eventTravel bounds how long a test waits for what travels through Kafka.
+const eventTravel = 30 * time.Second

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 const badSignature = "the Stripe-Signature header is missing, invalid or too old"
@@ -84,7 +86,7 @@ func TestStripeWebhookExpiryAfterPaymentChangesNothing(t *testing.T) {
 	paid := stripeEvent(t, "checkout.session.completed", call, a.SessionID)
 	wantWebhook(t, deliver(t, paid, signed(paid, time.Now())), "applied")
 	s.wantOrder(t, a.OrderID, "ACTIVE", "COMPLETED")
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		if st := checkoutState(t, a.OrderID); st != "COMPLETED" {
 			return "checkout " + st + ", want COMPLETED once registration confirmed the order"
 		}
@@ -138,7 +140,7 @@ func TestStripeWebhookPaymentAfterExpiryWithoutPlaceIsRefunded(t *testing.T) {
 
 	paid := stripeEvent(t, "checkout.session.completed", lateCall, late.SessionID)
 	wantWebhook(t, deliver(t, paid, signed(paid, time.Now())), "applied")
-	eventually(t, func() string {
+	testkit.Eventually(t, eventTravel, func() string {
 		if st := checkoutState(t, late.OrderID); st != "REFUNDED_NO_PLACE" {
 			return "checkout " + st + ", want REFUNDED_NO_PLACE"
 		}
