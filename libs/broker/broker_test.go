@@ -26,7 +26,7 @@ func init() {
 func consume(t *testing.T, cfg broker.ConsumerConfig, h broker.Handler) <-chan broker.Message {
 	t.Helper()
 	got := make(chan broker.Message, 100)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	cfg.Log = testkit.Logger(t)
 	go func() {
@@ -60,7 +60,7 @@ func receive(t *testing.T, ch <-chan broker.Message) broker.Message {
 
 func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
 	brokers := testkit.Kafka(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	if err := broker.EnsureTopics(ctx, brokers, 3, 1, "widgets.v1"); err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
 
 func TestUncommittedMessageIsRedelivered(t *testing.T) {
 	brokers := testkit.Kafka(t)
-	ctx := context.Background()
+	ctx := t.Context()
 	if err := broker.EnsureTopics(ctx, brokers, 1, 1, "orders.v1"); err != nil {
 		t.Fatal(err)
 	}

@@ -138,7 +138,7 @@ func TestRetryLongerThanTheSessionKeepsTheAssignment(t *testing.T) {
 func members(t *testing.T, brokers []string, group string) []string {
 	t.Helper()
 	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
-	res, err := c.DescribeGroups(context.Background(), &kafka.DescribeGroupsRequest{GroupIDs: []string{group}})
+	res, err := c.DescribeGroups(t.Context(), &kafka.DescribeGroupsRequest{GroupIDs: []string{group}})
 	if err != nil || len(res.Groups) != 1 || res.Groups[0].Error != nil {
 		t.Fatalf("describe group %s: %v %+v", group, err, res)
 	}
@@ -153,7 +153,7 @@ func TestConsumerStopsWhileWaitingToRetry(t *testing.T) {
 	t.Parallel()
 	const topic = "stop.orders.v1"
 	brokers := setup(t, topic)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var calls atomic.Int32
 	failed := make(chan struct{})

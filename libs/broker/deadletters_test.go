@@ -20,7 +20,7 @@ import (
 func command(t *testing.T, brokers []string, service, topic string, args ...string) ([]broker.DeadLetter, error) {
 	t.Helper()
 	var out bytes.Buffer
-	err := broker.RunDeadLetters(context.Background(), broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}, args, &out)
+	err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}, args, &out)
 	var dls []broker.DeadLetter
 	dec := json.NewDecoder(&out)
 	for dec.More() {
@@ -46,7 +46,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	const topic = "replay.orders.v1"
 	brokers := setup(t, topic)
 	// One partition keeps the list in publication order.
-	if err := broker.EnsureTopics(context.Background(), brokers, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
 		t.Fatal(err)
 	}
 	var fixed atomic.Bool
@@ -60,7 +60,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	// Another service's dead letter on the same topic is neither listed nor replayed.
 	w := broker.NewWriter(brokers)
 	defer w.Close()
-	if err := w.Publish(context.Background(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "theirs", Value: []byte(`{}`),
+	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "theirs", Value: []byte(`{}`),
 		Headers: map[string]string{broker.HeaderDeadLetterGroup: "audit-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 func endOffset(t *testing.T, brokers []string, topic string) int64 {
 	t.Helper()
 	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
-	res, err := c.ListOffsets(context.Background(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: {kafka.LastOffsetOf(0)}}})
+	res, err := c.ListOffsets(t.Context(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: {kafka.LastOffsetOf(0)}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func fast(int) time.Duration { return time.Millisecond }
 func setup(t *testing.T, topic string) []string {
 	t.Helper()
 	brokers := testkit.Kafka(t)
-	if err := broker.EnsureTopics(context.Background(), brokers, 1, 1, topic); err != nil {
+	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, topic); err != nil {
 		t.Fatal(err)
 	}
 	return brokers
@@ -35,7 +35,7 @@ func publish(t *testing.T, brokers []string, topic string, keys ...string) {
 	for i, k := range keys {
 		msgs[i] = broker.Message{Topic: topic, Key: k, Value: []byte(`{}`), Headers: map[string]string{broker.HeaderID: "id-" + k, broker.HeaderType: "podium.test.v1"}}
 	}
-	if err := w.Publish(context.Background(), msgs...); err != nil {
+	if err := w.Publish(t.Context(), msgs...); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -85,7 +85,7 @@ func matches(set attribute.Set, attrs []attribute.KeyValue) bool {
 func deadLetters(t *testing.T, brokers []string, service, topic string) []broker.DeadLetter {
 	t.Helper()
 	var out []broker.DeadLetter
-	err := broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}.List(context.Background(), broker.Selection{},
+	err := broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}.List(t.Context(), broker.Selection{},
 		func(dl broker.DeadLetter) error { out = append(out, dl); return nil })
 	if err != nil {
 		t.Fatal(err)

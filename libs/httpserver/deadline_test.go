@@ -98,7 +98,7 @@ func TestNoRequestTimeoutSetsNoDeadline(t *testing.T) {
 		return c.JSON(fiber.Map{"deadline": ok})
 	})
 	url := serve(t, s)
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url+"/deadline", nil)
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url+"/deadline", nil)
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -113,11 +113,11 @@ func TestNoRequestTimeoutSetsNoDeadline(t *testing.T) {
 // serve runs s, whose routes are all added, on a listener of its own until the test ends.
 func serve(t *testing.T, s *httpserver.Server) string {
 	t.Helper()
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, 5*time.Second) }()
 	t.Cleanup(func() {

@@ -1,7 +1,6 @@
 package httpserver_test
 
 import (
-	"context"
 	"io"
 	"net"
 	"net/http"
@@ -57,7 +56,7 @@ func TestServerSpansContinueTheCallersTraceAndRecordDuration(t *testing.T) {
 	}
 
 	var rm metricdata.ResourceMetrics
-	if err := reader.Collect(context.Background(), &rm); err != nil {
+	if err := reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
 	counts := map[int64]uint64{}
@@ -89,7 +88,7 @@ func TestSpansKeepTheirOwnRequestsValues(t *testing.T) {
 	otel.SetTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)))
 	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1024, TrustRequestID: true})
 	srv.App.All("/x", func(c *fiber.Ctx) error { return c.SendString("ok") })
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func TestSpansKeepTheirOwnRequestsValues(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{MaxConnsPerHost: 1}} // one connection
 	sent := []struct{ method, id string }{{"GET", "req_aaaaaaaa"}, {"PUT", "req_bbbbbbbb"}}
 	for _, r := range sent {
-		req, _ := http.NewRequestWithContext(context.Background(), r.method, "http://"+ln.Addr().String()+"/x", nil)
+		req, _ := http.NewRequestWithContext(t.Context(), r.method, "http://"+ln.Addr().String()+"/x", nil)
 		req.Header.Set(httpserver.HeaderRequestID, r.id)
 		res, err := client.Do(req)
 		if err != nil {

@@ -63,7 +63,7 @@ func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, 5*time.Second) }()
 	t.Cleanup(func() {
@@ -223,7 +223,7 @@ func TestShutdownLetsInFlightRequestsFinish(t *testing.T) {
 		return c.SendString("finished")
 	})
 	ln, _ := net.Listen("tcp", "127.0.0.1:0")
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, 5*time.Second) }()
 

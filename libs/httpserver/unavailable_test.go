@@ -1,7 +1,6 @@
 package httpserver_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -20,13 +19,13 @@ import (
 // connect error wraps it.
 func refusedDial(t *testing.T) error {
 	t.Helper()
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	conn, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", addr)
+	conn, err := (&net.Dialer{}).DialContext(t.Context(), "tcp", addr)
 	if err == nil {
 		conn.Close()
 		t.Fatalf("%s answered after its listener closed", addr)

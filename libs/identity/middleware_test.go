@@ -1,7 +1,6 @@
 package identity_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net"
@@ -86,7 +85,7 @@ func TestMiddlewareKeepsPrincipalsApartOnOneConnection(t *testing.T) {
 	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1024, DisableTracing: true})
 	srv.App.Use(identity.Middleware(v, identity.Callers(identity.Gateway)))
 	srv.App.Get("/who", func(c *fiber.Ctx) error { return c.SendString(identity.From(c).OrganizerID) })
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +98,7 @@ func TestMiddlewareKeepsPrincipalsApartOnOneConnection(t *testing.T) {
 	for i := range 6 {
 		p := []identity.Principal{alice, bob}[i%2]
 		tok, _ := s.Token(identity.Catalog, p)
-		req, _ := http.NewRequestWithContext(context.Background(), "GET", "http://"+ln.Addr().String()+"/who", nil)
+		req, _ := http.NewRequestWithContext(t.Context(), "GET", "http://"+ln.Addr().String()+"/who", nil)
 		req.Header.Set(identity.Header, tok)
 		res, err := client.Do(req)
 		if err != nil {

@@ -38,7 +38,7 @@ func (r *recorder) Publish(_ context.Context, msgs ...broker.Message) error {
 
 func startRelay(t *testing.T, pool *pgxpool.Pool, pub outbox.Publisher) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	r := &outbox.Relay{Pool: pool, Publisher: pub, Log: testkit.Logger(t), Poll: 50 * time.Millisecond}
 	go func() { done <- r.Run(ctx) }()
@@ -52,7 +52,7 @@ func startRelay(t *testing.T, pool *pgxpool.Pool, pub outbox.Publisher) {
 
 func enqueue(t *testing.T, pool *pgxpool.Pool, key string, commit bool) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	rollback := errors.New("rolled back on purpose")
 	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 		if _, err := outbox.Enqueue(ctx, tx, outbox.Event{Topic: "things.v1", Key: key, Type: "podium.thing.made.v1", Source: "test", Data: map[string]string{"id": key}}); err != nil {
@@ -108,7 +108,7 @@ func TestFailedPublishKeepsMessages(t *testing.T) {
 		<-attempts
 	}
 	var n int
-	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
+	if err := pool.QueryRow(t.Context(), "SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("outbox holds %d messages after failed publishes (%v), want 1", n, err)
 	}
 }
@@ -121,7 +121,7 @@ func TestRelayToKafka(t *testing.T) {
 	startRelay(t, pool, w)
 	enqueue(t, pool, "k-kafka", true)
 
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	got := make(chan broker.Message, 1)
 	cfg := broker.ConsumerConfig{Brokers: brokers, Group: "t", Topics: []string{"things.v1"}, Log: testkit.Logger(t)}
@@ -140,7 +140,7 @@ func TestRelayToKafka(t *testing.T) {
 
 func TestInboxAppliesEachMessageOnce(t *testing.T) {
 	pool := testkit.Pool(t, outbox.Migrations())
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := pool.Exec(ctx, "CREATE TABLE counter (n int); INSERT INTO counter VALUES (0)"); err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestAStalledPublishEndsAtItsTimeoutAndKeepsTheMessage(t *testing.T) {
 	pool := testkit.Pool(t, outbox.Migrations())
 	enqueue(t, pool, "k0", true)
 	pub := stalled{ended: make(chan error, 10)}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	r := &outbox.Relay{Pool: pool, Publisher: pub, Log: testkit.Logger(t), Poll: 50 * time.Millisecond, PublishTimeout: 100 * time.Millisecond}
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
@@ -211,7 +211,7 @@ func TestAStalledPublishEndsAtItsTimeoutAndKeepsTheMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	if err := pool.QueryRow(context.Background(), "SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
+	if err := pool.QueryRow(t.Context(), "SELECT count(*) FROM outbox").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("outbox holds %d messages after stalled publishes (%v), want 1", n, err)
 	}
 }

@@ -1,7 +1,6 @@
 package postgres_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"testing"
@@ -16,22 +15,22 @@ var widgets = postgres.Migrations{Table: "widgets_schema_version", FS: os.DirFS(
 
 func TestMigrateIsIdempotent(t *testing.T) {
 	url := testkit.DatabaseURL(t, widgets)
-	if err := postgres.Migrate(context.Background(), url, testkit.Logger(t), widgets); err != nil {
+	if err := postgres.Migrate(t.Context(), url, testkit.Logger(t), widgets); err != nil {
 		t.Fatalf("second Migrate on a migrated database: %v", err)
 	}
-	pool, err := postgres.Connect(context.Background(), url, postgres.Options{MaxConns: 2})
+	pool, err := postgres.Connect(t.Context(), url, postgres.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer pool.Close()
 	var version int64
-	if err := pool.QueryRow(context.Background(), "SELECT max(version_id) FROM widgets_schema_version").Scan(&version); err != nil || version != 1 {
+	if err := pool.QueryRow(t.Context(), "SELECT max(version_id) FROM widgets_schema_version").Scan(&version); err != nil || version != 1 {
 		t.Fatalf("version table says %d (%v), want 1", version, err)
 	}
 }
 
 func TestInTxRollsBackOnErrorAndClassifiesErrors(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	pool := testkit.Pool(t, widgets)
 	boom := errors.New("boom")
 	err := postgres.InTx(ctx, pool, func(tx pgx.Tx) error {
@@ -63,7 +62,7 @@ func TestInTxRollsBackOnErrorAndClassifiesErrors(t *testing.T) {
 
 func TestEachTestGetsItsOwnDatabase(t *testing.T) {
 	a, b := testkit.Pool(t, widgets), testkit.Pool(t, widgets)
-	ctx := context.Background()
+	ctx := t.Context()
 	if _, err := a.Exec(ctx, "INSERT INTO widgets VALUES (1, 'only in a')"); err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ const safetyNet = 30 * time.Second
 
 func timedPool(t *testing.T, url string, o postgres.Options) *pgxpool.Pool {
 	t.Helper()
-	pool, err := postgres.Connect(context.Background(), url, o)
+	pool, err := postgres.Connect(t.Context(), url, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,19 +46,19 @@ func TestPoolSetsItsTimeoutsOnEveryConnection(t *testing.T) {
 		"statement_timeout": "1500ms", "lock_timeout": "250ms", "idle_in_transaction_session_timeout": "1min",
 	} {
 		var got string
-		if err := pool.QueryRow(context.Background(), "SELECT current_setting($1)", name).Scan(&got); err != nil || got != want {
+		if err := pool.QueryRow(t.Context(), "SELECT current_setting($1)", name).Scan(&got); err != nil || got != want {
 			t.Errorf("%s = %q (%v), want %q", name, got, err, want)
 		}
 	}
 	var got string
 	plain := testkit.Pool(t, widgets)
-	if err := plain.QueryRow(context.Background(), "SELECT current_setting('lock_timeout')").Scan(&got); err != nil || got != "0" {
+	if err := plain.QueryRow(t.Context(), "SELECT current_setting('lock_timeout')").Scan(&got); err != nil || got != "0" {
 		t.Errorf("a pool without options has lock_timeout %q (%v), want the server's 0", got, err)
 	}
 }
 
 func TestLockWaitFailsAtLockTimeout(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), safetyNet)
+	ctx, cancel := context.WithTimeout(t.Context(), safetyNet)
 	defer cancel()
 	url := testkit.DatabaseURL(t, widgets)
 	holder, err := pgx.Connect(ctx, url)
@@ -88,7 +88,7 @@ func TestLockWaitFailsAtLockTimeout(t *testing.T) {
 }
 
 func TestLongStatementIsCancelledAtStatementTimeout(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), safetyNet)
+	ctx, cancel := context.WithTimeout(t.Context(), safetyNet)
 	defer cancel()
 	pool := timedPool(t, testkit.DatabaseURL(t, widgets), postgres.Options{MaxConns: 1, StatementTimeout: 100 * time.Millisecond})
 	_, err := pool.Exec(ctx, "SELECT pg_sleep(60)")
@@ -100,7 +100,7 @@ func TestLongStatementIsCancelledAtStatementTimeout(t *testing.T) {
 }
 
 func TestIdleTransactionEndsAtIdleInTransactionTimeout(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), safetyNet)
+	ctx, cancel := context.WithTimeout(t.Context(), safetyNet)
 	defer cancel()
 	pool := timedPool(t, testkit.DatabaseURL(t, widgets), postgres.Options{MaxConns: 2, IdleInTransactionTimeout: 100 * time.Millisecond})
 	tx, err := pool.Begin(ctx)
@@ -137,18 +137,18 @@ func TestIdleTransactionEndsAtIdleInTransactionTimeout(t *testing.T) {
 // libs/httpserver answers as a request that ran out of time.
 func TestPoolAcquireEndsAtTheCallersDeadline(t *testing.T) {
 	pool := timedPool(t, testkit.DatabaseURL(t, widgets), postgres.Options{MaxConns: 1})
-	held, err := pool.Acquire(context.Background())
+	held, err := pool.Acquire(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	_, err = pool.Exec(ctx, "SELECT 1")
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("a query waiting for a connection: %v, want context.DeadlineExceeded", err)
 	}
 	held.Release()
-	if _, err := pool.Exec(context.Background(), "SELECT 1"); err != nil {
+	if _, err := pool.Exec(t.Context(), "SELECT 1"); err != nil {
 		t.Fatalf("once a connection is free: %v", err)
 	}
 }

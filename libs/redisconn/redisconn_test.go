@@ -1,7 +1,6 @@
 package redisconn_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -16,7 +15,7 @@ func TestOpenTalksToRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rdb.Close()
-	ctx := context.Background()
+	ctx := t.Context()
 	if err := rdb.Set(ctx, prefix+"k", "v", time.Minute).Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +33,7 @@ func TestShortTimeoutsUnlessTheURLSetsThem(t *testing.T) {
 	if o := rdb.Options(); o.DialTimeout != 250*time.Millisecond || o.ReadTimeout != 200*time.Millisecond {
 		t.Fatalf("timeouts dial %v read %v, want 250ms and 200ms", o.DialTimeout, o.ReadTimeout)
 	}
-	if err := rdb.Ping(context.Background()).Err(); err == nil {
+	if err := rdb.Ping(t.Context()).Err(); err == nil {
 		t.Fatal("ping to a closed port succeeded")
 	}
 	set, err := redisconn.Open("redis://127.0.0.1:6379/0?read_timeout=2s", false)

@@ -16,17 +16,17 @@ import (
 
 func TestSetupRecordsSpansAndPropagatesW3C(t *testing.T) {
 	exp := &collector{}
-	tel, err := telemetry.Setup(context.Background(), telemetry.Options{
+	tel, err := telemetry.Setup(t.Context(), telemetry.Options{
 		Service: "test", SampleRatio: 1, Exporter: exp,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, span := otel.Tracer("t").Start(context.Background(), "op")
+	ctx, span := otel.Tracer("t").Start(t.Context(), "op")
 	h := http.Header{}
 	otel.GetTextMapPropagator().Inject(ctx, propagation.HeaderCarrier(h))
 	span.End()
-	if err := tel.Shutdown(context.Background()); err != nil {
+	if err := tel.Shutdown(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 
@@ -41,7 +41,7 @@ func TestSetupRecordsSpansAndPropagatesW3C(t *testing.T) {
 }
 
 func TestSetupRejectsBadEndpoint(t *testing.T) {
-	if _, err := telemetry.Setup(context.Background(), telemetry.Options{Service: "t", Endpoint: "::nope"}); err == nil {
+	if _, err := telemetry.Setup(t.Context(), telemetry.Options{Service: "t", Endpoint: "::nope"}); err == nil {
 		t.Fatal("Setup accepted an endpoint that is not a URL")
 	}
 }
@@ -57,7 +57,7 @@ func (c *collector) ExportSpans(_ context.Context, s []sdktrace.ReadOnlySpan) er
 func (c *collector) Shutdown(context.Context) error { return nil }
 
 func TestMetricsHandlerServesOTelInstruments(t *testing.T) {
-	tel, err := telemetry.Setup(context.Background(), telemetry.Options{Service: "test"})
+	tel, err := telemetry.Setup(t.Context(), telemetry.Options{Service: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestMetricsHandlerServesOTelInstruments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counter.Add(context.Background(), 2)
+	counter.Add(t.Context(), 2)
 
 	rec := httptest.NewRecorder()
 	tel.MetricsHandler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
