@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/testkit"
@@ -13,7 +12,7 @@ import (
 // each answer given from a lapsed entry), a key it never saw is 503 with Retry-After, and a key
 // whose revocation was pushed before the outage stays refused. Auth is started again at the end.
 func TestKnownKeysOutliveAnAuthOutage(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	base, stop, err := sys.AddGateway(ctx, "KEY_CACHE_TTL=1s", "KEY_STALE_TTL=10m")
 	if err != nil {
 		t.Fatal(err)

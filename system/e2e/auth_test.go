@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -13,7 +12,7 @@ const site = "https://shop.example"
 
 // TestAuthenticationFailures walks every way a credential can be refused, through the gateway.
 func TestAuthenticationFailures(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	org := newOrganizer(t)
 	all := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes})
 	reader := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: []string{"events:read"}})

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -122,7 +121,7 @@ func TestTheGatewayKeepsPublicReadsForItsTenantOnly(t *testing.T) {
 	awaitAnswer(t, func() response { return send(t, owner.browser("GET", "/events/"+ev.ID, nil)) },
 		func(r response) bool { return r.status == 200 && r.header.Get("X-Cache") == "MISS" })
 
-	if err := sys.RevokeKey(context.Background(), owner.publishable.ID); err != nil {
+	if err := sys.RevokeKey(t.Context(), owner.publishable.ID); err != nil {
 		t.Fatal(err)
 	}
 	awaitAnswer(t, func() response { return do(t, owner.browser("GET", path, nil)) }, func(r response) bool { return r.status == 401 })

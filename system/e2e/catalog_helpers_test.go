@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"sync/atomic"
@@ -66,7 +65,7 @@ func (tn tenant) surfaces() []surface {
 // importEvent imports doc for the tenant through the catalog's operator CLI.
 func (tn tenant) importEvent(t *testing.T, doc map[string]any) stack.Event {
 	t.Helper()
-	ev, err := sys.ImportEventDoc(context.Background(), tn.org, doc)
+	ev, err := sys.ImportEventDoc(t.Context(), tn.org, doc)
 	if err != nil {
 		t.Fatal(err)
 	}

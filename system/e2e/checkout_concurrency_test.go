@@ -19,7 +19,7 @@ import (
 // off: everything else about the path is the same. Every request gets the one answer, after
 // one hold and one Stripe call.
 func TestConcurrentIdenticalSessionsMakeOneHoldAndOneStripeCall(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	base, stop, err := sys.AddGateway(ctx, "RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=0", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=0", "RATE_LIMIT_BROWSER_PER_IP=0")
 	if err != nil {
 		t.Fatal(err)

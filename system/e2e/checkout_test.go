@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -48,7 +47,7 @@ func TestCheckoutPaidThroughStripe(t *testing.T) {
 func TestCheckoutTriggerCommandPaysASession(t *testing.T) {
 	s := newShop(t, "PUBLISHED")
 	a := s.open(t, s.purchase("Team Trigger"))
-	out, err := sys.Trigger(context.Background(), "--session", a.OrderID)
+	out, err := sys.Trigger(t.Context(), "--session", a.OrderID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func do(t testing.TB, r req) response {
 		raw, _ := json.Marshal(b)
 		body = bytes.NewReader(raw)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()
 	hr, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
 	if err != nil {
@@ -106,7 +106,7 @@ func wantError(t testing.TB, res response, status int, wantMessage string) {
 // newOrganizer creates an organizer of the test's own.
 func newOrganizer(t testing.TB) string {
 	t.Helper()
-	id, err := sys.CreateOrganizer(context.Background(), t.Name())
+	id, err := sys.CreateOrganizer(t.Context(), t.Name())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func newKey(t testing.TB, org string, spec stack.KeySpec) stack.Key {
 	if spec.Name == "" {
 		spec.Name = t.Name()
 	}
-	k, err := sys.CreateKey(context.Background(), org, spec)
+	k, err := sys.CreateKey(t.Context(), org, spec)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
@@ -14,7 +13,7 @@ import (
 // registration's lock timeout instead of pinning a connection until the gateway gives up, the
 // catalog keeps answering meanwhile, and the search works again once the lock goes.
 func TestStalledTableAnswers503ThroughTheGateway(t *testing.T) {
-	ctx := context.Background()
+	ctx := t.Context()
 	search := req{"POST", gw("/organizer/registrations/search"), secret(demo.SecretAll.Key), "{}"}
 	if res := do(t, search); res.status != http.StatusCreated {
 		t.Fatalf("search before the stall: %d %s", res.status, res.body)

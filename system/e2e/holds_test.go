@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -43,7 +42,7 @@ func wantHoldRefused(t *testing.T, res response, cause string) {
 // pay completes a purchase as Stripe would: a signed checkout.session.completed for the order.
 func (s *shop) pay(t *testing.T, a sessionAnswer) {
 	t.Helper()
-	if out, err := sys.Trigger(context.Background(), "--session", a.OrderID); err != nil || !strings.Contains(out, `"result":"applied"`) {
+	if out, err := sys.Trigger(t.Context(), "--session", a.OrderID); err != nil || !strings.Contains(out, `"result":"applied"`) {
 		t.Fatalf("paying %s: %v %s", a.OrderID, err, out)
 	}
 	s.wantOrder(t, a.OrderID, "ACTIVE", "COMPLETED")

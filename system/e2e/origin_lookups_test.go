@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -21,7 +20,7 @@ func originChecks(t *testing.T) int {
 // 204 with the origin as the key allows it.
 func TestMadeUpOriginsCostAuthAtMostTheLookupLimit(t *testing.T) {
 	const lookupLimit, attempts = 5, 40
-	base, stop, err := sys.AddGateway(context.Background(), fmt.Sprintf("RATE_LIMIT_KEY_LOOKUP_PER_IP=%d/m", lookupLimit))
+	base, stop, err := sys.AddGateway(t.Context(), fmt.Sprintf("RATE_LIMIT_KEY_LOOKUP_PER_IP=%d/m", lookupLimit))
 	if err != nil {
 		t.Fatal(err)
 	}

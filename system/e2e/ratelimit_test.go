@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"strconv"
 	"testing"
 	"time"
@@ -98,7 +97,7 @@ func TestLimitsHoldWithoutRedis(t *testing.T) {
 		t.Fatal("checkout sessions were not limited with Redis down")
 	}
 
-	if err := sys.StartRedis(context.Background()); err != nil {
+	if err := sys.StartRedis(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	opt, _ := redis.ParseURL(sys.RedisURL)

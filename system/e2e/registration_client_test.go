@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -52,7 +51,7 @@ var eventSeq atomic.Int64
 func importEvent(t *testing.T, org string, doc map[string]any) stack.Event {
 	t.Helper()
 	doc["externalId"] = "e2e-" + strconv.FormatInt(time.Now().UnixNano(), 36) + "-" + strconv.FormatInt(eventSeq.Add(1), 10)
-	ev, err := sys.ImportEventDoc(context.Background(), org, doc)
+	ev, err := sys.ImportEventDoc(t.Context(), org, doc)
 	if err != nil {
 		t.Fatal(err)
 	}

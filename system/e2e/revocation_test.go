@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"sort"
 	"testing"
 	"time"
@@ -26,7 +25,7 @@ func TestRevokedKeyIsRefusedByEveryGateway(t *testing.T) {
 			}
 		}
 		start := time.Now()
-		if err := sys.RevokeKey(context.Background(), k.ID); err != nil {
+		if err := sys.RevokeKey(t.Context(), k.ID); err != nil {
 			t.Fatal(err)
 		}
 		var slowest time.Duration

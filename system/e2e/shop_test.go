@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -33,7 +32,7 @@ const (
 func newShop(t *testing.T, status string) *shop {
 	t.Helper()
 	s := &shop{tenant: newTenant(t)}
-	ev, err := sys.ImportEventDoc(context.Background(), s.org, shopEvent(status, nil))
+	ev, err := sys.ImportEventDoc(t.Context(), s.org, shopEvent(status, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +62,7 @@ func shopEvent(status string, quota *int) map[string]any {
 // limitPlaces imports the shop's event again with a quota of n places for its category.
 func (s *shop) limitPlaces(t *testing.T, n int) {
 	t.Helper()
-	if _, err := sys.ImportEventDoc(context.Background(), s.org, shopEvent(s.event.Status, &n)); err != nil {
+	if _, err := sys.ImportEventDoc(t.Context(), s.org, shopEvent(s.event.Status, &n)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -15,7 +14,7 @@ const badSignature = "the Stripe-Signature header is missing, invalid or too old
 // checkoutState reads the state of an order's checkout in checkout's records.
 func checkoutState(t *testing.T, orderID string) string {
 	t.Helper()
-	state, err := sys.CheckoutState(context.Background(), orderID)
+	state, err := sys.CheckoutState(t.Context(), orderID)
 	if err != nil {
 		t.Fatal(err)
 	}

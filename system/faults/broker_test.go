@@ -50,7 +50,7 @@ func TestBrokerUnreachable(t *testing.T) {
 // outboxRows counts the messages waiting in a service's outbox.
 func outboxRows(t *testing.T, svc string) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, sys.DatabaseURL(svc))
 	if err != nil {

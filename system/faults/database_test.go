@@ -66,7 +66,7 @@ func openSessions(t *testing.T, s *shop, g *gateways, tl *tally, n int) []*purch
 	t.Helper()
 	out := make([]*purchase, n)
 	inParallel(8, n, func(i int) {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		p := s.newPurchase()
 		if a := s.open(ctx, g, tl, p); a.status != 201 {
@@ -84,7 +84,7 @@ func payOver(t *testing.T, s *shop, g *gateways, tl *tally, sessions []*purchase
 	var paid []*purchase
 	inParallel(8, len(sessions), func(i int) {
 		<-time.After(time.Until(start.Add(span * time.Duration(i) / time.Duration(len(sessions)))))
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 		defer cancel()
 		if s.pay(ctx, t, g, tl, sessions[i]) {
 			mu.Lock()
@@ -120,7 +120,7 @@ func inParallel(workers, n int, fn func(i int)) {
 // Retry-After.
 func probeUnavailable(t *testing.T, s *shop, until time.Time) (probes, bad int) {
 	for time.Now().Before(until) {
-		a := send(context.Background(), sys.GatewayURL(), s.searchRequest())
+		a := send(t.Context(), sys.GatewayURL(), s.searchRequest())
 		probes++
 		var b struct {
 			StatusCode int    `json:"statusCode"`

@@ -60,7 +60,7 @@ func (l *load) sent() int {
 func (l *load) work(t *testing.T) {
 	defer l.wg.Done()
 	for !l.stop.Load() {
-		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
 		p := l.shop.newPurchase()
 		if session := l.shop.open(ctx, &l.g, &l.tally, p); session.status == 201 {
 			if l.shop.pay(ctx, t, &l.g, &l.tally, p) {

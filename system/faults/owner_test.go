@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"context"
 	"testing"
 	"time"
 )
@@ -25,7 +24,7 @@ func TestOwnerDown(t *testing.T) {
 	}
 	probes, bad := probeUnavailable(t, s, time.Now().Add(ownerOutage))
 	for _, name := range instances {
-		if err := sys.StartService(context.Background(), name); err != nil {
+		if err := sys.StartService(t.Context(), name); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"context"
 	"encoding/json"
 	"testing"
 	"time"
@@ -54,7 +53,7 @@ func lookupsUntilRefused(t *testing.T, s *shop, addr string) (int, string) {
 	r := request{method: "POST", path: "/external/v1/browser/events/" + s.event.ID + "/registration-receipts/lookup", body: body,
 		headers: map[string]string{"x-publishable-key": s.publishable.Key, "Origin": site, "X-Forwarded-For": addr}}
 	for admitted := 0; admitted <= 3*receiptsPerIP; admitted++ {
-		a := send(context.Background(), sys.GatewayURL(), r)
+		a := send(t.Context(), sys.GatewayURL(), r)
 		switch {
 		case a.status == 429:
 			var b struct {

@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"context"
 	"testing"
 	"time"
 )
@@ -19,7 +18,7 @@ func TestRollingRestart(t *testing.T) {
 	restarted := 0
 	for _, svc := range append(append([]string{}, owners...), "gateway") {
 		for _, name := range sys.Instances(svc) {
-			if err := sys.RestartInstance(context.Background(), name); err != nil {
+			if err := sys.RestartInstance(t.Context(), name); err != nil {
 				t.Fatal(err)
 			}
 			restarted++

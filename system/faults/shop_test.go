@@ -1,7 +1,6 @@
 package faults
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -34,7 +33,7 @@ type shop struct {
 // quota limits its places (0: unlimited).
 func newShop(t *testing.T, quota int) *shop {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	org, err := sys.CreateOrganizer(ctx, t.Name())
 	if err != nil {
 		t.Fatal(err)

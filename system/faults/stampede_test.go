@@ -36,7 +36,7 @@ func TestQuotaStampede(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 			defer cancel()
 			p := s.newPurchase()
 			<-start
@@ -63,7 +63,7 @@ func TestQuotaStampede(t *testing.T) {
 		t.Fatal(err)
 	}
 	wg.Wait()
-	if err := sys.StartService(context.Background(), victim); err != nil {
+	if err := sys.StartService(t.Context(), victim); err != nil {
 		t.Fatal(err)
 	}
 	mergeTally(&tl, &l.tally)
@@ -86,7 +86,7 @@ func TestQuotaStampede(t *testing.T) {
 // heldPlaces reads the places registration's quota ledger holds for the shop's event.
 func heldPlaces(t *testing.T, s *shop) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, sys.DatabaseURL("registration"))
 	if err != nil {

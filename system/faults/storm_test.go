@@ -45,7 +45,7 @@ func TestWebhookStorm(t *testing.T) {
 	rng := rand.New(rand.NewPCG(seed, 11))
 	deliveries, failing := stormDeliveries(t, rng, paid, unpaid)
 	proxy := startStormProxy(t, failing)
-	storm, stop, err := sys.AddGateway(context.Background(), "CHECKOUT_URL="+proxy.srv.URL)
+	storm, stop, err := sys.AddGateway(t.Context(), "CHECKOUT_URL="+proxy.srv.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func deliverAll(t *testing.T, g *gateways, tl *tally, ds []delivery) (accepted, 
 	var acc, ref, forged atomic.Int64
 	inParallel(8, len(ds), func(i int) {
 		d := ds[i]
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 		defer cancel()
 		r := webhookRequest(d.payload, d.secret, time.Now().Add(-d.age))
 		if d.sigOf != nil {
