@@ -47,8 +47,9 @@ func (k Kind) String() string {
 // Error is a categorised failure.
 type Error struct {
 	Kind Kind
-	// Problems are what the client reads, each naming its field path where there is one. One
-	// problem is answered as a string, more as a list.
+	// Problems are what the client reads, each naming its field path where there is one. The
+	// problems of Invalid and Unprocessable are answered as a list, others' one problem as a
+	// string.
 	Problems []string
 	// Reason is a machine-readable cause where the contract names one (NO_PLACE_LEFT).
 	Reason string

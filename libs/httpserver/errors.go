@@ -85,11 +85,13 @@ type ErrorMapper func(error) *Error
 // without a RetryAfter of its own is retried after RetryAfterUnavailable.
 func fromFault(f *fault.Error) *Error {
 	var msg any = f.Kind.String()
-	switch len(f.Problems) {
-	case 0:
-	case 1:
+	switch {
+	case (f.Kind == fault.Invalid || f.Kind == fault.Unprocessable) && len(f.Problems) > 0:
+		// Input problems are always a list, each naming its field path.
+		msg = f.Problems
+	case len(f.Problems) == 1:
 		msg = f.Problems[0]
-	default:
+	case len(f.Problems) > 1:
 		msg = f.Problems
 	}
 	switch f.Kind {

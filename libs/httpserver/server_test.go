@@ -43,6 +43,8 @@ func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, 
 			panic("kaboom")
 		case "gone":
 			return fmt.Errorf("read: %w", fault.NewNotFound("widget 7"))
+		case "one-rule":
+			return fault.NewUnprocessable("a: too long")
 		case "rules":
 			return fault.NewUnprocessable("a: too long", "b: too short")
 		case "taken":
@@ -116,6 +118,7 @@ func TestStandardErrorBodies(t *testing.T) {
 		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path", ""},
 		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large", ""},
 		{"fault: not found, wrapped", "GET", "/widgets/gone", "", 404, "widget 7 not found", ""},
+		{"fault: one broken rule is a list too", "GET", "/widgets/one-rule", "", 422, []any{"a: too long"}, ""},
 		{"fault: broken rules", "GET", "/widgets/rules", "", 422, []any{"a: too long", "b: too short"}, ""},
 		{"fault: conflict", "GET", "/widgets/taken", "", 409, "widget taken", ""},
 		{"fault: too many requests, wait rounded up", "GET", "/widgets/later", "", 429, "slow down", "2"},
