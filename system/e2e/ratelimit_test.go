@@ -108,7 +108,8 @@ func TestLimitsHoldWithoutRedis(t *testing.T) {
 		if rdb.Exists(t.Context(), "rate:key:"+fresh.ID).Val() > 0 {
 			return ""
 		}
-		if res := do(t, req{"GET", gw("/organizer/events/evt_nope"), secret(fresh.Key), nil}); res.status != 404 {
+		// The check runs more often than the key's limit allows: a 429 is the limit at work.
+		if res := do(t, req{"GET", gw("/organizer/events/evt_nope"), secret(fresh.Key), nil}); res.status != 404 && res.status != 429 {
 			t.Fatalf("after Redis came back: %d %s", res.status, res.body)
 		}
 		return "the gateway did not return to Redis-backed limits within 10s of Redis coming back"
