@@ -22,7 +22,7 @@ import (
 	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
 	"github.com/podiumhq/podium/services/catalog/migrations"
 )
@@ -87,7 +87,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return broker.RunDeadLetters(ctx, kafka.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
+		return broker.RunDeadLetters(ctx, events.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

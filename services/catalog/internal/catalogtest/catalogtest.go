@@ -21,12 +21,12 @@ import (
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
-	catalogpg "github.com/podiumhq/podium/services/catalog/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/store"
+	"github.com/podiumhq/podium/services/catalog/internal/api"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
-	cataloghttp "github.com/podiumhq/podium/services/catalog/internal/http"
 	"github.com/podiumhq/podium/services/catalog/migrations"
 )
 
@@ -88,7 +88,7 @@ func Start(t testing.TB, o Options) *Env {
 		env.Pool = Pool(t)
 	}
 	env.Cache = cache.New(10_000, env.Clock.Now)
-	env.Service = app.New(catalogpg.New(env.Pool), env.Clock.Now, env.Cache)
+	env.Service = app.New(store.New(env.Pool), env.Clock.Now, env.Cache)
 	log := testkit.Logger(t)
 	ready := []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}}
 	if o.Kafka {
@@ -96,9 +96,9 @@ func Start(t testing.TB, o Options) *Env {
 		ready = append(ready, httpserver.Check{Name: "cache invalidation consumer", Fn: env.Invalidation.Ready})
 	}
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: cataloghttp.MapError, Ready: ready,
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: api.MapError, Ready: ready,
 	})
-	cataloghttp.Register(srv.App, cataloghttp.Deps{
+	api.Register(srv.App, api.Deps{
 		Service: env.Service, Cache: env.Cache, Verifier: env.Issuers.Verifier(identity.Catalog), OperatorToken: OperatorToken,
 		CacheTTL: or(o.CacheTTL, time.Minute), PricingTTL: or(o.PricingTTL, time.Second), EdgeTTL: time.Second,
 	})
@@ -134,10 +134,10 @@ func (e *Env) startKafka(t testing.TB, o Options) {
 	background(t, relay.Run)
 	e.Invalidation = &broker.Consumer{
 		Config: broker.ConsumerConfig{
-			Brokers: e.Brokers, Group: kafka.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
+			Brokers: e.Brokers, Group: events.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
 		},
 		Handler: func(ctx context.Context, m broker.Message) error {
-			err := kafka.ChangesHandler(e.Cache)(ctx, m)
+			err := events.ChangesHandler(e.Cache)(ctx, m)
 			e.ChangesSeen.Add(1)
 			return err
 		},
@@ -145,8 +145,8 @@ func (e *Env) startKafka(t testing.TB, o Options) {
 	}
 	background(t, e.Invalidation.Run)
 	places := &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: e.Brokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
-		Handler: kafka.PlacesHandler(e.Service, log), Topics: topics, Log: log,
+		Config:  broker.ConsumerConfig{Brokers: e.Brokers, Group: events.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Handler: events.PlacesHandler(e.Service, log), Topics: topics, Log: log,
 	}
 	background(t, places.Run)
 }

@@ -1,4 +1,4 @@
-package kafka_test
+package events_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
@@ -42,7 +42,7 @@ func message(typ string, v any) broker.Message {
 
 func TestPlacesHandler(t *testing.T) {
 	r, inv := &repo{}, &invalidator{}
-	h := kafka.PlacesHandler(app.New(r, time.Now, inv), testkit.Discard())
+	h := events.PlacesHandler(app.New(r, time.Now, inv), testkit.Discard())
 	ctx := context.Background()
 	m := domain.PlacesChanged{EventID: "evt_1", CategoryID: "cat_1", Confirmed: 3, Held: 1, Version: 2}
 	for _, msg := range []broker.Message{
@@ -77,7 +77,7 @@ func TestPlacesHandler(t *testing.T) {
 
 func TestChangesHandler(t *testing.T) {
 	inv := &invalidator{}
-	h := kafka.ChangesHandler(inv)
+	h := events.ChangesHandler(inv)
 	ctx := context.Background()
 	if err := h(ctx, message(domain.EventChangedType, domain.EventChanged{EventID: "evt_1", OrganizerID: "org_1", Version: 2})); err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ func TestChangesHandler(t *testing.T) {
 	if len(inv.events) != 1 || inv.events[0] != "org_1/evt_1" {
 		t.Fatalf("invalidations %v", inv.events)
 	}
-	if kafka.CacheGroup("pod-1") != "catalog-cache-pod-1" {
+	if events.CacheGroup("pod-1") != "catalog-cache-pod-1" {
 		t.Fatal("group name")
 	}
 }

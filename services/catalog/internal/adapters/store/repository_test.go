@@ -1,4 +1,4 @@
-package postgres_test
+package store_test
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	catalogpg "github.com/podiumhq/podium/services/catalog/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/store"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
@@ -33,7 +33,7 @@ func parse(t *testing.T, yaml string) domain.Event {
 }
 
 // importAt imports yaml for org at the given time, as app.Service.Import does.
-func importAt(t *testing.T, repo *catalogpg.Repository, org, yaml string, at time.Time) (domain.Event, bool, error) {
+func importAt(t *testing.T, repo *store.Repository, org, yaml string, at time.Time) (domain.Event, bool, error) {
 	t.Helper()
 	draft := parse(t, yaml)
 	var changed bool
@@ -45,7 +45,7 @@ func importAt(t *testing.T, repo *catalogpg.Repository, org, yaml string, at tim
 	return e, changed, err
 }
 
-func mustImport(t *testing.T, repo *catalogpg.Repository, org, yaml string) domain.Event {
+func mustImport(t *testing.T, repo *store.Repository, org, yaml string) domain.Event {
 	t.Helper()
 	e, _, err := importAt(t, repo, org, yaml, t0)
 	if err != nil {
@@ -65,7 +65,7 @@ func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 
 func TestImportCreatesAndReadsBack(t *testing.T) {
 	pool := catalogtest.Pool(t)
-	repo := catalogpg.New(pool)
+	repo := store.New(pool)
 	created := mustImport(t, repo, "org_1", catalogtest.Demo(t, "summer-throwdown"))
 	got, err := repo.Event(ctx, "org_1", created.ID)
 	if err != nil {
@@ -104,7 +104,7 @@ func TestImportCreatesAndReadsBack(t *testing.T) {
 
 func TestImportIsIdempotentAndUpdatesByKey(t *testing.T) {
 	pool := catalogtest.Pool(t)
-	repo := catalogpg.New(pool)
+	repo := store.New(pool)
 	file := catalogtest.Demo(t, "summer-throwdown")
 	first := mustImport(t, repo, "org_1", file)
 
@@ -153,7 +153,7 @@ func TestImportIsIdempotentAndUpdatesByKey(t *testing.T) {
 
 func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 	pool := catalogtest.Pool(t)
-	repo := catalogpg.New(pool)
+	repo := store.New(pool)
 	file := catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}\n  - {key: b, name: B, basePrice: 1}")
 	e := mustImport(t, repo, "org_1", file)
 	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChanged{EventID: e.ID, CategoryID: e.Categories[1].ID, Confirmed: 0, Held: 1, Version: 1}, t0); err != nil {
@@ -186,7 +186,7 @@ func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 // once: the (organizer, external id) lock serialises them and the others see it created.
 func TestConcurrentFirstImports(t *testing.T) {
 	pool := catalogtest.Pool(t)
-	repo := catalogpg.New(pool)
+	repo := store.New(pool)
 	file := catalogtest.Event("same", "Same", "DRAFT", false)
 	var wg sync.WaitGroup
 	ids := make([]string, 8)
@@ -212,7 +212,7 @@ func TestConcurrentFirstImports(t *testing.T) {
 
 func TestPlacesKeepTheHighestVersion(t *testing.T) {
 	pool := catalogtest.Pool(t)
-	repo := catalogpg.New(pool)
+	repo := store.New(pool)
 	e := mustImport(t, repo, "org_1", catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}"))
 	cat := e.Categories[0].ID
 	steps := []struct {
@@ -244,7 +244,7 @@ func TestPlacesKeepTheHighestVersion(t *testing.T) {
 
 func TestSearch(t *testing.T) {
 	pool := catalogtest.Pool(t)
-	repo := catalogpg.New(pool)
+	repo := store.New(pool)
 	venue := func(name, city string) string { return "venue: {name: " + name + ", city: " + city + "}" }
 	on := func(start, file string) string {
 		return strings.Replace(strings.Replace(file, "startDate: 2027-06-12", "startDate: "+start, 1), "endDate: 2027-06-13", "endDate: "+start, 1)

@@ -1,4 +1,4 @@
-package postgres
+package store
 
 import (
 	"context"
@@ -6,7 +6,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/postgres/db"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 

@@ -1,10 +1,10 @@
-package postgres
+package store
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/postgres/db"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 

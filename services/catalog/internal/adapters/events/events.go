@@ -1,6 +1,6 @@
-// Package kafka holds the catalog's consumers: registration's places (the projection behind
+// Package events holds the catalog's consumers: registration's places (the projection behind
 // pricing) and the catalog's own event changes (every instance drops its cached views).
-package kafka
+package events
 
 import (
 	"context"
