@@ -73,7 +73,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: api.MapError,
+		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true,
 		Ready: []httpserver.Check{
 			{Name: "postgres", Fn: pool.Ping},
 			{Name: "cache invalidation consumer", Fn: invalidation.Ready},

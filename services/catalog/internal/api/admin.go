@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"crypto/subtle"
-	"fmt"
 	"math"
 	"net/http"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
@@ -21,11 +21,11 @@ import (
 const HeaderImportResult = "Catalog-Import-Result"
 
 // adminImport imports an event file: 201 when it created the event, 200 otherwise, with the
-// event as stored.
+// event as stored; 415 for a body that is neither YAML nor JSON.
 func (h *handlers) adminImport(c *fiber.Ctx) error {
 	format, err := importfile.FormatOf(c.Get(fiber.HeaderContentType))
 	if err != nil {
-		return err
+		return httpserver.NewError(http.StatusUnsupportedMediaType, err.Error())
 	}
 	res, err := h.svc.Import(c.UserContext(), param(c, "organizerId"), param(c, "externalId"), format, bytes.Clone(c.Body()))
 	if err != nil {
@@ -70,25 +70,22 @@ func (h *handlers) importSchema(c *fiber.Ctx) error {
 // pageOf reads the limit (1-100, default 50) and offset (default 0) query parameters.
 func pageOf(c *fiber.Ctx) (int, int64, error) {
 	limit, offset := domain.DefaultLimit, int64(0)
-	var problems []string
+	var p fault.Problems
 	if s := c.Query("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > domain.MaxLimit {
-			problems = append(problems, fmt.Sprintf("limit must be an integer from 1 to %d", domain.MaxLimit))
+			p.Addf("limit must be an integer from 1 to %d", domain.MaxLimit)
 		}
 		limit = n
 	}
 	if s := c.Query("offset"); s != "" {
 		n, err := strconv.ParseInt(s, 10, 64)
 		if err != nil || n < 0 || n > math.MaxInt32 {
-			problems = append(problems, fmt.Sprintf("offset must be an integer from 0 to %d", math.MaxInt32))
+			p.Addf("offset must be an integer from 0 to %d", math.MaxInt32)
 		}
 		offset = n
 	}
-	if len(problems) > 0 {
-		return 0, 0, &httpserver.Error{Status: http.StatusBadRequest, Message: problems}
-	}
-	return limit, offset, nil
+	return limit, offset, p.Err(fault.Invalid)
 }
 
 // operatorAuth refuses, with 401, requests without the operator token as a bearer token. The

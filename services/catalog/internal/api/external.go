@@ -58,7 +58,7 @@ func (h *handlers) organizerEvent(c *fiber.Ctx) error {
 	org, id := identity.From(c).OrganizerID, param(c, "eventId")
 	ctx := loadCtx(c)
 	e, err := h.cache.Load("event\x00organizer\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
-		ev, err := h.svc.OrganizerEvent(ctx, org, id)
+		ev, err := h.svc.OrganizerEvent(ctx, domain.ForOrganizer(org), id)
 		if err != nil {
 			return cache.Fill{}, err
 		}
@@ -75,7 +75,7 @@ func (h *handlers) organizerEvent(c *fiber.Ctx) error {
 func (h *handlers) browserEvent(c *fiber.Ctx) error {
 	org, id, token := identity.From(c).OrganizerID, param(c, "eventId"), query(c, "previewToken")
 	if token != "" {
-		ev, err := h.svc.BrowserEvent(c.UserContext(), org, id, token)
+		ev, err := h.svc.BrowserEvent(c.UserContext(), domain.ForOrganizer(org), id, token)
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,7 @@ func (h *handlers) browserEvent(c *fiber.Ctx) error {
 	}
 	ctx := loadCtx(c)
 	e, err := h.cache.Load("event\x00browser\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
-		ev, err := h.svc.BrowserEvent(ctx, org, id, "")
+		ev, err := h.svc.BrowserEvent(ctx, domain.ForOrganizer(org), id, "")
 		if err != nil {
 			return cache.Fill{}, err
 		}
@@ -104,7 +104,7 @@ func (h *handlers) organizerPricing(c *fiber.Ctx) error {
 	org, id := identity.From(c).OrganizerID, param(c, "eventId")
 	ctx := loadCtx(c)
 	e, err := h.cache.Load("pricing\x00organizer\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
-		p, err := h.svc.OrganizerPricing(ctx, org, id)
+		p, err := h.svc.OrganizerPricing(ctx, domain.ForOrganizer(org), id)
 		if err != nil {
 			return cache.Fill{}, err
 		}
@@ -119,7 +119,7 @@ func (h *handlers) organizerPricing(c *fiber.Ctx) error {
 func (h *handlers) browserPricing(c *fiber.Ctx) error {
 	org, id, token := identity.From(c).OrganizerID, param(c, "eventId"), query(c, "previewToken")
 	if token != "" {
-		p, err := h.svc.BrowserPricing(c.UserContext(), org, id, token)
+		p, err := h.svc.BrowserPricing(c.UserContext(), domain.ForOrganizer(org), id, token)
 		if err != nil {
 			return err
 		}
@@ -131,7 +131,7 @@ func (h *handlers) browserPricing(c *fiber.Ctx) error {
 	}
 	ctx := loadCtx(c)
 	e, err := h.cache.Load("pricing\x00browser\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
-		p, err := h.svc.BrowserPricing(ctx, org, id, "")
+		p, err := h.svc.BrowserPricing(ctx, domain.ForOrganizer(org), id, "")
 		if err != nil {
 			return cache.Fill{}, err
 		}
@@ -167,14 +167,11 @@ func minTime(a, b time.Time) time.Time {
 	return a
 }
 
-// internalEvent serves GET /internal/events/{eventId}: never cached. A principal with an
-// organizer id sees that organizer's events only; a service principal without one sees any.
+// internalEvent serves GET /internal/events/{eventId}: never cached, scoped by the organizer
+// the caller's token names.
 func (h *handlers) internalEvent(c *fiber.Ctx) error {
-	p, id := identity.From(c), param(c, "eventId")
-	if p.OrganizerID == "" && p.KeyType != identity.Service {
-		return &domain.NotFoundError{Ref: id}
-	}
-	e, pricing, err := h.svc.InternalEvent(c.UserContext(), p.OrganizerID, id)
+	org, id := identity.From(c).OrganizerID, param(c, "eventId")
+	e, pricing, err := h.svc.InternalEvent(c.UserContext(), domain.ForOrganizer(org), id)
 	if err != nil {
 		return err
 	}
@@ -184,11 +181,8 @@ func (h *handlers) internalEvent(c *fiber.Ctx) error {
 // internalEventOfCategory serves GET /internal/categories/{categoryId}/event: the same
 // document as internalEvent for the event of the category, scoped the same way.
 func (h *handlers) internalEventOfCategory(c *fiber.Ctx) error {
-	p, id := identity.From(c), param(c, "categoryId")
-	if p.OrganizerID == "" && p.KeyType != identity.Service {
-		return &domain.NotFoundError{Ref: id, Category: true}
-	}
-	e, pricing, err := h.svc.InternalEventOfCategory(c.UserContext(), p.OrganizerID, id)
+	org, id := identity.From(c).OrganizerID, param(c, "categoryId")
+	e, pricing, err := h.svc.InternalEventOfCategory(c.UserContext(), domain.ForOrganizer(org), id)
 	if err != nil {
 		return err
 	}

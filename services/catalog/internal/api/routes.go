@@ -1,3 +1,7 @@
+// Package api serves the catalog's HTTP API: the external API's catalog operations on the
+// organizer and browser surfaces (reached through the gateway, with its identity token), the
+// internal API for registration and checkout, and the operators' admin API, guarded by the
+// operator token.
 package api
 
 import (

@@ -96,7 +96,7 @@ func Start(t testing.TB, o Options) *Env {
 		ready = append(ready, httpserver.Check{Name: "cache invalidation consumer", Fn: env.Invalidation.Ready})
 	}
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: api.MapError, Ready: ready,
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, Ready: ready,
 	})
 	api.Register(srv.App, api.Deps{
 		Service: env.Service, Cache: env.Cache, Verifier: env.Issuers.Verifier(identity.Catalog), OperatorToken: OperatorToken,

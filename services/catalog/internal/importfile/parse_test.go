@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
@@ -21,11 +22,11 @@ func problems(t *testing.T, f importfile.Format, body string) []string {
 	if err == nil {
 		return nil
 	}
-	var ve *domain.ValidationError
-	if !errors.As(err, &ve) {
-		t.Fatalf("error %v is not a *ValidationError", err)
+	fe, ok := fault.Of(err)
+	if !ok || fe.Kind != fault.Invalid {
+		t.Fatalf("error %v is not an invalid-input failure", err)
 	}
-	return ve.Problems
+	return fe.Problems
 }
 
 func TestDemoFilesParse(t *testing.T) {
@@ -215,7 +216,7 @@ func TestFormatOfAndExternalID(t *testing.T) {
 		}
 	}
 	for _, ct := range []string{"", "text/plain", "application/xml", "multipart/form-data; boundary=x"} {
-		if _, err := importfile.FormatOf(ct); !errors.Is(err, domain.ErrUnsupportedMediaType) {
+		if _, err := importfile.FormatOf(ct); !errors.Is(err, importfile.ErrUnsupportedMediaType) {
 			t.Errorf("FormatOf(%q) = %v", ct, err)
 		}
 	}

@@ -78,7 +78,7 @@ func (r *Repository) EventByExternalID(ctx context.Context, organizerID, externa
 	err := r.readTx(ctx, func(q *db.Queries) error {
 		row, err := q.GetEventByExternalID(ctx, db.GetEventByExternalIDParams{OrganizerID: organizerID, ExternalID: externalID})
 		if postgres.IsNoRows(err) {
-			return &domain.NotFoundError{Ref: externalID}
+			return domain.EventNotFound(externalID)
 		}
 		if err != nil {
 			return fmt.Errorf("get event: %w", err)
@@ -89,9 +89,12 @@ func (r *Repository) EventByExternalID(ctx context.Context, organizerID, externa
 	return e, err
 }
 
-// Event returns the event with id (of the organizer, unless organizerID is empty), with its
-// children and places.
-func (r *Repository) Event(ctx context.Context, organizerID, id string) (domain.Event, error) {
+// Event returns the event with id in scope, with its children and places.
+func (r *Repository) Event(ctx context.Context, scope domain.OrganizerScope, id string) (domain.Event, error) {
+	organizerID, ok := scope.Organizer()
+	if !ok {
+		return domain.Event{}, domain.EventNotFound(id)
+	}
 	var e domain.Event
 	err := r.readTx(ctx, func(q *db.Queries) error {
 		var err error
@@ -101,13 +104,18 @@ func (r *Repository) Event(ctx context.Context, organizerID, id string) (domain.
 	return e, err
 }
 
-// EventOfCategory returns the event a category belongs to, as Event does, in one snapshot.
-func (r *Repository) EventOfCategory(ctx context.Context, organizerID, categoryID string) (domain.Event, error) {
+// EventOfCategory returns the event in scope a category belongs to, as Event does, in one
+// snapshot.
+func (r *Repository) EventOfCategory(ctx context.Context, scope domain.OrganizerScope, categoryID string) (domain.Event, error) {
+	organizerID, ok := scope.Organizer()
+	if !ok {
+		return domain.Event{}, domain.CategoryNotFound(categoryID)
+	}
 	var e domain.Event
 	err := r.readTx(ctx, func(q *db.Queries) error {
 		id, err := q.GetEventIDByCategory(ctx, db.GetEventIDByCategoryParams{CategoryID: categoryID, OrganizerID: organizerID})
 		if postgres.IsNoRows(err) {
-			return &domain.NotFoundError{Ref: categoryID, Category: true}
+			return domain.CategoryNotFound(categoryID)
 		}
 		if err != nil {
 			return fmt.Errorf("get event of category: %w", err)
@@ -121,7 +129,7 @@ func (r *Repository) EventOfCategory(ctx context.Context, organizerID, categoryI
 func loadEvent(ctx context.Context, q *db.Queries, organizerID, id string) (domain.Event, error) {
 	row, err := q.GetEvent(ctx, db.GetEventParams{ID: id, OrganizerID: organizerID})
 	if postgres.IsNoRows(err) {
-		return domain.Event{}, &domain.NotFoundError{Ref: id}
+		return domain.Event{}, domain.EventNotFound(id)
 	}
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("get event: %w", err)

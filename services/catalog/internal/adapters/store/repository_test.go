@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -12,16 +11,14 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/store"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
 
-var (
-	ctx = context.Background()
-	t0  = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-)
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 func parse(t *testing.T, yaml string) domain.Event {
 	t.Helper()
@@ -37,7 +34,7 @@ func importAt(t *testing.T, repo *store.Repository, org, yaml string, at time.Ti
 	t.Helper()
 	draft := parse(t, yaml)
 	var changed bool
-	e, err := repo.Import(ctx, org, draft.ExternalID, func(cur *domain.Event) (domain.Event, bool, error) {
+	e, err := repo.Import(t.Context(), org, draft.ExternalID, func(cur *domain.Event) (domain.Event, bool, error) {
 		merged, c, err := domain.Merge(cur, draft, org, at)
 		changed = c
 		return merged, c, err
@@ -57,17 +54,18 @@ func mustImport(t *testing.T, repo *store.Repository, org, yaml string) domain.E
 func count(t *testing.T, pool *pgxpool.Pool, sql string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := pool.QueryRow(ctx, sql, args...).Scan(&n); err != nil {
+	if err := pool.QueryRow(t.Context(), sql, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
 }
 
 func TestImportCreatesAndReadsBack(t *testing.T) {
+	ctx := t.Context()
 	pool := catalogtest.Pool(t)
 	repo := store.New(pool)
 	created := mustImport(t, repo, "org_1", catalogtest.Demo(t, "summer-throwdown"))
-	got, err := repo.Event(ctx, "org_1", created.ID)
+	got, err := repo.Event(ctx, domain.ForOrganizer("org_1"), created.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,14 +78,7 @@ func TestImportCreatesAndReadsBack(t *testing.T) {
 	if byExt, err := repo.EventByExternalID(ctx, "org_1", "summer-throwdown"); err != nil || byExt.ID != created.ID {
 		t.Fatalf("by external id: %v", err)
 	}
-	var nf *domain.NotFoundError
-	if _, err := repo.Event(ctx, "org_2", created.ID); !errors.As(err, &nf) || nf.Ref != created.ID {
-		t.Fatalf("another organizer's read: %v", err)
-	}
-	if e, err := repo.Event(ctx, "", created.ID); err != nil || e.ID != created.ID {
-		t.Fatalf("any-organizer read: %v", err)
-	}
-	if _, err := repo.EventByExternalID(ctx, "org_2", "summer-throwdown"); !errors.As(err, &nf) {
+	if _, err := repo.EventByExternalID(ctx, "org_2", "summer-throwdown"); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("another organizer's external id: %v", err)
 	}
 	if n := count(t, pool, `SELECT count(*) FROM outbox WHERE key = $1 AND headers->>'ce_type' = $2`, created.ID, domain.EventChangedType); n != 1 {
@@ -102,7 +93,34 @@ func TestImportCreatesAndReadsBack(t *testing.T) {
 	}
 }
 
+// TestReadsSeeTheirOrganizersEventsOnly: a read by event or category id sees the events of
+// the organizer its scope names; another organizer, an empty organizer id and the zero scope
+// see none, as if the event did not exist.
+func TestReadsSeeTheirOrganizersEventsOnly(t *testing.T) {
+	ctx := t.Context()
+	repo := store.New(catalogtest.Pool(t))
+	e := mustImport(t, repo, "org_1", catalogtest.Demo(t, "summer-throwdown"))
+	cat := e.Categories[0].ID
+	if got, err := repo.Event(ctx, domain.ForOrganizer("org_1"), e.ID); err != nil || got.ID != e.ID {
+		t.Fatalf("the organizer's own event: %v", err)
+	}
+	if got, err := repo.EventOfCategory(ctx, domain.ForOrganizer("org_1"), cat); err != nil || got.ID != e.ID {
+		t.Fatalf("the organizer's own category: %v", err)
+	}
+	for name, scope := range map[string]domain.OrganizerScope{
+		"another organizer": domain.ForOrganizer("org_2"), "an empty organizer id": domain.ForOrganizer(""), "the zero scope": {},
+	} {
+		if _, err := repo.Event(ctx, scope, e.ID); err == nil || err.Error() != "event "+e.ID+" not found" {
+			t.Errorf("%s read the event: %v", name, err)
+		}
+		if _, err := repo.EventOfCategory(ctx, scope, cat); err == nil || err.Error() != "category "+cat+" not found" {
+			t.Errorf("%s read the event of a category: %v", name, err)
+		}
+	}
+}
+
 func TestImportIsIdempotentAndUpdatesByKey(t *testing.T) {
+	ctx := t.Context()
 	pool := catalogtest.Pool(t)
 	repo := store.New(pool)
 	file := catalogtest.Demo(t, "summer-throwdown")
@@ -128,7 +146,7 @@ func TestImportIsIdempotentAndUpdatesByKey(t *testing.T) {
 	if err != nil || !changed || second.Version != 2 || second.ID != first.ID || second.PreviewToken != first.PreviewToken {
 		t.Fatalf("update: %v changed %v version %d", err, changed, second.Version)
 	}
-	stored, _ := repo.Event(ctx, "org_1", first.ID)
+	stored, _ := repo.Event(ctx, domain.ForOrganizer("org_1"), first.ID)
 	if len(stored.Sponsors) != 0 || len(stored.Categories) != 2 || len(stored.Categories[0].Tiers) != 1 || len(stored.Supplements[0].Options) != 3 {
 		t.Fatalf("absent items were not removed: sponsors %d categories %d tiers %d options %d",
 			len(stored.Sponsors), len(stored.Categories), len(stored.Categories[0].Tiers), len(stored.Supplements[0].Options))
@@ -152,6 +170,7 @@ func TestImportIsIdempotentAndUpdatesByKey(t *testing.T) {
 }
 
 func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
+	ctx := t.Context()
 	pool := catalogtest.Pool(t)
 	repo := store.New(pool)
 	file := catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}\n  - {key: b, name: B, basePrice: 1}")
@@ -161,11 +180,11 @@ func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 	}
 	without := catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}")
 	_, _, err := importAt(t, repo, "org_1", without, t0)
-	var ce *domain.ConflictError
-	if !errors.As(err, &ce) || !strings.Contains(ce.Problems[0], `category "b"`) || !strings.Contains(ce.Problems[0], "published: false") {
+	ce, ok := fault.Of(err)
+	if !ok || ce.Kind != fault.Conflict || !strings.Contains(ce.Problems[0], `category "b"`) || !strings.Contains(ce.Problems[0], "published: false") {
 		t.Fatalf("error %v", err)
 	}
-	if stored, _ := repo.Event(ctx, "org_1", e.ID); len(stored.Categories) != 2 || stored.Version != 1 {
+	if stored, _ := repo.Event(ctx, domain.ForOrganizer("org_1"), e.ID); len(stored.Categories) != 2 || stored.Version != 1 {
 		t.Fatal("the refused import changed the event")
 	}
 	// Hiding it instead is accepted, and keeps its places.
@@ -211,6 +230,7 @@ func TestConcurrentFirstImports(t *testing.T) {
 }
 
 func TestPlacesKeepTheHighestVersion(t *testing.T) {
+	ctx := t.Context()
 	pool := catalogtest.Pool(t)
 	repo := store.New(pool)
 	e := mustImport(t, repo, "org_1", catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}"))
@@ -232,7 +252,7 @@ func TestPlacesKeepTheHighestVersion(t *testing.T) {
 			t.Fatalf("version %d: applied %v, %v; want %v", s.version, applied, err, s.applied)
 		}
 	}
-	got, _ := repo.Event(ctx, "org_1", e.ID)
+	got, _ := repo.Event(ctx, domain.ForOrganizer("org_1"), e.ID)
 	if p := got.Categories[0].Places; p != (domain.Places{Confirmed: 4, Held: 0, Version: 7}) {
 		t.Fatalf("places %+v, want version 7's counts", p)
 	}
@@ -243,6 +263,7 @@ func TestPlacesKeepTheHighestVersion(t *testing.T) {
 }
 
 func TestSearch(t *testing.T) {
+	ctx := t.Context()
 	pool := catalogtest.Pool(t)
 	repo := store.New(pool)
 	venue := func(name, city string) string { return "venue: {name: " + name + ", city: " + city + "}" }

@@ -43,7 +43,7 @@ SELECT id, organizer_id, external_id, name, description, internal_notes, status,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
        venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
 FROM events
-WHERE id = $1 AND ($2::text = '' OR organizer_id = $2)
+WHERE id = $1 AND organizer_id = $2
 `
 
 type GetEventParams struct {
@@ -76,7 +76,7 @@ type GetEventRow struct {
 	UpdatedAt     time.Time
 }
 
-// An organizer's event; an empty organizer id matches any organizer (service principals).
+// An organizer's event.
 func (q *Queries) GetEvent(ctx context.Context, arg GetEventParams) (GetEventRow, error) {
 	row := q.db.QueryRow(ctx, getEvent, arg.ID, arg.OrganizerID)
 	var i GetEventRow
@@ -179,7 +179,7 @@ const getEventIDByCategory = `-- name: GetEventIDByCategory :one
 SELECT e.id
 FROM categories c
 JOIN events e ON e.id = c.event_id
-WHERE c.id = $1 AND ($2::text = '' OR e.organizer_id = $2)
+WHERE c.id = $1 AND e.organizer_id = $2
 `
 
 type GetEventIDByCategoryParams struct {
@@ -187,7 +187,7 @@ type GetEventIDByCategoryParams struct {
 	OrganizerID string
 }
 
-// The id of the event a category belongs to, scoped by organizer like GetEvent.
+// The id of the organizer's event a category belongs to.
 func (q *Queries) GetEventIDByCategory(ctx context.Context, arg GetEventIDByCategoryParams) (string, error) {
 	row := q.db.QueryRow(ctx, getEventIDByCategory, arg.CategoryID, arg.OrganizerID)
 	var id string

@@ -10,19 +10,19 @@ FROM events
 WHERE organizer_id = $1 AND external_id = $2;
 
 -- name: GetEvent :one
--- An organizer's event; an empty organizer id matches any organizer (service principals).
+-- An organizer's event.
 SELECT id, organizer_id, external_id, name, description, internal_notes, status, private,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
        venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
 FROM events
-WHERE id = sqlc.arg(id) AND (sqlc.arg(organizer_id)::text = '' OR organizer_id = sqlc.arg(organizer_id));
+WHERE id = sqlc.arg(id) AND organizer_id = sqlc.arg(organizer_id);
 
 -- name: GetEventIDByCategory :one
--- The id of the event a category belongs to, scoped by organizer like GetEvent.
+-- The id of the organizer's event a category belongs to.
 SELECT e.id
 FROM categories c
 JOIN events e ON e.id = c.event_id
-WHERE c.id = sqlc.arg(category_id) AND (sqlc.arg(organizer_id)::text = '' OR e.organizer_id = sqlc.arg(organizer_id));
+WHERE c.id = sqlc.arg(category_id) AND e.organizer_id = sqlc.arg(organizer_id);
 
 -- name: InsertEvent :exec
 INSERT INTO events (
