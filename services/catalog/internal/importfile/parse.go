@@ -48,20 +48,12 @@ func FormatOf(contentType string) (Format, error) {
 	return 0, ErrUnsupportedMediaType
 }
 
-// ContentType returns the media type a file of format f is sent with.
-func (f Format) ContentType() string {
-	if f == JSON {
-		return "application/json"
-	}
-	return "application/yaml"
-}
-
 // Parse reads an import file and returns the event it describes, not yet merged with the
 // stored one (no ids), or an invalid-input failure (fault.Invalid) listing every problem.
 // Shape problems are reported first; the domain's cross-field rules run once the shape is
 // right.
 func Parse(f Format, body []byte) (domain.Event, error) {
-	doc, err := toJSON(f, body)
+	doc, err := ToJSON(f, body)
 	if err != nil {
 		return domain.Event{}, invalid(err.Error())
 	}
@@ -89,33 +81,14 @@ func Parse(f Format, body []byte) (domain.Event, error) {
 	return e, nil
 }
 
-// ExternalID returns the externalId of an import file without checking the rest, for the
-// operator CLI, which addresses the import by it.
-func ExternalID(f Format, body []byte) (string, error) {
-	doc, err := toJSON(f, body)
-	if err != nil {
-		return "", err
-	}
-	var head struct {
-		ExternalID any `json:"externalId"`
-	}
-	if err := json.Unmarshal(doc, &head); err != nil {
-		return "", errors.New("the file must be a YAML mapping or a JSON object")
-	}
-	id, ok := head.ExternalID.(string)
-	if !ok || id == "" {
-		return "", errors.New("the file has no externalId")
-	}
-	return id, nil
-}
-
 func invalid(problems ...string) error {
 	return fault.NewInvalid(dedupe(problems)...)
 }
 
-// toJSON returns the file as JSON. YAML is read as YAML 1.2 (yes, no and on stay strings;
-// dates stay strings); anchors, aliases, duplicate keys and several documents are refused.
-func toJSON(f Format, body []byte) ([]byte, error) {
+// ToJSON returns the file as JSON, as Parse reads it. YAML is read as YAML 1.2 (yes, no and
+// on stay strings; dates stay strings); anchors, aliases, duplicate keys and several documents
+// are refused.
+func ToJSON(f Format, body []byte) ([]byte, error) {
 	if f == JSON {
 		if !json.Valid(body) {
 			return nil, errors.New("file is not valid JSON")

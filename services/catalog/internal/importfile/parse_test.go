@@ -206,7 +206,7 @@ func TestSyntaxProblems(t *testing.T) {
 	}
 }
 
-func TestFormatOfAndExternalID(t *testing.T) {
+func TestFormatOf(t *testing.T) {
 	for ct, want := range map[string]importfile.Format{
 		"application/yaml": importfile.YAML, "application/x-yaml": importfile.YAML, "text/yaml; charset=utf-8": importfile.YAML,
 		"application/json": importfile.JSON, "application/json; charset=utf-8": importfile.JSON,
@@ -219,15 +219,6 @@ func TestFormatOfAndExternalID(t *testing.T) {
 		if _, err := importfile.FormatOf(ct); !errors.Is(err, importfile.ErrUnsupportedMediaType) {
 			t.Errorf("FormatOf(%q) = %v", ct, err)
 		}
-	}
-	if id, err := importfile.ExternalID(importfile.YAML, []byte(head)); err != nil || id != "spring" {
-		t.Fatalf("ExternalID = %q, %v", id, err)
-	}
-	if _, err := importfile.ExternalID(importfile.YAML, []byte("name: x\n")); err == nil || err.Error() != "the file has no externalId" {
-		t.Fatalf("no externalId: %v", err)
-	}
-	if importfile.JSON.ContentType() != "application/json" || importfile.YAML.ContentType() != "application/yaml" {
-		t.Fatal("content types")
 	}
 }
 
