@@ -3,7 +3,6 @@ package api_test
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"testing"
 	"time"
 
@@ -14,7 +13,9 @@ import (
 )
 
 // TestImportsPublishEventChanged reads catalog.events.v1 as another service would: one
-// message per import that changed the event, keyed by event id, with the new version.
+// message per import that changed the event, keyed by event id, with the new version. The
+// messages of one event arrive in commit order, so a message of the unchanged import would
+// come second, with version 1.
 func TestImportsPublishEventChanged(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{Kafka: true})
 	file := catalogtest.Event("e", "E", "DRAFT", false)
@@ -23,18 +24,10 @@ func TestImportsPublishEventChanged(t *testing.T) {
 	env.ImportRaw(t, orgA, "e", "application/yaml", catalogtest.Event("e", "E", "PUBLISHED", false))
 
 	got := make(chan broker.Message, 10)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- broker.Consume(ctx, broker.ConsumerConfig{
+	testkit.Background(t, func(ctx context.Context) error {
+		return broker.Consume(ctx, broker.ConsumerConfig{
 			Brokers: env.Brokers, Group: "registration-test", Topics: []string{domain.EventsTopic}, Log: testkit.Logger(t),
 		}, func(_ context.Context, m broker.Message) error { got <- m; return nil })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("consume: %v", err)
-		}
 	})
 	var versions []float64
 	deadline := time.After(30 * time.Second)
@@ -56,13 +49,5 @@ func TestImportsPublishEventChanged(t *testing.T) {
 	}
 	if versions[0] != 1 || versions[1] != 2 {
 		t.Fatalf("versions %v, want [1 2]", versions)
-	}
-	select {
-	case m := <-got:
-		t.Fatalf("an unexpected third message: %s", m.Value)
-	case <-time.After(300 * time.Millisecond):
-	}
-	if r := env.Do(t, http.MethodGet, "/readyz", nil, nil); r.Status != http.StatusOK {
-		t.Fatalf("readyz %d", r.Status)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 )
 
@@ -18,7 +19,7 @@ const (
 var contract = sync.OnceValues(apispec.NewValidator)
 
 // checkContract validates an external API answer against the OpenAPI document.
-func checkContract(t *testing.T, operationID string, r catalogtest.Response) {
+func checkContract(t *testing.T, operationID string, r testkit.Response) {
 	t.Helper()
 	v, err := contract()
 	if err != nil {
@@ -31,7 +32,7 @@ func checkContract(t *testing.T, operationID string, r catalogtest.Response) {
 
 // wantError checks the standard error body: status, message (when not nil) and a request id
 // matching the X-Request-Id header.
-func wantError(t *testing.T, r catalogtest.Response, status int, message any) {
+func wantError(t *testing.T, r testkit.Response, status int, message any) {
 	t.Helper()
 	if r.Status != status {
 		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Raw)

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
@@ -20,7 +20,7 @@ func publishPlaces(t *testing.T, env *catalogtest.Env, m domain.PlacesChanged) {
 	w := broker.NewWriter(env.Brokers)
 	defer w.Close()
 	v, _ := json.Marshal(m)
-	err := w.Publish(context.Background(), broker.Message{
+	err := w.Publish(t.Context(), broker.Message{
 		Topic: domain.PlacesTopic, Key: m.CategoryID, Value: v,
 		Headers: map[string]string{broker.HeaderType: domain.PlacesChangedType, broker.HeaderID: fmt.Sprintf("msg_%s_%d", m.CategoryID, m.Version)},
 	})
@@ -32,19 +32,16 @@ func publishPlaces(t *testing.T, env *catalogtest.Env, m domain.PlacesChanged) {
 // card reads the browser pricing card of a category until cond holds or 20 s pass.
 func card(t *testing.T, env *catalogtest.Env, eventID string, cond func(map[string]any) bool) map[string]any {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	var c map[string]any
+	testkit.Eventually(t, 20*time.Second, func() string {
 		r := env.Do(t, http.MethodGet, "/external/v1/browser/events/"+eventID+"/pricing-cards", nil, env.Publishable(t, orgA))
 		checkContract(t, "browserGetPricingCards", r)
-		c := r.Body["cards"].([]any)[0].(map[string]any)
-		if cond(c) {
-			return c
+		if c = r.Body["cards"].([]any)[0].(map[string]any); !cond(c) {
+			return fmt.Sprintf("card never reached the expected state: %v", c)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("card never reached the expected state: %v", c)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return ""
+	})
+	return c
 }
 
 // TestCountTierSwitchesWhenTheNthPlaceIsTaken feeds registration.places.v1 through the broker:

@@ -43,7 +43,7 @@ func message(typ string, v any) broker.Message {
 func TestPlacesHandler(t *testing.T) {
 	r, inv := &repo{}, &invalidator{}
 	h := events.PlacesHandler(app.New(r, time.Now, inv), testkit.Discard())
-	ctx := context.Background()
+	ctx := t.Context()
 	m := domain.PlacesChanged{EventID: "evt_1", CategoryID: "cat_1", Confirmed: 3, Held: 1, Version: 2}
 	for _, msg := range []broker.Message{
 		message(domain.PlacesChangedType, m),
@@ -78,7 +78,7 @@ func TestPlacesHandler(t *testing.T) {
 func TestChangesHandler(t *testing.T) {
 	inv := &invalidator{}
 	h := events.ChangesHandler(inv)
-	ctx := context.Background()
+	ctx := t.Context()
 	if err := h(ctx, message(domain.EventChangedType, domain.EventChanged{EventID: "evt_1", OrganizerID: "org_1", Version: 2})); err != nil {
 		t.Fatal(err)
 	}
