@@ -14,14 +14,12 @@ import (
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/peer"
+	"github.com/podiumhq/podium/services/catalog/internal/api"
 )
-
-// headerImportResult tells whether an import created, updated or left the event unchanged.
-const headerImportResult = "Catalog-Import-Result"
 
 // Client calls the admin API, one call at a time.
 type Client struct {
-	api     *peer.Client
+	admin   *peer.Client
 	answers *resultHeader
 }
 
@@ -30,7 +28,7 @@ type Client struct {
 func NewClient(baseURL, token string, timeout time.Duration) *Client {
 	answers := &resultHeader{next: http.DefaultTransport}
 	return &Client{
-		api:     peer.New(peer.Options{Name: "catalog admin API", BaseURL: baseURL, Timeout: timeout, Bearer: token, Transport: answers}),
+		admin:   peer.New(peer.Options{Name: "catalog admin API", BaseURL: baseURL, Timeout: timeout, Bearer: token, Transport: answers}),
 		answers: answers,
 	}
 }
@@ -38,7 +36,7 @@ func NewClient(baseURL, token string, timeout time.Duration) *Client {
 // call sends in (when not nil) as JSON and returns the JSON answer and its import result header.
 func (c *Client) call(ctx context.Context, method, path string, in any) (json.RawMessage, string, error) {
 	var out json.RawMessage
-	if err := c.api.Do(ctx, identity.Principal{}, method, path, in, &out); err != nil {
+	if err := c.admin.Do(ctx, identity.Principal{}, method, path, in, &out); err != nil {
 		return nil, "", err
 	}
 	return out, c.answers.last(), nil
@@ -57,7 +55,7 @@ func (r *resultHeader) RoundTrip(req *http.Request) (*http.Response, error) {
 	res, err := r.next.RoundTrip(req)
 	if err == nil {
 		r.mu.Lock()
-		r.latest = res.Header.Get(headerImportResult)
+		r.latest = res.Header.Get(api.HeaderImportResult)
 		r.mu.Unlock()
 	}
 	return res, err
