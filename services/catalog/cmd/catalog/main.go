@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -22,7 +21,7 @@ import (
 	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
 	"github.com/podiumhq/podium/services/catalog/migrations"
 )
@@ -40,19 +39,11 @@ func main() {
 	if err == nil {
 		return
 	}
-	var apiErr *cli.APIError
-	switch {
-	case errors.Is(err, cli.ErrUsage), errors.Is(err, broker.ErrUsage):
+	if errors.Is(err, cli.ErrUsage) || errors.Is(err, broker.ErrUsage) {
 		fmt.Fprintf(os.Stderr, "catalog: %v\n\n%s", err, usage)
 		os.Exit(2)
-	case errors.As(err, &apiErr):
-		fmt.Fprintf(os.Stderr, "catalog: the admin API refused the request (%d %s):\n", apiErr.Status, http.StatusText(apiErr.Status))
-		for _, m := range apiErr.Messages {
-			fmt.Fprintf(os.Stderr, "  %s\n", m)
-		}
-	default:
-		fmt.Fprintf(os.Stderr, "catalog: %v\n", err)
 	}
+	cli.PrintError(os.Stderr, err)
 	os.Exit(1)
 }
 
@@ -80,14 +71,13 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		client := &cli.Client{BaseURL: cfg.AdminURL, Token: cfg.OperatorToken, HTTP: &http.Client{Timeout: 30 * time.Second}}
-		return cli.Run(ctx, client, args, stdout)
+		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), args, stdout)
 	case "dead-letters":
 		cfg, err := config.Load[config.Kafka]()
 		if err != nil {
 			return err
 		}
-		return broker.RunDeadLetters(ctx, kafka.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
+		return broker.RunDeadLetters(ctx, events.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

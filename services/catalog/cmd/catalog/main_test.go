@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -11,10 +13,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/twmb/franz-go/pkg/kerr"
+	"github.com/twmb/franz-go/pkg/kfake"
+	"github.com/twmb/franz-go/pkg/kmsg"
 
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
@@ -109,50 +115,103 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
+// joinsHeld starts a Kafka-protocol broker that refuses every consumer group join (its
+// coordinator "still loading") until release is called.
+func joinsHeld(t *testing.T) (brokers []string, release func()) {
+	t.Helper()
+	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.AllowAutoTopicCreation(), kfake.DefaultNumPartitions(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	var released atomic.Bool
+	c.ControlKey(int16(kmsg.JoinGroup), func(req kmsg.Request) (kmsg.Response, error, bool) {
+		c.KeepControl()
+		if released.Load() {
+			return nil, nil, false
+		}
+		res := req.ResponseKind().(*kmsg.JoinGroupResponse)
+		res.ErrorCode = kerr.CoordinatorLoadInProgress.Code
+		return res, nil, true
+	})
+	return c.ListenAddrs(), func() { released.Store(true) }
+}
+
+// get answers GET url, or the error that kept it from answering.
+func get(t *testing.T, url string) (testkit.Response, error) {
+	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	if err != nil {
+		return testkit.Response{}, err
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return testkit.Response{}, err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	return testkit.Response{Status: res.StatusCode, Raw: raw}, err
+}
+
 // TestRunMigrateServeAndOperate runs the binary's subcommands in process: migrate a fresh
-// database, serve, import the demo with the operator CLI, read it as the gateway would, see the
-// relay empty the outbox, and shut down on cancellation.
+// database, serve (not ready until the cache-invalidation consumer joined its group), import
+// the demo with the operator CLI, read it as the gateway would, see the relay empty the
+// outbox, and shut down on cancellation.
 func TestRunMigrateServeAndOperate(t *testing.T) {
 	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
 	addr := freeAddr(t)
-	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
+	brokers, releaseJoins := joinsHeld(t)
+	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(brokers, ",")
 	vars["PPROF_ADDR"] = freeAddr(t)
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("CATALOG_ADMIN_URL", "http://"+addr)
 
 	for range 2 { // a second run finds nothing to apply
-		if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
-	waitReady(t, "http://"+addr+"/readyz", done)
+	readyz := "http://" + addr + "/readyz"
+	testkit.Eventually(t, 30*time.Second, func() string {
+		select {
+		case err := <-done:
+			t.Fatalf("serve stopped: %v", err)
+		default:
+		}
+		r, err := get(t, readyz)
+		if err != nil || r.Status != http.StatusServiceUnavailable || !strings.Contains(string(r.Raw), "cache invalidation consumer is not ready") {
+			return fmt.Sprintf("readiness before the consumer joined: %v %d %s", err, r.Status, r.Raw)
+		}
+		return ""
+	})
+	releaseJoins()
+	testkit.Eventually(t, 30*time.Second, func() string {
+		if r, err := get(t, readyz); err != nil || r.Status != http.StatusOK {
+			return fmt.Sprintf("readiness once the consumer may join: %v %d %s", err, r.Status, r.Raw)
+		}
+		return ""
+	})
 
 	_, here, _, _ := runtime.Caller(0)
 	demo := filepath.Join(filepath.Dir(here), "..", "..", "demo")
 	var out bytes.Buffer
 	for _, f := range []string{"summer-throwdown", "winter-draft", "members-only"} {
 		out.Reset()
-		if err := run(context.Background(), []string{"import", "--organizer", "org_demo", "--file", filepath.Join(demo, f+".yaml")}, &out); err != nil {
+		if err := run(t.Context(), []string{"import", "--organizer", "org_demo", "--file", filepath.Join(demo, f+".yaml")}, &out); err != nil {
 			t.Fatalf("import %s: %v", f, err)
 		}
 	}
 	tok := issuers.Token(t, identity.Gateway, identity.Catalog, identity.Principal{OrganizerID: "org_demo", KeyID: "key_1", KeyType: identity.Publishable})
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/browser/events/search", nil)
-	req.Header.Set(identity.Header, tok)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("browser search through the served API: %v %v", resp, err)
+	if r := testkit.Do(t, http.MethodPost, "http://"+addr+"/external/v1/browser/events/search", nil, map[string]string{identity.Header: tok}); r.Status != http.StatusCreated ||
+		r.Body["total"] != 1.0 {
+		t.Fatalf("browser search through the served API: %d %s", r.Status, r.Raw)
 	}
-	resp.Body.Close()
-	if resp, err := http.Get("http://" + vars["PPROF_ADDR"] + "/debug/pprof/"); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("profiles: %v %v", resp, err)
-	} else {
-		resp.Body.Close()
+	if r, err := get(t, "http://"+vars["PPROF_ADDR"]+"/debug/pprof/"); err != nil || r.Status != http.StatusOK {
+		t.Fatalf("profiles: %v %d", err, r.Status)
 	}
 	waitOutboxEmpty(t, dbURL)
 
@@ -165,54 +224,31 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop within 30s of cancellation")
 	}
-	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
+	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}
 	out.Reset()
-	if err := run(context.Background(), []string{"help"}, &out); err != nil || !strings.Contains(out.String(), "catalog import --organizer ORG --file event.yaml") {
+	if err := run(t.Context(), []string{"help"}, &out); err != nil || !strings.Contains(out.String(), "catalog import --organizer ORG --file event.yaml") {
 		t.Fatalf("help: %v\n%s", err, out.String())
 	}
-}
-
-func waitReady(t *testing.T, url string, done <-chan error) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v", err)
-		default:
-		}
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("service not ready within 30s")
 }
 
 // waitOutboxEmpty waits until the relay has published every outbox message.
 func waitOutboxEmpty(t *testing.T, url string) {
 	t.Helper()
-	conn, err := pgx.Connect(context.Background(), url)
+	conn, err := pgx.Connect(t.Context(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(context.Background())
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	defer conn.Close(context.WithoutCancel(t.Context()))
+	testkit.Eventually(t, 20*time.Second, func() string {
 		var n int
-		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
+		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		if n == 0 {
-			return
+		if n > 0 {
+			return fmt.Sprintf("the relay left %d messages in the outbox", n)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("the relay did not empty the outbox within 20s")
+		return ""
+	})
 }

@@ -14,12 +14,12 @@ import (
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/telemetry"
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
-	catalogpg "github.com/podiumhq/podium/services/catalog/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/store"
+	"github.com/podiumhq/podium/services/catalog/internal/api"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
-	cataloghttp "github.com/podiumhq/podium/services/catalog/internal/http"
 )
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
@@ -61,7 +61,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer stopRelay()
 
 	views := cache.New(cfg.CacheMaxEntries, time.Now)
-	svc := app.New(catalogpg.New(pool), time.Now, views)
+	svc := app.New(store.New(pool), time.Now, views)
 	invalidation, places := consumers(cfg, log, views, svc, ensureTopics)
 	stopInvalidation := background.Start(ctx, log, "cache invalidation consumer", invalidation.Run)
 	defer stopInvalidation()
@@ -72,15 +72,15 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: cataloghttp.MapError,
+	srv := httpserver.New(httpserver.Options{ //nolint:contextcheck // a server is built under no context: each request gets its own (c.UserContext)
+		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true,
 		Ready: []httpserver.Check{
 			{Name: "postgres", Fn: pool.Ping},
 			{Name: "cache invalidation consumer", Fn: invalidation.Ready},
 		},
 		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})
-	cataloghttp.Register(srv.App, cataloghttp.Deps{
+	api.Register(srv.App, api.Deps{
 		Service: svc, Cache: views, Verifier: identity.NewVerifier(identity.Catalog, keys, cfg.IdentityTokenTTL),
 		OperatorToken: cfg.OperatorToken, CacheTTL: cfg.CacheTTL, PricingTTL: cfg.PricingCacheTTL,
 		EdgeTTL: cfg.EdgeTTL,
@@ -92,12 +92,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 // its own cached views) and the places consumer (one group, feeding the pricing counts).
 func consumers(cfg Config, log *slog.Logger, views *cache.Cache, svc *app.Service, ensureTopics func(context.Context) error) (invalidation, places *broker.Consumer) {
 	invalidation = &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
-		Handler: kafka.ChangesHandler(views), Topics: ensureTopics, Log: log,
+		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: events.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
+		Handler: events.ChangesHandler(views), Topics: ensureTopics, Log: log,
 	}
 	places = &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
-		Handler: kafka.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
+		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: events.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Handler: events.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
 	}
 	return invalidation, places
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
@@ -20,15 +21,15 @@ type Repository interface {
 	// its result and a podium.catalog.event.changed.v1 message in one transaction. It returns
 	// the event as stored.
 	Import(ctx context.Context, organizerID, externalID string, merge func(current *domain.Event) (domain.Event, bool, error)) (domain.Event, error)
-	// EventByExternalID returns an organizer's event by its external id, or a
-	// *domain.NotFoundError.
+	// EventByExternalID returns an organizer's event by its external id, or
+	// domain.EventNotFound.
 	EventByExternalID(ctx context.Context, organizerID, externalID string) (domain.Event, error)
-	// Event returns the event with id, with every child and the places of its categories, or a
-	// *domain.NotFoundError. An empty organizerID matches any organizer.
-	Event(ctx context.Context, organizerID, id string) (domain.Event, error)
-	// EventOfCategory returns the event the category belongs to, as Event does, or a
-	// *domain.NotFoundError naming the category.
-	EventOfCategory(ctx context.Context, organizerID, categoryID string) (domain.Event, error)
+	// Event returns the event with id in scope, with every child and the places of its
+	// categories, or domain.EventNotFound.
+	Event(ctx context.Context, scope domain.OrganizerScope, id string) (domain.Event, error)
+	// EventOfCategory returns the event in scope the category belongs to, as Event does, or
+	// domain.CategoryNotFound.
+	EventOfCategory(ctx context.Context, scope domain.OrganizerScope, categoryID string) (domain.Event, error)
 	// Search returns a page of events (without children) and how many match.
 	Search(ctx context.Context, s domain.Search) (domain.Page, error)
 	// ApplyPlaces stores the counts of m unless a message of the same or a higher version for
@@ -81,8 +82,7 @@ func (s *Service) Import(ctx context.Context, organizerID, externalID string, f 
 		return ImportResult{}, err
 	}
 	if draft.ExternalID != externalID {
-		return ImportResult{}, &domain.ValidationError{Problems: []string{
-			fmt.Sprintf("externalId %q in the file does not match %q in the path", draft.ExternalID, externalID)}}
+		return ImportResult{}, fault.NewInvalid(fmt.Sprintf("externalId %q in the file does not match %q in the path", draft.ExternalID, externalID))
 	}
 	var res ImportResult
 	e, err := s.repo.Import(ctx, organizerID, externalID, func(current *domain.Event) (domain.Event, bool, error) {
@@ -121,15 +121,12 @@ func (s *Service) AdminEvents(ctx context.Context, organizerID string, limit int
 }
 
 func checkRefs(organizerID, externalID string) error {
-	var problems []string
+	var p fault.Problems
 	if !domain.ValidOrganizerID(organizerID) {
-		problems = append(problems, "organizerId must be an organizer id: org_ followed by letters, digits, '_' or '-'")
+		p.Add("organizerId must be an organizer id: org_ followed by letters, digits, '_' or '-'")
 	}
 	if externalID != "" && !domain.ValidExternalID(externalID) {
-		problems = append(problems, "externalId must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
+		p.Add("externalId must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit")
 	}
-	if len(problems) > 0 {
-		return &domain.ValidationError{Problems: problems}
-	}
-	return nil
+	return p.Err(fault.Invalid)
 }

@@ -18,11 +18,8 @@ func (s *Service) Search(ctx context.Context, q domain.Search) (domain.Page, err
 }
 
 // OrganizerEvent returns one of the organizer's events, whatever its status and flags.
-func (s *Service) OrganizerEvent(ctx context.Context, organizerID, id string) (domain.Event, error) {
-	if organizerID == "" {
-		return domain.Event{}, &domain.NotFoundError{Ref: id}
-	}
-	e, err := s.repo.Event(ctx, organizerID, id)
+func (s *Service) OrganizerEvent(ctx context.Context, scope domain.OrganizerScope, id string) (domain.Event, error) {
+	e, err := s.repo.Event(ctx, scope, id)
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("organizer event: %w", err)
 	}
@@ -33,20 +30,20 @@ func (s *Service) OrganizerEvent(ctx context.Context, organizerID, id string) (d
 // and not private or, with previewToken set, when previewToken is the event's preview token
 // (whatever its status and flags). Otherwise the event is not found, exactly as an unknown
 // one: the answer tells nothing about events the caller may not see.
-func (s *Service) BrowserEvent(ctx context.Context, organizerID, id, previewToken string) (domain.Event, error) {
-	e, err := s.OrganizerEvent(ctx, organizerID, id)
+func (s *Service) BrowserEvent(ctx context.Context, scope domain.OrganizerScope, id, previewToken string) (domain.Event, error) {
+	e, err := s.OrganizerEvent(ctx, scope, id)
 	if err != nil {
 		return domain.Event{}, err
 	}
 	if previewToken != "" && !e.PreviewMatches(previewToken) || previewToken == "" && !e.Public() {
-		return domain.Event{}, &domain.NotFoundError{Ref: id}
+		return domain.Event{}, domain.EventNotFound(id)
 	}
 	return e.PublicView(), nil
 }
 
 // OrganizerPricing returns the cards of every category of one of the organizer's events.
-func (s *Service) OrganizerPricing(ctx context.Context, organizerID, id string) (domain.Pricing, error) {
-	e, err := s.OrganizerEvent(ctx, organizerID, id)
+func (s *Service) OrganizerPricing(ctx context.Context, scope domain.OrganizerScope, id string) (domain.Pricing, error) {
+	e, err := s.OrganizerEvent(ctx, scope, id)
 	if err != nil {
 		return domain.Pricing{}, err
 	}
@@ -55,19 +52,18 @@ func (s *Service) OrganizerPricing(ctx context.Context, organizerID, id string) 
 
 // BrowserPricing returns the cards of the published, non-private categories of an event the
 // browser surface may see (see BrowserEvent).
-func (s *Service) BrowserPricing(ctx context.Context, organizerID, id, previewToken string) (domain.Pricing, error) {
-	e, err := s.BrowserEvent(ctx, organizerID, id, previewToken)
+func (s *Service) BrowserPricing(ctx context.Context, scope domain.OrganizerScope, id, previewToken string) (domain.Pricing, error) {
+	e, err := s.BrowserEvent(ctx, scope, id, previewToken)
 	if err != nil {
 		return domain.Pricing{}, err
 	}
 	return e.PricingAt(s.Now(), domain.PublicCategories)
 }
 
-// InternalEvent returns an event whatever its status and flags, with the pricing of every
-// category now, for registration and checkout. An empty organizerID (a service principal)
-// matches any organizer.
-func (s *Service) InternalEvent(ctx context.Context, organizerID, id string) (domain.Event, domain.Pricing, error) {
-	e, err := s.repo.Event(ctx, organizerID, id)
+// InternalEvent returns an event in scope whatever its status and flags, with the pricing of
+// every category now, for registration and checkout.
+func (s *Service) InternalEvent(ctx context.Context, scope domain.OrganizerScope, id string) (domain.Event, domain.Pricing, error) {
+	e, err := s.repo.Event(ctx, scope, id)
 	if err != nil {
 		return domain.Event{}, domain.Pricing{}, fmt.Errorf("internal event: %w", err)
 	}
@@ -76,8 +72,8 @@ func (s *Service) InternalEvent(ctx context.Context, organizerID, id string) (do
 
 // InternalEventOfCategory is InternalEvent for the event a category belongs to: checkout's
 // summary names a category only.
-func (s *Service) InternalEventOfCategory(ctx context.Context, organizerID, categoryID string) (domain.Event, domain.Pricing, error) {
-	e, err := s.repo.EventOfCategory(ctx, organizerID, categoryID)
+func (s *Service) InternalEventOfCategory(ctx context.Context, scope domain.OrganizerScope, categoryID string) (domain.Event, domain.Pricing, error) {
+	e, err := s.repo.EventOfCategory(ctx, scope, categoryID)
 	if err != nil {
 		return domain.Event{}, domain.Pricing{}, fmt.Errorf("internal event of category: %w", err)
 	}

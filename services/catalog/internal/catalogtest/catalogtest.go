@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/http"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,12 +22,12 @@ import (
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/catalog/internal/adapters/kafka"
-	catalogpg "github.com/podiumhq/podium/services/catalog/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
+	"github.com/podiumhq/podium/services/catalog/internal/adapters/store"
+	"github.com/podiumhq/podium/services/catalog/internal/api"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
-	cataloghttp "github.com/podiumhq/podium/services/catalog/internal/http"
 	"github.com/podiumhq/podium/services/catalog/migrations"
 )
 
@@ -88,7 +89,7 @@ func Start(t testing.TB, o Options) *Env {
 		env.Pool = Pool(t)
 	}
 	env.Cache = cache.New(10_000, env.Clock.Now)
-	env.Service = app.New(catalogpg.New(env.Pool), env.Clock.Now, env.Cache)
+	env.Service = app.New(store.New(env.Pool), env.Clock.Now, env.Cache)
 	log := testkit.Logger(t)
 	ready := []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}}
 	if o.Kafka {
@@ -96,19 +97,19 @@ func Start(t testing.TB, o Options) *Env {
 		ready = append(ready, httpserver.Check{Name: "cache invalidation consumer", Fn: env.Invalidation.Ready})
 	}
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: cataloghttp.MapError, Ready: ready,
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, Ready: ready,
 	})
-	cataloghttp.Register(srv.App, cataloghttp.Deps{
+	api.Register(srv.App, api.Deps{
 		Service: env.Service, Cache: env.Cache, Verifier: env.Issuers.Verifier(identity.Catalog), OperatorToken: OperatorToken,
 		CacheTTL: or(o.CacheTTL, time.Minute), PricingTTL: or(o.PricingTTL, time.Second), EdgeTTL: time.Second,
 	})
 	env.App = srv.App
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	env.URL = "http://" + ln.Addr().String()
-	background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 	if o.Kafka {
 		env.WaitReady(t)
 	}
@@ -125,62 +126,47 @@ func (e *Env) startKafka(t testing.TB, o Options) {
 	topics := func(ctx context.Context) error {
 		return broker.EnsureTopics(ctx, e.Brokers, 3, 1, domain.EventsTopic, domain.PlacesTopic)
 	}
-	if err := topics(context.Background()); err != nil {
+	if err := topics(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	w := broker.NewWriter(e.Brokers)
 	t.Cleanup(func() { _ = w.Close() })
 	relay := &outbox.Relay{Pool: e.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
-	background(t, relay.Run)
+	testkit.Background(t, relay.Run)
 	e.Invalidation = &broker.Consumer{
 		Config: broker.ConsumerConfig{
-			Brokers: e.Brokers, Group: kafka.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
+			Brokers: e.Brokers, Group: events.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
 		},
 		Handler: func(ctx context.Context, m broker.Message) error {
-			err := kafka.ChangesHandler(e.Cache)(ctx, m)
+			err := events.ChangesHandler(e.Cache)(ctx, m)
 			e.ChangesSeen.Add(1)
 			return err
 		},
 		Topics: topics, Log: log,
 	}
-	background(t, e.Invalidation.Run)
+	testkit.Background(t, e.Invalidation.Run)
 	places := &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: e.Brokers, Group: kafka.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
-		Handler: kafka.PlacesHandler(e.Service, log), Topics: topics, Log: log,
+		Config:  broker.ConsumerConfig{Brokers: e.Brokers, Group: events.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Handler: events.PlacesHandler(e.Service, log), Topics: topics, Log: log,
 	}
-	background(t, places.Run)
+	testkit.Background(t, places.Run)
 }
 
 // WaitReady waits until /readyz answers 200 (the invalidation consumer joined its group).
 func (e *Env) WaitReady(t testing.TB) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if r := e.Do(t, "GET", "/readyz", nil, nil); r.Status == 200 {
-			return
+	testkit.Eventually(t, 30*time.Second, func() string {
+		if r := e.Do(t, http.MethodGet, "/readyz", nil, nil); r.Status != http.StatusOK {
+			return "the catalog was not ready within 30s: " + string(r.Raw)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatal("the catalog was not ready within 30s")
+		return ""
+	})
 }
 
 // Pool returns a pool on a fresh database with the service's and the outbox's migrations.
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
-}
-
-// background runs fn until the test ends and reports its error.
-func background(t testing.TB, fn func(context.Context) error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- fn(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("background: %v", err)
-		}
-	})
 }
 
 func or(d, def time.Duration) time.Duration {

@@ -23,14 +23,14 @@ func Demo(t testing.TB, name string) string {
 	return string(b)
 }
 
-// ExternalIDOf returns the externalId of a YAML event file.
+// ExternalIDOf returns the externalId of a valid YAML event file.
 func ExternalIDOf(t testing.TB, file string) string {
 	t.Helper()
-	id, err := importfile.ExternalID(importfile.YAML, []byte(file))
+	e, err := importfile.Parse(importfile.YAML, []byte(file))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return id
+	return e.ExternalID
 }
 
 // Event returns a minimal valid event file with the given externalId, status and private

@@ -1,66 +1,17 @@
 package catalogtest
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"io"
 	"net/http"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
-// Response is an HTTP answer with its decoded JSON body.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   map[string]any
-	Raw    []byte
-}
-
-// Do sends a request with body as JSON (a []byte or string is sent as is) and the given
-// headers (Content-Type defaults to application/json).
-func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) Response {
+// Do sends a request to the service (testkit.Do) at path.
+func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) testkit.Response {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case []byte:
-		rd = bytes.NewReader(b)
-	case string:
-		rd = bytes.NewReader([]byte(b))
-	default:
-		raw, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, e.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	if len(raw) > 0 && raw[0] == '{' {
-		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			t.Fatalf("%s %s: body %s: %v", method, path, raw, err)
-		}
-	}
-	return r
+	return testkit.Do(t, method, e.URL+path, body, headers)
 }
 
 // Token mints an identity token for p as the gateway does for the routes it forwards.
@@ -101,7 +52,7 @@ func (e *Env) Publishable(t testing.TB, organizerID string) map[string]string {
 
 // Import imports an event file (YAML) for the organizer through the admin API and fails the
 // test unless it answers 200 or 201.
-func (e *Env) Import(t testing.TB, organizerID, file string) Response {
+func (e *Env) Import(t testing.TB, organizerID, file string) testkit.Response {
 	t.Helper()
 	r := e.ImportRaw(t, organizerID, ExternalIDOf(t, file), "application/yaml", file)
 	if r.Status != http.StatusOK && r.Status != http.StatusCreated {
@@ -111,7 +62,7 @@ func (e *Env) Import(t testing.TB, organizerID, file string) Response {
 }
 
 // ImportRaw sends an import request as is.
-func (e *Env) ImportRaw(t testing.TB, organizerID, externalID, contentType, body string) Response {
+func (e *Env) ImportRaw(t testing.TB, organizerID, externalID, contentType, body string) testkit.Response {
 	t.Helper()
 	return e.Do(t, http.MethodPut, "/admin/organizers/"+organizerID+"/events/"+externalID, body, map[string]string{
 		"Authorization": "Bearer " + OperatorToken, "Content-Type": contentType,
@@ -119,7 +70,7 @@ func (e *Env) ImportRaw(t testing.TB, organizerID, externalID, contentType, body
 }
 
 // Admin calls the admin API with the operator token.
-func (e *Env) Admin(t testing.TB, method, path string) Response {
+func (e *Env) Admin(t testing.TB, method, path string) testkit.Response {
 	t.Helper()
 	return e.Do(t, method, path, nil, map[string]string{"Authorization": "Bearer " + OperatorToken})
 }

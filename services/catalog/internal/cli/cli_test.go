@@ -2,10 +2,8 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,15 +13,15 @@ import (
 
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
 const org = "org_cli"
 
 func run(t *testing.T, env *catalogtest.Env, token string, args ...string) (string, error) {
 	t.Helper()
-	client := &cli.Client{BaseURL: env.URL + "/", Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
 	var out bytes.Buffer
-	err := cli.Run(context.Background(), client, args, &out)
+	err := cli.Run(t.Context(), cli.NewClient(env.URL+"/", token, 10*time.Second), args, &out)
 	return out.String(), err
 }
 
@@ -94,22 +92,56 @@ func TestImportAndList(t *testing.T) {
 	}
 }
 
+// printed is what the catalog command prints for err.
+func printed(err error) string {
+	var b bytes.Buffer
+	cli.PrintError(&b, err)
+	return b.String()
+}
+
 func TestCommandErrors(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
-	var apiErr *cli.APIError
-	bad := writeFile(t, "bad.yaml", catalogtest.Event("bad", "Bad", "DRAFT", false, "categories: [{key: a, name: A, basePrice: 1, gender: ANY}]"))
+	// A file with problems is refused before it is sent, every problem on a line of its own.
+	bad := writeFile(t, "bad.yaml", catalogtest.Event("bad", "Bad", "DRAFT", false,
+		"categories: [{key: a, name: A, basePrice: 1, gender: ANY}, {key: b, name: B, basePrice: 1, gender: ALL}]"))
 	_, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", bad)
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest || err.Error() != "categories[0].gender must be one of OPEN, MALE, FEMALE, MIXED" {
-		t.Fatalf("invalid file: %v", err)
+	if got, want := printed(err), "catalog: the event file has problems:\n"+
+		"  categories[0].gender must be one of OPEN, MALE, FEMALE, MIXED\n"+
+		"  categories[1].gender must be one of OPEN, MALE, FEMALE, MIXED\n"; got != want {
+		t.Fatalf("invalid file printed\n%s\nwant\n%s", got, want)
 	}
-	_, err = run(t, env, "wrong-token", "events", "list", "--organizer", org)
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnauthorized || err.Error() != "the operator token is invalid" {
-		t.Fatalf("wrong token: %v", err)
+	if out := mustRun(t, env, "events", "list", "--organizer", org); !strings.Contains(out, "Total: 0\n") {
+		t.Fatalf("a refused file was imported:\n%s", out)
 	}
 	noID := writeFile(t, "noid.yaml", "name: x\n")
-	if _, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", noID); err == nil ||
-		!strings.Contains(err.Error(), "the file has no externalId") {
+	if _, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", noID); !strings.Contains(printed(err), "\n  externalId") {
 		t.Fatalf("file without externalId: %v", err)
+	}
+	// The admin API's refusals: a conflict lists its problems; an answer the client does not
+	// expect (a wrong token) is one line saying what the API answered.
+	places := writeFile(t, "places.yaml", catalogtest.Event("places", "Places", "DRAFT", false, "categories: [{key: a, name: A, basePrice: 1}]"))
+	out := mustRun(t, env, "import", "--organizer", org, "--file", places, "--json")
+	var created struct {
+		ID         string
+		Categories []struct{ ID string }
+	}
+	if err := json.Unmarshal([]byte(out), &created); err != nil || len(created.Categories) != 1 {
+		t.Fatalf("import: %v\n%s", err, out)
+	}
+	taken := domain.PlacesChanged{EventID: created.ID, CategoryID: created.Categories[0].ID, Confirmed: 1, Version: 1}
+	if err := env.Service.ApplyPlaces(t.Context(), taken); err != nil {
+		t.Fatal(err)
+	}
+	withoutA := writeFile(t, "places.yaml", catalogtest.Event("places", "Places", "DRAFT", false, "categories: [{key: b, name: B, basePrice: 1}]"))
+	_, err = run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", withoutA)
+	if got := printed(err); !strings.HasPrefix(got, "catalog: the admin API refused the request (conflict):\n  categories: category \"a\"") ||
+		strings.Count(got, "\n") != 2 {
+		t.Fatalf("conflict printed %q", got)
+	}
+	_, err = run(t, env, "wrong-token", "events", "list", "--organizer", org)
+	if got := printed(err); !strings.HasPrefix(got, "catalog: catalog admin API GET /admin/organizers/"+org+"/events") ||
+		!strings.HasSuffix(got, " answered 401: the operator token is invalid\n") {
+		t.Fatalf("wrong token printed %q", got)
 	}
 	if _, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", "/nonexistent.yaml"); err == nil ||
 		!strings.Contains(err.Error(), "read event file") {

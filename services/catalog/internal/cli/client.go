@@ -1,92 +1,90 @@
-// Package cli is the operator command line: an HTTP client of the catalog admin API that
-// imports event files and lists an organizer's events.
+// Package cli is the operator command line: a client of the catalog admin API (libs/peer, with
+// the operator token) that imports event files and lists an organizer's events.
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
+	"sync"
+	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/peer"
+	"github.com/podiumhq/podium/services/catalog/internal/api"
 )
 
-// Client calls the admin API.
+// Client calls the admin API, one call at a time.
 type Client struct {
-	// BaseURL is the admin API's address, for example http://127.0.0.1:8082.
-	BaseURL string
-	// Token is the operator token sent as a bearer token.
-	Token string
-	// HTTP sends the requests.
-	HTTP *http.Client
+	admin   *peer.Client
+	answers *resultHeader
 }
 
-// APIError is a non-2xx answer of the admin API, carrying the server's messages.
-type APIError struct {
-	Status   int
-	Messages []string
+// NewClient returns a client of the admin API at baseURL (for example http://127.0.0.1:8082)
+// that sends token as its bearer token and gives each call up to timeout.
+func NewClient(baseURL, token string, timeout time.Duration) *Client {
+	answers := &resultHeader{next: http.DefaultTransport}
+	return &Client{
+		admin:   peer.New(peer.Options{Name: "catalog admin API", BaseURL: baseURL, Timeout: timeout, Bearer: token, Transport: answers}),
+		answers: answers,
+	}
 }
 
-// Error implements error: the server's messages, one per line.
-func (e *APIError) Error() string {
-	if len(e.Messages) == 0 {
-		return fmt.Sprintf("%d %s", e.Status, http.StatusText(e.Status))
+// call sends in (when not nil) as JSON and returns the JSON answer and its import result header.
+func (c *Client) call(ctx context.Context, method, path string, in any) (json.RawMessage, string, error) {
+	var out json.RawMessage
+	if err := c.admin.Do(ctx, identity.Principal{}, method, path, in, &out); err != nil {
+		return nil, "", err
 	}
-	return strings.Join(e.Messages, "\n")
+	return out, c.answers.last(), nil
 }
 
-// response is a 2xx answer.
-type response struct {
-	body   []byte
-	header http.Header
+// resultHeader keeps the import result header of the latest answer: peer decodes the bodies
+// of answers only, and the admin API tells an import's outcome in a header.
+type resultHeader struct {
+	next   http.RoundTripper
+	mu     sync.Mutex
+	latest string
 }
 
-// do sends a request with body (of contentType, when not nil) and returns a 2xx answer, or an
-// *APIError.
-func (c *Client) do(ctx context.Context, method, path, contentType string, body []byte) (response, error) {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
+// RoundTrip implements http.RoundTripper.
+func (r *resultHeader) RoundTrip(req *http.Request) (*http.Response, error) {
+	res, err := r.next.RoundTrip(req)
+	if err == nil {
+		r.mu.Lock()
+		r.latest = res.Header.Get(api.HeaderImportResult)
+		r.mu.Unlock()
 	}
-	req, err := http.NewRequestWithContext(ctx, method, strings.TrimRight(c.BaseURL, "/")+path, rd)
-	if err != nil {
-		return response{}, fmt.Errorf("build request: %w", err)
-	}
-	req.Header.Set("Authorization", "Bearer "+c.Token)
-	req.Header.Set("Accept", "application/json")
-	if body != nil {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return response{}, fmt.Errorf("call admin API: %w", err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 20<<20))
-	if err != nil {
-		return response{}, fmt.Errorf("read admin API response: %w", err)
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		return response{}, apiError(resp.StatusCode, b)
-	}
-	return response{body: b, header: resp.Header}, nil
+	return res, err
 }
 
-// apiError reads the messages of a standard error body, which are one string or a list.
-func apiError(status int, b []byte) *APIError {
-	e := &APIError{Status: status}
-	var body struct {
-		Message json.RawMessage `json:"message"`
+func (r *resultHeader) last() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.latest
+}
+
+// PrintError writes err for an operator: problems one per line under what refused them (the
+// event file, checked before it is sent, or the admin API); any other failure on one line,
+// with what the admin API answered or why it could not be reached.
+func PrintError(w io.Writer, err error) {
+	f, ok := fault.Of(err)
+	switch {
+	case !ok || f.Kind == fault.Unavailable:
+		fmt.Fprintf(w, "catalog: %v\n", err)
+	case len(f.Problems) == 0 && f.Err != nil: // an answer this client did not expect, such as a 401
+		fmt.Fprintf(w, "catalog: %v\n", f.Err)
+	default:
+		heading := "the admin API refused the request (" + f.Kind.String() + ")"
+		if f.Kind == fault.Invalid {
+			heading = "the event file has problems"
+		}
+		fmt.Fprintf(w, "catalog: %s:\n", heading)
+		for _, p := range f.Problems {
+			fmt.Fprintf(w, "  %s\n", p)
+		}
 	}
-	if json.Unmarshal(b, &body) != nil || len(body.Message) == 0 {
-		return e
-	}
-	var one string
-	if json.Unmarshal(body.Message, &one) == nil {
-		e.Messages = []string{one}
-		return e
-	}
-	_ = json.Unmarshal(body.Message, &e.Messages)
-	return e
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -24,7 +25,7 @@ const Usage = `Operator commands (HTTP client of the admin API at CATALOG_ADMIN_
 
   catalog import --organizer ORG --file event.yaml [--json]
                  imports (creates or updates) the event the file describes; .json files are
-                 sent as JSON, anything else as YAML
+                 read as JSON, anything else as YAML; a file with problems is not sent
   catalog events list --organizer ORG [--limit N] [--offset N] [--json]
 `
 
@@ -85,19 +86,25 @@ func importEvent(ctx context.Context, c *Client, args []string, out io.Writer) e
 	if strings.EqualFold(filepath.Ext(*file), ".json") {
 		format = importfile.JSON
 	}
-	externalID, err := importfile.ExternalID(format, body)
+	// Checked here first, so that every problem of the file is listed (the admin API's refusals
+	// reach this client as one message), then sent as JSON.
+	draft, err := importfile.Parse(format, body)
 	if err != nil {
-		return fmt.Errorf("%s: %w", *file, err)
+		return err
 	}
-	path := "/admin/organizers/" + url.PathEscape(*org) + "/events/" + url.PathEscape(externalID)
-	resp, err := c.do(ctx, http.MethodPut, path, format.ContentType(), body)
+	doc, err := importfile.ToJSON(format, body)
+	if err != nil {
+		return err
+	}
+	path := "/admin/organizers/" + url.PathEscape(*org) + "/events/" + url.PathEscape(draft.ExternalID)
+	answer, result, err := c.call(ctx, http.MethodPut, path, json.RawMessage(doc))
 	if err != nil {
 		return err
 	}
 	if f.json {
-		return printJSON(out, resp.body)
+		return printJSON(out, answer)
 	}
-	return printImported(out, resp)
+	return printImported(out, answer, result)
 }
 
 func listEvents(ctx context.Context, c *Client, args []string, out io.Writer) error {
@@ -108,12 +115,12 @@ func listEvents(ctx context.Context, c *Client, args []string, out io.Writer) er
 		return err
 	}
 	path := "/admin/organizers/" + url.PathEscape(*org) + "/events?limit=" + strconv.Itoa(*limit) + "&offset=" + strconv.Itoa(*offset)
-	resp, err := c.do(ctx, http.MethodGet, path, "", nil)
+	answer, _, err := c.call(ctx, http.MethodGet, path, nil)
 	if err != nil {
 		return err
 	}
 	if f.json {
-		return printJSON(out, resp.body)
+		return printJSON(out, answer)
 	}
-	return printEvents(out, resp.body)
+	return printEvents(out, answer)
 }

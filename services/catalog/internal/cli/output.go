@@ -43,12 +43,14 @@ func printJSON(out io.Writer, b []byte) error {
 	return err
 }
 
-func printImported(out io.Writer, resp response) error {
+// printImported summarises the event an import answered, result being its outcome (created,
+// updated or unchanged).
+func printImported(out io.Writer, answer []byte, result string) error {
 	var e event
-	if err := json.Unmarshal(resp.body, &e); err != nil {
+	if err := json.Unmarshal(answer, &e); err != nil {
 		return fmt.Errorf("admin API answered invalid JSON: %w", err)
 	}
-	verb := map[string]string{"created": "Created", "updated": "Updated", "unchanged": "Unchanged"}[resp.header.Get("Catalog-Import-Result")]
+	verb := map[string]string{"created": "Created", "updated": "Updated", "unchanged": "Unchanged"}[result]
 	if verb == "" {
 		verb = "Imported"
 	}

@@ -4,8 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Merge returns the event to store when organizerID imports draft (a validated event decoded
@@ -16,7 +17,7 @@ import (
 //     new ids; the preview token is created once and kept;
 //   - a waiver whose text changed gets the next version (a new waiver starts at 1);
 //   - categories keep their places; removing a category with places taken is refused with a
-//     *ConflictError;
+//     conflict (fault.Conflict);
 //   - an import whose authored content equals the last one (same fingerprint) changes
 //     nothing: current is returned as it is;
 //   - otherwise the version grows by one and updatedAt is now.
@@ -67,17 +68,14 @@ func refuseRemovedCategories(current, draft Event) error {
 	for _, c := range draft.Categories {
 		kept[c.Key] = true
 	}
-	var p []string
+	var p fault.Problems
 	for _, c := range current.Categories {
 		if !kept[c.Key] && c.Places.Taken() > 0 {
-			p = append(p, fmt.Sprintf("categories: category %q (%s, %s) has %d places taken (%d confirmed, %d held) and cannot be removed; keep it in the file with published: false to stop selling it",
-				c.Key, c.ID, c.Name, c.Places.Taken(), c.Places.Confirmed, c.Places.Held))
+			p.Addf("categories: category %q (%s, %s) has %d places taken (%d confirmed, %d held) and cannot be removed; keep it in the file with published: false to stop selling it",
+				c.Key, c.ID, c.Name, c.Places.Taken(), c.Places.Confirmed, c.Places.Held)
 		}
 	}
-	if len(p) > 0 {
-		return &ConflictError{Problems: p}
-	}
-	return nil
+	return p.Err(fault.Conflict)
 }
 
 // mergeList gives each item of next the id of the item of prev with the same key, or a new

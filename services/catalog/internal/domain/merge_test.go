@@ -1,12 +1,12 @@
 package domain_test
 
 import (
-	"errors"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
@@ -104,8 +104,8 @@ func TestMergeRefusesRemovingACategoryWithPlaces(t *testing.T) {
 	draft.Categories = draft.Categories[1:]
 	first.Categories[0].Places = domain.Places{Confirmed: 2, Held: 1}
 	_, _, err := domain.Merge(&first, draft, "org_1", t0)
-	var ce *domain.ConflictError
-	if !errors.As(err, &ce) || len(ce.Problems) != 1 ||
+	ce, ok := fault.Of(err)
+	if !ok || ce.Kind != fault.Conflict || len(ce.Problems) != 1 ||
 		ce.Problems[0] != `categories: category "rx" (`+first.Categories[0].ID+`, RX) has 3 places taken (2 confirmed, 1 held) and cannot be removed; keep it in the file with published: false to stop selling it` {
 		t.Fatalf("error %v", err)
 	}

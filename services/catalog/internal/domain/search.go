@@ -1,10 +1,11 @@
 package domain
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Search bounds of the contract.
@@ -41,36 +42,36 @@ type SearchRequest struct {
 // body already; these checks keep the service safe when reached otherwise.
 func NewSearch(organizerID string, r SearchRequest, publicOnly bool) (Search, error) {
 	s := Search{OrganizerID: organizerID, PublicOnly: publicOnly, Limit: DefaultLimit}
-	var p problems
+	var p fault.Problems
 	if r.Search != nil {
 		s.Text = strings.TrimSpace(*r.Search)
 		if utf8.RuneCountInString(*r.Search) > MaxSearchLength {
-			p.add(fmt.Sprintf("search must be at most %d characters long", MaxSearchLength))
+			p.Addf("search must be at most %d characters long", MaxSearchLength)
 		}
 	}
 	if r.Status != nil {
 		switch {
 		case publicOnly:
-			p.add("status is not allowed")
+			p.Add("status is not allowed")
 		case !slices.Contains(Statuses, Status(*r.Status)):
-			p.add("status must be one of " + joinStatuses())
+			p.Add("status must be one of " + joinStatuses())
 		default:
 			s.Status = Status(*r.Status)
 		}
 	}
 	if r.Limit != nil {
 		if *r.Limit < 1 || *r.Limit > MaxLimit {
-			p.add(fmt.Sprintf("limit must be an integer from 1 to %d", MaxLimit))
+			p.Addf("limit must be an integer from 1 to %d", MaxLimit)
 		}
 		s.Limit = int(min(max(*r.Limit, 1), MaxLimit))
 	}
 	if r.Offset != nil {
 		if *r.Offset < 0 || *r.Offset > MaxOffset {
-			p.add(fmt.Sprintf("offset must be an integer from 0 to %d", int64(MaxOffset)))
+			p.Addf("offset must be an integer from 0 to %d", int64(MaxOffset))
 		}
 		s.Offset = *r.Offset
 	}
-	return s, p.err()
+	return s, p.Err(fault.Invalid)
 }
 
 func joinStatuses() string {

@@ -1,12 +1,12 @@
 package domain_test
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
@@ -51,11 +51,11 @@ func problemsOf(t *testing.T, err error) []string {
 	if err == nil {
 		return nil
 	}
-	var ve *domain.ValidationError
-	if !errors.As(err, &ve) {
-		t.Fatalf("error %v is not a *ValidationError", err)
+	f, ok := fault.Of(err)
+	if !ok || f.Kind != fault.Invalid {
+		t.Fatalf("error %v is not an invalid-input failure", err)
 	}
-	return ve.Problems
+	return f.Problems
 }
 
 func TestValidEventPasses(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
@@ -28,13 +29,15 @@ const (
 	JSON
 )
 
+// ErrUnsupportedMediaType means an import body is neither YAML nor JSON.
+var ErrUnsupportedMediaType = errors.New("the event file must be sent as application/yaml, application/x-yaml, text/yaml or application/json")
+
 // FormatOf returns the format a Content-Type names: application/yaml, application/x-yaml or
-// text/yaml for YAML, application/json for JSON; anything else is
-// domain.ErrUnsupportedMediaType.
+// text/yaml for YAML, application/json for JSON; anything else is ErrUnsupportedMediaType.
 func FormatOf(contentType string) (Format, error) {
 	mt, _, err := mime.ParseMediaType(contentType)
 	if err != nil {
-		return 0, domain.ErrUnsupportedMediaType
+		return 0, ErrUnsupportedMediaType
 	}
 	switch mt {
 	case "application/yaml", "application/x-yaml", "text/yaml":
@@ -42,22 +45,15 @@ func FormatOf(contentType string) (Format, error) {
 	case "application/json":
 		return JSON, nil
 	}
-	return 0, domain.ErrUnsupportedMediaType
-}
-
-// ContentType returns the media type a file of format f is sent with.
-func (f Format) ContentType() string {
-	if f == JSON {
-		return "application/json"
-	}
-	return "application/yaml"
+	return 0, ErrUnsupportedMediaType
 }
 
 // Parse reads an import file and returns the event it describes, not yet merged with the
-// stored one (no ids), or a *domain.ValidationError listing every problem. Shape problems are
-// reported first; the domain's cross-field rules run once the shape is right.
+// stored one (no ids), or an invalid-input failure (fault.Invalid) listing every problem.
+// Shape problems are reported first; the domain's cross-field rules run once the shape is
+// right.
 func Parse(f Format, body []byte) (domain.Event, error) {
-	doc, err := toJSON(f, body)
+	doc, err := ToJSON(f, body)
 	if err != nil {
 		return domain.Event{}, invalid(err.Error())
 	}
@@ -73,11 +69,11 @@ func Parse(f Format, body []byte) (domain.Event, error) {
 	}
 	e, problems := file.event()
 	if err := e.Validate(); err != nil {
-		var ve *domain.ValidationError
-		if !errors.As(err, &ve) {
+		broken, ok := fault.Of(err)
+		if !ok {
 			return domain.Event{}, err
 		}
-		problems = append(problems, ve.Problems...)
+		problems = append(problems, broken.Problems...)
 	}
 	if len(problems) > 0 {
 		return domain.Event{}, invalid(problems...)
@@ -85,33 +81,14 @@ func Parse(f Format, body []byte) (domain.Event, error) {
 	return e, nil
 }
 
-// ExternalID returns the externalId of an import file without checking the rest, for the
-// operator CLI, which addresses the import by it.
-func ExternalID(f Format, body []byte) (string, error) {
-	doc, err := toJSON(f, body)
-	if err != nil {
-		return "", err
-	}
-	var head struct {
-		ExternalID any `json:"externalId"`
-	}
-	if err := json.Unmarshal(doc, &head); err != nil {
-		return "", errors.New("the file must be a YAML mapping or a JSON object")
-	}
-	id, ok := head.ExternalID.(string)
-	if !ok || id == "" {
-		return "", errors.New("the file has no externalId")
-	}
-	return id, nil
-}
-
 func invalid(problems ...string) error {
-	return &domain.ValidationError{Problems: dedupe(problems)}
+	return fault.NewInvalid(dedupe(problems)...)
 }
 
-// toJSON returns the file as JSON. YAML is read as YAML 1.2 (yes, no and on stay strings;
-// dates stay strings); anchors, aliases, duplicate keys and several documents are refused.
-func toJSON(f Format, body []byte) ([]byte, error) {
+// ToJSON returns the file as JSON, as Parse reads it. YAML is read as YAML 1.2 (yes, no and
+// on stay strings; dates stay strings); anchors, aliases, duplicate keys and several documents
+// are refused.
+func ToJSON(f Format, body []byte) ([]byte, error) {
 	if f == JSON {
 		if !json.Valid(body) {
 			return nil, errors.New("file is not valid JSON")

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
@@ -21,11 +22,11 @@ func problems(t *testing.T, f importfile.Format, body string) []string {
 	if err == nil {
 		return nil
 	}
-	var ve *domain.ValidationError
-	if !errors.As(err, &ve) {
-		t.Fatalf("error %v is not a *ValidationError", err)
+	fe, ok := fault.Of(err)
+	if !ok || fe.Kind != fault.Invalid {
+		t.Fatalf("error %v is not an invalid-input failure", err)
 	}
-	return ve.Problems
+	return fe.Problems
 }
 
 func TestDemoFilesParse(t *testing.T) {
@@ -205,7 +206,7 @@ func TestSyntaxProblems(t *testing.T) {
 	}
 }
 
-func TestFormatOfAndExternalID(t *testing.T) {
+func TestFormatOf(t *testing.T) {
 	for ct, want := range map[string]importfile.Format{
 		"application/yaml": importfile.YAML, "application/x-yaml": importfile.YAML, "text/yaml; charset=utf-8": importfile.YAML,
 		"application/json": importfile.JSON, "application/json; charset=utf-8": importfile.JSON,
@@ -215,18 +216,9 @@ func TestFormatOfAndExternalID(t *testing.T) {
 		}
 	}
 	for _, ct := range []string{"", "text/plain", "application/xml", "multipart/form-data; boundary=x"} {
-		if _, err := importfile.FormatOf(ct); !errors.Is(err, domain.ErrUnsupportedMediaType) {
+		if _, err := importfile.FormatOf(ct); !errors.Is(err, importfile.ErrUnsupportedMediaType) {
 			t.Errorf("FormatOf(%q) = %v", ct, err)
 		}
-	}
-	if id, err := importfile.ExternalID(importfile.YAML, []byte(head)); err != nil || id != "spring" {
-		t.Fatalf("ExternalID = %q, %v", id, err)
-	}
-	if _, err := importfile.ExternalID(importfile.YAML, []byte("name: x\n")); err == nil || err.Error() != "the file has no externalId" {
-		t.Fatalf("no externalId: %v", err)
-	}
-	if importfile.JSON.ContentType() != "application/json" || importfile.YAML.ContentType() != "application/yaml" {
-		t.Fatal("content types")
 	}
 }
 
