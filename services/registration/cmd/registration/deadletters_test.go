@@ -10,7 +10,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/kafka"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
@@ -94,7 +94,7 @@ func TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand(t *testing.T
 
 	// The release that handles it runs; the operator replays.
 	regtest.Background(t, func(ctx context.Context) error {
-		return kafka.Consume(ctx, env.Brokers, env.Service, testkit.Logger(t), nil)
+		return events.Consume(ctx, env.Brokers, env.Service, testkit.Logger(t), nil)
 	})
 	if replayed := deadLetters(t, "replay"); len(replayed) != 1 || replayed[0].MessageID != "pay-dl" || !replayed[0].Replayed {
 		t.Fatalf("replayed %+v", replayed)

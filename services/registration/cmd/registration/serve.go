@@ -18,12 +18,12 @@ import (
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/kafka"
-	regpg "github.com/podiumhq/podium/services/registration/internal/adapters/postgres"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/smtp"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/mail"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
+	"github.com/podiumhq/podium/services/registration/internal/api"
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
-	reghttp "github.com/podiumhq/podium/services/registration/internal/http"
 )
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
@@ -64,14 +64,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	signer := identity.NewSigner(identity.Registration, key, cfg.IdentityTokenTTL)
-	repo := regpg.New(pool)
+	repo := store.New(pool)
 	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL, signer), time.Now, cfg.AppOptions())
-	mailer := &smtp.Worker{Store: repo, Log: log, Sender: smtp.NewSender(smtp.Config{
+	mailer := &mail.Worker{Store: repo, Log: log, Sender: mail.NewSender(mail.Config{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
 	})}
 	defer background.Start(ctx, log, "mail worker", mailer.Run)()
 	defer background.Start(ctx, log, "hold sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
-	payments := kafka.Consumer(cfg.KafkaBrokers, svc, log, nil)
+	payments := events.Consumer(cfg.KafkaBrokers, svc, log, nil)
 	defer background.Start(ctx, log, "payments consumer", payments.Run)()
 
 	srv, err := newServer(cfg, log, pool, tel, svc, payments.Ready)
@@ -93,10 +93,10 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 		return nil, err
 	}
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: reghttp.MapError,
+		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: api.MapError,
 		Ready:   []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "payments consumer", Fn: consumerReady}},
 		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})
-	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})
+	api.Register(srv.App, api.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})
 	return srv, nil
 }

@@ -28,11 +28,11 @@ import (
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
-	regpg "github.com/podiumhq/podium/services/registration/internal/adapters/postgres"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/smtp"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/mail"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
+	"github.com/podiumhq/podium/services/registration/internal/api"
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
-	reghttp "github.com/podiumhq/podium/services/registration/internal/http"
 	"github.com/podiumhq/podium/services/registration/migrations"
 )
 
@@ -57,7 +57,7 @@ type Options struct {
 type Env struct {
 	URL     string
 	Pool    *pgxpool.Pool
-	Repo    *regpg.Repository
+	Repo    *store.Repository
 	Service *app.Service
 	Clock   *testkit.Clock
 	// Issuers mint identity tokens from each calling service, and registration's own; the
@@ -90,7 +90,7 @@ func Start(t testing.TB, o Options) *Env {
 		env.Pool = NewPool(t, o.MaxConns)
 	}
 	env.Catalog = StartCatalog(t, env.Issuers.Verifier(identity.Catalog))
-	env.Repo = regpg.New(env.Pool)
+	env.Repo = store.New(env.Pool)
 	opts := app.DefaultOptions
 	if o.App != nil {
 		opts = *o.App
@@ -98,10 +98,10 @@ func Start(t testing.TB, o Options) *Env {
 	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL, env.Issuers.Signer(identity.Registration)), env.Clock.Now, opts)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: reghttp.MapError,
+		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: api.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
-	reghttp.Register(srv.App, reghttp.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})
+	api.Register(srv.App, api.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})
 	env.App = srv.App
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
@@ -121,8 +121,8 @@ func Start(t testing.TB, o Options) *Env {
 	}
 	if o.Mail {
 		env.Mail = StartMailServer(t)
-		w := &smtp.Worker{Store: env.Repo, Log: log, Poll: 50 * time.Millisecond,
-			Sender: smtp.NewSender(smtp.Config{Host: "127.0.0.1", Port: env.Mail.Port, From: "Podium <no-reply@podium.test>"})}
+		w := &mail.Worker{Store: env.Repo, Log: log, Poll: 50 * time.Millisecond,
+			Sender: mail.NewSender(mail.Config{Host: "127.0.0.1", Port: env.Mail.Port, From: "Podium <no-reply@podium.test>"})}
 		Background(t, w.Run)
 	}
 	// Runs before the server's shutdown (cleanups run last-in first-out): connections the
