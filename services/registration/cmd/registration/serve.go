@@ -93,7 +93,7 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 		return nil, err
 	}
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: api.MapError,
+		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true,
 		Ready:   []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "payments consumer", Fn: consumerReady}},
 		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})

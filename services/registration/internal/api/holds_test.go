@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -221,8 +222,7 @@ func TestHoldsAreTheNamedOrganizers(t *testing.T) {
 			CustomFields: []domain.CustomFieldValue{{FieldID: "fld_size", Value: "S"}}}},
 	}
 	for _, organizer := range []string{orgB, ""} {
-		var nf *domain.NotFoundError
-		if h, err := env.Service.CreateHold(t.Context(), organizer, in); !errors.As(err, &nf) {
+		if h, err := env.Service.CreateHold(t.Context(), organizer, in); !errors.Is(err, fault.ErrNotFound) {
 			t.Fatalf("a hold for organizer %q of %s's event: %+v %v, want not found", organizer, orgA, h.Order, err)
 		}
 	}

@@ -1,11 +1,12 @@
 package api
 
 import (
-	"errors"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/app"
@@ -109,11 +110,10 @@ func (h handlers) confirmHold(c *fiber.Ctx) error {
 		return err
 	}
 	o, regs, err := h.svc.ConfirmHold(c.UserContext(), identity.From(c).OrganizerID, param(c, "orderId"), b.PaymentRef, b.AmountPaid)
-	var ce *domain.ConflictError
-	if errors.As(err, &ce) && ce.Reason == domain.ReasonNoPlaceLeft {
+	if f, ok := fault.Of(err); ok && f.Reason == domain.ReasonNoPlaceLeft {
 		return c.Status(fiber.StatusConflict).JSON(fiber.Map{
-			"statusCode": fiber.StatusConflict, "error": "Conflict", "message": ce.Message,
-			"reason": ce.Reason, "orderId": o.ID, "status": o.Status, "requestId": httpserver.RequestID(c),
+			"statusCode": fiber.StatusConflict, "error": "Conflict", "message": strings.Join(f.Problems, "; "),
+			"reason": f.Reason, "orderId": o.ID, "status": o.Status, "requestId": httpserver.RequestID(c),
 		})
 	}
 	if err != nil {

@@ -73,7 +73,11 @@ func TestUpdateRegistration(t *testing.T) {
 		t.Fatalf("bib: %s", r.Raw)
 	}
 	wantError(t, patch(t0, map[string]any{"bibRaceNumber": 5}), 409, "bib number 5 is already taken")
-	wantError(t, patch(t0, map[string]any{"eventId": evtB}), 422, "cannot move to another event")
+	moved := patch(t0, map[string]any{"eventId": evtB})
+	wantError(t, moved, 422, "cannot move to another event")
+	if _, listed := moved.Body["message"].([]any); !listed {
+		t.Fatalf("one broken rule is not answered as a list: %s", moved.Raw)
+	}
 }
 
 func TestUpdateMovesPlacesBetweenCategories(t *testing.T) {

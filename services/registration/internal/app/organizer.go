@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -25,7 +26,7 @@ func (s *Service) Create(ctx context.Context, organizerID string, in CreateInput
 	}
 	c, ok := e.Category(in.CategoryID)
 	if !ok {
-		return domain.Registration{}, &domain.NotFoundError{What: fmt.Sprintf("category %s in event %s", in.CategoryID, e.ID)}
+		return domain.Registration{}, fault.NewNotFound(fmt.Sprintf("category %s in event %s", in.CategoryID, e.ID))
 	}
 	if err := domain.CheckEligibility("", e, c, in.RegistrationInput); err != nil {
 		return domain.Registration{}, err

@@ -36,7 +36,7 @@ func (s *Service) LookupReceipts(ctx context.Context, organizerID, eventID, emai
 // SendReceipts queues one e-mail listing the event's receipts for email, to that address
 // only; nothing is sent when there are none. It returns how many receipts were sent. An
 // address mailed the event's receipts less than the cooldown ago is refused (a
-// *domain.TooManyRequestsError), and a mail to it still unsent is not queued again.
+// too many requests), and a mail to it still unsent is not queued again.
 func (s *Service) SendReceipts(ctx context.Context, organizerID, eventID, email string) (int, error) {
 	e, err := s.publicEvent(ctx, organizerID, eventID)
 	if err != nil {

@@ -98,7 +98,7 @@ func Start(t testing.TB, o Options) *Env {
 	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL, env.Issuers.Signer(identity.Registration)), env.Clock.Now, opts)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: api.MapError,
+		Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
 	api.Register(srv.App, api.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})

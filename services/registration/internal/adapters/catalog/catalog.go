@@ -19,6 +19,7 @@ import (
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -129,23 +130,23 @@ func (c *Client) fetch(ctx context.Context, eventID string, caller Caller) (doma
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return domain.Event{}, fmt.Errorf("%w: %w", domain.ErrCatalogUnavailable, err)
+		return domain.Event{}, fault.NewUnavailable(identity.Catalog, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 8<<20))
 	if err != nil {
-		return domain.Event{}, fmt.Errorf("%w: %w", domain.ErrCatalogUnavailable, err)
+		return domain.Event{}, fault.NewUnavailable(identity.Catalog, err)
 	}
 	switch resp.StatusCode {
 	case http.StatusOK:
 	case http.StatusNotFound:
 		return domain.Event{}, domain.NotFound("event", eventID)
 	default:
-		return domain.Event{}, fmt.Errorf("%w: GET event answered %d", domain.ErrCatalogUnavailable, resp.StatusCode)
+		return domain.Event{}, fault.NewUnavailable(identity.Catalog, fmt.Errorf("GET event answered %d", resp.StatusCode))
 	}
 	var e domain.Event
 	if err := json.Unmarshal(body, &e); err != nil {
-		return domain.Event{}, fmt.Errorf("%w: event %s: %w", domain.ErrCatalogUnavailable, eventID, err)
+		return domain.Event{}, fault.NewUnavailable(identity.Catalog, fmt.Errorf("event %s: %w", eventID, err))
 	}
 	if e.ID == "" {
 		e.ID = eventID

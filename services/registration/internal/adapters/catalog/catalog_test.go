@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
@@ -60,16 +61,15 @@ func TestEventIsCachedAndCallerSigned(t *testing.T) {
 	if _, err := c.Event(ctx, "evt_1"); err != nil || calls.Load() != 2 {
 		t.Fatalf("after the TTL: %d calls, %v", calls.Load(), err)
 	}
-	var nf *domain.NotFoundError
 	for range 2 { // not-found answers are not cached
-		if _, err := c.Event(ctx, "evt_other"); !errors.As(err, &nf) {
+		if _, err := c.Event(ctx, "evt_other"); !errors.Is(err, fault.ErrNotFound) {
 			t.Fatalf("unknown event: %v", err)
 		}
 	}
 	if calls.Load() != 4 {
 		t.Fatalf("%d calls", calls.Load())
 	}
-	if _, err := c.Event(ctx, "evt_down"); !errors.Is(err, domain.ErrCatalogUnavailable) {
+	if _, err := c.Event(ctx, "evt_down"); !errors.Is(err, fault.ErrUnavailable) {
 		t.Fatalf("catalog down: %v", err)
 	}
 }

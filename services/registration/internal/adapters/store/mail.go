@@ -55,7 +55,7 @@ func (r *Repository) QueueMail(ctx context.Context, m domain.Mail) error {
 
 // QueueReceiptMail queues m, in one transaction that starts its recipient's cooldown for the
 // event, unless the last receipt mail to the recipient was queued less than cooldown before
-// now (a *domain.TooManyRequestsError says when the cooldown ends); a mail with m's dedupe key
+// now (too many requests, retried when the cooldown ends); a mail with m's dedupe key
 // still unsent is not queued twice but takes m's content.
 func (r *Repository) QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error {
 	recipient := domain.NormalEmail(m.To)

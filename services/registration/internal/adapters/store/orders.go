@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/podiumhq/podium/libs/fault"
 	pg "github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -185,7 +186,7 @@ func (r *Repository) ConfirmOrder(ctx context.Context, organizerID, orderID, pay
 		return domain.Order{}, nil, fmt.Errorf("confirm order: %w", err)
 	}
 	if unfulfillable {
-		return o, regs, &domain.ConflictError{Message: fmt.Sprintf("order %s was paid after its hold lapsed and no place is left", o.ID), Reason: domain.ReasonNoPlaceLeft}
+		return o, regs, fault.NewConflict(fmt.Sprintf("order %s was paid after its hold lapsed and no place is left", o.ID)).WithReason(domain.ReasonNoPlaceLeft)
 	}
 	if regs, err = r.loadRegistrations(ctx, r.q, orderID); err != nil {
 		return domain.Order{}, nil, err

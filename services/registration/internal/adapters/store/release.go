@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
@@ -28,13 +29,13 @@ func (r *Repository) ReleaseOrder(ctx context.Context, organizerID, orderID, rea
 }
 
 // releaseLocked releases the locked order o if it is PENDING; a CANCELLED or FAILED one is
-// left as it is, a COMPLETED or REFUNDED one is a *domain.ConflictError.
+// left as it is, a COMPLETED or REFUNDED one is a conflict.
 func (r *Repository) releaseLocked(ctx context.Context, tx pgx.Tx, q *db.Queries, o *domain.Order, reason string, now time.Time) error {
 	switch o.Status {
 	case domain.OrderCancelled, domain.OrderFailed:
 		return nil
 	case domain.OrderCompleted, domain.OrderRefunded:
-		return &domain.ConflictError{Message: fmt.Sprintf("order %s is %s and cannot be released", o.ID, o.Status)}
+		return fault.NewConflict(fmt.Sprintf("order %s is %s and cannot be released", o.ID, o.Status))
 	}
 	return r.release(ctx, tx, q, o, reason, now)
 }
@@ -52,7 +53,7 @@ func (r *Repository) RefundOrder(ctx context.Context, orderID string, now time.T
 		case domain.OrderRefunded:
 			return nil
 		case domain.OrderCompleted:
-			return &domain.ConflictError{Message: fmt.Sprintf("order %s is %s: its places are taken, so it is not refunded here", o.ID, o.Status)}
+			return fault.NewConflict(fmt.Sprintf("order %s is %s: its places are taken, so it is not refunded here", o.ID, o.Status))
 		case domain.OrderPending:
 			if err := r.release(ctx, tx, q, &o, domain.ReleaseFailed, now); err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/podiumhq/podium/libs/fault"
 	pg "github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -22,7 +23,7 @@ func lockHoldID(ctx context.Context, q *db.Queries, organizerID, holdID string) 
 }
 
 // refuseReleasedHold locks the hold id of a new hold and refuses it with a
-// *domain.ConflictError (reason HOLD_RELEASED) when the id was released already: its caller
+// conflict (reason HOLD_RELEASED) when the id was released already: its caller
 // gave up on it, so holding places for it would keep them from everyone until it lapsed.
 func refuseReleasedHold(ctx context.Context, q *db.Queries, organizerID, holdID string) error {
 	if err := lockHoldID(ctx, q, organizerID, holdID); err != nil {
@@ -33,7 +34,7 @@ func refuseReleasedHold(ctx context.Context, q *db.Queries, organizerID, holdID 
 		return fmt.Errorf("hold released: %w", err)
 	}
 	if released {
-		return &domain.ConflictError{Message: fmt.Sprintf("hold %s was released; hold again with a new holdId", holdID), Reason: domain.ReasonHoldReleased}
+		return fault.NewConflict(fmt.Sprintf("hold %s was released; hold again with a new holdId", holdID)).WithReason(domain.ReasonHoldReleased)
 	}
 	return nil
 }

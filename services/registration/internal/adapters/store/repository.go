@@ -14,6 +14,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/outbox"
 	pg "github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store/db"
@@ -197,7 +198,7 @@ func translate(err error, bib *int64) error {
 	case pg.IsUniqueViolation(err, constraintBib) && bib != nil:
 		return domain.BibTakenError(*bib)
 	case pg.IsUniqueViolation(err, constraintBib):
-		return &domain.ConflictError{Message: "a bib number is already taken in this event", Reason: "BIB_TAKEN"}
+		return fault.NewConflict("a bib number is already taken in this event").WithReason(domain.ReasonBibTaken)
 	case pg.IsUniqueViolation(err, constraintHold):
 		return domain.ErrDuplicateHold
 	}
