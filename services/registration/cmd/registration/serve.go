@@ -15,6 +15,7 @@ import (
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
@@ -25,6 +26,10 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
+
+// catalogTimeout bounds a read of an event from the catalog, below the request deadline: the
+// read is shared by every request waiting for that event, whichever of them gives up.
+const catalogTimeout = 5 * time.Second
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
 // reverse order: the server drains (readiness failing first), then the background workers
@@ -65,7 +70,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	signer := identity.NewSigner(identity.Registration, key, cfg.IdentityTokenTTL)
 	repo := store.New(pool)
-	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL, signer), time.Now, cfg.AppOptions())
+	catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: cfg.CatalogURL, Timeout: catalogTimeout, Signer: signer})
+	svc := app.New(repo, catalog.New(catalogPeer, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
 	mailer := &mail.Worker{Store: repo, Log: log, Sender: mail.NewSender(mail.Config{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
 	})}

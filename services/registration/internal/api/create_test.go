@@ -121,7 +121,11 @@ func TestCreateNotFound(t *testing.T) {
 		})
 	}
 	env.Catalog.Fail.Store(true)
-	wantError(t, env.Do(t, "POST", "/external/v1/organizer/registrations", createBody("Ana"), env.Secret(t, orgA)), 503, "catalog")
+	down := env.Do(t, "POST", "/external/v1/organizer/registrations", createBody("Ana"), env.Secret(t, orgA))
+	wantError(t, down, 503, "catalog")
+	if down.Header.Get("Retry-After") == "" {
+		t.Fatalf("a 503 without Retry-After: %v", down.Header)
+	}
 }
 
 func TestIdentityIsRequired(t *testing.T) {

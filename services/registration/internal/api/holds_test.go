@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -222,7 +223,7 @@ func TestHoldsAreTheNamedOrganizers(t *testing.T) {
 			CustomFields: []domain.CustomFieldValue{{FieldID: "fld_size", Value: "S"}}}},
 	}
 	for _, organizer := range []string{orgB, ""} {
-		if h, err := env.Service.CreateHold(t.Context(), organizer, in); !errors.Is(err, fault.ErrNotFound) {
+		if h, err := env.Service.CreateHold(t.Context(), identity.Principal{OrganizerID: organizer, KeyID: "key_pk", KeyType: identity.Publishable}, in); !errors.Is(err, fault.ErrNotFound) {
 			t.Fatalf("a hold for organizer %q of %s's event: %+v %v, want not found", organizer, orgA, h.Order, err)
 		}
 	}

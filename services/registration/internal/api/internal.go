@@ -88,7 +88,7 @@ func (h handlers) createHold(c *fiber.Ctx) error {
 		}
 		in.Registrations = append(in.Registrations, reg)
 	}
-	hold, err := h.svc.CreateHold(c.UserContext(), identity.From(c).OrganizerID, in)
+	hold, err := h.svc.CreateHold(c.UserContext(), identity.From(c), in)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package api
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -61,6 +62,9 @@ func val[T any](p *T) T {
 	return *p
 }
 
+// param returns a copy of the named path parameter.
+func param(c *fiber.Ctx, name string) string { return strings.Clone(c.Params(name)) }
+
 func (h handlers) create(c *fiber.Ctx) error {
 	var b registrationBody
 	if err := h.decode(c, "organizerCreateRegistration", &b); err != nil {
@@ -71,7 +75,7 @@ func (h handlers) create(c *fiber.Ctx) error {
 		Athletes: val(b.Athletes), CheckedInAt: val(b.CheckedInAt), Note: b.Note, CustomFields: val(b.CustomFields),
 		SupplementIDs: val(b.SelectedSupplementIDs), SupplementSelections: val(b.SupplementSelections),
 	}}
-	r, err := h.svc.Create(c.UserContext(), identity.From(c).OrganizerID, in)
+	r, err := h.svc.Create(c.UserContext(), identity.From(c), in)
 	if err != nil {
 		return err
 	}
@@ -95,7 +99,7 @@ func (h handlers) update(c *fiber.Ctx) error {
 	if p.AthletesSet && len(p.Athletes) == 0 {
 		return httpserver.BadRequest("athletes must have at least 1 item")
 	}
-	r, err := h.svc.Update(c.UserContext(), identity.From(c).OrganizerID, param(c, "ticketId"), p)
+	r, err := h.svc.Update(c.UserContext(), identity.From(c), param(c, "ticketId"), p)
 	if err != nil {
 		return err
 	}
@@ -138,7 +142,7 @@ func (h handlers) lookupReceipts(c *fiber.Ctx) error {
 	if err := h.decode(c, "browserLookupReceipts", &b); err != nil {
 		return err
 	}
-	n, err := h.svc.LookupReceipts(c.UserContext(), identity.From(c).OrganizerID, param(c, "eventId"), b.Email)
+	n, err := h.svc.LookupReceipts(c.UserContext(), identity.From(c), param(c, "eventId"), b.Email)
 	if err != nil {
 		return err
 	}
@@ -150,7 +154,7 @@ func (h handlers) sendReceipts(c *fiber.Ctx) error {
 	if err := h.decode(c, "browserSendReceipts", &b); err != nil {
 		return err
 	}
-	n, err := h.svc.SendReceipts(c.UserContext(), identity.From(c).OrganizerID, param(c, "eventId"), b.Email)
+	n, err := h.svc.SendReceipts(c.UserContext(), identity.From(c), param(c, "eventId"), b.Email)
 	if err != nil {
 		return err
 	}

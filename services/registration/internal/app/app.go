@@ -7,14 +7,16 @@ import (
 	"context"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// Catalog reads events from the catalog service (cached briefly by the adapter). It returns a
-// not-found failure when the event does not exist or is another organizer's, and an
-// unavailable one when the catalog cannot answer.
+// Catalog reads events from the catalog service (cached briefly by the adapter) as it shows
+// them to caller, the principal of the request being served. It returns a not-found failure
+// when the event does not exist or is another organizer's, and an unavailable one when the
+// catalog cannot answer.
 type Catalog interface {
-	Event(ctx context.Context, eventID string) (domain.Event, error)
+	Event(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error)
 }
 
 // Repository stores orders, registrations, tickets, the quota ledger and the mail outbox.
@@ -110,13 +112,13 @@ func New(repo Repository, catalog Catalog, now func() time.Time, o Options) *Ser
 // clock returns the current time in UTC at the database's microsecond precision.
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
-// event returns the organizer's event, or a not-found error for another organizer's.
-func (s *Service) event(ctx context.Context, organizerID, eventID string) (domain.Event, error) {
-	e, err := s.catalog.Event(ctx, eventID)
+// event returns the caller's organizer's event, or a not-found error for another organizer's.
+func (s *Service) event(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error) {
+	e, err := s.catalog.Event(ctx, caller, eventID)
 	if err != nil {
 		return domain.Event{}, err
 	}
-	if e.OrganizerID != organizerID {
+	if e.OrganizerID != caller.OrganizerID {
 		return domain.Event{}, domain.NotFound("event", eventID)
 	}
 	return e, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -33,16 +34,17 @@ type Hold struct {
 	Existing      bool
 }
 
-// CreateHold creates a PENDING order of the organizer with its registrations and holds their
+// CreateHold creates a PENDING order of the caller's organizer with its registrations and holds their
 // places until ExpiresAt, all or nothing; the same hold id again returns the same order. The
 // places held and not yet paid for from the client network in the event stay within its cap
 // (too many requests otherwise); for the purchaser e-mail, its oldest unpaid
 // holds are released to make room (see domain.HoldLimits.Admit).
-func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInput) (Hold, error) {
+func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in HoldInput) (Hold, error) {
 	if err := checkHold(in); err != nil {
 		return Hold{}, err
 	}
-	e, err := s.event(ctx, organizerID, in.EventID)
+	organizerID := caller.OrganizerID
+	e, err := s.event(ctx, caller, in.EventID)
 	if err != nil {
 		return Hold{}, err
 	}

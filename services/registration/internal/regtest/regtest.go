@@ -25,6 +25,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
@@ -95,7 +96,8 @@ func Start(t testing.TB, o Options) *Env {
 	if o.App != nil {
 		opts = *o.App
 	}
-	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL, env.Issuers.Signer(identity.Registration)), env.Clock.Now, opts)
+	catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: env.Catalog.URL, Timeout: 5 * time.Second, Signer: env.Issuers.Signer(identity.Registration)})
+	env.Service = app.New(env.Repo, catalog.New(catalogPeer, o.CatalogTTL), env.Clock.Now, opts)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
