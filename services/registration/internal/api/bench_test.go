@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -41,7 +40,7 @@ func benchCreate(b *testing.B, categories int) {
 				"eventId": evtA, "categoryId": fmt.Sprintf("cat_%03d", i%int64(categories)), "teamName": fmt.Sprintf("T%d", i),
 				"athletes": []any{athlete(fmt.Sprintf("Bench %d", i), "MALE", "1990-01-01")},
 			})
-			req, _ := http.NewRequestWithContext(context.Background(), "POST", env.URL+"/external/v1/organizer/registrations", bytes.NewReader(body))
+			req, _ := http.NewRequestWithContext(b.Context(), "POST", env.URL+"/external/v1/organizer/registrations", bytes.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set(identity.Header, tok)
 			resp, err := client.Do(req)

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -39,7 +40,7 @@ func TestCreateRegistration(t *testing.T) {
 func TestCreateBusinessRules(t *testing.T) {
 	env := start(t, regtest.Options{})
 	tok := env.Secret(t, orgA)
-	post := func(body any) regtest.Response {
+	post := func(body any) testkit.Response {
 		return env.Do(t, "POST", "/external/v1/organizer/registrations", body, tok)
 	}
 	young := createBody("Kid")

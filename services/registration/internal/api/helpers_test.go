@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -42,7 +42,7 @@ func createBody(name string) map[string]any {
 }
 
 // wantError checks the standard error body and that its message contains every part.
-func wantError(t *testing.T, r regtest.Response, status int, parts ...string) {
+func wantError(t *testing.T, r testkit.Response, status int, parts ...string) {
 	t.Helper()
 	if r.Status != status {
 		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Raw)
@@ -71,23 +71,6 @@ func create(t testing.TB, env *regtest.Env, body map[string]any) map[string]any 
 
 func ticketOf(reg map[string]any, i int) string {
 	return reg["tickets"].([]any)[i].(map[string]any)["ticketId"].(string)
-}
-
-// eventually polls check, which says what is still wrong or returns "", until it passes or
-// 30 s have gone by (events travel through Kafka).
-func eventually(t *testing.T, check func() string) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		problem := check()
-		if problem == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(problem)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // unless is problem when ok is false, else "".

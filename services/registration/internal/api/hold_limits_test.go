@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
@@ -39,7 +40,7 @@ func unlimited(t *testing.T) *regtest.Env {
 
 // wantLimited checks a 429 in the standard format whose Retry-After is the seconds until
 // lapse (now being the service clock's time of the request, within a second).
-func wantLimited(t *testing.T, r regtest.Response, lapse, now time.Time, parts ...string) {
+func wantLimited(t *testing.T, r testkit.Response, lapse, now time.Time, parts ...string) {
 	t.Helper()
 	wantError(t, r, 429, parts...)
 	got, err := strconv.Atoi(r.Header.Get("Retry-After"))

@@ -19,7 +19,7 @@ import (
 func consume(t *testing.T, env *regtest.Env, topic string, match func(broker.Message) bool) broker.Message {
 	t.Helper()
 	got := make(chan broker.Message, 100)
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
 		done <- broker.Consume(ctx, broker.ConsumerConfig{Brokers: env.Brokers, Group: fmt.Sprint("test-", rand.Int()), Topics: []string{topic}, Log: testkit.Logger(t)},
@@ -65,7 +65,7 @@ func TestPlacesEventsAreRelayed(t *testing.T) {
 
 func TestPaymentsConsumer(t *testing.T) {
 	env := start(t, regtest.Options{Kafka: true})
-	regtest.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
+	testkit.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
 	tok := env.Browser(t, orgA)
 	o1 := env.Do(t, "POST", "/internal/holds", holdBody("p-1", time.Now().Add(time.Hour), holdReg("Ana")), tok).Body["orderId"].(string)
 	o2 := env.Do(t, "POST", "/internal/holds", holdBody("p-2", time.Now().Add(time.Hour), holdReg("Bea")), tok).Body["orderId"].(string)
@@ -82,13 +82,13 @@ func TestPaymentsConsumer(t *testing.T) {
 	// harmless: checkout refunds only orders that found no place.
 	lateFail := msg("m3", domain.EventPaymentFailed, o1, map[string]any{"sessionId": "cs_1", "reason": "FAILED"})
 	strayRefund := msg("m4", domain.EventPaymentRefunded, o1, map[string]any{"sessionId": "cs_1", "refundId": "re_1", "amount": 6500, "currency": "EUR"})
-	if err := w.Publish(context.Background(), succeeded, succeeded, failed, lateFail, strayRefund, failed); err != nil {
+	if err := w.Publish(t.Context(), succeeded, succeeded, failed, lateFail, strayRefund, failed); err != nil {
 		t.Fatal(err)
 	}
 	// Every message is processed once its id is in the inbox (duplicates change nothing).
-	eventually(t, func() string {
+	testkit.Eventually(t, 30*time.Second, func() string {
 		var n int
-		_ = env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE consumer = 'registration-payments'`).Scan(&n)
+		_ = env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM inbox WHERE consumer = 'registration-payments'`).Scan(&n)
 		return unless(n == 4, fmt.Sprintf("%d of 4 payment messages processed", n))
 	})
 	if s1, s2 := orderStatus(t, env, o1), orderStatus(t, env, o2); s1 != "COMPLETED" || s2 != "CANCELLED" {
@@ -133,18 +133,18 @@ func TestLatePaymentThroughTheConsumer(t *testing.T) {
 	e := regtest.Event(evtA, orgA)
 	e.Categories[0].Quota = intp(1)
 	env.Catalog.Put(e)
-	regtest.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
+	testkit.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
 	tok := env.Browser(t, orgA)
 	order := env.Do(t, "POST", "/internal/holds", holdBody("late-1", time.Now().Add(time.Minute), holdReg("Ana")), tok).Body["orderId"].(string)
 	env.Clock.Advance(2 * time.Minute)
-	if n, _ := env.Service.SweepExpired(context.Background(), 10); n != 1 {
+	if n, _ := env.Service.SweepExpired(t.Context(), 10); n != 1 {
 		t.Fatalf("swept %d", n)
 	}
 	create(t, env, createBody("Bea")) // the last place
 	w := broker.NewWriter(env.Brokers)
 	defer w.Close()
 	v, _ := json.Marshal(map[string]any{"orderId": order, "sessionId": "cs_1", "paymentRef": "pi_late", "amount": 6500, "currency": "EUR"})
-	if err := w.Publish(context.Background(), broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v,
+	if err := w.Publish(t.Context(), broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v,
 		Headers: map[string]string{broker.HeaderID: "late-msg", broker.HeaderType: domain.EventPaymentSucceeded}}); err != nil {
 		t.Fatal(err)
 	}
@@ -163,12 +163,12 @@ func TestLatePaymentThroughTheConsumer(t *testing.T) {
 	v, _ = json.Marshal(map[string]any{"orderId": order, "sessionId": "cs_1", "refundId": "re_1", "amount": 6500, "currency": "EUR"})
 	refunded := broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v,
 		Headers: map[string]string{broker.HeaderID: "refund-msg", broker.HeaderType: domain.EventPaymentRefunded}}
-	if err := w.Publish(context.Background(), refunded, refunded); err != nil {
+	if err := w.Publish(t.Context(), refunded, refunded); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, func() string { return unless(orderStatus(t, env, order) == "REFUNDED", "the order is not REFUNDED") })
+	testkit.Eventually(t, 30*time.Second, func() string { return unless(orderStatus(t, env, order) == "REFUNDED", "the order is not REFUNDED") })
 	var ticketStatus, ticketOrderStatus string
-	if err := env.Pool.QueryRow(context.Background(), `SELECT DISTINCT status, order_status FROM tickets WHERE order_id = $1`, order).
+	if err := env.Pool.QueryRow(t.Context(), `SELECT DISTINCT status, order_status FROM tickets WHERE order_id = $1`, order).
 		Scan(&ticketStatus, &ticketOrderStatus); err != nil || ticketStatus != "CANCELLED" || ticketOrderStatus != "REFUNDED" {
 		t.Fatalf("order %s, tickets %s on %s (%v)", orderStatus(t, env, order), ticketStatus, ticketOrderStatus, err)
 	}

@@ -1,13 +1,13 @@
 package api_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -44,8 +44,8 @@ func TestHoldsConfirmationsAndCreatesInterleaved(t *testing.T) {
 	}
 	wg.Wait()
 	var confirmed, held, wantConfirmed, wantHeld int
-	_ = env.Pool.QueryRow(context.Background(), `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&confirmed, &held)
-	_ = env.Pool.QueryRow(context.Background(), `SELECT
+	_ = env.Pool.QueryRow(t.Context(), `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&confirmed, &held)
+	_ = env.Pool.QueryRow(t.Context(), `SELECT
 		count(*) FILTER (WHERE o.status = 'COMPLETED'), count(*) FILTER (WHERE o.status = 'PENDING')
 		FROM registrations r JOIN orders o ON o.id = r.order_id WHERE r.category_id = 'cat_rx' AND r.cancelled_at IS NULL`).Scan(&wantConfirmed, &wantHeld)
 	if confirmed != wantConfirmed || held != wantHeld || confirmed+held > 20 {
@@ -76,7 +76,7 @@ func TestLastPlacesRaceWithHolds(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			name := fmt.Sprintf("Racer%02d", i)
-			var r regtest.Response
+			var r testkit.Response
 			if i%2 == 0 {
 				r = env.Do(t, "POST", "/external/v1/organizer/registrations", createBody(name), secret)
 			} else {
@@ -88,7 +88,7 @@ func TestLastPlacesRaceWithHolds(t *testing.T) {
 					}
 				}
 			}
-			if r.Status == 409 && !strings.Contains(r.Text(), "category cat_rx is sold out") {
+			if r.Status == 409 && !strings.Contains(string(r.Raw), "category cat_rx is sold out") {
 				t.Errorf("409 message %s", r.Raw)
 			}
 			mu.Lock()

@@ -17,7 +17,7 @@ import (
 )
 
 // releaseByID posts checkout's release of a hold by its hold id.
-func releaseByID(t *testing.T, env *regtest.Env, tok, holdID string) regtest.Response {
+func releaseByID(t *testing.T, env *regtest.Env, tok, holdID string) testkit.Response {
 	t.Helper()
 	return env.Do(t, "POST", "/internal/holds/release", map[string]any{"holdId": holdID, "reason": "CANCELLED"}, tok)
 }
@@ -26,7 +26,7 @@ func releaseByID(t *testing.T, env *regtest.Env, tok, holdID string) regtest.Res
 func ordersOfHold(t *testing.T, env *regtest.Env, holdID string) int {
 	t.Helper()
 	var n int
-	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM orders WHERE hold_id = $1`, holdID).Scan(&n); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM orders WHERE hold_id = $1`, holdID).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -37,7 +37,7 @@ func waitingOnLocks(t *testing.T, env *regtest.Env, n int) {
 	t.Helper()
 	testkit.Eventually(t, 10*time.Second, func() string {
 		var waiting int
-		if err := env.Pool.QueryRow(context.Background(),
+		if err := env.Pool.QueryRow(t.Context(),
 			`SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&waiting); err != nil {
 			t.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func waitingOnLocks(t *testing.T, env *regtest.Env, n int) {
 func holdGivenUpAfter(t *testing.T, env *regtest.Env, body map[string]any, d time.Duration) error {
 	t.Helper()
 	raw, _ := json.Marshal(body)
-	ctx, cancel := context.WithTimeout(context.Background(), d)
+	ctx, cancel := context.WithTimeout(t.Context(), d)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, env.URL+"/internal/holds", bytes.NewReader(raw))
 	req.Header.Set("Content-Type", "application/json")
@@ -79,12 +79,12 @@ func TestHoldWhoseAnswerWasLostIsReleasedByItsID(t *testing.T) {
 	if first.Status != 201 || releaseByID(t, env, tok, "warm-1").Status != 200 {
 		t.Fatalf("first hold: %d %s", first.Status, first.Raw)
 	}
-	blocker, err := env.Pool.Begin(context.Background())
+	blocker, err := env.Pool.Begin(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer blocker.Rollback(context.Background()) //nolint:errcheck // committed below
-	if _, err := blocker.Exec(context.Background(), `SELECT 1 FROM places WHERE category_id = 'cat_rx' FOR UPDATE`); err != nil {
+	defer blocker.Rollback(t.Context()) //nolint:errcheck // committed below
+	if _, err := blocker.Exec(t.Context(), `SELECT 1 FROM places WHERE category_id = 'cat_rx' FOR UPDATE`); err != nil {
 		t.Fatal(err)
 	}
 
@@ -92,10 +92,10 @@ func TestHoldWhoseAnswerWasLostIsReleasedByItsID(t *testing.T) {
 		t.Fatalf("the hold's answer arrived (%v); the test needs it lost", err)
 	}
 	waitingOnLocks(t, env, 1) // the hold, on the ledger row
-	released := make(chan regtest.Response, 1)
+	released := make(chan testkit.Response, 1)
 	go func() { released <- releaseByID(t, env, tok, "lost-1") }()
 	waitingOnLocks(t, env, 2) // and the release, on the hold id
-	if err := blocker.Commit(context.Background()); err != nil {
+	if err := blocker.Commit(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	r := <-released

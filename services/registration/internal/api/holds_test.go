@@ -28,14 +28,14 @@ func holdReg(name string) map[string]any {
 
 func places(t *testing.T, env *regtest.Env, cat string) (confirmed, held int) {
 	t.Helper()
-	_ = env.Pool.QueryRow(context.Background(), `SELECT confirmed, held FROM places WHERE category_id = $1`, cat).Scan(&confirmed, &held)
+	_ = env.Pool.QueryRow(t.Context(), `SELECT confirmed, held FROM places WHERE category_id = $1`, cat).Scan(&confirmed, &held)
 	return
 }
 
 func orderStatus(t *testing.T, env *regtest.Env, id string) string {
 	t.Helper()
 	var s string
-	if err := env.Pool.QueryRow(context.Background(), `SELECT status FROM orders WHERE id = $1`, id).Scan(&s); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT status FROM orders WHERE id = $1`, id).Scan(&s); err != nil {
 		t.Fatal(err)
 	}
 	return s
@@ -141,33 +141,29 @@ func TestSweeperReleasesExpiredHolds(t *testing.T) {
 	tok := env.Browser(t, orgA)
 	o := env.Do(t, "POST", "/internal/holds", holdBody("s-1", time.Now().Add(time.Minute), holdReg("Ana")), tok).Body["orderId"].(string)
 	keep := env.Do(t, "POST", "/internal/holds", holdBody("s-2", time.Now().Add(time.Hour), holdReg("Bea")), tok).Body["orderId"].(string)
-	if n, err := env.Service.SweepExpired(context.Background(), 10); err != nil || n != 0 {
+	if n, err := env.Service.SweepExpired(t.Context(), 10); err != nil || n != 0 {
 		t.Fatalf("swept %d (%v) before expiry", n, err)
 	}
 	env.Clock.Advance(2 * time.Minute)
-	if n, err := env.Service.SweepExpired(context.Background(), 10); err != nil || n != 1 {
+	if n, err := env.Service.SweepExpired(t.Context(), 10); err != nil || n != 1 {
 		t.Fatalf("swept %d (%v)", n, err)
 	}
 	if orderStatus(t, env, o) != "CANCELLED" || orderStatus(t, env, keep) != "PENDING" {
 		t.Fatalf("orders %s %s", orderStatus(t, env, o), orderStatus(t, env, keep))
 	}
 	var reason string
-	_ = env.Pool.QueryRow(context.Background(), `SELECT release_reason FROM orders WHERE id = $1`, o).Scan(&reason)
+	_ = env.Pool.QueryRow(t.Context(), `SELECT release_reason FROM orders WHERE id = $1`, o).Scan(&reason)
 	if c, h := places(t, env, "cat_rx"); c != 0 || h != 1 || reason != "EXPIRED" {
 		t.Fatalf("places %d/%d reason %s", c, h, reason)
 	}
 	// The sweeper loop does the same on its own.
 	env.Clock.Advance(2 * time.Hour)
-	regtest.Background(t, func(ctx context.Context) error {
+	testkit.Background(t, func(ctx context.Context) error {
 		return env.Service.RunSweeper(ctx, 20*time.Millisecond, testkit.Logger(t))
 	})
-	deadline := time.Now().Add(5 * time.Second)
-	for orderStatus(t, env, keep) != "CANCELLED" && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if orderStatus(t, env, keep) != "CANCELLED" {
-		t.Fatal("the sweeper loop did not release the expired hold")
-	}
+	testkit.Eventually(t, 5*time.Second, func() string {
+		return unless(orderStatus(t, env, keep) == "CANCELLED", "the sweeper loop did not release the expired hold")
+	})
 }
 
 // TestClientNetworkIsKeptWhileTheHoldIsUnpaid: an order's client network serves the caps on

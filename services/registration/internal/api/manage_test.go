@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -20,7 +21,7 @@ func TestUpdateRegistration(t *testing.T) {
 		map[string]any{"fieldId": "fld_shirt", "value": "M", "athleteIndex": 2}}
 	reg := create(t, env, body)
 	t0, t1, t2 := ticketOf(reg, 0), ticketOf(reg, 1), ticketOf(reg, 2)
-	patch := func(ticket string, b any) regtest.Response {
+	patch := func(ticket string, b any) testkit.Response {
 		r := env.Do(t, "PATCH", "/external/v1/organizer/registrations/"+ticket, b, tok)
 		env.Valid(t, "organizerUpdateRegistration", r)
 		return r
@@ -225,7 +226,7 @@ func TestLastPlacesRace(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			r := env.Do(t, "POST", "/external/v1/organizer/registrations", createBody("Racer"+string(rune('a'+i%26))+string(rune('a'+i/26))), tok)
-			if r.Status == 409 && !strings.Contains(r.Text(), "category cat_rx is sold out") {
+			if r.Status == 409 && !strings.Contains(string(r.Raw), "category cat_rx is sold out") {
 				t.Errorf("409 message %s", r.Raw)
 			}
 			mu.Lock()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
@@ -42,7 +43,7 @@ func TestReceiptMailsHaveACooldown(t *testing.T) {
 	env := start(t, regtest.Options{}) // no mail worker: queued mails stay in the outbox
 	create(t, env, withEmail("Ana", "ana@example.com"))
 	create(t, env, withEmail("Bea", "bea@example.com"))
-	send := func(email string) regtest.Response {
+	send := func(email string) testkit.Response {
 		r := env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/registration-receipts/send", map[string]any{"email": email}, env.Browser(t, orgA))
 		env.Valid(t, "browserSendReceipts", r)
 		return r

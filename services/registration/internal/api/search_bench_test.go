@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -67,7 +66,7 @@ func benchSearchParallel(b *testing.B, env *regtest.Env) {
 			body, _ := json.Marshal(map[string]any{"search": strings.ToLower(string(last[:min(len(last), 4+i%3)])),
 				"eventId": fmt.Sprintf("evt_s%d", i%5), "gender": []string{"MALE", "FEMALE"}[i%2], "sortBy": "athlete-asc"})
 			start := time.Now()
-			req, _ := http.NewRequestWithContext(context.Background(), "POST", env.URL+"/external/v1/organizer/registrations/search", bytes.NewReader(body))
+			req, _ := http.NewRequestWithContext(b.Context(), "POST", env.URL+"/external/v1/organizer/registrations/search", bytes.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set(identity.Header, env.Secret(b, orgA))
 			resp, err := client.Do(req)
@@ -96,7 +95,7 @@ func benchSearch(b *testing.B, env *regtest.Env, mk func(int) map[string]any) {
 		body, _ := json.Marshal(mk(i))
 		i++
 		start := time.Now()
-		req, _ := http.NewRequestWithContext(context.Background(), "POST", env.URL+"/external/v1/organizer/registrations/search", bytes.NewReader(body))
+		req, _ := http.NewRequestWithContext(b.Context(), "POST", env.URL+"/external/v1/organizer/registrations/search", bytes.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set(identity.Header, env.Secret(b, orgA)) // the signer reuses a token for half its lifetime
 		resp, err := client.Do(req)

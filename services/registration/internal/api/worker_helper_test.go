@@ -17,7 +17,7 @@ type regtestEvent = domain.Event
 func startWorker(t *testing.T, env *regtest.Env, port int) func() {
 	w := &mail.Worker{Store: env.Repo, Log: testkit.Logger(t), Poll: 50 * time.Millisecond,
 		Sender: mail.NewSender(mail.Config{Host: "127.0.0.1", Port: port, From: "Podium <no-reply@podium.test>", Timeout: time.Second})}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan struct{})
 	go func() { _ = w.Run(ctx); close(done) }()
 	stop := func() { cancel(); <-done }

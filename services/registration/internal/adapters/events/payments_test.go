@@ -1,7 +1,6 @@
 package events_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/broker"
@@ -32,7 +31,7 @@ func TestPaymentMessagesThatCanNeverBeAppliedArePoison(t *testing.T) {
 		"orderId of bad type": {msg(domain.EventPaymentSucceeded, "m1", `{"orderId":["ord_1"]}`), true},
 	} {
 		t.Run(name, func(t *testing.T) {
-			err := h(context.Background(), c.msg)
+			err := h(t.Context(), c.msg)
 			if broker.IsPoison(err) != c.poison || (err != nil) != c.poison {
 				t.Fatalf("err %v, want poison %v", err, c.poison)
 			}

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
@@ -9,8 +8,6 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
-
-var ctx = context.Background()
 
 func floatp(v float64) *float64 { return &v }
 
@@ -42,7 +39,7 @@ func put(t *testing.T, repo *store.Repository, at time.Time, org, evt string, st
 		in.TeamName = "Team " + in.Athletes[0].Fullname
 	}
 	r := domain.NewRegistration(o, e, c, in, now)
-	if err := repo.CreateOrder(ctx, o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota}); err != nil {
+	if err := repo.CreateOrder(t.Context(), o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota}); err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	r.Order = &o

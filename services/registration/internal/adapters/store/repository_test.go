@@ -34,7 +34,7 @@ func TestQuotaIsNeverExceededUnderConcurrency(t *testing.T) {
 				o.ExpiresAt = &exp
 			}
 			r := domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete(fmt.Sprint("A", i), "MALE", "1990-01-01")}}, now)
-			err := repo.CreateOrder(ctx, o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota})
+			err := repo.CreateOrder(t.Context(), o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota})
 			mu.Lock()
 			defer mu.Unlock()
 			switch {
@@ -52,10 +52,10 @@ func TestQuotaIsNeverExceededUnderConcurrency(t *testing.T) {
 		t.Fatalf("%d created, %d refused; want 50 and 70", ok, full)
 	}
 	var confirmed, held, regs int
-	if err := pool.QueryRow(ctx, `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&confirmed, &held); err != nil {
+	if err := pool.QueryRow(t.Context(), `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&confirmed, &held); err != nil {
 		t.Fatal(err)
 	}
-	if err := pool.QueryRow(ctx, `SELECT count(*) FROM registrations`).Scan(&regs); err != nil {
+	if err := pool.QueryRow(t.Context(), `SELECT count(*) FROM registrations`).Scan(&regs); err != nil {
 		t.Fatal(err)
 	}
 	if confirmed+held != 50 || regs != 50 {
@@ -74,7 +74,7 @@ func TestQuotaMessageNamesPlacesLeft(t *testing.T) {
 		for range n {
 			regs = append(regs, domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete("M", "MALE", "1970-01-01")}}, now))
 		}
-		return repo.CreateOrder(ctx, o, regs, map[string]*int{c.ID: c.Quota})
+		return repo.CreateOrder(t.Context(), o, regs, map[string]*int{c.ID: c.Quota})
 	}
 	if err := mk(3); err != nil {
 		t.Fatal(err)
@@ -101,13 +101,13 @@ func TestBibIsUniqueWithinAnEvent(t *testing.T) {
 	c, _ := e.Category("cat_rx")
 	now := time.Now().UTC()
 	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_1", EventID: "evt_1", Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
-	err := repo.CreateOrder(ctx, o, []domain.Registration{domain.NewRegistration(o, e, c, in("B"), now)}, map[string]*int{c.ID: c.Quota})
+	err := repo.CreateOrder(t.Context(), o, []domain.Registration{domain.NewRegistration(o, e, c, in("B"), now)}, map[string]*int{c.ID: c.Quota})
 	if !errors.Is(err, fault.ErrConflict) || !strings.Contains(err.Error(), "bib number 42 is already taken in this event") {
 		t.Fatalf("second bib 42: %v", err)
 	}
 	put(t, repo, t0, "org_1", "evt_2", domain.OrderCompleted, in("C"), 0) // another event may use it
 	// Cancelling the first registration frees its bib.
-	if _, err := repo.DeleteRegistration(ctx, "org_1", first.Tickets[0].ID, now); err != nil {
+	if _, err := repo.DeleteRegistration(t.Context(), "org_1", first.Tickets[0].ID, now); err != nil {
 		t.Fatal(err)
 	}
 	put(t, repo, t0.Add(time.Minute), "org_1", "evt_1", domain.OrderCompleted, in("D"), 0)
@@ -120,7 +120,7 @@ func TestDeleteRule(t *testing.T) {
 	held := put(t, repo, t0, "org_1", "evt_1", domain.OrderPending, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Held", "MALE", "1990-01-01")}}, 0)
 	places := func() (int, int) {
 		var c, h int
-		if err := pool.QueryRow(ctx, `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&c, &h); err != nil {
+		if err := pool.QueryRow(t.Context(), `SELECT confirmed, held FROM places WHERE category_id = 'cat_rx'`).Scan(&c, &h); err != nil {
 			t.Fatal(err)
 		}
 		return c, h
@@ -130,11 +130,11 @@ func TestDeleteRule(t *testing.T) {
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	for range 2 { // repeating is harmless
-		res, err := repo.DeleteRegistration(ctx, "org_1", paid.Tickets[0].ID, now)
+		res, err := repo.DeleteRegistration(t.Context(), "org_1", paid.Tickets[0].ID, now)
 		if err != nil || res.Result != domain.ResultCancelled || res.CancelledAt == nil || !res.CancelledAt.Equal(now) {
 			t.Fatalf("paid: %+v %v", res, err)
 		}
-		res, err = repo.DeleteRegistration(ctx, "org_1", held.Tickets[0].ID, now.Add(time.Second))
+		res, err = repo.DeleteRegistration(t.Context(), "org_1", held.Tickets[0].ID, now.Add(time.Second))
 		if err != nil || res.Result != domain.ResultDeleted {
 			t.Fatalf("held: %+v %v", res, err)
 		}
@@ -143,13 +143,13 @@ func TestDeleteRule(t *testing.T) {
 		t.Fatalf("places after delete %d %d", c, h)
 	}
 	var status string
-	if err := pool.QueryRow(ctx, `SELECT status FROM orders WHERE id = $1`, held.OrderID).Scan(&status); err != nil || status != "CANCELLED" {
+	if err := pool.QueryRow(t.Context(), `SELECT status FROM orders WHERE id = $1`, held.OrderID).Scan(&status); err != nil || status != "CANCELLED" {
 		t.Fatalf("order of the deleted hold is %s (%v)", status, err)
 	}
-	if _, err := repo.DeleteRegistration(ctx, "org_2", paid.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
+	if _, err := repo.DeleteRegistration(t.Context(), "org_2", paid.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("another organizer: %v", err)
 	}
-	if _, err := repo.DeleteRegistration(ctx, "org_2", held.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
+	if _, err := repo.DeleteRegistration(t.Context(), "org_2", held.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("another organizer, deleted ticket: %v", err)
 	}
 }
@@ -175,7 +175,7 @@ func TestCombinedCreatesGetTheirOwnAnswers(t *testing.T) {
 				in.Bib = &bib
 			}
 			o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_c", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
-			err := repo.CreateOrder(ctx, o, []domain.Registration{domain.NewRegistration(o, e, c, in, now)}, map[string]*int{c.ID: c.Quota})
+			err := repo.CreateOrder(t.Context(), o, []domain.Registration{domain.NewRegistration(o, e, c, in, now)}, map[string]*int{c.ID: c.Quota})
 			key := "ok"
 			if err != nil {
 				key = err.Error()
@@ -190,7 +190,7 @@ func TestCombinedCreatesGetTheirOwnAnswers(t *testing.T) {
 		t.Fatalf("results %v", results)
 	}
 	var confirmed int
-	_ = pool.QueryRow(ctx, `SELECT confirmed FROM places WHERE category_id = 'cat_rx'`).Scan(&confirmed)
+	_ = pool.QueryRow(t.Context(), `SELECT confirmed FROM places WHERE category_id = 'cat_rx'`).Scan(&confirmed)
 	if confirmed != 31 {
 		t.Fatalf("confirmed %d", confirmed)
 	}
