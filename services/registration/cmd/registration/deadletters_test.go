@@ -10,7 +10,6 @@ import (
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
@@ -87,9 +86,7 @@ func TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand(t *testing.T
 	}
 
 	// The release that handles it runs; the operator replays.
-	testkit.Background(t, func(ctx context.Context) error {
-		return events.Consume(ctx, env.Brokers, env.Service, testkit.Logger(t), nil)
-	})
+	env.StartPayments(t)
 	if replayed := deadLetters(t, "replay"); len(replayed) != 1 || replayed[0].MessageID != "pay-dl" || !replayed[0].Replayed {
 		t.Fatalf("replayed %+v", replayed)
 	}

@@ -65,7 +65,7 @@ func TestPlacesEventsAreRelayed(t *testing.T) {
 
 func TestPaymentsConsumer(t *testing.T) {
 	env := start(t, regtest.Options{Kafka: true})
-	testkit.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
+	env.StartPayments(t)
 	tok := env.Browser(t, orgA)
 	o1 := env.Do(t, "POST", "/internal/holds", holdBody("p-1", time.Now().Add(time.Hour), holdReg("Ana")), tok).Body["orderId"].(string)
 	o2 := env.Do(t, "POST", "/internal/holds", holdBody("p-2", time.Now().Add(time.Hour), holdReg("Bea")), tok).Body["orderId"].(string)
@@ -133,7 +133,7 @@ func TestLatePaymentThroughTheConsumer(t *testing.T) {
 	e := regtest.Event(evtA, orgA)
 	e.Categories[0].Quota = intp(1)
 	env.Catalog.Put(e)
-	testkit.Background(t, func(ctx context.Context) error { return consumePayments(ctx, env, nil) })
+	env.StartPayments(t)
 	tok := env.Browser(t, orgA)
 	order := env.Do(t, "POST", "/internal/holds", holdBody("late-1", time.Now().Add(time.Minute), holdReg("Ana")), tok).Body["orderId"].(string)
 	env.Clock.Advance(2 * time.Minute)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -68,9 +69,9 @@ func TestReceipts(t *testing.T) {
 		t.Fatalf("%d messages sent, want 1", n)
 	}
 	// Only published, non-private events are visible on the browser surface.
-	for name, change := range map[string]func(*regtestEvent){
-		"draft":   func(e *regtestEvent) { e.Status = "DRAFT" },
-		"private": func(e *regtestEvent) { e.Private = true },
+	for name, change := range map[string]func(*domain.Event){
+		"draft":   func(e *domain.Event) { e.Status = "DRAFT" },
+		"private": func(e *domain.Event) { e.Private = true },
 	} {
 		e := regtest.Event(evtA, orgA)
 		change(&e)
@@ -95,7 +96,7 @@ func TestMailSurvivesAnSMTPOutage(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("outbox holds %d messages", n)
 	}
-	failing := startWorker(t, env, 1) // port 1: nothing listens
+	failing := env.StartMailWorker(t, 1) // port 1: nothing listens
 	testkit.Eventually(t, 10*time.Second, func() string {
 		var attempts int
 		if err := env.Pool.QueryRow(t.Context(), `SELECT attempts FROM mail_outbox`).Scan(&attempts); err != nil {
@@ -109,7 +110,7 @@ func TestMailSurvivesAnSMTPOutage(t *testing.T) {
 	failing()
 	_, _ = env.Pool.Exec(t.Context(), `UPDATE mail_outbox SET next_attempt_at = now()`)
 	srv := regtest.StartMailServer(t)
-	startWorker(t, env, srv.Port)
+	env.StartMailWorker(t, srv.Port)
 	if m := srv.Wait(t, 1)[0]; m.To != "ana@example.com" {
 		t.Fatalf("delivered %+v", m)
 	}

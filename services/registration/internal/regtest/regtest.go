@@ -26,7 +26,6 @@ import (
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/mail"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
 	"github.com/podiumhq/podium/services/registration/internal/api"
 	"github.com/podiumhq/podium/services/registration/internal/app"
@@ -117,9 +116,7 @@ func Start(t testing.TB, o Options) *Env {
 	}
 	if o.Mail {
 		env.Mail = StartMailServer(t)
-		w := &mail.Worker{Store: env.Repo, Log: log, Poll: 50 * time.Millisecond,
-			Sender: mail.NewSender(mail.Config{Host: "127.0.0.1", Port: env.Mail.Port, From: "Podium <no-reply@podium.test>"})}
-		testkit.Background(t, w.Run)
+		env.StartMailWorker(t, env.Mail.Port)
 	}
 	// Runs before the server's shutdown (cleanups run last-in first-out): connections Do's
 	// client dialed but never used would otherwise keep the server from draining.

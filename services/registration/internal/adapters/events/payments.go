@@ -70,8 +70,3 @@ func Consumer(brokers []string, svc *app.Service, log *slog.Logger, joined func(
 		Log:     log,
 	}
 }
-
-// Consume runs the payments consumer until ctx is done.
-func Consume(ctx context.Context, brokers []string, svc *app.Service, log *slog.Logger, joined func()) error {
-	return Consumer(brokers, svc, log, joined).Run(ctx)
-}
