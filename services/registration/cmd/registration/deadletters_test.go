@@ -10,7 +10,6 @@ import (
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/kafka"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
@@ -19,7 +18,7 @@ import (
 func deadLetters(t *testing.T, args ...string) []broker.DeadLetter {
 	t.Helper()
 	var out bytes.Buffer
-	if err := run(context.Background(), append([]string{"dead-letters"}, args...), &out); err != nil {
+	if err := run(t.Context(), append([]string{"dead-letters"}, args...), &out); err != nil {
 		t.Fatalf("registration dead-letters %s: %v", strings.Join(args, " "), err)
 	}
 	var dls []broker.DeadLetter
@@ -31,12 +30,6 @@ func deadLetters(t *testing.T, args ...string) []broker.DeadLetter {
 		dls = append(dls, dl)
 	}
 	return dls
-}
-
-// within polls check until it returns "" or 30 s passed.
-func within(t *testing.T, check func() string) {
-	t.Helper()
-	testkit.Eventually(t, 30*time.Second, check)
 }
 
 // TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand: a payment that a release of
@@ -60,7 +53,7 @@ func TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand(t *testing.T
 	}
 
 	// A release of the consumer that does not know the message dead-letters it.
-	old, stop := context.WithCancel(context.Background())
+	old, stop := context.WithCancel(t.Context())
 	stopped := make(chan error, 1)
 	go func() {
 		stopped <- broker.Consume(old, broker.ConsumerConfig{Brokers: env.Brokers, Group: domain.PaymentsConsumerGroup, Topics: []string{domain.PaymentsTopic}, Log: testkit.Logger(t)},
@@ -70,13 +63,13 @@ func TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand(t *testing.T
 	}()
 	w := broker.NewWriter(env.Brokers)
 	defer w.Close()
-	if err := w.Publish(context.Background(), broker.Message{Topic: domain.PaymentsTopic, Key: order,
+	if err := w.Publish(t.Context(), broker.Message{Topic: domain.PaymentsTopic, Key: order,
 		Value:   []byte(`{"orderId":"` + order + `","sessionId":"cs_dl","paymentRef":"pi_dl","amount":6500,"currency":"EUR"}`),
 		Headers: map[string]string{broker.HeaderID: "pay-dl", broker.HeaderType: domain.EventPaymentSucceeded}}); err != nil {
 		t.Fatal(err)
 	}
 	var listed []broker.DeadLetter
-	within(t, func() string {
+	testkit.Eventually(t, 30*time.Second, func() string {
 		if listed = deadLetters(t, "list"); len(listed) == 0 {
 			return "the payment was not dead-lettered within 30s"
 		}
@@ -93,15 +86,13 @@ func TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand(t *testing.T
 	}
 
 	// The release that handles it runs; the operator replays.
-	regtest.Background(t, func(ctx context.Context) error {
-		return kafka.Consume(ctx, env.Brokers, env.Service, testkit.Logger(t), nil)
-	})
+	env.StartPayments(t)
 	if replayed := deadLetters(t, "replay"); len(replayed) != 1 || replayed[0].MessageID != "pay-dl" || !replayed[0].Replayed {
 		t.Fatalf("replayed %+v", replayed)
 	}
-	within(t, func() string {
+	testkit.Eventually(t, 30*time.Second, func() string {
 		var status string
-		_ = env.Pool.QueryRow(context.Background(), `SELECT status FROM orders WHERE id = $1`, order).Scan(&status)
+		_ = env.Pool.QueryRow(t.Context(), `SELECT status FROM orders WHERE id = $1`, order).Scan(&status)
 		if status != "COMPLETED" {
 			return "the replayed payment did not confirm the order within 30s: " + status
 		}
@@ -114,7 +105,7 @@ func TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand(t *testing.T
 		t.Fatalf("listed after the replay %+v", after)
 	}
 	var applied int
-	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM inbox WHERE consumer = $1`, domain.PaymentsConsumerGroup).Scan(&applied); err != nil || applied != 1 {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM inbox WHERE consumer = $1`, domain.PaymentsConsumerGroup).Scan(&applied); err != nil || applied != 1 {
 		t.Fatalf("payments applied: %d, %v", applied, err)
 	}
 }

@@ -19,7 +19,7 @@ import (
 	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/kafka"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
 	"github.com/podiumhq/podium/services/registration/migrations"
 )
 
@@ -66,7 +66,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return broker.RunDeadLetters(ctx, kafka.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
+		return broker.RunDeadLetters(ctx, events.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

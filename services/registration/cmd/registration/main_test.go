@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -125,17 +126,17 @@ func TestRunMigrateAndServe(t *testing.T) {
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	for range 2 {
-		if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
 	waitReady(t, "http://"+addr+"/readyz", done)
 
 	tok := issuers.Token(t, identity.Gateway, identity.Registration, identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
 	req.Header.Set(identity.Header, tok)
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
@@ -152,28 +153,29 @@ func TestRunMigrateAndServe(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop within 30s of cancellation")
 	}
-	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}); err == nil {
+	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); err == nil {
 		t.Fatal("unknown command accepted")
 	}
 }
 
+// waitReady waits until url answers 200, failing the test if serve stops first.
 func waitReady(t *testing.T, url string, done <-chan error) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	testkit.Eventually(t, 20*time.Second, func() string {
 		select {
 		case err := <-done:
 			t.Fatalf("serve stopped: %v", err)
 		default:
 		}
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return fmt.Sprintf("service not ready within 20s: %v", err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("service not ready within 20s")
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Sprintf("service not ready within 20s: /readyz answers %d", resp.StatusCode)
+		}
+		return ""
+	})
 }

@@ -15,16 +15,21 @@ import (
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/kafka"
-	regpg "github.com/podiumhq/podium/services/registration/internal/adapters/postgres"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/smtp"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/mail"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
+	"github.com/podiumhq/podium/services/registration/internal/api"
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
-	reghttp "github.com/podiumhq/podium/services/registration/internal/http"
 )
+
+// catalogTimeout bounds a read of an event from the catalog, below the request deadline: the
+// read is shared by every request waiting for that event, whichever of them gives up.
+const catalogTimeout = 5 * time.Second
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
 // reverse order: the server drains (readiness failing first), then the background workers
@@ -64,17 +69,18 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return fmt.Errorf("config: %w", err)
 	}
 	signer := identity.NewSigner(identity.Registration, key, cfg.IdentityTokenTTL)
-	repo := regpg.New(pool)
-	svc := app.New(repo, catalog.New(cfg.CatalogURL, cfg.CatalogCacheTTL, signer), time.Now, cfg.AppOptions())
-	mailer := &smtp.Worker{Store: repo, Log: log, Sender: smtp.NewSender(smtp.Config{
+	repo := store.New(pool)
+	catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: cfg.CatalogURL, Timeout: catalogTimeout, Signer: signer})
+	svc := app.New(repo, catalog.New(catalogPeer, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
+	mailer := &mail.Worker{Store: repo, Log: log, Sender: mail.NewSender(mail.Config{
 		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
 	})}
 	defer background.Start(ctx, log, "mail worker", mailer.Run)()
 	defer background.Start(ctx, log, "hold sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
-	payments := kafka.Consumer(cfg.KafkaBrokers, svc, log, nil)
+	payments := events.Consumer(cfg.KafkaBrokers, svc, log, nil)
 	defer background.Start(ctx, log, "payments consumer", payments.Run)()
 
-	srv, err := newServer(cfg, log, pool, tel, svc, payments.Ready)
+	srv, err := newServer(cfg, log, pool, tel, svc, payments.Ready) //nolint:contextcheck // Fiber gives each request its own context; a server is not built under one
 	if err != nil {
 		return err
 	}
@@ -93,10 +99,10 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 		return nil, err
 	}
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true, MapError: reghttp.MapError,
+		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true,
 		Ready:   []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "payments consumer", Fn: consumerReady}},
 		Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, RequestTimeout: cfg.RequestTimeout,
 	})
-	reghttp.Register(srv.App, reghttp.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})
+	api.Register(srv.App, api.Deps{Service: svc, Verifier: identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL), Validator: validator})
 	return srv, nil
 }

@@ -27,16 +27,16 @@ func TestStalledTableAnswers503AndRecovers(t *testing.T) {
 		t.Fatalf("search before the stall: %d", status)
 	}
 
-	holder, err := pgx.Connect(context.Background(), dbURL)
+	holder, err := pgx.Connect(t.Context(), dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer holder.Close(context.Background())
-	tx, err := holder.Begin(context.Background())
+	defer holder.Close(t.Context())
+	tx, err := holder.Begin(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := tx.Exec(context.Background(), "LOCK TABLE tickets IN ACCESS EXCLUSIVE MODE"); err != nil {
+	if _, err := tx.Exec(t.Context(), "LOCK TABLE tickets IN ACCESS EXCLUSIVE MODE"); err != nil {
 		t.Fatal(err)
 	}
 	status, h, b := search()
@@ -45,7 +45,7 @@ func TestStalledTableAnswers503AndRecovers(t *testing.T) {
 		t.Fatalf("search of a stalled table: %d Retry-After %q %+v", status, h.Get("Retry-After"), b)
 	}
 
-	if err := tx.Rollback(context.Background()); err != nil {
+	if err := tx.Rollback(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if status, _, b := search(); status != http.StatusCreated {
@@ -67,10 +67,10 @@ func serveForSearch(t *testing.T) (searchFunc, string) {
 	vars["DB_LOCK_TIMEOUT"] = "300ms"
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
-	if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+	if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
 	t.Cleanup(func() {
@@ -87,7 +87,7 @@ func serveForSearch(t *testing.T) (searchFunc, string) {
 		t.Helper()
 		// The client's timeout is a safety net: the assertion is on the answer, not its time.
 		client := &http.Client{Timeout: 30 * time.Second}
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
 		req.Header.Set(identity.Header, tok)
 		req.Header.Set("Content-Type", "application/json")
 		resp, err := client.Do(req)

@@ -7,14 +7,16 @@ import (
 	"context"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// Catalog reads events from the catalog service (cached briefly by the adapter). It returns a
-// *domain.NotFoundError when the event does not exist or is another organizer's, and
-// domain.ErrCatalogUnavailable when the catalog cannot answer.
+// Catalog reads events from the catalog service (cached briefly by the adapter) as it shows
+// them to caller, the principal of the request being served. It returns a not-found failure
+// when the event does not exist or is another organizer's, and an unavailable one when the
+// catalog cannot answer.
 type Catalog interface {
-	Event(ctx context.Context, eventID string) (domain.Event, error)
+	Event(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error)
 }
 
 // Repository stores orders, registrations, tickets, the quota ledger and the mail outbox.
@@ -45,7 +47,7 @@ type Repository interface {
 	Search(ctx context.Context, organizerID string, q domain.SearchQuery) ([]domain.SearchRow, int, error)
 	// ConfirmOrder confirms a PENDING order (or, after its hold lapsed, takes its places again
 	// when the quota allows; otherwise it becomes FAILED with an unfulfillable event and a
-	// *domain.ConflictError is returned alongside the order).
+	// conflict is returned alongside the order).
 	ConfirmOrder(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
 	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
 	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
@@ -57,7 +59,7 @@ type Repository interface {
 	PruneReleasedHolds(ctx context.Context, before time.Time) (int64, error)
 	// RefundOrder marks an order whose payment was returned REFUNDED: a FAILED or CANCELLED
 	// one as it is, a PENDING one once released (reason FAILED, its places freed); a COMPLETED
-	// one is a *domain.ConflictError. Repeating it is harmless.
+	// one is a conflict. Repeating it is harmless.
 	RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error)
 	// ExpiredHolds returns ids of PENDING orders whose hold lapsed by now.
 	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error)
@@ -68,7 +70,7 @@ type Repository interface {
 	QueueMail(ctx context.Context, m domain.Mail) error
 	// QueueReceiptMail stores m for the mail worker, in one transaction that starts the cooldown
 	// of its recipient for the event, unless the last receipt mail to the recipient was queued
-	// less than cooldown before now (a *domain.TooManyRequestsError); a mail with m's dedupe
+	// less than cooldown before now (too many requests); a mail with m's dedupe
 	// key still unsent is not stored twice, but takes m's content.
 	QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error
 	// Once runs fn on a repository bound to one transaction unless the consumer already
@@ -110,13 +112,13 @@ func New(repo Repository, catalog Catalog, now func() time.Time, o Options) *Ser
 // clock returns the current time in UTC at the database's microsecond precision.
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
-// event returns the organizer's event, or a not-found error for another organizer's.
-func (s *Service) event(ctx context.Context, organizerID, eventID string) (domain.Event, error) {
-	e, err := s.catalog.Event(ctx, eventID)
+// event returns the caller's organizer's event, or a not-found error for another organizer's.
+func (s *Service) event(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error) {
+	e, err := s.catalog.Event(ctx, caller, eventID)
 	if err != nil {
 		return domain.Event{}, err
 	}
-	if e.OrganizerID != organizerID {
+	if e.OrganizerID != caller.OrganizerID {
 		return domain.Event{}, domain.NotFound("event", eventID)
 	}
 	return e, nil

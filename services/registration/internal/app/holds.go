@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -32,16 +34,17 @@ type Hold struct {
 	Existing      bool
 }
 
-// CreateHold creates a PENDING order of the organizer with its registrations and holds their
+// CreateHold creates a PENDING order of the caller's organizer with its registrations and holds their
 // places until ExpiresAt, all or nothing; the same hold id again returns the same order. The
 // places held and not yet paid for from the client network in the event stay within its cap
-// (a *domain.TooManyRequestsError otherwise); for the purchaser e-mail, its oldest unpaid
+// (too many requests otherwise); for the purchaser e-mail, its oldest unpaid
 // holds are released to make room (see domain.HoldLimits.Admit).
-func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInput) (Hold, error) {
+func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in HoldInput) (Hold, error) {
 	if err := checkHold(in); err != nil {
 		return Hold{}, err
 	}
-	e, err := s.event(ctx, organizerID, in.EventID)
+	organizerID := caller.OrganizerID
+	e, err := s.event(ctx, caller, in.EventID)
 	if err != nil {
 		return Hold{}, err
 	}
@@ -50,23 +53,20 @@ func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInp
 	} else if !isNotFound(err) {
 		return Hold{}, fmt.Errorf("create hold: %w", err)
 	}
-	var ruleProblems []string
+	var rules fault.Problems
 	quotas := map[string]*int{}
 	cats := make([]domain.Category, len(in.Registrations))
 	for i, r := range in.Registrations {
 		prefix := fmt.Sprintf("registrations[%d].", i)
 		c, ok := e.Category(r.CategoryID)
 		if !ok {
-			return Hold{}, &domain.NotFoundError{What: fmt.Sprintf("category %s in event %s", r.CategoryID, e.ID)}
+			return Hold{}, fault.NewNotFound(fmt.Sprintf("category %s in event %s", r.CategoryID, e.ID))
 		}
 		cats[i], quotas[c.ID] = c, c.Quota
-		var re *domain.RuleError
-		if err := domain.CheckEligibility(prefix, e, c, r); errors.As(err, &re) {
-			ruleProblems = append(ruleProblems, re.Problems...)
-		}
+		rules = append(rules, problemsOf(domain.CheckEligibility(prefix, e, c, r))...)
 	}
-	if len(ruleProblems) > 0 {
-		return Hold{}, &domain.RuleError{Problems: ruleProblems}
+	if err := rules.Err(fault.Unprocessable); err != nil {
+		return Hold{}, err
 	}
 	now := s.clock()
 	exp := in.ExpiresAt.UTC().Truncate(time.Microsecond)
@@ -93,45 +93,47 @@ func (s *Service) CreateHold(ctx context.Context, organizerID string, in HoldInp
 // id stored its order first (the insert clashed, or the caps counted that order's places),
 // with that order; otherwise with err.
 func (s *Service) raced(ctx context.Context, organizerID, holdID string, err error) (Hold, error) {
-	var limited *domain.TooManyRequestsError
-	if !domain.IsDuplicateHold(err) && !errors.As(err, &limited) {
+	limited := errors.Is(err, fault.ErrTooManyRequests)
+	if !domain.IsDuplicateHold(err) && !limited {
 		return Hold{}, fmt.Errorf("create hold: %w", err)
 	}
 	o, regs, lookupErr := s.repo.OrderByHold(ctx, organizerID, holdID)
 	switch {
 	case lookupErr == nil:
 		return Hold{Order: o, Registrations: regs, Existing: true}, nil
-	case limited != nil && isNotFound(lookupErr):
+	case limited && isNotFound(lookupErr):
 		return Hold{}, err
 	}
 	return Hold{}, fmt.Errorf("create hold: %w", lookupErr)
 }
 
 func checkHold(in HoldInput) error {
-	var p []string
+	var p fault.Problems
 	if in.HoldID == "" {
-		p = append(p, "holdId is required")
+		p.Add("holdId is required")
 	}
 	if in.EventID == "" {
-		p = append(p, "eventId is required")
+		p.Add("eventId is required")
 	}
 	if in.ExpiresAt.IsZero() {
-		p = append(p, "expiresAt is required (RFC 3339)")
+		p.Add("expiresAt is required (RFC 3339)")
 	}
 	if in.Amount < 0 {
-		p = append(p, "amount must be at least 0")
+		p.Add("amount must be at least 0")
 	}
 	if len(in.Registrations) == 0 {
-		p = append(p, "registrations must have at least 1 item")
+		p.Add("registrations must have at least 1 item")
 	}
 	for i, r := range in.Registrations {
-		var ve *domain.ValidationError
-		if err := domain.CheckShape(fmt.Sprintf("registrations[%d].", i), r); errors.As(err, &ve) {
-			p = append(p, ve.Problems...)
-		}
+		p = append(p, problemsOf(domain.CheckShape(fmt.Sprintf("registrations[%d].", i), r))...)
 	}
-	if len(p) > 0 {
-		return &domain.ValidationError{Problems: p}
+	return p.Err(fault.Invalid)
+}
+
+// problemsOf returns the problems a check reported (none for nil).
+func problemsOf(err error) []string {
+	if f, ok := fault.Of(err); ok {
+		return f.Problems
 	}
 	return nil
 }
@@ -155,8 +157,7 @@ func (s *Service) SweepExpired(ctx context.Context, limit int) (int, error) {
 	n := 0
 	for _, id := range ids {
 		if _, err := s.repo.ReleaseOrder(ctx, "", id, domain.ReleaseExpired, s.clock()); err != nil {
-			var ce *domain.ConflictError
-			if errors.As(err, &ce) { // paid meanwhile
+			if isConflict(err) { // paid meanwhile
 				continue
 			}
 			return n, fmt.Errorf("sweep holds: %w", err)
@@ -186,8 +187,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 		switch p.Type {
 		case domain.EventPaymentSucceeded:
 			_, _, err := r.ConfirmOrder(ctx, "", p.OrderID, p.PaymentRef, p.Amount, s.clock())
-			var ce *domain.ConflictError
-			if errors.As(err, &ce) || isNotFound(err) {
+			if isConflict(err) || isNotFound(err) {
 				return nil
 			}
 			return err
@@ -197,8 +197,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 				reason = domain.ReleaseExpired
 			}
 			_, err := r.ReleaseOrder(ctx, "", p.OrderID, reason, s.clock())
-			var ce *domain.ConflictError
-			if errors.As(err, &ce) || isNotFound(err) { // already paid, or not ours
+			if isConflict(err) || isNotFound(err) { // already paid, or not ours
 				return nil
 			}
 			return err
@@ -206,8 +205,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 			// Checkout refunds a late payment registration found no place for (the order is
 			// FAILED), or whose limited promocode was used up (the order may still be PENDING).
 			_, err := r.RefundOrder(ctx, p.OrderID, s.clock())
-			var ce *domain.ConflictError
-			if errors.As(err, &ce) || isNotFound(err) {
+			if isConflict(err) || isNotFound(err) {
 				return nil
 			}
 			return err
@@ -220,10 +218,9 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 	return nil
 }
 
-func isNotFound(err error) bool {
-	var nf *domain.NotFoundError
-	return errors.As(err, &nf)
-}
+func isNotFound(err error) bool { return errors.Is(err, fault.ErrNotFound) }
+
+func isConflict(err error) bool { return errors.Is(err, fault.ErrConflict) }
 
 // RunSweeper releases expired holds and forgets hold ids released a day ago every interval
 // until ctx is done; failures are logged and retried on the next tick.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -13,26 +15,26 @@ type CreateInput struct {
 	domain.RegistrationInput
 }
 
-// Create registers a team as the organizer: a COMPLETED manual order (amount 0), the
+// Create registers a team as the caller's organizer: a COMPLETED manual order (amount 0), the
 // registration and one ACTIVE ticket per athlete, taking one confirmed place.
-func (s *Service) Create(ctx context.Context, organizerID string, in CreateInput) (domain.Registration, error) {
+func (s *Service) Create(ctx context.Context, caller identity.Principal, in CreateInput) (domain.Registration, error) {
 	if err := domain.CheckShape("", in.RegistrationInput); err != nil {
 		return domain.Registration{}, err
 	}
-	e, err := s.event(ctx, organizerID, in.EventID)
+	e, err := s.event(ctx, caller, in.EventID)
 	if err != nil {
 		return domain.Registration{}, err
 	}
 	c, ok := e.Category(in.CategoryID)
 	if !ok {
-		return domain.Registration{}, &domain.NotFoundError{What: fmt.Sprintf("category %s in event %s", in.CategoryID, e.ID)}
+		return domain.Registration{}, fault.NewNotFound(fmt.Sprintf("category %s in event %s", in.CategoryID, e.ID))
 	}
 	if err := domain.CheckEligibility("", e, c, in.RegistrationInput); err != nil {
 		return domain.Registration{}, err
 	}
 	now := s.clock()
 	o := domain.Order{
-		ID: domain.NewOrderID(), OrganizerID: organizerID, EventID: e.ID, Status: domain.OrderCompleted,
+		ID: domain.NewOrderID(), OrganizerID: caller.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted,
 		Source: domain.SourceManual, Currency: e.Currency, PaidAt: &now, CreatedAt: now, UpdatedAt: now,
 	}
 	r := domain.NewRegistration(o, e, c, in.RegistrationInput, now)
@@ -43,13 +45,14 @@ func (s *Service) Create(ctx context.Context, organizerID string, in CreateInput
 	return r, nil
 }
 
-// Update applies a partial update to the registration holding ticketID.
-func (s *Service) Update(ctx context.Context, organizerID, ticketID string, p domain.Patch) (domain.Registration, error) {
+// Update applies a partial update to the caller's organizer's registration holding ticketID.
+func (s *Service) Update(ctx context.Context, caller identity.Principal, ticketID string, p domain.Patch) (domain.Registration, error) {
+	organizerID := caller.OrganizerID
 	cur, err := s.repo.Registration(ctx, organizerID, ticketID)
 	if err != nil {
 		return domain.Registration{}, fmt.Errorf("update registration: %w", err)
 	}
-	e, err := s.event(ctx, organizerID, cur.EventID)
+	e, err := s.event(ctx, caller, cur.EventID)
 	if err != nil {
 		return domain.Registration{}, err
 	}

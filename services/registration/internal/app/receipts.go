@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// publicEvent returns the organizer's event when the browser surface may see it.
-func (s *Service) publicEvent(ctx context.Context, organizerID, eventID string) (domain.Event, error) {
-	e, err := s.event(ctx, organizerID, eventID)
+// publicEvent returns the caller's organizer's event when the browser surface may see it.
+func (s *Service) publicEvent(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error) {
+	e, err := s.event(ctx, caller, eventID)
 	if err != nil {
 		return domain.Event{}, err
 	}
@@ -22,11 +23,11 @@ func (s *Service) publicEvent(ctx context.Context, organizerID, eventID string) 
 
 // LookupReceipts counts the receipts (COMPLETED orders) of the event for email; it reveals
 // nothing else.
-func (s *Service) LookupReceipts(ctx context.Context, organizerID, eventID, email string) (int, error) {
-	if _, err := s.publicEvent(ctx, organizerID, eventID); err != nil {
+func (s *Service) LookupReceipts(ctx context.Context, caller identity.Principal, eventID, email string) (int, error) {
+	if _, err := s.publicEvent(ctx, caller, eventID); err != nil {
 		return 0, err
 	}
-	list, err := s.repo.Receipts(ctx, organizerID, eventID, domain.NormalEmail(email))
+	list, err := s.repo.Receipts(ctx, caller.OrganizerID, eventID, domain.NormalEmail(email))
 	if err != nil {
 		return 0, fmt.Errorf("lookup receipts: %w", err)
 	}
@@ -36,13 +37,13 @@ func (s *Service) LookupReceipts(ctx context.Context, organizerID, eventID, emai
 // SendReceipts queues one e-mail listing the event's receipts for email, to that address
 // only; nothing is sent when there are none. It returns how many receipts were sent. An
 // address mailed the event's receipts less than the cooldown ago is refused (a
-// *domain.TooManyRequestsError), and a mail to it still unsent is not queued again.
-func (s *Service) SendReceipts(ctx context.Context, organizerID, eventID, email string) (int, error) {
-	e, err := s.publicEvent(ctx, organizerID, eventID)
+// too many requests), and a mail to it still unsent is not queued again.
+func (s *Service) SendReceipts(ctx context.Context, caller identity.Principal, eventID, email string) (int, error) {
+	e, err := s.publicEvent(ctx, caller, eventID)
 	if err != nil {
 		return 0, err
 	}
-	list, err := s.repo.Receipts(ctx, organizerID, eventID, domain.NormalEmail(email))
+	list, err := s.repo.Receipts(ctx, caller.OrganizerID, eventID, domain.NormalEmail(email))
 	if err != nil {
 		return 0, fmt.Errorf("send receipts: %w", err)
 	}

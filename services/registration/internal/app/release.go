@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -33,7 +34,7 @@ func (s *Service) ReleaseHoldByID(ctx context.Context, organizerID, holdID, reas
 		return domain.Order{}, false, err
 	}
 	if holdID == "" {
-		return domain.Order{}, false, &domain.ValidationError{Problems: []string{"holdId is required"}}
+		return domain.Order{}, false, fault.NewInvalid("holdId is required")
 	}
 	return s.repo.ReleaseHoldByID(ctx, organizerID, holdID, reason, s.clock())
 }
@@ -43,7 +44,7 @@ func checkReleaseReason(reason string) error {
 	case domain.ReleaseExpired, domain.ReleaseFailed, domain.ReleaseCancelled:
 		return nil
 	}
-	return &domain.ValidationError{Problems: []string{"reason must be one of EXPIRED, FAILED, CANCELLED"}}
+	return fault.NewInvalid("reason must be one of EXPIRED, FAILED, CANCELLED")
 }
 
 // pruneReleasedHolds forgets hold ids released more than a day ago.

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Form field types.
@@ -20,7 +22,7 @@ const (
 // checkCustomFields checks values against the event's form fields: unknown fields, fields of
 // other categories, duplicates, types and options, and that every required field applying to
 // the category has a value (ATHLETE-scoped fields: one per athlete, by athleteIndex).
-func checkCustomFields(p *problems, prefix string, e Event, c Category, values []CustomFieldValue, athletes int) {
+func checkCustomFields(p *fault.Problems, prefix string, e Event, c Category, values []CustomFieldValue, athletes int) {
 	fields := map[string]FormField{}
 	for _, f := range e.FormFields {
 		fields[f.ID] = f
@@ -30,31 +32,31 @@ func checkCustomFields(p *problems, prefix string, e Event, c Category, values [
 		path := fmt.Sprintf("%scustomFields[%d]", prefix, i)
 		f, ok := fields[v.FieldID]
 		if !ok {
-			p.addf(path+".fieldId", "form field %s does not exist in event %s", v.FieldID, e.ID)
+			p.Addf("%s.fieldId: form field %s does not exist in event %s", path, v.FieldID, e.ID)
 			continue
 		}
 		if !fieldApplies(f, c.ID) {
-			p.addf(path+".fieldId", "form field %s does not apply to category %s", v.FieldID, c.ID)
+			p.Addf("%s.fieldId: form field %s does not apply to category %s", path, v.FieldID, c.ID)
 			continue
 		}
 		key := v.FieldID
 		if f.AppliesTo == AppliesToAthlete {
 			if v.AthleteIndex == nil || *v.AthleteIndex < 0 || *v.AthleteIndex >= athletes {
-				p.addf(path+".athleteIndex", "form field %s is asked per athlete: athleteIndex must name an athlete, 0 to %d", v.FieldID, athletes-1)
+				p.Addf("%s.athleteIndex: form field %s is asked per athlete: athleteIndex must name an athlete, 0 to %d", path, v.FieldID, athletes-1)
 				continue
 			}
 			key = fmt.Sprintf("%s#%d", v.FieldID, *v.AthleteIndex)
 		} else if v.AthleteIndex != nil {
-			p.addf(path+".athleteIndex", "form field %s is asked once per team: send it without athleteIndex", v.FieldID)
+			p.Addf("%s.athleteIndex: form field %s is asked once per team: send it without athleteIndex", path, v.FieldID)
 			continue
 		}
 		if have[key] {
-			p.addf(path+".fieldId", "form field %s has a value already", v.FieldID)
+			p.Addf("%s.fieldId: form field %s has a value already", path, v.FieldID)
 			continue
 		}
 		have[key] = true
 		if msg := checkFieldValue(f, v.Value); msg != "" {
-			p.addf(path+".value", "%s", msg)
+			p.Addf("%s.value: %s", path, msg)
 		}
 	}
 	for _, f := range e.FormFields {
@@ -64,13 +66,13 @@ func checkCustomFields(p *problems, prefix string, e Event, c Category, values [
 		if f.AppliesTo == AppliesToAthlete {
 			for a := range athletes {
 				if !have[fmt.Sprintf("%s#%d", f.ID, a)] {
-					p.addf(prefix+"customFields", "form field %s (%s) is required for athletes[%d]", f.ID, f.Label, a)
+					p.Addf("%scustomFields: form field %s (%s) is required for athletes[%d]", prefix, f.ID, f.Label, a)
 				}
 			}
 			continue
 		}
 		if !have[f.ID] {
-			p.addf(prefix+"customFields", "form field %s (%s) is required", f.ID, f.Label)
+			p.Addf("%scustomFields: form field %s (%s) is required", prefix, f.ID, f.Label)
 		}
 	}
 }

@@ -6,17 +6,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
-
-// TooManyRequestsError refuses a request for now: the caller may retry after RetryAfter
-// (answered 429 with Retry-After).
-type TooManyRequestsError struct {
-	Message    string
-	RetryAfter time.Duration
-}
-
-// Error implements error.
-func (e *TooManyRequestsError) Error() string { return e.Message }
 
 // HoldLimits caps the places that holds not yet paid for may take at once in one event, per
 // client network (the buyer's address; an IPv6 address's /64) and per purchaser e-mail, so
@@ -50,13 +42,13 @@ type LiveHold struct {
 // A purchaser's newest checkout takes precedence over their abandoned ones: when the hold
 // would put the e-mail over its cap, Admit returns the e-mail's oldest holds to release first,
 // just enough to make room, so nobody can lock an e-mail out by holding places under it. The
-// client network's cap refuses instead (a *TooManyRequestsError whose RetryAfter is when
+// client network's cap refuses instead (too many requests, retried after
 // enough of its holds, those released aside, will have lapsed). A hold larger than a cap on
 // its own is a rule problem.
 func (l HoldLimits) Admit(places int, byAddress, byEmail []LiveHold, now time.Time) (release []string, err error) {
 	for _, limit := range []int{l.PerAddress, l.PerEmail} {
 		if limit > 0 && places > limit {
-			return nil, &RuleError{Problems: []string{fmt.Sprintf("registrations: a purchase holds at most %d places", limit)}}
+			return nil, fault.NewUnprocessable(fmt.Sprintf("registrations: a purchase holds at most %d places", limit))
 		}
 	}
 	if l.PerEmail > 0 {
@@ -69,12 +61,11 @@ func (l HoldLimits) Admit(places int, byAddress, byEmail []LiveHold, now time.Ti
 		}
 		kept := slices.DeleteFunc(slices.Clone(byAddress), func(h LiveHold) bool { return released[h.OrderID] })
 		if held := placesOf(kept); held+places > l.PerAddress {
-			return nil, &TooManyRequestsError{
-				Message: fmt.Sprintf("%d places of this event are already held from this address and not paid for (at most %d at once): "+
+			return nil, fault.NewTooManyRequests(
+				fmt.Sprintf("%d places of this event are already held from this address and not paid for (at most %d at once): "+
 					"complete or abandon those checkouts, or retry after Retry-After seconds, when enough of them have lapsed",
 					held, l.PerAddress),
-				RetryAfter: lapseFreeing(kept, held+places-l.PerAddress).Sub(now),
-			}
+				lapseFreeing(kept, held+places-l.PerAddress).Sub(now))
 		}
 	}
 	return release, nil

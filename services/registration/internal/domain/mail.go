@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Receipt is a COMPLETED order as its receipt shows it.
@@ -41,11 +43,8 @@ func ReceiptMail(e Event, to string, receipts []Receipt) Mail {
 // ReceiptCooldownError refuses a receipt mail to an address that was sent the event's receipts
 // less than the cooldown ago; the caller may ask again after retryAfter.
 func ReceiptCooldownError(retryAfter time.Duration) error {
-	return &TooManyRequestsError{
-		Message: "the receipts of this event were sent to this address a moment ago: check the inbox and the spam folder, " +
-			"or ask again after Retry-After seconds",
-		RetryAfter: retryAfter,
-	}
+	return fault.NewTooManyRequests("the receipts of this event were sent to this address a moment ago: check the inbox and the spam folder, "+
+		"or ask again after Retry-After seconds", retryAfter)
 }
 
 // EmailChangeMail confirms to the new address that it is now the registration's e-mail.

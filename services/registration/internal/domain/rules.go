@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // RegistrationInput is what a create (organizer) or a hold (checkout) asks for in one
@@ -30,48 +32,48 @@ type RegistrationInput struct {
 // CheckShape reports problems of the input that the request schema also refuses, for callers
 // that bypass the gateway (the internal hold API): prefix is the path of the registration.
 func CheckShape(prefix string, in RegistrationInput) error {
-	var p problems
+	var p fault.Problems
 	if strings.TrimSpace(in.CategoryID) == "" {
-		p.addf(prefix+"categoryId", "is required")
+		p.Addf("%scategoryId: is required", prefix)
 	}
 	if in.TeamName == "" {
-		p.addf(prefix+"teamName", "is required")
+		p.Addf("%steamName: is required", prefix)
 	}
 	if len(in.Athletes) == 0 && in.PendingParticipants == 0 {
-		p.addf(prefix+"athletes", "must have at least 1 item")
+		p.Addf("%sathletes: must have at least 1 item", prefix)
 	}
 	for i, a := range in.Athletes {
 		checkAthleteShape(&p, fmt.Sprintf("%sathletes[%d].", prefix, i), a)
 	}
 	if in.PendingParticipants < 0 {
-		p.addf(prefix+"pendingParticipantCount", "must be at least 0")
+		p.Addf("%spendingParticipantCount: must be at least 0", prefix)
 	}
 	if in.Guest != nil {
 		if !strings.Contains(in.Guest.Email, "@") {
-			p.addf(prefix+"guestEmail", "must be a valid e-mail address")
+			p.Addf("%sguestEmail: must be a valid e-mail address", prefix)
 		}
 		if len([]rune(in.Guest.Name)) < 2 {
-			p.addf(prefix+"guestName", "must be at least 2 characters long")
+			p.Addf("%sguestName: must be at least 2 characters long", prefix)
 		}
 	}
-	return p.validation()
+	return p.Err(fault.Invalid)
 }
 
-func checkAthleteShape(p *problems, path string, a Athlete) {
+func checkAthleteShape(p *fault.Problems, path string, a Athlete) {
 	if a.Fullname == "" {
-		p.addf(path+"fullname", "is required")
+		p.Addf("%sfullname: is required", path)
 	}
 	if a.IDNumber == "" {
-		p.addf(path+"idNumber", "is required")
+		p.Addf("%sidNumber: is required", path)
 	}
 	if !strings.Contains(a.Email, "@") {
-		p.addf(path+"email", "must be a valid e-mail address")
+		p.Addf("%semail: must be a valid e-mail address", path)
 	}
 	if a.Gender != GenderMale && a.Gender != GenderFemale {
-		p.addf(path+"gender", "must be MALE or FEMALE")
+		p.Addf("%sgender: must be MALE or FEMALE", path)
 	}
 	if _, err := time.Parse(DateLayout, a.BirthDate); err != nil {
-		p.addf(path+"birthDate", "must be a real calendar date in the form YYYY-MM-DD")
+		p.Addf("%sbirthDate: must be a real calendar date in the form YYYY-MM-DD", path)
 	}
 }
 
@@ -89,16 +91,16 @@ func AgeOn(birth, day time.Time) int {
 // gender, ages on the event's start date, custom fields and supplements. prefix is the path
 // of the registration in the request ("" or "registrations[1].").
 func CheckEligibility(prefix string, e Event, c Category, in RegistrationInput) error {
-	var p problems
+	var p fault.Problems
 	checkTeamSize(&p, prefix, c, len(in.Athletes), in.PendingParticipants)
 	checkGender(&p, prefix, c, in.Athletes, in.PendingParticipants)
 	checkAges(&p, prefix, e, c, in.Athletes)
 	checkCustomFields(&p, prefix, e, c, in.CustomFields, len(in.Athletes))
 	checkSupplements(&p, prefix, e, in.SupplementIDs, in.SupplementSelections)
-	return p.rules()
+	return p.Err(fault.Unprocessable)
 }
 
-func checkTeamSize(p *problems, prefix string, c Category, athletes, pending int) {
+func checkTeamSize(p *fault.Problems, prefix string, c Category, athletes, pending int) {
 	n := athletes + pending
 	lo, hi := max(c.TeamSize.Min, 1), c.TeamSize.Max
 	if hi < lo {
@@ -107,20 +109,20 @@ func checkTeamSize(p *problems, prefix string, c Category, athletes, pending int
 	switch {
 	case n >= lo && n <= hi:
 	case lo == 1 && hi == 1:
-		p.addf(prefix+"athletes", "the category %s takes one athlete per registration, got %d", c.ID, n)
+		p.Addf("%sathletes: the category %s takes one athlete per registration, got %d", prefix, c.ID, n)
 	case lo == hi:
-		p.addf(prefix+"athletes", "the category %s takes teams of exactly %d athletes, got %d", c.ID, lo, n)
+		p.Addf("%sathletes: the category %s takes teams of exactly %d athletes, got %d", prefix, c.ID, lo, n)
 	default:
-		p.addf(prefix+"athletes", "the category %s takes teams of %d to %d athletes, got %d", c.ID, lo, hi, n)
+		p.Addf("%sathletes: the category %s takes teams of %d to %d athletes, got %d", prefix, c.ID, lo, hi, n)
 	}
 }
 
-func checkGender(p *problems, prefix string, c Category, athletes []Athlete, pending int) {
+func checkGender(p *fault.Problems, prefix string, c Category, athletes []Athlete, pending int) {
 	switch c.Gender {
 	case GenderMale, GenderFemale:
 		for i, a := range athletes {
 			if a.Gender != c.Gender {
-				p.addf(fmt.Sprintf("%sathletes[%d].gender", prefix, i), "the category %s is for %s athletes only", c.ID, c.Gender)
+				p.Addf("%sathletes[%d].gender: the category %s is for %s athletes only", prefix, i, c.ID, c.Gender)
 			}
 		}
 	case GenderMixed:
@@ -133,12 +135,12 @@ func checkGender(p *problems, prefix string, c Category, athletes []Athlete, pen
 			women = women || a.Gender == GenderFemale
 		}
 		if !men || !women {
-			p.addf(prefix+"athletes", "the category %s is MIXED: a team needs at least one MALE and one FEMALE athlete", c.ID)
+			p.Addf("%sathletes: the category %s is MIXED: a team needs at least one MALE and one FEMALE athlete", prefix, c.ID)
 		}
 	}
 }
 
-func checkAges(p *problems, prefix string, e Event, c Category, athletes []Athlete) {
+func checkAges(p *fault.Problems, prefix string, e Event, c Category, athletes []Athlete) {
 	if c.AgeMin == nil && c.AgeMax == nil {
 		return
 	}
@@ -154,10 +156,10 @@ func checkAges(p *problems, prefix string, e Event, c Category, athletes []Athle
 		age := AgeOn(birth, day)
 		path := fmt.Sprintf("%sathletes[%d].birthDate", prefix, i)
 		if c.AgeMin != nil && age < *c.AgeMin {
-			p.addf(path, "athlete is %d on %s, the category requires at least %d", age, e.StartDate, *c.AgeMin)
+			p.Addf("%s: athlete is %d on %s, the category requires at least %d", path, age, e.StartDate, *c.AgeMin)
 		}
 		if c.AgeMax != nil && age > *c.AgeMax {
-			p.addf(path, "athlete is %d on %s, the category allows at most %d", age, e.StartDate, *c.AgeMax)
+			p.Addf("%s: athlete is %d on %s, the category allows at most %d", path, age, e.StartDate, *c.AgeMax)
 		}
 	}
 }
@@ -167,7 +169,7 @@ func fieldApplies(f FormField, categoryID string) bool {
 	return len(f.CategoryIDs) == 0 || slices.Contains(f.CategoryIDs, categoryID)
 }
 
-func checkSupplements(p *problems, prefix string, e Event, ids []string, sels []SupplementSelection) {
+func checkSupplements(p *fault.Problems, prefix string, e Event, ids []string, sels []SupplementSelection) {
 	find := func(id string) (Supplement, bool) {
 		for _, s := range e.Supplements {
 			if s.ID == id {
@@ -182,13 +184,13 @@ func checkSupplements(p *problems, prefix string, e Event, ids []string, sels []
 		s, ok := find(id)
 		switch {
 		case !ok:
-			p.addf(path, "supplement %s does not exist in event %s", id, e.ID)
+			p.Addf("%s: supplement %s does not exist in event %s", path, id, e.ID)
 		case !s.Active:
-			p.addf(path, "supplement %s is not active", id)
+			p.Addf("%s: supplement %s is not active", path, id)
 		case s.Kind == SupplementOptions:
-			p.addf(path, "supplement %s has options: choose one in supplementSelections", id)
+			p.Addf("%s: supplement %s has options: choose one in supplementSelections", path, id)
 		case seen[id]:
-			p.addf(path, "supplement %s is chosen twice", id)
+			p.Addf("%s: supplement %s is chosen twice", path, id)
 		default:
 			seen[id] = true
 		}
@@ -198,25 +200,25 @@ func checkSupplements(p *problems, prefix string, e Event, ids []string, sels []
 		s, ok := find(sel.SupplementID)
 		switch {
 		case !ok:
-			p.addf(path+".supplementId", "supplement %s does not exist in event %s", sel.SupplementID, e.ID)
+			p.Addf("%s.supplementId: supplement %s does not exist in event %s", path, sel.SupplementID, e.ID)
 			continue
 		case !s.Active:
-			p.addf(path+".supplementId", "supplement %s is not active", sel.SupplementID)
+			p.Addf("%s.supplementId: supplement %s is not active", path, sel.SupplementID)
 			continue
 		case s.Kind != SupplementOptions:
-			p.addf(path+".supplementId", "supplement %s has a single price: send it in selectedSupplementIds", sel.SupplementID)
+			p.Addf("%s.supplementId: supplement %s has a single price: send it in selectedSupplementIds", path, sel.SupplementID)
 			continue
 		case seen[sel.SupplementID]:
-			p.addf(path+".supplementId", "supplement %s is chosen twice", sel.SupplementID)
+			p.Addf("%s.supplementId: supplement %s is chosen twice", path, sel.SupplementID)
 			continue
 		}
 		seen[sel.SupplementID] = true
 		idx := slices.IndexFunc(s.Options, func(o SupplementOption) bool { return o.ID == sel.OptionID })
 		switch {
 		case idx < 0:
-			p.addf(path+".optionId", "option %s does not belong to supplement %s", sel.OptionID, sel.SupplementID)
+			p.Addf("%s.optionId: option %s does not belong to supplement %s", path, sel.OptionID, sel.SupplementID)
 		case !s.Options[idx].Active:
-			p.addf(path+".optionId", "option %s of supplement %s is not active", sel.OptionID, sel.SupplementID)
+			p.Addf("%s.optionId: option %s of supplement %s is not active", path, sel.OptionID, sel.SupplementID)
 		}
 	}
 }

@@ -1,11 +1,11 @@
 package domain_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -160,8 +160,8 @@ func TestCheckEligibility(t *testing.T) {
 				}
 				return
 			}
-			var re *domain.RuleError
-			if !errors.As(err, &re) {
+			re, ok := fault.Of(err)
+			if !ok || re.Kind != fault.Unprocessable {
 				t.Fatalf("got %v, want a RuleError", err)
 			}
 			all := strings.Join(re.Problems, "\n")
@@ -176,8 +176,8 @@ func TestCheckEligibility(t *testing.T) {
 
 func TestCheckShape(t *testing.T) {
 	err := domain.CheckShape("registrations[0].", domain.RegistrationInput{Athletes: []domain.Athlete{{Gender: "X", BirthDate: "2023-02-29"}}})
-	var ve *domain.ValidationError
-	if !errors.As(err, &ve) {
+	ve, ok := fault.Of(err)
+	if !ok || ve.Kind != fault.Invalid {
 		t.Fatalf("got %v", err)
 	}
 	all := strings.Join(ve.Problems, "\n")

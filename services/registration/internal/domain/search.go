@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Search paging bounds.
@@ -95,7 +97,7 @@ type SearchRequest struct {
 // Normalize checks r and applies the defaults: limit 20, offset 0, sort createdAt-desc,
 // ticketStatus ACTIVE; of several cancelledFrom the latest applies, of cancelledTo the earliest.
 func (r SearchRequest) Normalize() (SearchQuery, error) {
-	var p problems
+	var p fault.Problems
 	q := SearchQuery{
 		Text: r.Search, AthleteID: r.AthleteID, EventID: r.EventID, TicketID: r.TicketID, CategoryID: r.CategoryID,
 		Gender: r.Gender, CheckIn: r.CheckIn, Sort: r.SortBy,
@@ -104,7 +106,7 @@ func (r SearchRequest) Normalize() (SearchQuery, error) {
 		Limit: DefaultSearchLimit,
 	}
 	if len([]rune(r.Search)) > 100 {
-		p.addf("search", "must be at most 100 characters")
+		p.Add("search: must be at most 100 characters")
 	}
 	oneOf(&p, "gender", q.Gender, GenderMale, GenderFemale)
 	oneOf(&p, "checkIn", q.CheckIn, CheckInCheckedIn, CheckInPending)
@@ -124,64 +126,64 @@ func (r SearchRequest) Normalize() (SearchQuery, error) {
 	q.CancelledTo = bound(&p, "cancelledTo", r.CancelledTo, false)
 	if r.Limit != nil {
 		if l := *r.Limit; l != float64(int(l)) || l < 1 || l > MaxSearchLimit {
-			p.addf("limit", "must be an integer from 1 to %d", MaxSearchLimit)
+			p.Addf("limit: must be an integer from 1 to %d", MaxSearchLimit)
 		} else {
 			q.Limit = int(l)
 		}
 	}
 	if r.Offset != nil {
 		if o := *r.Offset; o != float64(int(o)) || o < 0 || o > 1e9 {
-			p.addf("offset", "must be an integer from 0 to 1000000000")
+			p.Add("offset: must be an integer from 0 to 1000000000")
 		} else {
 			q.Offset = int(o)
 		}
 	}
 	if len(r.CustomFieldFilters) > 20 {
-		p.addf("customFieldFilters", "must have at most 20 items")
+		p.Add("customFieldFilters: must have at most 20 items")
 	}
 	if len(r.SupplementFilters) > 20 {
-		p.addf("supplementFilters", "must have at most 20 items")
+		p.Add("supplementFilters: must have at most 20 items")
 	}
 	for i, f := range r.CustomFieldFilters {
 		checkFieldFilter(&p, fmt.Sprintf("customFieldFilters[%d]", i), f)
 	}
 	for i, f := range r.SupplementFilters {
 		if f.SupplementID == "" {
-			p.addf(fmt.Sprintf("supplementFilters[%d].supplementId", i), "is required")
+			p.Addf("supplementFilters[%d].supplementId: is required", i)
 		}
 		if f.OptionIDs != nil && len(f.OptionIDs) == 0 {
-			p.addf(fmt.Sprintf("supplementFilters[%d].optionIds", i), "must have at least 1 item")
+			p.Addf("supplementFilters[%d].optionIds: must have at least 1 item", i)
 		}
 	}
-	return q, p.validation()
+	return q, p.Err(fault.Invalid)
 }
 
 // age checks an age bound: a whole number from 0 to 120. Like limit and offset it is read as
 // a JSON number, because the schema's integers include 30.0 and 3e1.
-func age(p *problems, name string, v *float64) *int {
+func age(p *fault.Problems, name string, v *float64) *int {
 	if v == nil {
 		return nil
 	}
 	if *v != math.Trunc(*v) || *v < 0 || *v > 120 {
-		p.addf(name, "must be an integer from 0 to 120")
+		p.Addf("%s: must be an integer from 0 to 120", name)
 		return nil
 	}
 	n := int(*v)
 	return &n
 }
 
-func checkFieldFilter(p *problems, path string, f CustomFieldFilter) {
+func checkFieldFilter(p *fault.Problems, path string, f CustomFieldFilter) {
 	if f.FieldID == "" {
-		p.addf(path+".fieldId", "is required")
+		p.Addf("%s.fieldId: is required", path)
 	}
 	switch f.Operator {
 	case OpContains:
 		if _, ok := f.Value.(string); !ok {
-			p.addf(path+".value", "must be a string for the contains operator")
+			p.Addf("%s.value: must be a string for the contains operator", path)
 		}
 	case OpEquals:
 		if f.Value == nil {
-			p.addf(path+".value", "is required for the equals operator")
+			p.Addf("%s.value: is required for the equals operator", path)
 		}
 	case OpHasAny:
 		switch v := f.Value.(type) {
@@ -189,20 +191,20 @@ func checkFieldFilter(p *problems, path string, f CustomFieldFilter) {
 		case []any:
 			for _, item := range v {
 				if _, ok := item.(string); !ok {
-					p.addf(path+".value", "must be an array of strings")
+					p.Addf("%s.value: must be an array of strings", path)
 					break
 				}
 			}
 		default:
-			p.addf(path+".value", "is required for the has-any operator")
+			p.Addf("%s.value: is required for the has-any operator", path)
 		}
 	case OpIsEmpty, OpIsNotEmpty:
 	default:
-		p.addf(path+".operator", "must be one of contains, equals, has-any, is-empty, is-not-empty")
+		p.Addf("%s.operator: must be one of contains, equals, has-any, is-empty, is-not-empty", path)
 	}
 }
 
-func oneOf(p *problems, name, v string, allowed ...string) {
+func oneOf(p *fault.Problems, name, v string, allowed ...string) {
 	if v == "" {
 		return
 	}
@@ -211,16 +213,16 @@ func oneOf(p *problems, name, v string, allowed ...string) {
 			return
 		}
 	}
-	p.addf(name, "must be one of %v", allowed)
+	p.Addf("%s: must be one of %v", name, allowed)
 }
 
 // bound parses RFC 3339 times and keeps the latest (latest true) or the earliest.
-func bound(p *problems, name string, values []string, latest bool) *time.Time {
+func bound(p *fault.Problems, name string, values []string, latest bool) *time.Time {
 	var out *time.Time
 	for i, s := range values {
 		t, err := time.Parse(time.RFC3339Nano, s)
 		if err != nil {
-			p.addf(fmt.Sprintf("%s[%d]", name, i), "must be an RFC 3339 date-time, for example 2025-05-01T08:00:00Z")
+			p.Addf("%s[%d]: must be an RFC 3339 date-time, for example 2025-05-01T08:00:00Z", name, i)
 			continue
 		}
 		if out == nil || latest && t.After(*out) || !latest && t.Before(*out) {

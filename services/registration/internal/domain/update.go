@@ -3,6 +3,8 @@ package domain
 import (
 	"fmt"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Patch is a partial update of a registration: nil fields are left untouched.
@@ -44,10 +46,10 @@ type UpdatePlan struct {
 // the tickets of the removed positions (their rows stay, CANCELLED).
 func PlanUpdate(e Event, cur Registration, p Patch, now time.Time) (UpdatePlan, error) {
 	if cur.Cancelled() {
-		return UpdatePlan{}, &ConflictError{Message: fmt.Sprintf("registration %s is cancelled and cannot be changed", cur.ID)}
+		return UpdatePlan{}, fault.NewConflict(fmt.Sprintf("registration %s is cancelled and cannot be changed", cur.ID))
 	}
 	if p.EventID != nil && *p.EventID != cur.EventID {
-		return UpdatePlan{}, &RuleError{Problems: []string{fmt.Sprintf("eventId: a registration cannot move to another event (it is in %s)", cur.EventID)}}
+		return UpdatePlan{}, fault.NewUnprocessable(fmt.Sprintf("eventId: a registration cannot move to another event (it is in %s)", cur.EventID))
 	}
 	next := cur
 	next.Tickets = append([]Ticket(nil), cur.Tickets...)
@@ -108,7 +110,7 @@ func PlanUpdate(e Event, cur Registration, p Patch, now time.Time) (UpdatePlan, 
 		return UpdatePlan{}, err
 	}
 	if next.TeamName == "" {
-		return UpdatePlan{}, &ValidationError{Problems: []string{"teamName must not be empty"}}
+		return UpdatePlan{}, fault.NewInvalid("teamName must not be empty")
 	}
 	// Ages follow the event's current start date.
 	for i := range next.Tickets {

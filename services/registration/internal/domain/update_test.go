@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -63,8 +64,7 @@ func TestPlanUpdateAthletesByPosition(t *testing.T) {
 			t.Fatalf("new %v tickets %+v", p.NewTickets, p.Registration.Tickets)
 		}
 		_, err = domain.PlanUpdate(event(), cur, domain.Patch{AthletesSet: true, Athletes: []domain.Athlete{named("A", ""), named("B", ""), named("C", ""), named("D", ""), named("E", "")}}, now)
-		var re *domain.RuleError
-		if !errors.As(err, &re) || !strings.Contains(re.Problems[0], "teams of 1 to 4 athletes, got 5") {
+		if f, ok := fault.Of(err); !ok || f.Kind != fault.Unprocessable || !strings.Contains(f.Problems[0], "teams of 1 to 4 athletes, got 5") {
 			t.Fatalf("beyond the team size: %v", err)
 		}
 	})
@@ -101,8 +101,7 @@ func TestPlanUpdateAthletesByPosition(t *testing.T) {
 			t.Fatalf("%+v %v", p, err)
 		}
 		_, err = domain.PlanUpdate(event(), cur, domain.Patch{CategoryID: &cat}, now)
-		var re *domain.RuleError
-		if !errors.As(err, &re) { // three athletes do not fit a solo category
+		if !errors.Is(err, fault.ErrUnprocessable) { // three athletes do not fit a solo category
 			t.Fatalf("move of a team to a solo category: %v", err)
 		}
 		p, err = domain.PlanUpdate(event(), cur, domain.Patch{CategoryID: &cat, AthletesSet: true, Athletes: []domain.Athlete{named("A", "")}}, now)
@@ -110,20 +109,18 @@ func TestPlanUpdateAthletesByPosition(t *testing.T) {
 			t.Fatalf("move: %+v %v", p, err)
 		}
 		other := "evt_2"
-		if _, err := domain.PlanUpdate(event(), cur, domain.Patch{EventID: &other}, now); !errors.As(err, &re) {
+		if _, err := domain.PlanUpdate(event(), cur, domain.Patch{EventID: &other}, now); !errors.Is(err, fault.ErrUnprocessable) {
 			t.Fatalf("move to another event: %v", err)
 		}
 		missing := "cat_nope"
-		var nf *domain.NotFoundError
-		if _, err := domain.PlanUpdate(event(), cur, domain.Patch{CategoryID: &missing}, now); !errors.As(err, &nf) {
+		if _, err := domain.PlanUpdate(event(), cur, domain.Patch{CategoryID: &missing}, now); !errors.Is(err, fault.ErrNotFound) {
 			t.Fatalf("unknown category: %v", err)
 		}
 	})
 	t.Run("a cancelled registration cannot change", func(t *testing.T) {
 		c := cur
 		c.CancelledAt = &now
-		var ce *domain.ConflictError
-		if _, err := domain.PlanUpdate(event(), c, domain.Patch{}, now); !errors.As(err, &ce) {
+		if _, err := domain.PlanUpdate(event(), c, domain.Patch{}, now); !errors.Is(err, fault.ErrConflict) {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -148,8 +145,8 @@ func TestSearchNormalize(t *testing.T) {
 		CancelledFrom: []string{"2026-01-01"}, CustomFieldFilters: []domain.CustomFieldFilter{{FieldID: "f", Operator: "like"}, {FieldID: "f", Operator: "contains", Value: 3.0}},
 		SupplementFilters: []domain.SupplementFilter{{SupplementID: "", OptionIDs: []string{}}},
 	}.Normalize()
-	var ve *domain.ValidationError
-	if !errors.As(err, &ve) {
+	ve, ok := fault.Of(err)
+	if !ok || ve.Kind != fault.Invalid {
 		t.Fatalf("got %v", err)
 	}
 	all := strings.Join(ve.Problems, "\n")

@@ -1,7 +1,7 @@
 package regtest
 
 import (
-	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/mail"
@@ -11,6 +11,8 @@ import (
 	"time"
 
 	gosmtp "github.com/emersion/go-smtp"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // Message is a delivered e-mail.
@@ -28,7 +30,7 @@ type MailServer struct {
 
 // StartMailServer starts an SMTP server on a free port until the test ends.
 func StartMailServer(t testing.TB) *MailServer {
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,15 +53,14 @@ func (m *MailServer) Messages() []Message {
 // Wait returns the delivered messages once there are at least n, or fails after 10s.
 func (m *MailServer) Wait(t testing.TB, n int) []Message {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if got := m.Messages(); len(got) >= n {
-			return got
+	var got []Message
+	testkit.Eventually(t, 10*time.Second, func() string {
+		if got = m.Messages(); len(got) < n {
+			return fmt.Sprintf("%d messages delivered within 10s, want %d", len(got), n)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("%d messages delivered within 10s, want %d", len(m.Messages()), n)
-	return nil
+		return ""
+	})
+	return got
 }
 
 type session struct {

@@ -5,10 +5,7 @@
 package regtest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -25,14 +22,14 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
-	regpg "github.com/podiumhq/podium/services/registration/internal/adapters/postgres"
-	"github.com/podiumhq/podium/services/registration/internal/adapters/smtp"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
+	"github.com/podiumhq/podium/services/registration/internal/api"
 	"github.com/podiumhq/podium/services/registration/internal/app"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
-	reghttp "github.com/podiumhq/podium/services/registration/internal/http"
 	"github.com/podiumhq/podium/services/registration/migrations"
 )
 
@@ -57,7 +54,7 @@ type Options struct {
 type Env struct {
 	URL     string
 	Pool    *pgxpool.Pool
-	Repo    *regpg.Repository
+	Repo    *store.Repository
 	Service *app.Service
 	Clock   *testkit.Clock
 	// Issuers mint identity tokens from each calling service, and registration's own; the
@@ -69,8 +66,7 @@ type Env struct {
 	// Validator checks responses against the OpenAPI document.
 	Validator *apispec.Validator
 	// App is the service's Fiber app, for tests that send it requests in memory.
-	App    *fiber.App
-	client *http.Client
+	App *fiber.App
 	// principals remembers the principal of each token Token minted, so that Do can send it to
 	// an internal route as checkout would.
 	principals sync.Map
@@ -84,50 +80,47 @@ func Start(t testing.TB, o Options) *Env {
 		t.Fatal(err)
 	}
 	env := &Env{Pool: o.Pool, Clock: &testkit.Clock{}, Issuers: identitytest.New(t), Validator: v}
-	transport := &http.Transport{MaxIdleConnsPerHost: 64}
-	env.client = &http.Client{Transport: transport}
 	if env.Pool == nil {
 		env.Pool = NewPool(t, o.MaxConns)
 	}
 	env.Catalog = StartCatalog(t, env.Issuers.Verifier(identity.Catalog))
-	env.Repo = regpg.New(env.Pool)
+	env.Repo = store.New(env.Pool)
 	opts := app.DefaultOptions
 	if o.App != nil {
 		opts = *o.App
 	}
-	env.Service = app.New(env.Repo, catalog.New(env.Catalog.URL, o.CatalogTTL, env.Issuers.Signer(identity.Registration)), env.Clock.Now, opts)
+	catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: env.Catalog.URL, Timeout: 5 * time.Second, Signer: env.Issuers.Signer(identity.Registration)})
+	env.Service = app.New(env.Repo, catalog.New(catalogPeer, o.CatalogTTL), env.Clock.Now, opts)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: reghttp.MapError,
+		Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
-	reghttp.Register(srv.App, reghttp.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})
+	api.Register(srv.App, api.Deps{Service: env.Service, Verifier: env.Issuers.Verifier(identity.Registration), Validator: v})
 	env.App = srv.App
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	env.URL = "http://" + ln.Addr().String()
-	Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 	if o.Kafka {
 		env.Brokers = testkit.Kafka(t)
-		if err := broker.EnsureTopics(context.Background(), env.Brokers, 3, 1, domain.PlacesTopic, domain.OrdersTopic, domain.PaymentsTopic); err != nil {
+		if err := broker.EnsureTopics(t.Context(), env.Brokers, 3, 1, domain.PlacesTopic, domain.OrdersTopic, domain.PaymentsTopic); err != nil {
 			t.Fatal(err)
 		}
 		w := broker.NewWriter(env.Brokers)
 		t.Cleanup(func() { _ = w.Close() })
 		relay := &outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
-		Background(t, relay.Run)
+		testkit.Background(t, relay.Run)
 	}
 	if o.Mail {
 		env.Mail = StartMailServer(t)
-		w := &smtp.Worker{Store: env.Repo, Log: log, Poll: 50 * time.Millisecond,
-			Sender: smtp.NewSender(smtp.Config{Host: "127.0.0.1", Port: env.Mail.Port, From: "Podium <no-reply@podium.test>"})}
-		Background(t, w.Run)
+		env.StartMailWorker(t, env.Mail.Port)
 	}
-	// Runs before the server's shutdown (cleanups run last-in first-out): connections the
+	// Runs before the server's shutdown (cleanups run last-in first-out): connections Do's
 	// client dialed but never used would otherwise keep the server from draining.
-	t.Cleanup(transport.CloseIdleConnections)
+	t.Cleanup(http.DefaultTransport.(*http.Transport).CloseIdleConnections)
 	return env
 }
 
@@ -138,7 +131,7 @@ func NewPool(t testing.TB, maxConns int32) *pgxpool.Pool {
 		return testkit.Pool(t, migrations.Set(), outbox.Migrations())
 	}
 	url := testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations())
-	pool, err := postgres.Connect(context.Background(), url, postgres.Options{MaxConns: maxConns})
+	pool, err := postgres.Connect(t.Context(), url, postgres.Options{MaxConns: maxConns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,66 +139,15 @@ func NewPool(t testing.TB, maxConns int32) *pgxpool.Pool {
 	return pool
 }
 
-// Background runs fn until the test ends and reports its error.
-func Background(t testing.TB, fn func(context.Context) error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- fn(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("background: %v", err)
-		}
-	})
-}
-
-// Response is an HTTP answer with its decoded JSON body.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   map[string]any
-	Raw    []byte
-}
-
-// Do sends a request with body as JSON (raw bytes as they are) and the token.
-func (e *Env) Do(t testing.TB, method, path string, body any, token string) Response {
+// Do sends a request with body as JSON (raw bytes as they are) and, unless it is "", the
+// identity token (see Token).
+func (e *Env) Do(t testing.TB, method, path string, body any, token string) testkit.Response {
 	t.Helper()
-	var rd io.Reader
-	switch b := body.(type) {
-	case nil:
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, e.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
+	var headers map[string]string
 	if token != "" {
-		req.Header.Set(identity.Header, e.asCaller(t, path, token))
+		headers = map[string]string{identity.Header: e.asCaller(t, path, token)}
 	}
-	resp, err := e.client.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	if len(raw) > 0 && raw[0] == '{' {
-		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			t.Fatalf("%s %s: body %s: %v", method, path, raw, err)
-		}
-	}
-	return r
+	return testkit.Do(t, method, e.URL+path, body, headers)
 }
 
 // Token mints an identity token for p as the gateway does for the routes it forwards. Do sends
@@ -243,12 +185,9 @@ func (e *Env) Browser(t testing.TB, org string) string {
 }
 
 // Valid fails the test unless r's body matches the document for operationID.
-func (e *Env) Valid(t testing.TB, operationID string, r Response) {
+func (e *Env) Valid(t testing.TB, operationID string, r testkit.Response) {
 	t.Helper()
 	if err := e.Validator.ValidateResponse(operationID, r.Status, r.Raw); err != nil {
 		t.Fatalf("%s %d response does not match the document: %v\n%s", operationID, r.Status, err, r.Raw)
 	}
 }
-
-// Text returns the raw body as a string.
-func (r Response) Text() string { return string(r.Raw) }

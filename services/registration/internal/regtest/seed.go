@@ -1,7 +1,6 @@
 package regtest
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -67,10 +66,10 @@ SELECT 'tkt_s' || i, 'ath_s' || i, $1, 'reg_s' || i, 'ord_s' || i, 0,
     (i %% 9) * 1000, jsonb_build_object('fld_size', (ARRAY['S','M','L'])[1 + i %% 3]),
     CASE WHEN i %% 4 = 0 THEN ARRAY['sup_tee'] ELSE '{}' END, created_at, created_at
 FROM g`, "", quote(FirstNames), len(FirstNames), quote(LastNames), len(LastNames), n)
-	if _, err := pool.Exec(context.Background(), sql, org); err != nil {
+	if _, err := pool.Exec(t.Context(), sql, org); err != nil {
 		t.Fatalf("seed: %v", err)
 	}
-	if _, err := pool.Exec(context.Background(), "VACUUM ANALYZE tickets"); err != nil {
+	if _, err := pool.Exec(t.Context(), "VACUUM ANALYZE tickets"); err != nil {
 		t.Fatalf("analyze: %v", err)
 	}
 }

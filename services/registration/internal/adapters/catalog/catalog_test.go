@@ -4,18 +4,31 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
+
+var browser = identity.Principal{OrganizerID: "org_1", KeyID: "key_pk", KeyType: identity.Publishable, Origin: "https://shop.example"}
+
+func newClient(issuers *identitytest.Issuers, base string, rt http.RoundTripper, ttl time.Duration) *catalog.Client {
+	return catalog.New(peer.New(peer.Options{Name: identity.Catalog, BaseURL: base, Timeout: 5 * time.Second,
+		Signer: issuers.Signer(identity.Registration), Transport: rt}), ttl)
+}
 
 func TestEventIsCachedAndCallerSigned(t *testing.T) {
 	var calls atomic.Int32
@@ -30,24 +43,26 @@ func TestEventIsCachedAndCallerSigned(t *testing.T) {
 			return
 		}
 		gotCaller.Store(v)
-		gotRequestID.Store(r.Header.Get("X-Request-Id"))
+		gotRequestID.Store(r.Header.Get(httpserver.HeaderRequestID))
 		switch r.URL.Path {
 		case "/internal/events/evt_1":
 			_ = json.NewEncoder(w).Encode(domain.Event{ID: "evt_1", OrganizerID: "org_1", StartDate: "2027-06-12"})
 		case "/internal/events/evt_down":
 			w.WriteHeader(http.StatusServiceUnavailable)
+		case "/internal/events/evt_refused":
+			w.WriteHeader(http.StatusForbidden)
 		default:
 			w.WriteHeader(http.StatusNotFound)
+			_, _ = w.Write([]byte(`{"statusCode":404,"message":"event evt_other not found"}`))
 		}
 	}))
 	defer srv.Close()
-	c := catalog.New(srv.URL, 200*time.Millisecond, issuers.Signer(identity.Registration))
+	c := newClient(issuers, srv.URL, nil, 200*time.Millisecond)
 	clock := time.Date(2027, 1, 1, 12, 0, 0, 0, time.UTC)
 	catalog.SetClock(c, func() time.Time { return clock })
-	browser := identity.Principal{OrganizerID: "org_1", KeyID: "key_pk", KeyType: identity.Publishable, Origin: "https://shop.example"}
-	ctx := catalog.WithCaller(context.Background(), catalog.Caller{Principal: browser, RequestID: "req_1"})
+	ctx := httpserver.WithRequestID(t.Context(), "req_1")
 	for range 3 {
-		e, err := c.Event(ctx, "evt_1")
+		e, err := c.Event(ctx, browser, "evt_1")
 		if err != nil || e.OrganizerID != "org_1" {
 			t.Fatalf("event %+v %v", e, err)
 		}
@@ -57,19 +72,77 @@ func TestEventIsCachedAndCallerSigned(t *testing.T) {
 		t.Fatalf("calls %d caller %+v request id %v", calls.Load(), gotCaller.Load(), gotRequestID.Load())
 	}
 	clock = clock.Add(250 * time.Millisecond)
-	if _, err := c.Event(ctx, "evt_1"); err != nil || calls.Load() != 2 {
+	if _, err := c.Event(ctx, browser, "evt_1"); err != nil || calls.Load() != 2 {
 		t.Fatalf("after the TTL: %d calls, %v", calls.Load(), err)
 	}
-	var nf *domain.NotFoundError
 	for range 2 { // not-found answers are not cached
-		if _, err := c.Event(ctx, "evt_other"); !errors.As(err, &nf) {
+		if _, err := c.Event(ctx, browser, "evt_other"); !errors.Is(err, fault.ErrNotFound) || !strings.Contains(err.Error(), "event evt_other not found") {
 			t.Fatalf("unknown event: %v", err)
 		}
 	}
 	if calls.Load() != 4 {
 		t.Fatalf("%d calls", calls.Load())
 	}
-	if _, err := c.Event(ctx, "evt_down"); !errors.Is(err, domain.ErrCatalogUnavailable) {
+	if _, err := c.Event(ctx, browser, "evt_down"); !errors.Is(err, fault.ErrUnavailable) {
 		t.Fatalf("catalog down: %v", err)
 	}
+	// A refusal the catalog's contract does not give a caller it serves is our own bug.
+	if _, err := c.Event(ctx, browser, "evt_refused"); fault.KindOf(err) != fault.Internal || err == nil {
+		t.Fatalf("catalog refusing the call: %v", err)
+	}
+}
+
+// roundTrip answers a call as a function says.
+type roundTrip func(*http.Request) (*http.Response, error)
+
+func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// TestACancelledCallerLeavesTheSharedReadToOthers: a caller that gives up while a second waits
+// for the same read fails alone; the read goes on and the second gets the event.
+func TestACancelledCallerLeavesTheSharedReadToOthers(t *testing.T) {
+	issuers := identitytest.New(t)
+	synctest.Test(t, func(t *testing.T) {
+		var calls atomic.Int32
+		release := make(chan struct{})
+		catalogAnswers := roundTrip(func(r *http.Request) (*http.Response, error) {
+			calls.Add(1)
+			select {
+			case <-release:
+			case <-r.Context().Done():
+				return nil, r.Context().Err()
+			}
+			return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Request: r,
+				Body: io.NopCloser(strings.NewReader(`{"id":"evt_1","organizerId":"org_1"}`))}, nil
+		})
+		c := newClient(issuers, "http://catalog.test", catalogAnswers, 0)
+
+		first, cancel := context.WithCancel(t.Context())
+		firstErr := make(chan error, 1)
+		go func() {
+			_, err := c.Event(first, browser, "evt_1")
+			firstErr <- err
+		}()
+		synctest.Wait() // the first caller's read reached the catalog
+		second := make(chan domain.Event, 1)
+		go func() {
+			e, err := c.Event(t.Context(), browser, "evt_1")
+			if err != nil {
+				t.Errorf("second caller: %v", err)
+			}
+			second <- e
+		}()
+		synctest.Wait() // the second caller waits for the same read
+
+		cancel()
+		if err := <-firstErr; !errors.Is(err, context.Canceled) {
+			t.Fatalf("first caller: %v, want its cancellation", err)
+		}
+		close(release)
+		if e := <-second; e.ID != "evt_1" || e.OrganizerID != "org_1" {
+			t.Fatalf("second caller got %+v", e)
+		}
+		if n := calls.Load(); n != 1 {
+			t.Fatalf("%d reads, want the one both callers shared", n)
+		}
+	})
 }

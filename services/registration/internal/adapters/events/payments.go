@@ -1,0 +1,72 @@
+// Package events consumes checkout's payment events (checkout.payments.v1) and applies them:
+// a succeeded payment confirms its order, a failed one releases it, a refunded one marks it
+// REFUNDED. Each message is applied once (inbox by ce_id); the transitions themselves are
+// idempotent, so duplicates, replays and any arrival order are harmless.
+package events
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/services/registration/internal/app"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// payment is the union of the payment events' data.
+type payment struct {
+	OrderID    string `json:"orderId"`
+	SessionID  string `json:"sessionId"`
+	PaymentRef string `json:"paymentRef"`
+	Amount     *int64 `json:"amount"`
+	Currency   string `json:"currency"`
+	Reason     string `json:"reason"`
+}
+
+// Handler returns the broker handler of payment events. Messages of other types are ignored.
+// Undecodable data, an unknown version of a payment event, and a missing ce_id or orderId are
+// poison (dead-lettered at once); a failure to apply the payment is retried until it succeeds.
+func Handler(svc *app.Service, log *slog.Logger) broker.Handler {
+	return func(ctx context.Context, m broker.Message) error {
+		typ := m.Headers[broker.HeaderType]
+		ok, err := broker.Accepts(m, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded)
+		if !ok {
+			if err == nil {
+				log.DebugContext(ctx, "ignoring message of another type", "type", typ)
+			}
+			return err
+		}
+		id, err := broker.RequireID(m)
+		if err != nil {
+			return err
+		}
+		var p payment
+		if err := broker.Decode(m, &p); err != nil {
+			return err
+		}
+		if p.OrderID == "" {
+			return broker.Poisonf("payment event %s: no orderId", id)
+		}
+		return svc.ApplyPayment(ctx, app.Payment{
+			MessageID: id, Type: typ, OrderID: p.OrderID, PaymentRef: p.PaymentRef, Amount: p.Amount, Reason: p.Reason,
+		})
+	}
+}
+
+// DeadLetters returns the dead letters of registration's consumers (operator command).
+func DeadLetters(brokers []string) broker.DeadLetters {
+	return broker.DeadLetters{Brokers: brokers, Service: "registration", Topics: []string{domain.PaymentsTopic}}
+}
+
+// Consumer returns the payments consumer: it restarts after broker failures and tells readiness
+// once it joined its group; joined, if set, is called then too.
+func Consumer(brokers []string, svc *app.Service, log *slog.Logger, joined func()) *broker.Consumer {
+	return &broker.Consumer{
+		Config: broker.ConsumerConfig{
+			Brokers: brokers, Group: domain.PaymentsConsumerGroup, Topics: []string{domain.PaymentsTopic},
+			Log: log, Joined: joined,
+		},
+		Handler: Handler(svc, log),
+		Log:     log,
+	}
+}

@@ -1,0 +1,47 @@
+package store_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+	"github.com/podiumhq/podium/services/registration/internal/regtest"
+)
+
+func floatp(v float64) *float64 { return &v }
+
+func athlete(name, gender, birth string) domain.Athlete {
+	return domain.Athlete{Fullname: name, IDNumber: "ID-" + name, Email: name + "@example.com", Phone: "+34600111222", Gender: gender, BirthDate: birth}
+}
+
+// t0 is the instant the tests' registrations are made from: tests choose their times.
+var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// put stores a registration of org in category cat of regtest.Event(evt, org), made at the
+// instant at, with an order of the given status and returns it.
+func put(t *testing.T, repo *store.Repository, at time.Time, org, evt string, status domain.OrderStatus, in domain.RegistrationInput, amount int64) domain.Registration {
+	t.Helper()
+	e := regtest.Event(evt, org)
+	c, ok := e.Category(in.CategoryID)
+	if !ok {
+		t.Fatalf("no category %s", in.CategoryID)
+	}
+	now := at.UTC().Truncate(time.Microsecond)
+	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: org, EventID: evt, Status: status, Source: domain.SourceManual,
+		Amount: amount, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+	if status == domain.OrderPending {
+		o.Source, o.HoldID = domain.SourceCheckout, "hold-"+o.ID
+		exp := now.Add(time.Hour)
+		o.ExpiresAt = &exp
+	}
+	if in.TeamName == "" {
+		in.TeamName = "Team " + in.Athletes[0].Fullname
+	}
+	r := domain.NewRegistration(o, e, c, in, now)
+	if err := repo.CreateOrder(t.Context(), o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota}); err != nil {
+		t.Fatalf("create: %v", err)
+	}
+	r.Order = &o
+	return r
+}

@@ -1,0 +1,49 @@
+// Package api serves the registration routes of the external API (reached only through the
+// gateway, which forwards the unchanged path with its identity token) and the internal hold
+// API that only checkout calls, for the organizer its token names.
+package api
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/registration/internal/app"
+)
+
+// Scopes of the organizer routes.
+const (
+	scopeRead  = "registrations:read"
+	scopeWrite = "registrations:write"
+)
+
+// Deps are what the handlers need.
+type Deps struct {
+	Service  *app.Service
+	Verifier *identity.Verifier
+	// Validator checks request bodies against the OpenAPI document, as the gateway does, so a
+	// body that bypassed the gateway is refused the same way.
+	Validator *apispec.Validator
+}
+
+// Register adds the routes; every one requires an identity token from the caller it serves.
+func Register(app *fiber.App, d Deps) {
+	h := handlers{svc: d.Service, v: d.Validator}
+	ext := app.Group("/external/v1", listProblems, identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)))
+	org := ext.Group("/organizer/registrations", identity.RequireType(identity.Secret))
+	org.Post("", identity.RequireScope(scopeWrite), h.create)
+	org.Post("/search", identity.RequireScope(scopeRead), h.search)
+	org.Patch("/:ticketId", identity.RequireScope(scopeWrite), h.update)
+	org.Delete("/:ticketId", identity.RequireScope(scopeWrite), h.remove)
+	browser := ext.Group("/browser/events/:eventId/registration-receipts", identity.RequireType(identity.Publishable))
+	browser.Post("/lookup", h.lookupReceipts)
+	browser.Post("/send", h.sendReceipts)
+
+	// Every hold lookup is scoped by the token's organizer, so one must be named.
+	holds := app.Group("/internal/holds", listProblems, identity.Middleware(d.Verifier, identity.Callers(identity.Checkout)),
+		identity.RequireOrganizer)
+	holds.Post("", h.createHold)
+	holds.Post("/release", h.releaseHoldByID)
+	holds.Post("/:orderId/confirm", h.confirmHold)
+	holds.Post("/:orderId/release", h.releaseHold)
+}
