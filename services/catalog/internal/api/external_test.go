@@ -261,7 +261,7 @@ func TestSearchPaging(t *testing.T) {
 				`{"search":"` + strings.Repeat("x", 101) + `"}`: "search must be at most 100 characters long",
 			} {
 				r := env.Do(t, http.MethodPost, surface.path, body, surface.h)
-				wantError(t, r, http.StatusBadRequest, want)
+				wantError(t, r, http.StatusBadRequest, []any{want})
 				checkContract(t, surface.id, r)
 			}
 			wantError(t, env.Do(t, http.MethodPost, surface.path, `{"limit":"ten"}`, surface.h), http.StatusBadRequest,
@@ -269,5 +269,5 @@ func TestSearchPaging(t *testing.T) {
 		})
 	}
 	wantError(t, env.Do(t, http.MethodPost, "/external/v1/browser/events/search", `{"status":"DRAFT"}`, env.Publishable(t, orgA)),
-		http.StatusBadRequest, "status is not allowed")
+		http.StatusBadRequest, []any{"status is not allowed"})
 }
