@@ -14,10 +14,10 @@ import (
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/telemetry"
-	authpg "github.com/podiumhq/podium/services/auth/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
+	"github.com/podiumhq/podium/services/auth/internal/api"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
-	authhttp "github.com/podiumhq/podium/services/auth/internal/http"
 )
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
@@ -58,7 +58,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	// Verifications only read; the last use of each key is written in batches, and once more
 	// after the server has drained (deferred calls run in reverse order).
-	svc := app.New(authpg.New(pool), time.Now)
+	svc := app.New(store.New(pool), time.Now)
 	stopFlusher := background.Start(ctx, log, "key-use flusher", func(bg context.Context) error {
 		return svc.RunKeyUseFlusher(bg, cfg.KeyUseFlushInterval, log)
 	})
@@ -68,13 +68,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Log:            log,
 		BodyLimit:      cfg.BodyLimit,
 		TrustRequestID: true,
-		MapError:       authhttp.MapError,
+		MapError:       api.MapError,
 		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
 		Metrics:        tel.MetricsHandler(),
 		DrainDelay:     cfg.DrainDelay,
 		RequestTimeout: cfg.RequestTimeout,
 	})
-	authhttp.Register(srv.App, authhttp.Deps{
+	api.Register(srv.App, api.Deps{
 		Service:       svc,
 		OperatorToken: cfg.OperatorToken,
 		Verifier:      identity.NewVerifier(identity.Auth, keys, cfg.IdentityTokenTTL),

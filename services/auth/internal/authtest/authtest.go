@@ -21,10 +21,10 @@ import (
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
-	authpg "github.com/podiumhq/podium/services/auth/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
+	"github.com/podiumhq/podium/services/auth/internal/api"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
-	authhttp "github.com/podiumhq/podium/services/auth/internal/http"
 	"github.com/podiumhq/podium/services/auth/migrations"
 )
 
@@ -59,11 +59,11 @@ func Start(t testing.TB, o Options) *Env {
 	env := &Env{Pool: Pool(t), Clock: &testkit.Clock{}, Issuers: identitytest.New(t)}
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: authhttp.MapError,
+		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: api.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
-	env.Service = app.New(authpg.New(env.Pool), env.Clock.Now)
-	authhttp.Register(srv.App, authhttp.Deps{
+	env.Service = app.New(store.New(env.Pool), env.Clock.Now)
+	api.Register(srv.App, api.Deps{
 		Service:       env.Service,
 		OperatorToken: OperatorToken,
 		Verifier:      env.Issuers.Verifier(identity.Auth),

@@ -1,4 +1,4 @@
-package postgres_test
+package store_test
 
 import (
 	"context"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	authpg "github.com/podiumhq/podium/services/auth/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
@@ -21,7 +21,7 @@ var (
 	t0  = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 )
 
-func organizer(t *testing.T, repo *authpg.Repository, at time.Time) domain.Organizer {
+func organizer(t *testing.T, repo *store.Repository, at time.Time) domain.Organizer {
 	t.Helper()
 	o, err := domain.NewOrganizer("Trail Club", at)
 	if err != nil {
@@ -33,7 +33,7 @@ func organizer(t *testing.T, repo *authpg.Repository, at time.Time) domain.Organ
 	return o
 }
 
-func key(t *testing.T, repo *authpg.Repository, orgID string, r domain.KeyRequest, at time.Time) domain.Key {
+func key(t *testing.T, repo *store.Repository, orgID string, r domain.KeyRequest, at time.Time) domain.Key {
 	t.Helper()
 	k, _, err := domain.NewKey(orgID, r, at)
 	if err != nil {
@@ -91,7 +91,7 @@ func auditActions(t *testing.T, pool *pgxpool.Pool, id string) []string {
 
 func TestOrganizers(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	a := organizer(t, repo, t0)
 	b := organizer(t, repo, t0.Add(time.Second))
 
@@ -114,7 +114,7 @@ func TestOrganizers(t *testing.T) {
 
 func TestCreateAndListKeys(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	org := organizer(t, repo, t0)
 	other := organizer(t, repo, t0)
 	sk := key(t, repo, org.ID, domain.KeyRequest{Type: "secret", Name: "backend", Scopes: []string{"events:read", "pricing:read"}, ExpiresAt: "2027-01-01T00:00:00Z"}, t0)
@@ -153,7 +153,7 @@ func TestCreateAndListKeys(t *testing.T) {
 
 func TestCreateKeyRefusesUnknownOrganizerAndDuplicateHash(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	k, _, _ := domain.NewKey("org_missing", secretReq, t0)
 	if err := repo.CreateKey(ctx, k); !errors.Is(err, domain.ErrOrganizerNotFound) {
 		t.Fatalf("unknown organizer: %v", err)
@@ -172,7 +172,7 @@ func TestCreateKeyRefusesUnknownOrganizerAndDuplicateHash(t *testing.T) {
 
 func TestRevokeIsIdempotentAndWritesOneEvent(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	org := organizer(t, repo, t0)
 	k := key(t, repo, org.ID, secretReq, t0)
 
@@ -202,7 +202,7 @@ func TestRevokeIsIdempotentAndWritesOneEvent(t *testing.T) {
 
 func TestConcurrentRevokesWriteExactlyOneEvent(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	k := key(t, repo, organizer(t, repo, t0).ID, secretReq, t0)
 
 	const n = 8
@@ -233,7 +233,7 @@ func TestConcurrentRevokesWriteExactlyOneEvent(t *testing.T) {
 // key update, the audit row and the outbox row were written, and checks that none survive.
 func TestRolledBackRevokeWritesNothing(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	k := key(t, repo, organizer(t, repo, t0).ID, secretReq, t0)
 	_, err := pool.Exec(ctx, `
 		CREATE FUNCTION refuse_commit() RETURNS trigger LANGUAGE plpgsql AS

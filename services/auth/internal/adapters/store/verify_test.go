@@ -1,18 +1,18 @@
-package postgres_test
+package store_test
 
 import (
 	"errors"
 	"testing"
 	"time"
 
-	authpg "github.com/podiumhq/podium/services/auth/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 func TestKeyByHashAndRecordKeyUses(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	org := organizer(t, repo, t0).ID
 	a, b := key(t, repo, org, secretReq, t0), key(t, repo, org, publicReq("https://shop.example"), t0)
 	got, err := repo.KeyByHash(ctx, a.Hash)
@@ -40,7 +40,7 @@ func TestKeyByHashAndRecordKeyUses(t *testing.T) {
 
 func TestOriginAllowed(t *testing.T) {
 	pool := authtest.Pool(t)
-	repo := authpg.New(pool)
+	repo := store.New(pool)
 	org := organizer(t, repo, t0)
 	key(t, repo, org.ID, publicReq("https://a.example", "https://b.example"), t0)
 	revoked := key(t, repo, org.ID, publicReq("https://revoked.example"), t0)

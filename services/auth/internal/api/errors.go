@@ -1,7 +1,7 @@
-// Package http serves the auth service's HTTP API: the operators' admin API under /admin,
+// Package api serves the auth service's HTTP API: the operators' admin API under /admin,
 // guarded by the operator token, and the gateway's internal API under /internal, guarded by
 // the internal identity token of a service principal.
-package http
+package api
 
 import (
 	"errors"

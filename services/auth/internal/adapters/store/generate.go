@@ -1,4 +1,4 @@
-package postgres
+package store
 
 // The queries in queries/*.sql are compiled by sqlc into package db; run `go generate` after
 // changing them or the migrations, and commit the result.
