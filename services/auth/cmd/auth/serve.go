@@ -68,7 +68,6 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Log:            log,
 		BodyLimit:      cfg.BodyLimit,
 		TrustRequestID: true,
-		MapError:       api.MapError,
 		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}},
 		Metrics:        tel.MetricsHandler(),
 		DrainDelay:     cfg.DrainDelay,

@@ -1,13 +1,13 @@
 package api
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
@@ -105,7 +105,7 @@ func (h handlers) verifyKey(c *fiber.Ctx) error {
 		return err
 	}
 	if !domain.ValidKeyHash(req.KeyHash) {
-		return invalid("keyHash must be the hex SHA-256 of the key: 64 lowercase hexadecimal characters")
+		return fault.NewInvalid("keyHash must be the hex SHA-256 of the key: 64 lowercase hexadecimal characters")
 	}
 	k, err := h.svc.VerifyKey(c.UserContext(), req.KeyHash)
 	if err != nil {
@@ -128,7 +128,7 @@ func (h handlers) checkOrigin(c *fiber.Ctx) error {
 		return err
 	}
 	if req.Origin == "" {
-		return invalid("origin is required")
+		return fault.NewInvalid("origin is required")
 	}
 	ok, err := h.svc.OriginAllowed(c.UserContext(), req.Origin)
 	if err != nil {
@@ -143,23 +143,23 @@ func param(c *fiber.Ctx, name string) string { return strings.Clone(c.Params(nam
 // pageOf reads the limit and offset query parameters of a list request.
 func pageOf(c *fiber.Ctx) (domain.Page, error) {
 	page := domain.Page{Limit: domain.DefaultPageLimit}
-	var problems []string
+	var p fault.Problems
 	if s := c.Query("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > domain.MaxPageLimit {
-			problems = append(problems, fmt.Sprintf("limit must be an integer from 1 to %d", domain.MaxPageLimit))
+			p.Addf("limit must be an integer from 1 to %d", domain.MaxPageLimit)
 		}
 		page.Limit = n
 	}
 	if s := c.Query("offset"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 || n > math.MaxInt32 {
-			problems = append(problems, fmt.Sprintf("offset must be an integer from 0 to %d", math.MaxInt32))
+			p.Addf("offset must be an integer from 0 to %d", math.MaxInt32)
 		}
 		page.Offset = n
 	}
-	if len(problems) > 0 {
-		return domain.Page{}, invalid(problems...)
+	if err := p.Err(fault.Invalid); err != nil {
+		return domain.Page{}, err
 	}
 	return page, nil
 }

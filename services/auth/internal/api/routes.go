@@ -1,3 +1,6 @@
+// Package api serves the auth service's HTTP API: the operators' admin API under /admin,
+// guarded by the operator token, and the gateway's internal API under /internal, guarded by
+// the internal identity token of a service principal.
 package api
 
 import (

@@ -59,7 +59,7 @@ func Start(t testing.TB, o Options) *Env {
 	env := &Env{Pool: Pool(t), Clock: &testkit.Clock{}, Issuers: identitytest.New(t)}
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 1 << 20, TrustRequestID: true, MapError: api.MapError,
+		Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
 	env.Service = app.New(store.New(env.Pool), env.Clock.Now)

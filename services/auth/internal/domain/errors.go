@@ -2,37 +2,17 @@ package domain
 
 import (
 	"errors"
-	"strings"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
-// Errors the adapters return and the HTTP layer maps to statuses.
+// Errors the adapters return. The not-found ones are failures of their libs/fault category,
+// answered 404; invalid input is a fault.Invalid failure listing every problem.
 var (
 	// ErrOrganizerNotFound means no organizer has the given id.
-	ErrOrganizerNotFound = errors.New("organizer not found")
+	ErrOrganizerNotFound = fault.NewNotFound("organizer")
 	// ErrKeyNotFound means no key has the given id or hash.
-	ErrKeyNotFound = errors.New("key not found")
+	ErrKeyNotFound = fault.NewNotFound("key")
 	// ErrDuplicateKeyHash means a key with the same hash is already stored.
 	ErrDuplicateKeyHash = errors.New("a key with this hash already exists")
 )
-
-// ValidationError lists every problem of an input, each naming its field path.
-type ValidationError struct {
-	Problems []string
-}
-
-// Error implements error.
-func (e *ValidationError) Error() string {
-	return "invalid input: " + strings.Join(e.Problems, "; ")
-}
-
-// problems collects validation problems and turns them into a *ValidationError.
-type problems []string
-
-func (p *problems) add(problem string) { *p = append(*p, problem) }
-
-func (p problems) err() error {
-	if len(p) == 0 {
-		return nil
-	}
-	return &ValidationError{Problems: p}
-}

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/podiumhq/podium/libs/apikey"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // KeyType is the kind of API key.
@@ -87,63 +89,63 @@ func NewKey(organizerID string, r KeyRequest, now time.Time) (Key, string, error
 }
 
 // validateKeyRequest returns the key r describes, without identity or secret, or a
-// *ValidationError listing every problem.
+// fault.Invalid failure listing every problem.
 func validateKeyRequest(r KeyRequest, now time.Time) (Key, error) {
-	var p problems
+	var p fault.Problems
 	k := Key{Type: KeyType(r.Type), Name: strings.TrimSpace(r.Name), Scopes: []string{}, AllowedOrigins: []string{}}
 	switch {
 	case k.Name == "":
-		p.add("name is required")
+		p.Add("name is required")
 	case utf8.RuneCountInString(k.Name) > MaxKeyNameLen:
-		p.add(fmt.Sprintf("name must be at most %d characters", MaxKeyNameLen))
+		p.Addf("name must be at most %d characters", MaxKeyNameLen)
 	}
 	switch k.Type {
 	case SecretKey:
 		k.Scopes = validateScopes(r.Scopes, &p)
 		if len(r.AllowedOrigins) > 0 {
-			p.add("allowedOrigins is only for publishable keys; secret keys must not be used from browsers")
+			p.Add("allowedOrigins is only for publishable keys; secret keys must not be used from browsers")
 		}
 	case PublishableKey:
 		k.AllowedOrigins = validateOrigins(r.AllowedOrigins, &p)
 		if len(r.Scopes) > 0 {
-			p.add("scopes is only for secret keys; publishable keys are limited by allowedOrigins")
+			p.Add("scopes is only for secret keys; publishable keys are limited by allowedOrigins")
 		}
 	case "":
-		p.add("type is required: secret or publishable")
+		p.Add("type is required: secret or publishable")
 	default:
-		p.add("type must be one of secret, publishable")
+		p.Add("type must be one of secret, publishable")
 	}
 	if r.ExpiresAt != "" {
 		exp, err := time.Parse(time.RFC3339, r.ExpiresAt)
 		switch {
 		case err != nil:
-			p.add("expiresAt must be an RFC 3339 timestamp such as 2027-01-01T00:00:00Z")
+			p.Add("expiresAt must be an RFC 3339 timestamp such as 2027-01-01T00:00:00Z")
 		case !exp.After(now):
-			p.add("expiresAt must be in the future")
+			p.Add("expiresAt must be in the future")
 		default:
 			exp = exp.UTC().Truncate(time.Microsecond)
 			k.ExpiresAt = &exp
 		}
 	}
-	return k, p.err()
+	return k, p.Err(fault.Invalid)
 }
 
 // validateOrigins normalises the allowed origins of a publishable key: at least one, at most
 // MaxOrigins, each a bare origin. Origins equal after normalisation are kept once.
-func validateOrigins(origins []string, p *problems) []string {
+func validateOrigins(origins []string, p *fault.Problems) []string {
 	switch {
 	case len(origins) == 0:
-		p.add("allowedOrigins must list at least one origin for a publishable key")
+		p.Add("allowedOrigins must list at least one origin for a publishable key")
 		return nil
 	case len(origins) > MaxOrigins:
-		p.add(fmt.Sprintf("allowedOrigins must list at most %d origins", MaxOrigins))
+		p.Addf("allowedOrigins must list at most %d origins", MaxOrigins)
 		return nil
 	}
 	out := make([]string, 0, len(origins))
 	for i, o := range origins {
 		n, err := NormalizeOrigin(o)
 		if err != nil {
-			p.add(fmt.Sprintf("allowedOrigins[%d] %v", i, err))
+			p.Addf("allowedOrigins[%d] %v", i, err)
 			continue
 		}
 		if !slices.Contains(out, n) {

@@ -1,7 +1,6 @@
 package domain_test
 
 import (
-	"errors"
 	"regexp"
 	"slices"
 	"strings"
@@ -9,19 +8,20 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 var now = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
-// problemsOf returns the validation problems of err, failing the test for other errors.
+// problemsOf returns the problems of an invalid-input failure, failing the test for other errors.
 func problemsOf(t *testing.T, err error) []string {
 	t.Helper()
-	var ve *domain.ValidationError
-	if !errors.As(err, &ve) {
-		t.Fatalf("error %v is not a *ValidationError", err)
+	f, ok := fault.Of(err)
+	if !ok || f.Kind != fault.Invalid {
+		t.Fatalf("error %v is not an invalid-input failure", err)
 	}
-	return ve.Problems
+	return f.Problems
 }
 
 func TestNewKeyValidation(t *testing.T) {

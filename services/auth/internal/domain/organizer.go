@@ -1,10 +1,11 @@
 package domain
 
 import (
-	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // MaxOrganizerNameLen is the longest organizer name accepted, in characters.
@@ -19,15 +20,15 @@ type Organizer struct {
 
 // NewOrganizer validates name and returns a new organizer created at now.
 func NewOrganizer(name string, now time.Time) (Organizer, error) {
-	var p problems
+	var p fault.Problems
 	name = strings.TrimSpace(name)
 	switch {
 	case name == "":
-		p.add("name is required")
+		p.Add("name is required")
 	case utf8.RuneCountInString(name) > MaxOrganizerNameLen:
-		p.add(fmt.Sprintf("name must be at most %d characters", MaxOrganizerNameLen))
+		p.Addf("name must be at most %d characters", MaxOrganizerNameLen)
 	}
-	if err := p.err(); err != nil {
+	if err := p.Err(fault.Invalid); err != nil {
 		return Organizer{}, err
 	}
 	return Organizer{ID: NewOrganizerID(), Name: name, CreatedAt: now}, nil

@@ -1,9 +1,10 @@
 package domain
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Scopes a secret key can be granted, one per group of organizer operations.
@@ -22,15 +23,15 @@ func ValidScope(s string) bool { return slices.Contains(AllScopes, s) }
 
 // validateScopes checks the scopes of a secret key: at least one, each known. Duplicates are
 // dropped; the result keeps the first occurrence of each scope in the given order.
-func validateScopes(scopes []string, p *problems) []string {
+func validateScopes(scopes []string, p *fault.Problems) []string {
 	if len(scopes) == 0 {
-		p.add("scopes must list at least one scope for a secret key")
+		p.Add("scopes must list at least one scope for a secret key")
 		return nil
 	}
 	out := make([]string, 0, len(scopes))
 	for i, s := range scopes {
 		if !ValidScope(s) {
-			p.add(fmt.Sprintf("scopes[%d] must be one of %s", i, strings.Join(AllScopes, ", ")))
+			p.Addf("scopes[%d] must be one of %s", i, strings.Join(AllScopes, ", "))
 			continue
 		}
 		if !slices.Contains(out, s) {
