@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"os/signal"
 	"syscall"
@@ -35,19 +34,11 @@ func main() {
 	if err == nil {
 		return
 	}
-	var apiErr *cli.APIError
-	switch {
-	case errors.Is(err, cli.ErrUsage):
+	if errors.Is(err, cli.ErrUsage) {
 		fmt.Fprintf(os.Stderr, "auth: %v\n\n%s", err, usage)
 		os.Exit(2)
-	case errors.As(err, &apiErr):
-		fmt.Fprintf(os.Stderr, "auth: the admin API refused the request (%d %s):\n", apiErr.Status, http.StatusText(apiErr.Status))
-		for _, m := range apiErr.Messages {
-			fmt.Fprintf(os.Stderr, "  %s\n", m)
-		}
-	default:
-		fmt.Fprintf(os.Stderr, "auth: %v\n", err)
 	}
+	fmt.Fprintf(os.Stderr, "auth: %s\n", cli.Explain(err))
 	os.Exit(1)
 }
 
@@ -75,8 +66,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		client := &cli.Client{BaseURL: cfg.AdminURL, Token: cfg.OperatorToken, HTTP: &http.Client{Timeout: 30 * time.Second}}
-		return cli.Run(ctx, client, args, stdout)
+		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), args, stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

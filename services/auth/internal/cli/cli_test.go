@@ -2,15 +2,15 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
-	"net/http"
+	"net"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
 	"github.com/podiumhq/podium/services/auth/internal/cli"
 )
@@ -18,9 +18,13 @@ import (
 // run executes an operator command against env and returns its output.
 func run(t *testing.T, env *authtest.Env, token string, args ...string) (string, error) {
 	t.Helper()
-	client := &cli.Client{BaseURL: env.URL + "/", Token: token, HTTP: &http.Client{Timeout: 10 * time.Second}}
+	return runAt(t, env.URL+"/", token, args...)
+}
+
+func runAt(t *testing.T, url, token string, args ...string) (string, error) {
+	t.Helper()
 	var out bytes.Buffer
-	err := cli.Run(context.Background(), client, args, &out)
+	err := cli.Run(t.Context(), cli.NewClient(url, token, 10*time.Second), args, &out)
 	return out.String(), err
 }
 
@@ -96,19 +100,23 @@ func TestOperatorCommandErrors(t *testing.T) {
 	env := authtest.Start(t, authtest.Options{})
 	org := env.Organizer(t, "Trail Club")
 
-	var apiErr *cli.APIError
+	// What an operator reads: the request and the admin API's status and messages.
 	_, err := run(t, env, authtest.OperatorToken, "key", "create", "--organizer", org, "--type", "secret", "--name", "x", "--scopes", "events:read,events:write", "--expires", "2001-01-01T00:00:00Z")
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusBadRequest ||
-		err.Error() != "scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write\nexpiresAt must be in the future" {
-		t.Fatalf("invalid key: %v", err)
+	if got := cli.Explain(err); got != "admin API POST /admin/organizers/"+org+"/keys answered 400: "+
+		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write; expiresAt must be in the future" {
+		t.Fatalf("invalid key: %s", got)
 	}
 	_, err = run(t, env, authtest.OperatorToken, "key", "revoke", "--key", "key_missing")
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusNotFound || err.Error() != "key not found" {
-		t.Fatalf("unknown key: %v", err)
+	if got := cli.Explain(err); !errors.Is(err, fault.ErrNotFound) || got != "admin API POST /admin/keys/key_missing/revoke answered 404: key not found" {
+		t.Fatalf("unknown key: %v: %s", err, got)
 	}
 	_, err = run(t, env, "wrong-token", "organizer", "list")
-	if !errors.As(err, &apiErr) || apiErr.Status != http.StatusUnauthorized || err.Error() != "the operator token is invalid" {
-		t.Fatalf("wrong token: %v", err)
+	if got := cli.Explain(err); got != "admin API GET /admin/organizers?limit=50&offset=0 answered 401: the operator token is invalid" {
+		t.Fatalf("wrong token: %s", got)
+	}
+	_, err = runAt(t, "http://"+closedAddr(t), authtest.OperatorToken, "organizer", "list")
+	if got := cli.Explain(err); !strings.HasPrefix(got, "the admin API is unavailable: GET /admin/organizers") || !strings.Contains(got, "connection refused") {
+		t.Fatalf("admin API out of reach: %s", got)
 	}
 	for _, args := range [][]string{
 		{"organizer"}, {"organizer", "delete"}, {"organizer", "create"}, {"key", "list"},
@@ -118,4 +126,16 @@ func TestOperatorCommandErrors(t *testing.T) {
 			t.Errorf("auth %s: %v, want a usage error", strings.Join(args, " "), err)
 		}
 	}
+}
+
+// closedAddr returns an address nothing listens on.
+func closedAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
 }

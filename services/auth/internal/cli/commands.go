@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/podiumhq/podium/libs/peer"
 )
 
 // ErrUsage marks a command line that could not be understood; the caller prints Usage.
@@ -29,7 +31,7 @@ const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL
 
 // Run executes one operator command, args being what follows the program name (for example
 // ["key", "revoke", "--key", "key_..."]), and writes its result to out.
-func Run(ctx context.Context, c *Client, args []string, out io.Writer) error {
+func Run(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	if len(args) < 2 {
 		return fmt.Errorf("%w: expected a resource and a command", ErrUsage)
 	}
@@ -79,33 +81,33 @@ func (f *flags) parse(args []string, required map[string]*string) error {
 	return nil
 }
 
-func organizerCreate(ctx context.Context, c *Client, args []string, out io.Writer) error {
+func organizerCreate(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	f := newFlags("organizer create")
 	name := f.String("name", "", "organizer name")
 	if err := f.parse(args, map[string]*string{"name": name}); err != nil {
 		return err
 	}
-	b, err := c.do(ctx, http.MethodPost, "/admin/organizers", map[string]string{"name": *name})
+	b, err := call(ctx, c, http.MethodPost, "/admin/organizers", map[string]string{"name": *name})
 	if err != nil {
 		return err
 	}
 	return render(out, b, f.json, printOrganizer)
 }
 
-func organizerList(ctx context.Context, c *Client, args []string, out io.Writer) error {
+func organizerList(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	f := newFlags("organizer list")
 	limit, offset := f.Int("limit", 50, "page size (1-100)"), f.Int("offset", 0, "items to skip")
 	if err := f.parse(args, nil); err != nil {
 		return err
 	}
-	b, err := c.do(ctx, http.MethodGet, "/admin/organizers"+pageQuery(*limit, *offset), nil)
+	b, err := call(ctx, c, http.MethodGet, "/admin/organizers"+pageQuery(*limit, *offset), nil)
 	if err != nil {
 		return err
 	}
 	return render(out, b, f.json, printOrganizers)
 }
 
-func keyCreate(ctx context.Context, c *Client, args []string, out io.Writer) error {
+func keyCreate(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	f := newFlags("key create")
 	org, typ, name := f.String("organizer", "", "organizer id"), f.String("type", "", "secret or publishable"), f.String("name", "", "key name")
 	scopes, origins := f.String("scopes", "", "comma-separated scopes (secret keys)"), f.String("origins", "", "comma-separated allowed origins (publishable keys)")
@@ -117,34 +119,34 @@ func keyCreate(ctx context.Context, c *Client, args []string, out io.Writer) err
 	if *expires != "" {
 		body["expiresAt"] = *expires
 	}
-	b, err := c.do(ctx, http.MethodPost, "/admin/organizers/"+url.PathEscape(*org)+"/keys", body)
+	b, err := call(ctx, c, http.MethodPost, "/admin/organizers/"+url.PathEscape(*org)+"/keys", body)
 	if err != nil {
 		return err
 	}
 	return render(out, b, f.json, printCreatedKey)
 }
 
-func keyList(ctx context.Context, c *Client, args []string, out io.Writer) error {
+func keyList(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	f := newFlags("key list")
 	org := f.String("organizer", "", "organizer id")
 	limit, offset := f.Int("limit", 50, "page size (1-100)"), f.Int("offset", 0, "items to skip")
 	if err := f.parse(args, map[string]*string{"organizer": org}); err != nil {
 		return err
 	}
-	b, err := c.do(ctx, http.MethodGet, "/admin/organizers/"+url.PathEscape(*org)+"/keys"+pageQuery(*limit, *offset), nil)
+	b, err := call(ctx, c, http.MethodGet, "/admin/organizers/"+url.PathEscape(*org)+"/keys"+pageQuery(*limit, *offset), nil)
 	if err != nil {
 		return err
 	}
 	return render(out, b, f.json, printKeys)
 }
 
-func keyRevoke(ctx context.Context, c *Client, args []string, out io.Writer) error {
+func keyRevoke(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	f := newFlags("key revoke")
 	id := f.String("key", "", "key id")
 	if err := f.parse(args, map[string]*string{"key": id}); err != nil {
 		return err
 	}
-	b, err := c.do(ctx, http.MethodPost, "/admin/keys/"+url.PathEscape(*id)+"/revoke", nil)
+	b, err := call(ctx, c, http.MethodPost, "/admin/keys/"+url.PathEscape(*id)+"/revoke", nil)
 	if err != nil {
 		return err
 	}
