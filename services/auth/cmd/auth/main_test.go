@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -19,8 +21,10 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
+	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/auth/internal/cli"
+	"github.com/podiumhq/podium/services/auth/migrations"
 )
 
 const operatorToken = "operator-token-for-main-tests-0123456789"
@@ -99,111 +103,136 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// TestRunMigrateServeAndOperate runs the binary's subcommands in process: migrate a fresh
-// database, serve, use the operator CLI and the internal API, see the relay empty the
-// outbox, and shut down on cancellation.
-func TestRunMigrateServeAndOperate(t *testing.T) {
-	vars, issuers := validEnv(t)
-	dbURL := testkit.DatabaseURL(t)
+// serveOn runs `auth serve` on the database dbURL until the test ends, which must then find it
+// stopped without error, and returns its address once it is ready.
+func serveOn(t *testing.T, vars map[string]string, dbURL string) string {
+	t.Helper()
 	addr := freeAddr(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
-	vars["PPROF_ADDR"] = freeAddr(t)
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("AUTH_ADMIN_URL", "http://"+addr)
+	testkit.Background(t, func(ctx context.Context) error { return run(ctx, nil, &bytes.Buffer{}) })
+	waitReadiness(t, "http://"+addr, http.StatusOK)
+	return addr
+}
 
+// TestRunMigrateServeAndOperate runs the binary's subcommands in process: migrate a fresh
+// database, serve (profiles too), use the operator CLI and the internal API, see the relay
+// empty the outbox, and shut down on cancellation when the test ends.
+func TestRunMigrateServeAndOperate(t *testing.T) {
+	vars, issuers := validEnv(t)
+	dbURL := testkit.DatabaseURL(t)
+	vars["PPROF_ADDR"] = freeAddr(t)
+	vars["DATABASE_URL"] = dbURL
+	setEnv(t, vars)
 	for range 2 { // a second run finds nothing to apply
-		if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
-	waitReady(t, "http://"+addr+"/readyz", done)
+	addr := serveOn(t, vars, dbURL)
 
 	var out bytes.Buffer
-	if err := run(context.Background(), []string{"organizer", "create", "--name", "Trail Club", "--json"}, &out); err != nil {
+	if err := run(t.Context(), []string{"organizer", "create", "--name", "Trail Club", "--json"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	org := between(out.String(), `"id": "`, `"`)
 	out.Reset()
-	if err := run(context.Background(), []string{"key", "create", "--organizer", org, "--type", "secret", "--name", "b", "--scopes", "events:read"}, &out); err != nil {
+	if err := run(t.Context(), []string{"key", "create", "--organizer", org, "--type", "secret", "--name", "b", "--scopes", "events:read"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	key := between(out.String(), "    ", "\n")
 	tok := issuers.Token(t, identity.Gateway, identity.Auth, identity.Principal{KeyID: "gateway", KeyType: identity.Service})
-	body := fmt.Sprintf(`{"keyHash":%q}`, apikey.Hash(key))
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://"+addr+"/internal/keys/verify", strings.NewReader(body))
-	req.Header.Set(identity.Header, tok)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("verify through the served API: %v %v", resp, err)
+	if r := testkit.Do(t, http.MethodPost, "http://"+addr+"/internal/keys/verify", map[string]string{"keyHash": apikey.Hash(key)},
+		map[string]string{identity.Header: tok}); r.Status != http.StatusOK {
+		t.Fatalf("verify through the served API: %d %s", r.Status, r.Raw)
 	}
-	resp.Body.Close()
-	preq, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://"+vars["PPROF_ADDR"]+"/debug/pprof/", nil)
-	if resp, err := http.DefaultClient.Do(preq); err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("profiles: %v %v", resp, err)
-	} else {
-		resp.Body.Close()
+	if r := testkit.Do(t, http.MethodGet, "http://"+vars["PPROF_ADDR"]+"/debug/pprof/", nil, nil); r.Status != http.StatusOK {
+		t.Fatalf("profiles: %d", r.Status)
 	}
 	waitOutboxEmpty(t, dbURL)
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v after cancellation", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop within 30s of cancellation")
-	}
-	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
+	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}
 }
 
-func waitReady(t *testing.T, url string, done <-chan error) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v", err)
-		default:
-		}
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
-		}
-		time.Sleep(50 * time.Millisecond)
+// TestReadinessFollowsTheDatabase: /readyz fails, naming Postgres, while auth's database
+// refuses connections, and succeeds again once it accepts them.
+func TestReadinessFollowsTheDatabase(t *testing.T) {
+	vars, _ := validEnv(t)
+	dbURL := testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations())
+	addr := serveOn(t, vars, dbURL)
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("service not ready within 20s")
+	db := pgx.Identifier{strings.TrimPrefix(u.Path, "/")}.Sanitize()
+	admin, err := pgx.Connect(t.Context(), testkit.PostgresAdminURL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(context.WithoutCancel(t.Context()))
+	exec := func(sql string, args ...any) {
+		t.Helper()
+		if _, err := admin.Exec(t.Context(), sql, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	exec(`ALTER DATABASE ` + db + ` ALLOW_CONNECTIONS false`)
+	exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, strings.TrimPrefix(u.Path, "/"))
+	if msg := waitReadiness(t, "http://"+addr, http.StatusServiceUnavailable); msg != "postgres is not ready" {
+		t.Fatalf("readiness with the database refusing connections: %v", msg)
+	}
+	exec(`ALTER DATABASE ` + db + ` ALLOW_CONNECTIONS true`)
+	waitReadiness(t, "http://"+addr, http.StatusOK)
+}
+
+// waitReadiness waits until /readyz at base answers status, and returns the message of that
+// answer when it is an error.
+func waitReadiness(t *testing.T, base string, status int) (message any) {
+	t.Helper()
+	testkit.Eventually(t, 20*time.Second, func() string {
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/readyz", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return fmt.Sprintf("/readyz: %v", err)
+		}
+		defer res.Body.Close()
+		if res.StatusCode != status {
+			return fmt.Sprintf("/readyz answered %d, want %d", res.StatusCode, status)
+		}
+		var body struct{ Message any }
+		_ = json.NewDecoder(res.Body).Decode(&body)
+		message = body.Message
+		return ""
+	})
+	return message
 }
 
 // waitOutboxEmpty waits until the relay has published every outbox message.
 func waitOutboxEmpty(t *testing.T, url string) {
 	t.Helper()
-	conn, err := pgx.Connect(context.Background(), url)
+	conn, err := pgx.Connect(t.Context(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close(context.Background())
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	defer conn.Close(context.WithoutCancel(t.Context()))
+	testkit.Eventually(t, 20*time.Second, func() string {
 		var n int
-		if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
+		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
-		if n == 0 {
-			return
+		if n > 0 {
+			return fmt.Sprintf("the relay left %d messages in the outbox", n)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("the relay did not empty the outbox within 20s")
+		return ""
+	})
 }
 
 func between(s, start, end string) string {

@@ -24,18 +24,10 @@ func TestRevokePublishesKeyRevokedEvent(t *testing.T) {
 	}
 
 	got := make(chan broker.Message, 10)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- broker.Consume(ctx, broker.ConsumerConfig{
+	testkit.Background(t, func(ctx context.Context) error {
+		return broker.Consume(ctx, broker.ConsumerConfig{
 			Brokers: env.Brokers, Group: "gateway-test", Topics: []string{domain.KeysTopic}, Log: testkit.Logger(t),
 		}, func(_ context.Context, m broker.Message) error { got <- m; return nil })
-	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("consume: %v", err)
-		}
 	})
 
 	types := map[string]broker.Message{}

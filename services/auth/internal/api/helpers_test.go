@@ -5,12 +5,12 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/podiumhq/podium/services/auth/internal/authtest"
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // wantError checks the standard error body: status, message and a request id matching the
 // X-Request-Id header.
-func wantError(t *testing.T, r authtest.Response, status int, message any) {
+func wantError(t *testing.T, r testkit.Response, status int, message any) {
 	t.Helper()
 	if r.Status != status {
 		t.Fatalf("status %d, want %d: %s", r.Status, status, r.Raw)

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"testing"
 	"time"
@@ -73,7 +72,7 @@ func TestVerifyKey(t *testing.T) {
 		t.Fatal("verify echoes the hash")
 	}
 
-	if err := env.Service.FlushKeyUses(context.Background()); err != nil {
+	if err := env.Service.FlushKeyUses(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	list := env.Admin(t, http.MethodGet, "/admin/organizers/"+org+"/keys", nil)

@@ -14,7 +14,7 @@ import (
 // refuseKeyWrites makes every UPDATE of api_keys fail until the returned function is called.
 func refuseKeyWrites(t *testing.T, env *authtest.Env) (allow func()) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, stmt := range []string{
 		`CREATE FUNCTION refuse_key_writes() RETURNS trigger LANGUAGE plpgsql AS $$
 		 BEGIN RAISE EXCEPTION 'api_keys is read-only in this test'; END $$`,
@@ -58,14 +58,14 @@ func TestVerifyWritesNothing(t *testing.T) {
 			t.Fatalf("verify with the keys table read-only: %d %s", r.Status, r.Raw)
 		}
 	}
-	if err := env.Service.FlushKeyUses(context.Background()); err == nil {
+	if err := env.Service.FlushKeyUses(t.Context()); err == nil {
 		t.Fatal("a flush into a read-only table succeeded")
 	}
 	if used := lastUsed(t, env, org, sk["id"].(string)); used != nil {
 		t.Fatalf("lastUsedAt %v before any flush succeeded", used)
 	}
 	allow()
-	if err := env.Service.FlushKeyUses(context.Background()); err != nil {
+	if err := env.Service.FlushKeyUses(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if used := lastUsed(t, env, org, sk["id"].(string)); used == nil {
@@ -86,23 +86,22 @@ func TestKeyUsesAreFlushedPeriodicallyAndAtShutdown(t *testing.T) {
 		}
 	}
 
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- env.Service.RunKeyUseFlusher(ctx, 20*time.Millisecond, testkit.Logger(t)) }()
 	verify(a)
-	deadline := time.Now().Add(5 * time.Second)
-	for lastUsed(t, env, org, a["id"].(string)) == nil {
-		if time.Now().After(deadline) {
-			t.Fatal("the flusher never wrote the use")
+	testkit.Eventually(t, 5*time.Second, func() string {
+		if lastUsed(t, env, org, a["id"].(string)) == nil {
+			return "the flusher never wrote the use"
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return ""
+	})
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 
-	ctx, cancel = context.WithCancel(context.Background())
+	ctx, cancel = context.WithCancel(t.Context())
 	go func() { done <- env.Service.RunKeyUseFlusher(ctx, time.Hour, testkit.Logger(t)) }()
 	verify(b)
 	cancel()

@@ -47,19 +47,19 @@ func clock() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) }
 
 func TestCreateKeyRetriesAHashClash(t *testing.T) {
 	repo := &clashingRepo{clashes: 2, orgFound: true}
-	k, err := app.New(repo, clock).CreateKey(context.Background(), "org_1", secret)
+	k, err := app.New(repo, clock).CreateKey(t.Context(), "org_1", secret)
 	if err != nil || repo.inserts != 3 || k.Secret == "" {
 		t.Fatalf("CreateKey = %v after %d inserts", err, repo.inserts)
 	}
 	repo = &clashingRepo{clashes: 3, orgFound: true}
-	if _, err := app.New(repo, clock).CreateKey(context.Background(), "org_1", secret); !errors.Is(err, domain.ErrDuplicateKeyHash) || repo.inserts != 3 {
+	if _, err := app.New(repo, clock).CreateKey(t.Context(), "org_1", secret); !errors.Is(err, domain.ErrDuplicateKeyHash) || repo.inserts != 3 {
 		t.Fatalf("CreateKey = %v after %d inserts; want to give up after 3", err, repo.inserts)
 	}
 }
 
 func TestCreateKeyChecksTheOrganizerFirst(t *testing.T) {
 	repo := &clashingRepo{}
-	_, err := app.New(repo, clock).CreateKey(context.Background(), "org_missing", domain.KeyRequest{})
+	_, err := app.New(repo, clock).CreateKey(t.Context(), "org_missing", domain.KeyRequest{})
 	if !errors.Is(err, domain.ErrOrganizerNotFound) || repo.inserts != 0 {
 		t.Fatalf("CreateKey = %v", err)
 	}
@@ -69,11 +69,11 @@ func TestOriginAllowedSkipsTheLookupForMalformedOrigins(t *testing.T) {
 	repo := &clashingRepo{}
 	svc := app.New(repo, clock)
 	for _, origin := range []string{"null", "https://shop.example/", "http://shop.example"} {
-		if ok, err := svc.OriginAllowed(context.Background(), origin); ok || err != nil {
+		if ok, err := svc.OriginAllowed(t.Context(), origin); ok || err != nil {
 			t.Fatalf("OriginAllowed(%q) = %v, %v", origin, ok, err)
 		}
 	}
-	if ok, _ := svc.OriginAllowed(context.Background(), "https://SHOP.example"); !ok || repo.lookups != 1 {
+	if ok, _ := svc.OriginAllowed(t.Context(), "https://SHOP.example"); !ok || repo.lookups != 1 {
 		t.Fatalf("a valid origin was not looked up (%d lookups)", repo.lookups)
 	}
 }

@@ -4,10 +4,7 @@
 package authtest
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -68,21 +65,21 @@ func Start(t testing.TB, o Options) *Env {
 		OperatorToken: OperatorToken,
 		Verifier:      env.Issuers.Verifier(identity.Auth),
 	})
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	env.URL = "http://" + ln.Addr().String()
-	background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 	if o.Kafka {
 		env.Brokers = testkit.Kafka(t)
-		if err := broker.EnsureTopics(context.Background(), env.Brokers, 3, 1, domain.KeysTopic); err != nil {
+		if err := broker.EnsureTopics(t.Context(), env.Brokers, 3, 1, domain.KeysTopic); err != nil {
 			t.Fatal(err)
 		}
 		w := broker.NewWriter(env.Brokers)
 		t.Cleanup(func() { _ = w.Close() })
 		relay := &outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
-		background(t, relay.Run)
+		testkit.Background(t, relay.Run)
 	}
 	return env
 }
@@ -93,72 +90,20 @@ func Pool(t testing.TB) *pgxpool.Pool {
 	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
 }
 
-// background runs fn until the test ends and reports its error.
-func background(t testing.TB, fn func(context.Context) error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- fn(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("background: %v", err)
-		}
-	})
-}
-
-// Response is an HTTP answer with its decoded JSON body.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   map[string]any
-	Raw    []byte
-}
-
-// Do sends a request with body as JSON (when not nil) and the given headers.
-func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) Response {
+// Do sends method path to the service with body as JSON (when not nil) and the given headers.
+func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) testkit.Response {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, err := json.Marshal(body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, e.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", method, path, err)
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	if len(raw) > 0 && raw[0] == '{' {
-		if err := json.Unmarshal(raw, &r.Body); err != nil {
-			t.Fatalf("%s %s: body %s: %v", method, path, raw, err)
-		}
-	}
-	return r
+	return testkit.Do(t, method, e.URL+path, body, headers)
 }
 
 // Admin calls the admin API with the operator token.
-func (e *Env) Admin(t testing.TB, method, path string, body any) Response {
+func (e *Env) Admin(t testing.TB, method, path string, body any) testkit.Response {
 	t.Helper()
 	return e.Do(t, method, path, body, map[string]string{"Authorization": "Bearer " + OperatorToken})
 }
 
 // Internal calls the internal API as the gateway, with a service principal's token.
-func (e *Env) Internal(t testing.TB, path string, body any) Response {
+func (e *Env) Internal(t testing.TB, path string, body any) testkit.Response {
 	t.Helper()
 	tok := e.Token(t, identity.Principal{KeyID: "gateway", KeyType: identity.Service})
 	return e.Do(t, http.MethodPost, path, body, map[string]string{identity.Header: tok})

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -16,10 +15,7 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-var (
-	ctx = context.Background()
-	t0  = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-)
+var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
 func organizer(t *testing.T, repo *store.Repository, at time.Time) domain.Organizer {
 	t.Helper()
@@ -27,7 +23,7 @@ func organizer(t *testing.T, repo *store.Repository, at time.Time) domain.Organi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := repo.CreateOrganizer(ctx, o); err != nil {
+	if err := repo.CreateOrganizer(t.Context(), o); err != nil {
 		t.Fatal(err)
 	}
 	return o
@@ -39,7 +35,7 @@ func key(t *testing.T, repo *store.Repository, orgID string, r domain.KeyRequest
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := repo.CreateKey(ctx, k); err != nil {
+	if err := repo.CreateKey(t.Context(), k); err != nil {
 		t.Fatal(err)
 	}
 	return k
@@ -54,7 +50,7 @@ func publicReq(origins ...string) domain.KeyRequest {
 // outboxTypes returns the CloudEvents type of each outbox row for key id, in order.
 func outboxTypes(t *testing.T, pool *pgxpool.Pool, id string) []string {
 	t.Helper()
-	rows, err := pool.Query(ctx, `SELECT headers->>'ce_type' FROM outbox WHERE key = $1 ORDER BY id`, id)
+	rows, err := pool.Query(t.Context(), `SELECT headers->>'ce_type' FROM outbox WHERE key = $1 ORDER BY id`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +69,7 @@ func outboxTypes(t *testing.T, pool *pgxpool.Pool, id string) []string {
 // auditActions returns the audit actions of key id, in order.
 func auditActions(t *testing.T, pool *pgxpool.Pool, id string) []string {
 	t.Helper()
-	rows, err := pool.Query(ctx, `SELECT action || ' by ' || actor FROM key_audit WHERE key_id = $1 ORDER BY id`, id)
+	rows, err := pool.Query(t.Context(), `SELECT action || ' by ' || actor FROM key_audit WHERE key_id = $1 ORDER BY id`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,18 +91,18 @@ func TestOrganizers(t *testing.T) {
 	a := organizer(t, repo, t0)
 	b := organizer(t, repo, t0.Add(time.Second))
 
-	got, err := repo.Organizer(ctx, a.ID)
+	got, err := repo.Organizer(t.Context(), a.ID)
 	if err != nil || got != a {
 		t.Fatalf("Organizer = %+v, %v; want %+v", got, err, a)
 	}
-	if _, err := repo.Organizer(ctx, "org_missing"); !errors.Is(err, domain.ErrOrganizerNotFound) {
+	if _, err := repo.Organizer(t.Context(), "org_missing"); !errors.Is(err, domain.ErrOrganizerNotFound) {
 		t.Fatalf("unknown organizer: %v", err)
 	}
-	list, total, err := repo.Organizers(ctx, domain.Page{Limit: 1, Offset: 0})
+	list, total, err := repo.Organizers(t.Context(), domain.Page{Limit: 1, Offset: 0})
 	if err != nil || total != 2 || len(list) != 1 || list[0] != b {
 		t.Fatalf("first page = %+v, total %d, %v; want the newest", list, total, err)
 	}
-	list, _, _ = repo.Organizers(ctx, domain.Page{Limit: 10, Offset: 1})
+	list, _, _ = repo.Organizers(t.Context(), domain.Page{Limit: 10, Offset: 1})
 	if len(list) != 1 || list[0] != a {
 		t.Fatalf("second page = %+v", list)
 	}
@@ -121,7 +117,7 @@ func TestCreateAndListKeys(t *testing.T) {
 	pk := key(t, repo, org.ID, publicReq("https://shop.example"), t0.Add(time.Second))
 	key(t, repo, other.ID, secretReq, t0)
 
-	list, total, err := repo.Keys(ctx, org.ID, domain.Page{Limit: 10})
+	list, total, err := repo.Keys(t.Context(), org.ID, domain.Page{Limit: 10})
 	if err != nil || total != 2 || len(list) != 2 {
 		t.Fatalf("Keys = %d of %d, %v", len(list), total, err)
 	}
@@ -155,14 +151,14 @@ func TestCreateKeyRefusesUnknownOrganizerAndDuplicateHash(t *testing.T) {
 	pool := authtest.Pool(t)
 	repo := store.New(pool)
 	k, _, _ := domain.NewKey("org_missing", secretReq, t0)
-	if err := repo.CreateKey(ctx, k); !errors.Is(err, domain.ErrOrganizerNotFound) {
+	if err := repo.CreateKey(t.Context(), k); !errors.Is(err, domain.ErrOrganizerNotFound) {
 		t.Fatalf("unknown organizer: %v", err)
 	}
 	org := organizer(t, repo, t0)
 	first := key(t, repo, org.ID, secretReq, t0)
 	dup, _, _ := domain.NewKey(org.ID, secretReq, t0)
 	dup.Hash = first.Hash
-	if err := repo.CreateKey(ctx, dup); !errors.Is(err, domain.ErrDuplicateKeyHash) {
+	if err := repo.CreateKey(t.Context(), dup); !errors.Is(err, domain.ErrDuplicateKeyHash) {
 		t.Fatalf("duplicate hash: %v", err)
 	}
 	if ty := outboxTypes(t, pool, dup.ID); len(ty) != 0 {
@@ -176,11 +172,11 @@ func TestRevokeIsIdempotentAndWritesOneEvent(t *testing.T) {
 	org := organizer(t, repo, t0)
 	k := key(t, repo, org.ID, secretReq, t0)
 
-	first, err := repo.RevokeKey(ctx, k.ID, t0.Add(time.Minute))
+	first, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Minute))
 	if err != nil || first.RevokedAt == nil || !first.RevokedAt.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("first revoke = %+v, %v", first.RevokedAt, err)
 	}
-	again, err := repo.RevokeKey(ctx, k.ID, t0.Add(time.Hour))
+	again, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Hour))
 	if err != nil || !again.RevokedAt.Equal(*first.RevokedAt) {
 		t.Fatalf("second revoke = %v, %v; want the first revocation time kept", again.RevokedAt, err)
 	}
@@ -195,7 +191,7 @@ func TestRevokeIsIdempotentAndWritesOneEvent(t *testing.T) {
 	if data.KeyHash != k.Hash || data.KeyID != k.ID || data.OrganizerID != org.ID || !data.RevokedAt.Equal(*first.RevokedAt) {
 		t.Fatalf("revoked event %+v", data)
 	}
-	if _, err := repo.RevokeKey(ctx, "key_missing", t0); !errors.Is(err, domain.ErrKeyNotFound) {
+	if _, err := repo.RevokeKey(t.Context(), "key_missing", t0); !errors.Is(err, domain.ErrKeyNotFound) {
 		t.Fatalf("unknown key: %v", err)
 	}
 }
@@ -210,7 +206,7 @@ func TestConcurrentRevokesWriteExactlyOneEvent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			got, err := repo.RevokeKey(ctx, k.ID, t0.Add(time.Duration(i+1)*time.Second))
+			got, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Duration(i+1)*time.Second))
 			if err != nil {
 				t.Error(err)
 				return
@@ -235,7 +231,7 @@ func TestRolledBackRevokeWritesNothing(t *testing.T) {
 	pool := authtest.Pool(t)
 	repo := store.New(pool)
 	k := key(t, repo, organizer(t, repo, t0).ID, secretReq, t0)
-	_, err := pool.Exec(ctx, `
+	_, err := pool.Exec(t.Context(), `
 		CREATE FUNCTION refuse_commit() RETURNS trigger LANGUAGE plpgsql AS
 		$$ BEGIN RAISE EXCEPTION 'commit refused by the test'; END $$;
 		CREATE CONSTRAINT TRIGGER refuse_commit AFTER INSERT ON outbox
@@ -243,7 +239,7 @@ func TestRolledBackRevokeWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.RevokeKey(ctx, k.ID, t0.Add(time.Minute)); err == nil {
+	if _, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Minute)); err == nil {
 		t.Fatal("revoke succeeded although its commit was refused")
 	}
 	if ty := outboxTypes(t, pool, k.ID); !slices.Equal(ty, []string{domain.EventKeyCreated}) {
@@ -252,7 +248,7 @@ func TestRolledBackRevokeWritesNothing(t *testing.T) {
 	if a := auditActions(t, pool, k.ID); !slices.Equal(a, []string{"created by operator"}) {
 		t.Fatalf("audit after a rolled-back revoke: %q", a)
 	}
-	list, _, _ := repo.Keys(ctx, k.OrganizerID, domain.Page{Limit: 10})
+	list, _, _ := repo.Keys(t.Context(), k.OrganizerID, domain.Page{Limit: 10})
 	if list[0].RevokedAt != nil {
 		t.Fatal("the key is revoked although the transaction rolled back")
 	}
@@ -262,7 +258,7 @@ func TestRolledBackRevokeWritesNothing(t *testing.T) {
 func eventData(t *testing.T, pool *pgxpool.Pool, id, eventType string, v any) {
 	t.Helper()
 	var b []byte
-	if err := pool.QueryRow(ctx, `SELECT payload FROM outbox WHERE key = $1 AND headers->>'ce_type' = $2`, id, eventType).Scan(&b); err != nil {
+	if err := pool.QueryRow(t.Context(), `SELECT payload FROM outbox WHERE key = $1 AND headers->>'ce_type' = $2`, id, eventType).Scan(&b); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
