@@ -15,6 +15,7 @@ import (
 	"golang.org/x/sync/singleflight"
 
 	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Key is what the gateway knows of an API key.
@@ -30,12 +31,15 @@ type Key struct {
 
 // Errors of Resolve.
 var (
-	ErrUnknown     = errors.New("keys: unknown key")
+	// ErrUnknown is auth's answer that no key has the hash: errors.Is matches every failure of
+	// the fault.NotFound category, which is how libs/peer reports auth's 404.
+	ErrUnknown     = fault.ErrNotFound
 	ErrRevoked     = errors.New("keys: key revoked")
 	ErrUnavailable = errors.New("keys: auth service unavailable")
 	// ErrUnreachable marks a Source failure that says nothing about the key: a network error, a
-	// timeout or a server error of auth. Only such failures let a known key be served stale.
-	ErrUnreachable = errors.New("keys: auth service unreachable")
+	// timeout or a server error of auth, which libs/peer reports as fault.Unavailable (every
+	// failure of that category matches). Only such failures let a known key be served stale.
+	ErrUnreachable = fault.ErrUnavailable
 )
 
 // ExpiredError reports a key past its expiry.

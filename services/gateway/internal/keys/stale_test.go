@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -12,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 )
 
-// errUnreachable is how the auth client reports a refused connection.
-var errUnreachable = fmt.Errorf("auth /internal/keys/verify: %w: connection refused", keys.ErrUnreachable)
+// errUnreachable is how the auth client (libs/peer) reports a refused connection.
+var errUnreachable = fault.NewUnavailable("auth", errors.New("POST /internal/keys/verify: connection refused"))
 
 // logBuffer collects log lines safely across goroutines.
 type logBuffer struct {
