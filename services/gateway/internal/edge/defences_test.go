@@ -1,7 +1,6 @@
 package edge
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -69,7 +68,7 @@ func TestBodiesOverTheOperationsLimitAreRefusedFirst(t *testing.T) {
 	res = h.do(t, call{method: "POST", path: "/organizer/events/search", addr: newAddr(), body: padded("{}", search.MaxBodyBytes+1)})
 	wantStatus(t, res, http.StatusRequestEntityTooLarge, "accepts at most "+limit+" bytes")
 
-	req, _ := http.NewRequestWithContext(context.Background(), http.MethodPost, "http://gateway/webhooks/stripe", strings.NewReader(padded("{}", WebhookMaxBody+1)))
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://gateway/webhooks/stripe", strings.NewReader(padded("{}", WebhookMaxBody+1)))
 	wantStatus(t, h.send(t, req), http.StatusRequestEntityTooLarge, "accepts at most "+strconv.Itoa(WebhookMaxBody)+" bytes")
 	if len(h.owner.requests()) != 1 {
 		t.Fatalf("the owner received %d requests, want the one at the limit", len(h.owner.requests()))

@@ -137,7 +137,7 @@ func (h *harness) do(t *testing.T, c call) answer {
 	if c.body != "" {
 		body = strings.NewReader(c.body)
 	}
-	req, err := http.NewRequestWithContext(context.Background(), c.method, "http://gateway"+BasePath+c.path, body)
+	req, err := http.NewRequestWithContext(t.Context(), c.method, "http://gateway"+BasePath+c.path, body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,20 +227,12 @@ func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
 		c.Set(edgecache.HeaderSurrogateControl, "max-age=60")
 		return c.Status(http.StatusOK).JSON(fiber.Map{"path": r.path})
 	})
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	o.url = "http://" + ln.Addr().String()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln, time.Second) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("owner: %v", err)
-		}
-	})
+	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, time.Second) })
 	return o
 }
 

@@ -1,7 +1,6 @@
 package edgecache_test
 
 import (
-	"context"
 	"crypto/sha256"
 	"strconv"
 	"strings"
@@ -14,6 +13,9 @@ import (
 
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 )
+
+// t0 is the instant the cache tests run at.
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 
 func key(s string) edgecache.Key { return sha256.Sum256([]byte(s)) }
 
@@ -85,8 +87,7 @@ func TestAnswersAreKeptAsLongAsAllowedAndNoLonger(t *testing.T) {
 }
 
 func TestRefusalsAndUnmarkedAnswersAreNeverKept(t *testing.T) {
-	now := time.Now()
-	c := edgecache.New(10, 1<<20, 5*time.Second, func() time.Time { return now })
+	c := edgecache.New(10, 1<<20, 5*time.Second, func() time.Time { return t0 })
 	for i, res := range []*fasthttp.Response{
 		answer(200, "", "{}"),
 		answer(200, "max-age=0", "{}"),
@@ -103,8 +104,7 @@ func TestRefusalsAndUnmarkedAnswersAreNeverKept(t *testing.T) {
 }
 
 func TestTheLeastRecentlyUsedAnswerMakesRoom(t *testing.T) {
-	now := time.Now()
-	c := edgecache.New(2, 1<<20, time.Minute, func() time.Time { return now })
+	c := edgecache.New(2, 1<<20, time.Minute, func() time.Time { return t0 })
 	c.Put(key("a"), answer(200, "max-age=60", "a"))
 	c.Put(key("b"), answer(200, "max-age=60", "b"))
 	c.Get(key("a"))
@@ -121,7 +121,7 @@ func TestTheLeastRecentlyUsedAnswerMakesRoom(t *testing.T) {
 // organizer's generation; the catalog's change message moves it on, so the next lookup misses,
 // and an answer fetched before the change but stored after it is never found either.
 func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
-	c := edgecache.New(10, 1<<20, time.Minute, time.Now)
+	c := edgecache.New(10, 1<<20, time.Minute, func() time.Time { return t0 })
 	keyOf := func(org string) edgecache.Key { return key(org + "/" + strconv.FormatUint(c.Generation(org), 10)) }
 	c.Put(keyOf("org_a"), answer(200, "max-age=60", "a"))
 	c.Put(keyOf("org_b"), answer(200, "max-age=60", "b"))
@@ -129,7 +129,7 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 
 	msg := broker.Message{Topic: edgecache.CatalogTopic, Value: []byte(`{"eventId":"evt_1","organizerId":"org_a","version":2}`),
 		Headers: map[string]string{broker.HeaderType: "podium.catalog.event.changed.v1"}}
-	if err := c.HandleCatalogEvent(context.Background(), msg); err != nil {
+	if err := c.HandleCatalogEvent(t.Context(), msg); err != nil {
 		t.Fatal(err)
 	}
 	c.Put(inFlight, answer(200, "max-age=60", "stale a"))
@@ -142,7 +142,7 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 
 	other := msg
 	other.Headers = map[string]string{broker.HeaderType: "podium.catalog.something.else.v1"}
-	if err := c.HandleCatalogEvent(context.Background(), other); err != nil || c.Generation("org_a") != 1 {
+	if err := c.HandleCatalogEvent(t.Context(), other); err != nil || c.Generation("org_a") != 1 {
 		t.Fatalf("an unrelated message: %v, generation %d", err, c.Generation("org_a"))
 	}
 	// A change that does not say whose it is, or of a version the gateway does not know, drops
@@ -153,7 +153,7 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 		{Topic: edgecache.CatalogTopic, Value: msg.Value, Headers: map[string]string{broker.HeaderType: "podium.catalog.event.changed.v2"}},
 	} {
 		c.Put(keyOf("org_b"), answer(200, "max-age=60", "b"))
-		if err := c.HandleCatalogEvent(context.Background(), bad); !broker.IsPoison(err) {
+		if err := c.HandleCatalogEvent(t.Context(), bad); !broker.IsPoison(err) {
 			t.Fatalf("a change %s %s: %v, want poison", bad.Headers[broker.HeaderType], bad.Value, err)
 		}
 		if _, ok := c.Get(keyOf("org_b")); ok {
@@ -167,7 +167,7 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 // counts its bytes once.
 func TestTheByteBudgetBoundsWhatIsKept(t *testing.T) {
 	const budget = 64 << 10
-	c := edgecache.New(1000, budget, time.Minute, time.Now)
+	c := edgecache.New(1000, budget, time.Minute, func() time.Time { return t0 })
 	big := strings.Repeat("x", budget/16)
 	c.Put(key("too big"), answer(200, "max-age=60", big))
 	if c.Len() != 0 {

@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
-	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
@@ -16,9 +15,6 @@ import (
 // The stores of these tests are made outside their synctest bubbles: their caches run tickers
 // of their own that never stop. Everything the callers block on is made inside, and the cache
 // entries made inside are read inside only (their lifetimes are on the bubble's clock).
-
-// t0 is the clock of the flight tests.
-var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 
 // TestConcurrentMissesShareOneLookupAndOneAdmission: concurrent misses of one hash share one
 // lookup in auth, charged to the caller that started it.
@@ -32,7 +28,7 @@ func TestConcurrentMissesShareOneLookupAndOneAdmission(t *testing.T) {
 		var wg sync.WaitGroup
 		for range 20 {
 			wg.Go(func() {
-				if _, err := s.Resolve(context.Background(), "h", t0, admit); err != nil {
+				if _, err := s.Resolve(t.Context(), "h", t0, admit); err != nil {
 					t.Error(err)
 				}
 			})
@@ -47,10 +43,10 @@ func TestConcurrentMissesShareOneLookupAndOneAdmission(t *testing.T) {
 			t.Fatalf("20 concurrent misses made %d lookups, want 1", n)
 		}
 		refused := errors.New("lookup limit")
-		if _, err := s.Resolve(context.Background(), "other", t0, func() error { return refused }); !errors.Is(err, refused) {
+		if _, err := s.Resolve(t.Context(), "other", t0, func() error { return refused }); !errors.Is(err, refused) {
 			t.Fatalf("a refused admission gave %v", err)
 		}
-		if _, err := s.Resolve(context.Background(), "h", t0, func() error { return refused }); err != nil {
+		if _, err := s.Resolve(t.Context(), "h", t0, func() error { return refused }); err != nil {
 			t.Fatalf("a cached key needed admission: %v", err)
 		}
 	})
@@ -62,13 +58,13 @@ func TestConcurrentMissesShareOneLookupAndOneAdmission(t *testing.T) {
 // a refused request's origin check would become).
 func TestARefusedAdmissionIsNotSharedWithConcurrentCallers(t *testing.T) {
 	const origin = "https://a.example"
-	for name, lookup := range map[string]func(*keys.Store, func() error) error{
-		"key": func(s *keys.Store, admit func() error) error {
-			_, err := s.Resolve(context.Background(), "h", t0, admit)
+	for name, lookup := range map[string]func(context.Context, *keys.Store, func() error) error{
+		"key": func(ctx context.Context, s *keys.Store, admit func() error) error {
+			_, err := s.Resolve(ctx, "h", t0, admit)
 			return err
 		},
-		"origin": func(s *keys.Store, admit func() error) error {
-			ok, err := s.OriginAllowed(context.Background(), origin, t0, admit)
+		"origin": func(ctx context.Context, s *keys.Store, admit func() error) error {
+			ok, err := s.OriginAllowed(ctx, origin, t0, admit)
 			if err == nil && !ok {
 				return errors.New("the allowed origin was refused")
 			}
@@ -82,9 +78,9 @@ func TestARefusedAdmissionIsNotSharedWithConcurrentCallers(t *testing.T) {
 				refused := errors.New("the attacker's lookup limit")
 				release := make(chan struct{})
 				attacker, honest := make(chan error, 1), make(chan error, 1)
-				go func() { attacker <- lookup(s, func() error { <-release; return refused }) }()
+				go func() { attacker <- lookup(t.Context(), s, func() error { <-release; return refused }) }()
 				synctest.Wait() // the attacker's admission is being decided
-				go func() { honest <- lookup(s, func() error { return nil }) }()
+				go func() { honest <- lookup(t.Context(), s, func() error { return nil }) }()
 				synctest.Wait() // the honest caller has its answer, or waits on a lookup
 				close(release)
 				if err := <-attacker; !errors.Is(err, refused) {
@@ -106,20 +102,20 @@ func TestRevocationEventWinsOverALookupInFlight(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		auth.gate = make(chan struct{})
 		done := make(chan error)
-		go func() { _, err := s.Resolve(context.Background(), "h", t0, nil); done <- err }()
+		go func() { _, err := s.Resolve(t.Context(), "h", t0, nil); done <- err }()
 		synctest.Wait() // the lookup is now waiting on auth
 		event := broker.Message{
 			Headers: map[string]string{broker.HeaderType: keys.TypeRevoked},
 			Value:   []byte(`{"keyId":"key_1","keyHash":"h","revokedAt":"2026-11-22T10:00:00Z"}`),
 		}
-		if err := s.HandleEvent(context.Background(), event); err != nil {
+		if err := s.HandleEvent(t.Context(), event); err != nil {
 			t.Fatal(err)
 		}
 		close(auth.gate) // auth answers with the state from before the revocation
 		if err := <-done; err != nil {
 			t.Fatalf("the lookup that raced the revocation failed: %v", err)
 		}
-		if _, err := s.Resolve(context.Background(), "h", t0, nil); !errors.Is(err, keys.ErrRevoked) {
+		if _, err := s.Resolve(t.Context(), "h", t0, nil); !errors.Is(err, keys.ErrRevoked) {
 			t.Fatalf("after the revocation event the key resolves with %v", err)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
@@ -57,11 +58,13 @@ func (a *authDouble) failWith(err error) {
 	a.mu.Unlock()
 }
 
+// t0 is the instant the store tests run at.
+var t0 = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
 var opts = keys.Options{TTL: time.Minute, NegativeTTL: time.Minute, OriginTTL: time.Minute}
 
 func TestResolveCachesAndJudgesStatus(t *testing.T) {
-	now := time.Now()
-	past, future := now.Add(-time.Hour), now.Add(time.Hour)
+	past, future := t0.Add(-time.Hour), t0.Add(time.Hour)
 	auth := &authDouble{keys: map[string]keys.Key{
 		"active":  {ID: "key_a", Type: "secret"},
 		"later":   {ID: "key_l", ExpiresAt: &future},
@@ -69,28 +72,28 @@ func TestResolveCachesAndJudgesStatus(t *testing.T) {
 		"revoked": {ID: "key_r", RevokedAt: &past},
 	}}
 	s := keys.NewStore(auth, opts)
-	ctx := context.Background()
+	ctx := t.Context()
 
-	if k, err := s.Resolve(ctx, "active", now, nil); err != nil || k.ID != "key_a" {
+	if k, err := s.Resolve(ctx, "active", t0, nil); err != nil || k.ID != "key_a" {
 		t.Fatalf("active: %v %v", k, err)
 	}
-	if _, err := s.Resolve(ctx, "later", now, nil); err != nil {
+	if _, err := s.Resolve(ctx, "later", t0, nil); err != nil {
 		t.Fatalf("key expiring later: %v", err)
 	}
-	if _, err := s.Resolve(ctx, "expired", now, nil); !isExpired(err) {
+	if _, err := s.Resolve(ctx, "expired", t0, nil); !isExpired(err) {
 		t.Fatalf("expired: %v", err)
 	}
-	if _, err := s.Resolve(ctx, "revoked", now, nil); !errors.Is(err, keys.ErrRevoked) {
+	if _, err := s.Resolve(ctx, "revoked", t0, nil); !errors.Is(err, keys.ErrRevoked) {
 		t.Fatalf("revoked: %v", err)
 	}
 	for range 2 {
-		if _, err := s.Resolve(ctx, "nope", now, nil); !errors.Is(err, keys.ErrUnknown) {
+		if _, err := s.Resolve(ctx, "nope", t0, nil); !errors.Is(err, keys.ErrUnknown) {
 			t.Fatalf("unknown: %v", err)
 		}
 	}
 	calls := auth.calls.Load()
 	for _, h := range []string{"active", "later", "expired", "revoked", "nope"} {
-		_, _ = s.Resolve(ctx, h, now, nil)
+		_, _ = s.Resolve(ctx, h, t0, nil)
 	}
 	if auth.calls.Load() != calls {
 		t.Fatalf("cached keys were looked up again: %d more calls", auth.calls.Load()-calls)
@@ -106,32 +109,26 @@ func TestResolveCachesAndJudgesStatus(t *testing.T) {
 func TestKeysInUseAreRefreshedBeforeTheyExpire(t *testing.T) {
 	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}}
 	s := keys.NewStore(auth, opts)
-	now := time.Now()
-	if _, err := s.Resolve(context.Background(), "h", now, nil); err != nil {
-		t.Fatal(err)
-	}
-	past := time.Now().Add(-time.Hour)
-	auth.mu.Lock()
-	auth.keys["h"] = keys.Key{ID: "key_1", RevokedAt: &past}
-	auth.mu.Unlock()
-	if _, err := s.Resolve(context.Background(), "h", now.Add(opts.TTL/4), nil); err != nil {
-		t.Fatalf("a fresh entry was not served from the cache: %v", err)
-	}
-	// Past half its lifetime the entry is still served, and refreshed in the background.
-	if _, err := s.Resolve(context.Background(), "h", now.Add(opts.TTL*3/4), nil); err != nil {
-		t.Fatalf("an entry past half its lifetime was not served: %v", err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		_, err := s.Resolve(context.Background(), "h", now, nil)
-		if errors.Is(err, keys.ErrRevoked) {
-			return
+	synctest.Test(t, func(t *testing.T) {
+		if _, err := s.Resolve(t.Context(), "h", t0, nil); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the background refresh never picked up the revocation: %v", err)
+		past := t0.Add(-time.Hour)
+		auth.mu.Lock()
+		auth.keys["h"] = keys.Key{ID: "key_1", RevokedAt: &past}
+		auth.mu.Unlock()
+		if _, err := s.Resolve(t.Context(), "h", t0.Add(opts.TTL/4), nil); err != nil {
+			t.Fatalf("a fresh entry was not served from the cache: %v", err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		// Past half its lifetime the entry is still served, and refreshed in the background.
+		if _, err := s.Resolve(t.Context(), "h", t0.Add(opts.TTL*3/4), nil); err != nil {
+			t.Fatalf("an entry past half its lifetime was not served: %v", err)
+		}
+		synctest.Wait() // the background refresh is done
+		if _, err := s.Resolve(t.Context(), "h", t0, nil); !errors.Is(err, keys.ErrRevoked) {
+			t.Fatalf("the background refresh did not pick up the revocation: %v", err)
+		}
+	})
 }
 
 func isExpired(err error) bool {
@@ -146,12 +143,12 @@ func TestMalformedEventIsPoison(t *testing.T) {
 		{Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{"keyHash":`)},
 		{Headers: map[string]string{broker.HeaderType: "podium.auth.key.revoked.v2"}, Value: []byte(`{"keyHash":"h"}`)},
 	} {
-		if err := s.HandleEvent(context.Background(), bad); !broker.IsPoison(err) {
+		if err := s.HandleEvent(t.Context(), bad); !broker.IsPoison(err) {
 			t.Fatalf("revocation %s %s: %v, want poison", bad.Headers[broker.HeaderType], bad.Value, err)
 		}
 	}
 	other := broker.Message{Headers: map[string]string{broker.HeaderType: "podium.auth.something.v9"}, Value: []byte(`x`)}
-	if err := s.HandleEvent(context.Background(), other); err != nil {
+	if err := s.HandleEvent(t.Context(), other); err != nil {
 		t.Fatalf("unknown event types must be ignored: %v", err)
 	}
 }
@@ -159,11 +156,11 @@ func TestMalformedEventIsPoison(t *testing.T) {
 func TestAuthFailureIsUnavailableAndNotCached(t *testing.T) {
 	auth := &authDouble{keys: map[string]keys.Key{"h": {ID: "key_1"}}, fail: errors.New("connection refused")}
 	s := keys.NewStore(auth, opts)
-	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); !errors.Is(err, keys.ErrUnavailable) {
+	if _, err := s.Resolve(t.Context(), "h", t0, nil); !errors.Is(err, keys.ErrUnavailable) {
 		t.Fatalf("got %v, want ErrUnavailable", err)
 	}
 	auth.failWith(nil)
-	if _, err := s.Resolve(context.Background(), "h", time.Now(), nil); err != nil {
+	if _, err := s.Resolve(t.Context(), "h", t0, nil); err != nil {
 		t.Fatalf("after auth recovered: %v", err)
 	}
 }
@@ -171,12 +168,12 @@ func TestAuthFailureIsUnavailableAndNotCached(t *testing.T) {
 func TestOriginDecisionsAreCachedUntilKeysChange(t *testing.T) {
 	auth := &authDouble{origins: map[string]bool{"https://a.example": true}}
 	s := keys.NewStore(auth, opts)
-	ctx := context.Background()
+	ctx := t.Context()
 	for range 3 {
-		if ok, _ := s.OriginAllowed(ctx, "https://a.example", time.Now(), nil); !ok {
+		if ok, _ := s.OriginAllowed(ctx, "https://a.example", t0, nil); !ok {
 			t.Fatal("allowed origin refused")
 		}
-		if ok, _ := s.OriginAllowed(ctx, "https://b.example", time.Now(), nil); ok {
+		if ok, _ := s.OriginAllowed(ctx, "https://b.example", t0, nil); ok {
 			t.Fatal("unknown origin allowed")
 		}
 	}
@@ -187,7 +184,7 @@ func TestOriginDecisionsAreCachedUntilKeysChange(t *testing.T) {
 	auth.origins["https://b.example"] = true
 	auth.mu.Unlock()
 	_ = s.HandleEvent(ctx, broker.Message{Headers: map[string]string{broker.HeaderType: keys.TypeCreated}, Value: []byte(`{}`)})
-	if ok, _ := s.OriginAllowed(ctx, "https://b.example", time.Now(), nil); !ok {
+	if ok, _ := s.OriginAllowed(ctx, "https://b.example", t0, nil); !ok {
 		t.Fatal("a key created for an origin did not clear the cached refusal")
 	}
 }

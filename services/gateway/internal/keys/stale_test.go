@@ -2,13 +2,13 @@ package keys_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
@@ -43,13 +43,12 @@ var staleOpts = keys.Options{TTL: time.Minute, StaleTTL: 10 * time.Minute, Negat
 // expiry and pushed revocations still refuse it, a key never seen needs auth, and a failure
 // that is an answer of auth (not a 5xx) serves nothing stale.
 func TestKnownKeysAreServedWhileAuthIsUnreachable(t *testing.T) {
-	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	expires := t0.Add(90 * time.Second) // after the cache lifetime, before the request below
 	auth := &authDouble{keys: map[string]keys.Key{
 		"known": {ID: "key_k"}, "expiring": {ID: "key_e", ExpiresAt: &expires}, "revoked": {ID: "key_r"},
 	}}
 	s := keys.NewStore(auth, staleOpts)
-	ctx := context.Background()
+	ctx := t.Context()
 	for _, h := range []string{"known", "expiring", "revoked"} {
 		if _, err := s.Resolve(ctx, h, t0, nil); err != nil {
 			t.Fatalf("%s: %v", h, err)
@@ -90,48 +89,52 @@ func TestKnownKeysAreServedWhileAuthIsUnreachable(t *testing.T) {
 // without asking it on every request; one lookup per probe interval checks whether it is back,
 // and the outage is logged once, however many requests it lasts.
 func TestAnOutageIsProbedNotWaitedFor(t *testing.T) {
-	t0 := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	auth := &authDouble{keys: map[string]keys.Key{"known": {ID: "key_k"}}}
 	logs := &logBuffer{}
 	opts := staleOpts
 	opts.Log = slog.New(slog.NewJSONHandler(logs, nil))
 	s := keys.NewStore(auth, opts)
-	ctx := context.Background()
-	if _, err := s.Resolve(ctx, "known", t0, nil); err != nil {
-		t.Fatal(err)
-	}
-	auth.failWith(errUnreachable)
-	late := t0.Add(opts.TTL + time.Second)
-	before := auth.calls.Load()
-	for i := range 100 { // within one probe interval
-		if _, err := s.Resolve(ctx, "known", late.Add(time.Duration(i)*time.Millisecond), nil); err != nil {
-			t.Fatalf("request %d during the outage: %v", i, err)
+	synctest.Test(t, func(t *testing.T) {
+		ctx := t.Context()
+		if _, err := s.Resolve(ctx, "known", t0, nil); err != nil {
+			t.Fatal(err)
 		}
-	}
-	if n := auth.calls.Load() - before; n != 1 {
-		t.Fatalf("100 requests within a second of an outage asked auth %d times, want once", n)
-	}
-	probe := late.Add(2 * time.Second)
-	if _, err := s.Resolve(ctx, "known", probe, nil); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, func() bool { return auth.calls.Load()-before == 2 }, "one background probe after the probe interval")
-	if n := logs.count("auth unreachable"); n != 1 {
-		t.Fatalf("%d warnings about the outage, want 1", n)
-	}
+		auth.failWith(errUnreachable)
+		late := t0.Add(opts.TTL + time.Second)
+		before := auth.calls.Load()
+		for i := range 100 { // within one probe interval
+			if _, err := s.Resolve(ctx, "known", late.Add(time.Duration(i)*time.Millisecond), nil); err != nil {
+				t.Fatalf("request %d during the outage: %v", i, err)
+			}
+		}
+		if n := auth.calls.Load() - before; n != 1 {
+			t.Fatalf("100 requests within a second of an outage asked auth %d times, want once", n)
+		}
+		probe := late.Add(2 * time.Second)
+		if _, err := s.Resolve(ctx, "known", probe, nil); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait() // the background probe is done
+		if n := auth.calls.Load() - before; n != 2 {
+			t.Fatalf("%d lookups after the probe interval, want one background probe more", n)
+		}
+		if n := logs.count("auth unreachable"); n != 1 {
+			t.Fatalf("%d warnings about the outage, want 1", n)
+		}
 
-	auth.failWith(nil)
-	waitFor(t, func() bool {
+		auth.failWith(nil)
 		_, _ = s.Resolve(ctx, "known", probe.Add(time.Hour), nil) // far past its lifetimes: needs auth
-		return logs.count("auth reachable again") == 1
-	}, "auth found reachable again")
-	auth.failWith(errUnreachable)
-	if _, err := s.Resolve(ctx, "known", probe.Add(time.Hour+opts.TTL+time.Second), nil); err != nil {
-		t.Fatalf("a key looked up after the first outage, in a second one: %v", err)
-	}
-	if n := logs.count("auth unreachable"); n != 2 {
-		t.Fatalf("%d warnings after two outages, want 2", n)
-	}
+		if n := logs.count("auth reachable again"); n != 1 {
+			t.Fatalf("%d notes that auth is reachable again, want 1", n)
+		}
+		auth.failWith(errUnreachable)
+		if _, err := s.Resolve(ctx, "known", probe.Add(time.Hour+opts.TTL+time.Second), nil); err != nil {
+			t.Fatalf("a key looked up after the first outage, in a second one: %v", err)
+		}
+		if n := logs.count("auth unreachable"); n != 2 {
+			t.Fatalf("%d warnings after two outages, want 2", n)
+		}
+	})
 }
 
 // TestRefusedOriginsNeverEvictAllowedOnes: made-up origins, all refused, fill a cache of their
@@ -140,8 +143,8 @@ func TestAnOutageIsProbedNotWaitedFor(t *testing.T) {
 func TestRefusedOriginsNeverEvictAllowedOnes(t *testing.T) {
 	auth := &authDouble{origins: map[string]bool{"https://shop.example": true}}
 	s := keys.NewStore(auth, staleOpts)
-	ctx := context.Background()
-	now := time.Now()
+	ctx := t.Context()
+	now := t0
 	if ok, err := s.OriginAllowed(ctx, "https://shop.example", now, nil); !ok || err != nil {
 		t.Fatalf("allowed origin: %v %v", ok, err)
 	}
@@ -160,17 +163,5 @@ func TestRefusedOriginsNeverEvictAllowedOnes(t *testing.T) {
 	}
 	if _, err := s.OriginAllowed(ctx, "https://never-seen.example", now, nil); !errors.Is(err, keys.ErrUnavailable) {
 		t.Fatalf("an origin never decided with auth unreachable: %v", err)
-	}
-}
-
-// waitFor polls cond until it holds or 5 s have passed.
-func waitFor(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }

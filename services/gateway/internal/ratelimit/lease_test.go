@@ -8,7 +8,7 @@ import (
 // TestRenewalKeepsUnspentTokens: tokens already taken from Redis are not dropped by a renewal
 // that arrives before they lapse, and lapsed ones are not revived by it.
 func TestRenewalKeepsUnspentTokens(t *testing.T) {
-	now := time.Now()
+	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
 	ls := &lease{}
 	ls.add(now, 5, 100, time.Second)
 	ls.renewed(now.Add(leaseWindow/2), 10, 90, time.Second)
