@@ -64,7 +64,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	})
 	defer stopFlusher()
 
-	srv := httpserver.New(httpserver.Options{ //nolint:contextcheck // a server is built under no context: each request gets its own (c.UserContext)
+	srv := httpserver.New(httpserver.Options{
 		Log:            log,
 		BodyLimit:      cfg.BodyLimit,
 		TrustRequestID: true,

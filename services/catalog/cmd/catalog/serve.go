@@ -72,7 +72,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if err != nil {
 		return fmt.Errorf("config: %w", err)
 	}
-	srv := httpserver.New(httpserver.Options{ //nolint:contextcheck // a server is built under no context: each request gets its own (c.UserContext)
+	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: cfg.BodyLimit, TrustRequestID: true,
 		Ready: []httpserver.Check{
 			{Name: "postgres", Fn: pool.Ping},

@@ -103,7 +103,7 @@ func runEdge(ctx context.Context) error {
 		return err
 	}
 	listeners := newListeners(cfg, gw, log)
-	srv := httpserver.New(httpserver.Options{ //nolint:contextcheck // a server is built under no context: each request gets its own (c.UserContext)
+	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: readiness(listeners),
 	})
 	if err := gw.Register(srv.App); err != nil {

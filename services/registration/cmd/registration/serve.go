@@ -80,7 +80,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	payments := events.Consumer(cfg.KafkaBrokers, svc, log, nil)
 	defer background.Start(ctx, log, "payments consumer", payments.Run)()
 
-	srv, err := newServer(cfg, log, pool, tel, svc, payments.Ready) //nolint:contextcheck // Fiber gives each request its own context; a server is not built under one
+	srv, err := newServer(cfg, log, pool, tel, svc, payments.Ready)
 	if err != nil {
 		return err
 	}
