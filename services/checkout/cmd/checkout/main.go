@@ -20,7 +20,7 @@ import (
 	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
 	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
@@ -79,7 +79,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		return broker.RunDeadLetters(ctx, kafka.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
+		return broker.RunDeadLetters(ctx, events.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/postgres"
-	chkpg "github.com/podiumhq/podium/services/checkout/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/store"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 )
@@ -26,7 +26,7 @@ func runTrigger(ctx context.Context, cfg TriggerConfig, args []string, out io.Wr
 			return err
 		}
 		defer pool.Close()
-		repo := chkpg.New(pool)
+		repo := store.New(pool)
 		o.Lookup = func(ctx context.Context, id string) (trigger.Session, error) {
 			ref := app.CheckoutRef{ID: id}
 			switch {

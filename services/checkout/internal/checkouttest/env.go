@@ -27,13 +27,13 @@ import (
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
-	chkpg "github.com/podiumhq/podium/services/checkout/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/payments"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/registration"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/stripe"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/store"
+	"github.com/podiumhq/podium/services/checkout/internal/api"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
-	chkhttp "github.com/podiumhq/podium/services/checkout/internal/http"
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
@@ -89,7 +89,7 @@ func Start(t testing.TB, o Options) *Env {
 		t.Cleanup(func() { _ = w.Close() })
 		Background(t, (&outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}).Run)
 		joined := make(chan struct{})
-		consumer := &kafka.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
+		consumer := &events.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
 		Background(t, consumer.Run)
 		select {
 		case <-joined:
@@ -116,14 +116,14 @@ func (e *Env) serve(t testing.TB) {
 	if peerTimeout == 0 {
 		peerTimeout = 5 * time.Second
 	}
-	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, peerTimeout, self), registration.New(e.Registration.URL, peerTimeout, self),
-		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
+	e.Service = app.New(store.New(e.Pool), catalog.New(e.Catalog.URL, peerTimeout, self), registration.New(e.Registration.URL, peerTimeout, self),
+		payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
 		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL})
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: chkhttp.MapError,
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: api.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
 	})
-	chkhttp.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
+	api.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
 	e.App = srv.App
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
