@@ -25,15 +25,10 @@ type handlers struct {
 	svc *app.Service
 }
 
-// caller is on whose behalf the request's peers are called: the gateway's verified principal.
-func caller(c *fiber.Ctx) domain.Caller {
-	who := identity.From(c)
-	return domain.Caller{OrganizerID: who.OrganizerID, KeyID: who.KeyID, RequestID: httpserver.RequestID(c)}
-}
-
-// clientNetwork is the network of the client address the gateway determined.
-func clientNetwork(c *fiber.Ctx) string {
-	return identity.ClientNetwork(strings.Clone(identity.ClientIP(c)))
+// buyer is who sends a browser request: the gateway's verified principal and the network of
+// the client address the gateway determined.
+func buyer(c *fiber.Ctx) app.Buyer {
+	return app.Buyer{Principal: identity.From(c), Network: identity.ClientNetwork(strings.Clone(identity.ClientIP(c)))}
 }
 
 func (h handlers) summary(c *fiber.Ctx) error {
@@ -41,7 +36,7 @@ func (h handlers) summary(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	q, err := h.svc.Summary(c.UserContext(), caller(c), app.Client{KeyID: identity.From(c).KeyID, Network: clientNetwork(c)}, req)
+	q, err := h.svc.Summary(c.UserContext(), buyer(c), req)
 	if err != nil {
 		return err
 	}
@@ -53,8 +48,8 @@ func (h handlers) summary(c *fiber.Ctx) error {
 // creates the session (which replays other retries itself).
 func (h handlers) session(c *fiber.Ctx) error {
 	body := bytes.Clone(c.Body())
-	who := identity.From(c)
-	res, replayed, err := h.svc.Replay(c.UserContext(), who.KeyID, body)
+	b := buyer(c)
+	res, replayed, err := h.svc.Replay(c.UserContext(), b.KeyID, body)
 	if err != nil {
 		return err
 	}
@@ -63,9 +58,7 @@ func (h handlers) session(c *fiber.Ctx) error {
 		if err := httpserver.DecodeJSON(c, &p); err != nil {
 			return err
 		}
-		res, err = h.svc.CreateSession(c.UserContext(), app.SessionInput{
-			Caller: caller(c), OrganizerID: who.OrganizerID, KeyID: who.KeyID, ClientNetwork: clientNetwork(c), Purchase: p, Body: body,
-		})
+		res, err = h.svc.CreateSession(c.UserContext(), app.SessionInput{Buyer: b, Purchase: p, Body: body})
 		if err != nil {
 			return err
 		}

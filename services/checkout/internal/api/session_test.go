@@ -104,23 +104,23 @@ func TestSessionRefusals(t *testing.T) {
 		message any
 	}{
 		"terms not accepted": {func(b map[string]any) { b["termsAccepted"] = false }, 422,
-			[]any{"termsAccepted must be true: the purchaser must accept the terms and conditions"}},
+			"termsAccepted must be true: the purchaser must accept the terms and conditions"},
 		"waiver not accepted": {func(b map[string]any) { b["waiversAccepted"] = map[string]any{checkouttest.WaiverLiability: false} }, 422,
-			[]any{`waiversAccepted["wvr_liability"] must be true: the "Liability" waiver is required`}},
+			`waiversAccepted["wvr_liability"] must be true: the "Liability" waiver is required`},
 		"outdated waiver version": {func(b map[string]any) {
 			b["legalSignature"].(map[string]any)["waiverVersions"].([]any)[0].(map[string]any)["version"] = 1
-		}, 422, []any{`legalSignature.waiverVersions[0].version 1 of waiver "wvr_liability" is not the current one (2): reload the waivers and sign again`}},
+		}, 422, `legalSignature.waiverVersions[0].version 1 of waiver "wvr_liability" is not the current one (2): reload the waivers and sign again`},
 		"no signature": {func(b map[string]any) { delete(b, "legalSignature") }, 422,
-			[]any{"legalSignature is required: the event's waivers must be signed"}},
+			"legalSignature is required: the event's waivers must be signed"},
 		"minor without guardian": {func(b map[string]any) {
 			b["athletes"] = []any{checkouttest.Athlete("Kid", "2012-01-01")}
 			b["waiversAccepted"] = map[string]any{checkouttest.WaiverLiability: true, checkouttest.WaiverMinors: true}
-		}, 422, []any{"legalSignature.guardianAuthorityAccepted must be true: an athlete is under 18 on the event date"}},
+		}, 422, "legalSignature.guardianAuthorityAccepted must be true: an athlete is under 18 on the event date"},
 		"deferred completion without its waivers": {func(b map[string]any) {
 			b["categoryId"] = checkouttest.CatTeam
 			b["deferredTeamCompletion"] = map[string]any{"pendingParticipantCount": 2, "participantWaivers": []any{map[string]any{"waiversAccepted": map[string]any{checkouttest.WaiverLiability: true}}}}
-		}, 422, []any{"deferredTeamCompletion.participantWaivers must have one item per pending participant (2), not 1"}},
-		"promocode":       {func(b map[string]any) { b["promocode"] = "OVER" }, 422, []any{`promocode "OVER" is not valid for this purchase`}},
+		}, 422, "deferredTeamCompletion.participantWaivers must have one item per pending participant (2), not 1"},
+		"promocode":       {func(b map[string]any) { b["promocode"] = "OVER" }, 422, `promocode "OVER" is not valid for this purchase`},
 		"unknown event":   {func(b map[string]any) { b["eventId"] = "evt_missing" }, 404, "event evt_missing not found"},
 		"hidden category": {func(b map[string]any) { b["categoryId"] = checkouttest.CatPrivate }, 404, "category cat_private not found"},
 	} {
@@ -147,14 +147,22 @@ func TestSessionRefusedByRegistration(t *testing.T) {
 	}
 	env.Registration.SetQuota(checkouttest.CatRX, 5)
 	env.Registration.RefuseNext(422, []string{"athletes[0].birthDate is outside the category's ages"})
-	wantError(t, session(t, env, b), 422, []any{"athletes[0].birthDate is outside the category's ages"})
+	wantError(t, session(t, env, b), 422, "athletes[0].birthDate is outside the category's ages")
 	env.Registration.RefuseNext(404, "category cat_rx not found")
 	wantError(t, session(t, env, b), 404, "category cat_rx not found")
 	env.Registration.RefuseNext(503, "overloaded")
 	if r := session(t, env, b); r.Header.Get("Retry-After") != "2" {
 		t.Fatalf("registration unavailable: Retry-After %q, want 2", r.Header.Get("Retry-After"))
 	} else {
-		wantError(t, r, 503, "the registration service is unavailable; nothing was charged, retry")
+		wantError(t, r, 503, "the registration service is unavailable; retry after the Retry-After seconds")
+	}
+	// Registration refusing what checkout sent as malformed is checkout's own bug: a 500 the
+	// client is not told to retry.
+	env.Registration.RefuseNext(400, "registrations[0].categoryId: is required")
+	if r := session(t, env, b); r.Header.Get("Retry-After") != "" {
+		t.Fatalf("checkout's own bug answered with Retry-After %q", r.Header.Get("Retry-After"))
+	} else {
+		wantError(t, r, 500, "internal error; quote the requestId when reporting it")
 	}
 	// The same key runs again once the refusals are gone.
 	if r := session(t, env, b); r.Status != http.StatusCreated {
@@ -164,8 +172,8 @@ func TestSessionRefusedByRegistration(t *testing.T) {
 		t.Fatal("Stripe calls or promocode uses after refusals")
 	}
 	var failed int
-	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM checkouts WHERE state = 'FAILED'`).Scan(&failed); err != nil || failed != 4 {
-		t.Fatalf("%d failed checkouts (%v), want 4", failed, err)
+	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM checkouts WHERE state = 'FAILED'`).Scan(&failed); err != nil || failed != 5 {
+		t.Fatalf("%d failed checkouts (%v), want 5", failed, err)
 	}
 }
 
@@ -174,7 +182,11 @@ func TestStripeDownReleasesTheHold(t *testing.T) {
 	env.Stripe.Down.Store(true)
 	b := checkouttest.Purchase()
 	b["promocode"], b["idempotencyKey"] = "ONCE", "stripe-down-0001"
-	wantError(t, session(t, env, b), 502, "the payment provider is unavailable; nothing was charged, retry")
+	r := session(t, env, b)
+	wantError(t, r, 503, "the payment provider is unavailable; nothing was charged, retry")
+	if ra := r.Header.Get("Retry-After"); ra != "2" {
+		t.Fatalf("Retry-After %q, want 2", ra)
+	}
 	first, ok := env.Registration.LastOrder()
 	if !ok || first.Status != "CANCELLED" || env.Registration.Releases.Load() != 1 {
 		t.Fatalf("hold after Stripe failed: %+v (releases %d)", first, env.Registration.Releases.Load())
@@ -184,7 +196,7 @@ func TestStripeDownReleasesTheHold(t *testing.T) {
 	}
 	// A retry with the same key tries again: a new checkout, a new hold, a Stripe session.
 	env.Stripe.Down.Store(false)
-	r := session(t, env, b)
+	r = session(t, env, b)
 	if r.Status != http.StatusCreated || env.Registration.Holds.Load() != 2 || r.Body["orderId"] == first.ID {
 		t.Fatalf("retry: %d %s (holds %d)", r.Status, r.Raw, env.Registration.Holds.Load())
 	}
@@ -235,7 +247,7 @@ func TestPromocodeMaxUsesAreReservedAtomically(t *testing.T) {
 	}
 	s := summaryBody()
 	s["promocode"] = "ONCE"
-	wantError(t, env.Browser(t, "summary", s, checkouttest.KeyID), 422, []any{`promocode "ONCE" is not valid for this purchase`})
+	wantError(t, env.Browser(t, "summary", s, checkouttest.KeyID), 422, `promocode "ONCE" is not valid for this purchase`)
 }
 
 func TestSessionBodyMustBeJSON(t *testing.T) {
