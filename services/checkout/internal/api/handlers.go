@@ -74,7 +74,7 @@ func (h handlers) session(c *fiber.Ctx) error {
 const retryUnknownAfter = time.Minute
 
 // stripeWebhook answers 200 with what the webhook did, or 503 with Retry-After when it names a
-// checkout not known yet (app.WebhookRetry), so that Stripe delivers it again; the service
+// checkout not known yet (app.WebhookDeliverAgain), so that Stripe delivers it again; the service
 // logged it already.
 func (h handlers) stripeWebhook(c *fiber.Ctx) error {
 	payload := bytes.Clone(c.Body())
@@ -82,7 +82,7 @@ func (h handlers) stripeWebhook(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if result == app.WebhookRetry {
+	if result == app.WebhookDeliverAgain {
 		return &httpserver.Error{
 			Status:  http.StatusServiceUnavailable,
 			Message: "the checkout of this session is not known yet; deliver the event again",

@@ -88,12 +88,13 @@ type Outcome int
 
 // Outcomes of an update.
 const (
-	Applied Outcome = iota
-	// Duplicate: the message was processed before; nothing ran.
-	Duplicate
-	// Unknown: no checkout matched; the message is recorded as processed only with
+	// ChangeApplied: the change ran on the checkout and was stored.
+	ChangeApplied Outcome = iota
+	// MessageAlreadyProcessed: the inbox holds the message already; nothing ran.
+	MessageAlreadyProcessed
+	// CheckoutNotKnown: no checkout matched; the message is recorded as processed only with
 	// Update.RecordUnknown.
-	Unknown
+	CheckoutNotKnown
 )
 
 // Repository stores checkouts, idempotency records and failed promocodes. It owns its

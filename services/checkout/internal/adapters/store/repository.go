@@ -111,12 +111,12 @@ func (r *Repository) Checkout(ctx context.Context, ref app.CheckoutRef) (domain.
 // messages and u's inbox and idempotency parts in one transaction.
 func (r *Repository) Update(ctx context.Context, u app.Update, fn func(*domain.Checkout) ([]domain.Message, error)) (domain.Checkout, app.Outcome, error) {
 	var c domain.Checkout
-	outcome := app.Applied
+	outcome := app.ChangeApplied
 	apply := func(tx pgx.Tx) error {
 		var err error
 		c, err = r.change(ctx, tx, u, fn)
 		if errors.Is(err, domain.ErrCheckoutNotFound) && u.Consumer != "" {
-			outcome = app.Unknown
+			outcome = app.CheckoutNotKnown
 			if !u.RecordUnknown {
 				return errUnrecorded // rolls the inbox record back
 			}
@@ -132,13 +132,13 @@ func (r *Repository) Update(ctx context.Context, u app.Update, fn func(*domain.C
 	}
 	ran, err := outbox.Once(ctx, r.pool, u.Consumer, u.MessageID, apply)
 	if errors.Is(err, errUnrecorded) {
-		return domain.Checkout{}, app.Unknown, nil
+		return domain.Checkout{}, app.CheckoutNotKnown, nil
 	}
 	if err != nil {
 		return domain.Checkout{}, 0, fmt.Errorf("update checkout: %w", err)
 	}
 	if !ran {
-		outcome = app.Duplicate
+		outcome = app.MessageAlreadyProcessed
 	}
 	return c, outcome, nil
 }

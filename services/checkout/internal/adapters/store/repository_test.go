@@ -189,7 +189,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 		c.ApplyOrder(domain.OrderEvent{Type: domain.EventOrderReleased}, now)
 		return nil, nil
 	}
-	for i, want := range []app.Outcome{app.Applied, app.Duplicate} {
+	for i, want := range []app.Outcome{app.ChangeApplied, app.MessageAlreadyProcessed} {
 		if _, outcome, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{OrderID: "ord_1"}, Consumer: "test", MessageID: "msg_1"}, release); err != nil || outcome != want {
 			t.Fatalf("delivery %d: %v %v", i, outcome, err)
 		}
@@ -197,7 +197,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", now); used != 0 {
 		t.Fatalf("counter %d after the release", used)
 	}
-	if _, outcome, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{OrderID: "ord_x"}, Consumer: "test", MessageID: "msg_2"}, release); err != nil || outcome != app.Unknown {
+	if _, outcome, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{OrderID: "ord_x"}, Consumer: "test", MessageID: "msg_2"}, release); err != nil || outcome != app.CheckoutNotKnown {
 		t.Fatalf("unknown order: %v %v", outcome, err)
 	}
 	// A failing change rolls back: nothing recorded in the inbox.
@@ -205,7 +205,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	if _, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_1"}, Consumer: "test", MessageID: "msg_3"}, func(*domain.Checkout) ([]domain.Message, error) { return nil, boom }); !errors.Is(err, boom) {
 		t.Fatal(err)
 	}
-	if _, outcome, _ := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_1"}, Consumer: "test", MessageID: "msg_3"}, release); outcome != app.Applied {
+	if _, outcome, _ := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_1"}, Consumer: "test", MessageID: "msg_3"}, release); outcome != app.ChangeApplied {
 		t.Fatal("a failed message was recorded as processed")
 	}
 }
