@@ -10,8 +10,8 @@ import (
 
 	"github.com/podiumhq/podium/libs/apispec/contracttest"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
-	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 )
 
 // FuzzBrowserBodies sends arbitrary bodies to every operation with a body checkout routes (the
@@ -55,18 +55,14 @@ func FuzzStripeWebhook(f *testing.F) {
 		f.Fatalf("session: %d %s", r.Status, r.Raw)
 	}
 	orderID := r.Body["orderId"].(string)
-	known := trigger.Session{CheckoutID: checkoutOfOrder(f, env, orderID), SessionID: r.Body["sessionId"].(string), OrderID: orderID,
+	known := checkouttest.StripeSession{CheckoutID: checkoutOfOrder(f, env, orderID), SessionID: r.Body["sessionId"].(string), OrderID: orderID,
 		EventID: checkouttest.EventID, OrganizerID: checkouttest.OrgID, PaymentIntent: "pi_fuzz", Currency: "EUR", Amount: 5875}
-	unknown := trigger.Session{CheckoutID: "chk_nobody", SessionID: "cs_test_nobody"}
+	unknown := checkouttest.StripeSession{CheckoutID: "chk_nobody", SessionID: "cs_test_nobody"}
 	at := time.Date(2027, 6, 1, 12, 0, 0, 0, time.UTC) // the events' "created" field: never compared with a clock
-	for _, s := range []trigger.Session{known, unknown} {
+	for _, s := range []checkouttest.StripeSession{known, unknown} {
 		for _, typ := range []string{"checkout.session.completed", "checkout.session.expired", "checkout.session.async_payment_succeeded", "checkout.session.async_payment_failed", "customer.created"} {
 			for _, paid := range []bool{true, false} {
-				payload, err := trigger.Event(typ, s, paid, at)
-				if err != nil {
-					f.Fatal(err)
-				}
-				f.Add(payload)
+				f.Add(checkouttest.StripeEvent(f, typ, s, paid, at))
 			}
 		}
 	}
@@ -85,7 +81,7 @@ func FuzzStripeWebhook(f *testing.F) {
 		if forged.Status != http.StatusBadRequest {
 			t.Fatalf("a payload signed with another secret answered %d: %s", forged.Status, forged.Raw)
 		}
-		for _, a := range []checkouttest.Response{forged, env.SignedWebhook(t, payload, time.Now())} {
+		for _, a := range []testkit.Response{forged, env.SignedWebhook(t, payload, time.Now())} {
 			if err := webhookAnswer(a); err != nil {
 				t.Fatalf("%q: %v", payload, err)
 			}
@@ -94,7 +90,7 @@ func FuzzStripeWebhook(f *testing.F) {
 }
 
 // webhookAnswer returns what is wrong with an answer of the webhook route.
-func webhookAnswer(r checkouttest.Response) error {
+func webhookAnswer(r testkit.Response) error {
 	a := contracttest.Answer{Status: r.Status, Header: r.Header, Body: r.Raw}
 	switch {
 	case r.Status == http.StatusServiceUnavailable && r.Header.Get("Retry-After") != "":

@@ -36,7 +36,7 @@ var validator = func() *apispec.Validator {
 }()
 
 // conforms checks an answer against the contract's response schema of the operation.
-func conforms(t testing.TB, operation string, r checkouttest.Response) {
+func conforms(t testing.TB, operation string, r testkit.Response) {
 	t.Helper()
 	if err := validator.ValidateResponse(operation, r.Status, r.Raw); err != nil {
 		t.Fatalf("%s %d answer breaks the contract: %v\n%s", operation, r.Status, err, r.Raw)
@@ -55,7 +55,7 @@ func validRequest(t testing.TB, operation string, body any) {
 
 // wantError checks the status and the standard error body; message is a string, a list of
 // problems ([]any) or nil for any.
-func wantError(t testing.TB, r checkouttest.Response, status int, message any) {
+func wantError(t testing.TB, r testkit.Response, status int, message any) {
 	t.Helper()
 	if r.Status != status || r.Body["statusCode"] != float64(status) || r.Body["error"] == nil || r.Body["requestId"] == nil {
 		t.Fatalf("status %d body %s, want %d", r.Status, r.Raw, status)
@@ -67,7 +67,7 @@ func wantError(t testing.TB, r checkouttest.Response, status int, message any) {
 }
 
 // session posts a checkout session request as the gateway forwards it.
-func session(t testing.TB, env *checkouttest.Env, body map[string]any) checkouttest.Response {
+func session(t testing.TB, env *checkouttest.Env, body map[string]any) testkit.Response {
 	t.Helper()
 	return env.Browser(t, "session", body, checkouttest.KeyID)
 }
@@ -114,7 +114,7 @@ func count(t testing.TB, env *checkouttest.Env, query string, args ...any) int {
 // payments consumes checkout.payments.v1 from the start until the test ends.
 func payments(t testing.TB, env *checkouttest.Env) <-chan broker.Message {
 	got := make(chan broker.Message, 100)
-	checkouttest.Background(t, func(ctx context.Context) error {
+	testkit.Background(t, func(ctx context.Context) error {
 		return broker.Consume(ctx, broker.ConsumerConfig{
 			Brokers: env.Brokers, Group: "registration-test", Topics: []string{domain.PaymentsTopic}, Log: testkit.Logger(t),
 		}, func(_ context.Context, m broker.Message) error { got <- m; return nil })

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -58,7 +59,7 @@ func TestConcurrentIdenticalRequestsMakeOneHoldAndOneStripeCall(t *testing.T) {
 	b := checkouttest.Purchase()
 	b["idempotencyKey"] = "double-click-0001"
 	const n = 50
-	answers := make([]checkouttest.Response, n)
+	answers := make([]testkit.Response, n)
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := range n {

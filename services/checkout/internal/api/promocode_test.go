@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 )
 
@@ -51,7 +52,7 @@ func withPromocode(code string) map[string]any {
 
 // wantBlocked checks a 429 refusal of a promocode in the standard format, with Retry-After
 // seconds within a second of want.
-func wantBlocked(t *testing.T, r checkouttest.Response, operation string, want time.Duration) {
+func wantBlocked(t *testing.T, r testkit.Response, operation string, want time.Duration) {
 	t.Helper()
 	if r.Status != http.StatusTooManyRequests || r.Body["statusCode"] != 429.0 || r.Body["error"] != "Too Many Requests" ||
 		!strings.Contains(fmt.Sprint(r.Body["message"]), "too many promocodes that are not valid were tried") {

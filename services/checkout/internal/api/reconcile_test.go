@@ -7,14 +7,14 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
-	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 )
 
 // listed is a session as Stripe lists it once settled: status complete and paid, or expired.
-func listed(s trigger.Session, status string) map[string]any {
+func listed(s checkouttest.StripeSession, status string) map[string]any {
 	fields := map[string]any{
 		"id": s.SessionID, "status": status, "payment_status": "unpaid", "client_reference_id": s.OrderID,
 		"metadata":       map[string]any{"checkoutId": s.CheckoutID, "orderId": s.OrderID, "eventId": s.EventID, "organizerId": s.OrganizerID},
@@ -41,7 +41,7 @@ func TestReconciliationSettlesWhatNoWebhookDid(t *testing.T) {
 	next(t, events)
 	for _, s := range []map[string]any{
 		listed(missed, "complete"), listed(lapsed, "expired"), listed(applied, "complete"),
-		listed(trigger.Session{SessionID: "cs_test_elsewhere", CheckoutID: "chk_elsewhere", Currency: "EUR"}, "complete"),
+		listed(checkouttest.StripeSession{SessionID: "cs_test_elsewhere", CheckoutID: "chk_elsewhere", Currency: "EUR"}, "complete"),
 	} {
 		env.Stripe.List(s)
 	}
@@ -99,7 +99,7 @@ func TestReconcilerRunsInTheBackground(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	s := opened(t, env, "")
 	env.Stripe.List(listed(s, "complete"))
-	checkouttest.Background(t, func(ctx context.Context) error { return env.Service.RunReconciler(ctx, 20*time.Millisecond) })
+	testkit.Background(t, func(ctx context.Context) error { return env.Service.RunReconciler(ctx, 20*time.Millisecond) })
 	eventually(t, env, s.CheckoutID, "PAID")
 	if env.Stripe.Hits(checkouttest.RouteListSessions) < 1 {
 		t.Fatal("Stripe was not asked")

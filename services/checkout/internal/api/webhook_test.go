@@ -10,13 +10,13 @@ import (
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
-	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 )
 
 // opened creates a session and returns its checkout's ids.
-func opened(t *testing.T, env *checkouttest.Env, promocode string) trigger.Session {
+func opened(t *testing.T, env *checkouttest.Env, promocode string) checkouttest.StripeSession {
 	t.Helper()
 	b := checkouttest.Purchase()
 	if promocode != "" {
@@ -27,23 +27,19 @@ func opened(t *testing.T, env *checkouttest.Env, promocode string) trigger.Sessi
 		t.Fatalf("session: %d %s", r.Status, r.Raw)
 	}
 	orderID := r.Body["orderId"].(string)
-	return trigger.Session{
+	return checkouttest.StripeSession{
 		CheckoutID: checkoutOfOrder(t, env, orderID), SessionID: r.Body["sessionId"].(string), OrderID: orderID,
 		EventID: checkouttest.EventID, OrganizerID: checkouttest.OrgID, PaymentIntent: "pi_test_1", Currency: "EUR", Amount: 5875,
 	}
 }
 
 // stripeEvent builds a webhook payload as Stripe sends it, with its own event id.
-func stripeEvent(t *testing.T, typ string, s trigger.Session, paid bool) []byte {
+func stripeEvent(t *testing.T, typ string, s checkouttest.StripeSession, paid bool) []byte {
 	t.Helper()
-	raw, err := trigger.Event(typ, s, paid, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return raw
+	return checkouttest.StripeEvent(t, typ, s, paid, time.Now())
 }
 
-func wantWebhook(t *testing.T, r checkouttest.Response, result string) {
+func wantWebhook(t *testing.T, r testkit.Response, result string) {
 	t.Helper()
 	if r.Status != http.StatusOK || r.Body["received"] != true || r.Body["result"] != result {
 		t.Fatalf("webhook: %d %s, want 200 %s", r.Status, r.Raw, result)
@@ -55,7 +51,7 @@ func TestWebhookSignatures(t *testing.T) {
 	s := opened(t, env, "")
 	payload := stripeEvent(t, "checkout.session.completed", s, true)
 	forged := strings.Replace(string(payload), `"amount_total":5875`, `"amount_total":1`, 1)
-	for name, r := range map[string]checkouttest.Response{
+	for name, r := range map[string]testkit.Response{
 		"no signature":   env.Webhook(t, payload, ""),
 		"wrong secret":   env.Webhook(t, payload, signWith(payload, "whsec_someone_else", time.Now())),
 		"tampered body":  env.Webhook(t, []byte(forged), signWith(payload, checkouttest.WebhookSecret, time.Now())),
@@ -168,11 +164,8 @@ func TestWebhookForAnUnknownCheckout(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	retried := checkouttest.Count(t, "checkout.webhooks.unknown", "outcome", "retried")
 	acknowledged := checkouttest.Count(t, "checkout.webhooks.unknown", "outcome", "acknowledged")
-	unknown := trigger.Session{SessionID: "cs_test_nobody", CheckoutID: "chk_nobody"}
-	payload, err := trigger.Event("checkout.session.completed", unknown, true, env.Clock.Now().Add(-5*time.Hour))
-	if err != nil {
-		t.Fatal(err)
-	}
+	unknown := checkouttest.StripeSession{SessionID: "cs_test_nobody", CheckoutID: "chk_nobody"}
+	payload := checkouttest.StripeEvent(t, "checkout.session.completed", unknown, true, env.Clock.Now().Add(-5*time.Hour))
 	for range 2 {
 		r := env.SignedWebhook(t, payload, time.Now())
 		if r.Status != http.StatusServiceUnavailable || r.Header.Get("Retry-After") == "" || r.Body["statusCode"] != 503.0 ||
@@ -183,9 +176,9 @@ func TestWebhookForAnUnknownCheckout(t *testing.T) {
 	if count(t, env, `SELECT count(*) FROM inbox`) != 0 {
 		t.Fatal("an unknown checkout's event was recorded: Stripe's next delivery would be a duplicate")
 	}
-	old, _ := trigger.Event("checkout.session.completed", unknown, true, env.Clock.Now().Add(-6*time.Hour-time.Minute))
+	old := checkouttest.StripeEvent(t, "checkout.session.completed", unknown, true, env.Clock.Now().Add(-6*time.Hour-time.Minute))
 	wantWebhook(t, env.SignedWebhook(t, old, time.Now()), "unknown-session")
-	foreign, _ := trigger.Event("checkout.session.completed", trigger.Session{SessionID: "cs_test_foreign"}, true, env.Clock.Now())
+	foreign := checkouttest.StripeEvent(t, "checkout.session.completed", checkouttest.StripeSession{SessionID: "cs_test_foreign"}, true, env.Clock.Now())
 	wantWebhook(t, env.SignedWebhook(t, foreign, time.Now()), "unknown-session")
 	other, _ := json.Marshal(map[string]any{"id": "evt_other", "object": "event", "type": "payment_intent.created", "data": map[string]any{"object": map[string]any{"id": "pi_1"}}})
 	wantWebhook(t, env.SignedWebhook(t, other, time.Now()), "ignored")
@@ -205,9 +198,9 @@ func TestWebhookForAnUnknownCheckout(t *testing.T) {
 func TestWebhookThatOvertakesTheSessionAnswer(t *testing.T) {
 	env := start(t, checkouttest.Options{Kafka: true})
 	events := payments(t, env)
-	var overtaking checkouttest.Response
+	var overtaking testkit.Response
 	env.Stripe.OnSessionCreated(func(form url.Values, sessionID string) {
-		s := trigger.Session{CheckoutID: form.Get("metadata[checkoutId]"), OrderID: form.Get("metadata[orderId]"), SessionID: sessionID,
+		s := checkouttest.StripeSession{CheckoutID: form.Get("metadata[checkoutId]"), OrderID: form.Get("metadata[orderId]"), SessionID: sessionID,
 			PaymentIntent: "pi_fast", Currency: "EUR", Amount: 5875}
 		overtaking = env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now())
 	})

@@ -1,7 +1,4 @@
-// Package trigger sends a correctly signed Stripe webhook for a checkout session to a running
-// stack, as the Stripe CLI's `stripe trigger` does, so a whole purchase runs locally with
-// stripe-mock and no Stripe account.
-package trigger
+package main
 
 import (
 	"bytes"
@@ -17,12 +14,12 @@ import (
 	"strings"
 	"time"
 
-	stripego "github.com/stripe/stripe-go/v76"
+	"github.com/stripe/stripe-go/v76"
 	"github.com/stripe/stripe-go/v76/webhook"
 )
 
-// ErrUsage reports a command line that cannot be understood.
-var ErrUsage = errors.New("usage")
+// errUsage reports a command line that cannot be understood.
+var errUsage = errors.New("usage")
 
 // Kinds of event the trigger sends, by the name given to --event.
 var kinds = map[string]string{
@@ -32,9 +29,9 @@ var kinds = map[string]string{
 	"async_failed":    "checkout.session.async_payment_failed",
 }
 
-// Session is what the event says about the checkout session. Empty fields are left out or
+// session is what the event says about the checkout session. Empty fields are left out or
 // made up (a payment intent id) when unknown.
-type Session struct {
+type session struct {
 	CheckoutID    string
 	SessionID     string
 	OrderID       string
@@ -45,23 +42,23 @@ type Session struct {
 	Amount        int64
 }
 
-// Lookup finds a session by a checkout id (chk_…), Stripe session id (cs_…, the latest
+// lookup finds a session by a checkout id (chk_…), Stripe session id (cs_…, the latest
 // checkout with it) or order id (ord_…).
-type Lookup func(ctx context.Context, id string) (Session, error)
+type lookup func(ctx context.Context, id string) (session, error)
 
-// Options are the trigger's settings.
-type Options struct {
-	Secret string
-	// Lookup, when set, fills the event from checkout's records.
-	Lookup Lookup
-	HTTP   *http.Client
-	Now    func() time.Time
+// options are the trigger's settings.
+type options struct {
+	secret string
+	// lookup, when set, fills the event from checkout's records.
+	lookup lookup
+	http   *http.Client
+	now    func() time.Time
 }
 
-// Run parses the command line (after "trigger"), builds and signs the event, posts it and
-// prints the answer.
-func Run(ctx context.Context, o Options, args []string, out io.Writer) error {
-	fs := flag.NewFlagSet("trigger", flag.ContinueOnError)
+// trigger parses the command line, builds and signs the event, posts it and prints the
+// answer.
+func trigger(ctx context.Context, o options, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("stripe-trigger", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	id := fs.String("session", "", "chk_…, cs_… or ord_… of the session")
 	kind := fs.String("event", "completed", "completed, expired, async_succeeded or async_failed")
@@ -69,52 +66,49 @@ func Run(ctx context.Context, o Options, args []string, out io.Writer) error {
 	pi := fs.String("payment-intent", "", "payment intent id (default: the session's, or a made-up one)")
 	unpaid := fs.Bool("unpaid", false, "completed with payment_status unpaid (a delayed payment method)")
 	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %w", ErrUsage, err)
+		return fmt.Errorf("%w: %w", errUsage, err)
 	}
 	typ, ok := kinds[*kind]
 	if *id == "" || !ok || fs.NArg() > 0 {
-		return fmt.Errorf("%w: trigger needs --session and an --event of completed, expired, async_succeeded or async_failed", ErrUsage)
+		return fmt.Errorf("%w: --session and an --event of completed, expired, async_succeeded or async_failed are needed", errUsage)
 	}
-	s, err := resolve(ctx, o.Lookup, *id)
+	s, err := resolve(ctx, o.lookup, *id)
 	if err != nil {
 		return err
 	}
 	if *pi != "" {
 		s.PaymentIntent = *pi
 	}
-	now := time.Now
-	if o.Now != nil {
-		now = o.Now
-	}
-	payload, err := Event(typ, s, !*unpaid, now())
+	now := o.now()
+	payload, err := event(typ, s, !*unpaid, now)
 	if err != nil {
 		return err
 	}
-	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: o.Secret, Timestamp: now()})
-	return post(ctx, o.HTTP, *url, signed, typ, out)
+	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: o.secret, Timestamp: now})
+	return post(ctx, o.http, *url, signed, typ, out)
 }
 
 // resolve fills a session from checkout's records, or from the id alone without them.
-func resolve(ctx context.Context, lookup Lookup, id string) (Session, error) {
-	if lookup != nil {
-		s, err := lookup(ctx, id)
+func resolve(ctx context.Context, find lookup, id string) (session, error) {
+	if find != nil {
+		s, err := find(ctx, id)
 		if err != nil {
-			return Session{}, fmt.Errorf("look up %s: %w", id, err)
+			return session{}, fmt.Errorf("look up %s: %w", id, err)
 		}
 		return s, nil
 	}
 	switch {
 	case strings.HasPrefix(id, "chk_"):
-		return Session{CheckoutID: id, SessionID: "cs_test_trigger_" + id[4:]}, nil
+		return session{CheckoutID: id, SessionID: "cs_test_trigger_" + id[4:]}, nil
 	case strings.HasPrefix(id, "cs_"):
-		return Session{SessionID: id}, nil
+		return session{SessionID: id}, nil
 	}
-	return Session{}, fmt.Errorf("%w: without DATABASE_URL, --session must be a chk_… or cs_… id", ErrUsage)
+	return session{}, fmt.Errorf("%w: without DATABASE_URL, --session must be a chk_… or cs_… id", errUsage)
 }
 
-// Event builds the JSON of a Stripe event of type typ about the session, shaped as Stripe
+// event builds the JSON of a Stripe event of type typ about the session, shaped as Stripe
 // sends it (the fields checkout reads, and the usual envelope).
-func Event(typ string, s Session, paid bool, now time.Time) ([]byte, error) {
+func event(typ string, s session, paid bool, now time.Time) ([]byte, error) {
 	status, paymentStatus := "complete", "paid"
 	switch {
 	case typ == "checkout.session.expired":
@@ -146,7 +140,7 @@ func Event(typ string, s Session, paid bool, now time.Time) ([]byte, error) {
 		object["payment_intent"] = pi
 	}
 	return json.Marshal(map[string]any{
-		"id": "evt_trigger_" + random(), "object": "event", "api_version": stripego.APIVersion, "created": now.Unix(),
+		"id": "evt_trigger_" + random(), "object": "event", "api_version": stripe.APIVersion, "created": now.Unix(),
 		"livemode": false, "pending_webhooks": 1, "type": typ, "data": map[string]any{"object": object},
 		"request": map[string]any{"id": nil, "idempotency_key": nil},
 	})
@@ -155,19 +149,19 @@ func Event(typ string, s Session, paid bool, now time.Time) ([]byte, error) {
 func post(ctx context.Context, client *http.Client, url string, signed *webhook.SignedPayload, typ string, out io.Writer) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(signed.Payload))
 	if err != nil {
-		return fmt.Errorf("trigger: %w", err)
+		return fmt.Errorf("post %s: %w", url, err)
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Stripe-Signature", signed.Header)
 	res, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("trigger: post %s: %w", url, err)
+		return fmt.Errorf("post %s: %w", url, err)
 	}
 	defer res.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
 	fmt.Fprintf(out, "%s -> %s: %d %s\n%s\n", typ, url, res.StatusCode, http.StatusText(res.StatusCode), strings.TrimSpace(string(body)))
 	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("trigger: the endpoint answered %d", res.StatusCode)
+		return fmt.Errorf("the endpoint answered %d", res.StatusCode)
 	}
 	return nil
 }
