@@ -79,7 +79,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	orders := (&events.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}).Consumer()
 	defer background.Start(ctx, log, "order-events consumer", orders.Run)()
 
-	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready)
+	// Fiber gives each request its own context (c.UserContext); a server is not built under one.
+	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready) //nolint:contextcheck // see above
 	if err != nil {
 		return err
 	}

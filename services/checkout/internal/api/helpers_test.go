@@ -13,7 +13,6 @@ import (
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/store"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -95,11 +94,7 @@ func checkoutOfOrder(t testing.TB, env *checkouttest.Env, orderID string) string
 // uses returns the uses of a promocode of the fixture event at the service clock's time.
 func uses(t testing.TB, env *checkouttest.Env, code string) int {
 	t.Helper()
-	n, err := store.New(env.Pool).PromocodeUses(context.Background(), checkouttest.EventID, code, env.Clock.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return int(n)
+	return env.PromocodeUses(t, checkouttest.EventID, code)
 }
 
 func count(t testing.TB, env *checkouttest.Env, query string, args ...any) int {

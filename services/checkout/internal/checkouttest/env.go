@@ -131,6 +131,17 @@ func (e *Env) serve(t testing.TB) {
 	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 }
 
+// PromocodeUses returns the uses of an event's promocode at the service clock's time, as
+// the repository counts them.
+func (e *Env) PromocodeUses(t testing.TB, eventID, code string) int {
+	t.Helper()
+	n, err := store.New(e.Pool).PromocodeUses(t.Context(), eventID, code, e.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(n)
+}
+
 // Pool returns a pool on a fresh database with the service's and the outbox's migrations.
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
