@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/broker/brokertest"
@@ -11,6 +10,6 @@ import (
 )
 
 func TestDeadLettersCommandListsCheckoutsOwn(t *testing.T) {
-	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return run(context.Background(), args, out) },
+	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return run(t.Context(), args, out) },
 		domain.OrdersTopic, events.Group)
 }

@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/stripe/stripe-go/v76/webhook"
 
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -75,7 +77,7 @@ func session(t testing.TB, env *checkouttest.Env, body map[string]any) testkit.R
 func state(t testing.TB, env *checkouttest.Env, id string) (string, string) {
 	t.Helper()
 	var s, p string
-	if err := env.Pool.QueryRow(context.Background(), `SELECT state, promocode_state FROM checkouts WHERE id = $1`, id).Scan(&s, &p); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT state, promocode_state FROM checkouts WHERE id = $1`, id).Scan(&s, &p); err != nil {
 		t.Fatalf("checkout %s: %v", id, err)
 	}
 	return s, p
@@ -85,7 +87,7 @@ func state(t testing.TB, env *checkouttest.Env, id string) (string, string) {
 func checkoutOfOrder(t testing.TB, env *checkouttest.Env, orderID string) string {
 	t.Helper()
 	var id string
-	if err := env.Pool.QueryRow(context.Background(), `SELECT id FROM checkouts WHERE order_id = $1`, orderID).Scan(&id); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT id FROM checkouts WHERE order_id = $1`, orderID).Scan(&id); err != nil {
 		t.Fatalf("checkout of %s: %v", orderID, err)
 	}
 	return id
@@ -100,7 +102,7 @@ func uses(t testing.TB, env *checkouttest.Env, code string) int {
 func count(t testing.TB, env *checkouttest.Env, query string, args ...any) int {
 	t.Helper()
 	var n int
-	if err := env.Pool.QueryRow(context.Background(), query, args...).Scan(&n); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), query, args...).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -129,13 +131,29 @@ func next(t testing.TB, ch <-chan broker.Message) broker.Message {
 	return broker.Message{}
 }
 
-// quiet checks that no further message arrives for a while.
-func quiet(t testing.TB, ch <-chan broker.Message) {
+// markerType is the type of the marker messages quiet sends behind the service's own.
+const markerType = "test.marker"
+
+// quiet checks that the service published no further payment event about the orders: a
+// marker per order, enqueued in checkout's outbox now and keyed by the order (so relayed
+// after, and read from the same partition behind, anything enqueued before it), arrives
+// before any other message.
+func quiet(t testing.TB, env *checkouttest.Env, ch <-chan broker.Message, orderIDs ...string) {
 	t.Helper()
-	select {
-	case m := <-ch:
-		t.Fatalf("unexpected payment event %s %s", m.Headers[broker.HeaderType], m.Value)
-	case <-time.After(500 * time.Millisecond):
+	if err := pgx.BeginFunc(t.Context(), env.Pool, func(tx pgx.Tx) error {
+		for _, id := range orderIDs {
+			if _, err := outbox.Enqueue(t.Context(), tx, outbox.Event{Topic: domain.PaymentsTopic, Key: id, Type: markerType, Source: "test"}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for range orderIDs {
+		if m := next(t, ch); m.Headers[broker.HeaderType] != markerType {
+			t.Fatalf("unexpected payment event %s %s", m.Headers[broker.HeaderType], m.Value)
+		}
 	}
 }
 

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"maps"
 	"net/http"
@@ -103,7 +102,7 @@ func TestRunningKeyAnswers409ThenLapses(t *testing.T) {
 	b["idempotencyKey"] = "in-flight-0001"
 	hash := hashOf(t, b)
 	// Another process owns the key (its lease runs for a minute more).
-	if _, err := env.Pool.Exec(context.Background(), `INSERT INTO idempotency_keys
+	if _, err := env.Pool.Exec(t.Context(), `INSERT INTO idempotency_keys
 		(key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at)
 		VALUES ($1, $2, $3, 'RUNNING', 'chk_elsewhere', now() + interval '1 minute', now(), now() + interval '48 hours')`,
 		checkouttest.KeyID, "in-flight-0001", hash); err != nil {
@@ -115,7 +114,7 @@ func TestRunningKeyAnswers409ThenLapses(t *testing.T) {
 		t.Fatal("409 without Retry-After, or a hold was made")
 	}
 	// The owner died: once its lease lapsed, the next request takes the key over.
-	if _, err := env.Pool.Exec(context.Background(), `UPDATE idempotency_keys SET locked_until = now() - interval '1 second'`); err != nil {
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE idempotency_keys SET locked_until = now() - interval '1 second'`); err != nil {
 		t.Fatal(err)
 	}
 	if r := session(t, env, b); r.Status != http.StatusCreated {
@@ -133,10 +132,10 @@ func TestInterruptedAttemptResumesWithTheSameHold(t *testing.T) {
 	first := session(t, env, b)
 	order, _ := env.Registration.LastOrder()
 	// Roll the records back to "held, Stripe not answered yet, lease lapsed".
-	if _, err := env.Pool.Exec(context.Background(), `UPDATE checkouts SET state = 'HELD', session_id = NULL WHERE id = $1`, order.HoldID); err != nil {
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE checkouts SET state = 'HELD', session_id = NULL WHERE id = $1`, order.HoldID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := env.Pool.Exec(context.Background(), `UPDATE idempotency_keys SET state = 'RUNNING', response = NULL, locked_until = now() - interval '1 second'`); err != nil {
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE idempotency_keys SET state = 'RUNNING', response = NULL, locked_until = now() - interval '1 second'`); err != nil {
 		t.Fatal(err)
 	}
 	env.Restart(t) // the process that "died" took what it remembered with it
@@ -160,21 +159,21 @@ func TestKeysAreRetainedThenSwept(t *testing.T) {
 		t.Fatal(r.Status)
 	}
 	var expires time.Time
-	if err := env.Pool.QueryRow(context.Background(), `SELECT expires_at FROM idempotency_keys`).Scan(&expires); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT expires_at FROM idempotency_keys`).Scan(&expires); err != nil {
 		t.Fatal(err)
 	}
 	if d := time.Until(expires); d < 47*time.Hour || d > 49*time.Hour {
 		t.Fatalf("retained for %s, want 48h", d)
 	}
 	env.Clock.Advance(47 * time.Hour)
-	if err := env.Service.Sweep(context.Background()); err != nil {
+	if err := env.Service.Sweep(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	other := checkouttest.Clone(b)
 	other["teamName"] = "Team B"
 	wantError(t, session(t, env, other), 422, "idempotencyKey was already used with a different request body")
 	env.Clock.Advance(2 * time.Hour)
-	if err := env.Service.Sweep(context.Background()); err != nil {
+	if err := env.Service.Sweep(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if n := count(t, env, `SELECT count(*) FROM idempotency_keys`); n != 0 {

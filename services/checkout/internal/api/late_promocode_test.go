@@ -50,5 +50,5 @@ func TestLatePaymentWithItsPromocodeUsedUpIsRefunded(t *testing.T) {
 	if n := env.Stripe.Hits(checkouttest.RouteRefunds); n != 1 {
 		t.Fatalf("%d refunds after a redelivery", n)
 	}
-	quiet(t, events)
+	quiet(t, env, events, late.OrderID)
 }

@@ -1,12 +1,13 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -17,7 +18,7 @@ func publishOrderEvent(t *testing.T, env *checkouttest.Env, id, typ string, data
 	w := broker.NewWriter(env.Brokers)
 	defer w.Close()
 	value, _ := json.Marshal(data)
-	if err := w.Publish(context.Background(), broker.Message{
+	if err := w.Publish(t.Context(), broker.Message{
 		Topic: domain.OrdersTopic, Key: data["orderId"].(string), Value: value,
 		Headers: map[string]string{broker.HeaderID: id, broker.HeaderType: typ, broker.HeaderSource: "podium/registration", broker.HeaderSpecVersion: "1.0"},
 	}); err != nil {
@@ -28,15 +29,12 @@ func publishOrderEvent(t *testing.T, env *checkouttest.Env, id, typ string, data
 // eventually waits for a checkout's state.
 func eventually(t *testing.T, env *checkouttest.Env, checkoutID, want string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if s, _ := state(t, env, checkoutID); s == want {
-			return
+	testkit.Eventually(t, 30*time.Second, func() string {
+		if s, _ := state(t, env, checkoutID); s != want {
+			return fmt.Sprintf("checkout %s is %s, want %s", checkoutID, s, want)
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	s, _ := state(t, env, checkoutID)
-	t.Fatalf("checkout %s is %s, want %s", checkoutID, s, want)
+		return ""
+	})
 }
 
 func TestUnfulfillableOrderIsRefundedOnce(t *testing.T) {
@@ -58,7 +56,7 @@ func TestUnfulfillableOrderIsRefundedOnce(t *testing.T) {
 		t.Fatalf("refund %v, keys %v", f, env.Stripe.IdempotencyKeys())
 	}
 	var refundID string
-	if err := env.Pool.QueryRow(context.Background(), `SELECT refund_id FROM checkouts WHERE id = $1`, s.CheckoutID).Scan(&refundID); err != nil || refundID == "" {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT refund_id FROM checkouts WHERE id = $1`, s.CheckoutID).Scan(&refundID); err != nil || refundID == "" {
 		t.Fatalf("refund id %q %v", refundID, err)
 	}
 	if uses(t, env, "ONCE") != 0 {
@@ -75,12 +73,15 @@ func TestUnfulfillableOrderIsRefundedOnce(t *testing.T) {
 	// A redelivery, and the same news in another message, refund nothing more.
 	publishOrderEvent(t, env, "msg_unfulfillable_1", domain.EventOrderUnfulfillable, data)
 	publishOrderEvent(t, env, "msg_unfulfillable_2", domain.EventOrderUnfulfillable, data)
-	publishOrderEvent(t, env, "msg_marker", domain.EventOrderCompleted, map[string]any{"orderId": "ord_organizer_created"})
-	waitProcessed(t, env, "msg_marker")
+	publishOrderEvent(t, env, "msg_organizer_created", domain.EventOrderCompleted, map[string]any{"orderId": "ord_organizer_created"})
+	// One order's messages are handled in order: the second one recorded, the redelivery
+	// before it was handled too. An order checkout did not create is recorded and ignored.
+	waitProcessed(t, env, "msg_unfulfillable_2")
+	waitProcessed(t, env, "msg_organizer_created")
 	if n := env.Stripe.Hits(checkouttest.RouteRefunds); n != 1 {
 		t.Fatalf("%d refunds after redeliveries", n)
 	}
-	quiet(t, events)
+	quiet(t, env, events, s.OrderID)
 }
 
 func TestOrderCompletedAndReleased(t *testing.T) {
@@ -107,12 +108,10 @@ func TestOrderCompletedAndReleased(t *testing.T) {
 // waitProcessed waits until the order-events consumer recorded a message.
 func waitProcessed(t *testing.T, env *checkouttest.Env, id string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		if count(t, env, `SELECT count(*) FROM inbox WHERE consumer = 'checkout-orders' AND message_id = $1`, id) == 1 {
-			return
+	testkit.Eventually(t, 30*time.Second, func() string {
+		if count(t, env, `SELECT count(*) FROM inbox WHERE consumer = 'checkout-orders' AND message_id = $1`, id) != 1 {
+			return "message " + id + " not processed"
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Fatalf("message %s not processed within 30s", id)
+		return ""
+	})
 }

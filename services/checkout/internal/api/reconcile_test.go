@@ -46,7 +46,7 @@ func TestReconciliationSettlesWhatNoWebhookDid(t *testing.T) {
 		env.Stripe.List(s)
 	}
 
-	r, err := env.Service.Reconcile(context.Background())
+	r, err := env.Service.Reconcile(t.Context())
 	if err != nil || r != (app.Reconciled{Listed: 4, Paid: 1, Expired: 1}) {
 		t.Fatalf("reconciliation %+v %v, want 4 listed, 1 paid and 1 expired settled", r, err)
 	}
@@ -68,11 +68,11 @@ func TestReconciliationSettlesWhatNoWebhookDid(t *testing.T) {
 		checkouttest.Count(t, "checkout.reconcile.settled", "outcome", "expired")-expiredBefore; p != 1 || e != 1 {
 		t.Fatalf("counted %d paid and %d expired, want 1 and 1", p, e)
 	}
-	if r, err := env.Service.Reconcile(context.Background()); err != nil || r.Paid+r.Expired != 0 {
+	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Paid+r.Expired != 0 {
 		t.Fatalf("a second reconciliation settled %+v %v", r, err)
 	}
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", missed, true), time.Now()), "duplicate")
-	quiet(t, events)
+	quiet(t, env, events, missed.OrderID, lapsed.OrderID, applied.OrderID)
 }
 
 // TestReconciledLatePaymentIsRefunded: a payment after the hold lapsed whose one-use code
@@ -84,7 +84,7 @@ func TestReconciledLatePaymentIsRefunded(t *testing.T) {
 	env.Clock.Advance(10*time.Minute + time.Second)
 	opened(t, env, "ONCE")
 	env.Stripe.List(listed(late, "complete"))
-	if r, err := env.Service.Reconcile(context.Background()); err != nil || r.Paid != 1 {
+	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Paid != 1 {
 		t.Fatalf("reconciliation %+v %v", r, err)
 	}
 	if st, _ := state(t, env, late.CheckoutID); st != "REFUNDED_NO_PROMOCODE" || env.Stripe.Hits(checkouttest.RouteRefunds) != 1 ||

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"sync"
@@ -25,7 +24,7 @@ type lockFree struct {
 func watchRefundLocks(t *testing.T, env *checkouttest.Env, checkoutID string) *lockFree {
 	w := &lockFree{}
 	env.Stripe.Before(checkouttest.RouteRefunds, func(url.Values) {
-		ctx := context.Background()
+		ctx := t.Context()
 		tx, err := env.Pool.Begin(ctx)
 		if err == nil {
 			_, err = tx.Exec(ctx, `SELECT 1 FROM checkouts WHERE id = $1 FOR UPDATE NOWAIT`, checkoutID)
@@ -76,7 +75,7 @@ func TestRefundOfAnUnfulfillableOrderSurvivesAStripeOutage(t *testing.T) {
 	s := opened(t, env, "ONCE")
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now()), "applied")
 	locks := watchRefundLocks(t, env, s.CheckoutID)
-	ctx := context.Background()
+	ctx := t.Context()
 	e := domain.OrderEvent{Type: domain.EventOrderUnfulfillable, OrderID: s.OrderID, Reason: "NO_PLACE_LEFT", PaymentRef: "pi_test_1"}
 
 	env.Stripe.RefundsDown.Store(true)

@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -36,7 +35,7 @@ func TestSessionHoldsAndOpensAStripeCheckout(t *testing.T) {
 	h := order.Body
 	exp, _ := time.Parse(time.RFC3339, h["expiresAt"].(string))
 	var created time.Time
-	if err := env.Pool.QueryRow(context.Background(), `SELECT created_at FROM checkouts WHERE id = $1`, h["holdId"]).Scan(&created); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT created_at FROM checkouts WHERE id = $1`, h["holdId"]).Scan(&created); err != nil {
 		t.Fatalf("checkout %v: %v", h["holdId"], err)
 	}
 	if !strings.HasPrefix(h["holdId"].(string), "chk_") || h["amount"] != 6715.0 || h["currency"] != "EUR" || h["eventId"] != checkouttest.EventID ||
@@ -88,7 +87,7 @@ func TestSessionHoldsAndOpensAStripeCheckout(t *testing.T) {
 	}
 	var sig, ip map[string]any
 	var sessionID string
-	if err := env.Pool.QueryRow(context.Background(), `SELECT legal_signature, ip_enrichment, session_id FROM checkouts WHERE id = $1`, id).Scan(&sig, &ip, &sessionID); err != nil {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT legal_signature, ip_enrichment, session_id FROM checkouts WHERE id = $1`, id).Scan(&sig, &ip, &sessionID); err != nil {
 		t.Fatal(err)
 	}
 	if sig["signerName"] != "Ana Atleta" || len(sig["strokes"].([]any)) != 1 || ip["countryCode"] != "ES" || sessionID != r.Body["sessionId"] {
@@ -172,7 +171,7 @@ func TestSessionRefusedByRegistration(t *testing.T) {
 		t.Fatal("Stripe calls or promocode uses after refusals")
 	}
 	var failed int
-	if err := env.Pool.QueryRow(context.Background(), `SELECT count(*) FROM checkouts WHERE state = 'FAILED'`).Scan(&failed); err != nil || failed != 5 {
+	if err := env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM checkouts WHERE state = 'FAILED'`).Scan(&failed); err != nil || failed != 5 {
 		t.Fatalf("%d failed checkouts (%v), want 5", failed, err)
 	}
 }

@@ -98,7 +98,7 @@ func TestPaymentSucceededOnceAndPublished(t *testing.T) {
 	}
 	// A second delivery (another Stripe event id) of the same outcome changes nothing either.
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.async_payment_succeeded", s, true), time.Now()), "duplicate")
-	quiet(t, events)
+	quiet(t, env, events, s.OrderID)
 }
 
 func TestWebhooksInAnyOrder(t *testing.T) {
@@ -152,7 +152,7 @@ func TestWebhooksInAnyOrder(t *testing.T) {
 		t.Fatalf("async success before completed: %s", st)
 	}
 	next(t, events)
-	quiet(t, events)
+	quiet(t, env, events, late.OrderID, paid.OrderID, slow.OrderID, early.OrderID)
 }
 
 // TestWebhookForAnUnknownCheckout: a webhook naming a checkout that is not known is answered
@@ -220,5 +220,5 @@ func TestWebhookThatOvertakesTheSessionAnswer(t *testing.T) {
 	if m := next(t, events); m.Headers[broker.HeaderType] != domain.EventPaymentSucceeded {
 		t.Fatalf("message %v", m.Headers)
 	}
-	quiet(t, events)
+	quiet(t, env, events, r.Body["orderId"].(string))
 }

@@ -41,14 +41,14 @@ func TestOrderEventsAreClassified(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := &recorder{}
-			err := (&OrdersConsumer{Handler: r}).handle(context.Background(), c.msg)
+			err := (&OrdersConsumer{Handler: r}).handle(t.Context(), c.msg)
 			if broker.IsPoison(err) != c.poison || (err != nil) != c.poison || (len(r.events) == 1) != c.handled {
 				t.Fatalf("err %v, handled %v; want poison %v, handled %v", err, r.events, c.poison, c.handled)
 			}
 		})
 	}
 	r := &recorder{err: errors.New("database unreachable")}
-	err := (&OrdersConsumer{Handler: r}).handle(context.Background(), message(domain.EventOrderCompleted, "m1", `{"orderId":"ord_1"}`))
+	err := (&OrdersConsumer{Handler: r}).handle(t.Context(), message(domain.EventOrderCompleted, "m1", `{"orderId":"ord_1"}`))
 	if err == nil || broker.IsPoison(err) {
 		t.Fatalf("a failure of the database is %v, want a transient error", err)
 	}

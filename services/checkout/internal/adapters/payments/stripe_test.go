@@ -1,7 +1,6 @@
 package payments_test
 
 import (
-	"context"
 	"errors"
 	"os"
 	"strconv"
@@ -28,7 +27,7 @@ func TestCreateSessionAndRefundOnStripeMock(t *testing.T) {
 	proxy := checkouttest.NewStripe(t)
 	c := client(t, proxy.URL)
 	exp := time.Now().Add(31 * time.Minute).Truncate(time.Second).UTC()
-	s, err := c.CreateSession(context.Background(), domain.PaymentRequest{
+	s, err := c.CreateSession(t.Context(), domain.PaymentRequest{
 		CheckoutID: "chk_1", OrderID: "ord_1", EventID: "evt_1", OrganizerID: "org_1", Currency: "EUR",
 		Lines:         []domain.PaymentLine{{Name: "Summer: RX (A)", Quantity: 1, UnitAmount: 5500}, {Name: "Lunch", Quantity: 2, UnitAmount: 800}},
 		CustomerEmail: "ana@example.com", SuccessURL: "https://shop.example/ok#top", CancelURL: "https://shop.example/cart",
@@ -45,7 +44,7 @@ func TestCreateSessionAndRefundOnStripeMock(t *testing.T) {
 		f.Get("line_items[0][price_data][currency]") != "eur" || proxy.IdempotencyKeys()["podium-checkout-chk_1"] != 1 {
 		t.Fatalf("parameters %v", f)
 	}
-	id, err := c.Refund(context.Background(), domain.Refund{PaymentIntent: "pi_123", IdempotencyKey: "podium-refund-ord_1", Metadata: map[string]string{"orderId": "ord_1"}})
+	id, err := c.Refund(t.Context(), domain.Refund{PaymentIntent: "pi_123", IdempotencyKey: "podium-refund-ord_1", Metadata: map[string]string{"orderId": "ord_1"}})
 	if err != nil || !strings.HasPrefix(id, "re_") || proxy.IdempotencyKeys()["podium-refund-ord_1"] != 1 || proxy.Last(checkouttest.RouteRefunds).Get("metadata[orderId]") != "ord_1" {
 		t.Fatalf("refund %q %v", id, err)
 	}
@@ -59,7 +58,7 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 	proxy := checkouttest.NewStripe(t)
 	c := client(t, proxy.URL)
 	since := time.Now().Add(-48 * time.Hour)
-	if evs, err := c.RecentSessions(context.Background(), since); err != nil || len(evs) != 0 {
+	if evs, err := c.RecentSessions(t.Context(), since); err != nil || len(evs) != 0 {
 		t.Fatalf("sessions of stripe-mock alone: %+v %v", evs, err)
 	}
 	if q := proxy.Last(checkouttest.RouteListSessions); q.Get("created[gte]") != strconv.FormatInt(since.Unix(), 10) || q.Get("limit") != "100" {
@@ -69,7 +68,7 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 	proxy.List(map[string]any{"id": "cs_paid", "status": "complete", "payment_status": "paid", "metadata": meta, "payment_intent": "pi_9", "amount_total": 5875, "currency": "eur"})
 	proxy.List(map[string]any{"id": "cs_slow", "status": "complete", "payment_status": "unpaid", "metadata": meta})
 	proxy.List(map[string]any{"id": "cs_gone", "status": "expired", "payment_status": "unpaid", "metadata": map[string]any{"checkoutId": "chk_2"}, "client_reference_id": "ord_2", "payment_intent": nil})
-	evs, err := c.RecentSessions(context.Background(), since)
+	evs, err := c.RecentSessions(t.Context(), since)
 	if err != nil || len(evs) != 2 {
 		t.Fatalf("sessions %+v %v, want the paid and the expired one", evs, err)
 	}
@@ -86,13 +85,13 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 func TestStripeFailuresAreErrors(t *testing.T) {
 	proxy := checkouttest.NewStripe(t)
 	proxy.Down.Store(true)
-	if _, err := client(t, proxy.URL).CreateSession(context.Background(), domain.PaymentRequest{Currency: "EUR", ExpiresAt: time.Now().Add(time.Hour)}); err == nil {
+	if _, err := client(t, proxy.URL).CreateSession(t.Context(), domain.PaymentRequest{Currency: "EUR", ExpiresAt: time.Now().Add(time.Hour)}); err == nil {
 		t.Fatal("no error while Stripe is down")
 	}
-	if _, err := client(t, "http://127.0.0.1:1").Refund(context.Background(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "k"}); err == nil {
+	if _, err := client(t, "http://127.0.0.1:1").Refund(t.Context(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "k"}); err == nil {
 		t.Fatal("no error while Stripe is unreachable")
 	}
-	if _, err := client(t, proxy.URL).RecentSessions(context.Background(), time.Now().Add(-time.Hour)); err == nil {
+	if _, err := client(t, proxy.URL).RecentSessions(t.Context(), time.Now().Add(-time.Hour)); err == nil {
 		t.Fatal("no error listing sessions while Stripe is down")
 	}
 }

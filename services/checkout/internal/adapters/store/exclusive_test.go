@@ -15,7 +15,7 @@ import (
 func TestExclusivelyRunsOneAtATime(t *testing.T) {
 	pool := checkouttest.Pool(t)
 	a, b := store.New(pool), store.New(pool) // two instances, each taking its own connections
-	ctx := context.Background()
+	ctx := t.Context()
 	inside, leave := make(chan struct{}), make(chan struct{})
 	done := make(chan error, 1)
 	go func() {

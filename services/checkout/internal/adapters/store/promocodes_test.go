@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"sync"
 	"testing"
 	"time"
@@ -19,7 +18,7 @@ import (
 // failures are forgiven.
 func TestPromocodeAttemptsAreAdmittedOneAfterAnother(t *testing.T) {
 	repo := store.New(checkouttest.Pool(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	address := domain.FailureSubject{Key: "address:198.51.100.7", Backoff: domain.DefaultAddressBackoff}
 	key := domain.FailureSubject{Key: "key:key_pub_1", Backoff: domain.DefaultKeyBackoff}
@@ -81,7 +80,7 @@ func TestPromocodeAttemptsAreAdmittedOneAfterAnother(t *testing.T) {
 // millisecond earlier, is admitted (no block is made up from the other's clock).
 func TestAnAttemptThatReadItsClockFirstIsNotBlockedByAnother(t *testing.T) {
 	repo := store.New(checkouttest.Pool(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	now := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	subjects := []domain.FailureSubject{
 		{Key: "address:192.0.2.9", Backoff: domain.DefaultAddressBackoff}, {Key: "key:key_pub_2", Backoff: domain.DefaultKeyBackoff},

@@ -1,7 +1,6 @@
 package store_test
 
 import (
-	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -39,7 +38,7 @@ func newCheckout(id, promo string) domain.Checkout {
 
 func TestPromocodeReservationsAreAtomic(t *testing.T) {
 	repo := store.New(checkouttest.Pool(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	ok, exhausted := 0, 0
@@ -69,7 +68,7 @@ func TestPromocodeReservationsAreAtomic(t *testing.T) {
 // whether or not the release was recorded.
 func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
 	repo := store.New(checkouttest.Pool(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	first := limited("chk_first", "ONCE", 1)
 	if _, _, err := repo.CreateCheckout(ctx, first); err != nil {
 		t.Fatal(err)
@@ -106,7 +105,7 @@ func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
 // kept; with a use left, the payment takes it.
 func TestLatePaymentTakesAPromocodeUseOnlyIfOneIsLeft(t *testing.T) {
 	repo := store.New(checkouttest.Pool(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	held := func(c domain.Checkout) domain.Checkout {
 		t.Helper()
 		if _, _, err := repo.CreateCheckout(ctx, c); err != nil {
@@ -155,7 +154,7 @@ func TestLatePaymentTakesAPromocodeUseOnlyIfOneIsLeft(t *testing.T) {
 
 func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	repo := store.New(checkouttest.Pool(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	c := newCheckout("chk_1", "CODE")
 	if _, existed, err := repo.CreateCheckout(ctx, c); err != nil || existed {
 		t.Fatal(existed, err)
@@ -212,7 +211,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 
 func TestIdempotencyRecords(t *testing.T) {
 	repo := store.New(checkouttest.Pool(t))
-	ctx := context.Background()
+	ctx := t.Context()
 	now := t0
 	rec := domain.IdempotencyRecord{KeyID: "key_1", Key: "k-0000001", RequestHash: []byte{1}, CheckoutID: "chk_a", LockedUntil: now.Add(time.Minute), ExpiresAt: now.Add(48 * time.Hour)}
 	var wg sync.WaitGroup
