@@ -40,7 +40,7 @@ func TestSameKeyAndBodyReplaysTheSession(t *testing.T) {
 	// Another body with the key: 422. Another publishable key: its own key space.
 	other := checkouttest.Clone(b)
 	other["teamName"] = "Team B"
-	wantError(t, session(t, env, other), 422, "idempotencyKey was already used with a different request body")
+	wantError(t, session(t, env, other), 422, []any{"idempotencyKey was already used with a different request body"})
 	if r := env.Browser(t, "session", b, "key_pub_2"); r.Status != http.StatusCreated || r.Body["orderId"] == first.Body["orderId"] {
 		t.Fatalf("another key: %d %s first %s holds %d calls %d", r.Status, r.Raw, first.Raw, env.Registration.Holds.Load(), env.Registration.HoldCalls.Load())
 	}
@@ -171,7 +171,7 @@ func TestKeysAreRetainedThenSwept(t *testing.T) {
 	}
 	other := checkouttest.Clone(b)
 	other["teamName"] = "Team B"
-	wantError(t, session(t, env, other), 422, "idempotencyKey was already used with a different request body")
+	wantError(t, session(t, env, other), 422, []any{"idempotencyKey was already used with a different request body"})
 	env.Clock.Advance(2 * time.Hour)
 	if err := env.Service.Sweep(t.Context()); err != nil {
 		t.Fatal(err)

@@ -75,7 +75,7 @@ func TestPromocodeGuessingIsBlockedPerAddress(t *testing.T) {
 	const guesser, buyer = "198.51.100.7", "2001:db8:aa::1"
 	for i, code := range []string{"NOPE", "OVER", "LATER", "GUESS1", "GUESS2", "GUESS3"} {
 		r := env.BrowserFrom(t, "summary", withPromocode(code), checkouttest.KeyID, guesser)
-		wantError(t, r, http.StatusUnprocessableEntity, fmt.Sprintf("promocode %q is not valid for this purchase", code))
+		wantError(t, r, http.StatusUnprocessableEntity, []any{fmt.Sprintf("promocode %q is not valid for this purchase", code)})
 		if i == 2 {
 			env.Restart(t) // the count is shared by every instance
 		}

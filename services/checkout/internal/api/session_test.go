@@ -103,23 +103,23 @@ func TestSessionRefusals(t *testing.T) {
 		message any
 	}{
 		"terms not accepted": {func(b map[string]any) { b["termsAccepted"] = false }, 422,
-			"termsAccepted must be true: the purchaser must accept the terms and conditions"},
+			[]any{"termsAccepted must be true: the purchaser must accept the terms and conditions"}},
 		"waiver not accepted": {func(b map[string]any) { b["waiversAccepted"] = map[string]any{checkouttest.WaiverLiability: false} }, 422,
-			`waiversAccepted["wvr_liability"] must be true: the "Liability" waiver is required`},
+			[]any{`waiversAccepted["wvr_liability"] must be true: the "Liability" waiver is required`}},
 		"outdated waiver version": {func(b map[string]any) {
 			b["legalSignature"].(map[string]any)["waiverVersions"].([]any)[0].(map[string]any)["version"] = 1
-		}, 422, `legalSignature.waiverVersions[0].version 1 of waiver "wvr_liability" is not the current one (2): reload the waivers and sign again`},
+		}, 422, []any{`legalSignature.waiverVersions[0].version 1 of waiver "wvr_liability" is not the current one (2): reload the waivers and sign again`}},
 		"no signature": {func(b map[string]any) { delete(b, "legalSignature") }, 422,
-			"legalSignature is required: the event's waivers must be signed"},
+			[]any{"legalSignature is required: the event's waivers must be signed"}},
 		"minor without guardian": {func(b map[string]any) {
 			b["athletes"] = []any{checkouttest.Athlete("Kid", "2012-01-01")}
 			b["waiversAccepted"] = map[string]any{checkouttest.WaiverLiability: true, checkouttest.WaiverMinors: true}
-		}, 422, "legalSignature.guardianAuthorityAccepted must be true: an athlete is under 18 on the event date"},
+		}, 422, []any{"legalSignature.guardianAuthorityAccepted must be true: an athlete is under 18 on the event date"}},
 		"deferred completion without its waivers": {func(b map[string]any) {
 			b["categoryId"] = checkouttest.CatTeam
 			b["deferredTeamCompletion"] = map[string]any{"pendingParticipantCount": 2, "participantWaivers": []any{map[string]any{"waiversAccepted": map[string]any{checkouttest.WaiverLiability: true}}}}
-		}, 422, "deferredTeamCompletion.participantWaivers must have one item per pending participant (2), not 1"},
-		"promocode":       {func(b map[string]any) { b["promocode"] = "OVER" }, 422, `promocode "OVER" is not valid for this purchase`},
+		}, 422, []any{"deferredTeamCompletion.participantWaivers must have one item per pending participant (2), not 1"}},
+		"promocode":       {func(b map[string]any) { b["promocode"] = "OVER" }, 422, []any{`promocode "OVER" is not valid for this purchase`}},
 		"unknown event":   {func(b map[string]any) { b["eventId"] = "evt_missing" }, 404, "event evt_missing not found"},
 		"hidden category": {func(b map[string]any) { b["categoryId"] = checkouttest.CatPrivate }, 404, "category cat_private not found"},
 	} {
@@ -146,7 +146,7 @@ func TestSessionRefusedByRegistration(t *testing.T) {
 	}
 	env.Registration.SetQuota(checkouttest.CatRX, 5)
 	env.Registration.RefuseNext(422, []string{"athletes[0].birthDate is outside the category's ages"})
-	wantError(t, session(t, env, b), 422, "athletes[0].birthDate is outside the category's ages")
+	wantError(t, session(t, env, b), 422, []any{"athletes[0].birthDate is outside the category's ages"})
 	env.Registration.RefuseNext(404, "category cat_rx not found")
 	wantError(t, session(t, env, b), 404, "category cat_rx not found")
 	env.Registration.RefuseNext(503, "overloaded")
@@ -246,7 +246,7 @@ func TestPromocodeMaxUsesAreReservedAtomically(t *testing.T) {
 	}
 	s := summaryBody()
 	s["promocode"] = "ONCE"
-	wantError(t, env.Browser(t, "summary", s, checkouttest.KeyID), 422, `promocode "ONCE" is not valid for this purchase`)
+	wantError(t, env.Browser(t, "summary", s, checkouttest.KeyID), 422, []any{`promocode "ONCE" is not valid for this purchase`})
 }
 
 func TestSessionBodyMustBeJSON(t *testing.T) {

@@ -92,25 +92,25 @@ func TestSummaryRefusals(t *testing.T) {
 		"wrong preview token":       {func(b map[string]any) { b["categoryId"], b["previewToken"] = "dcat_rx", "prv_wrong" }, 404, "event evt_draft not found"},
 		"another organizer's event": {func(b map[string]any) { b["categoryId"] = "cat_foreign" }, 404, "category cat_foreign not found"},
 		"unknown event id":          {func(b map[string]any) { b["eventId"] = "evt_missing" }, 404, "event evt_missing not found"},
-		"lower-case promocode":      {func(b map[string]any) { b["promocode"] = "early10" }, 422, "promocode must be upper case: it has lower-case letters"},
+		"lower-case promocode":      {func(b map[string]any) { b["promocode"] = "early10" }, 422, []any{"promocode must be upper case: it has lower-case letters"}},
 		// Unknown and unusable codes get one answer, whatever the reason.
-		"unknown promocode": {func(b map[string]any) { b["promocode"] = "NOPE" }, 422, `promocode "NOPE" is not valid for this purchase`},
-		"expired promocode": {func(b map[string]any) { b["promocode"] = "OVER" }, 422, `promocode "OVER" is not valid for this purchase`},
-		"future promocode":  {func(b map[string]any) { b["promocode"] = "LATER" }, 422, `promocode "LATER" is not valid for this purchase`},
+		"unknown promocode": {func(b map[string]any) { b["promocode"] = "NOPE" }, 422, []any{`promocode "NOPE" is not valid for this purchase`}},
+		"expired promocode": {func(b map[string]any) { b["promocode"] = "OVER" }, 422, []any{`promocode "OVER" is not valid for this purchase`}},
+		"future promocode":  {func(b map[string]any) { b["promocode"] = "LATER" }, 422, []any{`promocode "LATER" is not valid for this purchase`}},
 		"promocode for another category": {func(b map[string]any) { b["promocode"], b["guestRegistrations"] = "TEAMS", nil }, 422,
-			`promocode "TEAMS" is not valid for this purchase`},
+			[]any{`promocode "TEAMS" is not valid for this purchase`}},
 		"unknown supplement": {func(b map[string]any) { b["selectedSupplementIds"] = []any{"sup_x"} }, 422,
-			`selectedSupplementIds[0] "sup_x" is not a supplement of this event`},
+			[]any{`selectedSupplementIds[0] "sup_x" is not a supplement of this event`}},
 		"inactive option of a guest": {func(b map[string]any) {
 			b["guestRegistrations"] = []any{map[string]any{"categoryId": checkouttest.CatRX, "supplementSelections": []any{map[string]any{"supplementId": checkouttest.SupHoodie, "optionId": "opt_xl"}}}}
-		}, 422, `guestRegistrations[0].supplementSelections[0].optionId "opt_xl" (XL) is no longer available`},
+		}, 422, []any{`guestRegistrations[0].supplementSelections[0].optionId "opt_xl" (XL) is no longer available`}},
 		"eleven guests": {func(b map[string]any) {
 			var g []any
 			for range 11 {
 				g = append(g, map[string]any{"categoryId": checkouttest.CatRX})
 			}
 			b["guestRegistrations"] = g
-		}, 422, "guestRegistrations must have at most 10 items"},
+		}, 422, []any{"guestRegistrations must have at most 10 items"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			b := summaryBody()
