@@ -79,8 +79,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	orders := (&events.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}).Consumer()
 	defer background.Start(ctx, log, "order-events consumer", orders.Run)()
 
-	// Fiber gives each request its own context (c.UserContext); a server is not built under one.
-	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready) //nolint:contextcheck // see above
+	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready) //nolint:contextcheck // Fiber gives each request its own context; a server is not built under one
 	if err != nil {
 		return err
 	}
