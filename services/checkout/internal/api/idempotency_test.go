@@ -110,8 +110,8 @@ func TestRunningKeyAnswers409ThenLapses(t *testing.T) {
 	}
 	r := session(t, env, b)
 	wantError(t, r, 409, "a request with this idempotencyKey is still being processed")
-	if r.Header.Get("Retry-After") == "" || env.Registration.HoldCalls.Load() != 0 {
-		t.Fatal("409 without Retry-After, or a hold was made")
+	if r.Header.Get("Retry-After") != "1" || env.Registration.HoldCalls.Load() != 0 {
+		t.Fatal("409 without Retry-After 1, or a hold was made")
 	}
 	// The owner died: once its lease lapsed, the next request takes the key over.
 	if _, err := env.Pool.Exec(t.Context(), `UPDATE idempotency_keys SET locked_until = now() - interval '1 second'`); err != nil {
