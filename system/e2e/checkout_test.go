@@ -41,9 +41,9 @@ func TestCheckoutPaidThroughStripe(t *testing.T) {
 	}
 }
 
-// TestCheckoutTriggerCommandPaysASession runs `checkout trigger` as a developer does against
-// the running system (services/checkout README): it signs checkout.session.completed for the
-// order and posts it to the gateway.
+// TestCheckoutTriggerCommandPaysASession runs the stack's stripe-trigger as a developer does
+// against the running system (services/checkout README): it signs checkout.session.completed
+// for the order and posts it to the gateway.
 func TestCheckoutTriggerCommandPaysASession(t *testing.T) {
 	s := newShop(t, "PUBLISHED")
 	a := s.open(t, s.purchase("Team Trigger"))

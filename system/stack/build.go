@@ -8,12 +8,16 @@ import (
 	"path/filepath"
 )
 
-// Build compiles every service from the repository at root into binDir.
+// triggerCommand is the stack's tool that plays Stripe's webhooks (system/cmd/stripe-trigger).
+const triggerCommand = "stripe-trigger"
+
+// Build compiles every service and the stack's tools from the repository at root into binDir.
 func Build(ctx context.Context, root, binDir string) error {
 	args := []string{"build", "-o", binDir + string(filepath.Separator)}
 	for _, svc := range Services {
 		args = append(args, "./services/"+svc+"/cmd/"+svc)
 	}
+	args = append(args, "./system/cmd/"+triggerCommand)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
@@ -39,9 +43,9 @@ func RepoRoot(dir string) (string, error) {
 	}
 }
 
-// BuildTemp compiles every service of the repository above the working directory into a new
-// temporary directory named after pattern (os.MkdirTemp), for a test suite's stack. The caller
-// removes the directory.
+// BuildTemp compiles every service and tool of the repository above the working directory
+// into a new temporary directory named after pattern (os.MkdirTemp), for a test suite's stack.
+// The caller removes the directory.
 func BuildTemp(ctx context.Context, pattern string) (string, error) {
 	root, err := RepoRoot(".")
 	if err != nil {

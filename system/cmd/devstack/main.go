@@ -103,7 +103,7 @@ func printSummary(s *stack.Stack, d *stack.Demo) {
  Pay a checkout session (its order id is in the session's answer) with Stripe's signed
  checkout.session.completed, as Stripe would (services/checkout README):
    DATABASE_URL='%s' STRIPE_WEBHOOK_SECRET='%s' \
-     bin/checkout trigger --session ord_… --url %s/webhooks/stripe
+     go run ./system/cmd/stripe-trigger --session ord_… --url %s/webhooks/stripe
 `, s.DatabaseURL("checkout"), s.WebhookSecret, s.GatewayURL())
 	fmt.Println("================================================================================")
 }

@@ -140,11 +140,3 @@ func checkURL(name, raw string, optional bool) error {
 	}
 	return nil
 }
-
-// TriggerConfig is the configuration of `checkout trigger`.
-type TriggerConfig struct {
-	// StripeWebhookSecret signs the event.
-	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET,notEmpty" secret:"true"`
-	// DatabaseURL, when set, is read to fill the event with the session's real ids and amount.
-	DatabaseURL string `env:"DATABASE_URL" secret:"true"`
-}

@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/broker/brokertest"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
 func TestDeadLettersCommandListsCheckoutsOwn(t *testing.T) {
-	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return run(context.Background(), args, out) },
-		domain.OrdersTopic, kafka.Group)
+	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return run(t.Context(), args, out) },
+		domain.OrdersTopic, events.Group)
 }

@@ -1,9 +1,7 @@
 // Command checkout is the checkout service: `checkout serve` runs the HTTP API (browser
 // summary and session, Stripe webhook), the outbox relay, the order-events consumer and the
-// sweeper; `checkout migrate` applies the database migrations; `checkout trigger` sends a
-// signed Stripe webhook for a session to a running stack, like the Stripe CLI's trigger;
-// `checkout dead-letters list|replay` shows and replays the order events its consumer could
-// never handle.
+// sweeper; `checkout migrate` applies the database migrations; `checkout dead-letters
+// list|replay` shows and replays the order events its consumer could never handle.
 package main
 
 import (
@@ -20,19 +18,17 @@ import (
 	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
-	"github.com/podiumhq/podium/services/checkout/internal/trigger"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
 var usage = `Usage:
   checkout [serve]   run the HTTP API, the outbox relay, the order-events consumer and the sweeper
   checkout migrate   apply the database migrations and exit
-  checkout trigger --session <chk_…|cs_…|ord_…> [--event completed|expired|async_succeeded|async_failed]
-                   [--unpaid] [--url http://127.0.0.1:8080/webhooks/stripe] [--payment-intent pi_…]
-                   send a Stripe webhook for a session, signed with STRIPE_WEBHOOK_SECRET; with
-                   DATABASE_URL set, the session's ids and amount are read from checkout's database
 ` + broker.DeadLettersUsage("checkout")
+
+// errUsage reports a command line that cannot be understood.
+var errUsage = errors.New("usage")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -42,7 +38,7 @@ func main() {
 		return
 	}
 	fmt.Fprintf(os.Stderr, "checkout: %v\n", err)
-	if errors.Is(err, trigger.ErrUsage) || errors.Is(err, broker.ErrUsage) {
+	if errors.Is(err, errUsage) || errors.Is(err, broker.ErrUsage) {
 		fmt.Fprint(os.Stderr, "\n"+usage)
 		os.Exit(2)
 	}
@@ -68,21 +64,15 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 			return err
 		}
 		return postgres.Migrate(ctx, cfg.DatabaseURL, logging.New("checkout", cfg.LogLevel), migrations.Set(), outbox.Migrations())
-	case "trigger":
-		cfg, err := config.Load[TriggerConfig]()
-		if err != nil {
-			return err
-		}
-		return runTrigger(ctx, cfg, args[1:], stdout)
 	case "dead-letters":
 		cfg, err := config.Load[config.Kafka]()
 		if err != nil {
 			return err
 		}
-		return broker.RunDeadLetters(ctx, kafka.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
+		return broker.RunDeadLetters(ctx, events.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err
 	}
-	return fmt.Errorf("%w: unknown command %q", trigger.ErrUsage, cmd)
+	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
 }

@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"strings"
 	"testing"
@@ -21,7 +19,6 @@ import (
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
-	"github.com/podiumhq/podium/services/checkout/internal/trigger"
 )
 
 func TestMain(m *testing.M) { os.Exit(checkouttest.Main(m)) }
@@ -110,7 +107,7 @@ func TestConfigValidation(t *testing.T) {
 }
 
 func freeAddr(t *testing.T) string {
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,24 +115,10 @@ func freeAddr(t *testing.T) string {
 	return ln.Addr().String()
 }
 
-// gateway is a stand-in for the gateway's webhook route: it forwards to checkout with the
-// Stripe webhook's service identity, as the real one does.
-func gateway(t *testing.T, issuers *identitytest.Issuers, target string) string {
-	u, _ := url.Parse(target)
-	proxy := httputil.NewSingleHostReverseProxy(u)
-	tok := issuers.Token(t, identity.Gateway, identity.Checkout, identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		r.Header.Set(identity.Header, tok)
-		proxy.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-// TestMigrateServeAndTrigger runs the binary's subcommands in process: migrate a fresh
-// database, serve against the peers' doubles and stripe-mock, open a session, pay it with
-// `checkout trigger` through a gateway stand-in, and shut down on cancellation.
-func TestMigrateServeAndTrigger(t *testing.T) {
+// TestMigrateAndServe runs the binary's subcommands in process: migrate a fresh database,
+// serve against the peers' doubles and stripe-mock, open a session and pay it with Stripe's
+// signed webhook, and shut down on cancellation.
+func TestMigrateAndServe(t *testing.T) {
 	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
 	addr := freeAddr(t)
@@ -149,11 +132,12 @@ func TestMigrateServeAndTrigger(t *testing.T) {
 	t.Setenv("HTTP_ADDR", addr)
 
 	for range 2 { // a second run finds nothing to apply
-		if err := run(context.Background(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
 	waitReady(t, "http://"+addr+"/readyz", done)
@@ -163,27 +147,9 @@ func TestMigrateServeAndTrigger(t *testing.T) {
 	if r.Status != http.StatusCreated {
 		t.Fatalf("session through the served API: %d %s", r.Status, r.Raw)
 	}
-	webhookURL := gateway(t, issuers, "http://"+addr) + "/webhooks/stripe"
-	var out bytes.Buffer
-	if err := run(context.Background(), []string{"trigger", "--session", r.Body["sessionId"].(string), "--url", webhookURL}, &out); err != nil {
-		t.Fatalf("trigger: %v\n%s", err, out.String())
-	}
-	if !strings.Contains(out.String(), "checkout.session.completed -> "+webhookURL+": 200 OK") || !strings.Contains(out.String(), `"result":"applied"`) {
-		t.Fatalf("trigger printed %s", out.String())
-	}
-	out.Reset()
-	if err := run(context.Background(), []string{"trigger", "--session", r.Body["sessionId"].(string), "--event", "expired", "--url", webhookURL}, &out); err != nil {
-		t.Fatalf("trigger expired: %v", err)
-	}
-	// Without the database the trigger still works from a checkout id; one checkout does not
-	// know is answered 503 for Stripe to deliver it again, which the trigger reports.
-	t.Setenv("DATABASE_URL", "")
-	out.Reset()
-	if err := run(context.Background(), []string{"trigger", "--session", "chk_unknown", "--url", webhookURL}, &out); err == nil || !strings.Contains(out.String(), ": 503 Service Unavailable") {
-		t.Fatalf("trigger without a database: %v %s", err, out.String())
-	}
-	if err := run(context.Background(), []string{"trigger", "--event", "paid"}, &out); !errors.Is(err, trigger.ErrUsage) {
-		t.Fatalf("bad trigger command line: %v", err)
+	paid := checkouttest.StripeSession{SessionID: r.Body["sessionId"].(string), OrderID: r.Body["orderId"].(string), Currency: "EUR", Amount: 5875}
+	if w := env.SignedWebhook(t, checkouttest.StripeEvent(t, "checkout.session.completed", paid, true, time.Now()), time.Now()); w.Status != http.StatusOK || w.Body["result"] != "applied" {
+		t.Fatalf("webhook through the served API: %d %s", w.Status, w.Raw)
 	}
 
 	cancel()
@@ -195,28 +161,32 @@ func TestMigrateServeAndTrigger(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop within 30s of cancellation")
 	}
-	if err := run(context.Background(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, trigger.ErrUsage) {
+	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, errUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}
 }
 
+// waitReady waits until url answers 200, failing if serve stops first.
 func waitReady(t *testing.T, url string, done <-chan error) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
+	testkit.Eventually(t, 20*time.Second, func() string {
 		select {
 		case err := <-done:
 			t.Fatalf("serve stopped: %v", err)
 		default:
 		}
-		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return
-			}
+		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+		if err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatal("service not ready within 20s")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err.Error()
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return fmt.Sprintf("%s answers %d", url, res.StatusCode)
+		}
+		return ""
+	})
 }

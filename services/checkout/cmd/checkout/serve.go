@@ -17,13 +17,13 @@ import (
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
-	chkpg "github.com/podiumhq/podium/services/checkout/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/payments"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/registration"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/stripe"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/store"
+	"github.com/podiumhq/podium/services/checkout/internal/api"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
-	chkhttp "github.com/podiumhq/podium/services/checkout/internal/http"
 )
 
 // peerTimeout bounds a call to catalog or registration.
@@ -70,16 +70,16 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	signer := identity.NewSigner(identity.Checkout, key, cfg.IdentityTokenTTL)
 	addressBackoff, keyBackoff := cfg.Backoffs()
-	svc := app.New(chkpg.New(pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
-		stripe.New(stripe.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
+	svc := app.New(store.New(pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
+		payments.New(payments.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
 		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff,
 			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback})
 	defer background.Start(ctx, log, "sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
 	defer background.Start(ctx, log, "reconciler", func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
-	orders := (&kafka.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}).Consumer()
+	orders := (&events.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}).Consumer()
 	defer background.Start(ctx, log, "order-events consumer", orders.Run)()
 
-	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready)
+	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready) //nolint:contextcheck // Fiber gives each request its own context; a server is not built under one
 	if err != nil {
 		return err
 	}
@@ -97,12 +97,12 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 		Log:            log,
 		BodyLimit:      cfg.BodyLimit,
 		TrustRequestID: true,
-		MapError:       chkhttp.MapError,
+		MapError:       api.MapError,
 		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "order-events consumer", Fn: consumerReady}},
 		Metrics:        tel.MetricsHandler(),
 		DrainDelay:     cfg.DrainDelay,
 		RequestTimeout: cfg.RequestTimeout,
 	})
-	chkhttp.Register(srv.App, svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL))
+	api.Register(srv.App, svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL))
 	return srv, nil
 }

@@ -10,29 +10,33 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
-// Catalog reads events from the catalog service.
+// Catalog reads events from the catalog service, on behalf of the principal a browser request
+// is made for, so that the catalog scopes by its organizer.
 type Catalog interface {
-	// Event returns the event with id, or a *domain.NotFoundError.
-	Event(ctx context.Context, caller domain.Caller, eventID string) (domain.Event, error)
-	// EventOfCategory returns the event a category belongs to, or a *domain.NotFoundError.
-	EventOfCategory(ctx context.Context, caller domain.Caller, categoryID string) (domain.Event, error)
+	// Event returns the event with id; a failure category when it is not found or the catalog
+	// cannot answer.
+	Event(ctx context.Context, as identity.Principal, eventID string) (domain.Event, error)
+	// EventOfCategory returns the event a category belongs to, failing as Event does.
+	EventOfCategory(ctx context.Context, as identity.Principal, categoryID string) (domain.Event, error)
 }
 
-// Registration holds, confirms and releases places through the registration service.
+// Registration holds, confirms and releases places through the registration service, on
+// behalf of the principal a browser request is made for. Its refusals are failure categories.
 type Registration interface {
-	// Hold creates (or, for a known hold id, returns) a PENDING order holding the places. It
-	// returns a *domain.ConflictError (sold out), *domain.RuleError or *domain.NotFoundError
-	// for refusals.
-	Hold(ctx context.Context, caller domain.Caller, r domain.HoldRequest) (domain.Hold, error)
-	// Confirm completes an order; domain.ErrNoPlaceLeft when its places are gone.
-	Confirm(ctx context.Context, caller domain.Caller, orderID, paymentRef string, amount int64) error
+	// Hold creates (or, for a known hold id, returns) a PENDING order holding the places. It is
+	// refused as a conflict (sold out), broken rules, not found or too many requests (a cap on
+	// places held and not paid for).
+	Hold(ctx context.Context, as identity.Principal, r domain.HoldRequest) (domain.Hold, error)
+	// Confirm completes an order; a conflict when its places are gone.
+	Confirm(ctx context.Context, as identity.Principal, orderID, paymentRef string, amount int64) error
 	// ReleaseHold frees the places of the PENDING order made for a hold id, whether or not its
 	// hold's answer arrived; a hold with that id made afterwards is refused. Releasing a hold
 	// id no order was made for is fine.
-	ReleaseHold(ctx context.Context, caller domain.Caller, holdID, reason string) error
+	ReleaseHold(ctx context.Context, as identity.Principal, holdID, reason string) error
 }
 
 // Payments is the payment provider (Stripe).
@@ -84,12 +88,13 @@ type Outcome int
 
 // Outcomes of an update.
 const (
-	Applied Outcome = iota
-	// Duplicate: the message was processed before; nothing ran.
-	Duplicate
-	// Unknown: no checkout matched; the message is recorded as processed only with
+	// ChangeApplied: the change ran on the checkout and was stored.
+	ChangeApplied Outcome = iota
+	// MessageAlreadyProcessed: the inbox holds the message already; nothing ran.
+	MessageAlreadyProcessed
+	// CheckoutNotKnown: no checkout matched; the message is recorded as processed only with
 	// Update.RecordUnknown.
-	Unknown
+	CheckoutNotKnown
 )
 
 // Repository stores checkouts, idempotency records and failed promocodes. It owns its

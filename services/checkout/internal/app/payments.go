@@ -14,13 +14,18 @@ type WebhookResult string
 
 // Webhook results, also reported to Stripe in the answer body.
 const (
-	WebhookApplied   WebhookResult = "applied"
-	WebhookDuplicate WebhookResult = "duplicate"
-	WebhookUnknown   WebhookResult = "unknown-session"
-	WebhookIgnored   WebhookResult = "ignored"
-	// WebhookRetry: the event names a checkout not known (yet) and is recent: the answer asks
-	// Stripe to deliver it again (503), and nothing was recorded.
-	WebhookRetry WebhookResult = "retry"
+	// WebhookOutcomeApplied: the payment outcome the event reports changed its checkout.
+	WebhookOutcomeApplied WebhookResult = "applied"
+	// WebhookAlreadySettled: the event was handled before, or its checkout had the outcome
+	// already; nothing changed.
+	WebhookAlreadySettled WebhookResult = "duplicate"
+	// WebhookUnknownSession: the event names no checkout known, and is acknowledged.
+	WebhookUnknownSession WebhookResult = "unknown-session"
+	// WebhookTypeIgnored: checkout does not act on events of its type.
+	WebhookTypeIgnored WebhookResult = "ignored"
+	// WebhookDeliverAgain: the event names a checkout not known (yet) and is recent: the
+	// answer asks Stripe to deliver it again (503), and nothing was recorded.
+	WebhookDeliverAgain WebhookResult = "retry"
 )
 
 // HandleStripeWebhook verifies a Stripe webhook and settles the outcome it reports once (see
@@ -33,7 +38,7 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 		return "", err
 	}
 	if !ev.Handled() {
-		return WebhookIgnored, nil
+		return WebhookTypeIgnored, nil
 	}
 	u := Update{Ref: CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID}, Consumer: ConsumerStripe, MessageID: ev.ID}
 	st, err := s.settlePayment(ctx, ev, u)
@@ -41,20 +46,20 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 		return "", fmt.Errorf("webhook %s: %w", ev.Kind, err)
 	}
 	switch {
-	case st.outcome == Unknown:
+	case st.outcome == CheckoutNotKnown:
 		return s.unknownSession(ctx, ev), nil
-	case st.outcome == Duplicate || st.already:
-		return WebhookDuplicate, nil
+	case st.outcome == MessageAlreadyProcessed || st.already:
+		return WebhookAlreadySettled, nil
 	}
 	s.log.InfoContext(ctx, "Stripe webhook applied", "stripe_event_id", ev.ID, "type", string(ev.Kind), "checkout_id", st.checkout.ID, "state", string(st.checkout.State))
-	return WebhookApplied, nil
+	return WebhookOutcomeApplied, nil
 }
 
 // unknownSession answers a webhook about a checkout not known. Checkout records a checkout
 // before it asks Stripe for its session, so a session of checkout's own (its metadata names
 // a checkout) that is not found may not be readable yet (a database failed over, a replica
 // behind): while the event is younger than Options.UnknownRetryWindow, nothing is recorded and
-// Stripe is asked to deliver it again (WebhookRetry, 503), and reconciliation settles the
+// Stripe is asked to deliver it again (WebhookDeliverAgain, 503), and reconciliation settles the
 // session if the deliveries end. Beyond that window, or for a session that names no checkout
 // (another system's on the same Stripe account), the event is acknowledged. Both are counted
 // and logged with ids only.
@@ -64,11 +69,11 @@ func (s *Service) unknownSession(ctx context.Context, ev domain.PaymentEvent) We
 	if ev.CheckoutID != "" && age < s.opts.UnknownRetryWindow {
 		unknownWebhooks.Add(ctx, 1, outcomeRetried)
 		s.log.WarnContext(ctx, "Stripe webhook for a checkout not known yet; answered 503 for Stripe to deliver it again", attrs...)
-		return WebhookRetry
+		return WebhookDeliverAgain
 	}
 	unknownWebhooks.Add(ctx, 1, outcomeAcknowledged)
 	s.log.WarnContext(ctx, "Stripe webhook for a checkout not known; acknowledged", attrs...)
-	return WebhookUnknown
+	return WebhookUnknownSession
 }
 
 // settled is what settlePayment did.

@@ -19,9 +19,9 @@ const refundRetryAfter = 30 * time.Second
 // may have failed to make it.
 func (s *Service) refundIfPending(ctx context.Context, c domain.Checkout, outcome Outcome, ref CheckoutRef) (domain.Checkout, error) {
 	switch outcome {
-	case Unknown:
+	case CheckoutNotKnown:
 		return c, nil
-	case Duplicate:
+	case MessageAlreadyProcessed:
 		var err error
 		if c, err = s.repo.Checkout(ctx, ref); errors.Is(err, domain.ErrCheckoutNotFound) {
 			return c, nil

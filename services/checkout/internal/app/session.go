@@ -8,19 +8,19 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
+// paymentProviderDown answers a session whose payment provider failed.
+const paymentProviderDown = "the payment provider is unavailable; nothing was charged, retry"
+
 // SessionInput is a checkout session request of a browser.
 type SessionInput struct {
-	Caller domain.Caller
-	// OrganizerID and KeyID are the publishable key's; idempotency keys are scoped to KeyID.
-	OrganizerID string
-	KeyID       string
-	// ClientNetwork is the network of the client's address (identity.ClientNetwork): holds
-	// are capped by it, and failed promocodes counted.
-	ClientNetwork string
-	Purchase      domain.Purchase
+	// Buyer sends the request; idempotency keys are scoped to its KeyID.
+	Buyer    Buyer
+	Purchase domain.Purchase
 	// Body is the request body as sent, hashed to recognise a retry of the same request.
 	Body []byte
 }
@@ -48,7 +48,7 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 	if err != nil {
 		return SessionResult{}, err
 	}
-	c, replay, err := s.claim(ctx, in.KeyID, key, hash)
+	c, replay, err := s.claim(ctx, in.Buyer.KeyID, key, hash)
 	if err != nil || replay != nil {
 		if replay != nil {
 			return *replay, nil
@@ -63,34 +63,33 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 		return SessionResult{}, unrecorded.err
 	}
 	if err != nil {
-		if ferr := s.repo.FailIdempotency(context.WithoutCancel(ctx), in.KeyID, key, c.CheckoutID); ferr != nil {
+		if ferr := s.repo.FailIdempotency(context.WithoutCancel(ctx), in.Buyer.KeyID, key, c.CheckoutID); ferr != nil {
 			s.log.ErrorContext(ctx, "marking an idempotency key failed did not work; its lease will lapse", "checkout_id", c.CheckoutID, "err", ferr)
 		}
 		return SessionResult{}, err
 	}
-	s.remember(in.KeyID, sha256.Sum256(in.Body), res, c.ExpiresAt)
+	s.remember(in.Buyer.KeyID, sha256.Sum256(in.Body), res, c.ExpiresAt)
 	return res, nil
 }
 
 // runSession runs one attempt of a session request with the checkout id given (a new one, or
 // that of an interrupted attempt being resumed). idem is nil without an idempotency key. A
-// promocode is refused unseen while the client's address or key is blocked for failing too
+// promocode is refused unseen while the buyer's address or key is blocked for failing too
 // many, and a code that is unknown or cannot be used counts as a failure (see admitPromocode).
 func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
-	client := Client{KeyID: in.KeyID, Network: in.ClientNetwork}
-	charged, err := s.admitPromocode(ctx, client, in.Purchase.Promocode)
+	charged, err := s.admitPromocode(ctx, in.Buyer, in.Purchase.Promocode)
 	if err != nil {
 		return SessionResult{}, err
 	}
 	res, err := s.attempt(ctx, in, checkoutID, idem)
-	s.settlePromocode(ctx, client, charged, err)
+	s.settlePromocode(ctx, in.Buyer, charged, err)
 	return res, err
 }
 
 // attempt runs the steps of a session request (see runSession).
 func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	p := &in.Purchase
-	ev, err := s.catalog.Event(ctx, in.Caller, p.EventID)
+	ev, err := s.catalog.Event(ctx, in.Buyer.Principal, p.EventID)
 	if err != nil {
 		return SessionResult{}, fmt.Errorf("session: %w", err)
 	}
@@ -113,12 +112,12 @@ func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID strin
 		return SessionResult{}, err
 	}
 	hr := p.HoldRequest(chk.ID, quote, chk.HoldExpiresAt)
-	hr.ClientNetwork = in.ClientNetwork
-	hold, err := s.registration.Hold(ctx, in.Caller, hr)
+	hr.ClientNetwork = in.Buyer.Network
+	hold, err := s.registration.Hold(ctx, in.Buyer.Principal, hr)
 	if err != nil {
 		// A refusal held nothing; any other failure (a timeout, a lost answer) may have held
 		// the places, so the hold id is released.
-		s.fail(ctx, in.Caller, chk.ID, !refused(err))
+		s.fail(ctx, in.Buyer.Principal, chk.ID, !refused(err))
 		return SessionResult{}, fmt.Errorf("session: hold: %w", err)
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: chk.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
@@ -138,7 +137,7 @@ func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string
 	now := s.clock()
 	p := &in.Purchase
 	c := domain.Checkout{
-		ID: id, OrganizerID: ev.OrganizerID, KeyID: in.KeyID, IdempotencyKey: p.IdempotencyKey, EventID: ev.ID,
+		ID: id, OrganizerID: ev.OrganizerID, KeyID: in.Buyer.KeyID, IdempotencyKey: p.IdempotencyKey, EventID: ev.ID,
 		State: domain.StateCreated, Currency: q.Currency, Total: q.Total, Quote: q, PromoState: domain.PromoNone,
 		PurchaserEmail: p.PurchaserEmail, PurchaserName: p.PurchaserName,
 		LegalSignature: p.LegalSignature, IPEnrichment: p.IPEnrichment, Deferred: p.Deferred,
@@ -160,7 +159,9 @@ func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string
 }
 
 // openPayment opens the Stripe Checkout Session; if Stripe fails, the hold is released and
-// the checkout fails, so nothing is held and nothing was charged.
+// the checkout fails, so nothing is held and nothing was charged: the answer says the payment
+// provider is unavailable (503 with Retry-After), and a retry with the same idempotency key
+// runs again.
 func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.Event, chk domain.Checkout, q domain.Quote, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	p := &in.Purchase
 	session, err := s.payments.CreateSession(ctx, domain.PaymentRequest{
@@ -170,9 +171,9 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 		ExpiresAt: SessionExpiry(chk.CreatedAt, chk.HoldExpiresAt), IdempotencyKey: "podium-checkout-" + chk.ID,
 	})
 	if err != nil {
-		s.log.WarnContext(ctx, "the payment provider failed; releasing the hold", "checkout_id", chk.ID, "order_id", orderID, "err", err)
-		s.fail(ctx, in.Caller, chk.ID, true)
-		return SessionResult{}, domain.ErrPaymentProvider
+		s.fail(ctx, in.Buyer.Principal, chk.ID, true)
+		return SessionResult{}, &fault.Error{Kind: fault.Unavailable, Problems: []string{paymentProviderDown},
+			Err: fmt.Errorf("session of checkout %s, order %s: %w", chk.ID, orderID, err)}
 	}
 	exp := session.ExpiresAt
 	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp}
@@ -181,10 +182,10 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 
 // confirmFree confirms a zero-total order at once, without Stripe.
 func (s *Service) confirmFree(ctx context.Context, in SessionInput, checkoutID, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
-	if err := s.registration.Confirm(ctx, in.Caller, orderID, domain.PaymentRefFree, 0); err != nil {
-		s.fail(ctx, in.Caller, checkoutID, true)
-		if errors.Is(err, domain.ErrNoPlaceLeft) {
-			return SessionResult{}, &domain.ConflictError{Message: "no place is left in the chosen category"}
+	if err := s.registration.Confirm(ctx, in.Buyer.Principal, orderID, domain.PaymentRefFree, 0); err != nil {
+		s.fail(ctx, in.Buyer.Principal, checkoutID, true)
+		if errors.Is(err, fault.ErrConflict) {
+			return SessionResult{}, fault.NewConflict("no place is left in the chosen category")
 		}
 		return SessionResult{}, fmt.Errorf("session: confirm: %w", err)
 	}
@@ -223,10 +224,10 @@ func (e *unrecordedError) Unwrap() error { return e.err }
 // fail releases the hold when there may be one (by its hold id, the checkout's id, so also a
 // hold whose answer was lost) and marks the checkout FAILED, giving its promocode use back.
 // Failures are logged: registration's own sweeper frees an expired hold.
-func (s *Service) fail(ctx context.Context, caller domain.Caller, checkoutID string, release bool) {
+func (s *Service) fail(ctx context.Context, as identity.Principal, checkoutID string, release bool) {
 	ctx = context.WithoutCancel(ctx)
 	if release {
-		if err := s.registration.ReleaseHold(ctx, caller, checkoutID, domain.ReleaseCancelled); err != nil {
+		if err := s.registration.ReleaseHold(ctx, as, checkoutID, domain.ReleaseCancelled); err != nil {
 			s.log.ErrorContext(ctx, "releasing a hold failed; registration frees it when it expires", "hold_id", checkoutID, "err", err)
 		}
 	}
@@ -241,11 +242,9 @@ func (s *Service) fail(ctx context.Context, caller domain.Caller, checkoutID str
 // refused reports a hold registration refused, which held nothing: places short, a rule, an
 // unknown event or category, a cap on unpaid places.
 func refused(err error) bool {
-	var (
-		conflict *domain.ConflictError
-		rule     *domain.RuleError
-		notFound *domain.NotFoundError
-		limited  *domain.TooManyRequestsError
-	)
-	return errors.As(err, &conflict) || errors.As(err, &rule) || errors.As(err, &notFound) || errors.As(err, &limited)
+	switch fault.KindOf(err) {
+	case fault.Conflict, fault.Unprocessable, fault.NotFound, fault.TooManyRequests:
+		return true
+	}
+	return false
 }

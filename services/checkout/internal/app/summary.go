@@ -4,26 +4,27 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
 // Summary prices a registration and its guests at the catalog's prices of now, with the
 // promocode and fees, as the browser will be charged (per-athlete supplements for the
 // category's minimum team size, since the summary has no athletes). A promocode is refused
-// unseen while the client's address or key is blocked for failing too many, and a code that
+// unseen while the buyer's address or key is blocked for failing too many, and a code that
 // is unknown or cannot be used counts as a failure (see admitPromocode).
-func (s *Service) Summary(ctx context.Context, caller domain.Caller, client Client, r domain.SummaryRequest) (domain.Quote, error) {
-	charged, err := s.admitPromocode(ctx, client, r.Promocode)
+func (s *Service) Summary(ctx context.Context, b Buyer, r domain.SummaryRequest) (domain.Quote, error) {
+	charged, err := s.admitPromocode(ctx, b, r.Promocode)
 	if err != nil {
 		return domain.Quote{}, err
 	}
-	q, err := s.summary(ctx, caller, r)
-	s.settlePromocode(ctx, client, charged, err)
+	q, err := s.summary(ctx, b.Principal, r)
+	s.settlePromocode(ctx, b, charged, err)
 	return q, err
 }
 
-func (s *Service) summary(ctx context.Context, caller domain.Caller, r domain.SummaryRequest) (domain.Quote, error) {
-	ev, err := s.summaryEvent(ctx, caller, r)
+func (s *Service) summary(ctx context.Context, as identity.Principal, r domain.SummaryRequest) (domain.Quote, error) {
+	ev, err := s.summaryEvent(ctx, as, r)
 	if err != nil {
 		return domain.Quote{}, err
 	}
@@ -38,15 +39,15 @@ func (s *Service) summary(ctx context.Context, caller domain.Caller, r domain.Su
 }
 
 // summaryEvent reads the event named in the body, or else the event of the category.
-func (s *Service) summaryEvent(ctx context.Context, caller domain.Caller, r domain.SummaryRequest) (domain.Event, error) {
+func (s *Service) summaryEvent(ctx context.Context, as identity.Principal, r domain.SummaryRequest) (domain.Event, error) {
 	if r.EventID != "" {
-		ev, err := s.catalog.Event(ctx, caller, r.EventID)
+		ev, err := s.catalog.Event(ctx, as, r.EventID)
 		if err != nil {
 			return domain.Event{}, fmt.Errorf("summary: %w", err)
 		}
 		return ev, nil
 	}
-	ev, err := s.catalog.EventOfCategory(ctx, caller, r.CategoryID)
+	ev, err := s.catalog.EventOfCategory(ctx, as, r.CategoryID)
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("summary: %w", err)
 	}

@@ -7,10 +7,8 @@
 package checkouttest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"testing"
@@ -27,13 +25,13 @@ import (
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/kafka"
-	chkpg "github.com/podiumhq/podium/services/checkout/internal/adapters/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/payments"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/registration"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/stripe"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/store"
+	"github.com/podiumhq/podium/services/checkout/internal/api"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
-	chkhttp "github.com/podiumhq/podium/services/checkout/internal/http"
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
@@ -82,15 +80,15 @@ func Start(t testing.TB, o Options) *Env {
 	env.serve(t)
 	if o.Kafka {
 		env.Brokers = testkit.Kafka(t)
-		if err := broker.EnsureTopics(context.Background(), env.Brokers, 3, 1, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
+		if err := broker.EnsureTopics(t.Context(), env.Brokers, 3, 1, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
 			t.Fatal(err)
 		}
 		w := broker.NewWriter(env.Brokers)
 		t.Cleanup(func() { _ = w.Close() })
-		Background(t, (&outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}).Run)
+		testkit.Background(t, (&outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}).Run)
 		joined := make(chan struct{})
-		consumer := &kafka.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
-		Background(t, consumer.Run)
+		consumer := &events.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
+		testkit.Background(t, consumer.Run)
 		select {
 		case <-joined:
 		case <-time.After(30 * time.Second):
@@ -116,48 +114,38 @@ func (e *Env) serve(t testing.TB) {
 	if peerTimeout == 0 {
 		peerTimeout = 5 * time.Second
 	}
-	e.Service = app.New(chkpg.New(e.Pool), catalog.New(e.Catalog.URL, peerTimeout, self), registration.New(e.Registration.URL, peerTimeout, self),
-		stripe.New(stripe.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
+	e.Service = app.New(store.New(e.Pool), catalog.New(e.Catalog.URL, peerTimeout, self), registration.New(e.Registration.URL, peerTimeout, self),
+		payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
 		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL})
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: chkhttp.MapError,
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: api.MapError,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
 	})
-	chkhttp.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
+	api.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
 	e.App = srv.App
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.URL = "http://" + ln.Addr().String()
-	Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+}
+
+// PromocodeUses returns the uses of an event's promocode at the service clock's time, as
+// the repository counts them.
+func (e *Env) PromocodeUses(t testing.TB, eventID, code string) int {
+	t.Helper()
+	n, err := store.New(e.Pool).PromocodeUses(t.Context(), eventID, code, e.Clock.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return int(n)
 }
 
 // Pool returns a pool on a fresh database with the service's and the outbox's migrations.
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
-}
-
-// Background runs fn until the test ends and reports its error.
-func Background(t testing.TB, fn func(context.Context) error) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- fn(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("background: %v", err)
-		}
-	})
-}
-
-// Response is an HTTP answer with its decoded JSON body.
-type Response struct {
-	Status int
-	Header http.Header
-	Body   map[string]any
-	Raw    []byte
 }
 
 // Token mints an identity token for p as the gateway does for the routes it forwards.
@@ -168,7 +156,7 @@ func (e *Env) Token(t testing.TB, p identity.Principal) string {
 
 // Browser posts body to a browser route as the gateway forwards it for a publishable key
 // (Site's origin) of OrgID.
-func (e *Env) Browser(t testing.TB, path string, body any, keyID string) Response {
+func (e *Env) Browser(t testing.TB, path string, body any, keyID string) testkit.Response {
 	t.Helper()
 	tok := e.Token(t, identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
 	return e.Do(t, http.MethodPost, "/external/v1/browser/checkout/registration/"+path, body, map[string]string{identity.Header: tok})
@@ -176,7 +164,7 @@ func (e *Env) Browser(t testing.TB, path string, body any, keyID string) Respons
 
 // BrowserFrom posts body to a browser route like Browser, from the client address ip (the
 // gateway's X-Podium-Client-Ip).
-func (e *Env) BrowserFrom(t testing.TB, path string, body any, keyID, ip string) Response {
+func (e *Env) BrowserFrom(t testing.TB, path string, body any, keyID, ip string) testkit.Response {
 	t.Helper()
 	tok := e.Token(t, identity.Principal{OrganizerID: OrgID, KeyID: keyID, KeyType: identity.Publishable, Origin: Site})
 	return e.Do(t, http.MethodPost, "/external/v1/browser/checkout/registration/"+path, body,
@@ -184,7 +172,7 @@ func (e *Env) BrowserFrom(t testing.TB, path string, body any, keyID, ip string)
 }
 
 // Webhook posts a raw payload to the Stripe webhook route as the gateway forwards it.
-func (e *Env) Webhook(t testing.TB, payload []byte, signature string) Response {
+func (e *Env) Webhook(t testing.TB, payload []byte, signature string) testkit.Response {
 	t.Helper()
 	h := map[string]string{identity.Header: e.Token(t, identity.Principal{KeyID: "stripe-webhook", KeyType: identity.Service})}
 	if signature != "" {
@@ -194,44 +182,14 @@ func (e *Env) Webhook(t testing.TB, payload []byte, signature string) Response {
 }
 
 // SignedWebhook posts payload signed with WebhookSecret at the given time.
-func (e *Env) SignedWebhook(t testing.TB, payload []byte, at time.Time) Response {
+func (e *Env) SignedWebhook(t testing.TB, payload []byte, at time.Time) testkit.Response {
 	t.Helper()
 	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: WebhookSecret, Timestamp: at})
 	return e.Webhook(t, payload, signed.Header)
 }
 
-// Do sends a request with body as JSON (when not nil) and the given headers.
-func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) Response {
+// Do sends method path to the service with body as JSON (when not nil) and the given headers.
+func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) testkit.Response {
 	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		b, ok := body.(json.RawMessage)
-		if !ok {
-			var err error
-			if b, err = json.Marshal(body); err != nil {
-				t.Fatal(err)
-			}
-		}
-		rd = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(context.Background(), method, e.URL+path, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := Response{Status: res.StatusCode, Header: res.Header, Raw: raw}
-	_ = json.Unmarshal(raw, &r.Body)
-	return r
+	return testkit.Do(t, method, e.URL+path, body, headers)
 }

@@ -1,7 +1,6 @@
 package checkouttest
 
 import (
-	"context"
 	"sync"
 	"testing"
 
@@ -28,7 +27,7 @@ func Count(t testing.TB, name, key, value string) int64 {
 		otel.SetMeterProvider(sdkmetric.NewMeterProvider(sdkmetric.WithReader(metrics.reader)))
 	})
 	var rm metricdata.ResourceMetrics
-	if err := metrics.reader.Collect(context.Background(), &rm); err != nil {
+	if err := metrics.reader.Collect(t.Context(), &rm); err != nil {
 		t.Fatal(err)
 	}
 	var n int64

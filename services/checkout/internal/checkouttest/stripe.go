@@ -1,6 +1,7 @@
 package checkouttest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -16,7 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -55,6 +56,11 @@ func StripeMockURL(t testing.TB) string {
 	return stripeMock.url
 }
 
+// stripeMockListening starts the line stripe-mock prints once it listens for HTTP.
+const stripeMockListening = "Listening for HTTP at address: "
+
+// startStripeMock starts stripe-mock on a port the system chooses and returns its URL once
+// stripe-mock says it listens (killed if it has not within 30 seconds).
 func startStripeMock() (string, error) {
 	bin, err := exec.LookPath("stripe-mock")
 	if err != nil {
@@ -64,26 +70,32 @@ func startStripeMock() (string, error) {
 			return "", errors.New("stripe-mock is neither on PATH nor in bin/tools (make tools installs it)")
 		}
 	}
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	// The process serves every test of the binary: no test's context bounds it (Main stops it).
+	cmd := exec.CommandContext(context.Background(), bin, "-http-port", "0") //nolint:gosec // the installed stripe-mock, found on PATH or in bin/tools
+	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return "", err
 	}
-	port := ln.Addr().(*net.TCPAddr).Port
-	_ = ln.Close()
-	cmd := exec.CommandContext(context.Background(), bin, "-http-port", strconv.Itoa(port), "-https-port", "0") //nolint:gosec // the installed stripe-mock, found on PATH or in bin/tools
 	if err := cmd.Start(); err != nil {
 		return "", fmt.Errorf("start stripe-mock: %w", err)
 	}
 	stripeMock.cmd = cmd
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	for range 500 {
-		if c, err := (&net.Dialer{}).DialContext(context.Background(), "tcp", addr); err == nil {
-			_ = c.Close()
-			return "http://" + addr, nil
+	tooLong := time.AfterFunc(30*time.Second, func() { _ = cmd.Process.Kill() })
+	defer tooLong.Stop()
+	lines := bufio.NewScanner(out)
+	for lines.Scan() {
+		addr, ok := strings.CutPrefix(lines.Text(), stripeMockListening)
+		if !ok {
+			continue
 		}
-		time.Sleep(20 * time.Millisecond)
+		go func() { _, _ = io.Copy(io.Discard, out) }()
+		_, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return "", fmt.Errorf("stripe-mock listens at %q: %w", addr, err)
+		}
+		return "http://127.0.0.1:" + port, nil
 	}
-	return "", errors.New("stripe-mock did not listen within 10s")
+	return "", errors.New("stripe-mock stopped or did not listen within 30s")
 }
 
 // Stripe is a counting reverse proxy in front of stripe-mock: it counts every request that

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"sort"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // ipEnrichmentFields are the properties ipEnrichment and its objects may have (the request
@@ -15,13 +17,13 @@ var ipEnrichmentFields = map[string][]string{
 }
 
 // checkIPEnrichment reports properties ipEnrichment may not have.
-func checkIPEnrichment(raw json.RawMessage, bad *problems) {
+func checkIPEnrichment(raw json.RawMessage, bad *fault.Problems) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
 	var top map[string]json.RawMessage
 	if json.Unmarshal(raw, &top) != nil {
-		bad.add("ipEnrichment must be an object")
+		bad.Add("ipEnrichment must be an object")
 		return
 	}
 	unknown(top, "", "ipEnrichment", bad)
@@ -33,7 +35,7 @@ func checkIPEnrichment(raw json.RawMessage, bad *problems) {
 	}
 }
 
-func unknown(m map[string]json.RawMessage, set, path string, bad *problems) {
+func unknown(m map[string]json.RawMessage, set, path string, bad *fault.Problems) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -41,7 +43,7 @@ func unknown(m map[string]json.RawMessage, set, path string, bad *problems) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !slices.Contains(ipEnrichmentFields[set], k) {
-			bad.add("%s.%s is not allowed", path, k)
+			bad.Addf("%s.%s is not allowed", path, k)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
+)
 
 // Event status values of the catalog.
 const (
@@ -139,7 +143,7 @@ func (e *Event) CheckVisible(previewToken string) error {
 		return nil
 	}
 	if e.Status != StatusPublished || e.Private {
-		return &NotFoundError{What: "event", ID: e.ID}
+		return fault.NewNotFound("event " + e.ID)
 	}
 	return nil
 }
@@ -149,7 +153,7 @@ func (e *Event) CheckVisible(previewToken string) error {
 func (e *Event) VisibleCategory(id string) (Category, error) {
 	c, ok := e.Category(id)
 	if !ok || !c.Published || c.Private {
-		return Category{}, &NotFoundError{What: "category", ID: id}
+		return Category{}, fault.NewNotFound("category " + id)
 	}
 	return c, nil
 }

@@ -1,12 +1,12 @@
 package domain_test
 
 import (
-	"errors"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
@@ -42,14 +42,15 @@ func event() domain.Event {
 	}
 }
 
-// wantProblems checks err is a *domain.RuleError listing exactly want (in any order).
+// wantProblems checks err is a broken rule (fault.Unprocessable) listing exactly want (in any
+// order).
 func wantProblems(t *testing.T, err error, want ...string) {
 	t.Helper()
-	var re *domain.RuleError
-	if !errors.As(err, &re) {
-		t.Fatalf("error %v (%T), want a rule error with %q", err, err, want)
+	f, ok := fault.Of(err)
+	if !ok || f.Kind != fault.Unprocessable {
+		t.Fatalf("error %v (%T), want broken rules %q", err, err, want)
 	}
-	got := slices.Clone(re.Problems)
+	got := slices.Clone(f.Problems)
 	slices.Sort(got)
 	w := slices.Clone(want)
 	slices.Sort(w)
@@ -60,8 +61,7 @@ func wantProblems(t *testing.T, err error, want ...string) {
 
 func wantNotFound(t *testing.T, err error, msg string) {
 	t.Helper()
-	var nf *domain.NotFoundError
-	if !errors.As(err, &nf) || nf.Error() != msg {
+	if f, ok := fault.Of(err); !ok || f.Kind != fault.NotFound || f.Error() != msg {
 		t.Fatalf("error %v, want not found %q", err, msg)
 	}
 }

@@ -3,6 +3,8 @@ package domain
 import (
 	"fmt"
 	"slices"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Line item kinds of a priced registration.
@@ -96,10 +98,10 @@ func ApplyBasisPoints(amount, bp int64) int64 {
 // fee is rounded half up.
 func Price(ev *Event, sels []Selection, promo *Promocode) (Quote, error) {
 	if len(sels) > MaxGuests+1 {
-		return Quote{}, Rule("guestRegistrations must have at most %d items", MaxGuests)
+		return Quote{}, fault.NewUnprocessable(fmt.Sprintf("guestRegistrations must have at most %d items", MaxGuests))
 	}
 	q := Quote{EventID: ev.ID, Currency: ev.Currency}
-	var bad problems
+	var bad fault.Problems
 	applied := false
 	for _, s := range sels {
 		cat, err := ev.VisibleCategory(s.CategoryID)
@@ -122,7 +124,7 @@ func Price(ev *Event, sels []Selection, promo *Promocode) (Quote, error) {
 		}
 		q.Registrations = append(q.Registrations, r)
 	}
-	if err := bad.err(); err != nil {
+	if err := bad.Err(fault.Unprocessable); err != nil {
 		return Quote{}, err
 	}
 	if promo != nil {
@@ -141,7 +143,7 @@ func Price(ev *Event, sels []Selection, promo *Promocode) (Quote, error) {
 }
 
 // supplementLines prices the supplements of s, reporting unknown, inactive or misused ones.
-func supplementLines(ev *Event, s Selection, athletes int64, bad *problems) []Line {
+func supplementLines(ev *Event, s Selection, athletes int64, bad *fault.Problems) []Line {
 	var lines []Line
 	seen := map[string]bool{}
 	for i, id := range s.SupplementIDs {
@@ -149,13 +151,13 @@ func supplementLines(ev *Event, s Selection, athletes int64, bad *problems) []Li
 		sup, ok := ev.Supplement(id)
 		switch {
 		case !ok:
-			bad.add("%s %q is not a supplement of this event", path, id)
+			bad.Addf("%s %q is not a supplement of this event", path, id)
 		case !sup.Active:
-			bad.add("%s %q (%s) is no longer available", path, id, sup.Name)
+			bad.Addf("%s %q (%s) is no longer available", path, id, sup.Name)
 		case sup.Kind != SupplementSinglePrice:
-			bad.add("%s %q (%s) has options: choose one in supplementSelections", path, id, sup.Name)
+			bad.Addf("%s %q (%s) has options: choose one in supplementSelections", path, id, sup.Name)
 		case seen[id]:
-			bad.add("%s %q is chosen more than once", path, id)
+			bad.Addf("%s %q is chosen more than once", path, id)
 		default:
 			seen[id] = true
 			lines = append(lines, supplementLine(sup, "", sup.Name, sup.Price, athletes))
@@ -166,22 +168,22 @@ func supplementLines(ev *Event, s Selection, athletes int64, bad *problems) []Li
 		sup, ok := ev.Supplement(sel.SupplementID)
 		switch {
 		case !ok:
-			bad.add("%s.supplementId %q is not a supplement of this event", path, sel.SupplementID)
+			bad.Addf("%s.supplementId %q is not a supplement of this event", path, sel.SupplementID)
 		case !sup.Active:
-			bad.add("%s.supplementId %q (%s) is no longer available", path, sel.SupplementID, sup.Name)
+			bad.Addf("%s.supplementId %q (%s) is no longer available", path, sel.SupplementID, sup.Name)
 		case sup.Kind != SupplementOptions:
-			bad.add("%s.supplementId %q (%s) has a single price: list it in selectedSupplementIds", path, sel.SupplementID, sup.Name)
+			bad.Addf("%s.supplementId %q (%s) has a single price: list it in selectedSupplementIds", path, sel.SupplementID, sup.Name)
 		case seen[sel.SupplementID]:
-			bad.add("%s.supplementId %q is chosen more than once", path, sel.SupplementID)
+			bad.Addf("%s.supplementId %q is chosen more than once", path, sel.SupplementID)
 		default:
 			idx := slices.IndexFunc(sup.Options, func(o SupplementOption) bool { return o.ID == sel.OptionID })
 			if idx < 0 {
-				bad.add("%s.optionId %q is not an option of %q", path, sel.OptionID, sup.Name)
+				bad.Addf("%s.optionId %q is not an option of %q", path, sel.OptionID, sup.Name)
 				continue
 			}
 			opt := sup.Options[idx]
 			if !opt.Active {
-				bad.add("%s.optionId %q (%s) is no longer available", path, sel.OptionID, opt.Name)
+				bad.Addf("%s.optionId %q (%s) is no longer available", path, sel.OptionID, opt.Name)
 				continue
 			}
 			seen[sel.SupplementID] = true

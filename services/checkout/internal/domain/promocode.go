@@ -5,12 +5,14 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // CheckPromocodeFormat refuses a promocode with lower-case letters (codes are upper case).
 func CheckPromocodeFormat(code string) error {
 	if strings.IndexFunc(code, unicode.IsLower) >= 0 {
-		return Rule("promocode must be upper case: it has lower-case letters")
+		return fault.NewUnprocessable("promocode must be upper case: it has lower-case letters")
 	}
 	return nil
 }

@@ -3,6 +3,8 @@ package domain
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Athlete is a person taking part, as the browser sends them; registration keeps them.
@@ -150,9 +152,9 @@ func (p *Purchase) TeamNames() []string {
 //
 // Team size, gender, age and form-field rules are registration's (applied to the hold).
 func (p *Purchase) Check(ev *Event) error {
-	var bad problems
+	var bad fault.Problems
 	if !p.TermsAccepted {
-		bad.add("termsAccepted must be true: the purchaser must accept the terms and conditions")
+		bad.Add("termsAccepted must be true: the purchaser must accept the terms and conditions")
 	}
 	minor := hasMinor(ev, p.Athletes)
 	needSignature := checkWaiverMap(ev, "waiversAccepted", p.WaiversAccepted, minor, &bad)
@@ -174,26 +176,26 @@ func (p *Purchase) Check(ev *Event) error {
 	case p.LegalSignature != nil:
 		p.LegalSignature.check(ev, guardian, &bad)
 	case needSignature || guardian:
-		bad.add("legalSignature is required: the event's waivers must be signed")
+		bad.Add("legalSignature is required: the event's waivers must be signed")
 	}
-	return bad.err()
+	return bad.Err(fault.Unprocessable)
 }
 
-func (d *DeferredTeamCompletion) check(ev *Event, bad *problems) (needSignature bool) {
+func (d *DeferredTeamCompletion) check(ev *Event, bad *fault.Problems) (needSignature bool) {
 	n := d.PendingParticipantCount
 	if int64(len(d.ParticipantWaivers)) != n {
-		bad.add("deferredTeamCompletion.participantWaivers must have one item per pending participant (%d), not %d", n, len(d.ParticipantWaivers))
+		bad.Addf("deferredTeamCompletion.participantWaivers must have one item per pending participant (%d), not %d", n, len(d.ParticipantWaivers))
 	}
 	if d.PendingParticipantPositions != nil && int64(len(d.PendingParticipantPositions)) != n {
-		bad.add("deferredTeamCompletion.pendingParticipantPositions must have one item per pending participant (%d), not %d", n, len(d.PendingParticipantPositions))
+		bad.Addf("deferredTeamCompletion.pendingParticipantPositions must have one item per pending participant (%d), not %d", n, len(d.PendingParticipantPositions))
 	}
 	if d.SlotGenders != nil && int64(len(d.SlotGenders)) != n {
-		bad.add("deferredTeamCompletion.slotGenders must have one item per pending participant (%d), not %d", n, len(d.SlotGenders))
+		bad.Addf("deferredTeamCompletion.slotGenders must have one item per pending participant (%d), not %d", n, len(d.SlotGenders))
 	}
 	seen := map[int64]bool{}
 	for i, pos := range d.PendingParticipantPositions {
 		if seen[pos] {
-			bad.add("deferredTeamCompletion.pendingParticipantPositions[%d] repeats position %d", i, pos)
+			bad.Addf("deferredTeamCompletion.pendingParticipantPositions[%d] repeats position %d", i, pos)
 		}
 		seen[pos] = true
 	}

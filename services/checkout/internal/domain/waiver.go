@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // AdultAge is the age from which an athlete is not a minor, on the event's start date.
@@ -21,14 +23,14 @@ const (
 // checkWaiverMap checks one waiversAccepted map: every waiver required of the registration
 // is accepted and every key is a waiver of the event. It reports whether any waiver is
 // required of it.
-func checkWaiverMap(ev *Event, path string, accepted map[string]bool, minor bool, bad *problems) (required bool) {
+func checkWaiverMap(ev *Event, path string, accepted map[string]bool, minor bool, bad *fault.Problems) (required bool) {
 	for _, w := range ev.Waivers {
 		if !w.Required || (w.ForMinors && !minor) {
 			continue
 		}
 		required = true
 		if !accepted[w.ID] {
-			bad.add("%s[%q] must be true: the %q waiver is required", path, w.ID, w.Title)
+			bad.Addf("%s[%q] must be true: the %q waiver is required", path, w.ID, w.Title)
 		}
 	}
 	keys := make([]string, 0, len(accepted))
@@ -38,7 +40,7 @@ func checkWaiverMap(ev *Event, path string, accepted map[string]bool, minor bool
 	slices.Sort(keys)
 	for _, id := range keys {
 		if !slices.ContainsFunc(ev.Waivers, func(w Waiver) bool { return w.ID == id }) {
-			bad.add("%s[%q] is not a waiver of this event", path, id)
+			bad.Addf("%s[%q] is not a waiver of this event", path, id)
 		}
 	}
 	return required
@@ -46,31 +48,31 @@ func checkWaiverMap(ev *Event, path string, accepted map[string]bool, minor bool
 
 // check applies the signature rules: authority, stroke bounds, exactly the event's current
 // waiver versions, and the guardian's authority when a minor takes part.
-func (s *LegalSignature) check(ev *Event, guardian bool, bad *problems) {
+func (s *LegalSignature) check(ev *Event, guardian bool, bad *fault.Problems) {
 	if !s.AuthorityAccepted {
-		bad.add("legalSignature.authorityAccepted must be true: the signer must confirm they have the authority to sign")
+		bad.Add("legalSignature.authorityAccepted must be true: the signer must confirm they have the authority to sign")
 	}
 	if s.GuardianAuthorityAccepted != nil && !*s.GuardianAuthorityAccepted {
-		bad.add("legalSignature.guardianAuthorityAccepted must be true when present: the guardian must confirm their authority")
+		bad.Add("legalSignature.guardianAuthorityAccepted must be true when present: the guardian must confirm their authority")
 	}
 	if guardian && s.GuardianAuthorityAccepted == nil {
-		bad.add("legalSignature.guardianAuthorityAccepted must be true: an athlete is under %d on the event date", AdultAge)
+		bad.Addf("legalSignature.guardianAuthorityAccepted must be true: an athlete is under %d on the event date", AdultAge)
 	}
 	checkStrokes(s.Strokes, bad)
 	checkWaiverVersions(ev, s.WaiverVersions, bad)
 }
 
-func checkStrokes(strokes [][]SignaturePoint, bad *problems) {
+func checkStrokes(strokes [][]SignaturePoint, bad *fault.Problems) {
 	if len(strokes) < 1 || len(strokes) > maxStrokes {
-		bad.add("legalSignature.strokes must have 1 to %d strokes", maxStrokes)
+		bad.Addf("legalSignature.strokes must have 1 to %d strokes", maxStrokes)
 	}
 	for i, st := range strokes {
 		if len(st) < minStrokePoints || len(st) > maxStrokePoints {
-			bad.add("legalSignature.strokes[%d] must have %d to %d points", i, minStrokePoints, maxStrokePoints)
+			bad.Addf("legalSignature.strokes[%d] must have %d to %d points", i, minStrokePoints, maxStrokePoints)
 		}
 		for j, p := range st {
 			if p.X < 0 || p.X > 1 || p.Y < 0 || p.Y > 1 || p.T < 0 || p.T > maxStrokeMillis {
-				bad.add("legalSignature.strokes[%d][%d] must have x and y from 0 to 1 and t from 0 to %d", i, j, maxStrokeMillis)
+				bad.Addf("legalSignature.strokes[%d][%d] must have x and y from 0 to 1 and t from 0 to %d", i, j, maxStrokeMillis)
 			}
 		}
 	}
@@ -78,9 +80,9 @@ func checkStrokes(strokes [][]SignaturePoint, bad *problems) {
 
 // checkWaiverVersions requires the signed versions to be exactly the event's waivers at their
 // current versions: none missing, none unknown, none repeated, none outdated.
-func checkWaiverVersions(ev *Event, versions []WaiverVersion, bad *problems) {
+func checkWaiverVersions(ev *Event, versions []WaiverVersion, bad *fault.Problems) {
 	if len(versions) > maxWaiverVersions {
-		bad.add("legalSignature.waiverVersions must have at most %d items", maxWaiverVersions)
+		bad.Addf("legalSignature.waiverVersions must have at most %d items", maxWaiverVersions)
 	}
 	seen := map[string]bool{}
 	for i, v := range versions {
@@ -88,17 +90,17 @@ func checkWaiverVersions(ev *Event, versions []WaiverVersion, bad *problems) {
 		idx := slices.IndexFunc(ev.Waivers, func(w Waiver) bool { return w.ID == v.WaiverID })
 		switch {
 		case idx < 0:
-			bad.add("%s.waiverId %q is not a waiver of this event", path, v.WaiverID)
+			bad.Addf("%s.waiverId %q is not a waiver of this event", path, v.WaiverID)
 		case seen[v.WaiverID]:
-			bad.add("%s.waiverId %q is listed more than once", path, v.WaiverID)
+			bad.Addf("%s.waiverId %q is listed more than once", path, v.WaiverID)
 		case ev.Waivers[idx].Version != v.Version:
-			bad.add("%s.version %d of waiver %q is not the current one (%d): reload the waivers and sign again", path, v.Version, v.WaiverID, ev.Waivers[idx].Version)
+			bad.Addf("%s.version %d of waiver %q is not the current one (%d): reload the waivers and sign again", path, v.Version, v.WaiverID, ev.Waivers[idx].Version)
 		}
 		seen[v.WaiverID] = true
 	}
 	for _, w := range ev.Waivers {
 		if !seen[w.ID] {
-			bad.add("legalSignature.waiverVersions must list waiver %q (%s) at version %d", w.ID, w.Title, w.Version)
+			bad.Addf("legalSignature.waiverVersions must list waiver %q (%s) at version %d", w.ID, w.Title, w.Version)
 		}
 	}
 }

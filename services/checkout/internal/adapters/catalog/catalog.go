@@ -1,5 +1,6 @@
 // Package catalog reads events from the catalog service's internal API
-// (docs/contracts/catalog-internal.md), signing its calls on the purchase's behalf.
+// (docs/contracts/catalog-internal.md) through libs/peer, on behalf of the principal of the
+// browser request being served.
 package catalog
 
 import (
@@ -10,48 +11,51 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/peer"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
 // Client implements app.Catalog.
-type Client struct{ c *peer.Client }
+type Client struct{ peer *peer.Client }
 
 var _ app.Catalog = (*Client)(nil)
 
-// New returns a client of the catalog at base.
+// New returns a client of the catalog at base whose calls take at most timeout and carry the
+// identity tokens signer mints.
 func New(base string, timeout time.Duration, signer *identity.Signer) *Client {
-	return &Client{c: peer.New(identity.Catalog, base, timeout, signer)}
+	return &Client{peer: peer.New(peer.Options{Name: identity.Catalog, BaseURL: base, Timeout: timeout, Signer: signer})}
 }
 
 // Event reads GET /internal/events/{eventId}.
-func (c *Client) Event(ctx context.Context, caller domain.Caller, eventID string) (domain.Event, error) {
-	return c.get(ctx, caller, "/internal/events/"+url.PathEscape(eventID), &domain.NotFoundError{What: "event", ID: eventID})
+func (c *Client) Event(ctx context.Context, as identity.Principal, eventID string) (domain.Event, error) {
+	return c.get(ctx, as, "/internal/events/"+url.PathEscape(eventID), "event "+eventID)
 }
 
 // EventOfCategory reads GET /internal/categories/{categoryId}/event: the same document as
 // Event, for the event the category belongs to (the summary body names no event).
-func (c *Client) EventOfCategory(ctx context.Context, caller domain.Caller, categoryID string) (domain.Event, error) {
-	return c.get(ctx, caller, "/internal/categories/"+url.PathEscape(categoryID)+"/event", &domain.NotFoundError{What: "category", ID: categoryID})
+func (c *Client) EventOfCategory(ctx context.Context, as identity.Principal, categoryID string) (domain.Event, error) {
+	return c.get(ctx, as, "/internal/categories/"+url.PathEscape(categoryID)+"/event", "category "+categoryID)
 }
 
-func (c *Client) get(ctx context.Context, caller domain.Caller, path string, notFound error) (domain.Event, error) {
+// get reads the event document at path. The catalog not finding what names it is answered
+// in checkout's own words, those of an event or category the browser may not see, so that
+// the two cannot be told apart; a document that does not read as an event is the catalog
+// failing.
+func (c *Client) get(ctx context.Context, as identity.Principal, path, what string) (domain.Event, error) {
 	var doc eventDoc
-	_, err := c.c.Do(ctx, caller, http.MethodGet, path, nil, &doc)
-	var p *peer.Problem
+	err := c.peer.Do(ctx, as, http.MethodGet, path, nil, &doc)
 	switch {
-	case errors.As(err, &p) && p.Status == http.StatusNotFound:
-		return domain.Event{}, notFound
-	case errors.As(err, &p):
-		return domain.Event{}, &domain.UnavailableError{Service: "catalog", Err: p}
+	case errors.Is(err, fault.ErrNotFound):
+		return domain.Event{}, fault.NewNotFound(what)
 	case err != nil:
 		return domain.Event{}, err
 	}
 	ev, err := doc.toDomain()
 	if err != nil {
-		return domain.Event{}, &domain.UnavailableError{Service: "catalog", Err: err}
+		return domain.Event{}, fault.NewUnavailable(identity.Catalog, err)
 	}
 	return ev, nil
 }

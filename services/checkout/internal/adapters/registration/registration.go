@@ -1,30 +1,31 @@
 // Package registration holds, confirms and releases places through the registration
-// service's internal API (docs/contracts/registration-holds.md), signing its calls on the
-// purchase's behalf.
+// service's internal API (docs/contracts/registration-holds.md) through libs/peer, on behalf
+// of the principal of the browser request being served. Registration's refusals come back as
+// libs/peer answers them: 404, 409, 422 and 429 keep their category, registration down is
+// unavailable, and any other refusal is checkout's own bug.
 package registration
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/podiumhq/podium/libs/identity"
-	"github.com/podiumhq/podium/services/checkout/internal/adapters/peer"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
 // Client implements app.Registration.
-type Client struct{ c *peer.Client }
+type Client struct{ peer *peer.Client }
 
 var _ app.Registration = (*Client)(nil)
 
-// New returns a client of registration at base.
+// New returns a client of registration at base whose calls take at most timeout and carry the
+// identity tokens signer mints.
 func New(base string, timeout time.Duration, signer *identity.Signer) *Client {
-	return &Client{c: peer.New(identity.Registration, base, timeout, signer)}
+	return &Client{peer: peer.New(peer.Options{Name: identity.Registration, BaseURL: base, Timeout: timeout, Signer: signer})}
 }
 
 type holdBody struct {
@@ -60,10 +61,9 @@ type holdAnswer struct {
 	ExpiresAt time.Time `json:"expiresAt"`
 }
 
-// Hold posts /internal/holds. 409 (places short) becomes a *domain.ConflictError, 422 a
-// *domain.RuleError with registration's problems, 404 a *domain.NotFoundError, 429 (too many
-// places held and not paid for) a *domain.TooManyRequestsError with its Retry-After.
-func (c *Client) Hold(ctx context.Context, caller domain.Caller, r domain.HoldRequest) (domain.Hold, error) {
+// Hold posts /internal/holds: 409 means places short, 422 broken rules, 404 an unknown event
+// or category, 429 too many places held and not paid for (with its Retry-After).
+func (c *Client) Hold(ctx context.Context, as identity.Principal, r domain.HoldRequest) (domain.Hold, error) {
 	body := holdBody{
 		HoldID: r.HoldID, EventID: r.EventID, ExpiresAt: r.ExpiresAt.UTC(), Currency: r.Currency, Amount: r.Amount,
 		PurchaserEmail: r.PurchaserEmail, PurchaserName: r.PurchaserName, Promocode: r.Promocode, ClientNetwork: r.ClientNetwork,
@@ -72,50 +72,22 @@ func (c *Client) Hold(ctx context.Context, caller domain.Caller, r domain.HoldRe
 		body.Registrations = append(body.Registrations, holdRegistration(reg))
 	}
 	var ans holdAnswer
-	_, err := c.c.Do(ctx, caller, http.MethodPost, "/internal/holds", body, &ans)
-	var p *peer.Problem
-	if errors.As(err, &p) {
-		switch p.Status {
-		case http.StatusConflict:
-			return domain.Hold{}, &domain.ConflictError{Message: strings.Join(p.Messages, "; ")}
-		case http.StatusUnprocessableEntity:
-			return domain.Hold{}, &domain.RuleError{Problems: p.Messages}
-		case http.StatusNotFound:
-			return domain.Hold{}, &domain.NotFoundError{Text: strings.Join(p.Messages, "; ")}
-		case http.StatusTooManyRequests:
-			return domain.Hold{}, &domain.TooManyRequestsError{Message: strings.Join(p.Messages, "; "), RetryAfter: time.Duration(p.RetryAfter) * time.Second}
-		}
-		return domain.Hold{}, &domain.UnavailableError{Service: "registration", Err: p}
-	}
-	if err != nil {
+	if err := c.peer.Do(ctx, as, http.MethodPost, "/internal/holds", body, &ans); err != nil {
 		return domain.Hold{}, err
 	}
 	return domain.Hold{OrderID: ans.OrderID, ExpiresAt: ans.ExpiresAt}, nil
 }
 
-// Confirm posts /internal/holds/{orderId}/confirm; 409 is domain.ErrNoPlaceLeft.
-func (c *Client) Confirm(ctx context.Context, caller domain.Caller, orderID, paymentRef string, amount int64) error {
+// Confirm posts /internal/holds/{orderId}/confirm; 409 means the order's places are gone.
+func (c *Client) Confirm(ctx context.Context, as identity.Principal, orderID, paymentRef string, amount int64) error {
 	body := map[string]any{"paymentRef": paymentRef, "amountPaid": amount}
-	_, err := c.c.Do(ctx, caller, http.MethodPost, "/internal/holds/"+url.PathEscape(orderID)+"/confirm", body, nil)
-	var p *peer.Problem
-	if errors.As(err, &p) {
-		if p.Status == http.StatusConflict {
-			return domain.ErrNoPlaceLeft
-		}
-		return &domain.UnavailableError{Service: "registration", Err: p}
-	}
-	return err
+	return c.peer.Do(ctx, as, http.MethodPost, "/internal/holds/"+url.PathEscape(orderID)+"/confirm", body, nil)
 }
 
 // ReleaseHold posts /internal/holds/release with the hold id: registration releases the
 // order made for it, if any, and refuses a hold with that id afterwards. A completed order
-// (409) stays completed.
-func (c *Client) ReleaseHold(ctx context.Context, caller domain.Caller, holdID, reason string) error {
+// stays completed (409).
+func (c *Client) ReleaseHold(ctx context.Context, as identity.Principal, holdID, reason string) error {
 	body := map[string]string{"holdId": holdID, "reason": reason}
-	_, err := c.c.Do(ctx, caller, http.MethodPost, "/internal/holds/release", body, nil)
-	var p *peer.Problem
-	if errors.As(err, &p) {
-		return &domain.UnavailableError{Service: "registration", Err: p}
-	}
-	return err
+	return c.peer.Do(ctx, as, http.MethodPost, "/internal/holds/release", body, nil)
 }

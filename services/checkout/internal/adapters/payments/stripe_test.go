@@ -1,0 +1,156 @@
+package payments_test
+
+import (
+	"errors"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stripe/stripe-go/v76/webhook"
+
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/payments"
+	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+func TestMain(m *testing.M) { os.Exit(checkouttest.Main(m)) }
+
+const secret = "whsec_adapter_test"
+
+func client(t *testing.T, base string) *payments.Client {
+	return payments.New(payments.Options{SecretKey: "sk_test_adapter", APIBase: base, WebhookSecret: secret, MaxNetworkRetries: -1, Timeout: 5 * time.Second})
+}
+
+func TestCreateSessionAndRefundOnStripeMock(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	c := client(t, proxy.URL)
+	exp := time.Now().Add(31 * time.Minute).Truncate(time.Second).UTC()
+	s, err := c.CreateSession(t.Context(), domain.PaymentRequest{
+		CheckoutID: "chk_1", OrderID: "ord_1", EventID: "evt_1", OrganizerID: "org_1", Currency: "EUR",
+		Lines:         []domain.PaymentLine{{Name: "Summer: RX (A)", Quantity: 1, UnitAmount: 5500}, {Name: "Lunch", Quantity: 2, UnitAmount: 800}},
+		CustomerEmail: "ana@example.com", SuccessURL: "https://shop.example/ok#top", CancelURL: "https://shop.example/cart",
+		ExpiresAt: exp, IdempotencyKey: "podium-checkout-chk_1",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(s.ID, "cs_") || !strings.HasPrefix(s.URL, "https://") || !s.ExpiresAt.Equal(exp) || !strings.HasPrefix(s.PaymentIntent, "pi_") {
+		t.Fatalf("session %+v", s)
+	}
+	f := proxy.Last(checkouttest.RouteSessions)
+	if f.Get("success_url") != "https://shop.example/ok?session_id={CHECKOUT_SESSION_ID}#top" || f.Get("line_items[1][quantity]") != "2" ||
+		f.Get("line_items[0][price_data][currency]") != "eur" || proxy.IdempotencyKeys()["podium-checkout-chk_1"] != 1 {
+		t.Fatalf("parameters %v", f)
+	}
+	id, err := c.Refund(t.Context(), domain.Refund{PaymentIntent: "pi_123", IdempotencyKey: "podium-refund-ord_1", Metadata: map[string]string{"orderId": "ord_1"}})
+	if err != nil || !strings.HasPrefix(id, "re_") || proxy.IdempotencyKeys()["podium-refund-ord_1"] != 1 || proxy.Last(checkouttest.RouteRefunds).Get("metadata[orderId]") != "ord_1" {
+		t.Fatalf("refund %q %v", id, err)
+	}
+}
+
+// TestRecentSessionsOnStripeMock lists sessions as reconciliation does: stripe-mock checks the
+// request (created[gte], limit) and its fixture session, open, is left out; sessions the proxy
+// lists as Stripe settled them come back as their outcomes, paid and expired, while a
+// completed session still awaiting a delayed payment is left out.
+func TestRecentSessionsOnStripeMock(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	c := client(t, proxy.URL)
+	since := time.Now().Add(-48 * time.Hour)
+	if evs, err := c.RecentSessions(t.Context(), since); err != nil || len(evs) != 0 {
+		t.Fatalf("sessions of stripe-mock alone: %+v %v", evs, err)
+	}
+	if q := proxy.Last(checkouttest.RouteListSessions); q.Get("created[gte]") != strconv.FormatInt(since.Unix(), 10) || q.Get("limit") != "100" {
+		t.Fatalf("list query %v", q)
+	}
+	meta := map[string]any{"checkoutId": "chk_1", "orderId": "ord_1"}
+	proxy.List(map[string]any{"id": "cs_paid", "status": "complete", "payment_status": "paid", "metadata": meta, "payment_intent": "pi_9", "amount_total": 5875, "currency": "eur"})
+	proxy.List(map[string]any{"id": "cs_slow", "status": "complete", "payment_status": "unpaid", "metadata": meta})
+	proxy.List(map[string]any{"id": "cs_gone", "status": "expired", "payment_status": "unpaid", "metadata": map[string]any{"checkoutId": "chk_2"}, "client_reference_id": "ord_2", "payment_intent": nil})
+	evs, err := c.RecentSessions(t.Context(), since)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("sessions %+v %v, want the paid and the expired one", evs, err)
+	}
+	paid, expired := evs[0], evs[1]
+	if paid.Kind != domain.PaymentCompleted || !paid.Paid || paid.SessionID != "cs_paid" || paid.CheckoutID != "chk_1" || paid.OrderID != "ord_1" ||
+		paid.PaymentIntent != "pi_9" || *paid.AmountTotal != 5875 || paid.ID != "" {
+		t.Fatalf("paid session %+v", paid)
+	}
+	if expired.Kind != domain.PaymentExpired || expired.Paid || expired.SessionID != "cs_gone" || expired.CheckoutID != "chk_2" || expired.OrderID != "ord_2" {
+		t.Fatalf("expired session %+v", expired)
+	}
+}
+
+func TestStripeFailuresAreErrors(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	proxy.Down.Store(true)
+	if _, err := client(t, proxy.URL).CreateSession(t.Context(), domain.PaymentRequest{Currency: "EUR", ExpiresAt: time.Now().Add(time.Hour)}); err == nil {
+		t.Fatal("no error while Stripe is down")
+	}
+	if _, err := client(t, "http://127.0.0.1:1").Refund(t.Context(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "k"}); err == nil {
+		t.Fatal("no error while Stripe is unreachable")
+	}
+	if _, err := client(t, proxy.URL).RecentSessions(t.Context(), time.Now().Add(-time.Hour)); err == nil {
+		t.Fatal("no error listing sessions while Stripe is down")
+	}
+}
+
+func sign(payload []byte, key string, at time.Time) string {
+	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: key, Timestamp: at}).Header
+}
+
+func TestParseWebhook(t *testing.T) {
+	c := client(t, "http://127.0.0.1:1")
+	payload := []byte(`{"id":"evt_1","object":"event","api_version":"2019-01-01","created":1795000000,"type":"checkout.session.completed","data":{"object":{
+		"id":"cs_1","object":"checkout.session","payment_status":"paid","payment_intent":"pi_1","amount_total":5875,"currency":"eur",
+		"client_reference_id":"ord_ref","metadata":{"checkoutId":"chk_1"}}}}`)
+	ev, err := c.ParseWebhook(payload, sign(payload, secret, time.Now()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ev.ID != "evt_1" || ev.Kind != domain.PaymentCompleted || ev.SessionID != "cs_1" || ev.CheckoutID != "chk_1" || ev.OrderID != "ord_ref" ||
+		!ev.Paid || ev.PaymentIntent != "pi_1" || *ev.AmountTotal != 5875 || ev.Currency != "eur" || ev.Created.Unix() != 1795000000 {
+		t.Fatalf("event %+v", ev)
+	}
+	for name, header := range map[string]string{
+		"missing": "", "other secret": sign(payload, "whsec_other", time.Now()), "stale": sign(payload, secret, time.Now().Add(-payments.Tolerance-time.Second)),
+	} {
+		if _, err := c.ParseWebhook(payload, header); !errors.Is(err, domain.ErrInvalidSignature) {
+			t.Errorf("%s signature: %v", name, err)
+		}
+	}
+	notASession := []byte(`{"id":"evt_2","type":"checkout.session.expired","data":{"object":{"id":5}}}`)
+	if _, err := c.ParseWebhook(notASession, sign(notASession, secret, time.Now())); !errors.Is(err, domain.ErrInvalidBody) {
+		t.Errorf("a number as session id: %v", err)
+	}
+	other := []byte(`{"id":"evt_3","type":"customer.created","data":{"object":{"id":"cus_1"}}}`)
+	if ev, err := c.ParseWebhook(other, sign(other, secret, time.Now())); err != nil || ev.Handled() {
+		t.Errorf("another type: %+v %v", ev, err)
+	}
+}
+
+// FuzzParseWebhook feeds arbitrary payloads, signed and not: a signed one never panics and is
+// either refused as an invalid body or read as an event with an id and without U+0000 in any
+// id (PostgreSQL refuses it); an unsigned one is always refused.
+func FuzzParseWebhook(f *testing.F) {
+	f.Add([]byte(`{"id":"evt_1","type":"checkout.session.completed","data":{"object":{"id":"cs_1","metadata":{"checkoutId":"chk_1"}}}}`))
+	f.Add([]byte(`{"type":"checkout.session.expired","data":{"object":null}}`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"id":"evt_\u0000","type":"checkout.session.completed","data":{"object":{"id":"cs_1","payment_intent":"pi_\u0000"}}}`))
+	c := payments.New(payments.Options{SecretKey: "sk_test_fuzz", WebhookSecret: secret})
+	f.Fuzz(func(t *testing.T, payload []byte) {
+		ev, err := c.ParseWebhook(payload, sign(payload, secret, time.Now()))
+		switch {
+		case err != nil && !errors.Is(err, domain.ErrInvalidSignature) && !errors.Is(err, domain.ErrInvalidBody):
+			t.Fatalf("a signed payload: %v", err)
+		case err == nil && ev.ID == "":
+			t.Fatalf("an event without an id: %+v", ev)
+		case err == nil && strings.ContainsRune(ev.ID+ev.SessionID+ev.CheckoutID+ev.OrderID+ev.PaymentIntent+ev.Currency, 0):
+			t.Fatalf("an event holding U+0000: %+v", ev)
+		}
+		if _, err := c.ParseWebhook(payload, sign(payload, "whsec_forged", time.Now())); err == nil {
+			t.Fatal("a payload signed with another secret was accepted")
+		}
+	})
+}

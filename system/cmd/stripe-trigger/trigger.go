@@ -1,0 +1,173 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/stripe/stripe-go/v76"
+	"github.com/stripe/stripe-go/v76/webhook"
+)
+
+// errUsage reports a command line that cannot be understood.
+var errUsage = errors.New("usage")
+
+// Kinds of event the trigger sends, by the name given to --event.
+var kinds = map[string]string{
+	"completed":       "checkout.session.completed",
+	"expired":         "checkout.session.expired",
+	"async_succeeded": "checkout.session.async_payment_succeeded",
+	"async_failed":    "checkout.session.async_payment_failed",
+}
+
+// session is what the event says about the checkout session. Empty fields are left out or
+// made up (a payment intent id) when unknown.
+type session struct {
+	CheckoutID    string
+	SessionID     string
+	OrderID       string
+	EventID       string
+	OrganizerID   string
+	PaymentIntent string
+	Currency      string
+	Amount        int64
+}
+
+// lookup finds a session by a checkout id (chk_…), Stripe session id (cs_…, the latest
+// checkout with it) or order id (ord_…).
+type lookup func(ctx context.Context, id string) (session, error)
+
+// options are the trigger's settings.
+type options struct {
+	secret string
+	// lookup, when set, fills the event from checkout's records.
+	lookup lookup
+	http   *http.Client
+	now    func() time.Time
+}
+
+// trigger parses the command line, builds and signs the event, posts it and prints the
+// answer.
+func trigger(ctx context.Context, o options, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("stripe-trigger", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	id := fs.String("session", "", "chk_…, cs_… or ord_… of the session")
+	kind := fs.String("event", "completed", "completed, expired, async_succeeded or async_failed")
+	url := fs.String("url", "http://127.0.0.1:8080/webhooks/stripe", "the webhook endpoint (the gateway's route)")
+	pi := fs.String("payment-intent", "", "payment intent id (default: the session's, or a made-up one)")
+	unpaid := fs.Bool("unpaid", false, "completed with payment_status unpaid (a delayed payment method)")
+	if err := fs.Parse(args); err != nil {
+		return fmt.Errorf("%w: %w", errUsage, err)
+	}
+	typ, ok := kinds[*kind]
+	if *id == "" || !ok || fs.NArg() > 0 {
+		return fmt.Errorf("%w: --session and an --event of completed, expired, async_succeeded or async_failed are needed", errUsage)
+	}
+	s, err := resolve(ctx, o.lookup, *id)
+	if err != nil {
+		return err
+	}
+	if *pi != "" {
+		s.PaymentIntent = *pi
+	}
+	now := o.now()
+	payload, err := event(typ, s, !*unpaid, now)
+	if err != nil {
+		return err
+	}
+	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: o.secret, Timestamp: now})
+	return post(ctx, o.http, *url, signed, typ, out)
+}
+
+// resolve fills a session from checkout's records, or from the id alone without them.
+func resolve(ctx context.Context, find lookup, id string) (session, error) {
+	if find != nil {
+		s, err := find(ctx, id)
+		if err != nil {
+			return session{}, fmt.Errorf("look up %s: %w", id, err)
+		}
+		return s, nil
+	}
+	switch {
+	case strings.HasPrefix(id, "chk_"):
+		return session{CheckoutID: id, SessionID: "cs_test_trigger_" + id[4:]}, nil
+	case strings.HasPrefix(id, "cs_"):
+		return session{SessionID: id}, nil
+	}
+	return session{}, fmt.Errorf("%w: without DATABASE_URL, --session must be a chk_… or cs_… id", errUsage)
+}
+
+// event builds the JSON of a Stripe event of type typ about the session, shaped as Stripe
+// sends it (the fields checkout reads, and the usual envelope).
+func event(typ string, s session, paid bool, now time.Time) ([]byte, error) {
+	status, paymentStatus := "complete", "paid"
+	switch {
+	case typ == "checkout.session.expired":
+		status, paymentStatus = "expired", "unpaid"
+	case typ == "checkout.session.async_payment_failed" || (typ == "checkout.session.completed" && !paid):
+		paymentStatus = "unpaid"
+	}
+	pi := s.PaymentIntent
+	if pi == "" {
+		pi = "pi_trigger_" + random()
+	}
+	meta := map[string]string{}
+	for k, v := range map[string]string{"checkoutId": s.CheckoutID, "orderId": s.OrderID, "eventId": s.EventID, "organizerId": s.OrganizerID} {
+		if v != "" {
+			meta[k] = v
+		}
+	}
+	object := map[string]any{
+		"id": s.SessionID, "object": "checkout.session", "mode": "payment", "status": status,
+		"payment_status": paymentStatus, "metadata": meta, "livemode": false, "created": now.Unix(),
+	}
+	if s.OrderID != "" {
+		object["client_reference_id"] = s.OrderID
+	}
+	if s.Currency != "" {
+		object["currency"], object["amount_total"] = strings.ToLower(s.Currency), s.Amount
+	}
+	if typ != "checkout.session.expired" {
+		object["payment_intent"] = pi
+	}
+	return json.Marshal(map[string]any{
+		"id": "evt_trigger_" + random(), "object": "event", "api_version": stripe.APIVersion, "created": now.Unix(),
+		"livemode": false, "pending_webhooks": 1, "type": typ, "data": map[string]any{"object": object},
+		"request": map[string]any{"id": nil, "idempotency_key": nil},
+	})
+}
+
+func post(ctx context.Context, client *http.Client, url string, signed *webhook.SignedPayload, typ string, out io.Writer) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(signed.Payload))
+	if err != nil {
+		return fmt.Errorf("post %s: %w", url, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Stripe-Signature", signed.Header)
+	res, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("post %s: %w", url, err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	fmt.Fprintf(out, "%s -> %s: %d %s\n%s\n", typ, url, res.StatusCode, http.StatusText(res.StatusCode), strings.TrimSpace(string(body)))
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("the endpoint answered %d", res.StatusCode)
+	}
+	return nil
+}
+
+func random() string {
+	b := make([]byte, 8)
+	_, _ = rand.Read(b)
+	return hex.EncodeToString(b)
+}
