@@ -37,6 +37,9 @@ type Base struct {
 	BodyLimit int `env:"HTTP_BODY_LIMIT" envDefault:"2097152"`
 }
 
+// Level is the log level.
+func (b Base) Level() string { return b.LogLevel }
+
 // Validate reports problems in the shared settings.
 func (b Base) Validate() error {
 	var errs []error
@@ -79,6 +82,9 @@ type Postgres struct {
 	// inside a transaction is the outbox relay's publish to Kafka.
 	DBIdleInTransactionTimeout time.Duration `env:"DB_IDLE_IN_TRANSACTION_TIMEOUT" envDefault:"30s"`
 }
+
+// Database is the database's URL.
+func (p Postgres) Database() string { return p.DatabaseURL }
 
 // Validate reports problems in the Postgres settings. Zero turns a timeout off.
 func (p Postgres) Validate() error {

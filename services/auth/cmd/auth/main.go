@@ -5,18 +5,12 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/podiumhq/podium/libs/config"
-	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
-	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/auth/internal/cli"
 	"github.com/podiumhq/podium/services/auth/migrations"
 )
@@ -27,49 +21,28 @@ const usage = `Usage:
 
 ` + cli.Usage
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout)
-	stop()
-	if err == nil {
-		return
-	}
-	if errors.Is(err, cli.ErrUsage) {
-		fmt.Fprintf(os.Stderr, "auth: %v\n\n%s", err, usage)
-		os.Exit(2)
-	}
-	fmt.Fprintf(os.Stderr, "auth: %s\n", cli.Explain(err))
-	os.Exit(1)
+// program is the binary: its commands, "serve" when none is named.
+var program = service.Program{
+	Name:  "auth",
+	Usage: usage,
+	Commands: map[string]service.Command{
+		"serve":     service.Serve("auth", serve),
+		"migrate":   service.Migrate[Config]("auth", migrations.Set(), outbox.Migrations()),
+		"organizer": operator("organizer"),
+		"key":       operator("key"),
+	},
+	Explain: cli.Explain,
 }
 
-// run dispatches to the subcommand named by args[0].
-func run(ctx context.Context, args []string, stdout io.Writer) error {
-	cmd := "serve"
-	if len(args) > 0 {
-		cmd = args[0]
-	}
-	switch cmd {
-	case "serve":
-		cfg, err := config.Load[Config]()
-		if err != nil {
-			return err
-		}
-		return serve(ctx, cfg, logging.New("auth", cfg.LogLevel))
-	case "migrate":
-		cfg, err := config.Load[Config]()
-		if err != nil {
-			return err
-		}
-		return postgres.Migrate(ctx, cfg.DatabaseURL, logging.New("auth", cfg.LogLevel), migrations.Set(), outbox.Migrations())
-	case "organizer", "key":
+func main() { program.Main() }
+
+// operator is the operator command named resource: an HTTP client of the admin API.
+func operator(resource string) service.Command {
+	return func(ctx context.Context, args []string, stdout io.Writer) error {
 		cfg, err := config.Load[CLIConfig]()
 		if err != nil {
 			return err
 		}
-		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), args, stdout)
-	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(stdout, usage)
-		return err
+		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), append([]string{resource}, args...), stdout)
 	}
-	return fmt.Errorf("%w: unknown command %q", cli.ErrUsage, cmd)
 }

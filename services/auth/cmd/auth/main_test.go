@@ -22,8 +22,8 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/auth/internal/cli"
 	"github.com/podiumhq/podium/services/auth/migrations"
 )
 
@@ -112,7 +112,7 @@ func serveOn(t *testing.T, vars map[string]string, dbURL string) string {
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("AUTH_ADMIN_URL", "http://"+addr)
-	testkit.Background(t, func(ctx context.Context) error { return run(ctx, nil, &bytes.Buffer{}) })
+	testkit.Background(t, func(ctx context.Context) error { return program.Run(ctx, nil, &bytes.Buffer{}) })
 	waitReadiness(t, "http://"+addr, http.StatusOK)
 	return addr
 }
@@ -127,19 +127,19 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	vars["DATABASE_URL"] = dbURL
 	setEnv(t, vars)
 	for range 2 { // a second run finds nothing to apply
-		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
 	addr := serveOn(t, vars, dbURL)
 
 	var out bytes.Buffer
-	if err := run(t.Context(), []string{"organizer", "create", "--name", "Trail Club", "--json"}, &out); err != nil {
+	if err := program.Run(t.Context(), []string{"organizer", "create", "--name", "Trail Club", "--json"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	org := between(out.String(), `"id": "`, `"`)
 	out.Reset()
-	if err := run(t.Context(), []string{"key", "create", "--organizer", org, "--type", "secret", "--name", "b", "--scopes", "events:read"}, &out); err != nil {
+	if err := program.Run(t.Context(), []string{"key", "create", "--organizer", org, "--type", "secret", "--name", "b", "--scopes", "events:read"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	key := between(out.String(), "    ", "\n")
@@ -153,7 +153,7 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	}
 	waitOutboxEmpty(t, dbURL)
 
-	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
+	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, service.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}
 }

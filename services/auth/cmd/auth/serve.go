@@ -13,7 +13,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
-	"github.com/podiumhq/podium/libs/telemetry"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/api"
 	"github.com/podiumhq/podium/services/auth/internal/app"
@@ -25,16 +25,11 @@ import (
 // broker writer, the pool and the telemetry providers close.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	log.Info("starting auth", "config", config.LogValue(cfg))
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "auth", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	tel, err := service.Observe(ctx, "auth", cfg.Base, log)
 	if err != nil {
 		return err
 	}
 	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
-	go func() {
-		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
-			log.Error("profiles server stopped", "err", err)
-		}
-	}()
 
 	pool, err := postgres.Open(ctx, cfg.Postgres, 10)
 	if err != nil {

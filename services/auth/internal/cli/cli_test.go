@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
 	"github.com/podiumhq/podium/services/auth/internal/cli"
 )
@@ -122,7 +123,7 @@ func TestOperatorCommandErrors(t *testing.T) {
 		{"organizer"}, {"organizer", "delete"}, {"organizer", "create"}, {"key", "list"},
 		{"key", "create", "--organizer", org, "--name", "x"}, {"key", "revoke", "--key", "k", "extra"}, {"key", "revoke", "--nope"},
 	} {
-		if _, err := run(t, env, authtest.OperatorToken, args...); !errors.Is(err, cli.ErrUsage) {
+		if _, err := run(t, env, authtest.OperatorToken, args...); !errors.Is(err, service.ErrUsage) {
 			t.Errorf("auth %s: %v, want a usage error", strings.Join(args, " "), err)
 		}
 	}

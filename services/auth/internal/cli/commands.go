@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,10 +11,8 @@ import (
 	"strings"
 
 	"github.com/podiumhq/podium/libs/peer"
+	"github.com/podiumhq/podium/libs/service"
 )
-
-// ErrUsage marks a command line that could not be understood; the caller prints Usage.
-var ErrUsage = errors.New("usage")
 
 // Usage describes the operator commands.
 const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL, token AUTH_OPERATOR_TOKEN):
@@ -33,7 +30,7 @@ const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL
 // ["key", "revoke", "--key", "key_..."]), and writes its result to out.
 func Run(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	if len(args) < 2 {
-		return fmt.Errorf("%w: expected a resource and a command", ErrUsage)
+		return fmt.Errorf("%w: expected a resource and a command", service.ErrUsage)
 	}
 	cmd := args[0] + " " + args[1]
 	rest := args[2:]
@@ -49,7 +46,7 @@ func Run(ctx context.Context, c *peer.Client, args []string, out io.Writer) erro
 	case "key revoke":
 		return keyRevoke(ctx, c, rest, out)
 	}
-	return fmt.Errorf("%w: unknown command %q", ErrUsage, cmd)
+	return fmt.Errorf("%w: unknown command %q", service.ErrUsage, cmd)
 }
 
 // flags is a flag set for one command with the shared --json flag.
@@ -68,14 +65,14 @@ func newFlags(name string) *flags {
 // parse parses args and checks that every required flag has a value.
 func (f *flags) parse(args []string, required map[string]*string) error {
 	if err := f.Parse(args); err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrUsage, f.Name(), err)
+		return fmt.Errorf("%w: %s: %w", service.ErrUsage, f.Name(), err)
 	}
 	if f.NArg() > 0 {
-		return fmt.Errorf("%w: %s: unexpected argument %q", ErrUsage, f.Name(), f.Arg(0))
+		return fmt.Errorf("%w: %s: unexpected argument %q", service.ErrUsage, f.Name(), f.Arg(0))
 	}
 	for name, v := range required {
 		if strings.TrimSpace(*v) == "" {
-			return fmt.Errorf("%w: %s: --%s is required", ErrUsage, f.Name(), name)
+			return fmt.Errorf("%w: %s: --%s is required", service.ErrUsage, f.Name(), name)
 		}
 	}
 	return nil

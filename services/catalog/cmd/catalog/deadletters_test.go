@@ -10,6 +10,6 @@ import (
 )
 
 func TestDeadLettersCommandListsTheCatalogsOwn(t *testing.T) {
-	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return run(t.Context(), args, out) },
+	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return program.Run(t.Context(), args, out) },
 		domain.PlacesTopic, events.PlacesGroup)
 }

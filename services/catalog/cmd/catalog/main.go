@@ -7,20 +7,14 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 	_ "time/tzdata" // event time zones must resolve on images without a tz database
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
-	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/outbox"
-	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
 	"github.com/podiumhq/podium/services/catalog/migrations"
@@ -32,55 +26,29 @@ var usage = `Usage:
 
 ` + cli.Usage + broker.DeadLettersUsage("catalog")
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout)
-	stop()
-	if err == nil {
-		return
-	}
-	if errors.Is(err, cli.ErrUsage) || errors.Is(err, broker.ErrUsage) {
-		fmt.Fprintf(os.Stderr, "catalog: %v\n\n%s", err, usage)
-		os.Exit(2)
-	}
-	cli.PrintError(os.Stderr, err)
-	os.Exit(1)
+// program is the binary: its commands, "serve" when none is named.
+var program = service.Program{
+	Name:  "catalog",
+	Usage: usage,
+	Commands: map[string]service.Command{
+		"serve":        service.Serve("catalog", serve),
+		"migrate":      service.Migrate[Config]("catalog", migrations.Set(), outbox.Migrations()),
+		"import":       operator("import"),
+		"events":       operator("events"),
+		"dead-letters": service.DeadLetters(events.DeadLetters),
+	},
+	Explain: cli.Explain,
 }
 
-// run dispatches to the subcommand named by args[0].
-func run(ctx context.Context, args []string, stdout io.Writer) error {
-	cmd := "serve"
-	if len(args) > 0 {
-		cmd = args[0]
-	}
-	switch cmd {
-	case "serve":
-		cfg, err := config.Load[Config]()
-		if err != nil {
-			return err
-		}
-		return serve(ctx, cfg, logging.New("catalog", cfg.LogLevel))
-	case "migrate":
-		cfg, err := config.Load[Config]()
-		if err != nil {
-			return err
-		}
-		return postgres.Migrate(ctx, cfg.DatabaseURL, logging.New("catalog", cfg.LogLevel), migrations.Set(), outbox.Migrations())
-	case "import", "events":
+func main() { program.Main() }
+
+// operator is the operator command named resource: an HTTP client of the admin API.
+func operator(resource string) service.Command {
+	return func(ctx context.Context, args []string, stdout io.Writer) error {
 		cfg, err := config.Load[CLIConfig]()
 		if err != nil {
 			return err
 		}
-		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), args, stdout)
-	case "dead-letters":
-		cfg, err := config.Load[config.Kafka]()
-		if err != nil {
-			return err
-		}
-		return broker.RunDeadLetters(ctx, events.DeadLetters(cfg.KafkaBrokers), args[1:], stdout)
-	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(stdout, usage)
-		return err
+		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), append([]string{resource}, args...), stdout)
 	}
-	return fmt.Errorf("%w: unknown command %q", cli.ErrUsage, cmd)
 }

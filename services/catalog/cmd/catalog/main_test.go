@@ -25,8 +25,8 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/catalog/internal/cli"
 )
 
 const operatorToken = "operator-token-for-main-tests-0123456789"
@@ -168,13 +168,13 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	t.Setenv("CATALOG_ADMIN_URL", "http://"+addr)
 
 	for range 2 { // a second run finds nothing to apply
-		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
 	readyz := "http://" + addr + "/readyz"
 	testkit.Eventually(t, 30*time.Second, func() string {
 		select {
@@ -201,7 +201,7 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	var out bytes.Buffer
 	for _, f := range []string{"summer-throwdown", "winter-draft", "members-only"} {
 		out.Reset()
-		if err := run(t.Context(), []string{"import", "--organizer", "org_demo", "--file", filepath.Join(demo, f+".yaml")}, &out); err != nil {
+		if err := program.Run(t.Context(), []string{"import", "--organizer", "org_demo", "--file", filepath.Join(demo, f+".yaml")}, &out); err != nil {
 			t.Fatalf("import %s: %v", f, err)
 		}
 	}
@@ -224,11 +224,11 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop within 30s of cancellation")
 	}
-	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, cli.ErrUsage) {
+	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, service.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}
 	out.Reset()
-	if err := run(t.Context(), []string{"help"}, &out); err != nil || !strings.Contains(out.String(), "catalog import --organizer ORG --file event.yaml") {
+	if err := program.Run(t.Context(), []string{"help"}, &out); err != nil || !strings.Contains(out.String(), "catalog import --organizer ORG --file event.yaml") {
 		t.Fatalf("help: %v\n%s", err, out.String())
 	}
 }

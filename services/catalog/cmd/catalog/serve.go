@@ -13,7 +13,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
-	"github.com/podiumhq/podium/libs/telemetry"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/store"
 	"github.com/podiumhq/podium/services/catalog/internal/api"
@@ -30,16 +30,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		cfg.InstanceID = instanceID()
 	}
 	log.Info("starting catalog", "config", config.LogValue(cfg))
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "catalog", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	tel, err := service.Observe(ctx, "catalog", cfg.Base, log)
 	if err != nil {
 		return err
 	}
 	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
-	go func() {
-		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
-			log.Error("profiles server stopped", "err", err)
-		}
-	}()
 
 	pool, err := postgres.Open(ctx, cfg.Postgres, 10)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
@@ -93,11 +94,7 @@ func TestImportAndList(t *testing.T) {
 }
 
 // printed is what the catalog command prints for err.
-func printed(err error) string {
-	var b bytes.Buffer
-	cli.PrintError(&b, err)
-	return b.String()
-}
+func printed(err error) string { return "catalog: " + cli.Explain(err) + "\n" }
 
 func TestCommandErrors(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
@@ -151,7 +148,7 @@ func TestCommandErrors(t *testing.T) {
 		{}, {"events"}, {"events", "delete"}, {"import"}, {"import", "--organizer", org}, {"import", "--file", bad},
 		{"events", "list"}, {"events", "list", "--organizer", org, "extra"}, {"import", "--nope"},
 	} {
-		if _, err := run(t, env, catalogtest.OperatorToken, args...); !errors.Is(err, cli.ErrUsage) {
+		if _, err := run(t, env, catalogtest.OperatorToken, args...); !errors.Is(err, service.ErrUsage) {
 			t.Errorf("catalog %s: %v, want a usage error", strings.Join(args, " "), err)
 		}
 	}

@@ -5,9 +5,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -67,24 +66,20 @@ func (r *resultHeader) last() string {
 	return r.latest
 }
 
-// PrintError writes err for an operator: problems one per line under what refused them (the
-// event file, checked before it is sent, or the admin API); any other failure on one line,
-// with what the admin API answered or why it could not be reached.
-func PrintError(w io.Writer, err error) {
+// Explain says why a command failed, as an operator reads it: problems one per line under what
+// refused them (the event file, checked before it is sent, or the admin API); any other failure
+// on one line, with what the admin API answered or why it could not be reached.
+func Explain(err error) string {
 	f, ok := fault.Of(err)
 	switch {
 	case !ok || f.Kind == fault.Unavailable:
-		fmt.Fprintf(w, "catalog: %v\n", err)
+		return err.Error()
 	case len(f.Problems) == 0 && f.Err != nil: // an answer this client did not expect, such as a 401
-		fmt.Fprintf(w, "catalog: %v\n", f.Err)
-	default:
-		heading := "the admin API refused the request (" + f.Kind.String() + ")"
-		if f.Kind == fault.Invalid {
-			heading = "the event file has problems"
-		}
-		fmt.Fprintf(w, "catalog: %s:\n", heading)
-		for _, p := range f.Problems {
-			fmt.Fprintf(w, "  %s\n", p)
-		}
+		return f.Err.Error()
 	}
+	heading := "the admin API refused the request (" + f.Kind.String() + ")"
+	if f.Kind == fault.Invalid {
+		heading = "the event file has problems"
+	}
+	return heading + ":\n  " + strings.Join(f.Problems, "\n  ")
 }

@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,11 +13,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
-
-// ErrUsage marks a command line that could not be understood; the caller prints Usage.
-var ErrUsage = errors.New("usage")
 
 // Usage describes the operator commands.
 const Usage = `Operator commands (HTTP client of the admin API at CATALOG_ADMIN_URL, token CATALOG_OPERATOR_TOKEN):
@@ -38,9 +35,9 @@ func Run(ctx context.Context, c *Client, args []string, out io.Writer) error {
 	case len(args) >= 2 && args[0] == "events" && args[1] == "list":
 		return listEvents(ctx, c, args[2:], out)
 	case len(args) == 0:
-		return fmt.Errorf("%w: expected a command", ErrUsage)
+		return fmt.Errorf("%w: expected a command", service.ErrUsage)
 	}
-	return fmt.Errorf("%w: unknown command %q", ErrUsage, strings.Join(args[:min(2, len(args))], " "))
+	return fmt.Errorf("%w: unknown command %q", service.ErrUsage, strings.Join(args[:min(2, len(args))], " "))
 }
 
 // flags is a flag set for one command with the shared --json flag.
@@ -59,14 +56,14 @@ func newFlags(name string) *flags {
 // parse parses args and checks that every required flag has a value.
 func (f *flags) parse(args []string, required map[string]*string) error {
 	if err := f.Parse(args); err != nil {
-		return fmt.Errorf("%w: %s: %w", ErrUsage, f.Name(), err)
+		return fmt.Errorf("%w: %s: %w", service.ErrUsage, f.Name(), err)
 	}
 	if f.NArg() > 0 {
-		return fmt.Errorf("%w: %s: unexpected argument %q", ErrUsage, f.Name(), f.Arg(0))
+		return fmt.Errorf("%w: %s: unexpected argument %q", service.ErrUsage, f.Name(), f.Arg(0))
 	}
 	for name, v := range required {
 		if strings.TrimSpace(*v) == "" {
-			return fmt.Errorf("%w: %s: --%s is required", ErrUsage, f.Name(), name)
+			return fmt.Errorf("%w: %s: --%s is required", service.ErrUsage, f.Name(), name)
 		}
 	}
 	return nil

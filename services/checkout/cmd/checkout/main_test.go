@@ -16,6 +16,7 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -132,14 +133,14 @@ func TestMigrateAndServe(t *testing.T) {
 	t.Setenv("HTTP_ADDR", addr)
 
 	for range 2 { // a second run finds nothing to apply
-		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
 	waitReady(t, "http://"+addr+"/readyz", done)
 
 	env := &checkouttest.Env{URL: "http://" + addr, Issuers: issuers}
@@ -161,7 +162,7 @@ func TestMigrateAndServe(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop within 30s of cancellation")
 	}
-	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, errUsage) {
+	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, service.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
@@ -38,16 +39,11 @@ const sweepInterval = time.Minute
 // telemetry providers close.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	log.Info("starting checkout", "config", config.LogValue(cfg))
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "checkout", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	tel, err := service.Observe(ctx, "checkout", cfg.Base, log)
 	if err != nil {
 		return err
 	}
 	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
-	go func() {
-		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
-			log.Error("profiles server failed", "err", err)
-		}
-	}()
 
 	pool, err := postgres.Open(ctx, cfg.Postgres, 20)
 	if err != nil {

@@ -6,13 +6,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"io"
 	"log/slog"
-	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -23,9 +17,8 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
-	"github.com/podiumhq/podium/libs/logging"
 	"github.com/podiumhq/podium/libs/redisconn"
-	"github.com/podiumhq/podium/libs/telemetry"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/gateway/internal/clientip"
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
 	"github.com/podiumhq/podium/services/gateway/internal/edge"
@@ -39,56 +32,26 @@ var usage = `Usage:
   gateway [serve]   run the edge (the default)
 ` + broker.DeadLettersUsage("gateway")
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdout)
-	stop()
-	if err == nil {
-		return
-	}
-	fmt.Fprintln(os.Stderr, "gateway:", err)
-	if errors.Is(err, broker.ErrUsage) {
-		fmt.Fprint(os.Stderr, "\n"+usage)
-		os.Exit(2)
-	}
-	os.Exit(1)
+// program is the binary: its commands, "serve" when none is named.
+var program = service.Program{
+	Name:  "gateway",
+	Usage: usage,
+	Commands: map[string]service.Command{
+		"serve":        service.Serve("gateway", runEdge),
+		"dead-letters": service.DeadLetters(deadLetters),
+	},
 }
 
-// run dispatches to the subcommand named by args[0].
-func run(ctx context.Context, args []string, stdout io.Writer) error {
-	cmd := "serve"
-	if len(args) > 0 {
-		cmd = args[0]
-	}
-	switch cmd {
-	case "serve":
-		return runEdge(ctx)
-	case "dead-letters":
-		cfg, err := config.Load[config.Kafka]()
-		if err != nil {
-			return err
-		}
-		return broker.RunDeadLetters(ctx, deadLetters(cfg.KafkaBrokers), args[1:], stdout)
-	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(stdout, usage)
-		return err
-	}
-	return fmt.Errorf("%w: unknown command %q", broker.ErrUsage, cmd)
-}
+func main() { program.Main() }
 
 // runEdge runs the gateway until ctx ends.
-func runEdge(ctx context.Context) error {
-	cfg, err := config.Load[gwconfig.Config]()
-	if err != nil {
-		return err
-	}
-	log := logging.New("gateway", cfg.LogLevel)
+func runEdge(ctx context.Context, cfg gwconfig.Config, log *slog.Logger) error {
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = instanceID()
 	}
 	log.Info("starting", "config", config.LogValue(cfg))
 
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "gateway", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	tel, err := service.Observe(ctx, "gateway", cfg.Base, log)
 	if err != nil {
 		return err
 	}
@@ -167,13 +130,12 @@ func readiness(listeners []*listener) []httpserver.Check {
 	return ready
 }
 
-// serve runs the listeners, the profiling endpoint and srv until ctx ends or one of them fails.
+// serve runs the listeners and srv until ctx ends or one of them fails.
 func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, listeners []*listener) error {
 	g, gctx := errgroup.WithContext(ctx)
 	for _, l := range listeners {
 		g.Go(func() error { return l.Run(gctx) })
 	}
-	g.Go(func() error { return telemetry.ServeProfiles(gctx, cfg.PprofAddr) })
 	g.Go(func() error { return srv.ListenAndServe(gctx, cfg.HTTPAddr, cfg.ShutdownTimeout) })
 	return g.Wait()
 }

@@ -20,16 +20,16 @@ import (
 )
 
 func TestDeadLettersCommandListsTheGatewaysOwn(t *testing.T) {
-	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return run(t.Context(), args, out) },
+	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return program.Run(t.Context(), args, out) },
 		edgecache.CatalogTopic, "gateway-edge-pod-1")
 }
 
 func TestHelpAndUnknownCommand(t *testing.T) {
 	var out bytes.Buffer
-	if err := run(t.Context(), []string{"help"}, &out); err != nil || !bytes.Contains(out.Bytes(), []byte("gateway dead-letters replay")) {
+	if err := program.Run(t.Context(), []string{"help"}, &out); err != nil || !bytes.Contains(out.Bytes(), []byte("gateway dead-letters replay")) {
 		t.Fatalf("help: %v\n%s", err, out.String())
 	}
-	if err := run(t.Context(), []string{"frobnicate"}, &out); err == nil {
+	if err := program.Run(t.Context(), []string{"frobnicate"}, &out); err == nil {
 		t.Fatal("an unknown command was accepted")
 	}
 }

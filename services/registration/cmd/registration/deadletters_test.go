@@ -18,7 +18,7 @@ import (
 func deadLetters(t *testing.T, args ...string) []broker.DeadLetter {
 	t.Helper()
 	var out bytes.Buffer
-	if err := run(t.Context(), append([]string{"dead-letters"}, args...), &out); err != nil {
+	if err := program.Run(t.Context(), append([]string{"dead-letters"}, args...), &out); err != nil {
 		t.Fatalf("registration dead-letters %s: %v", strings.Join(args, " "), err)
 	}
 	var dls []broker.DeadLetter

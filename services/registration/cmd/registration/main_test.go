@@ -126,13 +126,13 @@ func TestRunMigrateAndServe(t *testing.T) {
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	for range 2 {
-		if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
 		}
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
 	waitReady(t, "http://"+addr+"/readyz", done)
 
 	tok := issuers.Token(t, identity.Gateway, identity.Registration, identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
@@ -153,7 +153,7 @@ func TestRunMigrateAndServe(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop within 30s of cancellation")
 	}
-	if err := run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); err == nil {
+	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); err == nil {
 		t.Fatal("unknown command accepted")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
@@ -37,16 +38,11 @@ const catalogTimeout = 5 * time.Second
 // writer, the pool and the telemetry providers close.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	log.Info("starting registration", "config", config.LogValue(cfg))
-	tel, err := telemetry.Setup(ctx, telemetry.Options{Service: "registration", Endpoint: cfg.OTLPEndpoint, SampleRatio: cfg.TraceSampleRatio})
+	tel, err := service.Observe(ctx, "registration", cfg.Base, log)
 	if err != nil {
 		return err
 	}
 	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
-	go func() {
-		if err := telemetry.ServeProfiles(ctx, cfg.PprofAddr); err != nil {
-			log.Error("profiles server failed", "err", err)
-		}
-	}()
 
 	pool, err := postgres.Open(ctx, cfg.Postgres, 20)
 	if err != nil {

@@ -67,12 +67,12 @@ func serveForSearch(t *testing.T) (searchFunc, string) {
 	vars["DB_LOCK_TIMEOUT"] = "300ms"
 	setEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
-	if err := run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+	if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 		t.Fatalf("migrate: %v", err)
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, nil, &bytes.Buffer{}) }()
+	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
