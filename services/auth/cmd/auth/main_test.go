@@ -3,14 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -29,16 +26,6 @@ import (
 
 const operatorToken = "operator-token-for-main-tests-0123456789"
 
-// setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
-func setEnv(t *testing.T, vars map[string]string) {
-	t.Setenv("HTTP_ADDR", "")
-	if err := os.Unsetenv("HTTP_ADDR"); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range vars {
-		t.Setenv(k, v)
-	}
-}
 
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
@@ -53,7 +40,7 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
 	vars, _ := validEnv(t)
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	cfg, err := config.Load[Config]()
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +73,7 @@ func TestConfigValidation(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)
 			vars[c.key] = c.value
-			setEnv(t, vars)
+			testkit.SetEnv(t, vars)
 			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v does not mention %q", err, c.want)
 			}
@@ -94,26 +81,18 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // serveOn runs `auth serve` on the database dbURL until the test ends, which must then find it
 // stopped without error, and returns its address once it is ready.
 func serveOn(t *testing.T, vars map[string]string, dbURL string) string {
 	t.Helper()
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("AUTH_ADMIN_URL", "http://"+addr)
 	testkit.Background(t, func(ctx context.Context) error { return program.Run(ctx, nil, &bytes.Buffer{}) })
-	waitReadiness(t, "http://"+addr, http.StatusOK)
+	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
 	return addr
 }
 
@@ -123,9 +102,9 @@ func serveOn(t *testing.T, vars map[string]string, dbURL string) string {
 func TestRunMigrateServeAndOperate(t *testing.T) {
 	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
-	vars["PPROF_ADDR"] = freeAddr(t)
+	vars["PPROF_ADDR"] = testkit.FreeAddr(t)
 	vars["DATABASE_URL"] = dbURL
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	for range 2 { // a second run finds nothing to apply
 		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 			t.Fatalf("migrate: %v", err)
@@ -183,37 +162,13 @@ func TestReadinessFollowsTheDatabase(t *testing.T) {
 
 	exec(`ALTER DATABASE ` + db + ` ALLOW_CONNECTIONS false`)
 	exec(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1`, strings.TrimPrefix(u.Path, "/"))
-	if msg := waitReadiness(t, "http://"+addr, http.StatusServiceUnavailable); msg != "postgres is not ready" {
+	if msg := testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusServiceUnavailable)["message"]; msg != "postgres is not ready" {
 		t.Fatalf("readiness with the database refusing connections: %v", msg)
 	}
 	exec(`ALTER DATABASE ` + db + ` ALLOW_CONNECTIONS true`)
-	waitReadiness(t, "http://"+addr, http.StatusOK)
+	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
 }
 
-// waitReadiness waits until /readyz at base answers status, and returns the message of that
-// answer when it is an error.
-func waitReadiness(t *testing.T, base string, status int) (message any) {
-	t.Helper()
-	testkit.Eventually(t, 20*time.Second, func() string {
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, base+"/readyz", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return fmt.Sprintf("/readyz: %v", err)
-		}
-		defer res.Body.Close()
-		if res.StatusCode != status {
-			return fmt.Sprintf("/readyz answered %d, want %d", res.StatusCode, status)
-		}
-		var body struct{ Message any }
-		_ = json.NewDecoder(res.Body).Decode(&body)
-		message = body.Message
-		return ""
-	})
-	return message
-}
 
 // waitOutboxEmpty waits until the relay has published every outbox message.
 func waitOutboxEmpty(t *testing.T, url string) {

@@ -7,9 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -31,16 +29,6 @@ import (
 
 const operatorToken = "operator-token-for-main-tests-0123456789"
 
-// setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
-func setEnv(t *testing.T, vars map[string]string) {
-	t.Setenv("HTTP_ADDR", "")
-	if err := os.Unsetenv("HTTP_ADDR"); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range vars {
-		t.Setenv(k, v)
-	}
-}
 
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
@@ -55,7 +43,7 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
 	vars, _ := validEnv(t)
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	cfg, err := config.Load[Config]()
 	if err != nil {
 		t.Fatal(err)
@@ -74,7 +62,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if a, b := instanceID(), instanceID(); a == b || !strings.Contains(a, "-") {
 		t.Fatalf("instance ids %q %q are not unique", a, b)
 	}
-	setEnv(t, map[string]string{"CATALOG_OPERATOR_TOKEN": operatorToken})
+	testkit.SetEnv(t, map[string]string{"CATALOG_OPERATOR_TOKEN": operatorToken})
 	cli, err := config.Load[CLIConfig]()
 	if err != nil || cli.AdminURL != "http://127.0.0.1:8082" {
 		t.Fatalf("CLI config %+v %v", cli, err)
@@ -98,7 +86,7 @@ func TestConfigValidation(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)
 			vars[c.key] = c.value
-			setEnv(t, vars)
+			testkit.SetEnv(t, vars)
 			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v does not mention %q", err, c.want)
 			}
@@ -106,14 +94,6 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // joinsHeld starts a Kafka-protocol broker that refuses every consumer group join (its
 // coordinator "still loading") until release is called.
@@ -159,11 +139,11 @@ func get(t *testing.T, url string) (testkit.Response, error) {
 func TestRunMigrateServeAndOperate(t *testing.T) {
 	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	brokers, releaseJoins := joinsHeld(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(brokers, ",")
-	vars["PPROF_ADDR"] = freeAddr(t)
-	setEnv(t, vars)
+	vars["PPROF_ADDR"] = testkit.FreeAddr(t)
+	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("CATALOG_ADMIN_URL", "http://"+addr)
 

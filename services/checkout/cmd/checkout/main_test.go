@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -24,16 +22,6 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(checkouttest.Main(m)) }
 
-// setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
-func setEnv(t *testing.T, vars map[string]string) {
-	t.Setenv("HTTP_ADDR", "")
-	if err := os.Unsetenv("HTTP_ADDR"); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range vars {
-		t.Setenv(k, v)
-	}
-}
 
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
@@ -50,7 +38,7 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
 	vars, _ := validEnv(t)
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	cfg, err := config.Load[Config]()
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +87,7 @@ func TestConfigValidation(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)
 			vars[c.key] = c.value
-			setEnv(t, vars)
+			testkit.SetEnv(t, vars)
 			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v does not mention %q", err, c.want)
 			}
@@ -107,14 +95,6 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // TestMigrateAndServe runs the binary's subcommands in process: migrate a fresh database,
 // serve against the peers' doubles and stripe-mock, open a session and pay it with Stripe's
@@ -122,14 +102,14 @@ func freeAddr(t *testing.T) string {
 func TestMigrateAndServe(t *testing.T) {
 	vars, issuers := validEnv(t)
 	dbURL := testkit.DatabaseURL(t)
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	catalog := checkouttest.NewCatalog(t, issuers.Verifier(identity.Catalog))
 	catalog.Put(checkouttest.Event())
 	registration := checkouttest.NewRegistration(t, issuers.Verifier(identity.Registration))
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
 	vars["CATALOG_URL"], vars["REGISTRATION_URL"], vars["STRIPE_API_BASE"] = catalog.URL, registration.URL, checkouttest.StripeMockURL(t)
 	vars["HTTP_ADDR"] = addr
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 
 	for range 2 { // a second run finds nothing to apply
@@ -141,7 +121,7 @@ func TestMigrateAndServe(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
-	waitReady(t, "http://"+addr+"/readyz", done)
+	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
 
 	env := &checkouttest.Env{URL: "http://" + addr, Issuers: issuers}
 	r := env.Browser(t, "session", checkouttest.Purchase(), checkouttest.KeyID)
@@ -167,27 +147,3 @@ func TestMigrateAndServe(t *testing.T) {
 	}
 }
 
-// waitReady waits until url answers 200, failing if serve stops first.
-func waitReady(t *testing.T, url string, done <-chan error) {
-	t.Helper()
-	testkit.Eventually(t, 20*time.Second, func() string {
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v", err)
-		default:
-		}
-		req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return err.Error()
-		}
-		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			return fmt.Sprintf("%s answers %d", url, res.StatusCode)
-		}
-		return ""
-	})
-}

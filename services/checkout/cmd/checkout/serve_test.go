@@ -24,7 +24,7 @@ import (
 // registration events it must settle go unread.
 func TestReadinessWaitsForTheOrderEventsConsumer(t *testing.T) {
 	vars, _ := validEnv(t)
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	cfg, err := config.Load[Config]()
 	if err != nil {
 		t.Fatal(err)

@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,16 +16,6 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/app"
 )
 
-// setEnv sets a complete environment and unsets HTTP_ADDR, restoring both after the test.
-func setEnv(t *testing.T, vars map[string]string) {
-	t.Setenv("HTTP_ADDR", "")
-	if err := os.Unsetenv("HTTP_ADDR"); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range vars {
-		t.Setenv(k, v)
-	}
-}
 
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
@@ -45,7 +32,7 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
 	vars, _ := validEnv(t)
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	cfg, err := config.Load[Config]()
 	if err != nil {
 		t.Fatal(err)
@@ -67,7 +54,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 func TestConfigTurnsACapOff(t *testing.T) {
 	vars, _ := validEnv(t)
 	vars["HOLD_MAX_PLACES_PER_ADDRESS"], vars["RECEIPT_COOLDOWN"] = "0", "0s"
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	cfg, err := config.Load[Config]()
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +86,7 @@ func TestConfigValidation(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)
 			vars[c.key] = c.value
-			setEnv(t, vars)
+			testkit.SetEnv(t, vars)
 			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v does not mention %q", err, c.want)
 			}
@@ -107,23 +94,15 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-func freeAddr(t *testing.T) string {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
 
 // TestRunMigrateAndServe runs the binary's subcommands in process: migrate a fresh database
 // twice, serve until ready, answer a search through the served API, and stop on cancellation.
 func TestRunMigrateAndServe(t *testing.T) {
 	vars, issuers := validEnv(t)
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = testkit.DatabaseURL(t), strings.Join(testkit.Kafka(t), ",")
-	vars["PPROF_ADDR"] = freeAddr(t)
-	setEnv(t, vars)
+	vars["PPROF_ADDR"] = testkit.FreeAddr(t)
+	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	for range 2 {
 		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
@@ -133,7 +112,7 @@ func TestRunMigrateAndServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
-	waitReady(t, "http://"+addr+"/readyz", done)
+	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
 
 	tok := issuers.Token(t, identity.Gateway, identity.Registration, identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
 	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
@@ -158,24 +137,3 @@ func TestRunMigrateAndServe(t *testing.T) {
 	}
 }
 
-// waitReady waits until url answers 200, failing the test if serve stops first.
-func waitReady(t *testing.T, url string, done <-chan error) {
-	t.Helper()
-	testkit.Eventually(t, 20*time.Second, func() string {
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v", err)
-		default:
-		}
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			return fmt.Sprintf("service not ready within 20s: %v", err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return fmt.Sprintf("service not ready within 20s: /readyz answers %d", resp.StatusCode)
-		}
-		return ""
-	})
-}

@@ -20,7 +20,7 @@ import (
 func TestReadinessFollowsThePaymentsConsumer(t *testing.T) {
 	env := regtest.Start(t, regtest.Options{Kafka: true})
 	vars, _ := validEnv(t)
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	cfg, err := config.Load[Config]()
 	if err != nil {
 		t.Fatal(err)

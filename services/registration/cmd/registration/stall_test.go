@@ -61,11 +61,11 @@ type searchFunc func() (int, http.Header, httpserver.Body)
 func serveForSearch(t *testing.T) (searchFunc, string) {
 	t.Helper()
 	vars, issuers := validEnv(t)
-	addr := freeAddr(t)
+	addr := testkit.FreeAddr(t)
 	dbURL := testkit.DatabaseURL(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
 	vars["DB_LOCK_TIMEOUT"] = "300ms"
-	setEnv(t, vars)
+	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 	if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
 		t.Fatalf("migrate: %v", err)
@@ -79,7 +79,7 @@ func serveForSearch(t *testing.T) (searchFunc, string) {
 			t.Errorf("serve: %v", err)
 		}
 	})
-	waitReady(t, "http://"+addr+"/readyz", done)
+	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
 
 	tok := issuers.Token(t, identity.Gateway, identity.Registration,
 		identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
