@@ -26,7 +26,6 @@ import (
 
 const operatorToken = "operator-token-for-main-tests-0123456789"
 
-
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
 	return map[string]string{
@@ -80,7 +79,6 @@ func TestConfigValidation(t *testing.T) {
 		})
 	}
 }
-
 
 // serveOn runs `auth serve` on the database dbURL until the test ends, which must then find it
 // stopped without error, and returns its address once it is ready.
@@ -168,7 +166,6 @@ func TestReadinessFollowsTheDatabase(t *testing.T) {
 	exec(`ALTER DATABASE ` + db + ` ALLOW_CONNECTIONS true`)
 	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
 }
-
 
 // waitOutboxEmpty waits until the relay has published every outbox message.
 func waitOutboxEmpty(t *testing.T, url string) {

@@ -29,7 +29,6 @@ import (
 
 const operatorToken = "operator-token-for-main-tests-0123456789"
 
-
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
 	return map[string]string{
@@ -93,7 +92,6 @@ func TestConfigValidation(t *testing.T) {
 		})
 	}
 }
-
 
 // joinsHeld starts a Kafka-protocol broker that refuses every consumer group join (its
 // coordinator "still loading") until release is called.

@@ -22,7 +22,6 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(checkouttest.Main(m)) }
 
-
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
 	return map[string]string{
@@ -95,7 +94,6 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-
 // TestMigrateAndServe runs the binary's subcommands in process: migrate a fresh database,
 // serve against the peers' doubles and stripe-mock, open a session and pay it with Stripe's
 // signed webhook, and shut down on cancellation.
@@ -146,4 +144,3 @@ func TestMigrateAndServe(t *testing.T) {
 		t.Fatalf("unknown command: %v", err)
 	}
 }
-

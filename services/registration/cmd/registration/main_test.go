@@ -16,7 +16,6 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/app"
 )
 
-
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
 	return map[string]string{
@@ -94,7 +93,6 @@ func TestConfigValidation(t *testing.T) {
 	}
 }
 
-
 // TestRunMigrateAndServe runs the binary's subcommands in process: migrate a fresh database
 // twice, serve until ready, answer a search through the served API, and stop on cancellation.
 func TestRunMigrateAndServe(t *testing.T) {
@@ -136,4 +134,3 @@ func TestRunMigrateAndServe(t *testing.T) {
 		t.Fatal("unknown command accepted")
 	}
 }
-
