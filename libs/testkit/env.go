@@ -26,7 +26,7 @@ func SetEnv(t testing.TB, vars map[string]string) {
 // FreeAddr returns a 127.0.0.1 address with a port nothing listens on.
 func FreeAddr(t testing.TB) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
