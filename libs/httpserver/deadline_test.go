@@ -17,6 +17,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 )
 
@@ -44,18 +45,12 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-var errUpstreamDown = errors.New("upstream down")
+var errUpstreamDown = &fault.Error{Kind: fault.Conflict, Problems: []string{"upstream is down"}}
 
 func TestRequestsRunOutOfTimeWith503AndRetryAfter(t *testing.T) {
 	var logs syncBuffer
 	s := httpserver.New(httpserver.Options{
 		Log: slog.New(slog.NewJSONHandler(&logs, nil)), BodyLimit: 64, RequestTimeout: 50 * time.Millisecond,
-		MapError: func(err error) *httpserver.Error {
-			if errors.Is(err, errUpstreamDown) {
-				return httpserver.NewError(http.StatusBadGateway, "upstream is down")
-			}
-			return nil
-		},
 	})
 	s.App.Get("/slow", func(c *fiber.Ctx) error {
 		if _, ok := c.UserContext().Deadline(); !ok {

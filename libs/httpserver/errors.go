@@ -77,12 +77,9 @@ type Body struct {
 	RequestID  string `json:"requestId,omitempty"`
 }
 
-// ErrorMapper translates the errors of a service that are not *fault.Error into an *Error; it
-// returns nil for errors it does not know, which then become a 500.
-type ErrorMapper func(error) *Error
-
-// fromFault is the one mapping of the failure categories to answers. An Unavailable failure
-// without a RetryAfter of its own is retried after RetryAfterUnavailable.
+// fromFault is the one mapping of the failure categories to answers. A failure with a
+// RetryAfter answers it in Retry-After; an Unavailable one without is retried after
+// RetryAfterUnavailable.
 func fromFault(f *fault.Error) *Error {
 	var msg any = f.Kind.String()
 	switch {
@@ -94,26 +91,30 @@ func fromFault(f *fault.Error) *Error {
 	case len(f.Problems) > 1:
 		msg = f.Problems
 	}
-	switch f.Kind {
-	case fault.NotFound:
-		return &Error{Status: http.StatusNotFound, Message: msg}
-	case fault.Invalid:
-		return &Error{Status: http.StatusBadRequest, Message: msg}
-	case fault.Unprocessable:
-		return &Error{Status: http.StatusUnprocessableEntity, Message: msg}
-	case fault.Conflict:
-		return &Error{Status: http.StatusConflict, Message: msg}
-	case fault.TooManyRequests:
-		return &Error{Status: http.StatusTooManyRequests, Message: msg,
-			Headers: map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(RetryAfterSeconds(f.RetryAfter))}}
-	case fault.Unavailable:
-		retry := RetryAfterUnavailable
-		if f.RetryAfter > 0 {
-			retry = strconv.Itoa(RetryAfterSeconds(f.RetryAfter))
-		}
-		return &Error{Status: http.StatusServiceUnavailable, Message: msg, Headers: map[string]string{fiber.HeaderRetryAfter: retry}}
+	status, ok := statuses[f.Kind]
+	if !ok {
+		return errInternal
 	}
-	return errInternal
+	e := &Error{Status: status, Message: msg}
+	switch {
+	case f.RetryAfter > 0:
+		e.Headers = map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(RetryAfterSeconds(f.RetryAfter))}
+	case f.Kind == fault.TooManyRequests:
+		e.Headers = map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(RetryAfterSeconds(0))}
+	case f.Kind == fault.Unavailable:
+		e.Headers = map[string]string{fiber.HeaderRetryAfter: RetryAfterUnavailable}
+	}
+	return e
+}
+
+// statuses are the answers of the categories a client can act on.
+var statuses = map[fault.Kind]int{
+	fault.NotFound:        http.StatusNotFound,
+	fault.Invalid:         http.StatusBadRequest,
+	fault.Unprocessable:   http.StatusUnprocessableEntity,
+	fault.Conflict:        http.StatusConflict,
+	fault.TooManyRequests: http.StatusTooManyRequests,
+	fault.Unavailable:     http.StatusServiceUnavailable,
 }
 
 // errInternal is the answer to our own failure: it leaks nothing.
@@ -138,10 +139,10 @@ func WriteError(c *fiber.Ctx, e *Error) error {
 }
 
 // classify turns any error from a handler or from Fiber into the *Error the client gets. A
-// request that ran out of time is errTimedOut whatever the service would map its error to; an
-// error the service does not map that means a dependency could not be reached (unreachable) is
-// errUnavailable, a 503 with Retry-After, rather than a 500.
-func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
+// request that ran out of time is errTimedOut whatever category its error has; a failure
+// category is answered as fromFault says; an error without one that means a dependency could
+// not be reached (unreachable) is errUnavailable, a 503 with Retry-After, rather than a 500.
+func classify(err error) (e *Error, internal bool) {
 	if errors.As(err, &e) {
 		return e, false
 	}
@@ -163,11 +164,6 @@ func classify(err error, mapErr ErrorMapper) (e *Error, internal bool) {
 	if f, ok := fault.Of(err); ok {
 		e := fromFault(f)
 		return e, e.Status >= 500
-	}
-	if mapErr != nil {
-		if e := mapErr(err); e != nil {
-			return e, e.Status >= 500
-		}
 	}
 	if unreachable(err) {
 		return errUnavailable, true

@@ -33,8 +33,6 @@ type Options struct {
 	BodyLimit int
 	// TrustRequestID keeps a well-formed incoming X-Request-Id (services behind the gateway).
 	TrustRequestID bool
-	// MapError translates domain errors; unknown errors become a 500 that leaks nothing.
-	MapError ErrorMapper
 	// Ready lists the dependencies /readyz checks.
 	Ready []Check
 	// Metrics serves /metrics when set.
@@ -104,7 +102,7 @@ func (s *Server) readyz(c *fiber.Ctx) error {
 }
 
 func (s *Server) handleError(c *fiber.Ctx, err error) error {
-	e, internal := classify(err, s.opts.MapError)
+	e, internal := classify(err)
 	switch {
 	case e == errTimedOut:
 		s.opts.Log.WarnContext(c.UserContext(), "request timed out",

@@ -20,7 +20,7 @@ import (
 	"github.com/podiumhq/podium/libs/httpserver"
 )
 
-var errWidgetMissing = errors.New("widget missing")
+var errWidgetMissing = fault.NewNotFound("widget")
 
 func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, context.CancelFunc, chan error) {
 	t.Helper()
@@ -99,13 +99,7 @@ func get(t *testing.T, method, url, body string, hdr map[string]string) (int, ht
 }
 
 func TestStandardErrorBodies(t *testing.T) {
-	mapErr := func(err error) *httpserver.Error {
-		if errors.Is(err, errWidgetMissing) {
-			return httpserver.NotFound("widget not found")
-		}
-		return nil
-	}
-	_, base, _, _ := newServer(t, httpserver.Options{MapError: mapErr})
+	_, base, _, _ := newServer(t, httpserver.Options{})
 
 	cases := []struct {
 		name, method, path, body string
@@ -113,7 +107,7 @@ func TestStandardErrorBodies(t *testing.T) {
 		message                  any
 		retryAfter               string
 	}{
-		{"mapped domain error", "GET", "/widgets/missing", "", 404, "widget not found", ""},
+		{"a failure category", "GET", "/widgets/missing", "", 404, "widget not found", ""},
 		{"problem list", "GET", "/widgets/bad", "", 400, []any{"a must be set", "b must be at most 3"}, ""},
 		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path", ""},
 		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large", ""},

@@ -12,6 +12,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 )
 
@@ -39,15 +40,8 @@ func refusedDial(t *testing.T) error {
 // keeps its own answer, and any other error stays a 500.
 func TestUnreachableDependenciesAnswer503WithRetryAfter(t *testing.T) {
 	var logs syncBuffer
-	errPeerDown := errors.New("peer down")
 	s := httpserver.New(httpserver.Options{
 		Log: slog.New(slog.NewJSONHandler(&logs, nil)), BodyLimit: 64,
-		MapError: func(err error) *httpserver.Error {
-			if errors.Is(err, errPeerDown) {
-				return httpserver.NewError(http.StatusConflict, "the peer said no")
-			}
-			return nil
-		},
 	})
 	refused := refusedDial(t)
 	failures := map[string]error{
@@ -56,7 +50,7 @@ func TestUnreachableDependenciesAnswer503WithRetryAfter(t *testing.T) {
 		"/sql/08006":     fmt.Errorf("repository: %w", &pgError{code: "08006"}),
 		"/sql/57P01":     fmt.Errorf("repository: %w", &pgError{code: "57P01"}),
 		"/sql/57P03":     fmt.Errorf("repository: %w", &pgError{code: "57P03"}),
-		"/mapped":        fmt.Errorf("%w: %w", errPeerDown, refused),
+		"/mapped":        &fault.Error{Kind: fault.Conflict, Problems: []string{"the peer said no"}, Err: refused},
 		"/sql/23505":     fmt.Errorf("repository: %w", &pgError{code: "23505"}),
 		"/plain-failure": errors.New("something else broke"),
 	}

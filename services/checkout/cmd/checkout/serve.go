@@ -93,7 +93,6 @@ func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.
 		Log:            log,
 		BodyLimit:      cfg.BodyLimit,
 		TrustRequestID: true,
-		MapError:       api.MapError,
 		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "order-events consumer", Fn: consumerReady}},
 		Metrics:        tel.MetricsHandler(),
 		DrainDelay:     cfg.DrainDelay,

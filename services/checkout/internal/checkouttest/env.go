@@ -118,7 +118,7 @@ func (e *Env) serve(t testing.TB) {
 		payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
 		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL})
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 2 << 20, TrustRequestID: true, MapError: api.MapError,
+		Log: log, BodyLimit: 2 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
 	})
 	api.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))

@@ -3,6 +3,7 @@ package domain
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
 )
@@ -13,9 +14,10 @@ import (
 var (
 	// ErrIdempotencyMismatch means an idempotency key was already used with another body.
 	ErrIdempotencyMismatch = fault.NewUnprocessable("idempotencyKey was already used with a different request body")
-	// ErrIdempotencyBusy means the first request with an idempotency key is still running. It
-	// is answered 409 with Retry-After 1, which no failure category carries (api.MapError).
-	ErrIdempotencyBusy = errors.New("a request with this idempotencyKey is still being processed")
+	// ErrIdempotencyBusy means the first request with an idempotency key is still running: the
+	// client retries after a second.
+	ErrIdempotencyBusy = &fault.Error{Kind: fault.Conflict, RetryAfter: time.Second,
+		Problems: []string{"a request with this idempotencyKey is still being processed"}}
 	// ErrCheckoutNotFound means no checkout matches a reference.
 	ErrCheckoutNotFound = fault.NewNotFound("checkout")
 	// ErrPromocodeExhausted means a promocode reached its maximum uses when it was reserved;
