@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,8 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stripe/stripe-go/v76"
 	"github.com/stripe/stripe-go/v76/webhook"
+
+	"github.com/podiumhq/podium/libs/testkit/stripeevent"
 )
 
 // errUsage reports a command line that cannot be understood.
@@ -31,16 +29,7 @@ var kinds = map[string]string{
 
 // session is what the event says about the checkout session. Empty fields are left out or
 // made up (a payment intent id) when unknown.
-type session struct {
-	CheckoutID    string
-	SessionID     string
-	OrderID       string
-	EventID       string
-	OrganizerID   string
-	PaymentIntent string
-	Currency      string
-	Amount        int64
-}
+type session = stripeevent.Session
 
 // lookup finds a session by a checkout id (chk_…), Stripe session id (cs_…, the latest
 // checkout with it) or order id (ord_…).
@@ -80,7 +69,7 @@ func trigger(ctx context.Context, o options, args []string, out io.Writer) error
 		s.PaymentIntent = *pi
 	}
 	now := o.now()
-	payload, err := event(typ, s, !*unpaid, now)
+	payload, err := stripeevent.Build(typ, s, !*unpaid, now)
 	if err != nil {
 		return err
 	}
@@ -106,46 +95,6 @@ func resolve(ctx context.Context, find lookup, id string) (session, error) {
 	return session{}, fmt.Errorf("%w: without DATABASE_URL, --session must be a chk_… or cs_… id", errUsage)
 }
 
-// event builds the JSON of a Stripe event of type typ about the session, shaped as Stripe
-// sends it (the fields checkout reads, and the usual envelope).
-func event(typ string, s session, paid bool, now time.Time) ([]byte, error) {
-	status, paymentStatus := "complete", "paid"
-	switch {
-	case typ == "checkout.session.expired":
-		status, paymentStatus = "expired", "unpaid"
-	case typ == "checkout.session.async_payment_failed" || (typ == "checkout.session.completed" && !paid):
-		paymentStatus = "unpaid"
-	}
-	pi := s.PaymentIntent
-	if pi == "" {
-		pi = "pi_trigger_" + random()
-	}
-	meta := map[string]string{}
-	for k, v := range map[string]string{"checkoutId": s.CheckoutID, "orderId": s.OrderID, "eventId": s.EventID, "organizerId": s.OrganizerID} {
-		if v != "" {
-			meta[k] = v
-		}
-	}
-	object := map[string]any{
-		"id": s.SessionID, "object": "checkout.session", "mode": "payment", "status": status,
-		"payment_status": paymentStatus, "metadata": meta, "livemode": false, "created": now.Unix(),
-	}
-	if s.OrderID != "" {
-		object["client_reference_id"] = s.OrderID
-	}
-	if s.Currency != "" {
-		object["currency"], object["amount_total"] = strings.ToLower(s.Currency), s.Amount
-	}
-	if typ != "checkout.session.expired" {
-		object["payment_intent"] = pi
-	}
-	return json.Marshal(map[string]any{
-		"id": "evt_trigger_" + random(), "object": "event", "api_version": stripe.APIVersion, "created": now.Unix(),
-		"livemode": false, "pending_webhooks": 1, "type": typ, "data": map[string]any{"object": object},
-		"request": map[string]any{"id": nil, "idempotency_key": nil},
-	})
-}
-
 func post(ctx context.Context, client *http.Client, url string, signed *webhook.SignedPayload, typ string, out io.Writer) error {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(signed.Payload))
 	if err != nil {
@@ -164,10 +113,4 @@ func post(ctx context.Context, client *http.Client, url string, signed *webhook.
 		return fmt.Errorf("the endpoint answered %d", res.StatusCode)
 	}
 	return nil
-}
-
-func random() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
