@@ -133,8 +133,13 @@ func NewUnavailable(dependency string, cause error) *Error {
 	return &Error{Kind: Unavailable, Problems: []string{"the " + dependency + " service is unavailable; retry after the Retry-After seconds"}, Err: cause}
 }
 
-// WithReason returns e with its machine-readable reason set.
-func (e *Error) WithReason(reason string) *Error { e.Reason = reason; return e }
+// WithReason returns a copy of e with its machine-readable reason set; e, which may be a
+// shared sentinel, is left as it is.
+func (e *Error) WithReason(reason string) *Error {
+	c := *e
+	c.Reason = reason
+	return &c
+}
 
 // Problems collects problems in order and returns them as one failure of a category.
 type Problems []string

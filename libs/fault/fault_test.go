@@ -58,3 +58,11 @@ func TestTooManyRequestsCarriesItsWait(t *testing.T) {
 		t.Fatalf("String of an unknown kind = %q", got)
 	}
 }
+
+func TestWithReasonLeavesASharedFailureAsItIs(t *testing.T) {
+	shared := fault.NewConflict("category cat_1 is sold out")
+	tagged := shared.WithReason("NO_PLACE_LEFT")
+	if shared.Reason != "" || tagged.Reason != "NO_PLACE_LEFT" || tagged.Problems[0] != shared.Problems[0] {
+		t.Fatalf("shared %+v, tagged %+v", shared, tagged)
+	}
+}

@@ -117,6 +117,9 @@ var statuses = map[fault.Kind]int{
 	fault.Unavailable:     http.StatusServiceUnavailable,
 }
 
+// MessageNoRoute is the message of the 404 for a method and path no route serves.
+const MessageNoRoute = "no route for this method and path"
+
 // errInternal is the answer to our own failure: it leaks nothing.
 var errInternal = NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it")
 
@@ -150,7 +153,7 @@ func classify(err error) (e *Error, internal bool) {
 	if errors.As(err, &fe) {
 		switch fe.Code {
 		case fiber.StatusNotFound:
-			return NotFound("no route for this method and path"), false
+			return NotFound(MessageNoRoute), false
 		case fiber.StatusRequestEntityTooLarge:
 			return NewError(fe.Code, "request body is too large"), false
 		}

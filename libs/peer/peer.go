@@ -8,8 +8,8 @@
 //     problems, reason and Retry-After;
 //   - a 5xx, a failure to reach the peer or an unreadable answer is Unavailable: nothing was
 //     done and the request may be retried;
-//   - any other 4xx means this service sent what the peer's contract refuses: Internal, our
-//     own bug, never "retry".
+//   - any other 4xx, and a 404 for a route the peer does not serve, means this service sent
+//     what the peer's contract refuses: Internal, our own bug, never "retry".
 package peer
 
 import (
@@ -153,7 +153,7 @@ func (c *Client) refusal(method, path string, res *http.Response, raw []byte) er
 	cause := fmt.Errorf("%s %s %s answered %d: %s", c.name, method, path, res.StatusCode, strings.Join(problems, "; "))
 	e := &fault.Error{Problems: problems, Reason: reason, RetryAfter: retry, Err: cause}
 	switch {
-	case res.StatusCode == http.StatusNotFound:
+	case res.StatusCode == http.StatusNotFound && !(len(problems) == 1 && problems[0] == httpserver.MessageNoRoute):
 		e.Kind = fault.NotFound
 	case res.StatusCode == http.StatusConflict:
 		e.Kind = fault.Conflict

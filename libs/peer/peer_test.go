@@ -35,6 +35,7 @@ var answers = map[string]answer{
 	"/bad":       {400, `{"statusCode":400,"message":"categoryId: is required"}`, nil},
 	"/forbidden": {403, `not json`, nil},
 	"/garbled":   {200, `{"id":`, nil},
+	"/no-route":  {404, `{"statusCode":404,"message":"no route for this method and path"}`, nil},
 }
 
 // seen is what the test peer received.
@@ -125,6 +126,7 @@ func TestRefusalsKeepTheirCategory(t *testing.T) {
 		// The peer's contract refuses what this service sent: our bug, never "retry".
 		{"/bad", fault.Internal, nil, "", 0},
 		{"/forbidden", fault.Internal, nil, "", 0},
+		{"/no-route", fault.Internal, nil, "", 0},
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {

@@ -34,6 +34,9 @@ func FreeAddr(t testing.TB) string {
 	return ln.Addr().String()
 }
 
+// statusClient bounds each check of WaitStatus, so a hung endpoint is checked again.
+var statusClient = &http.Client{Timeout: 2 * time.Second}
+
 // WaitStatus waits up to 20 s until GET url answers status and returns the answer's JSON
 // object body (nil for another body).
 func WaitStatus(t testing.TB, url string, status int) map[string]any {
@@ -44,7 +47,7 @@ func WaitStatus(t testing.TB, url string, status int) map[string]any {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := http.DefaultClient.Do(req)
+		res, err := statusClient.Do(req)
 		if err != nil {
 			return fmt.Sprintf("GET %s: %v", url, err)
 		}

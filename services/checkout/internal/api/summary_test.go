@@ -88,8 +88,8 @@ func TestSummaryRefusals(t *testing.T) {
 		"guest's hidden category": {func(b map[string]any) {
 			b["guestRegistrations"] = []any{map[string]any{"categoryId": checkouttest.CatPrivate}}
 		}, 404, "category cat_private not found"},
-		"unpublished event":         {func(b map[string]any) { b["categoryId"] = "dcat_rx" }, 404, "event evt_draft not found"},
-		"wrong preview token":       {func(b map[string]any) { b["categoryId"], b["previewToken"] = "dcat_rx", "prv_wrong" }, 404, "event evt_draft not found"},
+		"unpublished event":         {func(b map[string]any) { b["categoryId"] = "dcat_rx" }, 404, "category dcat_rx not found"},
+		"wrong preview token":       {func(b map[string]any) { b["categoryId"], b["previewToken"] = "dcat_rx", "prv_wrong" }, 404, "category dcat_rx not found"},
 		"another organizer's event": {func(b map[string]any) { b["categoryId"] = "cat_foreign" }, 404, "category cat_foreign not found"},
 		"unknown event id":          {func(b map[string]any) { b["eventId"] = "evt_missing" }, 404, "event evt_missing not found"},
 		"lower-case promocode":      {func(b map[string]any) { b["promocode"] = "early10" }, 422, []any{"promocode must be upper case: it has lower-case letters"}},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -29,6 +30,9 @@ func (s *Service) summary(ctx context.Context, as identity.Principal, r domain.S
 		return domain.Quote{}, err
 	}
 	if err := ev.CheckVisible(r.PreviewToken); err != nil {
+		if r.EventID == "" { // asked by category: name only what the buyer named
+			return domain.Quote{}, fault.NewNotFound("category " + r.CategoryID)
+		}
 		return domain.Quote{}, err
 	}
 	promo, err := s.promocode(ctx, &ev, r.Promocode, true)

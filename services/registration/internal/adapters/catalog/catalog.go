@@ -34,6 +34,9 @@ type entry struct {
 	expires time.Time
 }
 
+// sharedReadTimeout bounds a read of an event that no one caller's context bounds.
+const sharedReadTimeout = 10 * time.Second
+
 // New returns a client that reads events through p and keeps them for ttl (0 disables the
 // cache).
 func New(p *peer.Client, ttl time.Duration) *Client {
@@ -45,14 +48,15 @@ func New(p *peer.Client, ttl time.Duration) *Client {
 // caller's organizer, which the caller checks against the event's organizerId.
 //
 // Concurrent misses of an event for one organizer share one call. It runs detached from every
-// caller's cancellation, bounded by the peer client's timeout, so a caller that gives up fails
-// alone: the others still get the answer.
+// caller's cancellation, bounded by sharedReadTimeout, so a caller that gives up fails alone:
+// the others still get the answer.
 func (c *Client) Event(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error) {
 	if e, ok := c.cached(eventID); ok {
 		return e, nil
 	}
-	shared := context.WithoutCancel(ctx)
 	answer := c.group.DoChan(eventID+"\x00"+caller.OrganizerID, func() (any, error) {
+		shared, cancel := context.WithTimeout(context.WithoutCancel(ctx), sharedReadTimeout)
+		defer cancel()
 		return c.fetch(shared, caller, eventID)
 	})
 	select {
