@@ -42,17 +42,11 @@ func BadRequest(problems ...string) *Error {
 	return &Error{Status: http.StatusBadRequest, Message: problems}
 }
 
-// NotFound reports that the named resource does not exist for the caller.
-func NotFound(message string) *Error { return NewError(http.StatusNotFound, message) }
-
 // Unauthorized reports missing or invalid credentials.
 func Unauthorized(message string) *Error { return NewError(http.StatusUnauthorized, message) }
 
 // Forbidden reports valid credentials that may not perform the request.
 func Forbidden(message string) *Error { return NewError(http.StatusForbidden, message) }
-
-// Conflict reports a request that clashes with the resource's current state.
-func Conflict(message string) *Error { return NewError(http.StatusConflict, message) }
 
 // TooManyRequests refuses a request for now (429) with message, telling the client to retry
 // after retryAfter (Retry-After in whole seconds, rounded up, at least 1).
@@ -153,7 +147,7 @@ func classify(err error) (e *Error, internal bool) {
 	if errors.As(err, &fe) {
 		switch fe.Code {
 		case fiber.StatusNotFound:
-			return NotFound(MessageNoRoute), false
+			return NewError(http.StatusNotFound, MessageNoRoute), false
 		case fiber.StatusRequestEntityTooLarge:
 			return NewError(fe.Code, "request body is too large"), false
 		}

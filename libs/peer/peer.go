@@ -74,9 +74,6 @@ func New(o Options) *Client {
 	}
 }
 
-// Name names the peer.
-func (c *Client) Name() string { return c.name }
-
 // Do sends in (when not nil) as JSON to method path on behalf of as, and decodes a 2xx answer
 // into out (when not nil). The token names only who calls (organizer, key, key type): a peer
 // scopes by them, and one token then serves every request of a key. A client with a bearer
