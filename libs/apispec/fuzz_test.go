@@ -60,8 +60,8 @@ func FuzzValidateRequest(f *testing.F) {
 			t.Fatalf("%s: %d problems", op.ID, len(verr.Problems))
 		}
 		for _, p := range verr.Problems {
-			if p == "" {
-				t.Fatalf("%s: an empty problem among %q", op.ID, verr.Problems)
+			if p.Message == "" || p.Code == "" || !strings.HasPrefix(p.Message, p.Path) {
+				t.Fatalf("%s: a problem without a message or a code, or whose message does not start with its path, among %+v", op.ID, verr.Problems)
 			}
 		}
 	})

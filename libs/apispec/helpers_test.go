@@ -169,7 +169,7 @@ func problemsOf(tb testing.TB, err error) []string {
 	if len(verr.Problems) == 0 {
 		tb.Fatal("ValidationError without problems")
 	}
-	return verr.Problems
+	return verr.Messages()
 }
 
 // ruleCase is one accepted or refused value of one rule.

@@ -35,7 +35,7 @@ func TestHostileBodiesAreAnsweredAsBuilt(t *testing.T) {
 				if len(verr.Problems) > maxProblems+1 {
 					t.Errorf("%d problems", len(verr.Problems))
 				}
-				for _, p := range verr.Problems {
+				for _, p := range verr.Messages() {
 					if len(p) > 2*shownPath+100 {
 						t.Errorf("a problem of %d bytes: %.200s", len(p), p)
 					}

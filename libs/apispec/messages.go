@@ -47,18 +47,18 @@ func collectMessages(tree map[string]any) map[string]string {
 // phrase words one leaf error of the schema library for the value at at (empty for the body
 // itself).
 func (v *Validator) phrase(e *jsonschema.ValidationError, at []step) []problem {
-	one := func(text string) []problem { return []problem{{at: at, text: text}} }
+	one := func(text string) []problem { return []problem{{at: at, code: ruleCode(e.ErrorKind), text: text}} }
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		out := make([]problem, 0, len(k.Missing))
 		for _, name := range k.Missing {
-			out = append(out, problem{at: under(at, name), text: "is required"})
+			out = append(out, problem{at: under(at, name), code: codeRequired, text: "is required"})
 		}
 		return out
 	case *kind.AdditionalProperties:
 		out := make([]problem, 0, len(k.Properties))
 		for _, name := range k.Properties {
-			out = append(out, problem{at: under(at, name), text: "is not allowed"})
+			out = append(out, problem{at: under(at, name), code: codeNotAllowed, text: "is not allowed"})
 		}
 		return out
 	case *kind.Type:
@@ -66,7 +66,7 @@ func (v *Validator) phrase(e *jsonschema.ValidationError, at []step) []problem {
 		if len(at) == 0 && len(k.Want) == 1 && k.Want[0] == "object" {
 			text = "must be a JSON object"
 		}
-		return []problem{{at: at, text: text, isType: true}}
+		return []problem{{at: at, code: codeInvalidType, text: text, isType: true}}
 	case *kind.Pattern, *kind.Format, *kind.Const, *kind.Not:
 		if msg, ok := v.messages[e.SchemaURL]; ok {
 			return one(msg)

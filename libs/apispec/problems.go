@@ -8,6 +8,8 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // maxProblems caps the problems reported for one body; the rest are counted.
@@ -17,6 +19,7 @@ const maxProblems = 100
 // and the words that follow the path.
 type problem struct {
 	at     []step
+	code   string
 	text   string
 	isType bool
 }
@@ -56,7 +59,7 @@ func (v *Validator) problems(inst any, root *jsonschema.ValidationError) []probl
 // finish drops problems hidden by a type mismatch and duplicates, and words the first
 // maxProblems by path (array indexes in numeric order), then by text, counting the rest. It
 // takes time linear in the problems: it picks the first ones instead of sorting them all.
-func finish(found []problem) []string {
+func finish(found []problem) []fault.Problem {
 	var typed map[string]bool
 	for _, p := range found {
 		if p.isType {
@@ -133,18 +136,23 @@ func (f *firstProblems) offer(p problem) {
 
 // words returns the problems kept, in order and each worded with its path, and a last line
 // counting the others; nil when none was offered.
-func (f *firstProblems) words() []string {
+func (f *firstProblems) words() []fault.Problem {
 	if len(f.heap) == 0 {
 		return nil
 	}
 	kept := slices.SortedFunc(slices.Values(f.heap), compareProblems)
-	out := make([]string, 0, len(kept)+1)
+	out := make([]fault.Problem, 0, len(kept)+1)
 	var paths pathWriter
 	for _, p := range kept {
-		out = append(out, paths.show(p.at)+" "+p.text)
+		path := paths.show(p.at)
+		words := path + " " + p.text
+		if len(p.at) == 0 {
+			path = ""
+		}
+		out = append(out, fault.Problem{Path: path, Code: p.code, Message: words})
 	}
 	if rest := f.offered - len(kept); rest > 0 {
-		out = append(out, fmt.Sprintf("and %d more %s", rest, plural(rest, "problem")))
+		out = append(out, fault.Problem{Code: codeMoreProblems, Message: fmt.Sprintf("and %d more %s", rest, plural(rest, "problem"))})
 	}
 	return out
 }

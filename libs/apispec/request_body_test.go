@@ -149,7 +149,7 @@ func TestValidatorIsSafeForConcurrentUse(t *testing.T) {
 				}
 				var verr *ValidationError
 				err := v.ValidateRequest(session, badBody)
-				if !errors.As(err, &verr) || !slices.Equal(verr.Problems, []string{"ipEnrichment.foo is not allowed"}) {
+				if !errors.As(err, &verr) || !slices.Equal(verr.Messages(), []string{"ipEnrichment.foo is not allowed"}) {
 					errs <- fmt.Errorf("bad body %d/%d: %w", i, j, err)
 				}
 			}

@@ -49,7 +49,8 @@ const (
 		`"supplements":[{"supplementId":"sup_shirt","optionId":"opt_m","amount":1500}],"subtotal":9000,"total":8200},` +
 		`{"kind":"GUEST","guestIndex":0,"categoryId":"cat_rx","price":7500,"subtotal":7500,"total":7500}],` +
 		`"subtotal":16500,"discount":900,"fees":100,"total":15700,"promocode":{"code":"SPRING-10","applied":true}}`
-	errorJSON = `{"statusCode":400,"message":["limit must be at most 100"],"error":"Bad Request","requestId":"req_1"}`
+	errorJSON = `{"statusCode":400,"code":"validation_failed","message":["limit must be at most 100"],` +
+		`"problems":[{"path":"limit","code":"too_large","message":"limit must be at most 100"}],"error":"Bad Request","requestId":"req_1"}`
 )
 
 func TestValidateResponse(t *testing.T) {
@@ -75,8 +76,8 @@ func TestValidateResponse(t *testing.T) {
 		{"browserLookupReceipts", 201, `{"found":true,"count":2}`, nil},
 		{"browserSendReceipts", 201, `{"accepted":true,"count":2}`, nil},
 		{"organizerCreateRegistration", 400, errorJSON, nil},
-		{"browserCheckoutSession", 429, `{"statusCode":429,"message":"Too many requests","error":"Too Many Requests","requestId":"r"}`, nil},
-		{"browserGetEvent", 503, `{"statusCode":503,"message":"Try again later","requestId":"r"}`, nil},
+		{"browserCheckoutSession", 429, `{"statusCode":429,"code":"rate_limited","message":"Too many requests","error":"Too Many Requests","requestId":"r"}`, nil},
+		{"browserGetEvent", 503, `{"statusCode":503,"code":"service_unavailable","message":"Try again later","error":"Service Unavailable","requestId":"r"}`, nil},
 
 		{"organizerSearchEvents", 201, `{"data":[{"id":"1","name":"x","status":"LIVE","startDate":"2025-06-07","endDate":"2025-06-07",` +
 			`"timezone":"UTC","currency":"EUR","location":{}}],"total":1,"limit":50,"offset":0}`,
@@ -107,12 +108,16 @@ func TestValidateResponse(t *testing.T) {
 		{"browserCheckoutSummary", 201, `{"currency":"EUR","lineItems":[],"subtotal":-1,"discount":0,"fees":0,"total":0}`,
 			[]string{"lineItems must have at least 1 item", "subtotal must be at least 0"}},
 		{"browserLookupReceipts", 201, `{"found":true}`, []string{"count is required"}},
-		{"organizerGetEvent", 404, `{"statusCode":500,"message":"Not found","requestId":"r"}`,
+		{"organizerGetEvent", 404, `{"statusCode":500,"code":"not_found","message":"Not found","error":"Not Found","requestId":"r"}`,
 			[]string{"statusCode must be 404"}},
-		{"organizerGetEvent", 404, `{"statusCode":404,"message":"Not found"}`, []string{"requestId is required"}},
-		{"organizerCreateRegistration", 400, `{"statusCode":400,"message":[],"requestId":"r"}`,
+		{"organizerGetEvent", 404, `{"statusCode":404,"code":"not_found","message":"Not found","error":"Not Found"}`, []string{"requestId is required"}},
+		{"organizerGetEvent", 404, `{"statusCode":404,"code":"event_missing","message":"Not found","error":"Not Found","requestId":"r"}`,
+			[]string{"code must be one of: validation_failed, redirect_not_allowed, key_missing, key_malformed, key_unknown, key_revoked, key_expired, unauthorized, key_wrong_surface, scope_missing, origin_missing, origin_not_allowed, forbidden, not_found, route_not_found, method_not_allowed, conflict, quota_exhausted, bib_taken, registration_cancelled, idempotency_key_in_use, hold_released, body_too_large, unsupported_media_type, headers_too_large, rule_violated, idempotency_key_reused, promocode_invalid, signature_invalid, rate_limited, internal_error, service_unavailable, timeout"}},
+		{"organizerCreateRegistration", 400, `{"statusCode":400,"code":"validation_failed","message":["a is odd"],"error":"Bad Request","requestId":"r",` +
+			`"problems":[{"path":"a","code":"odd","message":"a is odd"}]}`, []string{"problems[0].code must be one of: required, invalid_type, invalid_format, not_allowed, too_short, too_long, too_small, too_large, duplicate, invalid_json, too_deep, invalid, rule_violated, redirect_not_allowed, more_problems"}},
+		{"organizerCreateRegistration", 400, `{"statusCode":400,"code":"validation_failed","message":[],"error":"Bad Request","requestId":"r"}`,
 			[]string{"message must have at least 1 item"}},
-		{"organizerCreateRegistration", 400, `{"statusCode":400,"message":[1],"requestId":"r"}`,
+		{"organizerCreateRegistration", 400, `{"statusCode":400,"code":"validation_failed","message":[1],"error":"Bad Request","requestId":"r"}`,
 			[]string{"message[0] must be a string"}},
 		{"browserGetEvent", 200, ``, []string{"body must be valid JSON"}},
 	}

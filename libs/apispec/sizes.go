@@ -124,7 +124,7 @@ func (s *sizes) array(sch *jsonschema.Schema, arr []any, in slot) {
 // report adds the problem of the value at the current path, worded as the schema library's
 // would be, and marks the value, which lives in the slot in, to be cut out.
 func (s *sizes) report(k jsonschema.ErrorKind, in slot) {
-	s.found = append(s.found, problem{at: slices.Clone(s.at), text: ruleText(k)})
+	s.found = append(s.found, problem{at: slices.Clone(s.at), code: ruleCode(k), text: ruleText(k)})
 	s.cuts = append(s.cuts, in)
 }
 

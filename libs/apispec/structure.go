@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // Bounds on the shape of any body, checked before the schemas: the API's own bodies nest six
@@ -70,7 +72,7 @@ type shape struct {
 }
 
 // shapeProblems returns the problems of the shape of v, or nil. v nests at most maxDepth levels.
-func shapeProblems(v any) []string {
+func shapeProblems(v any) []fault.Problem {
 	var s shape
 	s.walk(v)
 	return s.first.words()
@@ -80,26 +82,26 @@ func (s *shape) walk(v any) {
 	switch n := v.(type) {
 	case json.Number:
 		if isHugeNumber(n) {
-			s.report("is a number outside the range this API accepts")
+			s.report(codeTooLarge, "is a number outside the range this API accepts")
 		}
 	case string:
 		if strings.IndexByte(n, 0) >= 0 {
-			s.report(nulProblem)
+			s.report(codeInvalidFormat, nulProblem)
 		}
 	case map[string]any:
 		if hasLongName(n) {
 			// Its members are not walked: their paths would repeat the long name.
-			s.report(fmt.Sprintf("must not have member names longer than %d characters", maxNameLength))
+			s.report(codeTooLong, fmt.Sprintf("must not have member names longer than %d characters", maxNameLength))
 			return
 		}
 		if hasNulName(n) {
 			// Nor here: their paths would show the character.
-			s.report("must not have member names containing the character U+0000")
+			s.report(codeInvalidFormat, "must not have member names containing the character U+0000")
 			return
 		}
 		if name := twinOf(n); name != "" {
 			s.at = append(s.at, member(name))
-			s.report("is given more than once: member names are compared without regard to case")
+			s.report(codeDuplicate, "is given more than once: member names are compared without regard to case")
 			s.at = s.at[:len(s.at)-1]
 		}
 		for k, child := range n {
@@ -118,8 +120,8 @@ func (s *shape) walk(v any) {
 
 // report counts a problem about the value at the current path and keeps a copy of it if it is
 // among the first.
-func (s *shape) report(text string) {
-	p := problem{at: s.at, text: text}
+func (s *shape) report(code, text string) {
+	p := problem{at: s.at, code: code, text: text}
 	if s.first.admits(p) {
 		p.at = slices.Clone(s.at)
 	}

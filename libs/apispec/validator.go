@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // documentURL is the address under which the document is registered with
@@ -19,14 +21,28 @@ var ErrUndocumentedStatus = errors.New("apispec: undocumented response status")
 
 // ValidationError reports why a body does not match its schema.
 type ValidationError struct {
-	// Problems lists one readable problem per broken rule, each naming the
-	// field path (for example "athletes[0].phone ..."), sorted by path.
-	Problems []string
+	// Problems lists one problem per broken rule, each with its field path (for example
+	// "athletes[0].phone"), code and sentence, sorted by path.
+	Problems []fault.Problem
 }
 
 // Error joins the problems into one line.
 func (e *ValidationError) Error() string {
-	return "invalid body: " + strings.Join(e.Problems, "; ")
+	return "invalid body: " + strings.Join(e.Messages(), "; ")
+}
+
+// Messages returns the sentences of the problems.
+func (e *ValidationError) Messages() []string {
+	out := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		out[i] = p.Message
+	}
+	return out
+}
+
+// invalid is a ValidationError with one problem about the body as a whole.
+func invalid(code, message string) *ValidationError {
+	return &ValidationError{Problems: []fault.Problem{{Code: code, Message: message}}}
 }
 
 // Validator checks request and response bodies against the schemas of the
@@ -34,6 +50,7 @@ func (e *ValidationError) Error() string {
 // safe for concurrent use.
 type Validator struct {
 	requests  map[string]requestSchema
+	errorBody *jsonschema.Schema
 	responses map[string]responseSchemas
 	messages  map[string]string
 }
@@ -94,7 +111,17 @@ func NewValidator() (*Validator, error) {
 			return nil, fmt.Errorf("apispec: %s: %w", op.ID, err)
 		}
 	}
+	if v.errorBody, err = c.Compile(documentURL + "#/components/schemas/Error"); err != nil {
+		return nil, fmt.Errorf("apispec: the Error schema: %w", err)
+	}
 	return v, nil
+}
+
+// ValidateError checks a body against the standard error body (the Error schema), whose code
+// and problem codes must be among those the document lists. It returns nil or a
+// *ValidationError.
+func (v *Validator) ValidateError(body []byte) error {
+	return v.validate(v.errorBody, body)
 }
 
 // ValidateRequest checks a request body of the operation. It returns nil, a
@@ -112,7 +139,7 @@ func (v *Validator) ValidateRequest(operationID string, body []byte) error {
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		if rs.required {
-			return &ValidationError{Problems: []string{"body is required: send a JSON object"}}
+			return invalid(codeRequired, "body is required: send a JSON object")
 		}
 		body = emptyObject
 	}
@@ -144,11 +171,11 @@ var emptyObject = []byte("{}")
 // schema itself, each on a body that passed the ones before.
 func (v *Validator) validate(schema *jsonschema.Schema, body []byte) error {
 	if nestsTooDeep(body) {
-		return &ValidationError{Problems: []string{tooDeepProblem}}
+		return invalid(codeTooDeep, tooDeepProblem)
 	}
 	inst, err := decodeJSON(body)
 	if err != nil {
-		return &ValidationError{Problems: []string{"body must be valid JSON"}}
+		return invalid(codeInvalidJSON, "body must be valid JSON")
 	}
 	if problems := shapeProblems(inst); problems != nil {
 		return &ValidationError{Problems: problems}

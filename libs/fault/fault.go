@@ -51,8 +51,9 @@ type Error struct {
 	// problems of Invalid and Unprocessable are answered as a list, others' one problem as a
 	// string.
 	Problems []string
-	// Reason is a machine-readable cause where the contract names one (NO_PLACE_LEFT).
-	Reason string
+	// Code is the stable, machine-readable code a client branches on (quota_exhausted); empty
+	// leaves it to the category's default.
+	Code string
 	// RetryAfter is when a TooManyRequests or Unavailable request may be retried; zero leaves
 	// the choice to the server.
 	RetryAfter time.Duration
@@ -79,7 +80,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // test for a category without naming the problems.
 func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
-	return ok && t.Kind == e.Kind && len(t.Problems) == 0 && t.Reason == "" && t.Err == nil
+	return ok && t.Kind == e.Kind && len(t.Problems) == 0 && t.Code == "" && t.Err == nil
 }
 
 // Sentinels of each category, for errors.Is.
@@ -133,11 +134,11 @@ func NewUnavailable(dependency string, cause error) *Error {
 	return &Error{Kind: Unavailable, Problems: []string{"the " + dependency + " service is unavailable; retry after the Retry-After seconds"}, Err: cause}
 }
 
-// WithReason returns a copy of e with its machine-readable reason set; e, which may be a
-// shared sentinel, is left as it is.
-func (e *Error) WithReason(reason string) *Error {
+// WithCode returns a copy of e with its machine-readable code set; e, which may be a shared
+// sentinel, is left as it is.
+func (e *Error) WithCode(code string) *Error {
 	c := *e
-	c.Reason = reason
+	c.Code = code
 	return &c
 }
 

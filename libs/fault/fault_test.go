@@ -59,10 +59,10 @@ func TestTooManyRequestsCarriesItsWait(t *testing.T) {
 	}
 }
 
-func TestWithReasonLeavesASharedFailureAsItIs(t *testing.T) {
+func TestWithCodeLeavesASharedFailureAsItIs(t *testing.T) {
 	shared := fault.NewConflict("category cat_1 is sold out")
-	tagged := shared.WithReason("NO_PLACE_LEFT")
-	if shared.Reason != "" || tagged.Reason != "NO_PLACE_LEFT" || tagged.Problems[0] != shared.Problems[0] {
+	tagged := shared.WithCode("quota_exhausted")
+	if shared.Code != "" || tagged.Code != "quota_exhausted" || tagged.Problems[0] != shared.Problems[0] {
 		t.Fatalf("shared %+v, tagged %+v", shared, tagged)
 	}
 }

@@ -16,6 +16,7 @@ const RetryAfterTimeout = "2"
 // errTimedOut is the answer to a request that ran out of time.
 var errTimedOut = &Error{
 	Status:  http.StatusServiceUnavailable,
+	Code:    CodeTimeout,
 	Message: "the request did not complete in time; retry after the Retry-After seconds",
 	Headers: map[string]string{fiber.HeaderRetryAfter: RetryAfterTimeout},
 }

@@ -15,8 +15,14 @@ import (
 // Error is an HTTP failure with the message a client may see. Message is a string or, for
 // validation failures, a list of problems each naming its field path.
 type Error struct {
-	Status  int
+	Status int
+	// Code is the stable, machine-readable code of the failure; empty answers the status's
+	// default (DefaultCode).
+	Code    string
 	Message any
+	// Problems are the input problems of a 400 or 422, each with its path and code; Message
+	// then lists their sentences.
+	Problems []fault.Problem
 	// Headers are set on the response (for example Retry-After).
 	Headers map[string]string
 }
@@ -34,19 +40,33 @@ func NewError(status int, message string) *Error {
 	return &Error{Status: status, Message: message}
 }
 
-// BadRequest reports a client error with one or more problems.
-func BadRequest(problems ...string) *Error {
-	if len(problems) == 1 {
-		return NewError(http.StatusBadRequest, problems[0])
-	}
-	return &Error{Status: http.StatusBadRequest, Message: problems}
+// WithCode returns a copy of e answered with code; e, which may be shared, is left as it is.
+func (e *Error) WithCode(code string) *Error {
+	c := *e
+	c.Code = code
+	return &c
 }
 
-// Unauthorized reports missing or invalid credentials.
-func Unauthorized(message string) *Error { return NewError(http.StatusUnauthorized, message) }
+// Invalid reports a request whose input has problems (400 validation_failed); Message lists
+// their sentences.
+func Invalid(problems []fault.Problem) *Error {
+	return &Error{Status: http.StatusBadRequest, Code: CodeValidationFailed, Message: messages(problems), Problems: problems}
+}
 
-// Forbidden reports valid credentials that may not perform the request.
-func Forbidden(message string) *Error { return NewError(http.StatusForbidden, message) }
+// BadRequest reports a client error with one or more problems, each naming its field path.
+func BadRequest(problems ...string) *Error {
+	return fromFault(fault.NewInvalid(problems...))
+}
+
+// Unauthorized reports missing or invalid credentials, code saying which.
+func Unauthorized(code, message string) *Error {
+	return &Error{Status: http.StatusUnauthorized, Code: code, Message: message}
+}
+
+// Forbidden reports valid credentials that may not perform the request, code saying why.
+func Forbidden(code, message string) *Error {
+	return &Error{Status: http.StatusForbidden, Code: code, Message: message}
+}
 
 // TooManyRequests refuses a request for now (429) with message, telling the client to retry
 // after retryAfter (Retry-After in whole seconds, rounded up, at least 1).
@@ -54,6 +74,7 @@ func TooManyRequests(message string, retryAfter time.Duration) *Error {
 	return &Error{
 		Status:  http.StatusTooManyRequests,
 		Message: message,
+		Code:    CodeRateLimited,
 		Headers: map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(RetryAfterSeconds(retryAfter))},
 	}
 }
@@ -65,10 +86,12 @@ func RetryAfterSeconds(d time.Duration) int {
 
 // Body is the standard error body of every non-2xx response.
 type Body struct {
-	StatusCode int    `json:"statusCode"`
-	Message    any    `json:"message"`
-	Error      string `json:"error"`
-	RequestID  string `json:"requestId,omitempty"`
+	StatusCode int             `json:"statusCode"`
+	Code       string          `json:"code"`
+	Message    any             `json:"message"`
+	Problems   []fault.Problem `json:"problems,omitempty"`
+	Error      string          `json:"error"`
+	RequestID  string          `json:"requestId,omitempty"`
 }
 
 // fromFault is the one mapping of the failure categories to answers. A failure with a
@@ -76,10 +99,11 @@ type Body struct {
 // RetryAfterUnavailable.
 func fromFault(f *fault.Error) *Error {
 	var msg any = f.Kind.String()
+	var problems []fault.Problem
 	switch {
 	case (f.Kind == fault.Invalid || f.Kind == fault.Unprocessable) && len(f.Problems) > 0:
 		// Input problems are always a list, each naming its field path.
-		msg = f.Problems
+		msg, problems = f.Problems, f.Details()
 	case len(f.Problems) == 1:
 		msg = f.Problems[0]
 	case len(f.Problems) > 1:
@@ -89,7 +113,7 @@ func fromFault(f *fault.Error) *Error {
 	if !ok {
 		return errInternal
 	}
-	e := &Error{Status: status, Message: msg}
+	e := &Error{Status: status, Code: f.Code, Message: msg, Problems: problems}
 	switch {
 	case f.RetryAfter > 0:
 		e.Headers = map[string]string{fiber.HeaderRetryAfter: strconv.Itoa(RetryAfterSeconds(f.RetryAfter))}
@@ -114,8 +138,20 @@ var statuses = map[fault.Kind]int{
 // MessageNoRoute is the message of the 404 for a method and path no route serves.
 const MessageNoRoute = "no route for this method and path"
 
+// errNoRoute is the answer to a method and path no route serves.
+var errNoRoute = &Error{Status: http.StatusNotFound, Code: CodeRouteNotFound, Message: MessageNoRoute}
+
 // errInternal is the answer to our own failure: it leaks nothing.
 var errInternal = NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it")
+
+// messages returns the sentences of problems.
+func messages(problems []fault.Problem) []string {
+	out := make([]string, len(problems))
+	for i, p := range problems {
+		out[i] = p.Message
+	}
+	return out
+}
 
 // WriteError writes e as the standard error body.
 func WriteError(c *fiber.Ctx, e *Error) error {
@@ -127,9 +163,15 @@ func WriteError(c *fiber.Ctx, e *Error) error {
 		id = NewRequestID()
 		c.Set(HeaderRequestID, id)
 	}
+	code := e.Code
+	if code == "" {
+		code = DefaultCode(e.Status)
+	}
 	return c.Status(e.Status).JSON(Body{
 		StatusCode: e.Status,
+		Code:       code,
 		Message:    e.Message,
+		Problems:   e.Problems,
 		Error:      http.StatusText(e.Status),
 		RequestID:  id,
 	})
@@ -147,7 +189,7 @@ func classify(err error) (e *Error, internal bool) {
 	if errors.As(err, &fe) {
 		switch fe.Code {
 		case fiber.StatusNotFound:
-			return NewError(http.StatusNotFound, MessageNoRoute), false
+			return errNoRoute, false
 		case fiber.StatusRequestEntityTooLarge:
 			return NewError(fe.Code, "request body is too large"), false
 		}

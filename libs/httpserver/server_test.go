@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -48,7 +49,7 @@ func newServer(t *testing.T, o httpserver.Options) (*httpserver.Server, string, 
 		case "rules":
 			return fault.NewUnprocessable("a: too long", "b: too short")
 		case "taken":
-			return fault.NewConflict("widget taken").WithReason("TAKEN")
+			return fault.NewConflict("widget taken").WithCode("taken")
 		case "later":
 			return fault.NewTooManyRequests("slow down", 1500*time.Millisecond)
 		case "peer":
@@ -105,24 +106,24 @@ func TestStandardErrorBodies(t *testing.T) {
 		name, method, path, body string
 		status                   int
 		message                  any
-		retryAfter               string
+		retryAfter, code         string
 	}{
-		{"a failure category", "GET", "/widgets/missing", "", 404, "widget not found", ""},
-		{"problem list", "GET", "/widgets/bad", "", 400, []any{"a must be set", "b must be at most 3"}, ""},
-		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path", ""},
-		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large", ""},
-		{"fault: not found, wrapped", "GET", "/widgets/gone", "", 404, "widget 7 not found", ""},
-		{"fault: one broken rule is a list too", "GET", "/widgets/one-rule", "", 422, []any{"a: too long"}, ""},
-		{"fault: broken rules", "GET", "/widgets/rules", "", 422, []any{"a: too long", "b: too short"}, ""},
-		{"fault: conflict", "GET", "/widgets/taken", "", 409, "widget taken", ""},
-		{"fault: too many requests, wait rounded up", "GET", "/widgets/later", "", 429, "slow down", "2"},
-		{"fault: a dependency down", "GET", "/widgets/peer", "", 503, "the widget service is unavailable; retry after the Retry-After seconds", httpserver.RetryAfterUnavailable},
-		{"fault: internal leaks nothing", "GET", "/widgets/ours", "", 500, "internal error; quote the requestId when reporting it", ""},
-		{"internal error leaks nothing", "GET", "/widgets/boom", "", 500, "internal error; quote the requestId when reporting it", ""},
-		{"panic", "GET", "/widgets/panic", "", 500, "internal error; quote the requestId when reporting it", ""},
+		{"a failure category", "GET", "/widgets/missing", "", 404, "widget not found", "", "not_found"},
+		{"problem list", "GET", "/widgets/bad", "", 400, []any{"a must be set", "b must be at most 3"}, "", "validation_failed"},
+		{"unknown route", "GET", "/nope", "", 404, "no route for this method and path", "", "route_not_found"},
+		{"body over the limit", "POST", "/echo", strings.Repeat("x", 65), 413, "request body is too large", "", "body_too_large"},
+		{"fault: not found, wrapped", "GET", "/widgets/gone", "", 404, "widget 7 not found", "", "not_found"},
+		{"fault: one broken rule is a list too", "GET", "/widgets/one-rule", "", 422, []any{"a: too long"}, "", "rule_violated"},
+		{"fault: broken rules", "GET", "/widgets/rules", "", 422, []any{"a: too long", "b: too short"}, "", "rule_violated"},
+		{"fault: conflict", "GET", "/widgets/taken", "", 409, "widget taken", "", "taken"},
+		{"fault: too many requests, wait rounded up", "GET", "/widgets/later", "", 429, "slow down", "2", "rate_limited"},
+		{"fault: a dependency down", "GET", "/widgets/peer", "", 503, "the widget service is unavailable; retry after the Retry-After seconds", httpserver.RetryAfterUnavailable, "service_unavailable"},
+		{"fault: internal leaks nothing", "GET", "/widgets/ours", "", 500, "internal error; quote the requestId when reporting it", "", "internal_error"},
+		{"internal error leaks nothing", "GET", "/widgets/boom", "", 500, "internal error; quote the requestId when reporting it", "", "internal_error"},
+		{"panic", "GET", "/widgets/panic", "", 500, "internal error; quote the requestId when reporting it", "", "internal_error"},
 		// Answered by the HTTP server itself, before any route: the request's head does not fit
 		// its 4 KiB read buffer.
-		{"request head over the read buffer", "GET", "/widgets/" + strings.Repeat("x", 5000), "", 431, "Request Header Fields Too Large", ""},
+		{"request head over the read buffer", "GET", "/widgets/" + strings.Repeat("x", 5000), "", 431, "Request Header Fields Too Large", "", "headers_too_large"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -132,6 +133,9 @@ func TestStandardErrorBodies(t *testing.T) {
 			}
 			if got, _ := json.Marshal(b.Message); string(got) != mustJSON(tc.message) {
 				t.Errorf("message %s, want %s", got, mustJSON(tc.message))
+			}
+			if b.Code != tc.code {
+				t.Errorf("code %q, want %q", b.Code, tc.code)
 			}
 			if hdr.Get("Retry-After") != tc.retryAfter {
 				t.Errorf("Retry-After %q, want %q", hdr.Get("Retry-After"), tc.retryAfter)
@@ -258,6 +262,20 @@ func TestTooManyRequestsRoundsRetryAfterUp(t *testing.T) {
 		e := httpserver.TooManyRequests("slow down", d)
 		if e.Status != http.StatusTooManyRequests || e.Headers[fiber.HeaderRetryAfter] != want || e.Message != "slow down" {
 			t.Errorf("TooManyRequests(%v) = %+v, want 429 with Retry-After %s", d, e, want)
+		}
+	}
+}
+
+func TestInputProblemsCarryTheirPathsAndCodes(t *testing.T) {
+	_, base, _, _ := newServer(t, httpserver.Options{})
+	for path, want := range map[string][]fault.Problem{
+		"/widgets/bad":   {{Path: "a", Code: "invalid", Message: "a must be set"}, {Path: "b", Code: "invalid", Message: "b must be at most 3"}},
+		"/widgets/rules": {{Path: "a", Code: "rule_violated", Message: "a: too long"}, {Path: "b", Code: "rule_violated", Message: "b: too short"}},
+		"/widgets/taken": nil,
+	} {
+		_, _, b := get(t, "GET", base+path, "", nil)
+		if !slices.Equal(b.Problems, want) {
+			t.Errorf("%s: problems %+v, want %+v", path, b.Problems, want)
 		}
 	}
 }

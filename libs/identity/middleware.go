@@ -23,14 +23,14 @@ func Middleware(v *Verifier, callers Allowed) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		tok := c.Get(Header)
 		if tok == "" {
-			return httpserver.Unauthorized("this service is reached through the gateway only")
+			return httpserver.Unauthorized(httpserver.CodeUnauthorized, "this service is reached through the gateway only")
 		}
 		ver, err := v.Verify(tok)
 		if err != nil {
-			return httpserver.Unauthorized("the internal identity token is invalid or expired")
+			return httpserver.Unauthorized(httpserver.CodeUnauthorized, "the internal identity token is invalid or expired")
 		}
 		if !slices.Contains(callers, ver.Issuer) {
-			return httpserver.Forbidden("this route does not accept calls from " + ver.Issuer)
+			return httpserver.Forbidden(httpserver.CodeForbidden, "this route does not accept calls from "+ver.Issuer)
 		}
 		c.Locals(verifiedLocal, ver)
 		return c.Next()
@@ -56,7 +56,7 @@ func ClientIP(c *fiber.Ctx) string { return c.Get(HeaderClientIP) }
 func RequireType(t KeyType) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if From(c).KeyType != t {
-			return httpserver.Forbidden("this route does not accept " + string(From(c).KeyType) + " credentials")
+			return httpserver.Forbidden(httpserver.CodeForbidden, "this route does not accept "+string(From(c).KeyType)+" credentials")
 		}
 		return c.Next()
 	}
@@ -67,7 +67,7 @@ func RequireType(t KeyType) fiber.Handler {
 // or, worse, any.
 func RequireOrganizer(c *fiber.Ctx) error {
 	if From(c).OrganizerID == "" {
-		return httpserver.Forbidden("this route needs an identity that names an organizer")
+		return httpserver.Forbidden(httpserver.CodeForbidden, "this route needs an identity that names an organizer")
 	}
 	return c.Next()
 }
@@ -76,7 +76,7 @@ func RequireOrganizer(c *fiber.Ctx) error {
 func RequireScope(scope string) fiber.Handler {
 	return func(c *fiber.Ctx) error {
 		if !From(c).HasScope(scope) {
-			return httpserver.Forbidden("the API key lacks the " + scope + " scope")
+			return httpserver.Forbidden(httpserver.CodeForbidden, "the API key lacks the "+scope+" scope")
 		}
 		return c.Next()
 	}

@@ -142,15 +142,15 @@ func (c *Client) unavailable(method, path string, err error) error {
 
 // refusal turns a non-2xx answer into its failure category.
 func (c *Client) refusal(method, path string, res *http.Response, raw []byte) error {
-	problems, reason := readBody(raw, res.StatusCode)
+	problems, code := readBody(raw, res.StatusCode)
 	retry := time.Duration(0)
 	if s, err := strconv.Atoi(res.Header.Get("Retry-After")); err == nil && s > 0 {
 		retry = time.Duration(s) * time.Second
 	}
 	cause := fmt.Errorf("%s %s %s answered %d: %s", c.name, method, path, res.StatusCode, strings.Join(problems, "; "))
-	e := &fault.Error{Problems: problems, Reason: reason, RetryAfter: retry, Err: cause}
+	e := &fault.Error{Problems: problems, Code: code, RetryAfter: retry, Err: cause}
 	switch {
-	case res.StatusCode == http.StatusNotFound && !(len(problems) == 1 && problems[0] == httpserver.MessageNoRoute):
+	case res.StatusCode == http.StatusNotFound && code != httpserver.CodeRouteNotFound:
 		e.Kind = fault.NotFound
 	case res.StatusCode == http.StatusConflict:
 		e.Kind = fault.Conflict
@@ -167,20 +167,20 @@ func (c *Client) refusal(method, path string, res *http.Response, raw []byte) er
 	return e
 }
 
-// readBody reads the message (a string or a list) and the reason of a standard error body.
-func readBody(raw []byte, status int) (problems []string, reason string) {
+// readBody reads the message (a string or a list) and the code of a standard error body.
+func readBody(raw []byte, status int) (problems []string, code string) {
 	var b struct {
 		Message json.RawMessage `json:"message"`
-		Reason  string          `json:"reason"`
+		Code    string          `json:"code"`
 	}
 	if json.Unmarshal(raw, &b) == nil && len(b.Message) > 0 {
 		var one string
 		if json.Unmarshal(b.Message, &one) == nil {
-			return []string{one}, b.Reason
+			return []string{one}, b.Code
 		}
 		if json.Unmarshal(b.Message, &problems) == nil && len(problems) > 0 {
-			return problems, b.Reason
+			return problems, b.Code
 		}
 	}
-	return []string{http.StatusText(status)}, b.Reason
+	return []string{http.StatusText(status)}, b.Code
 }

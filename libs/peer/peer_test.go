@@ -28,14 +28,14 @@ type answer struct {
 var answers = map[string]answer{
 	"/ok":        {200, `{"id":"evt_1"}`, nil},
 	"/missing":   {404, `{"statusCode":404,"message":"event evt_9 not found"}`, nil},
-	"/sold-out":  {409, `{"statusCode":409,"message":"category cat_1 is sold out","reason":"NO_PLACE_LEFT"}`, nil},
+	"/sold-out":  {409, `{"statusCode":409,"message":"category cat_1 is sold out","code":"quota_exhausted"}`, nil},
 	"/rules":     {422, `{"statusCode":422,"message":["athletes[0].birthDate: too young","tShirt: unknown size"]}`, nil},
 	"/slow-down": {429, `{"statusCode":429,"message":"too many holds"}`, map[string]string{"Retry-After": "30"}},
 	"/down":      {503, `{"statusCode":503,"message":"database unavailable"}`, map[string]string{"Retry-After": "5"}},
 	"/bad":       {400, `{"statusCode":400,"message":"categoryId: is required"}`, nil},
 	"/forbidden": {403, `not json`, nil},
 	"/garbled":   {200, `{"id":`, nil},
-	"/no-route":  {404, `{"statusCode":404,"message":"no route for this method and path"}`, nil},
+	"/no-route":  {404, `{"statusCode":404,"code":"route_not_found","message":"no route for this method and path"}`, nil},
 }
 
 // seen is what the test peer received.
@@ -114,11 +114,11 @@ func TestRefusalsKeepTheirCategory(t *testing.T) {
 		path       string
 		kind       fault.Kind
 		problems   []string
-		reason     string
+		code       string
 		retryAfter time.Duration
 	}{
 		{"/missing", fault.NotFound, []string{"event evt_9 not found"}, "", 0},
-		{"/sold-out", fault.Conflict, []string{"category cat_1 is sold out"}, "NO_PLACE_LEFT", 0},
+		{"/sold-out", fault.Conflict, []string{"category cat_1 is sold out"}, "quota_exhausted", 0},
 		{"/rules", fault.Unprocessable, []string{"athletes[0].birthDate: too young", "tShirt: unknown size"}, "", 0},
 		{"/slow-down", fault.TooManyRequests, []string{"too many holds"}, "", 30 * time.Second},
 		{"/down", fault.Unavailable, []string{"the registration service is unavailable; retry after the Retry-After seconds"}, "", 5 * time.Second},
@@ -136,9 +136,9 @@ func TestRefusalsKeepTheirCategory(t *testing.T) {
 			if !ok {
 				t.Fatalf("err %v is no fault", err)
 			}
-			if f.Kind != tc.kind || f.Reason != tc.reason || f.RetryAfter != tc.retryAfter || !slices.Equal(f.Problems, tc.problems) {
-				t.Fatalf("got %v %q reason %q retry %v; want %v %q reason %q retry %v",
-					f.Kind, f.Problems, f.Reason, f.RetryAfter, tc.kind, tc.problems, tc.reason, tc.retryAfter)
+			if f.Kind != tc.kind || f.Code != tc.code || f.RetryAfter != tc.retryAfter || !slices.Equal(f.Problems, tc.problems) {
+				t.Fatalf("got %v %q code %q retry %v; want %v %q code %q retry %v",
+					f.Kind, f.Problems, f.Code, f.RetryAfter, tc.kind, tc.problems, tc.code, tc.retryAfter)
 			}
 		})
 	}

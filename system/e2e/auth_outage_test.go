@@ -64,6 +64,7 @@ func TestKnownKeysOutliveAnAuthOutage(t *testing.T) {
 	})
 	res := search(unseen.Key)
 	wantError(t, res, 503, "key verification is temporarily unavailable")
+	wantCode(t, res, 503, "service_unavailable")
 	if res.header.Get("Retry-After") == "" {
 		t.Fatalf("a 503 without Retry-After: %v", res.header)
 	}

@@ -32,30 +32,32 @@ func TestAuthenticationFailures(t *testing.T) {
 		r       req
 		status  int
 		message string
+		code    string
 	}{
-		{"no key", req{"POST", search, nil, "{}"}, 401, "missing API key"},
-		{"malformed key", req{"POST", search, secret("pdm_sk_live_tooshort"), "{}"}, 401, "malformed API key"},
-		{"foreign prefix", req{"POST", search, secret("sk_live_" + all.Key[12:]), "{}"}, 401, "malformed API key"},
-		{"bad checksum", req{"POST", search, secret(badChecksum), "{}"}, 401, "checksum mismatch"},
-		{"unknown key", req{"POST", search, secret(unknown), "{}"}, 401, "unknown API key"},
-		{"revoked key", req{"POST", search, secret(revoked.Key), "{}"}, 401, "revoked"},
-		{"not a bearer token", req{"POST", search, map[string]string{"Authorization": "Basic " + all.Key}, "{}"}, 401, "Bearer scheme"},
-		{"missing scope", req{"GET", pricing, secret(reader.Key), nil}, 403, "lacks the pricing:read scope"},
-		{"publishable key as bearer on an organizer path", req{"POST", search, secret(pub.Key), "{}"}, 403, "publishable keys work only on /external/v1/browser"},
-		{"publishable header on an organizer path", req{"POST", search, browser(pub.Key, site), "{}"}, 403, "publishable keys work only"},
-		{"secret key as publishable key", req{"POST", browserSearch, browser(all.Key, site), "{}"}, 403, "secret keys are refused on browser endpoints"},
-		{"secret key as bearer on a browser path", req{"POST", browserSearch, map[string]string{"Authorization": "Bearer " + all.Key, "Origin": site}, "{}"}, 403, "secret keys are refused"},
-		{"no publishable key", req{"POST", browserSearch, map[string]string{"Origin": site}, "{}"}, 401, "missing publishable key"},
-		{"no Origin", req{"POST", browserSearch, browser(pub.Key, ""), "{}"}, 403, "the Origin header is required"},
-		{"Origin not allowed", req{"POST", browserSearch, browser(pub.Key, "https://evil.example"), "{}"}, 403, "origin https://evil.example is not allowed for this publishable key"},
-		{"Origin differing by port", req{"POST", browserSearch, browser(pub.Key, site+":8443"), "{}"}, 403, "is not allowed"},
-		{"preflight without Origin", req{"OPTIONS", browserSearch, map[string]string{"Access-Control-Request-Method": "POST"}, nil}, 403, "the Origin header is required"},
-		{"preflight from a disallowed origin", req{"OPTIONS", browserSearch, map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, nil}, 403, "not allowed by any publishable key"},
+		{"no key", req{"POST", search, nil, "{}"}, 401, "missing API key", "key_missing"},
+		{"malformed key", req{"POST", search, secret("pdm_sk_live_tooshort"), "{}"}, 401, "malformed API key", "key_malformed"},
+		{"foreign prefix", req{"POST", search, secret("sk_live_" + all.Key[12:]), "{}"}, 401, "malformed API key", "key_malformed"},
+		{"bad checksum", req{"POST", search, secret(badChecksum), "{}"}, 401, "checksum mismatch", "key_malformed"},
+		{"unknown key", req{"POST", search, secret(unknown), "{}"}, 401, "unknown API key", "key_unknown"},
+		{"revoked key", req{"POST", search, secret(revoked.Key), "{}"}, 401, "revoked", "key_revoked"},
+		{"not a bearer token", req{"POST", search, map[string]string{"Authorization": "Basic " + all.Key}, "{}"}, 401, "Bearer scheme", "key_malformed"},
+		{"missing scope", req{"GET", pricing, secret(reader.Key), nil}, 403, "lacks the pricing:read scope", "scope_missing"},
+		{"publishable key as bearer on an organizer path", req{"POST", search, secret(pub.Key), "{}"}, 403, "publishable keys work only on /external/v1/browser", "key_wrong_surface"},
+		{"publishable header on an organizer path", req{"POST", search, browser(pub.Key, site), "{}"}, 403, "publishable keys work only", "key_wrong_surface"},
+		{"secret key as publishable key", req{"POST", browserSearch, browser(all.Key, site), "{}"}, 403, "secret keys are refused on browser endpoints", "key_wrong_surface"},
+		{"secret key as bearer on a browser path", req{"POST", browserSearch, map[string]string{"Authorization": "Bearer " + all.Key, "Origin": site}, "{}"}, 403, "secret keys are refused", "key_wrong_surface"},
+		{"no publishable key", req{"POST", browserSearch, map[string]string{"Origin": site}, "{}"}, 401, "missing publishable key", "key_missing"},
+		{"no Origin", req{"POST", browserSearch, browser(pub.Key, ""), "{}"}, 403, "the Origin header is required", "origin_missing"},
+		{"Origin not allowed", req{"POST", browserSearch, browser(pub.Key, "https://evil.example"), "{}"}, 403, "origin https://evil.example is not allowed for this publishable key", "origin_not_allowed"},
+		{"Origin differing by port", req{"POST", browserSearch, browser(pub.Key, site+":8443"), "{}"}, 403, "is not allowed", "origin_not_allowed"},
+		{"preflight without Origin", req{"OPTIONS", browserSearch, map[string]string{"Access-Control-Request-Method": "POST"}, nil}, 403, "the Origin header is required", "origin_missing"},
+		{"preflight from a disallowed origin", req{"OPTIONS", browserSearch, map[string]string{"Origin": "https://evil.example", "Access-Control-Request-Method": "POST"}, nil}, 403, "not allowed by any publishable key", "origin_not_allowed"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			res := do(t, tc.r)
 			wantError(t, res, tc.status, tc.message)
+			wantCode(t, res, tc.status, tc.code)
 			if tc.r.method == "OPTIONS" && res.header.Get("Access-Control-Allow-Origin") != "" {
 				t.Fatal("a refused preflight carries Access-Control-Allow-Origin")
 			}
@@ -113,6 +115,7 @@ func TestExpiredKeyIsRefusedOnTheNextRequest(t *testing.T) {
 		return res
 	}, func(r response) bool { return r.status == 401 })
 	wantError(t, res, 401, "this API key expired at "+expires.UTC().Format(time.RFC3339))
+	wantCode(t, res, 401, "key_expired")
 }
 
 func flip(c byte) string {

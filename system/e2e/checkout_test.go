@@ -167,7 +167,9 @@ func TestIdempotentSessionReplay(t *testing.T) {
 	}
 	other := s.purchase("Team Other")
 	other["idempotencyKey"] = "e2e-retry-0001"
-	wantError(t, s.post(t, "session", other), 422, "idempotencyKey was already used with a different request body")
+	reused := s.post(t, "session", other)
+	wantError(t, reused, 422, "idempotencyKey was already used with a different request body")
+	wantCode(t, reused, 422, "idempotency_key_reused")
 
 	// stripe-mock names every session alike, so "one purchase" is shown by the order: one
 	// Stripe request, one hold (the pair's two tickets).

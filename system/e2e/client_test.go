@@ -64,7 +64,34 @@ func do(t testing.TB, r req) response {
 	}
 	defer res.Body.Close()
 	raw, _ := io.ReadAll(res.Body)
+	if res.StatusCode >= http.StatusBadRequest {
+		standardError(t, r, res.StatusCode, raw)
+	}
 	return response{status: res.StatusCode, header: res.Header, body: raw}
+}
+
+// standardError checks that a refusal is the standard error body with a code (and problem
+// codes) the document lists, whatever the test goes on to assert.
+func standardError(t testing.TB, r req, status int, body []byte) {
+	t.Helper()
+	v, err := document()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.ValidateError(body); err != nil {
+		t.Errorf("%s %s answered %d with an error body the document does not describe (%v): %s", r.method, r.url, status, err, body)
+	}
+}
+
+// wantCode checks a response is status with the standard error body whose code is code.
+func wantCode(t testing.TB, res response, status int, code string) {
+	t.Helper()
+	var b struct {
+		Code string `json:"code"`
+	}
+	if err := json.Unmarshal(res.body, &b); res.status != status || err != nil || b.Code != code {
+		t.Fatalf("answered %d %s, want %d with code %s", res.status, res.body, status, code)
+	}
 }
 
 // gw returns the URL of an external path on the first gateway.

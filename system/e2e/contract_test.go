@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/apispec"
@@ -63,8 +64,20 @@ func TestBodiesAreValidatedAtTheEdge(t *testing.T) {
 			if err := v.ValidateResponse(opFor(tc.path), 400, res.body); err != nil {
 				t.Fatalf("error body does not match the document: %v", err)
 			}
+			wantCode(t, res, 400, "validation_failed")
+			var structured struct {
+				Problems []struct{ Path, Code, Message string }
+			}
+			_ = json.Unmarshal(res.body, &structured)
+			for _, p := range structured.Problems {
+				if p.Path == "" || !strings.HasPrefix(p.Message, p.Path+" ") || p.Code == "" {
+					t.Fatalf("problem %+v does not name its path and code", p)
+				}
+			}
 		})
 	}
+	wantCode(t, do(t, req{"POST", gw("/organizer/events/search"), map[string]string{"Authorization": "Bearer " + demo.SecretAll.Key, "Content-Type": "text/plain"}, "limit=5"}),
+		415, "unsupported_media_type")
 	wantError(t, do(t, req{"POST", gw("/organizer/events/search"), map[string]string{"Authorization": "Bearer " + demo.SecretAll.Key, "Content-Type": "text/plain"}, "limit=5"}),
 		415, "application/json")
 }

@@ -34,6 +34,7 @@ func TestStalledTableAnswers503ThroughTheGateway(t *testing.T) {
 
 	res := do(t, search)
 	wantError(t, res, http.StatusServiceUnavailable, "did not complete in time")
+	wantCode(t, res, http.StatusServiceUnavailable, "timeout")
 	if res.header.Get("Retry-After") == "" {
 		t.Fatal("the 503 carries no Retry-After")
 	}

@@ -28,6 +28,7 @@ func TestBrowserBodiesAreBoundedPerRoute(t *testing.T) {
 	body := func(n int) string { return `{"limit":5}` + strings.Repeat(" ", n-len(`{"limit":5}`)) }
 
 	over := tn.browser("POST", "/events/search", body(limit+1))
+	wantCode(t, send(t, over), 413, "body_too_large")
 	wantError(t, send(t, over), 413, "accepts at most "+strconv.Itoa(limit)+" bytes")
 	over.headers["x-publishable-key"] = "pdm_pk_live_not-even-a-key"
 	wantError(t, send(t, over), 413, "accepts at most "+strconv.Itoa(limit)+" bytes")
@@ -53,5 +54,6 @@ func TestAnEncodedSlashIsNotAnotherRoutesAnswer(t *testing.T) {
 			t.Fatalf("the event %s%%2Fpricing-cards was served the kept pricing cards: %s", ev.ID, res.body)
 		}
 		wantError(t, res, 404, "not found")
+		wantCode(t, res, 404, "not_found")
 	}
 }

@@ -22,6 +22,7 @@ func TestPromocodeGuessingIsBlockedPerAddress(t *testing.T) {
 		code := fmt.Sprintf("GUESS%02d", i)
 		res := summary(guesser, code)
 		wantError(t, res, 422, code+`\" is not valid for this purchase`) // the message is JSON, quotes escaped
+		wantCode(t, res, 422, "promocode_invalid")
 		conforms(t, "browserCheckoutSummary", res)
 	}
 	blocked := summary(guesser, "FREE100")

@@ -30,6 +30,7 @@ func TestCheckoutSessionLimitPerKey(t *testing.T) {
 	}
 	res := sessionFrom(t, k.Key, "198.51.100.99")
 	wantError(t, res, 429, "rate limit exceeded")
+	wantCode(t, res, 429, "rate_limited")
 	wantRetryHeaders(t, res, checkoutPerKeyLimit)
 }
 

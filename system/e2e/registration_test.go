@@ -126,6 +126,7 @@ func TestDeleteCancelsAPaidRegistration(t *testing.T) {
 
 	res = send(t, req{"PATCH", gw("/organizer/registrations/" + reg.Tickets[0].TicketID), secret(o.secret.Key), map[string]any{"teamName": "Renamed"}})
 	wantError(t, res, 409, "cancelled")
+	wantCode(t, res, 409, "registration_cancelled")
 	conforms(t, "organizerUpdateRegistration", res)
 	// The cancelled registration's bib is free again.
 	reuse := registrationBody(ev, "pairs", "New pair", athlete("Mario Sanz", "MALE", "1985-05-05"), athlete("Nuria Sanz", "FEMALE", "1986-06-06"))
@@ -133,6 +134,7 @@ func TestDeleteCancelsAPaidRegistration(t *testing.T) {
 	createRegistration(t, o.secret.Key, reuse)
 	res = send(t, req{"POST", gw("/organizer/registrations"), secret(o.secret.Key), reuse})
 	wantError(t, res, 409, "bib number 42 is already taken in this event")
+	wantCode(t, res, 409, "bib_taken")
 	conforms(t, "organizerCreateRegistration", res)
 }
 

@@ -9,7 +9,7 @@ import (
 	"github.com/podiumhq/podium/libs/testkit"
 )
 
-const badSignature = "the Stripe-Signature header is missing, invalid or too old"
+const badSignature = "Stripe-Signature header is missing, invalid or too old"
 
 // checkoutState reads the state of an order's checkout in checkout's records.
 func checkoutState(t *testing.T, orderID string) string {
@@ -135,7 +135,9 @@ func TestStripeWebhookPaymentAfterExpiryWithoutPlaceIsRefunded(t *testing.T) {
 	inTime := stripeEvent(t, "checkout.session.completed", stripeSessionOf(t, s.org, first.OrderID), first.SessionID)
 	wantWebhook(t, deliver(t, inTime, signed(inTime, time.Now())), "applied")
 	s.wantOrder(t, first.OrderID, "ACTIVE", "COMPLETED")
-	wantError(t, s.post(t, "session", s.purchase("Team Sold Out")), 409, "is sold out")
+	soldOut := s.post(t, "session", s.purchase("Team Sold Out"))
+	wantError(t, soldOut, 409, "is sold out")
+	wantCode(t, soldOut, 409, "quota_exhausted")
 
 	paid := stripeEvent(t, "checkout.session.completed", lateCall, late.SessionID)
 	wantWebhook(t, deliver(t, paid, signed(paid, time.Now())), "applied")

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,6 +22,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/apispec/apispectest"
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // BasePath is the prefix of every operation's path.
@@ -157,12 +159,16 @@ func Check(v *apispec.Validator, operationID string, a Answer) error {
 }
 
 // StandardError returns what keeps the answer from being the standard error body: exactly
-// statusCode (the answer's status), message (a string, or a list of strings, never empty),
-// error (the status's reason phrase) and requestId (the X-Request-Id header's).
+// statusCode (the answer's status), code (never empty), message (a string, or a list of
+// strings, never empty), problems (when present, one per entry of message, in its order),
+// error (the status's reason phrase) and requestId (the X-Request-Id header's). Check also
+// holds code and the problems' codes to those the document lists.
 func StandardError(a Answer) error {
 	var body struct {
 		StatusCode int             `json:"statusCode"`
+		Code       string          `json:"code"`
 		Message    json.RawMessage `json:"message"`
+		Problems   []fault.Problem `json:"problems"`
 		Error      string          `json:"error"`
 		RequestID  string          `json:"requestId"`
 	}
@@ -181,12 +187,21 @@ func StandardError(a Answer) error {
 	switch {
 	case body.StatusCode != a.Status:
 		return fmt.Errorf("answered %d with statusCode %d: %s", a.Status, body.StatusCode, a.Body)
+	case body.Code == "":
+		return fmt.Errorf("answered %d without a code: %s", a.Status, a.Body)
 	case body.Error != http.StatusText(a.Status):
 		return fmt.Errorf("answered %d with error %q, want %q", a.Status, body.Error, http.StatusText(a.Status))
 	case !messageOK:
 		return fmt.Errorf("answered %d without a message: %s", a.Status, a.Body)
+	case body.Problems != nil && !problemsAreMessage(body.Problems, many):
+		return fmt.Errorf("answered %d with problems that are not its message: %s", a.Status, a.Body)
 	case body.RequestID == "" || body.RequestID != a.Header.Get("X-Request-Id"):
 		return fmt.Errorf("answered %d with requestId %q and X-Request-Id %q", a.Status, body.RequestID, a.Header.Get("X-Request-Id"))
 	}
 	return nil
+}
+
+// problemsAreMessage reports whether the problems' sentences are message's, in order.
+func problemsAreMessage(problems []fault.Problem, message []string) bool {
+	return slices.EqualFunc(problems, message, func(p fault.Problem, m string) bool { return p.Message == m })
 }

@@ -30,15 +30,18 @@ func TestCheckHasTeeth(t *testing.T) {
 		ok   bool
 	}{
 		{"a page", answer(201, "", `{"data":[],"total":0,"limit":50,"offset":0}`), true},
-		{"a refusal", answer(400, "req_1", `{"statusCode":400,"message":["limit must be at most 100"],"error":"Bad Request","requestId":"req_1"}`), true},
-		{"a 5xx", answer(503, "req_1", `{"statusCode":503,"message":"later","error":"Service Unavailable","requestId":"req_1"}`), false},
+		{"a refusal", answer(400, "req_1", `{"statusCode":400,"code":"validation_failed","message":["limit must be at most 100"],"problems":[{"path":"limit","code":"too_large","message":"limit must be at most 100"}],"error":"Bad Request","requestId":"req_1"}`), true},
+		{"problems that are not the message", answer(400, "req_1", `{"statusCode":400,"code":"validation_failed","message":["limit must be at most 100"],"problems":[{"path":"limit","code":"too_large","message":"limit is big"}],"error":"Bad Request","requestId":"req_1"}`), false},
+		{"a code the document does not list", answer(400, "req_1", `{"statusCode":400,"code":"bad_limit","message":"x","error":"Bad Request","requestId":"req_1"}`), false},
+		{"no code", answer(400, "req_1", `{"statusCode":400,"message":"x","error":"Bad Request","requestId":"req_1"}`), false},
+		{"a 5xx", answer(503, "req_1", `{"statusCode":503,"code":"service_unavailable","message":"later","error":"Service Unavailable","requestId":"req_1"}`), false},
 		{"a success the document does not describe", answer(201, "", `{"data":{}}`), false},
-		{"a status the operation does not have", answer(404, "req_1", `{"statusCode":404,"message":"x","error":"Not Found","requestId":"req_1"}`), false},
-		{"statusCode of another status", answer(400, "req_1", `{"statusCode":401,"message":"x","error":"Bad Request","requestId":"req_1"}`), false},
-		{"error not the reason phrase", answer(400, "req_1", `{"statusCode":400,"message":"x","error":"bad","requestId":"req_1"}`), false},
-		{"an empty message", answer(400, "req_1", `{"statusCode":400,"message":[],"error":"Bad Request","requestId":"req_1"}`), false},
-		{"a requestId not echoed", answer(400, "req_2", `{"statusCode":400,"message":"x","error":"Bad Request","requestId":"req_1"}`), false},
-		{"another member", answer(400, "req_1", `{"statusCode":400,"message":"x","error":"Bad Request","requestId":"req_1","stack":"..."}`), false},
+		{"a status the operation does not have", answer(404, "req_1", `{"statusCode":404,"code":"not_found","message":"x","error":"Not Found","requestId":"req_1"}`), false},
+		{"statusCode of another status", answer(400, "req_1", `{"statusCode":401,"code":"validation_failed","message":"x","error":"Bad Request","requestId":"req_1"}`), false},
+		{"error not the reason phrase", answer(400, "req_1", `{"statusCode":400,"code":"validation_failed","message":"x","error":"bad","requestId":"req_1"}`), false},
+		{"an empty message", answer(400, "req_1", `{"statusCode":400,"code":"validation_failed","message":[],"error":"Bad Request","requestId":"req_1"}`), false},
+		{"a requestId not echoed", answer(400, "req_2", `{"statusCode":400,"code":"validation_failed","message":"x","error":"Bad Request","requestId":"req_1"}`), false},
+		{"another member", answer(400, "req_1", `{"statusCode":400,"code":"validation_failed","message":"x","error":"Bad Request","requestId":"req_1","stack":"..."}`), false},
 		{"not JSON", answer(400, "req_1", `Bad Request`), false},
 	} {
 		if err := contracttest.Check(v, op, tc.a); (err == nil) != tc.ok {

@@ -131,7 +131,7 @@ func TestCreateKeyReportsProblemsByField(t *testing.T) {
 	wantError(t, env.Admin(t, http.MethodPost, path, map[string]any{"name": "x"}), http.StatusBadRequest,
 		[]any{"type is required: secret or publishable"})
 	wantError(t, env.Admin(t, http.MethodPost, path, map[string]any{"type": "secret", "name": "x", "scopes": "events:read"}),
-		http.StatusBadRequest, "body must be a valid JSON object of the documented shape")
+		http.StatusBadRequest, []any{"body must be a valid JSON object of the documented shape"})
 	// An unknown organizer is reported before problems in the body.
 	wantError(t, env.Admin(t, http.MethodPost, "/admin/organizers/org_missing/keys", map[string]any{}), http.StatusNotFound, "organizer not found")
 	if list := env.Admin(t, http.MethodGet, path, nil); list.Body["total"] != 0.0 {

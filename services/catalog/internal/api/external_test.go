@@ -265,7 +265,7 @@ func TestSearchPaging(t *testing.T) {
 				checkContract(t, surface.id, r)
 			}
 			wantError(t, env.Do(t, http.MethodPost, surface.path, `{"limit":"ten"}`, surface.h), http.StatusBadRequest,
-				"body must be a valid JSON object of the documented shape")
+				[]any{"body must be a valid JSON object of the documented shape"})
 		})
 	}
 	wantError(t, env.Do(t, http.MethodPost, "/external/v1/browser/events/search", `{"status":"DRAFT"}`, env.Publishable(t, orgA)),

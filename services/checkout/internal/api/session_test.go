@@ -253,7 +253,7 @@ func TestSessionBodyMustBeJSON(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	tokBody := json.RawMessage(`{"eventId": [`)
 	r := env.Browser(t, "session", tokBody, checkouttest.KeyID)
-	wantError(t, r, 400, "body must be a valid JSON object of the documented shape")
+	wantError(t, r, 400, []any{"body must be a valid JSON object of the documented shape"})
 }
 
 func TestSessionPreviewToken(t *testing.T) {

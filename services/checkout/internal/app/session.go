@@ -185,7 +185,7 @@ func (s *Service) confirmFree(ctx context.Context, in SessionInput, checkoutID, 
 	if err := s.registration.Confirm(ctx, in.Buyer.Principal, orderID, domain.PaymentRefFree, 0); err != nil {
 		s.fail(ctx, in.Buyer.Principal, checkoutID, true)
 		if errors.Is(err, fault.ErrConflict) {
-			return SessionResult{}, fault.NewConflict("no place is left in the chosen category")
+			return SessionResult{}, fault.NewConflict("no place is left in the chosen category").WithCode(domain.CodeQuotaExhausted)
 		}
 		return SessionResult{}, fmt.Errorf("session: confirm: %w", err)
 	}

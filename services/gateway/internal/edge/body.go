@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/golang-lru/v2/expirable"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 )
 
@@ -45,7 +46,7 @@ func (g *Gateway) validateBody(c *fiber.Ctx, op apispec.Operation, scope string,
 	err := g.Validator.ValidateRequest(op.ID, body)
 	var ve *apispec.ValidationError
 	if errors.As(err, &ve) {
-		return &httpserver.Error{Status: http.StatusBadRequest, Message: ve.Problems}
+		return httpserver.Invalid(ve.Problems)
 	}
 	if err == nil && extra != nil {
 		err = extra(body)
@@ -131,14 +132,15 @@ func redirectsAllowed(body []byte, allowed []string) error {
 	if err := json.Unmarshal(body, &urls); err != nil {
 		return httpserver.BadRequest("body must be a JSON object")
 	}
-	var problems []string
+	var problems []fault.Problem
 	for _, f := range []struct{ name, value string }{{"successUrl", urls.SuccessURL}, {"cancelUrl", urls.CancelURL}} {
 		if !slices.Contains(allowed, originOf(f.value)) {
-			problems = append(problems, f.name+" must be on an allowed origin of the publishable key")
+			problems = append(problems, fault.Problem{Path: f.name, Code: codeRedirectNotAllowed,
+				Message: f.name + " must be on an allowed origin of the publishable key"})
 		}
 	}
 	if problems != nil {
-		return &httpserver.Error{Status: http.StatusBadRequest, Message: problems}
+		return httpserver.Invalid(problems).WithCode(codeRedirectNotAllowed)
 	}
 	return nil
 }

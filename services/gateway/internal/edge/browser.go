@@ -14,7 +14,7 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 )
 
-var errNoOrigin = httpserver.Forbidden("the Origin header is required on browser endpoints")
+var errNoOrigin = httpserver.Forbidden(codeOriginMissing, "the Origin header is required on browser endpoints")
 
 // browser serves an operation of the browser surface with the spec's checks in its order: the
 // body within the operation's size, the publishable-key prefix, the key neither revoked nor
@@ -80,7 +80,7 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 		return errNoOrigin
 	}
 	if origin == "" || !slices.Contains(key.AllowedOrigins, origin) {
-		return httpserver.Forbidden("origin " + sent + " is not allowed for this publishable key")
+		return httpserver.Forbidden(codeOriginNotAllowed, "origin "+sent+" is not allowed for this publishable key")
 	}
 	setCORS(c, origin)
 	if err := g.limit(c, op, key.ID, ip); err != nil {
@@ -138,7 +138,7 @@ func (g *Gateway) preflight(methods []string) fiber.Handler {
 			return err
 		}
 		if origin == "" {
-			return httpserver.Forbidden("origin " + sent + " is not allowed by any publishable key")
+			return httpserver.Forbidden(codeOriginNotAllowed, "origin "+sent+" is not allowed by any publishable key")
 		}
 		ok, err := g.Keys.OriginAllowed(c.UserContext(), origin, g.Now(), g.admitLookup(c, ip))
 		var limited *httpserver.Error
@@ -149,7 +149,7 @@ func (g *Gateway) preflight(methods []string) fiber.Handler {
 			g.Log.ErrorContext(c.UserContext(), "origin check failed", "err", err)
 			return errKeysUnavailable
 		case !ok:
-			return httpserver.Forbidden("origin " + sent + " is not allowed by any publishable key")
+			return httpserver.Forbidden(codeOriginNotAllowed, "origin "+sent+" is not allowed by any publishable key")
 		}
 		c.Set(fiber.HeaderAccessControlAllowOrigin, origin)
 		c.Set(fiber.HeaderAccessControlAllowMethods, allow)

@@ -20,15 +20,15 @@ const (
 
 // Messages of credential failures; each names what to do next.
 var (
-	errNoSecretKey         = httpserver.Unauthorized("missing API key: send a secret key as 'Authorization: Bearer <key>' or in the x-api-key header")
-	errNotBearer           = httpserver.Unauthorized("the Authorization header must use the Bearer scheme")
-	errNoPublishableKey    = httpserver.Unauthorized("missing publishable key: send it in the x-publishable-key header")
-	errMalformedKey        = httpserver.Unauthorized("malformed API key")
-	errChecksum            = httpserver.Unauthorized("malformed API key: checksum mismatch")
-	errUnknownKey          = httpserver.Unauthorized("unknown API key")
-	errRevokedKey          = httpserver.Unauthorized("this API key has been revoked")
-	errPublishableOnServer = httpserver.Forbidden("publishable keys work only on /external/v1/browser endpoints; use a secret key")
-	errSecretInBrowser     = httpserver.Forbidden("secret keys are refused on browser endpoints: use a publishable key, and revoke this secret key if it was exposed in frontend code")
+	errNoSecretKey         = httpserver.Unauthorized(codeKeyMissing, "missing API key: send a secret key as 'Authorization: Bearer <key>' or in the x-api-key header")
+	errNotBearer           = httpserver.Unauthorized(codeKeyMalformed, "the Authorization header must use the Bearer scheme")
+	errNoPublishableKey    = httpserver.Unauthorized(codeKeyMissing, "missing publishable key: send it in the x-publishable-key header")
+	errMalformedKey        = httpserver.Unauthorized(codeKeyMalformed, "malformed API key")
+	errChecksum            = httpserver.Unauthorized(codeKeyMalformed, "malformed API key: checksum mismatch")
+	errUnknownKey          = httpserver.Unauthorized(codeKeyUnknown, "unknown API key")
+	errRevokedKey          = httpserver.Unauthorized(codeKeyRevoked, "this API key has been revoked")
+	errPublishableOnServer = httpserver.Forbidden(codeKeyWrongSurface, "publishable keys work only on /external/v1/browser endpoints; use a secret key")
+	errSecretInBrowser     = httpserver.Forbidden(codeKeyWrongSurface, "secret keys are refused on browser endpoints: use a publishable key, and revoke this secret key if it was exposed in frontend code")
 	errKeysUnavailable     = &httpserver.Error{Status: http.StatusServiceUnavailable, Message: "key verification is temporarily unavailable; retry shortly", Headers: map[string]string{fiber.HeaderRetryAfter: "1"}}
 )
 
@@ -84,7 +84,7 @@ func (g *Gateway) resolve(c *fiber.Ctx, hash, ip string) (*keys.Key, error) {
 	case errors.Is(err, keys.ErrRevoked):
 		return nil, errRevokedKey
 	case errors.As(err, &expired):
-		return nil, httpserver.Unauthorized("this API key expired at " + expired.At.UTC().Format("2006-01-02T15:04:05Z"))
+		return nil, httpserver.Unauthorized(codeKeyExpired, "this API key expired at "+expired.At.UTC().Format("2006-01-02T15:04:05Z"))
 	}
 	g.Log.ErrorContext(c.UserContext(), "key lookup failed", "err", err)
 	return nil, errKeysUnavailable

@@ -163,6 +163,12 @@ func (h *harness) send(t *testing.T, req *http.Request) answer {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if res.StatusCode >= http.StatusBadRequest {
+		// Every refusal is the standard error body, with a code the document lists.
+		if err := h.gw.Validator.ValidateError(body); err != nil {
+			t.Errorf("%s %s answered %d with an error body the document does not describe (%v): %s", req.Method, req.URL.Path, res.StatusCode, err, body)
+		}
+	}
 	return answer{status: res.StatusCode, header: res.Header, body: body}
 }
 
@@ -218,7 +224,7 @@ func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
 	srv.App.Use(func(c *fiber.Ctx) error {
 		p, err := verifyAny(issuers, c.Get(identity.Header))
 		if err != nil {
-			return httpserver.Unauthorized("no identity")
+			return httpserver.Unauthorized(httpserver.CodeUnauthorized, "no identity")
 		}
 		r := received{path: string(c.Request().URI().PathOriginal()), principal: p}
 		o.mu.Lock()

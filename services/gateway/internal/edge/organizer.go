@@ -13,7 +13,7 @@ import (
 // organizer serves an operation of the organizer surface: a body within the operation's size,
 // a secret key with the operation's scope, the per-key limit, a valid body.
 func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.Handler {
-	missingScope := httpserver.Forbidden("this API key lacks the " + op.Scope + " scope")
+	missingScope := httpserver.Forbidden(codeScopeMissing, "this API key lacks the "+op.Scope+" scope")
 	tooLarge := bodyTooLarge(op)
 	return func(c *fiber.Ctx) error {
 		if err := tooLarge(c); err != nil {

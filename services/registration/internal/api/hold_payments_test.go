@@ -110,7 +110,7 @@ func TestLatePaymentWithoutPlaceIsUnfulfillable(t *testing.T) {
 	env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "EXPIRED"}, tok)
 	create(t, env, createBody("Bea")) // takes the last place
 	c := env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_9"}, tok)
-	if c.Status != 409 || c.Body["reason"] != "NO_PLACE_LEFT" || c.Body["statusCode"].(float64) != 409 {
+	if c.Status != 409 || c.Body["code"] != "quota_exhausted" || c.Body["statusCode"].(float64) != 409 {
 		t.Fatalf("late confirm without place: %d %s", c.Status, c.Raw)
 	}
 	if s := orderStatus(t, env, order); s != "FAILED" {

@@ -110,10 +110,10 @@ func (h handlers) confirmHold(c *fiber.Ctx) error {
 		return err
 	}
 	o, regs, err := h.svc.ConfirmHold(c.UserContext(), identity.From(c).OrganizerID, param(c, "orderId"), b.PaymentRef, b.AmountPaid)
-	if f, ok := fault.Of(err); ok && f.Reason == domain.ReasonNoPlaceLeft {
+	if f, ok := fault.Of(err); ok && f.Code == domain.CodeQuotaExhausted {
 		return c.Status(fiber.StatusConflict).JSON(fiber.Map{
 			"statusCode": fiber.StatusConflict, "error": "Conflict", "message": strings.Join(f.Problems, "; "),
-			"reason": f.Reason, "orderId": o.ID, "status": o.Status, "requestId": httpserver.RequestID(c),
+			"code": f.Code, "orderId": o.ID, "status": o.Status, "requestId": httpserver.RequestID(c),
 		})
 	}
 	if err != nil {

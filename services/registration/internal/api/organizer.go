@@ -25,7 +25,7 @@ func (h handlers) validate(c *fiber.Ctx, operationID string) error {
 	err := h.v.ValidateRequest(operationID, c.Body())
 	var ve *apispec.ValidationError
 	if errors.As(err, &ve) {
-		return &httpserver.Error{Status: fiber.StatusBadRequest, Message: ve.Problems}
+		return httpserver.Invalid(ve.Problems)
 	}
 	return err
 }

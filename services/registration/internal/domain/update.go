@@ -46,7 +46,7 @@ type UpdatePlan struct {
 // the tickets of the removed positions (their rows stay, CANCELLED).
 func PlanUpdate(e Event, cur Registration, p Patch, now time.Time) (UpdatePlan, error) {
 	if cur.Cancelled() {
-		return UpdatePlan{}, fault.NewConflict(fmt.Sprintf("registration %s is cancelled and cannot be changed", cur.ID))
+		return UpdatePlan{}, fault.NewConflict(fmt.Sprintf("registration %s is cancelled and cannot be changed", cur.ID)).WithCode(CodeRegistrationCancelled)
 	}
 	if p.EventID != nil && *p.EventID != cur.EventID {
 		return UpdatePlan{}, fault.NewUnprocessable(fmt.Sprintf("eventId: a registration cannot move to another event (it is in %s)", cur.EventID))

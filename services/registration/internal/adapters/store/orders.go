@@ -186,7 +186,7 @@ func (r *Repository) ConfirmOrder(ctx context.Context, organizerID, orderID, pay
 		return domain.Order{}, nil, fmt.Errorf("confirm order: %w", err)
 	}
 	if unfulfillable {
-		return o, regs, fault.NewConflict(fmt.Sprintf("order %s was paid after its hold lapsed and no place is left", o.ID)).WithReason(domain.ReasonNoPlaceLeft)
+		return o, regs, fault.NewConflict(fmt.Sprintf("order %s was paid after its hold lapsed and no place is left", o.ID)).WithCode(domain.CodeQuotaExhausted)
 	}
 	if regs, err = r.loadRegistrations(ctx, r.q, orderID); err != nil {
 		return domain.Order{}, nil, err

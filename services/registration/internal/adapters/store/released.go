@@ -34,7 +34,7 @@ func refuseReleasedHold(ctx context.Context, q *db.Queries, organizerID, holdID 
 		return fmt.Errorf("hold released: %w", err)
 	}
 	if released {
-		return fault.NewConflict(fmt.Sprintf("hold %s was released; hold again with a new holdId", holdID)).WithReason(domain.ReasonHoldReleased)
+		return fault.NewConflict(fmt.Sprintf("hold %s was released; hold again with a new holdId", holdID)).WithCode(domain.CodeHoldReleased)
 	}
 	return nil
 }

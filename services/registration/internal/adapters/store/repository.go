@@ -198,7 +198,7 @@ func translate(err error, bib *int64) error {
 	case pg.IsUniqueViolation(err, constraintBib) && bib != nil:
 		return domain.BibTakenError(*bib)
 	case pg.IsUniqueViolation(err, constraintBib):
-		return fault.NewConflict("a bib number is already taken in this event").WithReason(domain.ReasonBibTaken)
+		return fault.NewConflict("a bib number is already taken in this event").WithCode(domain.CodeBibTaken)
 	case pg.IsUniqueViolation(err, constraintHold):
 		return domain.ErrDuplicateHold
 	}

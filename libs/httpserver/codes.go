@@ -1,0 +1,59 @@
+package httpserver
+
+import "net/http"
+
+// The codes every service may answer; a service or the gateway names finer ones where a client
+// can act on the difference (key_revoked, quota_exhausted). Every code is listed in the OpenAPI
+// document's Error schema.
+const (
+	CodeValidationFailed     = "validation_failed"
+	CodeUnauthorized         = "unauthorized"
+	CodeForbidden            = "forbidden"
+	CodeNotFound             = "not_found"
+	CodeRouteNotFound        = "route_not_found"
+	CodeMethodNotAllowed     = "method_not_allowed"
+	CodeConflict             = "conflict"
+	CodeBodyTooLarge         = "body_too_large"
+	CodeUnsupportedMediaType = "unsupported_media_type"
+	CodeHeadersTooLarge      = "headers_too_large"
+	CodeRuleViolated         = "rule_violated"
+	CodeRateLimited          = "rate_limited"
+	CodeInternal             = "internal_error"
+	CodeServiceUnavailable   = "service_unavailable"
+	CodeTimeout              = "timeout"
+)
+
+// defaultCodes are the codes of the statuses answered without a finer one.
+var defaultCodes = map[int]string{
+	http.StatusBadRequest:                  CodeValidationFailed,
+	http.StatusUnauthorized:                CodeUnauthorized,
+	http.StatusForbidden:                   CodeForbidden,
+	http.StatusNotFound:                    CodeNotFound,
+	http.StatusMethodNotAllowed:            CodeMethodNotAllowed,
+	http.StatusConflict:                    CodeConflict,
+	http.StatusRequestEntityTooLarge:       CodeBodyTooLarge,
+	http.StatusUnsupportedMediaType:        CodeUnsupportedMediaType,
+	http.StatusRequestHeaderFieldsTooLarge: CodeHeadersTooLarge,
+	http.StatusUnprocessableEntity:         CodeRuleViolated,
+	http.StatusTooManyRequests:             CodeRateLimited,
+	http.StatusServiceUnavailable:          CodeServiceUnavailable,
+	http.StatusGatewayTimeout:              CodeTimeout,
+}
+
+// DefaultCode is the code of an answer with status that names no finer one: the status's own,
+// or internal_error for a status without one.
+func DefaultCode(status int) string {
+	if c, ok := defaultCodes[status]; ok {
+		return c
+	}
+	return CodeInternal
+}
+
+// DefaultCodes returns every code DefaultCode answers.
+func DefaultCodes() []string {
+	out := []string{CodeInternal, CodeRouteNotFound}
+	for _, c := range defaultCodes {
+		out = append(out, c)
+	}
+	return out
+}
