@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/examples/organizer-backend
+
+go 1.26
