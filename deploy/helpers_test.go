@@ -34,6 +34,9 @@ var deployEnv = map[string][]string{
 	"checkout":     {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "CATALOG_URL", "REGISTRATION_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
 }
 
+// runtimeEnv is read by the Go runtime of every service, not by its configuration.
+var runtimeEnv = []string{"GOMEMLIMIT"}
+
 // signers sign the identity tokens of their calls with their own IDENTITY_PRIVATE_KEY.
 var signers = []string{"gateway", "checkout", "registration"}
 
@@ -122,10 +125,10 @@ func (s envSpec) required() []string {
 	return slices.Compact(out)
 }
 
-// known reports whether the service reads name (in any of its configuration structs), which
-// catches misspelt names.
+// known reports whether the service reads name (in any of its configuration structs, or the Go
+// runtime does), which catches misspelt names.
 func (s envSpec) known(name string) bool {
-	return s.structs.Known(name)
+	return slices.Contains(runtimeEnv, name) || s.structs.Known(name)
 }
 
 // duration is the value of a duration variable: set, or else its envDefault in the code.

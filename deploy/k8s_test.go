@@ -44,7 +44,7 @@ func TestManifestsMatchKustomization(t *testing.T) {
 		}
 	}
 	for _, svc := range services {
-		for _, kind := range []string{"Deployment", "Service", "NetworkPolicy", "ServiceAccount"} {
+		for _, kind := range []string{"Deployment", "Service", "NetworkPolicy", "ServiceAccount", "PodDisruptionBudget"} {
 			if _, ok := inBuild[kind+"/"+svc]; !ok {
 				t.Errorf("%s: no %s in the kustomization", svc, kind)
 			}

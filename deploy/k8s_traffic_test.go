@@ -10,7 +10,6 @@ import (
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 )
@@ -286,17 +285,6 @@ func TestGatewayAvailability(t *testing.T) {
 		hpa.Spec.MinReplicas == nil || *hpa.Spec.MinReplicas < 2 || hpa.Spec.MaxReplicas < *hpa.Spec.MinReplicas {
 		t.Errorf("gateway: the HPA must scale Deployment/gateway from at least 2 replicas (target %s/%s, min %v, max %d)",
 			ref.Kind, ref.Name, ptrValue(hpa.Spec.MinReplicas), hpa.Spec.MaxReplicas)
-	}
-	pdb, ok := built["PodDisruptionBudget/gateway"].obj.(*policyv1.PodDisruptionBudget)
-	if !ok {
-		t.Fatal("gateway: no PodDisruptionBudget")
-	}
-	sel, err := metav1.LabelSelectorAsSelector(pdb.Spec.Selector)
-	if err != nil || !sel.Matches(labels.Set(d.Spec.Template.Labels)) {
-		t.Error("gateway: the PodDisruptionBudget does not select the gateway's pods")
-	}
-	if pdb.Spec.MaxUnavailable == nil && pdb.Spec.MinAvailable == nil {
-		t.Error("gateway: the PodDisruptionBudget sets no budget")
 	}
 }
 

@@ -23,34 +23,42 @@ type payment struct {
 	Reason     string `json:"reason"`
 }
 
-// Handler returns the broker handler of payment events. Messages of other types are ignored.
-// Undecodable data, an unknown version of a payment event, and a missing ce_id or orderId are
-// poison (dead-lettered at once); a failure to apply the payment is retried until it succeeds.
+// Handler returns the broker handler of payment events. Messages of other types are ignored;
+// one that can never be applied (DecodePayment) is poison, a failure to apply the payment is
+// retried until it succeeds.
 func Handler(svc *app.Service, log *slog.Logger) broker.Handler {
 	return func(ctx context.Context, m broker.Message) error {
-		typ := m.Headers[broker.HeaderType]
-		ok, err := broker.Accepts(m, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded)
+		p, ok, err := DecodePayment(m)
 		if !ok {
 			if err == nil {
-				log.DebugContext(ctx, "ignoring message of another type", "type", typ)
+				log.DebugContext(ctx, "ignoring message of another type", "type", m.Headers[broker.HeaderType])
 			}
 			return err
 		}
-		id, err := broker.RequireID(m)
-		if err != nil {
-			return err
-		}
-		var p payment
-		if err := broker.Decode(m, &p); err != nil {
-			return err
-		}
-		if p.OrderID == "" {
-			return broker.Poisonf("payment event %s: no orderId", id)
-		}
-		return svc.ApplyPayment(ctx, app.Payment{
-			MessageID: id, Type: typ, OrderID: p.OrderID, PaymentRef: p.PaymentRef, Amount: p.Amount, Reason: p.Reason,
-		})
+		return svc.ApplyPayment(ctx, p)
 	}
+}
+
+// DecodePayment reads a payment event; ok is false for a message of another type. Undecodable
+// data, an unknown version of a payment event, and a missing ce_id or orderId are poison
+// (dead-lettered at once).
+func DecodePayment(m broker.Message) (app.Payment, bool, error) {
+	typ := m.Headers[broker.HeaderType]
+	if ok, err := broker.Accepts(m, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded); !ok {
+		return app.Payment{}, false, err
+	}
+	id, err := broker.RequireID(m)
+	if err != nil {
+		return app.Payment{}, false, err
+	}
+	var d payment
+	if err := broker.Decode(m, &d); err != nil {
+		return app.Payment{}, false, err
+	}
+	if d.OrderID == "" {
+		return app.Payment{}, false, broker.Poisonf("payment event %s: no orderId", id)
+	}
+	return app.Payment{MessageID: id, Type: typ, OrderID: d.OrderID, PaymentRef: d.PaymentRef, Amount: d.Amount, Reason: d.Reason}, true, nil
 }
 
 // DeadLetters returns the dead letters of registration's consumers (operator command).

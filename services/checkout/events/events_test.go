@@ -1,0 +1,51 @@
+package events_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/broker/brokertest"
+	"github.com/podiumhq/podium/services/checkout/events"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// TestEveryEventCheckoutBuildsMatchesItsSchema moves checkouts through the domain's payment
+// outcomes (paid, failed, expired, refunded) and checks every message they return, as the
+// store hands it to the outbox, against the published schemas.
+func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
+	now := time.Date(2026, 5, 9, 20, 2, 58, 31_000_000, time.FixedZone("CEST", 2*3600))
+	amount := int64(5875)
+	open := func() *domain.Checkout {
+		c := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount}
+		c.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
+		c.Opened(domain.PaymentSession{ID: "cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ", ExpiresAt: now.Add(30 * time.Minute)}, now)
+		return c
+	}
+	payment := func(kind domain.PaymentEventKind, paid bool) domain.PaymentEvent {
+		return domain.PaymentEvent{ID: "evt_1PqL8e2eZvKYlo2C", Kind: kind, SessionID: "cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ", Paid: paid, PaymentIntent: "pi_3PqL8e2eZvKYlo2C1xT9mB4R", AmountTotal: &amount, Currency: "eur"}
+	}
+	var msgs []domain.Message
+	msgs = append(msgs, open().ApplyPayment(payment(domain.PaymentCompleted, true), now)...)
+	msgs = append(msgs, open().ApplyPayment(payment(domain.PaymentExpired, false), now)...)
+	processing := open()
+	processing.ApplyPayment(payment(domain.PaymentCompleted, false), now)
+	msgs = append(msgs, processing.ApplyPayment(payment(domain.PaymentAsyncFailed, false), now)...)
+	noPlace := open()
+	if err := noPlace.RefundNoPlace(domain.OrderEvent{Type: domain.EventOrderUnfulfillable, OrderID: noPlace.OrderID, PaymentRef: "pi_3PqL8e2eZvKYlo2C1xT9mB4R"}, now); err != nil {
+		t.Fatal(err)
+	}
+	msgs = append(msgs, noPlace.Refunded("re_3PqL8e2eZvKYlo2C0uR7dW1s", now)...)
+	noPromocode := open()
+	if err := noPromocode.RefundNoPromocode(payment(domain.PaymentCompleted, true), now); err != nil {
+		t.Fatal(err)
+	}
+	msgs = append(msgs, noPromocode.Refunded("re_3PqL8e2eZvKYlo2C0uR7dW1t", now)...)
+	if len(msgs) != 5 {
+		t.Fatalf("%d messages, want one per outcome: %+v", len(msgs), msgs)
+	}
+	produced := make([]brokertest.Produced, len(msgs))
+	for i, m := range msgs {
+		produced[i] = brokertest.Produced{Topic: m.Topic, Type: m.Type, Data: m.Data}
+	}
+	brokertest.LoadContracts(t, events.Files).Check(t, produced...)
+}
