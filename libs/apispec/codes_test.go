@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/httpserver"
 )
 
 // TestProblemsCarryTheirPathAndCode checks the path and code of each kind of problem a request
@@ -56,4 +57,14 @@ func TestProblemsBeyondTheFirstHundredAreCounted(t *testing.T) {
 
 func pr(path, code, message string) fault.Problem {
 	return fault.Problem{Path: path, Code: code, Message: message}
+}
+
+func TestEveryDefaultCodeOfTheServersIsListed(t *testing.T) {
+	v := validator(t)
+	for _, code := range httpserver.DefaultCodes() {
+		body := `{"statusCode":500,"code":"` + code + `","message":"m","error":"Internal Server Error","requestId":"r"}`
+		if err := v.ValidateError([]byte(body)); err != nil {
+			t.Errorf("code %s: %v", code, err)
+		}
+	}
 }
