@@ -82,6 +82,9 @@ type Gateway struct {
 func (g *Gateway) Register(app *fiber.App) error {
 	app.Use(refuseEncodedBodies)
 	app.Get(BasePath+"/openapi.json", g.document())
+	if err := g.registerReference(app); err != nil {
+		return err
+	}
 	preflight := map[string][]string{}
 	for _, op := range apispec.Operations() {
 		owner, ok := g.Upstreams[owners[op.ID]]
