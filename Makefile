@@ -11,6 +11,8 @@ SERVICES    := auth catalog registration checkout gateway
 STRIPE_MOCK_VERSION   := v0.203.0
 SQLC_VERSION          := v1.31.1
 GOLANGCI_LINT_VERSION := v2.15.0
+NPM_TOOLS             := $(BIN)/npm/node_modules/.bin
+OPENAPI               := libs/apispec/openapi.yaml
 
 .DEFAULT_GOAL := help
 
@@ -40,8 +42,18 @@ bench: build tools ## Measure the gateway and the services against their baselin
 	PATH="$(TOOLS):$$PATH" go run ./system/cmd/bench -bin $(BIN)
 
 .PHONY: lint
-lint: $(TOOLS)/golangci-lint ## Run golangci-lint on every module.
+lint: $(TOOLS)/golangci-lint npm-tools ## Run golangci-lint on every module, Redocly CLI and Spectral on the OpenAPI document.
 	@for m in $(MODULES); do echo "lint $$m"; (cd $$m && $(TOOLS)/golangci-lint run ./...) || exit 1; done
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(NPM_TOOLS)/redocly lint --config redocly.yaml $(OPENAPI)
+	$(NPM_TOOLS)/spectral lint --ruleset .spectral.yaml --fail-severity warn $(OPENAPI)
+
+.PHONY: npm-tools
+npm-tools: $(BIN)/npm/package-lock.json ## Install the pinned Node tools of lint (tools/npm) into bin/npm.
+
+$(BIN)/npm/package-lock.json: tools/npm/package.json tools/npm/package-lock.json
+	@mkdir -p $(BIN)/npm
+	cp tools/npm/package.json tools/npm/package-lock.json $(BIN)/npm/
+	npm ci --prefix $(BIN)/npm --ignore-scripts --no-audit --no-fund
 
 .PHONY: generate
 generate: $(TOOLS)/sqlc ## Regenerate sqlc code for every service that has a sqlc.yaml.
