@@ -118,4 +118,3 @@ func statusOf(t *testing.T, code string, ex []byte) int {
 	}
 	return body.StatusCode
 }
-
