@@ -1,7 +1,8 @@
 // Command devstack runs the whole system locally for `make run`: Postgres and Redis from this
 // machine, an embedded Kafka-protocol broker unless KAFKA_BROKERS is set, stripe-mock unless
-// STRIPE_SECRET_KEY is set, migrations applied, a demo organizer seeded and its keys printed.
-// Ctrl-C stops everything in order.
+// STRIPE_SECRET_KEY is set (with a stand-in for Stripe's hosted checkout page), migrations
+// applied, a demo organizer seeded and its keys printed, and the demo organizer website
+// (examples/website) served on the demo key's origin. Ctrl-C stops everything in order.
 package main
 
 import (
