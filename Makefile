@@ -74,6 +74,10 @@ down: ## Stop the Docker Compose stack.
 .PHONY: tools
 tools: $(TOOLS)/stripe-mock ## Install the tools the tests and the local stack need.
 
+.PHONY: chromium
+chromium: ## Install Chromium for the browser tests (system/browser) unless it is there (needs root).
+	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+
 $(TOOLS)/stripe-mock:
 	GOBIN=$(TOOLS) go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
 

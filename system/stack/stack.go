@@ -53,6 +53,11 @@ type Options struct {
 	StripeSecretKey string
 	// RecordStripe puts a recorder between checkout and stripe-mock (see StripeCalls).
 	RecordStripe bool
+	// HostedCheckout puts a stand-in for Stripe's hosted checkout page in front of stripe-mock
+	// (hostedcheckout.go): each created session's url leads to a page of it whose "Pay" sends
+	// Stripe's signed checkout.session.completed to the gateway. For make run and the browser
+	// tests only.
+	HostedCheckout bool
 	// StripeWebhookSecret is the real account's signing secret; a random one is made otherwise.
 	StripeWebhookSecret string
 	// SMTPPort is where the SMTP catcher listens (0: any).

@@ -10,6 +10,7 @@ import (
 	"net/http/httputil"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,33 +28,61 @@ type StripeCall struct {
 // Metadata returns the call's metadata value of key (metadata[key]).
 func (c StripeCall) Metadata(key string) string { return c.Form.Get("metadata[" + key + "]") }
 
-// AmountTotal adds up the line items of a Checkout Session request (quantity × unit amount).
-func (c StripeCall) AmountTotal() int64 {
-	var total int64
+// LineItem is one line of a Checkout Session request: its name, unit amount and quantity.
+type LineItem struct {
+	Name               string
+	UnitAmount, Amount int64
+	Quantity           int64
+}
+
+// LineItems returns the lines of a Checkout Session request in order.
+func (c StripeCall) LineItems() []LineItem {
+	var out []LineItem
 	for i := 0; ; i++ {
 		p := "line_items[" + strconv.Itoa(i) + "]"
 		unit := c.Form.Get(p + "[price_data][unit_amount]")
 		if unit == "" {
-			return total
+			return out
 		}
 		amount, _ := strconv.ParseInt(unit, 10, 64)
 		qty, _ := strconv.ParseInt(c.Form.Get(p+"[quantity]"), 10, 64)
-		total += amount * qty
+		out = append(out, LineItem{Name: c.Form.Get(p + "[price_data][product_data][name]"), UnitAmount: amount, Quantity: qty, Amount: amount * qty})
 	}
+}
+
+// AmountTotal adds up the line items of a Checkout Session request (quantity × unit amount).
+func (c StripeCall) AmountTotal() int64 {
+	var total int64
+	for _, l := range c.LineItems() {
+		total += l.Amount
+	}
+	return total
+}
+
+// Currency is the ISO code of a Checkout Session request's lines, in upper case.
+func (c StripeCall) Currency() string {
+	return strings.ToUpper(c.Form.Get("line_items[0][price_data][currency]"))
 }
 
 // stripeRecorder is a reverse proxy between checkout and stripe-mock that records every
 // request reaching Stripe, so tests can see what Stripe was asked (and how often), and lists
-// the Checkout Sessions tests settled (see ListStripeSession) as Stripe would.
+// the Checkout Sessions tests settled (see ListStripeSession) as Stripe would. With a hosted
+// checkout stand-in (Options.HostedCheckout) it also serves its pages and sends the buyer of
+// each session there.
 type stripeRecorder struct {
 	srv    *http.Server
 	url    string
 	mu     sync.Mutex
 	calls  []StripeCall
 	listed []map[string]any
+	// hosted, when set, serves /pay/ and gets each created session's url rewritten to it.
+	hosted http.Handler
 }
 
-func startStripeRecorder(target string) (*stripeRecorder, error) {
+// callKey carries a request's recorded call to the proxy's ModifyResponse.
+type callKey struct{}
+
+func startStripeRecorder(target string, hosted http.Handler) (*stripeRecorder, error) {
 	u, err := url.Parse(target)
 	if err != nil {
 		return nil, err
@@ -62,20 +91,39 @@ func startStripeRecorder(target string) (*stripeRecorder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("stack: Stripe recorder: %w", err)
 	}
-	r := &stripeRecorder{url: "http://" + ln.Addr().String()}
+	r := &stripeRecorder{url: "http://" + ln.Addr().String(), hosted: hosted}
 	proxy := httputil.NewSingleHostReverseProxy(u)
-	proxy.ModifyResponse = r.listSettled
-	r.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+	proxy.ModifyResponse = r.modify
+	mux := http.NewServeMux()
+	if hosted != nil {
+		mux.Handle("/pay/", hosted)
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		form, _ := url.ParseQuery(string(body))
+		call := StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form}
 		r.mu.Lock()
-		r.calls = append(r.calls, StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form})
+		r.calls = append(r.calls, call)
 		r.mu.Unlock()
-		proxy.ServeHTTP(w, req)
-	})}
+		proxy.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), callKey{}, call)))
+	})
+	r.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: mux}
 	go func() { _ = r.srv.Serve(ln) }()
 	return r, nil
+}
+
+// modify lists the settled sessions and, with the stand-in, sends each created session's buyer
+// to its page.
+func (r *stripeRecorder) modify(res *http.Response) error {
+	if err := r.listSettled(res); err != nil {
+		return err
+	}
+	if r.hosted == nil {
+		return nil
+	}
+	call, _ := res.Request.Context().Value(callKey{}).(StripeCall)
+	return rewriteSessionURL(res, r.url, call)
 }
 
 // listSettled lists the sessions tests settled in place of stripe-mock's fixture.
@@ -97,13 +145,17 @@ func (s *Stack) ListStripeSession(fields map[string]any) {
 	s.stripeRecorder.listed = append(s.stripeRecorder.listed, fields)
 }
 
-// startStripeRecorder puts the recorder in front of stripe-mock when asked; checkout then
-// talks to the recorder (stripeAPIBase).
+// startStripeRecorder puts the recorder in front of stripe-mock when asked (Options.RecordStripe
+// or Options.HostedCheckout); checkout then talks to the recorder (stripeAPIBase).
 func (s *Stack) startStripeRecorder() error {
-	if !s.opts.RecordStripe {
+	if !s.opts.RecordStripe && !s.opts.HostedCheckout {
 		return nil
 	}
-	r, err := startStripeRecorder(s.StripeURL)
+	var hosted http.Handler
+	if s.opts.HostedCheckout {
+		hosted = s.hostedCheckout()
+	}
+	r, err := startStripeRecorder(s.StripeURL, hosted)
 	if err != nil {
 		return err
 	}

@@ -1,7 +1,8 @@
 // Command devstack runs the whole system locally for `make run`: Postgres and Redis from this
 // machine, an embedded Kafka-protocol broker unless KAFKA_BROKERS is set, stripe-mock unless
-// STRIPE_SECRET_KEY is set, migrations applied, a demo organizer seeded and its keys printed.
-// Ctrl-C stops everything in order.
+// STRIPE_SECRET_KEY is set (with a stand-in for Stripe's hosted checkout page), migrations
+// applied, a demo organizer seeded and its keys printed, and the demo organizer website
+// (examples/website) served on the demo key's origin. Ctrl-C stops everything in order.
 package main
 
 import (
@@ -30,6 +31,8 @@ func main() {
 func run(ctx context.Context) error {
 	binDir := flag.String("bin", "bin", "directory holding the service binaries (make build)")
 	port := flag.Int("port", 8080, "gateway port; auth and the owners take the next four")
+	site := flag.String("website", "examples/website", "directory of the demo organizer website")
+	siteAddr := flag.String("website-addr", "localhost:5173", "where the website is served (its origin is the demo key's)")
 	flag.Parse()
 
 	opts := stack.Options{
@@ -41,6 +44,7 @@ func run(ctx context.Context) error {
 		KafkaPort:           9092,
 		StripeMock:          true,
 		StripeMockPort:      12111,
+		HostedCheckout:      true,
 		SMTPPort:            1025,
 		StripeSecretKey:     os.Getenv("STRIPE_SECRET_KEY"),
 		StripeWebhookSecret: os.Getenv("STRIPE_WEBHOOK_SECRET"),
@@ -65,12 +69,17 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	printSummary(s, demo)
+	web, err := stack.ServeWebsite(*siteAddr, *site, stack.WebsiteConfig{GatewayURL: s.GatewayURL(), PublishableKey: demo.Publishable.Key})
+	if err != nil {
+		return err
+	}
+	defer web.Close()
+	printSummary(s, demo, web.URL)
 	<-ctx.Done()
 	return nil
 }
 
-func printSummary(s *stack.Stack, d *stack.Demo) {
+func printSummary(s *stack.Stack, d *stack.Demo, website string) {
 	fmt.Printf(`
 ================================================================================
  Podium is running.  Gateway: %[1]s   (Ctrl-C stops everything)
@@ -79,6 +88,8 @@ func printSummary(s *stack.Stack, d *stack.Demo) {
  Kafka %[6]s   Redis %[7]s   Stripe %[8]s
  SMTP catcher %[15]s (each message received is logged below as "smtp")
  OpenAPI document: %[1]s/external/v1/openapi.json
+ Demo organizer website: %[16]s (publishable key below; Stripe's hosted checkout is played by a
+ local stand-in page when stripe-mock runs)
 
  Demo organizer %[9]s
    secret key, all scopes:       %[10]s
@@ -93,7 +104,7 @@ func printSummary(s *stack.Stack, d *stack.Demo) {
      -H 'x-publishable-key: %[13]s' -H 'Origin: %[12]s' -H 'Content-Type: application/json' -d '{}'
 `, s.GatewayURL(), s.URLs["auth"], s.URLs["catalog"], s.URLs["registration"], s.URLs["checkout"],
 		strings.Join(s.KafkaBrokers, ","), s.RedisURL, stripeLabel(s), d.OrganizerID,
-		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr)
+		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr, website)
 	fmt.Printf("\n Demo events (services/catalog/demo; re-import with bin/catalog import, CATALOG_ADMIN_URL=%s):\n", s.URLs["catalog"])
 	for _, id := range slices.Sorted(maps.Keys(d.Events)) {
 		ev := d.Events[id]

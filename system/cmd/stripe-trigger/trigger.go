@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -11,9 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/stripe/stripe-go/v76/webhook"
-
 	"github.com/podiumhq/podium/libs/testkit/stripeevent"
+	"github.com/podiumhq/podium/system/stripewebhook"
 )
 
 // errUsage reports a command line that cannot be understood.
@@ -68,13 +66,15 @@ func trigger(ctx context.Context, o options, args []string, out io.Writer) error
 	if *pi != "" {
 		s.PaymentIntent = *pi
 	}
-	now := o.now()
-	payload, err := stripeevent.Build(typ, s, !*unpaid, now)
+	a, err := stripewebhook.Deliver(ctx, o.http, *url, o.secret, stripewebhook.Event{Type: typ, Session: s, Paid: !*unpaid, At: o.now()})
 	if err != nil {
 		return err
 	}
-	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: o.secret, Timestamp: now})
-	return post(ctx, o.http, *url, signed, typ, out)
+	fmt.Fprintf(out, "%s -> %s: %s\n", typ, *url, a)
+	if !a.OK() {
+		return fmt.Errorf("the endpoint answered %d", a.Status)
+	}
+	return nil
 }
 
 // resolve fills a session from checkout's records, or from the id alone without them.
@@ -93,24 +93,4 @@ func resolve(ctx context.Context, find lookup, id string) (session, error) {
 		return session{SessionID: id}, nil
 	}
 	return session{}, fmt.Errorf("%w: without DATABASE_URL, --session must be a chk_… or cs_… id", errUsage)
-}
-
-func post(ctx context.Context, client *http.Client, url string, signed *webhook.SignedPayload, typ string, out io.Writer) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(signed.Payload))
-	if err != nil {
-		return fmt.Errorf("post %s: %w", url, err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Stripe-Signature", signed.Header)
-	res, err := client.Do(req)
-	if err != nil {
-		return fmt.Errorf("post %s: %w", url, err)
-	}
-	defer res.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
-	fmt.Fprintf(out, "%s -> %s: %d %s\n%s\n", typ, url, res.StatusCode, http.StatusText(res.StatusCode), strings.TrimSpace(string(body)))
-	if res.StatusCode/100 != 2 {
-		return fmt.Errorf("the endpoint answered %d", res.StatusCode)
-	}
-	return nil
 }
