@@ -3,15 +3,16 @@ import { h } from './dom.js';
 
 // showErrors puts each problem of err next to the input of form whose data-path names its
 // field (or the nearest enclosing one: legalSignature.strokes[2] goes to the signature pad of
-// legalSignature.strokes), and the rest in the form's .form-errors box at the top.
+// legalSignature.strokes), and the rest in the form's .form-errors box at the top. Each note
+// carries the problem's path and code, and the refusal's code (promocode_invalid).
 export function showErrors(form, err) {
   clearErrors(form);
   const box = form.querySelector('.form-errors');
   const general = [];
   if (err instanceof ApiError && err.problems.length > 0) {
     for (const p of err.problems) {
-      const input = inputFor(form, p.path);
-      if (input) place(input, p);
+      const input = inputFor(form, formPath(p.path), p.message);
+      if (input) place(input, p, err.code);
       else general.push(p);
     }
   } else if (err instanceof ApiError) {
@@ -37,23 +38,37 @@ export function clearErrors(form) {
   box.hidden = true;
 }
 
+// formPath is the form's path of a problem's field. The places a session holds are answered
+// as registrations[0] (the buyer's) and registrations[n] (guest n-1); the waivers the buyer
+// accepts are sent for every guest too.
+function formPath(path) {
+  return path
+    .replace(/^registrations\[(\d+)\]\./, (_, n) => (n === '0' ? '' : `guestRegistrations[${Number(n) - 1}].`))
+    .replace(/^guestRegistrations\[\d+\]\.waiversAccepted/, 'waiversAccepted');
+}
+
 // inputFor finds the element whose data-path is path, else the longest data-path path starts
-// with, followed by "." or "[".
-function inputFor(form, path) {
+// with, followed by "." or "[". Of elements sharing a path (a supplement's checkboxes, the
+// unanswered form fields), it takes the one whose data-names words the message all mentions.
+function inputFor(form, path, message) {
+  const exact = [];
   let best = null;
   for (const el of form.querySelectorAll('[data-path]')) {
     const p = el.dataset.path;
     if (!p) continue;
-    if (p === path) return el;
-    if ((path.startsWith(`${p}.`) || path.startsWith(`${p}[`)) && p.length > (best?.dataset.path.length ?? 0)) best = el;
+    if (p === path) exact.push(el);
+    else if ((path.startsWith(`${p}.`) || path.startsWith(`${p}[`)) && p.length > (best?.dataset.path.length ?? 0)) best = el;
   }
-  return best;
+  const named = (el) => (el.dataset.names ?? '').split(' ').every((w) => message.includes(w));
+  return exact.find(named) ?? exact[0] ?? best;
 }
 
-function place(input, problem) {
+// place shows a problem under its input, after the notes already there.
+function place(input, problem, errorCode) {
   input.setAttribute('aria-invalid', 'true');
-  const note = h('p', { class: 'field-error', dataset: { code: problem.code, path: problem.path } }, problem.message);
-  (input.closest('label') ?? input).after(note);
+  let anchor = input.closest('label') ?? input;
+  while (anchor.nextElementSibling?.classList.contains('field-error')) anchor = anchor.nextElementSibling;
+  anchor.after(h('p', { class: 'field-error', dataset: { code: problem.code, errorCode, path: problem.path } }, problem.message));
 }
 
 // pageError is a whole page's failure to load.

@@ -8,15 +8,15 @@ export function field(label, input, hint) {
 }
 
 export function text(path, attrs = {}) {
-  return h('input', { type: 'text', dataset: { path }, ...attrs });
+  return h('input', { type: 'text', ...attrs, dataset: { path, ...attrs.dataset } });
 }
 
 export function checkbox(path, attrs = {}) {
-  return h('input', { type: 'checkbox', dataset: { path }, ...attrs });
+  return h('input', { type: 'checkbox', ...attrs, dataset: { path, ...attrs.dataset } });
 }
 
 export function select(path, options, attrs = {}) {
-  return h('select', { dataset: { path }, ...attrs }, options.map(([value, label]) => h('option', { value }, label)));
+  return h('select', { ...attrs, dataset: { path, ...attrs.dataset } }, options.map(([value, label]) => h('option', { value }, label)));
 }
 
 // A registration: team name, club, its athletes and the form fields that apply to its
@@ -49,11 +49,17 @@ export function registrationBlock(ev, category, prefix) {
     athletesBox,
   );
   const collect = () => {
+    // An answer's problems name it by its index in customFields; an unanswered field's, as
+    // customFields with the field's id and the athlete.
     const customFields = [];
     const answer = (f, input, athleteIndex) => {
       const value = customValue(f, input);
-      if (value === undefined) return;
-      input.dataset.path = `${prefix}customFields[${customFields.length}].value`;
+      input.dataset.names = athleteIndex === undefined ? f.id : `${f.id} athletes[${athleteIndex}]`;
+      if (value === undefined) {
+        input.dataset.path = `${prefix}customFields`;
+        return;
+      }
+      input.dataset.path = `${prefix}customFields[${customFields.length}]`;
       customFields.push(athleteIndex === undefined ? { fieldId: f.id, value } : { fieldId: f.id, value, athleteIndex });
     };
     teamFields.forEach(({ f, input }) => answer(f, input));

@@ -10,6 +10,7 @@ import (
 	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -68,6 +69,14 @@ func pageState(tab context.Context) string {
 		return "the page cannot be read: " + err.Error()
 	}
 	return "the page at " + state
+}
+
+// browseSite opens a tab as browse does and serves the website on an origin its key allows.
+func browseSite(t *testing.T) (context.Context, *stack.Website) {
+	t.Helper()
+	tab := browse(t)
+	addr := testkit.FreeAddr(t)
+	return tab, serveWebsite(t, addr, "http://"+addr)
 }
 
 // serveWebsite serves the demo website on addr with a new publishable key of the demo

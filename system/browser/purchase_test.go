@@ -20,9 +20,7 @@ import (
 // back on the site the receipt of the confirmed registration. The organizer API then reads
 // the order as completed.
 func TestAPurchaseFromTheWebsiteIsPaidAndConfirmed(t *testing.T) {
-	tab := browse(t)
-	addr := testkit.FreeAddr(t)
-	site := serveWebsite(t, addr, "http://"+addr)
+	tab, site := browseSite(t)
 	ev := demo.Events["summer-throwdown"]
 	category := ev.Category("rx-men")
 	buyer := "buyer-" + strings.ToLower(rand.Text()[:10]) + "@example.com"
@@ -34,25 +32,7 @@ func TestAPurchaseFromTheWebsiteIsPaidAndConfirmed(t *testing.T) {
 		screenshot("event.png"),
 		chromedp.Click(chromedp.CSS(`.pricing-card[data-category="`+category+`"] a.button`), chromedp.NodeVisible),
 
-		chromedp.SendKeys(chromedp.CSS(`[data-path="teamName"]`), "Marc Soler", chromedp.NodeVisible),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="club"]`), "CrossFit La Mar"),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="athletes[0].fullname"]`), "Marc Soler"),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="athletes[0].email"]`), "marc@example.com"),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="athletes[0].phone"]`), "+34600111222"),
-		chromedp.SetValue(chromedp.CSS(`[data-path="athletes[0].gender"]`), "MALE"),
-		chromedp.SetValue(chromedp.CSS(`[data-path="athletes[0].birthDate"]`), "1990-04-12"),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="athletes[0].idNumber"]`), "12345678Z"),
-		chromedp.SetValue(`//label[span[starts-with(., "T-shirt size")]]/select`, "M"),
-		chromedp.Click(chromedp.CSS(`[data-path="selectedSupplementIds"]`)),
-		chromedp.SetValue(chromedp.CSS(`[data-path="supplementSelections"]`), optionID(ev.Supplements, "tshirt", "m")),
-		chromedp.Click(chromedp.CSS(`[data-path='waiversAccepted["`+waiverID(ev.Waivers, "liability")+`"]']`)),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="legalSignature.signerName"]`), "Marc Soler"),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="legalSignature.signerIdNumber"]`), "12345678Z"),
-		chromedp.Click(chromedp.CSS(`[data-path="legalSignature.authorityAccepted"]`)),
-		sign(`#signature`),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="purchaserName"]`), "Marc Soler"),
-		chromedp.SendKeys(chromedp.CSS(`[data-path="purchaserEmail"]`), buyer),
-		chromedp.Click(chromedp.CSS(`[data-path="termsAccepted"]`)),
+		fillRXMen(ev, marc, buyer),
 
 		chromedp.Click(chromedp.CSS(`#review`)),
 		chromedp.Click(chromedp.CSS(`#pay`), chromedp.NodeVisible),

@@ -140,10 +140,10 @@ function supplementInputs(ev) {
   const rows = ev.supplements.map((s) => {
     const per = s.per === 'ATHLETE' ? ' per athlete' : '';
     if (s.kind === 'SINGLE_PRICE') {
-      return { s, input: checkbox('selectedSupplementIds', { value: s.id }), label: `${s.name}: ${money(s.price, s.currency)}${per}` };
+      return { s, input: checkbox('selectedSupplementIds', { value: s.id, dataset: { names: s.id } }), label: `${s.name}: ${money(s.price, s.currency)}${per}` };
     }
     const options = [['', 'None'], ...s.options.map((o) => [o.id, `${o.name}: ${money(o.price, s.currency)}${per}`])];
-    return { s, input: select('supplementSelections', options), label: s.name };
+    return { s, input: select('supplementSelections', options, { dataset: { names: s.id } }), label: s.name };
   });
   return {
     el: h('fieldset', {}, h('legend', {}, 'Extras'), rows.map((r) => field(r.label, r.input))),
@@ -180,7 +180,7 @@ function guestList(ev) {
   };
   const removeGuest = () => guests.pop()?.el.remove();
   return {
-    el: h('fieldset', {}, h('legend', {}, 'Guests'),
+    el: h('fieldset', { dataset: { path: 'guestRegistrations' } }, h('legend', {}, 'Guests'),
       h('p', { class: 'muted' }, 'Register others in the same purchase; the waivers you sign cover them too.'), box,
       h('button', { type: 'button', class: 'secondary', onclick: addGuest }, 'Add a guest'), ' ',
       h('button', { type: 'button', class: 'secondary', onclick: removeGuest }, 'Remove the last guest')),
