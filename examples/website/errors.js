@@ -38,13 +38,10 @@ export function clearErrors(form) {
   box.hidden = true;
 }
 
-// formPath is the form's path of a problem's field. The places a session holds are answered
-// as registrations[0] (the buyer's) and registrations[n] (guest n-1); the waivers the buyer
-// accepts are sent for every guest too.
+// formPath is the form's path of a problem's field: the waivers the buyer accepts are sent for
+// every guest too.
 function formPath(path) {
-  return path
-    .replace(/^registrations\[(\d+)\]\./, (_, n) => (n === '0' ? '' : `guestRegistrations[${Number(n) - 1}].`))
-    .replace(/^guestRegistrations\[\d+\]\.waiversAccepted/, 'waiversAccepted');
+  return path.replace(/^guestRegistrations\[\d+\]\.waiversAccepted/, 'waiversAccepted');
 }
 
 // inputFor finds the element whose data-path is path, else the longest data-path path starts

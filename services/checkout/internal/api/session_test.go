@@ -145,8 +145,16 @@ func TestSessionRefusedByRegistration(t *testing.T) {
 		t.Fatal("a refused hold kept its promocode use")
 	}
 	env.Registration.SetQuota(checkouttest.CatRX, 5)
-	env.Registration.RefuseNext(422, []string{"athletes[0].birthDate is outside the category's ages"})
-	wantError(t, session(t, env, b), 422, []any{"athletes[0].birthDate is outside the category's ages"})
+	// Registration names the fields of the hold's registrations; the buyer reads the purchase's.
+	env.Registration.RefuseNext(422, []string{"registrations[0].athletes[0].birthDate is outside the category's ages",
+		"registrations[1].categoryId: category cat_x does not exist"})
+	refused := session(t, env, b)
+	wantError(t, refused, 422, []any{"athletes[0].birthDate is outside the category's ages",
+		"guestRegistrations[0].categoryId: category cat_x does not exist"})
+	if p, _ := refused.Body["problems"].([]any); len(p) != 2 || p[0].(map[string]any)["path"] != "athletes[0].birthDate" ||
+		p[1].(map[string]any)["path"] != "guestRegistrations[0].categoryId" {
+		t.Fatalf("problems %s, want each at the purchase's path", refused.Raw)
+	}
 	env.Registration.RefuseNext(404, "category cat_rx not found")
 	wantError(t, session(t, env, b), 404, "category cat_rx not found")
 	env.Registration.RefuseNext(503, "overloaded")

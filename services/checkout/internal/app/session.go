@@ -118,7 +118,7 @@ func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID strin
 		// A refusal held nothing; any other failure (a timeout, a lost answer) may have held
 		// the places, so the hold id is released.
 		s.fail(ctx, in.Buyer.Principal, chk.ID, !refused(err))
-		return SessionResult{}, fmt.Errorf("session: hold: %w", err)
+		return SessionResult{}, fmt.Errorf("session: hold: %w", domain.InPurchaseTerms(err))
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: chk.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
 		c.Held(hold.OrderID, s.clock())
