@@ -33,8 +33,9 @@ type Options struct {
 	IdleInTransactionTimeout time.Duration
 }
 
-// Connect opens a pool on url with query tracing and checks the connection. Migrate opens its
-// own connection, so the pool's timeouts never cut a migration short.
+// Connect opens a pool on url with query tracing (spans named by spanName) and checks the
+// connection. Migrate opens its own connection, so the pool's timeouts never cut a migration
+// short.
 func Connect(ctx context.Context, url string, o Options) (*pgxpool.Pool, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
@@ -47,7 +48,7 @@ func Connect(ctx context.Context, url string, o Options) (*pgxpool.Pool, error) 
 	setTimeout(cfg.ConnConfig.RuntimeParams, "lock_timeout", o.LockTimeout)
 	setTimeout(cfg.ConnConfig.RuntimeParams, "idle_in_transaction_session_timeout", o.IdleInTransactionTimeout)
 	cfg.MaxConnIdleTime = 5 * time.Minute
-	cfg.ConnConfig.Tracer = otelpgx.NewTracer(otelpgx.WithDisableAcquireTracer())
+	cfg.ConnConfig.Tracer = otelpgx.NewTracer(otelpgx.WithDisableAcquireTracer(), otelpgx.WithSpanNameCtxFunc(spanName))
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: open pool: %w", err)
