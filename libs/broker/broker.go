@@ -51,19 +51,22 @@ func NewWriter(brokers []string) *Writer {
 	}}
 }
 
-// Publish writes msgs and returns once the brokers acknowledged all of them. The trace context
-// of ctx is added to messages that carry none of their own.
+// Publish writes msgs and returns once the brokers acknowledged all of them, inside a send
+// span. Messages that carry no trace context of their own get the send span's.
 func (w *Writer) Publish(ctx context.Context, msgs ...Message) error {
+	ctx, span := startSend(ctx, msgs)
+	defer span.End()
 	out := make([]kafka.Message, len(msgs))
 	for i, m := range msgs {
 		h := m.Headers
-		if _, ok := h["traceparent"]; !ok {
+		if _, ok := h[HeaderTraceParent]; !ok {
 			h = copyHeaders(h)
 			otel.GetTextMapPropagator().Inject(ctx, headerCarrier(h))
 		}
 		out[i] = kafka.Message{Topic: m.Topic, Key: []byte(m.Key), Value: m.Value, Headers: toKafka(h)}
 	}
 	if err := w.w.WriteMessages(ctx, out...); err != nil {
+		failed(span, err)
 		return fmt.Errorf("broker: publish: %w", err)
 	}
 	return nil

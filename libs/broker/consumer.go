@@ -7,10 +7,6 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
-	"go.opentelemetry.io/otel/trace"
 )
 
 // Handler processes one message. An error wrapped by Poison means the message can never be
@@ -119,20 +115,10 @@ func (c *consumer) close() {
 	}
 }
 
-// process handles m until it succeeded or was dead-lettered, inside a consumer span that
-// continues the producer's trace. It returns an error only when ctx ended first.
+// process handles m until it succeeded or was dead-lettered, inside its process span. It
+// returns an error only when ctx ended first.
 func (c *consumer) process(ctx context.Context, m Message) error {
-	pctx := otel.GetTextMapPropagator().Extract(ctx, headerCarrier(m.Headers))
-	pctx, span := otel.Tracer("github.com/podiumhq/podium/libs/broker").Start(pctx, "consume "+m.Topic,
-		trace.WithSpanKind(trace.SpanKindConsumer),
-		trace.WithAttributes(
-			attribute.String("messaging.system", "kafka"),
-			attribute.String("messaging.destination.name", m.Topic),
-			attribute.String("messaging.consumer.group.name", c.cfg.Group),
-			attribute.String("messaging.message.id", m.Headers[HeaderID]),
-			attribute.Int("messaging.kafka.partition", m.Partition),
-			attribute.Int64("messaging.kafka.offset", m.Offset),
-		))
+	pctx, span := startProcess(ctx, m, c.cfg.Group)
 	defer span.End()
 	err := c.handle(pctx, m)
 	if err == nil {
@@ -141,7 +127,7 @@ func (c *consumer) process(ctx context.Context, m Message) error {
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	span.SetStatus(codes.Error, err.Error())
+	failed(span, err)
 	return c.deadLetter(pctx, m, err)
 }
 

@@ -17,9 +17,6 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/propagation"
-
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/postgres"
 )
@@ -53,7 +50,8 @@ type Event struct {
 }
 
 // Enqueue writes e to the outbox inside tx, with a new message id, the current time and the
-// trace context of ctx. It returns the message id.
+// trace context of its create span (a child of ctx's span), so that the relay's publish keeps
+// the message in the trace that caused it. It returns the message id.
 func Enqueue(ctx context.Context, tx pgx.Tx, e Event) (string, error) {
 	payload, err := json.Marshal(e.Data)
 	if err != nil {
@@ -68,7 +66,8 @@ func Enqueue(ctx context.Context, tx pgx.Tx, e Event) (string, error) {
 		broker.HeaderTime:        time.Now().UTC().Format(time.RFC3339Nano),
 		broker.HeaderContentType: "application/json",
 	}
-	otel.GetTextMapPropagator().Inject(ctx, propagation.MapCarrier(headers))
+	ctx, span := broker.StartCreate(ctx, e.Topic, e.Key, headers)
+	defer span.End()
 	hb, _ := json.Marshal(headers)
 	if _, err := tx.Exec(ctx,
 		`INSERT INTO outbox (topic, key, payload, headers) VALUES ($1, $2, $3, $4)`,
