@@ -45,6 +45,7 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 	if err != nil {
 		return "", fmt.Errorf("webhook %s: %w", ev.Kind, err)
 	}
+	tagOrder(ctx, st.checkout.OrderID)
 	switch {
 	case st.outcome == CheckoutNotKnown:
 		return s.unknownSession(ctx, ev), nil

@@ -39,7 +39,8 @@ type SessionResult struct {
 // and opens a Stripe Checkout Session (or, for a zero total, confirms the order at once).
 // With an idempotency key, the same request again returns the same answer with no second
 // hold or Stripe call (see claim).
-func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionResult, error) {
+func (s *Service) CreateSession(ctx context.Context, in SessionInput) (res SessionResult, err error) {
+	defer func() { tagOrder(ctx, res.OrderID) }()
 	key := in.Purchase.IdempotencyKey
 	if key == "" {
 		return s.runSession(ctx, in, domain.NewCheckoutID(), nil)
@@ -55,7 +56,7 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (SessionRe
 		}
 		return SessionResult{}, err
 	}
-	res, err := s.runSession(ctx, in, c.CheckoutID, c)
+	res, err = s.runSession(ctx, in, c.CheckoutID, c)
 	var unrecorded *unrecordedError
 	if errors.As(err, &unrecorded) {
 		// The hold (and Stripe session, or confirmation) exist but could not be recorded: the
