@@ -11,6 +11,7 @@ import (
 	"time"
 
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	tracev1 "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/podiumhq/podium/libs/testkit"
@@ -18,10 +19,24 @@ import (
 
 // span is what the tests need of an exported span.
 type span struct {
-	service string
-	traceID string
-	kind    int32
-	attrs   string // every attribute value, for matching
+	service  string
+	traceID  string
+	spanID   string
+	parentID string // "" for a root
+	name     string
+	kind     tracev1.Span_SpanKind
+	attrs    map[string]string // string values only
+	links    []string          // the trace ids the span links to
+}
+
+// mentions reports whether one of the span's attribute values contains v.
+func (s span) mentions(v string) bool {
+	for _, a := range s.attrs {
+		if strings.Contains(a, v) {
+			return true
+		}
+	}
+	return false
 }
 
 // otlpReceiver accepts OTLP/HTTP trace exports from the services under test.
@@ -61,13 +76,7 @@ func (r *otlpReceiver) export(w http.ResponseWriter, req *http.Request) {
 		}
 		for _, ss := range rs.ScopeSpans {
 			for _, s := range ss.Spans {
-				var attrs []string
-				for _, a := range s.Attributes {
-					attrs = append(attrs, a.Key+"="+a.Value.GetStringValue())
-				}
-				r.spans = append(r.spans, span{
-					service: service, traceID: hexID(s.TraceId), kind: int32(s.Kind), attrs: strings.Join(attrs, " "),
-				})
+				r.spans = append(r.spans, toSpan(service, s))
 			}
 		}
 	}
@@ -93,6 +102,33 @@ func (r *otlpReceiver) waitFor(t *testing.T, n int, pred func(span) bool) []span
 		}
 		return ""
 	})
+	return out
+}
+
+// trace returns the spans of a trace exported so far.
+func (r *otlpReceiver) trace(traceID string) []span {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []span
+	for _, s := range r.spans {
+		if s.traceID == traceID {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func toSpan(service string, s *tracev1.Span) span {
+	out := span{
+		service: service, traceID: hexID(s.TraceId), spanID: hexID(s.SpanId), parentID: hexID(s.ParentSpanId),
+		name: s.Name, kind: s.Kind, attrs: map[string]string{},
+	}
+	for _, a := range s.Attributes {
+		out.attrs[a.Key] = a.Value.GetStringValue()
+	}
+	for _, l := range s.Links {
+		out.links = append(out.links, hexID(l.TraceId))
+	}
 	return out
 }
 
