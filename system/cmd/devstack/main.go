@@ -7,14 +7,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"maps"
+	"net"
 	"os"
+	"os/exec"
 	"os/signal"
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/podiumhq/podium/system/stack"
 )
@@ -33,6 +37,7 @@ func run(ctx context.Context) error {
 	port := flag.Int("port", 8080, "gateway port; auth and the owners take the next four")
 	site := flag.String("website", "examples/website", "directory of the demo organizer website")
 	siteAddr := flag.String("website-addr", "localhost:5173", "where the website is served (its origin is the demo key's)")
+	jaeger := flag.String("jaeger", "", "Jaeger binary to run and export traces to (make run JAEGER=1)")
 	flag.Parse()
 
 	opts := stack.Options{
@@ -54,6 +59,13 @@ func run(ctx context.Context) error {
 	}
 	if b := os.Getenv("KAFKA_BROKERS"); b != "" {
 		opts.KafkaBrokers = strings.Split(b, ",")
+	}
+	if *jaeger != "" {
+		endpoint, err := startJaeger(ctx, *jaeger)
+		if err != nil {
+			return err
+		}
+		opts.OTLPEndpoint = endpoint
 	}
 	s, err := stack.Start(ctx, opts)
 	if err != nil {
@@ -117,6 +129,29 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
      go run ./system/cmd/stripe-trigger --session ord_… --url %s/webhooks/stripe
 `, s.DatabaseURL("checkout"), s.WebhookSecret, s.GatewayURL())
 	fmt.Println("================================================================================")
+}
+
+// startJaeger runs Jaeger all-in-one (in memory) until ctx ends and returns its OTLP/HTTP
+// endpoint once it listens.
+func startJaeger(ctx context.Context, path string) (string, error) {
+	cmd := exec.CommandContext(ctx, path)
+	if err := cmd.Start(); err != nil {
+		return "", fmt.Errorf("jaeger: %w", err)
+	}
+	go cmd.Wait() //nolint:errcheck // ends with ctx
+	for range 100 {
+		if conn, err := net.DialTimeout("tcp", "127.0.0.1:4318", time.Second); err == nil {
+			conn.Close()
+			fmt.Println("devstack: Jaeger at http://127.0.0.1:16686 (traces: /api/traces?service=gateway)")
+			return "http://127.0.0.1:4318", nil
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	return "", errors.New("jaeger: OTLP/HTTP port 4318 not listening after 10s")
 }
 
 func stripeLabel(s *stack.Stack) string {
