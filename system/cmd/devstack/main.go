@@ -139,8 +139,9 @@ func startJaeger(ctx context.Context, path string) (string, error) {
 		return "", fmt.Errorf("jaeger: %w", err)
 	}
 	go cmd.Wait() //nolint:errcheck // ends with ctx
+	dialer := net.Dialer{Timeout: time.Second}
 	for range 100 {
-		if conn, err := net.DialTimeout("tcp", "127.0.0.1:4318", time.Second); err == nil {
+		if conn, err := dialer.DialContext(ctx, "tcp", "127.0.0.1:4318"); err == nil {
 			conn.Close()
 			fmt.Println("devstack: Jaeger at http://127.0.0.1:16686 (traces: /api/traces?service=gateway)")
 			return "http://127.0.0.1:4318", nil
