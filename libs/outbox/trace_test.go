@@ -6,10 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"go.opentelemetry.io/otel"
-	"go.opentelemetry.io/otel/propagation"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/podiumhq/podium/libs/broker"
@@ -22,15 +19,7 @@ import (
 // the consumer's process span a child of the create span, and the relay's send span, in a
 // trace of its own, links to the create span.
 func TestRelayedMessageContinuesTheTraceOfItsCreation(t *testing.T) {
-	spans := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
-	otel.SetTracerProvider(tp)
-	otel.SetTextMapPropagator(propagation.TraceContext{})
-	t.Cleanup(func() {
-		otel.SetTracerProvider(trace.NewNoopTracerProvider()) //nolint:staticcheck // the default
-		otel.SetTextMapPropagator(propagation.NewCompositeTextMapPropagator())
-	})
-
+	tp, spans := testkit.Tracing(t)
 	pool := testkit.Pool(t, outbox.Migrations())
 	brokers := testkit.Kafka(t)
 	w := broker.NewWriter(brokers)

@@ -4,9 +4,6 @@ import (
 	"slices"
 	"testing"
 
-	"go.opentelemetry.io/otel"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/podiumhq/podium/libs/testkit"
@@ -15,13 +12,7 @@ import (
 // TestQuerySpansAreNamedByWhatTheyDo runs a sqlc-style named query and unnamed statements on a
 // pool and reads the names of the spans they recorded.
 func TestQuerySpansAreNamedByWhatTheyDo(t *testing.T) {
-	rec := tracetest.NewInMemoryExporter()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(rec))
-	defer tp.Shutdown(t.Context()) //nolint:errcheck // in memory
-	prev := otel.GetTracerProvider()
-	otel.SetTracerProvider(tp)
-	t.Cleanup(func() { otel.SetTracerProvider(prev) })
-
+	tp, spans := testkit.Tracing(t)
 	pool := testkit.Pool(t, widgets)
 	ctx, parent := tp.Tracer("test").Start(t.Context(), "request", trace.WithSpanKind(trace.SpanKindServer))
 	if _, err := pool.Exec(ctx, "INSERT INTO widgets (id, name) VALUES ($1, $2)", 1, "gear"); err != nil {
@@ -37,9 +28,9 @@ func TestQuerySpansAreNamedByWhatTheyDo(t *testing.T) {
 	parent.End()
 
 	var names []string
-	for _, s := range rec.GetSpans() {
-		if s.Parent.SpanID() == parent.SpanContext().SpanID() && s.SpanKind == trace.SpanKindClient {
-			names = append(names, s.Name)
+	for _, s := range spans.Ended() {
+		if s.Parent().SpanID() == parent.SpanContext().SpanID() && s.SpanKind() == trace.SpanKindClient {
+			names = append(names, s.Name())
 		}
 	}
 	names = slices.Compact(names) // a statement prepared on first use has a prepare span of its own name
