@@ -20,6 +20,7 @@ func TestRefusalsNameTheirCode(t *testing.T) {
 		{"a redirect off the key's origins", s.post(t, "session", offSite), 400, "redirect_not_allowed"},
 		{"terms not accepted", s.post(t, "session", terms), 422, "rule_violated"},
 		{"no such operation", send(t, s.organizer("GET", "/nowhere", nil)), 404, "route_not_found"},
+		{"an operation's path with another method", send(t, s.organizer("DELETE", "/events/search", nil)), 405, "method_not_allowed"},
 		{"an unknown event", send(t, s.organizer("GET", "/events/evt_nowhere", nil)), 404, "not_found"},
 	}
 	for _, tc := range cases {

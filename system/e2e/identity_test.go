@@ -23,7 +23,9 @@ func TestOwnersRefuseRequestsWithoutTheInternalToken(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.service+tc.path, func(t *testing.T) {
 			url := sys.URLs[tc.service] + tc.path
-			wantError(t, do(t, req{tc.method, url, secret(demo.SecretAll.Key), "{}"}), 401, "reached through the gateway only")
+			direct := do(t, req{tc.method, url, secret(demo.SecretAll.Key), "{}"})
+			wantError(t, direct, 401, "reached through the gateway only")
+			wantCode(t, direct, 401, "unauthorized")
 			wantError(t, do(t, req{tc.method, url, map[string]string{"X-Podium-Identity": forged}, "{}"}), 401, "invalid or expired")
 		})
 	}
@@ -50,6 +52,8 @@ func TestTokensAreForOneServiceFromItsCallers(t *testing.T) {
 	wantError(t, do(t, req{"POST", sys.URLs["registration"] + lookup, token(identity.Catalog), `{"email":"a@example.com"}`}), 401, "invalid or expired")
 	wantError(t, do(t, req{"POST", sys.URLs["checkout"] + "/external/v1/browser/checkout/registration/summary", token(identity.Catalog), "{}"}), 401, "invalid or expired")
 	wantError(t, do(t, req{"POST", sys.URLs["auth"] + "/internal/origins/check", token(identity.Catalog), `{"origin":"https://a.example"}`}), 401, "invalid or expired")
-	wantError(t, do(t, req{"GET", sys.URLs["catalog"] + "/internal/events/" + event, token(identity.Catalog), nil}), 403, "does not accept calls from gateway")
+	wrongCaller := do(t, req{"GET", sys.URLs["catalog"] + "/internal/events/" + event, token(identity.Catalog), nil})
+	wantError(t, wrongCaller, 403, "does not accept calls from gateway")
+	wantCode(t, wrongCaller, 403, "forbidden")
 	wantError(t, do(t, req{"POST", sys.URLs["registration"] + "/internal/holds/ord_x/release", token(identity.Registration), `{"reason":"CANCELLED"}`}), 403, "does not accept calls from gateway")
 }

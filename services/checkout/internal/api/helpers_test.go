@@ -163,3 +163,11 @@ func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
 func stripeSignature(payload []byte, secret string, at time.Time) string {
 	return webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: secret, Timestamp: at}).Header
 }
+
+// wantCode checks the error body's code.
+func wantCode(t testing.TB, r testkit.Response, code string) {
+	t.Helper()
+	if r.Body["code"] != code {
+		t.Fatalf("code %v, want %s: %s", r.Body["code"], code, r.Raw)
+	}
+}

@@ -110,6 +110,7 @@ func TestRunningKeyAnswers409ThenLapses(t *testing.T) {
 	}
 	r := session(t, env, b)
 	wantError(t, r, 409, "a request with this idempotencyKey is still being processed")
+	wantCode(t, r, "idempotency_key_in_use")
 	if r.Header.Get("Retry-After") != "1" || env.Registration.HoldCalls.Load() != 0 {
 		t.Fatal("409 without Retry-After 1, or a hold was made")
 	}

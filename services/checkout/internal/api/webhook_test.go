@@ -59,7 +59,8 @@ func TestWebhookSignatures(t *testing.T) {
 		"stale (301 s)":  env.SignedWebhook(t, payload, time.Now().Add(-301*time.Second)),
 		"garbage header": env.Webhook(t, payload, "t=abc,v1=zz"),
 	} {
-		if r.Status != http.StatusBadRequest || !reflect.DeepEqual(r.Body["message"], []any{"Stripe-Signature header is missing, invalid or too old"}) {
+		if r.Status != http.StatusBadRequest || r.Body["code"] != "signature_invalid" ||
+			!reflect.DeepEqual(r.Body["message"], []any{"Stripe-Signature header is missing, invalid or too old"}) {
 			t.Errorf("%s: %d %s", name, r.Status, r.Raw)
 		}
 	}

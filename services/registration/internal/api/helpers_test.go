@@ -80,3 +80,11 @@ func unless(ok bool, problem string) string {
 	}
 	return problem
 }
+
+// wantCode checks the error body's code.
+func wantCode(t testing.TB, r testkit.Response, code string) {
+	t.Helper()
+	if r.Body["code"] != code {
+		t.Fatalf("code %v, want %s: %s", r.Body["code"], code, r.Raw)
+	}
+}

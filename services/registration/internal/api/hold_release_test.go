@@ -130,6 +130,7 @@ func TestHoldReleasedBeforeItArrivesIsRefused(t *testing.T) {
 	}
 	late := env.Do(t, "POST", "/internal/holds", holdBody("early-1", time.Now().Add(time.Hour), holdReg("Ana")), tok)
 	wantError(t, late, 409, "hold early-1 was released")
+	wantCode(t, late, "hold_released")
 	if _, h := places(t, env, "cat_rx"); h != 0 || ordersOfHold(t, env, "early-1") != 0 {
 		t.Fatalf("a released hold id holds %d places", h)
 	}

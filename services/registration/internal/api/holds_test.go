@@ -71,7 +71,9 @@ func TestHoldConfirmRelease(t *testing.T) {
 	if c, h := places(t, env, "cat_rx"); c != 2 || h != 0 {
 		t.Fatalf("places after confirm %d/%d", c, h)
 	}
-	wantError(t, env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "CANCELLED"}, tok), 409, "COMPLETED")
+	completed := env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "CANCELLED"}, tok)
+	wantError(t, completed, 409, "COMPLETED")
+	wantCode(t, completed, "conflict")
 
 	// A released hold frees its places; releasing again is harmless.
 	r = env.Do(t, "POST", "/internal/holds", holdBody("idem-3", exp, holdReg("Cid")), tok)
