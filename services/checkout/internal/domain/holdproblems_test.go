@@ -32,7 +32,7 @@ func TestHoldProblemsAreNamedByThePurchasesPaths(t *testing.T) {
 		t.Fatal("the peer's failure was changed in place")
 	}
 	other := errors.New("dial tcp: refused")
-	if domain.InPurchaseTerms(other) != other {
+	if err := domain.InPurchaseTerms(other); err != other { //nolint:errorlint // the very error, not one wrapping it
 		t.Fatal("an error without problems is returned as it is")
 	}
 }
