@@ -81,7 +81,7 @@ tools: $(TOOLS)/stripe-mock ## Install the tools the tests and the local stack n
 
 .PHONY: chromium
 chromium: ## Install Chromium for the browser tests (system/browser) unless it is there (needs root).
-	@command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
+	@command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
 
 $(TOOLS)/stripe-mock:
 	GOBIN=$(TOOLS) go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
