@@ -99,7 +99,7 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
  auth %[2]s   catalog %[3]s   registration %[4]s   checkout %[5]s
  Kafka %[6]s   Redis %[7]s   Stripe %[8]s
  SMTP catcher %[15]s (each message received is logged below as "smtp")
- OpenAPI document: %[1]s/external/v1/openapi.json
+ API reference: %[1]s/external/v1/docs   (OpenAPI document: /external/v1/openapi.json)
  Demo organizer website: %[16]s (publishable key below; Stripe's hosted checkout is played by a
  local stand-in page when stripe-mock runs)
 
