@@ -3,6 +3,8 @@ package apispec
 import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+
+	"github.com/podiumhq/podium/libs/fault"
 )
 
 // The codes of the problems a request schema finds, each listed in the document's Problem
@@ -19,7 +21,7 @@ const (
 	codeDuplicate     = "duplicate"
 	codeInvalidJSON   = "invalid_json"
 	codeTooDeep       = "too_deep"
-	codeInvalid       = "invalid"
+	codeInvalid       = fault.CodeInvalid
 	codeMoreProblems  = "more_problems"
 )
 

@@ -32,13 +32,7 @@ func (e *ValidationError) Error() string {
 }
 
 // Messages returns the sentences of the problems.
-func (e *ValidationError) Messages() []string {
-	out := make([]string, len(e.Problems))
-	for i, p := range e.Problems {
-		out[i] = p.Message
-	}
-	return out
-}
+func (e *ValidationError) Messages() []string { return fault.Messages(e.Problems) }
 
 // invalid is a ValidationError with one problem about the body as a whole.
 func invalid(code, message string) *ValidationError {

@@ -16,7 +16,8 @@ import (
 // message's creation span: one trace runs from the request that changed something to every
 // consumer that acted on it. See docs/adr/0007.
 
-var tracer = otel.Tracer("github.com/podiumhq/podium/libs/broker")
+// tracer is looked up at each span, so a provider installed later (a test's) is the one used.
+func tracer() trace.Tracer { return otel.Tracer("github.com/podiumhq/podium/libs/broker") }
 
 // HeaderTraceParent is the W3C trace-context header a message carries.
 const HeaderTraceParent = "traceparent"
@@ -25,7 +26,7 @@ const HeaderTraceParent = "traceparent"
 // and writes its trace context into headers, so that the message's consumers continue the
 // trace as its children. The caller ends the span once the message is stored.
 func StartCreate(ctx context.Context, topic, key string, headers map[string]string) (context.Context, trace.Span) {
-	ctx, span := tracer.Start(ctx, "create "+topic, trace.WithSpanKind(trace.SpanKindProducer),
+	ctx, span := tracer().Start(ctx, "create "+topic, trace.WithSpanKind(trace.SpanKindProducer),
 		trace.WithAttributes(messageAttributes("create", topic, key, headers)...))
 	otel.GetTextMapPropagator().Inject(ctx, headerCarrier(headers))
 	return ctx, span
@@ -52,7 +53,7 @@ func startSend(ctx context.Context, msgs []Message) (context.Context, trace.Span
 		name += " " + topic
 		attrs = append(attrs, attribute.String("messaging.destination.name", topic))
 	}
-	return tracer.Start(ctx, name, trace.WithSpanKind(kind), trace.WithLinks(links...), trace.WithAttributes(attrs...))
+	return tracer().Start(ctx, name, trace.WithSpanKind(kind), trace.WithLinks(links...), trace.WithAttributes(attrs...))
 }
 
 // startProcess starts the consumer span of m, a child of the message's creation span.
@@ -63,7 +64,7 @@ func startProcess(ctx context.Context, m Message, group string) (context.Context
 		attribute.Int("messaging.destination.partition.id", m.Partition),
 		attribute.Int64("messaging.kafka.offset", m.Offset),
 	)
-	return tracer.Start(ctx, "process "+m.Topic, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attrs...))
+	return tracer().Start(ctx, "process "+m.Topic, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attrs...))
 }
 
 // failed marks span as failed with err.

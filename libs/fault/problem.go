@@ -8,6 +8,15 @@ type Problem struct {
 	Message string `json:"message"`
 }
 
+// Messages returns the sentences of problems.
+func Messages(problems []Problem) []string {
+	out := make([]string, len(problems))
+	for i, p := range problems {
+		out[i] = p.Message
+	}
+	return out
+}
+
 // RootName is the word a problem about the request body as a whole starts with.
 const RootName = "body"
 

@@ -1,12 +1,17 @@
 package httpserver
 
-import "net/http"
+import (
+	"net/http"
+
+	"github.com/podiumhq/podium/libs/fault"
+)
 
 // The codes every service may answer; a service or the gateway names finer ones where a client
 // can act on the difference (key_revoked, quota_exhausted). Every code is listed in the OpenAPI
 // document's Error schema.
 const (
 	CodeValidationFailed     = "validation_failed"
+	CodeBadRequest           = "bad_request"
 	CodeUnauthorized         = "unauthorized"
 	CodeForbidden            = "forbidden"
 	CodeNotFound             = "not_found"
@@ -16,7 +21,7 @@ const (
 	CodeBodyTooLarge         = "body_too_large"
 	CodeUnsupportedMediaType = "unsupported_media_type"
 	CodeHeadersTooLarge      = "headers_too_large"
-	CodeRuleViolated         = "rule_violated"
+	CodeRuleViolated         = fault.CodeRuleViolated
 	CodeRateLimited          = "rate_limited"
 	CodeInternal             = "internal_error"
 	CodeServiceUnavailable   = "service_unavailable"
@@ -41,17 +46,20 @@ var defaultCodes = map[int]string{
 }
 
 // DefaultCode is the code of an answer with status that names no finer one: the status's own,
-// or internal_error for a status without one.
+// else bad_request for a client error and internal_error for ours.
 func DefaultCode(status int) string {
 	if c, ok := defaultCodes[status]; ok {
 		return c
+	}
+	if status < http.StatusInternalServerError {
+		return CodeBadRequest
 	}
 	return CodeInternal
 }
 
 // DefaultCodes returns every code DefaultCode answers.
 func DefaultCodes() []string {
-	out := []string{CodeInternal, CodeRouteNotFound}
+	out := []string{CodeInternal, CodeBadRequest, CodeRouteNotFound}
 	for _, c := range defaultCodes {
 		out = append(out, c)
 	}

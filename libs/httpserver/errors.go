@@ -50,7 +50,7 @@ func (e *Error) WithCode(code string) *Error {
 // Invalid reports a request whose input has problems (400 validation_failed); Message lists
 // their sentences.
 func Invalid(problems []fault.Problem) *Error {
-	return &Error{Status: http.StatusBadRequest, Code: CodeValidationFailed, Message: messages(problems), Problems: problems}
+	return &Error{Status: http.StatusBadRequest, Code: CodeValidationFailed, Message: fault.Messages(problems), Problems: problems}
 }
 
 // BadRequest reports a client error with one or more problems, each naming its field path.
@@ -144,15 +144,6 @@ var errNoRoute = &Error{Status: http.StatusNotFound, Code: CodeRouteNotFound, Me
 // errInternal is the answer to our own failure: it leaks nothing.
 var errInternal = NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it")
 
-// messages returns the sentences of problems.
-func messages(problems []fault.Problem) []string {
-	out := make([]string, len(problems))
-	for i, p := range problems {
-		out[i] = p.Message
-	}
-	return out
-}
-
 // WriteError writes e as the standard error body.
 func WriteError(c *fiber.Ctx, e *Error) error {
 	for k, v := range e.Headers {
@@ -192,6 +183,8 @@ func classify(err error) (e *Error, internal bool) {
 			return errNoRoute, false
 		case fiber.StatusRequestEntityTooLarge:
 			return NewError(fe.Code, "request body is too large"), false
+		case fiber.StatusBadRequest: // the HTTP server's own words quote the request
+			return &Error{Status: fe.Code, Code: CodeBadRequest, Message: "the request is not valid HTTP"}, false
 		}
 		if fe.Code < 500 {
 			return NewError(fe.Code, fe.Message), false

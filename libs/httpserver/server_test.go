@@ -1,6 +1,7 @@
 package httpserver_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -277,5 +278,26 @@ func TestInputProblemsCarryTheirPathsAndCodes(t *testing.T) {
 		if !slices.Equal(b.Problems, want) {
 			t.Errorf("%s: problems %+v, want %+v", path, b.Problems, want)
 		}
+	}
+}
+
+func TestRequestThatIsNotHTTPIsABadRequest(t *testing.T) {
+	_, base, _, _ := newServer(t, httpserver.Options{})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(base, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.Write([]byte("GARBAGE\r\n\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var b httpserver.Body
+	if err := json.NewDecoder(res.Body).Decode(&b); err != nil || res.StatusCode != 400 || b.Code != "bad_request" || b.Message != "the request is not valid HTTP" {
+		t.Fatalf("got %d %+v (%v)", res.StatusCode, b, err)
 	}
 }

@@ -24,10 +24,13 @@ func InPurchaseTerms(err error) error {
 	return &c
 }
 
-// purchasePath rewrites a problem starting with registrations[n].
+// purchasePath rewrites a problem starting with registrations[n], or with registrations as a
+// whole (the places of the purchase and its guests: the guests are what a buyer can reduce).
 func purchasePath(problem string) string {
-	const prefix = "registrations["
-	rest, ok := strings.CutPrefix(problem, prefix)
+	if rest, ok := strings.CutPrefix(problem, "registrations"); ok && (strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, " ")) {
+		return "guestRegistrations" + rest
+	}
+	rest, ok := strings.CutPrefix(problem, "registrations[")
 	if !ok {
 		return problem
 	}

@@ -22,7 +22,7 @@ func TestHoldProblemsAreNamedByThePurchasesPaths(t *testing.T) {
 		"athletes[0].birthDate: athlete is 15 on 2027-06-12, the category requires at least 18",
 		"guestRegistrations[1].customFields: form field fld_1 (Box) is required",
 		"body: the purchase",
-		"registrations: a purchase holds at most 11 places",
+		"guestRegistrations: a purchase holds at most 11 places",
 		"registrations[x] stays",
 	}
 	if !ok || !slices.Equal(got.Problems, want) || got.Kind != fault.Unprocessable || got.Code != "rule_violated" {

@@ -120,7 +120,8 @@ func (u *Upstream) Do(c *fiber.Ctx, f Forward) error {
 
 	if err := u.client.DoTimeout(req, res, u.timeout); err != nil {
 		if errors.Is(err, fasthttp.ErrTimeout) {
-			return httpserver.NewError(fiber.StatusGatewayTimeout, u.Name+" did not answer in time")
+			return &httpserver.Error{Status: fiber.StatusGatewayTimeout, Message: u.Name + " did not answer in time; retry after the Retry-After seconds",
+				Headers: map[string]string{fiber.HeaderRetryAfter: RetryAfterUnavailable}}
 		}
 		return unavailable(u.Name)
 	}

@@ -129,3 +129,20 @@ func TestNewRejectsBadURLs(t *testing.T) {
 		}
 	}
 }
+
+func TestOwnerTooSlowIsATimeoutToRetry(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { <-release }))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) })
+	up, _ := proxy.New("checkout", srv.URL, 50*time.Millisecond)
+	res, err := gateway(t, up, proxy.Forward{}).Test(httptest.NewRequest("GET", "/x", nil), 10_000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	body, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 504 || res.Header.Get("Retry-After") != proxy.RetryAfterUnavailable || !strings.Contains(string(body), `"code":"timeout"`) {
+		t.Fatalf("got %d (Retry-After %q) %s", res.StatusCode, res.Header.Get("Retry-After"), body)
+	}
+}
