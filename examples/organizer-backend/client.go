@@ -39,11 +39,13 @@ func (e *APIError) Error() string {
 	return fmt.Sprintf("%d %s: %v (request %s)", e.StatusCode, e.Code, e.Message, e.RequestID)
 }
 
-// maxAttempts bounds the retries of a request refused with 429 or 503.
+// maxAttempts bounds the retries of a refused request that did nothing.
 const maxAttempts = 5
 
 // Do sends method path with body (nil for none) and decodes a 2xx answer into out (nil to
-// ignore it). A 429 or 503 is retried after its Retry-After; any other refusal is an *APIError.
+// ignore it). A refusal that did nothing (429 rate_limited, 503 service_unavailable) is retried
+// after its Retry-After; any other, a timeout included (the request may have been done), is an
+// *APIError.
 func (c *Client) Do(ctx context.Context, method, path string, body, out any) error {
 	var raw []byte
 	if body != nil {
@@ -80,7 +82,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any) err
 		if err := json.Unmarshal(answer, apiErr); err != nil {
 			return fmt.Errorf("%s %s answered %d: %s", method, path, res.StatusCode, answer)
 		}
-		retryable := res.StatusCode == http.StatusTooManyRequests || res.StatusCode == http.StatusServiceUnavailable
+		retryable := apiErr.Code == "rate_limited" || apiErr.Code == "service_unavailable"
 		if !retryable || attempt == maxAttempts {
 			return apiErr
 		}
