@@ -1,6 +1,8 @@
 package apispec
 
 import (
+	"fmt"
+
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 
@@ -49,4 +51,29 @@ func ruleCode(k jsonschema.ErrorKind) string {
 	default:
 		return codeInvalid
 	}
+}
+
+// codeStatuses reads the statuses the document gives each error code (the x-statuses of the
+// Error schema's code), and checks every listed code has some.
+func codeStatuses(tree map[string]any) (map[string][]string, error) {
+	raw, err := lookupPointer(tree, "/components/schemas/Error/properties/code")
+	if err != nil {
+		return nil, err
+	}
+	code, _ := raw.(map[string]any)
+	table, _ := code["x-statuses"].(map[string]any)
+	out := map[string][]string{}
+	for name, list := range table {
+		items, _ := list.([]any)
+		for _, s := range items {
+			out[name] = append(out[name], fmt.Sprint(s))
+		}
+	}
+	enum, _ := code["enum"].([]any)
+	for _, c := range enum {
+		if len(out[fmt.Sprint(c)]) == 0 {
+			return nil, fmt.Errorf("code %v has no x-statuses", c)
+		}
+	}
+	return out, nil
 }

@@ -2,8 +2,10 @@ package apispec
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -45,6 +47,8 @@ func invalid(code, message string) *ValidationError {
 type Validator struct {
 	requests  map[string]requestSchema
 	errorBody *jsonschema.Schema
+	// codeStatuses are the statuses each error code is answered with ("4XX": any client error).
+	codeStatuses map[string][]string
 	responses map[string]responseSchemas
 	messages  map[string]string
 }
@@ -108,14 +112,32 @@ func NewValidator() (*Validator, error) {
 	if v.errorBody, err = c.Compile(documentURL + "#/components/schemas/Error"); err != nil {
 		return nil, fmt.Errorf("apispec: the Error schema: %w", err)
 	}
+	if v.codeStatuses, err = codeStatuses(spec.tree); err != nil {
+		return nil, fmt.Errorf("apispec: the Error schema: %w", err)
+	}
 	return v, nil
 }
 
-// ValidateError checks a body against the standard error body (the Error schema), whose code
-// and problem codes must be among those the document lists. It returns nil or a
-// *ValidationError.
-func (v *Validator) ValidateError(body []byte) error {
-	return v.validate(v.errorBody, body)
+// ValidateError checks an answer of status against the standard error body (the Error schema):
+// its code and problem codes must be among those the document lists, and status among the
+// statuses the document gives its code (x-statuses). It returns nil, a *ValidationError, or an
+// error naming the status the code is not answered with.
+func (v *Validator) ValidateError(status int, body []byte) error {
+	if err := v.validate(v.errorBody, body); err != nil {
+		return err
+	}
+	var b struct {
+		Code string `json:"code"`
+	}
+	if err := json.Unmarshal(body, &b); err != nil {
+		return err
+	}
+	for _, s := range v.codeStatuses[b.Code] {
+		if s == strconv.Itoa(status) || s == strconv.Itoa(status/100)+"XX" {
+			return nil
+		}
+	}
+	return fmt.Errorf("apispec: code %s answered with %d; the document gives it %v", b.Code, status, v.codeStatuses[b.Code])
 }
 
 // ValidateRequest checks a request body of the operation. It returns nil, a

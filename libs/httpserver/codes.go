@@ -56,12 +56,3 @@ func DefaultCode(status int) string {
 	}
 	return CodeInternal
 }
-
-// DefaultCodes returns every code DefaultCode answers.
-func DefaultCodes() []string {
-	out := []string{CodeInternal, CodeBadRequest, CodeRouteNotFound}
-	for _, c := range defaultCodes {
-		out = append(out, c)
-	}
-	return out
-}

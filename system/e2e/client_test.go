@@ -78,7 +78,7 @@ func standardError(t testing.TB, r req, status int, body []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := v.ValidateError(body); err != nil {
+	if err := v.ValidateError(status, body); err != nil {
 		t.Errorf("%s %s answered %d with an error body the document does not describe (%v): %s", r.method, r.url, status, err, body)
 	}
 }

@@ -147,6 +147,9 @@ func Check(v *apispec.Validator, operationID string, a Answer) error {
 		if err := StandardError(a); err != nil {
 			return err
 		}
+		if err := v.ValidateError(a.Status, a.Body); err != nil {
+			return fmt.Errorf("answered %d with an error the document does not describe (%w): %s", a.Status, err, a.Body)
+		}
 	}
 	err := v.ValidateResponse(operationID, a.Status, a.Body)
 	if errors.Is(err, apispec.ErrUndocumentedStatus) {

@@ -165,7 +165,7 @@ func (h *harness) send(t *testing.T, req *http.Request) answer {
 	}
 	if res.StatusCode >= http.StatusBadRequest {
 		// Every refusal is the standard error body, with a code the document lists.
-		if err := h.gw.Validator.ValidateError(body); err != nil {
+		if err := h.gw.Validator.ValidateError(res.StatusCode, body); err != nil {
 			t.Errorf("%s %s answered %d with an error body the document does not describe (%v): %s", req.Method, req.URL.Path, res.StatusCode, err, body)
 		}
 	}
