@@ -49,8 +49,8 @@ type Validator struct {
 	errorBody *jsonschema.Schema
 	// codeStatuses are the statuses each error code is answered with ("4XX": any client error).
 	codeStatuses map[string][]string
-	responses map[string]responseSchemas
-	messages  map[string]string
+	responses    map[string]responseSchemas
+	messages     map[string]string
 }
 
 // requestSchema is the compiled request body schema of one operation.
