@@ -20,7 +20,8 @@ type handlers struct {
 }
 
 type createOrganizerRequest struct {
-	Name string `json:"name"`
+	Name  string `json:"name"`
+	Owner string `json:"owner"`
 }
 
 func (h handlers) createOrganizer(c *fiber.Ctx) error {
@@ -28,11 +29,11 @@ func (h handlers) createOrganizer(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	o, err := h.svc.CreateOrganizer(c.UserContext(), req.Name)
+	o, err := h.svc.CreateOrganizer(c.UserContext(), req.Name, req.Owner)
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(newOrganizerView(o))
+	return c.Status(fiber.StatusCreated).JSON(newCreatedOrganizerView(o))
 }
 
 func (h handlers) listOrganizers(c *fiber.Ctx) error {

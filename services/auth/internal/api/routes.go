@@ -36,6 +36,10 @@ func Register(router fiber.Router, d Deps) {
 	admin.Post("/organizers/:organizerId/keys", h.createKey)
 	admin.Get("/organizers/:organizerId/keys", h.listKeys)
 	admin.Post("/keys/:keyId/revoke", h.revokeKey)
+	admin.Post("/organizers/:organizerId/members", h.addMember)
+	admin.Get("/organizers/:organizerId/members", h.listMembers)
+	admin.Patch("/organizers/:organizerId/members/:memberId", h.changeMemberRole)
+	admin.Delete("/organizers/:organizerId/members/:memberId", h.removeMember)
 
 	internal := router.Group("/internal", identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)), identity.RequireType(identity.Service))
 	internal.Post("/keys/verify", h.verifyKey)

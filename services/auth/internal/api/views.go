@@ -14,6 +14,22 @@ type organizerView struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// createdOrganizerView is a new organizer with its first owner, when one was given.
+type createdOrganizerView struct {
+	organizerView
+	Owner *memberView `json:"owner,omitempty"`
+}
+
+// memberView is a member of an organization.
+type memberView struct {
+	ID          string    `json:"id"`
+	OrganizerID string    `json:"organizerId"`
+	Email       string    `json:"email"`
+	Role        string    `json:"role"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
 // keyView is a key as listed: never the key itself, only its prefix and last four characters.
 type keyView struct {
 	ID             string     `json:"id"`
@@ -57,6 +73,19 @@ type listView[T any] struct {
 
 func newOrganizerView(o domain.Organizer) organizerView {
 	return organizerView{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt.UTC()}
+}
+
+func newCreatedOrganizerView(o app.CreatedOrganizer) createdOrganizerView {
+	v := createdOrganizerView{organizerView: newOrganizerView(o.Organizer)}
+	if o.Owner != nil {
+		owner := newMemberView(*o.Owner)
+		v.Owner = &owner
+	}
+	return v
+}
+
+func newMemberView(m domain.Member) memberView {
+	return memberView{ID: m.ID, OrganizerID: m.OrganizerID, Email: m.Email, Role: string(m.Role), CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC()}
 }
 
 func newKeyView(k domain.Key) keyView {

@@ -14,8 +14,8 @@ import (
 // Repository stores organizers and keys. Implementations own their transactions: a key's
 // audit record and outbox event are written in the same transaction as the key itself.
 type Repository interface {
-	// CreateOrganizer stores o.
-	CreateOrganizer(ctx context.Context, o domain.Organizer) error
+	// CreateOrganizer stores o and its first members in one transaction.
+	CreateOrganizer(ctx context.Context, o domain.Organizer, members ...domain.Member) error
 	// Organizer returns the organizer with id, or domain.ErrOrganizerNotFound.
 	Organizer(ctx context.Context, id string) (domain.Organizer, error)
 	// Organizers returns a page of organizers, newest first, and how many there are.
@@ -36,6 +36,7 @@ type Repository interface {
 	RecordKeyUses(ctx context.Context, uses map[string]time.Time) error
 	// OriginAllowed reports whether a publishable key active at the given time allows origin.
 	OriginAllowed(ctx context.Context, origin string, at time.Time) (bool, error)
+	MemberRepository
 }
 
 // Service runs the use cases.
@@ -54,16 +55,33 @@ func New(repo Repository, now func() time.Time) *Service {
 // returned at creation equals the one read back later.
 func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
-// CreateOrganizer validates name and stores a new organizer.
-func (s *Service) CreateOrganizer(ctx context.Context, name string) (domain.Organizer, error) {
-	o, err := domain.NewOrganizer(name, s.clock())
+// CreatedOrganizer is a new organizer with its first owner, when one was given.
+type CreatedOrganizer struct {
+	domain.Organizer
+	Owner *domain.Member
+}
+
+// CreateOrganizer validates name and, unless ownerEmail is empty, the first owner's e-mail,
+// and stores the organizer with its owner.
+func (s *Service) CreateOrganizer(ctx context.Context, name, ownerEmail string) (CreatedOrganizer, error) {
+	now := s.clock()
+	o, err := domain.NewOrganizer(name, now)
 	if err != nil {
-		return domain.Organizer{}, err
+		return CreatedOrganizer{}, err
 	}
-	if err := s.repo.CreateOrganizer(ctx, o); err != nil {
-		return domain.Organizer{}, fmt.Errorf("create organizer: %w", err)
+	created := CreatedOrganizer{Organizer: o}
+	var members []domain.Member
+	if ownerEmail != "" {
+		owner, err := domain.NewMember(o.ID, ownerEmail, string(domain.RoleOwner), now)
+		if err != nil {
+			return CreatedOrganizer{}, err
+		}
+		created.Owner, members = &owner, []domain.Member{owner}
 	}
-	return o, nil
+	if err := s.repo.CreateOrganizer(ctx, o, members...); err != nil {
+		return CreatedOrganizer{}, fmt.Errorf("create organizer: %w", err)
+	}
+	return created, nil
 }
 
 // Organizer returns one organizer.

@@ -17,13 +17,17 @@ import (
 // Usage describes the operator commands.
 const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL, token AUTH_OPERATOR_TOKEN):
 
-  auth organizer create --name NAME [--json]
+  auth organizer create --name NAME [--owner EMAIL] [--json]
   auth organizer list [--limit N] [--offset N] [--json]
   auth key create --organizer ID --type secret|publishable --name NAME
                   [--scopes events:read,pricing:read,registrations:read,registrations:write]
                   [--origins https://a.example,https://b.example] [--expires 2027-01-01T00:00:00Z] [--json]
   auth key list --organizer ID [--limit N] [--offset N] [--json]
   auth key revoke --key ID [--json]
+  auth member add --organizer ID --email EMAIL --role owner|admin|member [--json]
+  auth member list --organizer ID [--limit N] [--offset N] [--json]
+  auth member role --organizer ID --member ID --role owner|admin|member [--json]
+  auth member remove --organizer ID --member ID [--json]
 `
 
 // Run executes one operator command, args being what follows the program name (for example
@@ -45,6 +49,14 @@ func Run(ctx context.Context, c *peer.Client, args []string, out io.Writer) erro
 		return keyList(ctx, c, rest, out)
 	case "key revoke":
 		return keyRevoke(ctx, c, rest, out)
+	case "member add":
+		return memberAdd(ctx, c, rest, out)
+	case "member list":
+		return memberList(ctx, c, rest, out)
+	case "member role":
+		return memberRole(ctx, c, rest, out)
+	case "member remove":
+		return memberRemove(ctx, c, rest, out)
 	}
 	return fmt.Errorf("%w: unknown command %q", service.ErrUsage, cmd)
 }
@@ -80,11 +92,11 @@ func (f *flags) parse(args []string, required map[string]*string) error {
 
 func organizerCreate(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
 	f := newFlags("organizer create")
-	name := f.String("name", "", "organizer name")
+	name, owner := f.String("name", "", "organizer name"), f.String("owner", "", "e-mail of the first owner")
 	if err := f.parse(args, map[string]*string{"name": name}); err != nil {
 		return err
 	}
-	b, err := call(ctx, c, http.MethodPost, "/admin/organizers", map[string]string{"name": *name})
+	b, err := call(ctx, c, http.MethodPost, "/admin/organizers", map[string]string{"name": *name, "owner": *owner})
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,22 @@ type organizer struct {
 	CreatedAt time.Time `json:"createdAt"`
 }
 
+// createdOrganizer is a new organizer with its first owner, when one was given.
+type createdOrganizer struct {
+	organizer
+	Owner *member `json:"owner"`
+}
+
+// member is a member of an organization as the admin API returns it.
+type member struct {
+	ID          string    `json:"id"`
+	OrganizerID string    `json:"organizerId"`
+	Email       string    `json:"email"`
+	Role        string    `json:"role"`
+	CreatedAt   time.Time `json:"createdAt"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+}
+
 // key is a key listing as the admin API returns it; Key is set only at creation.
 type key struct {
 	Key            string     `json:"key"`
@@ -59,8 +75,28 @@ func render[T any](out io.Writer, b []byte, asJSON bool, print func(io.Writer, T
 	return nil
 }
 
-func printOrganizer(out io.Writer, o organizer) {
+func printOrganizer(out io.Writer, o createdOrganizer) {
 	fmt.Fprintf(out, "Created organizer %s (%s) at %s.\n", o.ID, o.Name, stamp(&o.CreatedAt))
+	if o.Owner != nil {
+		printMemberAs("Added")(out, *o.Owner)
+	}
+}
+
+// printMemberAs prints a member after the verb of what was done to it.
+func printMemberAs(done string) func(io.Writer, member) {
+	return func(out io.Writer, m member) {
+		fmt.Fprintf(out, "%s member %s (%s, %s) of organizer %s.\n", done, m.ID, m.Email, m.Role, m.OrganizerID)
+	}
+}
+
+func printMembers(out io.Writer, l list[member]) {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tCREATED\tUPDATED")
+	for _, m := range l.Data {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Email, m.Role, stamp(&m.CreatedAt), stamp(&m.UpdatedAt))
+	}
+	_ = tw.Flush()
+	fmt.Fprintln(out, total(len(l.Data), l.Offset, l.Total))
 }
 
 func printOrganizers(out io.Writer, l list[organizer]) {

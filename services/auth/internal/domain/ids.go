@@ -6,6 +6,7 @@ import "github.com/podiumhq/podium/libs/ids"
 const (
 	OrganizerIDPrefix = "org_"
 	KeyIDPrefix       = "key_"
+	MemberIDPrefix    = "mbr_"
 )
 
 // NewOrganizerID returns a new random organizer id.
@@ -13,3 +14,6 @@ func NewOrganizerID() string { return ids.New(OrganizerIDPrefix) }
 
 // NewKeyID returns a new random key id.
 func NewKeyID() string { return ids.New(KeyIDPrefix) }
+
+// NewMemberID returns a new random member id.
+func NewMemberID() string { return ids.New(MemberIDPrefix) }

@@ -36,11 +36,22 @@ func New(pool *pgxpool.Pool) *Repository {
 	return &Repository{pool: pool, q: db.New(pool)}
 }
 
-// CreateOrganizer stores o.
-func (r *Repository) CreateOrganizer(ctx context.Context, o domain.Organizer) error {
-	err := r.q.InsertOrganizer(ctx, db.InsertOrganizerParams{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt})
+// CreateOrganizer stores o and its first members in one transaction.
+func (r *Repository) CreateOrganizer(ctx context.Context, o domain.Organizer, members ...domain.Member) error {
+	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
+		q := r.q.WithTx(tx)
+		if err := q.InsertOrganizer(ctx, db.InsertOrganizerParams{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt}); err != nil {
+			return fmt.Errorf("insert organizer: %w", err)
+		}
+		for _, m := range members {
+			if err := insertMember(ctx, q, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return fmt.Errorf("insert organizer: %w", err)
+		return fmt.Errorf("create organizer: %w", err)
 	}
 	return nil
 }

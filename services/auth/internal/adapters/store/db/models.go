@@ -32,6 +32,15 @@ type KeyAudit struct {
 	At          time.Time
 }
 
+type Member struct {
+	ID          string
+	OrganizerID string
+	Email       string
+	Role        string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+}
+
 type Organizer struct {
 	ID        string
 	Name      string

@@ -1,0 +1,74 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+// MemberRepository stores organizations' members, each operation scoped by organizer id.
+type MemberRepository interface {
+	// AddMember stores m; it returns domain.ErrOrganizerNotFound or domain.ErrDuplicateMember.
+	AddMember(ctx context.Context, m domain.Member) error
+	// Members returns a page of an organizer's members, newest first, and how many it has.
+	Members(ctx context.Context, organizerID string, page domain.Page) ([]domain.Member, int, error)
+	// SetMemberRole gives the member the role, unless that would leave the organization
+	// without an owner (domain.ErrLastOwner), and returns it as it now is, or
+	// domain.ErrMemberNotFound.
+	SetMemberRole(ctx context.Context, m domain.Member) (domain.Member, error)
+	// RemoveMember deletes the member, unless it is the organization's last owner
+	// (domain.ErrLastOwner), and returns it as it was, or domain.ErrMemberNotFound.
+	RemoveMember(ctx context.Context, organizerID, memberID string) (domain.Member, error)
+}
+
+// AddMember validates email and role and adds a member to the organizer. An unknown organizer
+// is reported before problems in the input.
+func (s *Service) AddMember(ctx context.Context, organizerID, email, role string) (domain.Member, error) {
+	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
+		return domain.Member{}, fmt.Errorf("add member: %w", err)
+	}
+	m, err := domain.NewMember(organizerID, email, role, s.clock())
+	if err != nil {
+		return domain.Member{}, err
+	}
+	if err := s.repo.AddMember(ctx, m); err != nil {
+		return domain.Member{}, fmt.Errorf("add member: %w", err)
+	}
+	return m, nil
+}
+
+// ListMembers returns a page of an organizer's members and their total count.
+func (s *Service) ListMembers(ctx context.Context, organizerID string, page domain.Page) ([]domain.Member, int, error) {
+	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
+		return nil, 0, fmt.Errorf("list members: %w", err)
+	}
+	list, total, err := s.repo.Members(ctx, organizerID, page)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list members: %w", err)
+	}
+	return list, total, nil
+}
+
+// ChangeMemberRole gives a member of the organizer another role; the last owner keeps theirs.
+func (s *Service) ChangeMemberRole(ctx context.Context, organizerID, memberID, role string) (domain.Member, error) {
+	r, problem := domain.ParseRole(role)
+	if problem != "" {
+		return domain.Member{}, fault.NewInvalid(problem)
+	}
+	m, err := s.repo.SetMemberRole(ctx, domain.Member{ID: memberID, OrganizerID: organizerID, Role: r, UpdatedAt: s.clock()})
+	if err != nil {
+		return domain.Member{}, fmt.Errorf("change member role: %w", err)
+	}
+	return m, nil
+}
+
+// RemoveMember removes a member from the organizer; the last owner stays.
+func (s *Service) RemoveMember(ctx context.Context, organizerID, memberID string) (domain.Member, error) {
+	m, err := s.repo.RemoveMember(ctx, organizerID, memberID)
+	if err != nil {
+		return domain.Member{}, fmt.Errorf("remove member: %w", err)
+	}
+	return m, nil
+}
