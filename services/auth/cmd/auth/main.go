@@ -1,6 +1,6 @@
 // Command auth is the auth service: `auth serve` runs the HTTP API and the outbox relay,
-// `auth migrate` applies the database migrations, and `auth organizer ...` and `auth key ...`
-// are the operator commands, an HTTP client of the admin API.
+// `auth migrate` applies the database migrations, and `auth organizer ...`, `auth key ...` and
+// `auth member ...` are the operator commands, an HTTP client of the admin API.
 package main
 
 import (
@@ -30,6 +30,7 @@ var program = service.Program{
 		"migrate":   service.Migrate[Config]("auth", migrations.Set(), outbox.Migrations()),
 		"organizer": operator("organizer"),
 		"key":       operator("key"),
+		"member":    operator("member"),
 	},
 	Explain: cli.Explain,
 }
