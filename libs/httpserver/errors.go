@@ -135,11 +135,9 @@ var statuses = map[fault.Kind]int{
 	fault.Unavailable:     http.StatusServiceUnavailable,
 }
 
-// MessageNoRoute is the message of the 404 for a method and path no route serves.
-const MessageNoRoute = "no route for this method and path"
-
-// errNoRoute is the answer to a method and path no route serves.
-var errNoRoute = &Error{Status: http.StatusNotFound, Code: CodeRouteNotFound, Message: MessageNoRoute}
+// errNoRoute is the answer to a method and path no route serves; peers tell it from a missing
+// resource by its code.
+var errNoRoute = &Error{Status: http.StatusNotFound, Code: CodeRouteNotFound, Message: "no route for this method and path"}
 
 // errInternal is the answer to our own failure: it leaks nothing.
 var errInternal = NewError(http.StatusInternalServerError, "internal error; quote the requestId when reporting it")
