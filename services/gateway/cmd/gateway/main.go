@@ -19,7 +19,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/redisconn"
 	"github.com/podiumhq/podium/libs/service"
-	"github.com/podiumhq/podium/services/gateway/internal/clientip"
+	"github.com/podiumhq/podium/libs/httpserver/clientip"
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
 	"github.com/podiumhq/podium/services/gateway/internal/edge"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"

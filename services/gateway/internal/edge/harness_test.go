@@ -23,7 +23,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/gateway/internal/clientip"
+	"github.com/podiumhq/podium/libs/httpserver/clientip"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"

@@ -3,7 +3,7 @@ package clientip_test
 import (
 	"testing"
 
-	"github.com/podiumhq/podium/services/gateway/internal/clientip"
+	"github.com/podiumhq/podium/libs/httpserver/clientip"
 )
 
 func TestResolve(t *testing.T) {
