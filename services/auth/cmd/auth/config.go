@@ -3,9 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/httpserver/clientip"
 	"github.com/podiumhq/podium/libs/identity"
 )
 
@@ -32,11 +34,35 @@ type Config struct {
 	// It matches the gateway's AUTH_TIMEOUT, so a key lookup the gateway stopped waiting for
 	// stops holding a database connection too.
 	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"2s"`
+	Console
+}
+
+// Console configures the organizers' console, served on its own listener.
+type Console struct {
+	config.SMTP
+	// ConsoleAddr is the listen address of the console.
+	ConsoleAddr string `env:"CONSOLE_ADDR" envDefault:":8090"`
+	// ConsoleURL is the console's public address, as sign-in links name it: https, or http for
+	// a local host.
+	ConsoleURL string `env:"CONSOLE_URL,notEmpty"`
+	// ConsoleTrustedProxies are the networks (CIDRs or addresses) of the proxies in front of the
+	// console, whose X-Forwarded-For is believed: the ingress controller's.
+	ConsoleTrustedProxies []string `env:"CONSOLE_TRUSTED_PROXIES" envSeparator:","`
+	// SignInLinkTTL is how long an e-mailed sign-in link stays valid.
+	SignInLinkTTL time.Duration `env:"CONSOLE_SIGNIN_LINK_TTL" envDefault:"15m"`
+	// SessionTTL is how long a console session lasts after sign-in.
+	SessionTTL time.Duration `env:"CONSOLE_SESSION_TTL" envDefault:"12h"`
+	// SignInWindow is the window of the sign-in limits.
+	SignInWindow time.Duration `env:"CONSOLE_SIGNIN_WINDOW" envDefault:"15m"`
+	// SignInPerEmail bounds the sign-in links asked for one e-mail address in a window.
+	SignInPerEmail int `env:"CONSOLE_SIGNIN_PER_EMAIL" envDefault:"5"`
+	// SignInPerAddress bounds the sign-in links asked from one client address in a window.
+	SignInPerAddress int `env:"CONSOLE_SIGNIN_PER_ADDRESS" envDefault:"20"`
 }
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.Console.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("AUTH_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
@@ -61,4 +87,36 @@ type CLIConfig struct {
 	AdminURL string `env:"AUTH_ADMIN_URL" envDefault:"http://127.0.0.1:8081"`
 	// OperatorToken is sent as the bearer token.
 	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
+}
+
+// Validate reports every problem in the console's settings.
+func (c Console) Validate() error {
+	errs := []error{c.SMTP.Validate()}
+	if _, err := consoleURL(c.ConsoleURL); err != nil {
+		errs = append(errs, err)
+	}
+	if _, err := clientip.New(c.ConsoleTrustedProxies); err != nil {
+		errs = append(errs, fmt.Errorf("CONSOLE_TRUSTED_PROXIES: %w", err))
+	}
+	if c.SignInLinkTTL <= 0 || c.SessionTTL <= 0 || c.SignInWindow <= 0 {
+		errs = append(errs, errors.New("CONSOLE_SIGNIN_LINK_TTL, CONSOLE_SESSION_TTL and CONSOLE_SIGNIN_WINDOW must be positive"))
+	}
+	if c.SignInPerEmail < 1 || c.SignInPerAddress < 1 {
+		errs = append(errs, errors.New("CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"))
+	}
+	return errors.Join(errs...)
+}
+
+// consoleURL parses CONSOLE_URL: an https origin, or http for a local host, without a path.
+func consoleURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return nil, errors.New("CONSOLE_URL must be an origin such as https://console.podium.example")
+	}
+	local := u.Hostname() == "localhost" || u.Hostname() == "127.0.0.1" || u.Hostname() == "::1"
+	if u.Scheme != "https" && (u.Scheme != "http" || !local) {
+		return nil, errors.New("CONSOLE_URL must use https (http only for localhost): its session cookies are Secure")
+	}
+	u.Path = ""
+	return u, nil
 }
