@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -32,6 +33,10 @@ func TestComposeEnvironment(t *testing.T) {
 		for name, v := range env {
 			if !spec.known(name) {
 				t.Errorf("%s: %s is set but %s does not read it (misspelt?)", svc, name, svc)
+			}
+			if listener, public := publicOrigins[name]; public {
+				checkComposeOrigin(t, p.Services[svc], spec, name, v, listener)
+				continue
 			}
 			checkComposeAddress(t, p, svc, name, v)
 		}
@@ -62,6 +67,22 @@ func checkComposeAddress(t *testing.T, p *types.Project, svc, name, value string
 		if peer := strings.ToLower(strings.TrimSuffix(name, "_URL")); slices.Contains(services, peer) && (host != peer || port != "8080") {
 			t.Errorf("%s: %s=%s, want http://%s:8080", svc, name, value, peer)
 		}
+	}
+}
+
+// checkComposeOrigin checks that a public origin is where the host reaches the service's
+// listener: http://localhost on the port published for it.
+func checkComposeOrigin(t *testing.T, s types.ServiceConfig, spec envSpec, name, value, listener string) {
+	t.Helper()
+	_, port := splitAddress(spec.value(t, composeEnv(t, s), listener))
+	want := ""
+	for _, p := range s.Ports {
+		if strconv.FormatUint(uint64(p.Target), 10) == port {
+			want = "http://localhost:" + p.Published
+		}
+	}
+	if want == "" || value != want {
+		t.Errorf("%s: %s=%s, want http://localhost:<the port published for %s (%s)>", s.Name, name, value, listener, port)
 	}
 }
 

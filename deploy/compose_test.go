@@ -97,7 +97,7 @@ func TestComposeMigrations(t *testing.T) {
 func TestComposeDependsOn(t *testing.T) {
 	want := map[string][]string{
 		"gateway":      {"auth", "catalog", "registration", "checkout", "redis", "kafka"},
-		"auth":         {"auth-migrate", "postgres", "kafka"},
+		"auth":         {"auth-migrate", "postgres", "kafka", "mailpit"},
 		"catalog":      {"catalog-migrate", "postgres", "kafka"},
 		"registration": {"registration-migrate", "catalog", "postgres", "kafka", "mailpit"},
 		"checkout":     {"checkout-migrate", "catalog", "registration", "postgres", "kafka", "stripe-mock"},
@@ -155,6 +155,7 @@ func TestComposeHealthchecks(t *testing.T) {
 func TestComposePorts(t *testing.T) {
 	want := map[string]string{
 		"gateway": "127.0.0.1:8080->8080",
+		"auth":    "127.0.0.1:8090->8090", // the organizers' console, not the admin and internal APIs
 		"jaeger":  "127.0.0.1:16686->16686",
 		"mailpit": "127.0.0.1:8025->8025",
 	}

