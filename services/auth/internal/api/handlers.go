@@ -69,7 +69,7 @@ func (h handlers) createKey(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	k, err := h.svc.CreateKey(c.UserContext(), param(c, "organizerId"), domain.KeyRequest(req))
+	k, err := h.svc.CreateKey(c.UserContext(), operator(c), param(c, "organizerId"), domain.KeyRequest(req))
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func (h handlers) listKeys(c *fiber.Ctx) error {
 }
 
 func (h handlers) revokeKey(c *fiber.Ctx) error {
-	k, err := h.svc.RevokeKey(c.UserContext(), param(c, "keyId"))
+	k, err := h.svc.RevokeKey(c.UserContext(), operator(c), param(c, "keyId"))
 	if err != nil {
 		return err
 	}
@@ -137,6 +137,9 @@ func (h handlers) checkOrigin(c *fiber.Ctx) error {
 	}
 	return c.JSON(checkOriginResponse{Allowed: ok})
 }
+
+// operator is the actor of an admin API request: the operator, at the client's address.
+func operator(c *fiber.Ctx) domain.Actor { return domain.OperatorActor(strings.Clone(c.IP())) }
 
 // param returns a copy of the named path parameter.
 func param(c *fiber.Ctx, name string) string { return strings.Clone(c.Params(name)) }

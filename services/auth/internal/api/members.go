@@ -20,7 +20,7 @@ func (h handlers) addMember(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	m, err := h.svc.AddMember(c.UserContext(), param(c, "organizerId"), req.Email, req.Role)
+	m, err := h.svc.AddMember(c.UserContext(), operator(c), param(c, "organizerId"), req.Email, req.Role)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (h handlers) changeMemberRole(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	m, err := h.svc.ChangeMemberRole(c.UserContext(), param(c, "organizerId"), param(c, "memberId"), req.Role)
+	m, err := h.svc.ChangeMemberRole(c.UserContext(), operator(c), param(c, "organizerId"), param(c, "memberId"), req.Role)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (h handlers) changeMemberRole(c *fiber.Ctx) error {
 }
 
 func (h handlers) removeMember(c *fiber.Ctx) error {
-	m, err := h.svc.RemoveMember(c.UserContext(), param(c, "organizerId"), param(c, "memberId"))
+	m, err := h.svc.RemoveMember(c.UserContext(), operator(c), param(c, "organizerId"), param(c, "memberId"))
 	if err != nil {
 		return err
 	}

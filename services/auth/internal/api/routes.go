@@ -40,6 +40,7 @@ func Register(router fiber.Router, d Deps) {
 	admin.Get("/organizers/:organizerId/members", h.listMembers)
 	admin.Patch("/organizers/:organizerId/members/:memberId", h.changeMemberRole)
 	admin.Delete("/organizers/:organizerId/members/:memberId", h.removeMember)
+	admin.Get("/organizers/:organizerId/audit", h.auditLog)
 
 	internal := router.Group("/internal", identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)), identity.RequireType(identity.Service))
 	internal.Post("/keys/verify", h.verifyKey)

@@ -63,6 +63,18 @@ type verifiedKeyView struct {
 	RevokedAt      *time.Time `json:"revokedAt"`
 }
 
+// auditEntryView is one recorded change of an organization.
+type auditEntryView struct {
+	ID          int64     `json:"id"`
+	OrganizerID string    `json:"organizerId"`
+	Actor       string    `json:"actor"`
+	Address     string    `json:"address"`
+	Action      string    `json:"action"`
+	SubjectID   string    `json:"subjectId"`
+	Detail      string    `json:"detail"`
+	At          time.Time `json:"at"`
+}
+
 // listView is a page of a list.
 type listView[T any] struct {
 	Data   []T `json:"data"`
@@ -86,6 +98,13 @@ func newCreatedOrganizerView(o app.CreatedOrganizer) createdOrganizerView {
 
 func newMemberView(m domain.Member) memberView {
 	return memberView{ID: m.ID, OrganizerID: m.OrganizerID, Email: m.Email, Role: string(m.Role), CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC()}
+}
+
+func newAuditEntryView(e domain.AuditEntry) auditEntryView {
+	return auditEntryView{
+		ID: e.ID, OrganizerID: e.OrganizerID, Actor: e.Actor.Email, Address: e.Actor.Address,
+		Action: string(e.Action), SubjectID: e.SubjectID, Detail: e.Detail, At: e.At.UTC(),
+	}
 }
 
 func newKeyView(k domain.Key) keyView {

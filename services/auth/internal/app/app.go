@@ -11,8 +11,9 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-// Repository stores organizers and keys. Implementations own their transactions: a key's
-// audit record and outbox event are written in the same transaction as the key itself.
+// Repository stores organizers and keys. Implementations own their transactions: the audit
+// entry of a key or member change, and a key's outbox event, are written in the same
+// transaction as the change itself.
 type Repository interface {
 	// CreateOrganizer stores o and its first members in one transaction.
 	CreateOrganizer(ctx context.Context, o domain.Organizer, members ...domain.Member) error
@@ -20,15 +21,16 @@ type Repository interface {
 	Organizer(ctx context.Context, id string) (domain.Organizer, error)
 	// Organizers returns a page of organizers, newest first, and how many there are.
 	Organizers(ctx context.Context, page domain.Page) ([]domain.Organizer, int, error)
-	// CreateKey stores k with its audit record and created event. It returns
+	// CreateKey stores k with its audit entry by actor and created event. It returns
 	// domain.ErrOrganizerNotFound or domain.ErrDuplicateKeyHash.
-	CreateKey(ctx context.Context, k domain.Key) error
+	CreateKey(ctx context.Context, actor domain.Actor, k domain.Key) error
 	// Keys returns a page of an organizer's keys, newest first, and how many it has.
 	Keys(ctx context.Context, organizerID string, page domain.Page) ([]domain.Key, int, error)
-	// RevokeKey revokes the key with id at the given time, with its audit record and revoked
-	// event, unless it is already revoked; it returns the key as it now is, or
-	// domain.ErrKeyNotFound.
-	RevokeKey(ctx context.Context, id string, at time.Time) (domain.Key, error)
+	// RevokeKey revokes the key with id at the given time, with its audit entry by actor and
+	// revoked event, unless it is already revoked; it returns the key as it now is, or
+	// domain.ErrKeyNotFound, also for a key of another organizer than organizerID unless
+	// organizerID is empty (any organizer).
+	RevokeKey(ctx context.Context, actor domain.Actor, organizerID, id string, at time.Time) (domain.Key, error)
 	// KeyByHash returns the key with hash, or domain.ErrKeyNotFound, and writes nothing.
 	KeyByHash(ctx context.Context, hash string) (domain.Key, error)
 	// RecordKeyUses stores the last use of each key in uses, by key id, in one write; a time
@@ -37,6 +39,7 @@ type Repository interface {
 	// OriginAllowed reports whether a publishable key active at the given time allows origin.
 	OriginAllowed(ctx context.Context, origin string, at time.Time) (bool, error)
 	MemberRepository
+	AuditRepository
 }
 
 // Service runs the use cases.
@@ -111,9 +114,9 @@ type CreatedKey struct {
 // keyAttempts bounds retries after the (practically impossible) clash of two key hashes.
 const keyAttempts = 3
 
-// CreateKey validates r and mints a key for the organizer. An unknown organizer is reported
-// before problems in r.
-func (s *Service) CreateKey(ctx context.Context, organizerID string, r domain.KeyRequest) (CreatedKey, error) {
+// CreateKey validates r and mints a key for the organizer, recorded as created by actor. An
+// unknown organizer is reported before problems in r.
+func (s *Service) CreateKey(ctx context.Context, actor domain.Actor, organizerID string, r domain.KeyRequest) (CreatedKey, error) {
 	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
 		return CreatedKey{}, fmt.Errorf("create key: %w", err)
 	}
@@ -122,7 +125,7 @@ func (s *Service) CreateKey(ctx context.Context, organizerID string, r domain.Ke
 		if err != nil {
 			return CreatedKey{}, err
 		}
-		err = s.repo.CreateKey(ctx, k)
+		err = s.repo.CreateKey(ctx, actor, k)
 		if err == nil {
 			return CreatedKey{Key: k, Secret: full}, nil
 		}
@@ -144,9 +147,23 @@ func (s *Service) ListKeys(ctx context.Context, organizerID string, page domain.
 	return list, total, nil
 }
 
-// RevokeKey revokes a key; revoking it again returns it unchanged.
-func (s *Service) RevokeKey(ctx context.Context, id string) (domain.Key, error) {
-	k, err := s.repo.RevokeKey(ctx, id, s.clock())
+// RevokeKey revokes a key of any organizer, recorded as revoked by actor; revoking it again
+// returns it unchanged and records nothing.
+func (s *Service) RevokeKey(ctx context.Context, actor domain.Actor, keyID string) (domain.Key, error) {
+	k, err := s.repo.RevokeKey(ctx, actor, "", keyID, s.clock())
+	if err != nil {
+		return domain.Key{}, fmt.Errorf("revoke key: %w", err)
+	}
+	return k, nil
+}
+
+// RevokeOrganizerKey is RevokeKey for a key of the organizer: another organizer's key is
+// domain.ErrKeyNotFound and stays as it is.
+func (s *Service) RevokeOrganizerKey(ctx context.Context, actor domain.Actor, organizerID, keyID string) (domain.Key, error) {
+	if organizerID == "" {
+		return domain.Key{}, fmt.Errorf("revoke key: %w", domain.ErrKeyNotFound)
+	}
+	k, err := s.repo.RevokeKey(ctx, actor, organizerID, keyID, s.clock())
 	if err != nil {
 		return domain.Key{}, fmt.Errorf("revoke key: %w", err)
 	}

@@ -11,12 +11,13 @@ import (
 )
 
 // clashingRepo is a Repository whose key inserts clash on the hash a given number of times.
-// Only the methods CreateKey and OriginAllowed use are implemented.
+// Only the methods CreateKey, RevokeOrganizerKey and OriginAllowed use are implemented.
 type clashingRepo struct {
 	app.Repository
 	clashes  int
 	inserts  int
 	lookups  int
+	revokes  int
 	orgFound bool
 }
 
@@ -27,7 +28,7 @@ func (r *clashingRepo) Organizer(context.Context, string) (domain.Organizer, err
 	return domain.Organizer{ID: "org_1"}, nil
 }
 
-func (r *clashingRepo) CreateKey(context.Context, domain.Key) error {
+func (r *clashingRepo) CreateKey(context.Context, domain.Actor, domain.Key) error {
 	r.inserts++
 	if r.inserts <= r.clashes {
 		return domain.ErrDuplicateKeyHash
@@ -35,10 +36,17 @@ func (r *clashingRepo) CreateKey(context.Context, domain.Key) error {
 	return nil
 }
 
+func (r *clashingRepo) RevokeKey(context.Context, domain.Actor, string, string, time.Time) (domain.Key, error) {
+	r.revokes++
+	return domain.Key{}, nil
+}
+
 func (r *clashingRepo) OriginAllowed(context.Context, string, time.Time) (bool, error) {
 	r.lookups++
 	return true, nil
 }
+
+var operator = domain.OperatorActor("198.51.100.7")
 
 var secret = domain.KeyRequest{Type: "secret", Name: "backend", Scopes: []string{"events:read"}}
 
@@ -47,21 +55,30 @@ func clock() time.Time { return time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC) }
 
 func TestCreateKeyRetriesAHashClash(t *testing.T) {
 	repo := &clashingRepo{clashes: 2, orgFound: true}
-	k, err := app.New(repo, clock).CreateKey(t.Context(), "org_1", secret)
+	k, err := app.New(repo, clock).CreateKey(t.Context(), operator, "org_1", secret)
 	if err != nil || repo.inserts != 3 || k.Secret == "" {
 		t.Fatalf("CreateKey = %v after %d inserts", err, repo.inserts)
 	}
 	repo = &clashingRepo{clashes: 3, orgFound: true}
-	if _, err := app.New(repo, clock).CreateKey(t.Context(), "org_1", secret); !errors.Is(err, domain.ErrDuplicateKeyHash) || repo.inserts != 3 {
+	if _, err := app.New(repo, clock).CreateKey(t.Context(), operator, "org_1", secret); !errors.Is(err, domain.ErrDuplicateKeyHash) || repo.inserts != 3 {
 		t.Fatalf("CreateKey = %v after %d inserts; want to give up after 3", err, repo.inserts)
 	}
 }
 
 func TestCreateKeyChecksTheOrganizerFirst(t *testing.T) {
 	repo := &clashingRepo{}
-	_, err := app.New(repo, clock).CreateKey(t.Context(), "org_missing", domain.KeyRequest{})
+	_, err := app.New(repo, clock).CreateKey(t.Context(), operator, "org_missing", domain.KeyRequest{})
 	if !errors.Is(err, domain.ErrOrganizerNotFound) || repo.inserts != 0 {
 		t.Fatalf("CreateKey = %v", err)
+	}
+}
+
+// TestRevokeOrganizerKeyNeedsAnOrganizer checks that an empty organizer id, which the
+// repository reads as any organizer, finds no key.
+func TestRevokeOrganizerKeyNeedsAnOrganizer(t *testing.T) {
+	repo := &clashingRepo{}
+	if _, err := app.New(repo, clock).RevokeOrganizerKey(t.Context(), operator, "", "key_1"); !errors.Is(err, domain.ErrKeyNotFound) || repo.revokes != 0 {
+		t.Fatalf("RevokeOrganizerKey without an organizer = %v after %d revocations", err, repo.revokes)
 	}
 }
 

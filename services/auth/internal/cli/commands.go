@@ -28,6 +28,7 @@ const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL
   auth member list --organizer ID [--limit N] [--offset N] [--json]
   auth member role --organizer ID --member ID --role owner|admin|member [--json]
   auth member remove --organizer ID --member ID [--json]
+  auth audit list --organizer ID [--limit N] [--offset N] [--json]
 `
 
 // Run executes one operator command, args being what follows the program name (for example
@@ -57,6 +58,8 @@ func Run(ctx context.Context, c *peer.Client, args []string, out io.Writer) erro
 		return memberRole(ctx, c, rest, out)
 	case "member remove":
 		return memberRemove(ctx, c, rest, out)
+	case "audit list":
+		return auditList(ctx, c, rest, out)
 	}
 	return fmt.Errorf("%w: unknown command %q", service.ErrUsage, cmd)
 }

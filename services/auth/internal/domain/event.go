@@ -14,15 +14,6 @@ const (
 	EventKeyRevoked = "podium.auth.key.revoked.v1"
 )
 
-// ActorOperator is the audit actor of changes made through the admin API.
-const ActorOperator = "operator"
-
-// Audit actions recorded for keys.
-const (
-	AuditCreated = "created"
-	AuditRevoked = "revoked"
-)
-
 // KeyCreated is the data of a podium.auth.key.created.v1 event.
 type KeyCreated struct {
 	KeyID          string    `json:"keyId"`

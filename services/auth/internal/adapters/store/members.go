@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -19,9 +20,16 @@ const (
 	constraintMemberOrganizer = "members_organizer_fkey"
 )
 
-// AddMember stores m.
-func (r *Repository) AddMember(ctx context.Context, m domain.Member) error {
-	if err := insertMember(ctx, r.q, m); err != nil {
+// AddMember stores m and its audit entry by actor in one transaction.
+func (r *Repository) AddMember(ctx context.Context, actor domain.Actor, m domain.Member) error {
+	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
+		q := r.q.WithTx(tx)
+		if err := insertMember(ctx, q, m); err != nil {
+			return err
+		}
+		return record(ctx, q, domain.MemberAdded(actor, m))
+	})
+	if err != nil {
 		return fmt.Errorf("add member: %w", err)
 	}
 	return nil
@@ -45,9 +53,10 @@ func (r *Repository) Members(ctx context.Context, organizerID string, page domai
 }
 
 // SetMemberRole changes the role of the member with change's id and organizer id to
-// change.Role at change.UpdatedAt, holding the organization's owners locked so concurrent
-// changes cannot together remove the last owner.
-func (r *Repository) SetMemberRole(ctx context.Context, change domain.Member) (domain.Member, error) {
+// change.Role at change.UpdatedAt, with its audit entry by actor, holding the organization's
+// owners locked so concurrent changes cannot together remove the last owner. Giving the member
+// the role it has changes and records nothing.
+func (r *Repository) SetMemberRole(ctx context.Context, actor domain.Actor, change domain.Member) (domain.Member, error) {
 	var m domain.Member
 	err := r.withOwnersLocked(ctx, change.OrganizerID, change.ID, change.Role, func(q *db.Queries, current domain.Member) error {
 		m = current
@@ -55,7 +64,10 @@ func (r *Repository) SetMemberRole(ctx context.Context, change domain.Member) (d
 			return nil
 		}
 		m.Role, m.UpdatedAt = change.Role, change.UpdatedAt
-		return q.SetMemberRole(ctx, db.SetMemberRoleParams{OrganizerID: m.OrganizerID, ID: m.ID, Role: string(m.Role), UpdatedAt: m.UpdatedAt})
+		if err := q.SetMemberRole(ctx, db.SetMemberRoleParams{OrganizerID: m.OrganizerID, ID: m.ID, Role: string(m.Role), UpdatedAt: m.UpdatedAt}); err != nil {
+			return fmt.Errorf("update role: %w", err)
+		}
+		return record(ctx, q, domain.MemberRoleChanged(actor, current, m))
 	})
 	if err != nil {
 		return domain.Member{}, fmt.Errorf("set member role: %w", err)
@@ -63,12 +75,16 @@ func (r *Repository) SetMemberRole(ctx context.Context, change domain.Member) (d
 	return m, nil
 }
 
-// RemoveMember deletes the member, holding the organization's owners locked as SetMemberRole.
-func (r *Repository) RemoveMember(ctx context.Context, organizerID, memberID string) (domain.Member, error) {
+// RemoveMember deletes the member and records its removal by actor at the given time,
+// holding the organization's owners locked as SetMemberRole.
+func (r *Repository) RemoveMember(ctx context.Context, actor domain.Actor, organizerID, memberID string, at time.Time) (domain.Member, error) {
 	var m domain.Member
 	err := r.withOwnersLocked(ctx, organizerID, memberID, "", func(q *db.Queries, current domain.Member) error {
 		m = current
-		return q.DeleteMember(ctx, db.DeleteMemberParams{OrganizerID: organizerID, ID: memberID})
+		if err := q.DeleteMember(ctx, db.DeleteMemberParams{OrganizerID: organizerID, ID: memberID}); err != nil {
+			return fmt.Errorf("delete member: %w", err)
+		}
+		return record(ctx, q, domain.MemberRemoved(actor, current, at))
 	})
 	if err != nil {
 		return domain.Member{}, fmt.Errorf("remove member: %w", err)

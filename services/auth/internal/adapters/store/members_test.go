@@ -17,14 +17,14 @@ func member(t *testing.T, repo *store.Repository, orgID, email string, role doma
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := repo.AddMember(t.Context(), m); err != nil {
+	if err := repo.AddMember(t.Context(), operator, m); err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
 func setRole(t *testing.T, repo *store.Repository, m domain.Member, role domain.Role, at time.Time) (domain.Member, error) {
-	return repo.SetMemberRole(t.Context(), domain.Member{ID: m.ID, OrganizerID: m.OrganizerID, Role: role, UpdatedAt: at})
+	return repo.SetMemberRole(t.Context(), operator, domain.Member{ID: m.ID, OrganizerID: m.OrganizerID, Role: role, UpdatedAt: at})
 }
 
 func TestMembersAddListChangeRemove(t *testing.T) {
@@ -46,11 +46,11 @@ func TestMembersAddListChangeRemove(t *testing.T) {
 	if err != nil || got.Role != domain.RoleMember || !got.UpdatedAt.Equal(later) || !got.CreatedAt.Equal(admin.CreatedAt) {
 		t.Fatalf("SetMemberRole = %+v, %v", got, err)
 	}
-	removed, err := repo.RemoveMember(t.Context(), org.ID, admin.ID)
+	removed, err := repo.RemoveMember(t.Context(), operator, org.ID, admin.ID, t0)
 	if err != nil || removed.ID != admin.ID || removed.Role != domain.RoleMember {
 		t.Fatalf("RemoveMember = %+v, %v", removed, err)
 	}
-	if _, err := repo.RemoveMember(t.Context(), org.ID, admin.ID); !errors.Is(err, domain.ErrMemberNotFound) {
+	if _, err := repo.RemoveMember(t.Context(), operator, org.ID, admin.ID, t0); !errors.Is(err, domain.ErrMemberNotFound) {
 		t.Fatalf("removing twice: %v", err)
 	}
 	if _, total, _ := repo.Members(t.Context(), org.ID, domain.Page{Limit: 10}); total != 1 {
@@ -63,12 +63,12 @@ func TestMemberEmailIsUniquePerOrganization(t *testing.T) {
 	a, b := organizer(t, repo, t0), organizer(t, repo, t0)
 	member(t, repo, a.ID, "ana@example.com", domain.RoleOwner, t0)
 	dup, _ := domain.NewMember(a.ID, " ANA@example.com ", "member", t0)
-	if err := repo.AddMember(t.Context(), dup); !errors.Is(err, domain.ErrDuplicateMember) {
+	if err := repo.AddMember(t.Context(), operator, dup); !errors.Is(err, domain.ErrDuplicateMember) {
 		t.Fatalf("duplicate e-mail: %v", err)
 	}
 	member(t, repo, b.ID, "ana@example.com", domain.RoleOwner, t0)
 	ghost, _ := domain.NewMember("org_missing", "ana@example.com", "owner", t0)
-	if err := repo.AddMember(t.Context(), ghost); !errors.Is(err, domain.ErrOrganizerNotFound) {
+	if err := repo.AddMember(t.Context(), operator, ghost); !errors.Is(err, domain.ErrOrganizerNotFound) {
 		t.Fatalf("unknown organizer: %v", err)
 	}
 }
@@ -86,7 +86,7 @@ func TestOrganizationsNeverSeeEachOthersMembers(t *testing.T) {
 	if _, err := setRole(t, repo, domain.Member{ID: theirs.ID, OrganizerID: a.ID}, domain.RoleMember, t0); !errors.Is(err, domain.ErrMemberNotFound) {
 		t.Fatalf("changing another organization's member: %v", err)
 	}
-	if _, err := repo.RemoveMember(t.Context(), a.ID, theirs.ID); !errors.Is(err, domain.ErrMemberNotFound) {
+	if _, err := repo.RemoveMember(t.Context(), operator, a.ID, theirs.ID, t0); !errors.Is(err, domain.ErrMemberNotFound) {
 		t.Fatalf("removing another organization's member: %v", err)
 	}
 }
@@ -98,7 +98,7 @@ func TestLastOwnerCannotBeRemovedOrDemoted(t *testing.T) {
 	if _, err := setRole(t, repo, owner, domain.RoleAdmin, t0); !errors.Is(err, domain.ErrLastOwner) {
 		t.Fatalf("demoting the last owner: %v", err)
 	}
-	if _, err := repo.RemoveMember(t.Context(), org.ID, owner.ID); !errors.Is(err, domain.ErrLastOwner) {
+	if _, err := repo.RemoveMember(t.Context(), operator, org.ID, owner.ID, t0); !errors.Is(err, domain.ErrLastOwner) {
 		t.Fatalf("removing the last owner: %v", err)
 	}
 	if got, err := setRole(t, repo, owner, domain.RoleOwner, t0); err != nil || got.Role != domain.RoleOwner {
@@ -106,7 +106,7 @@ func TestLastOwnerCannotBeRemovedOrDemoted(t *testing.T) {
 	}
 
 	second := member(t, repo, org.ID, "bo@example.com", domain.RoleOwner, t0)
-	if _, err := repo.RemoveMember(t.Context(), org.ID, owner.ID); err != nil {
+	if _, err := repo.RemoveMember(t.Context(), operator, org.ID, owner.ID, t0); err != nil {
 		t.Fatalf("removing one of two owners: %v", err)
 	}
 	if _, err := setRole(t, repo, second, domain.RoleMember, t0); !errors.Is(err, domain.ErrLastOwner) {

@@ -85,8 +85,8 @@ func (r *Repository) Organizers(ctx context.Context, page domain.Page) ([]domain
 	return out, int(total), nil
 }
 
-// CreateKey stores k, its audit record and its created event in one transaction.
-func (r *Repository) CreateKey(ctx context.Context, k domain.Key) error {
+// CreateKey stores k, its audit entry by actor and its created event in one transaction.
+func (r *Repository) CreateKey(ctx context.Context, actor domain.Actor, k domain.Key) error {
 	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
 		if err := q.InsertKey(ctx, db.InsertKeyParams{
@@ -96,7 +96,7 @@ func (r *Repository) CreateKey(ctx context.Context, k domain.Key) error {
 		}); err != nil {
 			return translateInsertKey(err)
 		}
-		if err := audit(ctx, q, k, domain.AuditCreated, k.CreatedAt); err != nil {
+		if err := record(ctx, q, domain.KeyAudit(actor, domain.AuditKeyCreated, k, k.CreatedAt)); err != nil {
 			return err
 		}
 		return enqueue(ctx, tx, k, domain.EventKeyCreated, k.CreatedEvent())
@@ -125,9 +125,10 @@ func (r *Repository) Keys(ctx context.Context, organizerID string, page domain.P
 }
 
 // RevokeKey locks the key, applies domain.Key.Revoke and, when that changed the key, stores
-// the revocation with its audit record and revoked event in the same transaction. Concurrent
+// the revocation with its audit entry by actor and revoked event in the same transaction.
+// Unless organizerID is empty, a key of another organizer is domain.ErrKeyNotFound. Concurrent
 // revocations of one key serialise on the row lock, so exactly one of them writes the event.
-func (r *Repository) RevokeKey(ctx context.Context, id string, at time.Time) (domain.Key, error) {
+func (r *Repository) RevokeKey(ctx context.Context, actor domain.Actor, organizerID, id string, at time.Time) (domain.Key, error) {
 	var k domain.Key
 	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
@@ -138,6 +139,9 @@ func (r *Repository) RevokeKey(ctx context.Context, id string, at time.Time) (do
 		if err != nil {
 			return fmt.Errorf("lock key: %w", err)
 		}
+		if organizerID != "" && row.OrganizerID != organizerID {
+			return domain.ErrKeyNotFound
+		}
 		k = toKey(row)
 		if !k.Revoke(at) {
 			return nil
@@ -145,7 +149,7 @@ func (r *Repository) RevokeKey(ctx context.Context, id string, at time.Time) (do
 		if err := q.SetKeyRevoked(ctx, db.SetKeyRevokedParams{ID: id, RevokedAt: at}); err != nil {
 			return fmt.Errorf("set revoked: %w", err)
 		}
-		if err := audit(ctx, q, k, domain.AuditRevoked, at); err != nil {
+		if err := record(ctx, q, domain.KeyAudit(actor, domain.AuditKeyRevoked, k, at)); err != nil {
 			return err
 		}
 		return enqueue(ctx, tx, k, domain.EventKeyRevoked, k.RevokedEvent())
@@ -189,16 +193,6 @@ func (r *Repository) OriginAllowed(ctx context.Context, origin string, at time.T
 		return false, fmt.Errorf("origin allowed: %w", err)
 	}
 	return ok, nil
-}
-
-func audit(ctx context.Context, q *db.Queries, k domain.Key, action string, at time.Time) error {
-	err := q.InsertKeyAudit(ctx, db.InsertKeyAuditParams{
-		KeyID: k.ID, OrganizerID: k.OrganizerID, Action: action, Actor: domain.ActorOperator, At: at,
-	})
-	if err != nil {
-		return fmt.Errorf("audit %s: %w", action, err)
-	}
-	return nil
 }
 
 func enqueue(ctx context.Context, tx pgx.Tx, k domain.Key, eventType string, data any) error {

@@ -17,6 +17,9 @@ import (
 
 var t0 = time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 
+// operator is the actor of the changes these tests make.
+var operator = domain.OperatorActor("198.51.100.7")
+
 func organizer(t *testing.T, repo *store.Repository, at time.Time) domain.Organizer {
 	t.Helper()
 	o, err := domain.NewOrganizer("Trail Club", at)
@@ -35,7 +38,7 @@ func key(t *testing.T, repo *store.Repository, orgID string, r domain.KeyRequest
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := repo.CreateKey(t.Context(), k); err != nil {
+	if err := repo.CreateKey(t.Context(), operator, k); err != nil {
 		t.Fatal(err)
 	}
 	return k
@@ -66,10 +69,10 @@ func outboxTypes(t *testing.T, pool *pgxpool.Pool, id string) []string {
 	return out
 }
 
-// auditActions returns the audit actions of key id, in order.
+// auditActions returns the audit actions and actors about subject id, in order.
 func auditActions(t *testing.T, pool *pgxpool.Pool, id string) []string {
 	t.Helper()
-	rows, err := pool.Query(t.Context(), `SELECT action || ' by ' || actor FROM key_audit WHERE key_id = $1 ORDER BY id`, id)
+	rows, err := pool.Query(t.Context(), `SELECT action || ' by ' || actor FROM audit_log WHERE subject_id = $1 ORDER BY id`, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +135,7 @@ func TestCreateAndListKeys(t *testing.T) {
 	if !slices.Equal(list[0].AllowedOrigins, []string{"https://shop.example"}) || len(list[0].Scopes) != 0 {
 		t.Fatalf("stored publishable key %+v", list[0])
 	}
-	if a := auditActions(t, pool, sk.ID); !slices.Equal(a, []string{"created by operator"}) {
+	if a := auditActions(t, pool, sk.ID); !slices.Equal(a, []string{"key.created by operator"}) {
 		t.Fatalf("audit %q", a)
 	}
 	if ty := outboxTypes(t, pool, pk.ID); !slices.Equal(ty, []string{domain.EventKeyCreated}) {
@@ -151,14 +154,14 @@ func TestCreateKeyRefusesUnknownOrganizerAndDuplicateHash(t *testing.T) {
 	pool := authtest.Pool(t)
 	repo := store.New(pool)
 	k, _, _ := domain.NewKey("org_missing", secretReq, t0)
-	if err := repo.CreateKey(t.Context(), k); !errors.Is(err, domain.ErrOrganizerNotFound) {
+	if err := repo.CreateKey(t.Context(), operator, k); !errors.Is(err, domain.ErrOrganizerNotFound) {
 		t.Fatalf("unknown organizer: %v", err)
 	}
 	org := organizer(t, repo, t0)
 	first := key(t, repo, org.ID, secretReq, t0)
 	dup, _, _ := domain.NewKey(org.ID, secretReq, t0)
 	dup.Hash = first.Hash
-	if err := repo.CreateKey(t.Context(), dup); !errors.Is(err, domain.ErrDuplicateKeyHash) {
+	if err := repo.CreateKey(t.Context(), operator, dup); !errors.Is(err, domain.ErrDuplicateKeyHash) {
 		t.Fatalf("duplicate hash: %v", err)
 	}
 	if ty := outboxTypes(t, pool, dup.ID); len(ty) != 0 {
@@ -172,18 +175,18 @@ func TestRevokeIsIdempotentAndWritesOneEvent(t *testing.T) {
 	org := organizer(t, repo, t0)
 	k := key(t, repo, org.ID, secretReq, t0)
 
-	first, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Minute))
+	first, err := repo.RevokeKey(t.Context(), operator, "", k.ID, t0.Add(time.Minute))
 	if err != nil || first.RevokedAt == nil || !first.RevokedAt.Equal(t0.Add(time.Minute)) {
 		t.Fatalf("first revoke = %+v, %v", first.RevokedAt, err)
 	}
-	again, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Hour))
+	again, err := repo.RevokeKey(t.Context(), operator, "", k.ID, t0.Add(time.Hour))
 	if err != nil || !again.RevokedAt.Equal(*first.RevokedAt) {
 		t.Fatalf("second revoke = %v, %v; want the first revocation time kept", again.RevokedAt, err)
 	}
 	if ty := outboxTypes(t, pool, k.ID); !slices.Equal(ty, []string{domain.EventKeyCreated, domain.EventKeyRevoked}) {
 		t.Fatalf("outbox %q", ty)
 	}
-	if a := auditActions(t, pool, k.ID); !slices.Equal(a, []string{"created by operator", "revoked by operator"}) {
+	if a := auditActions(t, pool, k.ID); !slices.Equal(a, []string{"key.created by operator", "key.revoked by operator"}) {
 		t.Fatalf("audit %q", a)
 	}
 	var data domain.KeyRevoked
@@ -191,7 +194,7 @@ func TestRevokeIsIdempotentAndWritesOneEvent(t *testing.T) {
 	if data.KeyHash != k.Hash || data.KeyID != k.ID || data.OrganizerID != org.ID || !data.RevokedAt.Equal(*first.RevokedAt) {
 		t.Fatalf("revoked event %+v", data)
 	}
-	if _, err := repo.RevokeKey(t.Context(), "key_missing", t0); !errors.Is(err, domain.ErrKeyNotFound) {
+	if _, err := repo.RevokeKey(t.Context(), operator, "", "key_missing", t0); !errors.Is(err, domain.ErrKeyNotFound) {
 		t.Fatalf("unknown key: %v", err)
 	}
 }
@@ -206,7 +209,7 @@ func TestConcurrentRevokesWriteExactlyOneEvent(t *testing.T) {
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Go(func() {
-			got, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Duration(i+1)*time.Second))
+			got, err := repo.RevokeKey(t.Context(), operator, "", k.ID, t0.Add(time.Duration(i+1)*time.Second))
 			if err != nil {
 				t.Error(err)
 				return
@@ -239,13 +242,13 @@ func TestRolledBackRevokeWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.RevokeKey(t.Context(), k.ID, t0.Add(time.Minute)); err == nil {
+	if _, err := repo.RevokeKey(t.Context(), operator, "", k.ID, t0.Add(time.Minute)); err == nil {
 		t.Fatal("revoke succeeded although its commit was refused")
 	}
 	if ty := outboxTypes(t, pool, k.ID); !slices.Equal(ty, []string{domain.EventKeyCreated}) {
 		t.Fatalf("outbox after a rolled-back revoke: %q", ty)
 	}
-	if a := auditActions(t, pool, k.ID); !slices.Equal(a, []string{"created by operator"}) {
+	if a := auditActions(t, pool, k.ID); !slices.Equal(a, []string{"key.created by operator"}) {
 		t.Fatalf("audit after a rolled-back revoke: %q", a)
 	}
 	list, _, _ := repo.Keys(t.Context(), k.OrganizerID, domain.Page{Limit: 10})

@@ -44,7 +44,7 @@ func TestOriginAllowed(t *testing.T) {
 	org := organizer(t, repo, t0)
 	key(t, repo, org.ID, publicReq("https://a.example", "https://b.example"), t0)
 	revoked := key(t, repo, org.ID, publicReq("https://revoked.example"), t0)
-	if _, err := repo.RevokeKey(t.Context(), revoked.ID, t0); err != nil {
+	if _, err := repo.RevokeKey(t.Context(), operator, "", revoked.ID, t0); err != nil {
 		t.Fatal(err)
 	}
 	expiring := publicReq("https://expiring.example")

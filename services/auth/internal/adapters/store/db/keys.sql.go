@@ -111,29 +111,6 @@ func (q *Queries) InsertKey(ctx context.Context, arg InsertKeyParams) error {
 	return err
 }
 
-const insertKeyAudit = `-- name: InsertKeyAudit :exec
-INSERT INTO key_audit (key_id, organizer_id, action, actor, at) VALUES ($1, $2, $3, $4, $5)
-`
-
-type InsertKeyAuditParams struct {
-	KeyID       string
-	OrganizerID string
-	Action      string
-	Actor       string
-	At          time.Time
-}
-
-func (q *Queries) InsertKeyAudit(ctx context.Context, arg InsertKeyAuditParams) error {
-	_, err := q.db.Exec(ctx, insertKeyAudit,
-		arg.KeyID,
-		arg.OrganizerID,
-		arg.Action,
-		arg.Actor,
-		arg.At,
-	)
-	return err
-}
-
 const listKeys = `-- name: ListKeys :many
 SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
        created_at, last_used_at, expires_at, revoked_at

@@ -23,12 +23,14 @@ type ApiKey struct {
 	RevokedAt      *time.Time
 }
 
-type KeyAudit struct {
+type AuditLog struct {
 	ID          int64
-	KeyID       string
 	OrganizerID string
-	Action      string
 	Actor       string
+	Address     string
+	Action      string
+	SubjectID   string
+	Detail      string
 	At          time.Time
 }
 

@@ -47,6 +47,3 @@ SELECT EXISTS (
       AND (expires_at IS NULL OR expires_at > sqlc.arg(at)::timestamptz)
       AND allowed_origins @> ARRAY[sqlc.arg(origin)::text]
 );
-
--- name: InsertKeyAudit :exec
-INSERT INTO key_audit (key_id, organizer_id, action, actor, at) VALUES ($1, $2, $3, $4, $5);
