@@ -31,7 +31,7 @@ type Message struct {
 
 // Options configures Start; the zero value is ready to use.
 type Options struct {
-	// OnMessage, when set, is called with each message once it is kept.
+	// OnMessage, when set, is called with each message before Messages and Wait see it.
 	OnMessage func(Message)
 	// Now stamps each message's At; nil means time.Now.
 	Now func() time.Time
@@ -117,12 +117,12 @@ func To(addr string) func(Message) bool {
 
 func (c *Catcher) keep(m Message) {
 	m.At = c.opts.Now()
+	if c.opts.OnMessage != nil {
+		c.opts.OnMessage(m)
+	}
 	c.mu.Lock()
 	c.msgs = append(c.msgs, m)
 	close(c.added)
 	c.added = make(chan struct{})
 	c.mu.Unlock()
-	if c.opts.OnMessage != nil {
-		c.opts.OnMessage(m)
-	}
 }

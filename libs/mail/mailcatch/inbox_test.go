@@ -2,7 +2,6 @@ package mailcatch_test
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -12,33 +11,22 @@ import (
 	"github.com/podiumhq/podium/libs/mail/mailcatch"
 )
 
-func get(t *testing.T, url string) (string, string) {
+// get serves GET path from h and returns the answer's content type and body.
+func get(t *testing.T, h http.Handler, path string) (string, string) {
 	t.Helper()
-	req, err := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequestWithContext(t.Context(), http.MethodGet, path, nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", path, rec.Code, rec.Body)
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	body, err := io.ReadAll(res.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StatusCode != http.StatusOK {
-		t.Fatalf("GET %s: %d %s", url, res.StatusCode, body)
-	}
-	return res.Header.Get("Content-Type"), string(body)
+	return rec.Header().Get("Content-Type"), rec.Body.String()
 }
 
 func TestInboxListsMessagesNewestFirst(t *testing.T) {
 	c := start(t, mailcatch.Options{})
-	srv := httptest.NewServer(c.Inbox())
-	t.Cleanup(srv.Close)
+	inbox := c.Inbox()
 
-	_, page := get(t, srv.URL+"/")
+	_, page := get(t, inbox, "/")
 	if !strings.Contains(page, "No messages yet.") {
 		t.Fatalf("empty inbox:\n%s", page)
 	}
@@ -46,7 +34,7 @@ func TestInboxListsMessagesNewestFirst(t *testing.T) {
 	send(t, c, mail.Message{To: "ana@example.com", Subject: "Older <b>bold</b>", Body: "no links here"})
 	send(t, c, mail.Message{To: "bea@example.com", Subject: "Sign in", Body: "Open https://console.podium.localhost/sign-in?token=abc&x=1.\nThanks"})
 
-	kind, page := get(t, srv.URL+"/")
+	kind, page := get(t, inbox, "/")
 	if kind != "text/html; charset=utf-8" {
 		t.Errorf("content type %q", kind)
 	}
@@ -67,7 +55,7 @@ func TestInboxListsMessagesNewestFirst(t *testing.T) {
 		t.Errorf("newest message is not first:\n%s", page)
 	}
 
-	kind, body := get(t, srv.URL+"/messages")
+	kind, body := get(t, inbox, "/messages")
 	var msgs []map[string]any
 	if err := json.Unmarshal([]byte(body), &msgs); err != nil || kind != "application/json" {
 		t.Fatalf("messages %q %s: %v", kind, body, err)
