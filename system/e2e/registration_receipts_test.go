@@ -1,13 +1,13 @@
 package e2e
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/system/stack"
+	"github.com/podiumhq/podium/libs/mail/mailcatch"
 )
 
 // visitor returns the headers of a browser on site with the publishable key, each call from
@@ -122,28 +122,22 @@ func TestReceiptsNeedAPublicEvent(t *testing.T) {
 	}
 }
 
-// waitForMail waits until the stack's SMTP catcher has received a message to addr.
-func waitForMail(t *testing.T, addr string) stack.Mail {
+// waitForMail waits until the stack's SMTP catcher has received a message to addr, and fails
+// unless it is the only one.
+func waitForMail(t *testing.T, addr string) mailcatch.Message {
 	t.Helper()
-	var got []stack.Mail
-	testkit.Eventually(t, 20*time.Second, func() string {
-		if got = mailsTo(addr); len(got) == 0 {
-			return "no mail to " + addr
-		}
-		return ""
-	})
-	if len(got) > 1 {
-		t.Fatalf("%d mails to %s, want 1", len(got), addr)
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	m, err := sys.WaitMail(ctx, mailcatch.To(addr))
+	if err != nil {
+		t.Fatalf("mail to %s: %v", addr, err)
 	}
-	return got[0]
+	if n := len(mailsTo(addr)); n > 1 {
+		t.Fatalf("%d mails to %s, want 1", n, addr)
+	}
+	return m
 }
 
-func mailsTo(addr string) []stack.Mail {
-	var out []stack.Mail
-	for _, m := range sys.Mails() {
-		if slices.Contains(m.To, addr) {
-			out = append(out, m)
-		}
-	}
-	return out
+func mailsTo(addr string) []mailcatch.Message {
+	return slices.DeleteFunc(sys.Mails(), func(m mailcatch.Message) bool { return !slices.Contains(m.To, addr) })
 }

@@ -2,113 +2,66 @@ package stack
 
 import (
 	"context"
-	"encoding/base64"
+	"errors"
 	"fmt"
-	"io"
-	"mime"
-	"mime/quotedprintable"
 	"net"
-	"net/mail"
+	"net/http"
+	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/emersion/go-smtp"
+	"github.com/podiumhq/podium/libs/mail/mailcatch"
 )
 
-// Mail is a message the stack's SMTP catcher received; Body is decoded from its transfer
-// encoding.
-type Mail struct {
-	From    string
-	To      []string
-	Subject string
-	Body    string
-	Raw     []byte
-}
-
-// mailCatcher is a local SMTP server that keeps every message instead of delivering it, so
-// `make run` and the tests can see what the services send.
-type mailCatcher struct {
-	srv  *smtp.Server
-	addr string
-	out  io.Writer
-	mu   sync.Mutex
-	msgs []Mail
-}
-
-func startMailCatcher(port int, out io.Writer) (*mailCatcher, error) {
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", fmt.Sprintf("127.0.0.1:%d", port))
+// startMail starts the SMTP catcher (libs/mail/mailcatch), which keeps every message the
+// services send and logs each as "smtp", and its inbox page when Options.MailInboxPort is set.
+func (s *Stack) startMail() error {
+	out := s.opts.Output
+	c, err := mailcatch.Start(fmt.Sprintf("127.0.0.1:%d", s.opts.SMTPPort), mailcatch.Options{OnMessage: func(m mailcatch.Message) {
+		fmt.Fprintf(out, "%-12s mail to %s: %s\n", "smtp", strings.Join(m.To, ", "), m.Subject)
+	}})
 	if err != nil {
-		return nil, fmt.Errorf("stack: SMTP catcher: %w", err)
+		return fmt.Errorf("stack: SMTP catcher: %w", err)
 	}
-	c := &mailCatcher{addr: ln.Addr().String(), out: out}
-	c.srv = smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) { return &mailSession{c: c}, nil }))
-	c.srv.Domain = "localhost"
-	c.srv.ReadTimeout, c.srv.WriteTimeout = 30*time.Second, 30*time.Second
-	c.srv.AllowInsecureAuth = true
-	go c.srv.Serve(ln) //nolint:errcheck // ends with Close
-	return c, nil
-}
-
-func (c *mailCatcher) add(m Mail) {
-	c.mu.Lock()
-	c.msgs = append(c.msgs, m)
-	c.mu.Unlock()
-	fmt.Fprintf(c.out, "%-12s mail to %s: %s\n", "smtp", strings.Join(m.To, ", "), m.Subject)
-}
-
-func (c *mailCatcher) messages() []Mail {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]Mail(nil), c.msgs...)
-}
-
-// mailSession collects one SMTP transaction.
-type mailSession struct {
-	c    *mailCatcher
-	from string
-	to   []string
-}
-
-func (s *mailSession) Mail(from string, _ *smtp.MailOptions) error { s.from = from; return nil }
-func (s *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error   { s.to = append(s.to, to); return nil }
-func (s *mailSession) Reset()                                      { s.from, s.to = "", nil }
-func (s *mailSession) Logout() error                               { return nil }
-
-func (s *mailSession) Data(r io.Reader) error {
-	raw, err := io.ReadAll(r)
+	s.mail, s.SMTPAddr = c, c.Addr()
+	if s.opts.MailInboxPort == 0 {
+		return nil
+	}
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:"+strconv.Itoa(max(s.opts.MailInboxPort, 0)))
 	if err != nil {
-		return err
+		return fmt.Errorf("stack: mail inbox: %w", err)
 	}
-	m := Mail{From: s.from, To: s.to, Raw: raw}
-	if msg, err := mail.ReadMessage(strings.NewReader(string(raw))); err == nil {
-		dec := new(mime.WordDecoder)
-		if subj, err := dec.DecodeHeader(msg.Header.Get("Subject")); err == nil {
-			m.Subject = subj
-		}
-		m.Body = decodeBody(msg.Header.Get("Content-Transfer-Encoding"), msg.Body)
-	}
-	s.c.add(m)
+	s.mailInbox = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: c.Inbox()}
+	go func() { _ = s.mailInbox.Serve(ln) }()
+	s.MailInboxURL = "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	return nil
 }
 
-// decodeBody reads a single-part body as written, undoing its transfer encoding (mailers
-// send text as quoted-printable, which breaks long lines).
-func decodeBody(encoding string, body io.Reader) string {
-	switch strings.ToLower(strings.TrimSpace(encoding)) {
-	case "quoted-printable":
-		body = quotedprintable.NewReader(body)
-	case "base64":
-		body = base64.NewDecoder(base64.StdEncoding, body) // line breaks are skipped
-	}
-	raw, _ := io.ReadAll(body)
-	return string(raw)
-}
-
-// Mails returns every message the stack's SMTP catcher has received.
-func (s *Stack) Mails() []Mail {
+// Mails returns every message the stack's SMTP catcher has received, oldest first.
+func (s *Stack) Mails() []mailcatch.Message {
 	if s.mail == nil {
 		return nil
 	}
-	return s.mail.messages()
+	return s.mail.Messages()
+}
+
+// WaitMail returns the first message, received already or to come, that match accepts; it
+// gives up when ctx ends.
+func (s *Stack) WaitMail(ctx context.Context, match func(mailcatch.Message) bool) (mailcatch.Message, error) {
+	if s.mail == nil {
+		return mailcatch.Message{}, mailcatch.ErrClosed
+	}
+	return s.mail.Wait(ctx, match)
+}
+
+// stopMail closes the inbox page and the SMTP catcher.
+func (s *Stack) stopMail() error {
+	var err error
+	if s.mailInbox != nil {
+		err = s.mailInbox.Close()
+	}
+	if s.mail != nil {
+		err = errors.Join(err, s.mail.Close())
+	}
+	return err
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/twmb/franz-go/pkg/kfake"
 
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/mail/mailcatch"
 )
 
 // Services in start order; the gateway goes last, once its owners answer.
@@ -62,6 +63,9 @@ type Options struct {
 	StripeWebhookSecret string
 	// SMTPPort is where the SMTP catcher listens (0: any).
 	SMTPPort int
+	// MailInboxPort serves the SMTP catcher's inbox page (mailcatch.Catcher.Inbox) over HTTP:
+	// 0 not at all, -1 on any free port.
+	MailInboxPort int
 	// OTLPEndpoint receives every service's traces when set.
 	OTLPEndpoint string
 	// ExtraGateways starts further gateway instances on their own ports.
@@ -98,9 +102,13 @@ type Stack struct {
 	stripeMock   *process
 	// stripeRecorder sees checkout's Stripe requests when Options.RecordStripe is set.
 	stripeRecorder *stripeRecorder
-	mail           *mailCatcher
+	mail           *mailcatch.Catcher
+	mailInbox      *http.Server
 	// SMTPAddr is the SMTP catcher's address.
 	SMTPAddr string
+	// MailInboxURL is where the SMTP catcher's inbox page is served, empty unless
+	// Options.MailInboxPort is set.
+	MailInboxURL string
 	// StripeURL is stripe-mock's base URL when it runs.
 	StripeURL     string
 	procs         []*process
@@ -138,12 +146,9 @@ func (s *Stack) start(ctx context.Context) error {
 	if err := s.startInfra(ctx); err != nil {
 		return err
 	}
-	mail, err := startMailCatcher(s.opts.SMTPPort, s.opts.Output)
-	if err != nil {
+	if err := s.startMail(); err != nil {
 		return err
 	}
-	s.mail = mail
-	s.SMTPAddr = s.mail.addr
 	if err := s.startStripeMock(ctx); err != nil {
 		return err
 	}
@@ -308,9 +313,7 @@ func (s *Stack) Stop() error {
 	if s.kafka != nil {
 		s.kafka.Close()
 	}
-	if s.mail != nil {
-		errs = append(errs, s.mail.srv.Close())
-	}
+	errs = append(errs, s.stopMail())
 	if s.stripeRecorder != nil {
 		errs = append(errs, s.stripeRecorder.srv.Close())
 	}

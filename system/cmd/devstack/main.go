@@ -51,6 +51,7 @@ func run(ctx context.Context) error {
 		StripeMockPort:      12111,
 		HostedCheckout:      true,
 		SMTPPort:            1025,
+		MailInboxPort:       8025,
 		StripeSecretKey:     os.Getenv("STRIPE_SECRET_KEY"),
 		StripeWebhookSecret: os.Getenv("STRIPE_WEBHOOK_SECRET"),
 		OTLPEndpoint:        os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"),
@@ -99,6 +100,7 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
  auth %[2]s   catalog %[3]s   registration %[4]s   checkout %[5]s
  Kafka %[6]s   Redis %[7]s   Stripe %[8]s
  SMTP catcher %[15]s (each message received is logged below as "smtp")
+ Mail inbox %[17]s (the messages received, newest first; their links can be clicked)
  API reference: %[1]s/external/v1/docs   (OpenAPI document: /external/v1/openapi.json)
  Demo organizer website: %[16]s (publishable key below; Stripe's hosted checkout is played by a
  local stand-in page when stripe-mock runs)
@@ -116,7 +118,7 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
      -H 'x-publishable-key: %[13]s' -H 'Origin: %[12]s' -H 'Content-Type: application/json' -d '{}'
 `, s.GatewayURL(), s.URLs["auth"], s.URLs["catalog"], s.URLs["registration"], s.URLs["checkout"],
 		strings.Join(s.KafkaBrokers, ","), s.RedisURL, stripeLabel(s), d.OrganizerID,
-		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr, website)
+		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr, website, s.MailInboxURL)
 	fmt.Printf("\n Demo events (services/catalog/demo; re-import with bin/catalog import, CATALOG_ADMIN_URL=%s):\n", s.URLs["catalog"])
 	for _, id := range slices.Sorted(maps.Keys(d.Events)) {
 		ev := d.Events[id]

@@ -21,6 +21,8 @@ type Config struct {
 	config.Base
 	config.Postgres
 	config.Kafka
+	// SMTP is the server of the mail worker.
+	config.SMTP
 	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens
 	// registration accepts, as issuer:base64 entries, comma-separated: the gateway's and
 	// checkout's (several per issuer while rotating).
@@ -39,12 +41,6 @@ type Config struct {
 	CatalogURL string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
 	// CatalogCacheTTL is how long an event read from the catalog is reused.
 	CatalogCacheTTL time.Duration `env:"CATALOG_CACHE_TTL" envDefault:"2s"`
-	// SMTP server of the mail worker.
-	SMTPHost     string `env:"SMTP_HOST" envDefault:"127.0.0.1"`
-	SMTPPort     int    `env:"SMTP_PORT" envDefault:"1025"`
-	SMTPFrom     string `env:"SMTP_FROM" envDefault:"Podium <no-reply@podium.localhost>"`
-	SMTPUsername string `env:"SMTP_USERNAME"`
-	SMTPPassword string `env:"SMTP_PASSWORD" secret:"true"`
 	// HoldSweepInterval is how often expired holds are released.
 	HoldSweepInterval time.Duration `env:"HOLD_SWEEP_INTERVAL" envDefault:"5s"`
 	// HoldMaxPlacesPerAddress and HoldMaxPlacesPerEmail cap the places held and not yet paid
@@ -69,7 +65,7 @@ func (c Config) AppOptions() app.Options {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.SMTP.Validate()}
 	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, callers...); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
@@ -87,12 +83,6 @@ func (c Config) Validate() error {
 	}
 	if c.CatalogCacheTTL < 0 {
 		errs = append(errs, errors.New("CATALOG_CACHE_TTL must not be negative"))
-	}
-	if c.SMTPHost == "" || c.SMTPPort < 1 || c.SMTPPort > 65535 {
-		errs = append(errs, errors.New("SMTP_HOST must be set and SMTP_PORT be from 1 to 65535"))
-	}
-	if c.SMTPFrom == "" {
-		errs = append(errs, errors.New("SMTP_FROM must be set"))
 	}
 	if c.HoldSweepInterval <= 0 {
 		errs = append(errs, errors.New("HOLD_SWEEP_INTERVAL must be positive"))

@@ -14,6 +14,7 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	smtpmail "github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
@@ -68,9 +69,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	repo := store.New(pool)
 	catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: cfg.CatalogURL, Timeout: catalogTimeout, Signer: signer})
 	svc := app.New(repo, catalog.New(catalogPeer, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
-	mailer := &mail.Worker{Store: repo, Log: log, Sender: mail.NewSender(mail.Config{
-		Host: cfg.SMTPHost, Port: cfg.SMTPPort, From: cfg.SMTPFrom, Username: cfg.SMTPUsername, Password: cfg.SMTPPassword,
-	})}
+	mailer := &mail.Worker{Store: repo, Log: log, Sender: smtpmail.NewSender(cfg.SMTP, 0)}
 	defer background.Start(ctx, log, "mail worker", mailer.Run)()
 	defer background.Start(ctx, log, "hold sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
 	payments := events.Consumer(cfg.KafkaBrokers, svc, log, nil)

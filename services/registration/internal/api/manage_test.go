@@ -49,9 +49,8 @@ func TestUpdateRegistration(t *testing.T) {
 	if status[t0] != "ACTIVE" || status[t1] != "ACTIVE" || status[t2] != "CANCELLED" {
 		t.Fatalf("tickets %v", status)
 	}
-	msgs := env.Mail.Wait(t, 1)
-	if msgs[0].To != "ana.new@example.com" || !strings.Contains(msgs[0].Subject, "e-mail was updated") || !strings.Contains(msgs[0].Body, "Renamed") {
-		t.Fatalf("mail %+v", msgs[0])
+	if m := regtest.WaitMail(t, env.Mail, "ana.new@example.com"); !strings.Contains(m.Subject, "e-mail was updated") || !strings.Contains(m.Body, "Renamed") {
+		t.Fatalf("mail %+v", m)
 	}
 	// A cancelled ticket is searchable with ticketStatus CANCELLED.
 	s := env.Do(t, "POST", "/external/v1/organizer/registrations/search", map[string]any{"ticketStatus": "CANCELLED"}, tok)

@@ -1,7 +1,7 @@
 // Package regtest starts the registration service for tests: a database of the test's own,
 // the HTTP API on a real listener, an HTTP double of the catalog's internal API, identity
 // signers of its callers (and its own), a controllable clock and, on request, the outbox relay on an in-process
-// Kafka-protocol broker and an in-process SMTP server with the mail worker.
+// Kafka-protocol broker and an in-process SMTP catcher (libs/mail/mailcatch) with the mail worker.
 package regtest
 
 import (
@@ -21,6 +21,7 @@ import (
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
+	"github.com/podiumhq/podium/libs/mail/mailcatch"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
@@ -62,7 +63,7 @@ type Env struct {
 	Issuers *identitytest.Issuers
 	Catalog *Catalog
 	Brokers []string
-	Mail    *MailServer
+	Mail    *mailcatch.Catcher
 	// Validator checks responses against the OpenAPI document.
 	Validator *apispec.Validator
 	// App is the service's Fiber app, for tests that send it requests in memory.
@@ -115,8 +116,8 @@ func Start(t testing.TB, o Options) *Env {
 		testkit.Background(t, relay.Run)
 	}
 	if o.Mail {
-		env.Mail = StartMailServer(t)
-		env.StartMailWorker(t, env.Mail.Port)
+		env.Mail = StartMailCatcher(t)
+		env.StartMailWorker(t, env.Mail.Addr())
 	}
 	// Runs before the server's shutdown (cleanups run last-in first-out): connections Do's
 	// client dialed but never used would otherwise keep the server from draining.

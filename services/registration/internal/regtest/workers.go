@@ -2,20 +2,33 @@ package regtest
 
 import (
 	"context"
+	"net"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/config"
+	smtpmail "github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/mail"
 )
 
-// StartMailWorker runs a mail worker sending the outbox to the SMTP server on 127.0.0.1:port
+// StartMailWorker runs a mail worker sending the outbox to the SMTP server at addr (host:port)
 // until stop is called or the test ends.
-func (e *Env) StartMailWorker(t testing.TB, port int) (stop func()) {
-	w := &mail.Worker{Store: e.Repo, Log: testkit.Logger(t), Poll: 50 * time.Millisecond,
-		Sender: mail.NewSender(mail.Config{Host: "127.0.0.1", Port: port, From: "Podium <no-reply@podium.test>", Timeout: time.Second})}
+func (e *Env) StartMailWorker(t testing.TB, addr string) (stop func()) {
+	t.Helper()
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	portNumber, err := strconv.Atoi(port)
+	if err != nil {
+		t.Fatal(err)
+	}
+	smtp := config.SMTP{SMTPHost: host, SMTPPort: portNumber, SMTPFrom: "Podium <no-reply@podium.test>"}
+	w := &mail.Worker{Store: e.Repo, Log: testkit.Logger(t), Poll: 50 * time.Millisecond, Sender: smtpmail.NewSender(smtp, time.Second)}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
 	done := make(chan error, 1)
 	go func() { done <- w.Run(ctx) }()

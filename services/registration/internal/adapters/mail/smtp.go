@@ -1,69 +1,16 @@
-// Package mail delivers the mail outbox over SMTP: a worker leases due messages, sends each
-// and deletes it, or schedules another attempt with exponential backoff, so nothing is lost
-// while the SMTP server is down.
+// Package mail delivers the mail outbox over SMTP (libs/mail): a worker leases due messages,
+// sends each and deletes it, or schedules another attempt with exponential backoff, so nothing
+// is lost while the SMTP server is down.
 package mail
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"time"
 
-	gomail "github.com/wneessen/go-mail"
-
+	smtpmail "github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
-
-// Config says where and as whom to send.
-type Config struct {
-	Host     string
-	Port     int
-	From     string
-	Username string
-	Password string
-	// Timeout bounds one delivery.
-	Timeout time.Duration
-}
-
-// Sender sends one message.
-type Sender struct{ cfg Config }
-
-// NewSender returns a Sender for cfg.
-func NewSender(cfg Config) *Sender {
-	if cfg.Timeout == 0 {
-		cfg.Timeout = 10 * time.Second
-	}
-	return &Sender{cfg: cfg}
-}
-
-// Send delivers m (plain text, UTF-8).
-func (s *Sender) Send(ctx context.Context, m domain.Mail) error {
-	msg := gomail.NewMsg()
-	if err := msg.From(s.cfg.From); err != nil {
-		return fmt.Errorf("smtp: from: %w", err)
-	}
-	if err := msg.To(m.To); err != nil {
-		return fmt.Errorf("smtp: to: %w", err)
-	}
-	msg.Subject(m.Subject)
-	msg.SetDate()
-	msg.SetMessageID()
-	msg.SetBodyString(gomail.TypeTextPlain, m.Body)
-	opts := []gomail.Option{
-		gomail.WithTLSPolicy(gomail.TLSOpportunistic), gomail.WithPort(s.cfg.Port), gomail.WithTimeout(s.cfg.Timeout),
-	}
-	if s.cfg.Username != "" {
-		opts = append(opts, gomail.WithSMTPAuth(gomail.SMTPAuthPlain), gomail.WithUsername(s.cfg.Username), gomail.WithPassword(s.cfg.Password))
-	}
-	c, err := gomail.NewClient(s.cfg.Host, opts...)
-	if err != nil {
-		return fmt.Errorf("smtp: client: %w", err)
-	}
-	if err := c.DialAndSendWithContext(ctx, msg); err != nil {
-		return fmt.Errorf("smtp: send: %w", err)
-	}
-	return nil
-}
 
 // Store is the mail outbox.
 type Store interface {
@@ -76,9 +23,10 @@ type Store interface {
 
 // Worker sends the mail outbox.
 type Worker struct {
-	Store  Store
+	Store Store
+	// Sender is libs/mail's Sender outside tests.
 	Sender interface {
-		Send(ctx context.Context, m domain.Mail) error
+		Send(ctx context.Context, m smtpmail.Message) error
 	}
 	Log *slog.Logger
 	// Poll is how often the outbox is read. Zero means one second.
@@ -123,7 +71,7 @@ func (w *Worker) sendDue(ctx context.Context) {
 }
 
 func (w *Worker) deliver(ctx context.Context, m domain.QueuedMail) {
-	if err := w.Sender.Send(ctx, m.Mail); err != nil {
+	if err := w.Sender.Send(ctx, smtpmail.Message{To: m.Mail.To, Subject: m.Mail.Subject, Body: m.Mail.Body}); err != nil {
 		after := Backoff(m.Attempts)
 		w.Log.WarnContext(ctx, "mail delivery failed; will retry", "mail_id", m.ID, "attempt", m.Attempts, "retry_in", after, "err", err)
 		if err := w.Store.MailFailed(ctx, m, after, err); err != nil && ctx.Err() == nil {
