@@ -120,10 +120,18 @@ func TestDockerfiles(t *testing.T) {
 		if u := final.args("USER"); len(u) != 1 || !slices.Contains([]string{"nonroot", "nonroot:nonroot", "65532", "65532:65532"}, u[0]) {
 			t.Errorf("%s: final stage USER %v, want nonroot", svc, u)
 		}
-		if e := final.args("EXPOSE"); !slices.Equal(e, []string{"8080"}) {
-			t.Errorf("%s: EXPOSE %v, want 8080", svc, e)
+		if e, want := final.args("EXPOSE"), exposed(svc); !slices.Equal(e, []string{want}) {
+			t.Errorf("%s: EXPOSE %v, want %s", svc, e, want)
 		}
 	}
+}
+
+// exposed is what a service's image exposes: 8080, and auth's console on 8090.
+func exposed(svc string) string {
+	if svc == "auth" {
+		return "8080 8090"
+	}
+	return "8080"
 }
 
 // builtBinaries maps each package the build stage compiles to its output path, checking that

@@ -47,6 +47,12 @@ type Options struct {
 	// Postgres statement or lock wait timed out, answers 503 with Retry-After; so does one that
 	// failed because a dependency could not be reached (see unreachable).
 	RequestTimeout time.Duration
+	// WriteError answers a failure in the app's own format (an HTML page); nil writes the
+	// standard JSON error body.
+	WriteError func(*fiber.Ctx, *Error) error
+	// NoProbes serves no /healthz, /readyz or /metrics: a second listener of a service whose
+	// main listener has them.
+	NoProbes bool
 }
 
 // Server is a Fiber app with health endpoints and a graceful lifecycle.
@@ -71,9 +77,11 @@ func New(o Options) *Server {
 	})
 	s.App.Use(recover.New(recover.Config{EnableStackTrace: true, StackTraceHandler: s.logPanic}))
 	s.App.Use(requestIDMiddleware(o.TrustRequestID))
-	s.App.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
-	s.App.Get("/readyz", s.readyz)
-	if o.Metrics != nil {
+	if !o.NoProbes {
+		s.App.Get("/healthz", func(c *fiber.Ctx) error { return c.JSON(fiber.Map{"status": "ok"}) })
+		s.App.Get("/readyz", s.readyz)
+	}
+	if o.Metrics != nil && !o.NoProbes {
 		s.App.Get("/metrics", adaptor.HTTPHandler(o.Metrics))
 	}
 	if !o.DisableTracing {
@@ -114,6 +122,9 @@ func (s *Server) handleError(c *fiber.Ctx, err error) error {
 		s.opts.Log.ErrorContext(c.UserContext(), "request failed",
 			"method", c.Method(), "route", c.Route().Path, "status", e.Status,
 			"request_id", RequestID(c), "err", err)
+	}
+	if s.opts.WriteError != nil {
+		return s.opts.WriteError(c, e)
 	}
 	return WriteError(c, e)
 }

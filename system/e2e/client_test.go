@@ -133,7 +133,7 @@ func wantError(t testing.TB, res response, status int, wantMessage string) {
 // newOrganizer creates an organizer of the test's own.
 func newOrganizer(t testing.TB) string {
 	t.Helper()
-	id, err := sys.CreateOrganizer(t.Context(), t.Name())
+	id, err := sys.CreateOrganizer(t.Context(), t.Name(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

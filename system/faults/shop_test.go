@@ -34,7 +34,7 @@ type shop struct {
 func newShop(t *testing.T, quota int) *shop {
 	t.Helper()
 	ctx := t.Context()
-	org, err := sys.CreateOrganizer(ctx, t.Name())
+	org, err := sys.CreateOrganizer(ctx, t.Name(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,26 +8,37 @@ import (
 // DemoOrigin is the origin the demo publishable key allows (a Vite dev server).
 const DemoOrigin = "http://localhost:5173"
 
-// Demo is the seeded organizer, its keys and its events.
+// The demo organizer's owner and member, who sign in to the console.
+const (
+	DemoOwner  = "owner@demo.podium.localhost"
+	DemoMember = "member@demo.podium.localhost"
+)
+
+// Demo is the seeded organizer, its people, keys and events.
 type Demo struct {
-	OrganizerID      string
-	SecretAll        Key
-	SecretEventsRead Key
-	Publishable      Key
+	OrganizerID string
+	// OwnerEmail and MemberEmail are members with the owner and member roles.
+	OwnerEmail, MemberEmail string
+	SecretAll               Key
+	SecretEventsRead        Key
+	Publishable             Key
 	// Events are the catalog's demo events by external id (summer-throwdown, winter-draft,
 	// members-only).
 	Events map[string]Event
 }
 
-// SeedDemo creates a demo organizer with a secret key holding every scope, a secret key with
-// events:read only and a publishable key for DemoOrigin, and imports the catalog's demo events
-// for it.
+// SeedDemo creates a demo organizer, owned by DemoOwner with DemoMember as a member, with a
+// secret key holding every scope, a secret key with events:read only and a publishable key for
+// DemoOrigin, and imports the catalog's demo events for it.
 func (s *Stack) SeedDemo(ctx context.Context) (*Demo, error) {
-	org, err := s.CreateOrganizer(ctx, "Demo Events")
+	org, err := s.CreateOrganizer(ctx, "Demo Events", DemoOwner)
 	if err != nil {
 		return nil, err
 	}
-	d := &Demo{OrganizerID: org, Events: map[string]Event{}}
+	if _, err := s.AddMember(ctx, org, DemoMember, "member"); err != nil {
+		return nil, fmt.Errorf("stack: seed demo: %w", err)
+	}
+	d := &Demo{OrganizerID: org, OwnerEmail: DemoOwner, MemberEmail: DemoMember, Events: map[string]Event{}}
 	specs := []struct {
 		dst  *Key
 		spec KeySpec

@@ -33,12 +33,17 @@ type KeySpec struct {
 // AllScopes are the scopes of the organizer API.
 var AllScopes = []string{"events:read", "pricing:read", "registrations:read", "registrations:write"}
 
-// CreateOrganizer creates an organizer through the operator CLI and returns its id.
-func (s *Stack) CreateOrganizer(ctx context.Context, name string) (string, error) {
+// CreateOrganizer creates an organizer, with its first owner unless owner is empty, through
+// the operator CLI and returns its id.
+func (s *Stack) CreateOrganizer(ctx context.Context, name, owner string) (string, error) {
 	var org struct {
 		ID string `json:"id"`
 	}
-	err := s.cli(ctx, "auth", &org, "organizer", "create", "--name", name)
+	args := []string{"organizer", "create", "--name", name}
+	if owner != "" {
+		args = append(args, "--owner", owner)
+	}
+	err := s.cli(ctx, "auth", &org, args...)
 	return org.ID, err
 }
 

@@ -69,15 +69,11 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 func (s *Stack) peerEnv(name, svc string) []string {
 	switch svc {
 	case "auth":
-		return []string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken}
+		return append([]string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken}, s.consoleEnv(name)...)
 	case "catalog":
 		return []string{"CATALOG_OPERATOR_TOKEN=" + s.OperatorToken, "CATALOG_INSTANCE_ID=" + name + "-" + randomHex(4)}
 	case "registration":
-		host, port, _ := strings.Cut(s.SMTPAddr, ":")
-		return []string{
-			"CATALOG_URL=" + s.URLs["catalog"],
-			"SMTP_HOST=" + host, "SMTP_PORT=" + port, "SMTP_FROM=Podium <no-reply@podium.localhost>",
-		}
+		return append([]string{"CATALOG_URL=" + s.URLs["catalog"]}, s.smtpEnv()...)
 	case "checkout":
 		env := []string{
 			"CATALOG_URL=" + s.URLs["catalog"], "REGISTRATION_URL=" + s.URLs["registration"],

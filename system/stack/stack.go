@@ -63,6 +63,8 @@ type Options struct {
 	StripeWebhookSecret string
 	// SMTPPort is where the SMTP catcher listens (0: any).
 	SMTPPort int
+	// ConsolePort is where auth serves the organizers' console (0: any free port).
+	ConsolePort int
 	// MailInboxPort serves the SMTP catcher's inbox page (mailcatch.Catcher.Inbox) over HTTP:
 	// 0 not at all, -1 on any free port.
 	MailInboxPort int
@@ -109,6 +111,9 @@ type Stack struct {
 	// MailInboxURL is where the SMTP catcher's inbox page is served, empty unless
 	// Options.MailInboxPort is set.
 	MailInboxURL string
+	// ConsoleURL is the organizers' console, on localhost (browsers keep its Secure cookies
+	// there over plain http).
+	ConsoleURL string
 	// StripeURL is stripe-mock's base URL when it runs.
 	StripeURL     string
 	procs         []*process
@@ -160,6 +165,9 @@ func (s *Stack) start(ctx context.Context) error {
 	}
 	ports, err := s.ports()
 	if err != nil {
+		return err
+	}
+	if err := s.consoleAddress(); err != nil {
 		return err
 	}
 	for i, name := range Services {

@@ -52,6 +52,7 @@ func run(ctx context.Context) error {
 		HostedCheckout:      true,
 		SMTPPort:            1025,
 		MailInboxPort:       8025,
+		ConsolePort:         8090,
 		StripeSecretKey:     os.Getenv("STRIPE_SECRET_KEY"),
 		StripeWebhookSecret: os.Getenv("STRIPE_WEBHOOK_SECRET"),
 		OTLPEndpoint:        os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT"),
@@ -87,9 +88,26 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer web.Close()
+	link, err := s.SignInLink(ctx, demo.OwnerEmail)
+	if err != nil {
+		return err
+	}
 	printSummary(s, demo, web.URL)
+	printConsole(s, demo, link)
 	<-ctx.Done()
 	return nil
+}
+
+func printConsole(s *stack.Stack, d *stack.Demo, link string) {
+	fmt.Printf(`
+ Organizers' console: %[1]s (the API tab, members, audit log)
+   Sign in as the demo owner %[2]s, once, within 15 minutes, in any browser:
+     %[3]s
+   Others sign in at %[1]s/signin; their links arrive in the mail inbox (%[4]s).
+   The demo member %[5]s sees the keys and manages nothing.
+   A new link for a member: AUTH_ADMIN_URL=%[6]s AUTH_OPERATOR_TOKEN=… bin/auth member sign-in-link --email EMAIL
+================================================================================
+`, s.ConsoleURL, d.OwnerEmail, link, s.MailInboxURL, d.MemberEmail, s.URLs["auth"])
 }
 
 func printSummary(s *stack.Stack, d *stack.Demo, website string) {

@@ -33,6 +33,7 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 		"KAFKA_BROKERS":         "127.0.0.1:9092,127.0.0.1:9093",
 		"AUTH_OPERATOR_TOKEN":   operatorToken,
 		"IDENTITY_TRUSTED_KEYS": issuers.Keys.String(),
+		"CONSOLE_URL":           "https://console.podium.test",
 		"LOG_LEVEL":             "warn",
 	}, issuers
 }
@@ -68,6 +69,12 @@ func TestConfigValidation(t *testing.T) {
 		"broker with a space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
 		"zero partitions":      {"KAFKA_TOPIC_PARTITIONS", "0", "KAFKA_TOPIC_PARTITIONS must be at least 1"},
 		"bad ttl":              {"IDENTITY_TOKEN_TTL", "-1s", "IDENTITY_TOKEN_TTL must be positive"},
+		"no console url":       {"CONSOLE_URL", "", "CONSOLE_URL"},
+		"plain http console":   {"CONSOLE_URL", "http://console.podium.test", "CONSOLE_URL must use https (http only for localhost)"},
+		"console url path":     {"CONSOLE_URL", "https://podium.test/console", "CONSOLE_URL must be an origin"},
+		"bad trusted proxy":    {"CONSOLE_TRUSTED_PROXIES", "10.0.0.0/33", "CONSOLE_TRUSTED_PROXIES"},
+		"zero sign-in limit":   {"CONSOLE_SIGNIN_PER_EMAIL", "0", "CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"},
+		"bad smtp port":        {"SMTP_PORT", "0", "SMTP_PORT"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)
@@ -88,6 +95,7 @@ func serveOn(t *testing.T, vars map[string]string, dbURL string) string {
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
 	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
+	t.Setenv("CONSOLE_ADDR", testkit.FreeAddr(t))
 	t.Setenv("AUTH_ADMIN_URL", "http://"+addr)
 	testkit.Background(t, func(ctx context.Context) error { return program.Run(ctx, nil, &bytes.Buffer{}) })
 	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)

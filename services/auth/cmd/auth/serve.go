@@ -68,8 +68,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		DrainDelay:     cfg.DrainDelay,
 		RequestTimeout: cfg.RequestTimeout,
 	})
+	con, err := startConsole(ctx, cfg, log, svc, pool)
+	if err != nil {
+		return err
+	}
+	defer con.Close()
 	api.Register(srv.App, api.Deps{
 		Service:       svc,
+		Console:       con.Console,
 		OperatorToken: cfg.OperatorToken,
 		Verifier:      identity.NewVerifier(identity.Auth, keys, cfg.IdentityTokenTTL),
 	})

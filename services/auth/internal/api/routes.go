@@ -19,6 +19,8 @@ import (
 // Deps are what the handlers need.
 type Deps struct {
 	Service *app.Service
+	// Console issues operators' sign-in links.
+	Console *app.Console
 	// OperatorToken guards the admin API.
 	OperatorToken string
 	// Verifier checks the internal identity tokens sent to auth.
@@ -41,6 +43,7 @@ func Register(router fiber.Router, d Deps) {
 	admin.Patch("/organizers/:organizerId/members/:memberId", h.changeMemberRole)
 	admin.Delete("/organizers/:organizerId/members/:memberId", h.removeMember)
 	admin.Get("/organizers/:organizerId/audit", h.auditLog)
+	admin.Post("/sign-in-links", signInLink(d.Console))
 
 	internal := router.Group("/internal", identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)), identity.RequireType(identity.Service))
 	internal.Post("/keys/verify", h.verifyKey)

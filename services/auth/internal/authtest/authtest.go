@@ -16,6 +16,7 @@ import (
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
+	"github.com/podiumhq/podium/libs/mail/mailcatch"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
@@ -32,6 +33,9 @@ const OperatorToken = "test-operator-token-0123456789abcdef"
 type Options struct {
 	// Kafka starts a Kafka-protocol broker and the outbox relay.
 	Kafka bool
+	// SignInPerEmail and SignInPerAddress are the console's sign-in limits per window (15
+	// minutes); zero means 5 and 20.
+	SignInPerEmail, SignInPerAddress int
 }
 
 // Env is a running auth service.
@@ -48,7 +52,20 @@ type Env struct {
 	Issuers *identitytest.Issuers
 	// Brokers are the Kafka bootstrap addresses when Options.Kafka is set.
 	Brokers []string
+	// ConsoleURL is the console's address (on localhost, as browsers treat it as secure).
+	ConsoleURL string
+	// Console is the console's use cases, with Console* settings.
+	Console *app.Console
+	// Mail catches what the console sends.
+	Mail *mailcatch.Catcher
 }
+
+// Console lifetimes of every test service.
+const (
+	SignInLinkTTL = 15 * time.Minute
+	SessionTTL    = 12 * time.Hour
+	SignInWindow  = 15 * time.Minute
+)
 
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
@@ -60,8 +77,10 @@ func Start(t testing.TB, o Options) *Env {
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
 	env.Service = app.New(store.New(env.Pool), env.Clock.Now)
+	env.startConsole(t, o, log)
 	api.Register(srv.App, api.Deps{
 		Service:       env.Service,
+		Console:       env.Console,
 		OperatorToken: OperatorToken,
 		Verifier:      env.Issuers.Verifier(identity.Auth),
 	})

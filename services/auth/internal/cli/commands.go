@@ -29,6 +29,7 @@ const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL
   auth member role --organizer ID --member ID --role owner|admin|member [--json]
   auth member remove --organizer ID --member ID [--json]
   auth audit list --organizer ID [--limit N] [--offset N] [--json]
+  auth member sign-in-link --email EMAIL [--json]   a single-use console sign-in link
 `
 
 // Run executes one operator command, args being what follows the program name (for example
@@ -60,6 +61,8 @@ func Run(ctx context.Context, c *peer.Client, args []string, out io.Writer) erro
 		return memberRemove(ctx, c, rest, out)
 	case "audit list":
 		return auditList(ctx, c, rest, out)
+	case "member sign-in-link":
+		return memberSignInLink(ctx, c, rest, out)
 	}
 	return fmt.Errorf("%w: unknown command %q", service.ErrUsage, cmd)
 }

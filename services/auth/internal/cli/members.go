@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"time"
 
 	"github.com/podiumhq/podium/libs/peer"
 )
@@ -64,4 +66,26 @@ func memberRemove(ctx context.Context, c *peer.Client, args []string, out io.Wri
 		return err
 	}
 	return render(out, b, f.json, printMemberAs("Removed"))
+}
+
+// signInLink is an operator's console sign-in link as the admin API returns it.
+type signInLink struct {
+	URL       string    `json:"url"`
+	Email     string    `json:"email"`
+	ExpiresAt time.Time `json:"expiresAt"`
+}
+
+func memberSignInLink(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
+	f := newFlags("member sign-in-link")
+	email := f.String("email", "", "member e-mail")
+	if err := f.parse(args, map[string]*string{"email": email}); err != nil {
+		return err
+	}
+	b, err := call(ctx, c, http.MethodPost, "/admin/sign-in-links", map[string]string{"email": *email})
+	if err != nil {
+		return err
+	}
+	return render(out, b, f.json, func(out io.Writer, l signInLink) {
+		fmt.Fprintf(out, "Console sign-in link for %s (single use, any browser, until %s):\n%s\n", l.Email, stamp(&l.ExpiresAt), l.URL)
+	})
 }

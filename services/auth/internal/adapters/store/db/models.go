@@ -34,6 +34,18 @@ type AuditLog struct {
 	At          time.Time
 }
 
+type ConsoleSession struct {
+	ID         string
+	TokenHash  string
+	Email      string
+	Address    string
+	UserAgent  string
+	CreatedAt  time.Time
+	LastSeenAt time.Time
+	ExpiresAt  time.Time
+	RevokedAt  *time.Time
+}
+
 type Member struct {
 	ID          string
 	OrganizerID string
@@ -47,4 +59,14 @@ type Organizer struct {
 	ID        string
 	Name      string
 	CreatedAt time.Time
+}
+
+type SigninLink struct {
+	TokenHash   string
+	Email       string
+	BrowserHash string
+	Address     string
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+	UsedAt      *time.Time
 }

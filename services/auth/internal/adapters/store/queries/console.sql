@@ -1,0 +1,71 @@
+-- name: LockSignInDemand :exec
+-- Serialises requests for links of one e-mail or from one address (keys in sorted order, so two
+-- requests never wait on each other crosswise) until the transaction ends.
+SELECT pg_advisory_xact_lock(k) FROM unnest(sqlc.arg(keys)::bigint[]) AS k ORDER BY k;
+
+-- name: SignInDemand :one
+-- How many links were asked for the e-mail, and from the address, since the given time.
+SELECT
+    (SELECT count(*) FROM signin_links l WHERE l.email = sqlc.arg(for_email) AND l.created_at > sqlc.arg(since)) AS by_email,
+    (SELECT count(*) FROM signin_links l WHERE l.address = sqlc.arg(from_address) AND l.created_at > sqlc.arg(since)) AS by_address;
+
+-- name: InsertSignInLink :exec
+INSERT INTO signin_links (token_hash, email, browser_hash, address, created_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6);
+
+-- name: GetSignInLink :one
+SELECT * FROM signin_links WHERE token_hash = $1;
+
+-- name: UseSignInLink :one
+-- Marks the link used if it is unused, unexpired and bound to this browser (or to none), and
+-- returns it; concurrent uses serialise on the row, so exactly one succeeds.
+UPDATE signin_links SET used_at = sqlc.arg(at)
+WHERE token_hash = sqlc.arg(token_hash) AND used_at IS NULL AND expires_at > sqlc.arg(at)
+  AND (browser_hash = '' OR browser_hash = sqlc.arg(browser_hash))
+RETURNING *;
+
+-- name: DeleteSignInLinksBefore :execrows
+DELETE FROM signin_links WHERE created_at < $1;
+
+-- name: InsertSession :exec
+INSERT INTO console_sessions (id, token_hash, email, address, user_agent, created_at, last_seen_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
+
+-- name: GetSessionByTokenHash :one
+SELECT * FROM console_sessions WHERE token_hash = $1;
+
+-- name: TouchSession :exec
+UPDATE console_sessions SET last_seen_at = $2, address = $3 WHERE id = $1 AND last_seen_at < $2;
+
+-- name: ListSessions :many
+SELECT * FROM console_sessions
+WHERE email = $1 AND revoked_at IS NULL AND expires_at > $2
+ORDER BY created_at DESC, id DESC
+LIMIT 100;
+
+-- name: RevokeSession :execrows
+UPDATE console_sessions SET revoked_at = $3
+WHERE email = $1 AND id = $2 AND revoked_at IS NULL;
+
+-- name: DeleteSessionsBefore :execrows
+DELETE FROM console_sessions WHERE expires_at < $1;
+
+-- name: MembershipsByEmail :many
+SELECT m.id, m.organizer_id, m.email, m.role, m.created_at, m.updated_at, o.name AS organizer_name
+FROM members m JOIN organizers o ON o.id = m.organizer_id
+WHERE m.email = $1
+ORDER BY o.name, o.id;
+
+-- name: GetMembership :one
+SELECT m.id, m.organizer_id, m.email, m.role, m.created_at, m.updated_at, o.name AS organizer_name
+FROM members m JOIN organizers o ON o.id = m.organizer_id
+WHERE m.email = $1 AND m.organizer_id = $2;
+
+-- name: IsMemberAnywhere :one
+SELECT EXISTS (SELECT 1 FROM members WHERE email = $1);
+
+-- name: GetOrganizerKey :one
+SELECT * FROM api_keys WHERE organizer_id = $1 AND id = $2;
+
+-- name: GetOrganizerMember :one
+SELECT * FROM members WHERE organizer_id = $1 AND id = $2;

@@ -1,0 +1,142 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/podiumhq/podium/libs/mail"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+// ConsoleRepository stores the console's sign-in links and sessions and answers who belongs
+// where. Reads of keys and members are scoped by organizer id.
+type ConsoleRepository interface {
+	// CreateSignInLink stores l unless allow refuses the demand since the given time; concurrent
+	// requests are counted one after the other, and a refused one stores nothing.
+	CreateSignInLink(ctx context.Context, l domain.SignInLink, since time.Time, allow func(domain.SignInDemand) error) error
+	// UseSignInLink marks a valid link of this browser (or of none) used and returns it; see
+	// domain.ErrSignInLinkInvalid and domain.ErrSignInLinkOtherBrowser.
+	UseSignInLink(ctx context.Context, tokenHash, browserHash string, at time.Time) (domain.SignInLink, error)
+	// SignInLink returns the link with tokenHash, or domain.ErrSignInLinkInvalid.
+	SignInLink(ctx context.Context, tokenHash string) (domain.SignInLink, error)
+	CreateSession(ctx context.Context, s domain.Session) error
+	// SessionByTokenHash returns the session, inactive ones included, or domain.ErrSessionInvalid.
+	SessionByTokenHash(ctx context.Context, tokenHash string) (domain.Session, error)
+	TouchSession(ctx context.Context, id, address string, at time.Time) error
+	// Sessions returns the active sessions of email.
+	Sessions(ctx context.Context, email string, at time.Time) ([]domain.Session, error)
+	// RevokeSession revokes a session of email, or returns domain.ErrSessionInvalid.
+	RevokeSession(ctx context.Context, email, id string, at time.Time) error
+	DeleteExpired(ctx context.Context, linksBefore, sessionsBefore time.Time) (links, sessions int64, err error)
+	Memberships(ctx context.Context, email string) ([]domain.Membership, error)
+	// Membership returns email's membership of the organizer, or domain.ErrOrganizerNotFound.
+	Membership(ctx context.Context, email, organizerID string) (domain.Membership, error)
+	// OrganizerKey and OrganizerMember return one of the organizer's keys or members, or
+	// not-found (for another organizer's too).
+	OrganizerKey(ctx context.Context, organizerID, id string) (domain.Key, error)
+	OrganizerMember(ctx context.Context, organizerID, id string) (domain.Member, error)
+}
+
+// Mailer sends one e-mail.
+type Mailer interface {
+	Send(ctx context.Context, m mail.Message) error
+}
+
+// ConsoleConfig holds the console's public address, lifetimes and sign-in limits.
+type ConsoleConfig struct {
+	// URL is the console's public origin, without a trailing slash.
+	URL string
+	// LinkTTL is a sign-in link's lifetime, SessionTTL a session's.
+	LinkTTL, SessionTTL time.Duration
+	// Window, PerEmail and PerAddress bound the sign-in links asked for one e-mail, and from
+	// one client address, within any Window.
+	Window               time.Duration
+	PerEmail, PerAddress int
+}
+
+// Console runs the organizers' console: passwordless sign-in, sessions, and the keys, members
+// and audit log of the organizations the signed-in person belongs to, each change allowed by
+// their role there.
+type Console struct {
+	svc  *Service
+	repo ConsoleRepository
+	mail Mailer
+	cfg  ConsoleConfig
+	log  *slog.Logger
+	// sends tracks the e-mails being sent in the background, for Close.
+	sends sync.WaitGroup
+}
+
+// NewConsole returns the console over svc (whose clock it shares) and repo.
+func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, cfg ConsoleConfig, log *slog.Logger) *Console {
+	return &Console{svc: svc, repo: repo, mail: mailer, cfg: cfg, log: log}
+}
+
+// Now is the console's clock, in UTC.
+func (c *Console) Now() time.Time { return c.svc.clock() }
+
+// Close waits for the e-mails being sent.
+func (c *Console) Close() { c.sends.Wait() }
+
+// mailTimeout bounds the background delivery of one e-mail.
+const mailTimeout = 30 * time.Second
+
+// sendLater delivers m in the background, so that a request answers in the same time whether
+// or not it sends mail (a sign-in request must not tell members from strangers by its delay).
+func (c *Console) sendLater(ctx context.Context, m mail.Message, what string) {
+	c.sends.Add(1)
+	go func() {
+		defer c.sends.Done()
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), mailTimeout)
+		defer cancel()
+		if err := c.mail.Send(ctx, m); err != nil {
+			c.log.ErrorContext(ctx, "console e-mail not sent", "mail", what, "err", err)
+			return
+		}
+		c.log.InfoContext(ctx, "console e-mail sent", "mail", what)
+	}()
+}
+
+// RunJanitor deletes sign-in links older than the limits' window (and their lifetime) and
+// expired sessions, every interval until ctx ends.
+func (c *Console) RunJanitor(ctx context.Context, interval time.Duration) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		now := c.svc.clock()
+		links, sessions, err := c.repo.DeleteExpired(ctx, now.Add(-max(c.cfg.Window, c.cfg.LinkTTL)), now)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			c.log.WarnContext(ctx, "console janitor failed; retrying at the next tick", "err", err)
+		case links+sessions > 0:
+			c.log.InfoContext(ctx, "console janitor deleted expired rows", "signin_links", links, "sessions", sessions)
+		}
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
+
+// Memberships returns the organizations email belongs to.
+func (c *Console) Memberships(ctx context.Context, email string) ([]domain.Membership, error) {
+	list, err := c.repo.Memberships(ctx, email)
+	if err != nil {
+		return nil, fmt.Errorf("memberships: %w", err)
+	}
+	return list, nil
+}
+
+// Membership returns email's membership of the organizer; an organization email does not
+// belong to is not found.
+func (c *Console) Membership(ctx context.Context, email, organizerID string) (domain.Membership, error) {
+	m, err := c.repo.Membership(ctx, email, organizerID)
+	if err != nil {
+		return domain.Membership{}, fmt.Errorf("membership: %w", err)
+	}
+	return m, nil
+}

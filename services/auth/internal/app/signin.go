@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/ids"
+	"github.com/podiumhq/podium/libs/mail"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+// sessionTouchEvery is how stale a session's last use may be before a request records it.
+const sessionTouchEvery = time.Minute
+
+// RequestSignIn asks for a sign-in link for email, bound to the browser holding browserToken,
+// from address. It answers the same whether or not email belongs to a member, and e-mails the
+// link only if it does. It refuses, with TooManyRequests, a request over the limits per
+// address or per e-mail; a refused request counts toward neither.
+func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, address string) error {
+	normal, problem := domain.NormalizeEmail(email)
+	if problem != "" {
+		return fault.NewInvalid(problem)
+	}
+	if browserToken == "" {
+		return domain.ErrSignInLinkOtherBrowser
+	}
+	now := c.svc.clock()
+	token := domain.NewToken()
+	link := domain.SignInLink{
+		TokenHash: domain.HashToken(token), Email: normal, BrowserHash: domain.HashToken(browserToken),
+		Address: address, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL),
+	}
+	err := c.repo.CreateSignInLink(ctx, link, now.Add(-c.cfg.Window), func(d domain.SignInDemand) error {
+		switch {
+		case d.ByAddress >= c.cfg.PerAddress:
+			return c.tooManySignIns("from this address")
+		case d.ByEmail >= c.cfg.PerEmail:
+			return c.tooManySignIns("for this e-mail address")
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("request sign-in: %w", err)
+	}
+	memberships, err := c.repo.Memberships(ctx, normal)
+	if err != nil {
+		return fmt.Errorf("request sign-in: %w", err)
+	}
+	if len(memberships) > 0 {
+		c.sendLater(ctx, c.signInMail(normal, token), "sign-in link")
+	}
+	return nil
+}
+
+func (c *Console) tooManySignIns(scope string) error {
+	msg := fmt.Sprintf("too many sign-in links asked %s; try again in %s", scope, c.cfg.Window)
+	return fault.NewTooManyRequests(msg, c.cfg.Window).WithCode("signin_rate_limited")
+}
+
+func (c *Console) signInMail(email, token string) mail.Message {
+	return mail.Message{
+		To:      email,
+		Subject: "Your Podium console sign-in link",
+		Body: fmt.Sprintf("Open this link to sign in to the Podium console:\n\n%s\n\n"+
+			"It works once, for %s, in the browser where you asked for it.\n"+
+			"If you did not ask for it, ignore this e-mail.\n", c.SignInURL(token), c.cfg.LinkTTL),
+	}
+}
+
+// SignInURL is the console's address of the sign-in link with token.
+func (c *Console) SignInURL(token string) string { return c.cfg.URL + "/signin/" + token }
+
+// IssuedLink is an operator's sign-in link.
+type IssuedLink struct {
+	URL       string
+	Email     string
+	ExpiresAt time.Time
+}
+
+// OperatorSignInLink returns a sign-in link for a member, bound to no browser, for an operator
+// to hand over (the local stack prints one). It is single use and expires like the others.
+func (c *Console) OperatorSignInLink(ctx context.Context, email string) (IssuedLink, error) {
+	normal, problem := domain.NormalizeEmail(email)
+	if problem != "" {
+		return IssuedLink{}, fault.NewInvalid(problem)
+	}
+	memberships, err := c.repo.Memberships(ctx, normal)
+	if err != nil {
+		return IssuedLink{}, fmt.Errorf("operator sign-in link: %w", err)
+	}
+	if len(memberships) == 0 {
+		return IssuedLink{}, domain.ErrMemberNotFound
+	}
+	now := c.svc.clock()
+	token := domain.NewToken()
+	link := domain.SignInLink{TokenHash: domain.HashToken(token), Email: normal, Address: domain.Operator, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL)}
+	if err := c.repo.CreateSignInLink(ctx, link, now, func(domain.SignInDemand) error { return nil }); err != nil {
+		return IssuedLink{}, fmt.Errorf("operator sign-in link: %w", err)
+	}
+	return IssuedLink{URL: c.SignInURL(token), Email: normal, ExpiresAt: link.ExpiresAt}, nil
+}
+
+// PeekSignInLink returns the link with token if it can still sign in the browser holding
+// browserToken, without using it: the confirmation page shows it, and only its form signs in
+// (mail scanners that follow links use nothing).
+func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string) (domain.SignInLink, error) {
+	l, err := c.repo.SignInLink(ctx, domain.HashToken(token))
+	if err != nil {
+		return domain.SignInLink{}, err
+	}
+	if l.UsedAt != nil || !l.ExpiresAt.After(c.svc.clock()) {
+		return domain.SignInLink{}, domain.ErrSignInLinkInvalid
+	}
+	if l.BrowserHash != "" && l.BrowserHash != domain.HashToken(browserToken) {
+		return domain.SignInLink{}, domain.ErrSignInLinkOtherBrowser
+	}
+	return l, nil
+}
+
+// SignIn uses the link with token in the browser holding browserToken and opens a session for
+// its e-mail; it returns the session's cookie token, shown to that browser only.
+func (c *Console) SignIn(ctx context.Context, token, browserToken, address, userAgent string) (string, domain.Session, error) {
+	now := c.svc.clock()
+	l, err := c.repo.UseSignInLink(ctx, domain.HashToken(token), domain.HashToken(browserToken), now)
+	if err != nil {
+		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
+	}
+	memberships, err := c.repo.Memberships(ctx, l.Email)
+	if err != nil {
+		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
+	}
+	if len(memberships) == 0 {
+		return "", domain.Session{}, domain.ErrNoMembership
+	}
+	sessionToken := domain.NewToken()
+	s := domain.Session{
+		ID: ids.New(domain.SessionIDPrefix), TokenHash: domain.HashToken(sessionToken), Email: l.Email,
+		Address: address, UserAgent: truncateRunes(userAgent, domain.MaxUserAgentLen),
+		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(c.cfg.SessionTTL),
+	}
+	if err := c.repo.CreateSession(ctx, s); err != nil {
+		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
+	}
+	return sessionToken, s, nil
+}
+
+// Session returns the active session whose cookie token is token, recording its use from
+// address at most once a minute, or domain.ErrSessionInvalid.
+func (c *Console) Session(ctx context.Context, token, address string) (domain.Session, error) {
+	s, err := c.repo.SessionByTokenHash(ctx, domain.HashToken(token))
+	if err != nil {
+		return domain.Session{}, err
+	}
+	now := c.svc.clock()
+	if !s.Active(now) {
+		return domain.Session{}, domain.ErrSessionInvalid
+	}
+	if now.Sub(s.LastSeenAt) >= sessionTouchEvery {
+		if err := c.repo.TouchSession(ctx, s.ID, address, now); err != nil {
+			return domain.Session{}, fmt.Errorf("session: %w", err)
+		}
+		s.LastSeenAt, s.Address = now, address
+	}
+	return s, nil
+}
+
+// Sessions returns the active sessions of email.
+func (c *Console) Sessions(ctx context.Context, email string) ([]domain.Session, error) {
+	list, err := c.repo.Sessions(ctx, email, c.svc.clock())
+	if err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
+	}
+	return list, nil
+}
+
+// RevokeSession ends one of email's sessions; another person's session is not found.
+func (c *Console) RevokeSession(ctx context.Context, email, id string) error {
+	err := c.repo.RevokeSession(ctx, email, id, c.svc.clock())
+	if errors.Is(err, domain.ErrSessionInvalid) {
+		return fault.NewNotFound("session")
+	}
+	if err != nil {
+		return fmt.Errorf("revoke session: %w", err)
+	}
+	return nil
+}
+
+// truncateRunes cuts s to at most n runes.
+func truncateRunes(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	return string([]rune(s)[:n])
+}

@@ -1,0 +1,62 @@
+package authtest
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/httpserver/clientip"
+	"github.com/podiumhq/podium/libs/mail"
+	"github.com/podiumhq/podium/libs/mail/mailcatch"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
+	"github.com/podiumhq/podium/services/auth/internal/app"
+	"github.com/podiumhq/podium/services/auth/internal/console"
+)
+
+// startConsole serves the console on its own listener, sending mail to a catcher. Requests from
+// 127.0.0.1 may name the client in X-Forwarded-For, so tests can call from several addresses.
+func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
+	t.Helper()
+	catcher, err := mailcatch.Start("127.0.0.1:0", mailcatch.Options{Now: e.Clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = catcher.Close() })
+	host, port, _ := net.SplitHostPort(catcher.Addr())
+	smtpPort, _ := strconv.Atoi(port)
+	sender := mail.NewSender(config.SMTP{SMTPHost: host, SMTPPort: smtpPort, SMTPFrom: "Podium <no-reply@podium.test>"}, 0)
+
+	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.ConsoleURL = "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	e.Mail = catcher
+	e.Console = app.NewConsole(e.Service, store.New(e.Pool), sender, app.ConsoleConfig{
+		URL: e.ConsoleURL, LinkTTL: SignInLinkTTL, SessionTTL: SessionTTL, Window: SignInWindow,
+		PerEmail: orDefault(o.SignInPerEmail, 5), PerAddress: orDefault(o.SignInPerAddress, 20),
+	}, log)
+	t.Cleanup(e.Console.Close)
+	resolver, err := clientip.New([]string{"127.0.0.1/32"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httpserver.New(httpserver.Options{Log: log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError})
+	console.Register(srv.App, console.Deps{
+		Console: e.Console, ClientIP: resolver, URL: e.ConsoleURL, SessionTTL: SessionTTL, LinkTTL: SignInLinkTTL,
+	})
+	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+}
+
+func orDefault(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}

@@ -1,0 +1,134 @@
+package console
+
+import (
+	"crypto/subtle"
+	"errors"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+// The console's cookies: __Host- names are Secure, host-only and for the whole path, so no
+// other site or subdomain can set them.
+const (
+	sessionCookie = "__Host-podium-session"
+	browserCookie = "__Host-podium-browser"
+)
+
+// Locals set by the middleware.
+const (
+	localSession    = "console.session"
+	localCSRF       = "console.csrf"
+	localMembership = "console.membership"
+)
+
+// browserCookieMaxAge is how long a browser keeps its binding: it ties sign-in links to the
+// browser that asked for them.
+const browserCookieMaxAge = 30 * 24 * 60 * 60
+
+// Failures the middleware answers.
+var (
+	errCrossOrigin = httpserver.Forbidden("cross_origin", "this form was not sent from the console's own pages")
+	errCSRF        = httpserver.Forbidden("csrf_invalid", "this form has expired or did not come from the console; reload the page and try again")
+	errSignedOut   = httpserver.Unauthorized("session_invalid", "your session has ended; sign in again")
+)
+
+func setCookie(c *fiber.Ctx, name, value string, maxAge int) {
+	c.Cookie(&fiber.Cookie{
+		Name: name, Value: value, Path: "/", MaxAge: maxAge,
+		Secure: true, HTTPOnly: true, SameSite: fiber.CookieSameSiteLaxMode,
+	})
+}
+
+func clearCookie(c *fiber.Ctx, name string) { setCookie(c, name, "", -1) }
+
+// sameOrigin refuses a state-changing request whose Origin, or Sec-Fetch-Site, says it came
+// from another site; the CSRF token is checked as well.
+func (h *handlers) sameOrigin(c *fiber.Ctx) error {
+	if c.Method() == http.MethodGet || c.Method() == http.MethodHead {
+		return c.Next()
+	}
+	if o := c.Get(fiber.HeaderOrigin); o != "" && o != h.origin {
+		return errCrossOrigin
+	}
+	if s := c.Get("Sec-Fetch-Site"); s != "" && s != "same-origin" && s != "none" {
+		return errCrossOrigin
+	}
+	return c.Next()
+}
+
+// checkCSRF compares the form's token with the one derived from the cookie value token, in
+// constant time.
+func checkCSRF(c *fiber.Ctx, token string) error {
+	want := domain.CSRFToken(token)
+	if token == "" || subtle.ConstantTimeCompare([]byte(c.FormValue("csrf")), []byte(want)) != 1 {
+		return errCSRF
+	}
+	return nil
+}
+
+// requireSession loads the session of the cookie, sending a browser without one to sign in,
+// and checks the CSRF token of every POST.
+func (h *handlers) requireSession(c *fiber.Ctx) error {
+	token := c.Cookies(sessionCookie)
+	s, err := h.Console.Session(c.UserContext(), token, h.clientAddress(c))
+	if token == "" || errors.Is(err, domain.ErrSessionInvalid) {
+		if token != "" {
+			clearCookie(c, sessionCookie)
+		}
+		if c.Method() == http.MethodGet {
+			return c.Redirect("/signin", http.StatusSeeOther)
+		}
+		return errSignedOut
+	}
+	if err != nil {
+		return err
+	}
+	if c.Method() == http.MethodPost {
+		if err := checkCSRF(c, token); err != nil {
+			return err
+		}
+	}
+	c.Locals(localSession, s)
+	c.Locals(localCSRF, domain.CSRFToken(token))
+	return c.Next()
+}
+
+func session(c *fiber.Ctx) domain.Session {
+	s, _ := c.Locals(localSession).(domain.Session)
+	return s
+}
+
+// requireMembership loads the signed-in person's membership of the organization in the path;
+// an organization they do not belong to is not found.
+func (h *handlers) requireMembership(c *fiber.Ctx) error {
+	m, err := h.Console.Membership(c.UserContext(), session(c).Email, c.Params("organizerId"))
+	if err != nil {
+		return err
+	}
+	c.Locals(localMembership, m)
+	return c.Next()
+}
+
+func membership(c *fiber.Ctx) domain.Membership {
+	m, _ := c.Locals(localMembership).(domain.Membership)
+	return m
+}
+
+// page returns the view of a signed-in page; tab names the organization's tab, if any.
+func page(c *fiber.Ctx, title, tab string, data any) view {
+	v := view{Title: title, Email: session(c).Email, Data: data}
+	v.CSRF, _ = c.Locals(localCSRF).(string)
+	if m, ok := c.Locals(localMembership).(domain.Membership); ok {
+		v.Org = &orgView{ID: m.OrganizerID, Name: m.OrganizerName, Role: string(m.Role), CanManage: domain.CanManage(m.Role), Tab: tab}
+	}
+	return v
+}
+
+// actor is the signed-in member as the audit log records them.
+func (h *handlers) actor(c *fiber.Ctx) domain.Actor {
+	return domain.Actor{Email: session(c).Email, Address: h.clientAddress(c)}
+}

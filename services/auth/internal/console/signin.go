@@ -1,0 +1,136 @@
+package console
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
+)
+
+var (
+	errOtherBrowser = httpserver.Forbidden("signin_link_other_browser",
+		"this sign-in link was asked for in another browser: open it there, or ask for a new link here")
+	errLinkInvalid = &httpserver.Error{Status: http.StatusGone, Code: "signin_link_invalid",
+		Message: "this sign-in link was already used or has expired: ask for a new one"}
+	errNoMembership = httpserver.Forbidden("no_membership", "this e-mail address is not a member of any organization")
+)
+
+// browserToken returns the browser's binding, giving the browser one if it has none.
+func browserToken(c *fiber.Ctx) string {
+	token := c.Cookies(browserCookie)
+	if len(token) != len(domain.NewToken()) {
+		token = domain.NewToken()
+		setCookie(c, browserCookie, token, browserCookieMaxAge)
+	}
+	return token
+}
+
+type signInData struct {
+	Email    string
+	Problems []string
+	TTL      string
+}
+
+func (h *handlers) signInPage(c *fiber.Ctx) error {
+	return render(c, http.StatusOK, "signin", view{Title: "Sign in", CSRF: domain.CSRFToken(browserToken(c)), Data: signInData{}})
+}
+
+func (h *handlers) requestSignIn(c *fiber.Ctx) error {
+	token := c.Cookies(browserCookie)
+	if err := checkCSRF(c, token); err != nil {
+		return err
+	}
+	email := c.FormValue("email")
+	err := h.Console.RequestSignIn(c.UserContext(), email, token, h.clientAddress(c))
+	if fault.KindOf(err) == fault.Invalid {
+		f, _ := fault.Of(err)
+		data := signInData{Email: email, Problems: f.Problems}
+		return render(c, http.StatusBadRequest, "signin", view{Title: "Sign in", CSRF: domain.CSRFToken(token), Data: data})
+	}
+	if err != nil {
+		return err
+	}
+	normal, _ := domain.NormalizeEmail(email)
+	return render(c, http.StatusOK, "signin_sent", view{Title: "Check your inbox", Data: signInData{Email: normal, TTL: h.LinkTTL.String()}})
+}
+
+type confirmData struct{ Email, Token string }
+
+func (h *handlers) confirmSignInPage(c *fiber.Ctx) error {
+	browser := browserToken(c)
+	l, err := h.Console.PeekSignInLink(c.UserContext(), c.Params("token"), browser)
+	if err != nil {
+		return signInFailure(err)
+	}
+	data := confirmData{Email: l.Email, Token: c.Params("token")}
+	return render(c, http.StatusOK, "signin_confirm", view{Title: "Sign in", CSRF: domain.CSRFToken(browser), Data: data})
+}
+
+func (h *handlers) signIn(c *fiber.Ctx) error {
+	browser := c.Cookies(browserCookie)
+	if err := checkCSRF(c, browser); err != nil {
+		return err
+	}
+	token, s, err := h.Console.SignIn(c.UserContext(), c.Params("token"), browser, h.clientAddress(c), c.Get(fiber.HeaderUserAgent))
+	if err != nil {
+		return signInFailure(err)
+	}
+	setCookie(c, sessionCookie, token, int(s.ExpiresAt.Sub(s.CreatedAt).Seconds()))
+	return c.Redirect("/", http.StatusSeeOther)
+}
+
+// signInFailure explains why a link does not sign in.
+func signInFailure(err error) error {
+	switch {
+	case errors.Is(err, domain.ErrSignInLinkInvalid):
+		return errLinkInvalid
+	case errors.Is(err, domain.ErrSignInLinkOtherBrowser):
+		return errOtherBrowser
+	case errors.Is(err, domain.ErrNoMembership):
+		return errNoMembership
+	}
+	return err
+}
+
+func (h *handlers) signOut(c *fiber.Ctx) error {
+	if err := h.Console.RevokeSession(c.UserContext(), session(c).Email, session(c).ID); err != nil {
+		return err
+	}
+	clearCookie(c, sessionCookie)
+	return c.Redirect("/signin", http.StatusSeeOther)
+}
+
+func (h *handlers) home(c *fiber.Ctx) error {
+	list, err := h.Console.Memberships(c.UserContext(), session(c).Email)
+	if err != nil {
+		return err
+	}
+	if len(list) == 1 {
+		return c.Redirect("/orgs/"+list[0].OrganizerID+"/api", http.StatusSeeOther)
+	}
+	return render(c, http.StatusOK, "orgs", page(c, "Your organizations", "", list))
+}
+
+type sessionsData struct {
+	Sessions []domain.Session
+	Current  string
+}
+
+func (h *handlers) sessions(c *fiber.Ctx) error {
+	list, err := h.Console.Sessions(c.UserContext(), session(c).Email)
+	if err != nil {
+		return err
+	}
+	return render(c, http.StatusOK, "sessions", page(c, "Sessions", "", sessionsData{Sessions: list, Current: session(c).ID}))
+}
+
+func (h *handlers) revokeSession(c *fiber.Ctx) error {
+	if err := h.Console.RevokeSession(c.UserContext(), session(c).Email, c.Params("sessionId")); err != nil {
+		return err
+	}
+	return c.Redirect("/sessions", http.StatusSeeOther)
+}

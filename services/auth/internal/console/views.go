@@ -1,0 +1,105 @@
+package console
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v2"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed static
+var staticFiles embed.FS
+
+// pages holds each page parsed with the layout, by file name without extension.
+var pages = parsePages()
+
+var funcs = template.FuncMap{
+	"when": func(t any) string {
+		switch v := t.(type) {
+		case time.Time:
+			return v.UTC().Format("2006-01-02 15:04 UTC")
+		case *time.Time:
+			if v == nil {
+				return ""
+			}
+			return v.UTC().Format("2006-01-02 15:04 UTC")
+		}
+		return ""
+	},
+	"day": func(t *time.Time) string {
+		if t == nil {
+			return ""
+		}
+		return t.UTC().Format("2006-01-02")
+	},
+	"localOrigin": func(origin string) bool { return strings.HasPrefix(origin, "http://") },
+	"has":         func(list []string, s string) bool { return contains(list, s) },
+}
+
+func parsePages() map[string]*template.Template {
+	names, err := fs.Glob(templateFiles, "templates/*.html")
+	if err != nil {
+		panic(err)
+	}
+	out := map[string]*template.Template{}
+	for _, name := range names {
+		base := strings.TrimSuffix(strings.TrimPrefix(name, "templates/"), ".html")
+		if base == "layout" {
+			continue
+		}
+		out[base] = template.Must(template.New("layout.html").Funcs(funcs).ParseFS(templateFiles, "templates/layout.html", name))
+	}
+	return out
+}
+
+// view is what every page receives: the page's own data and the layout's.
+type view struct {
+	Title string
+	// CSRF is the token every form of the page carries.
+	CSRF string
+	// Email is the signed-in person's, empty before sign-in.
+	Email string
+	// Org is the organization the page is about, with the person's role there, if any.
+	Org  *orgView
+	Data any
+}
+
+// orgView is the organization of a page and what the signed-in member may do in it.
+type orgView struct {
+	ID, Name, Role string
+	CanManage      bool
+	// Tab is the page's tab: api, members or audit.
+	Tab string
+}
+
+// render writes page with status; the page is rendered fully before anything is sent, so a
+// template failure is a clean 500.
+func render(c *fiber.Ctx, status int, page string, v view) error {
+	t, ok := pages[page]
+	if !ok {
+		return fmt.Errorf("console: no page %q", page)
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, v); err != nil {
+		return fmt.Errorf("console: render %s: %w", page, err)
+	}
+	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
+	return c.Status(status).Send(buf.Bytes())
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
