@@ -301,3 +301,32 @@ func TestRequestThatIsNotHTTPIsABadRequest(t *testing.T) {
 		t.Fatalf("got %d %+v (%v)", res.StatusCode, b, err)
 	}
 }
+
+// TestASecondListenerWritesItsOwnErrorsAndNoProbes: a server with WriteError answers failures
+// in its own format, and with NoProbes serves no /healthz, /readyz or /metrics.
+func TestASecondListenerWritesItsOwnErrorsAndNoProbes(t *testing.T) {
+	_, base, _, _ := newServer(t, httpserver.Options{
+		NoProbes: true,
+		Metrics:  http.NotFoundHandler(),
+		WriteError: func(c *fiber.Ctx, e *httpserver.Error) error {
+			return c.Status(e.Status).SendString(fmt.Sprintf("<p>%d %s</p>", e.Status, e.Message))
+		},
+	})
+	for path, want := range map[string]string{
+		"/widgets/missing": "<p>404 widget not found</p>",
+		"/widgets/boom":    "<p>500 internal error; quote the requestId when reporting it</p>",
+		"/healthz":         "<p>404 no route for this method and path</p>",
+		"/readyz":          "<p>404 no route for this method and path</p>",
+		"/metrics":         "<p>404 no route for this method and path</p>",
+	} {
+		res, err := http.Get(base + path) //nolint:noctx // a test's plain request
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if string(body) != want {
+			t.Errorf("%s: %q, want %q", path, body, want)
+		}
+	}
+}

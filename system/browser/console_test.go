@@ -52,12 +52,12 @@ func TestOrganizersManageTheirKeysInTheConsole(t *testing.T) {
 	do(t, tab,
 		chromedp.Navigate(sys.ConsoleURL+"/orgs/"+org+"/api"),
 		chromedp.Click(chromedp.CSS(`#key-`+keyID+` a.danger`), chromedp.NodeVisible),
-		chromedp.Click(chromedp.CSS(`#confirm-revoke`), chromedp.NodeVisible),
-		chromedp.WaitVisible(chromedp.CSS(`p.notice`)),
+		chromedp.WaitVisible(chromedp.CSS(`#confirm-revoke`)),
 	)
-	revoked := time.Now()
-	refusedAfter := untilRefused(t, key)
-	t.Logf("revoked in the console; the gateway refused the key %v later", refusedAfter.Sub(revoked).Round(time.Millisecond))
+	confirmed := time.Now()
+	do(t, tab, chromedp.Click(chromedp.CSS(`#confirm-revoke`)), chromedp.WaitVisible(chromedp.CSS(`p.notice`)))
+	refused := untilRefused(t, key)
+	t.Logf("from the click on \"Revoke key\" to the gateway's refusal: %v", refused.Sub(confirmed).Round(time.Millisecond))
 
 	addr := testkit.FreeAddr(t)
 	origin := "http://" + addr
@@ -123,7 +123,7 @@ func signInConsole(t *testing.T, tab context.Context, email string) string {
 		chromedp.WaitVisible(chromedp.CSS(`main h2`)),
 	)
 	if heading := read(t, tab, chromedp.Text(chromedp.CSS(`main h2`))); heading != "Check your inbox" {
-		t.Fatalf("after asking for a link: %q", heading)
+		t.Fatalf("after asking for a link: %q\n%s", heading, pageState(tab))
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
 	defer cancel()

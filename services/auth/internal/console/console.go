@@ -77,7 +77,8 @@ const contentSecurityPolicy = "default-src 'none'; style-src 'self'; script-src 
 func securityHeaders(c *fiber.Ctx) error {
 	c.Set(fiber.HeaderContentSecurityPolicy, contentSecurityPolicy)
 	c.Set(fiber.HeaderXContentTypeOptions, "nosniff")
-	c.Set(fiber.HeaderReferrerPolicy, "no-referrer")
+	// same-origin, not no-referrer: with no-referrer browsers send "Origin: null" on form posts.
+	c.Set(fiber.HeaderReferrerPolicy, "same-origin")
 	c.Set(fiber.HeaderXFrameOptions, "DENY")
 	c.Set(fiber.HeaderCacheControl, "no-store")
 	c.Set("Cross-Origin-Opener-Policy", "same-origin")

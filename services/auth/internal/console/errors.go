@@ -24,7 +24,7 @@ func consoleErrors(c *fiber.Ctx) error {
 }
 
 type errorData struct {
-	Heading, Message, Next, NextLabel string
+	Heading, Message, Code, Next, NextLabel string
 }
 
 // WriteError answers a failure with an HTML page (httpserver.Options.WriteError).
@@ -56,5 +56,6 @@ func WriteError(c *fiber.Ctx, e *httpserver.Error) error {
 		code = httpserver.DefaultCode(e.Status)
 	}
 	c.Set("X-Console-Error", code)
+	d.Code = code
 	return render(c, e.Status, "error", view{Title: d.Heading + " (" + strconv.Itoa(e.Status) + ")", Data: d})
 }

@@ -203,6 +203,12 @@ func TestSessionsAreListedAndRevocableByTheirMember(t *testing.T) {
 	if p := laptop.get("/orgs/" + acme.id + "/api"); p.status != http.StatusOK {
 		t.Fatalf("laptop after a stranger's attempt: %d", p.status)
 	}
+	env.Clock.Advance(authtest.SessionTTL)
+	if p := laptop.get("/orgs/" + acme.id + "/api"); p.status != http.StatusSeeOther || p.location != "/signin" {
+		t.Fatalf("a session past its lifetime: %d %q", p.status, p.location)
+	}
+	laptop.signIn(acme.owner)
+	laptop.get("/sessions")
 	if p := laptop.post("/signout", nil); p.status != http.StatusSeeOther {
 		t.Fatalf("sign out: %d", p.status)
 	}

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 // TestAnotherOrganizationDoesNotExistOnAnyRoute walks every organization route with another
@@ -95,5 +97,50 @@ func TestAPersonInSeveralOrganizationsPicksOne(t *testing.T) {
 	}
 	if p := b.get("/orgs/" + rival.id + "/members"); p.status != http.StatusForbidden {
 		t.Fatalf("member of the other organization manages its members: %d", p.status)
+	}
+}
+
+// TestTheUseCasesCheckMembershipThemselves calls the console's use cases directly, past the
+// pages' membership check: each still finds another organization, its keys and its members
+// not found, and one's own organization's key or member under another organization's id too.
+func TestTheUseCasesCheckMembershipThemselves(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+	acme := newOrg(t, env, "Acme Races", "acme.test")
+	rival := newOrg(t, env, "Rival Runs", "rival.test")
+	created := env.Key(t, rival.id, map[string]any{"type": "secret", "name": "k", "scopes": []string{"events:read"}})
+	rivalKey := created["id"].(string)
+	ctx, c := t.Context(), env.Console
+	me := domain.Actor{Email: acme.owner, Address: "192.0.2.1"}
+	page := domain.Page{Limit: 10}
+	calls := map[string]func() error{
+		"Keys":           func() error { _, _, err := c.Keys(ctx, me.Email, rival.id, page); return err },
+		"Key":            func() error { _, err := c.Key(ctx, me.Email, rival.id, rivalKey); return err },
+		"Key of another": func() error { _, err := c.Key(ctx, me.Email, acme.id, rivalKey); return err },
+		"CreateKey": func() error {
+			_, err := c.CreateKey(ctx, me, rival.id, domain.KeyRequest{Type: "secret", Name: "x", Scopes: []string{"events:read"}})
+			return err
+		},
+		"RevokeKey":        func() error { _, err := c.RevokeKey(ctx, me, rival.id, rivalKey); return err },
+		"RevokeKey mixed":  func() error { _, err := c.RevokeKey(ctx, me, acme.id, rivalKey); return err },
+		"Members":          func() error { _, _, err := c.Members(ctx, me.Email, rival.id, page); return err },
+		"Member":           func() error { _, err := c.Member(ctx, me.Email, rival.id, rival.adminID); return err },
+		"Member mixed":     func() error { _, err := c.Member(ctx, me.Email, acme.id, rival.adminID); return err },
+		"InviteMember":     func() error { _, err := c.InviteMember(ctx, me, rival.id, "spy@acme.test", "owner"); return err },
+		"ChangeMemberRole": func() error { _, err := c.ChangeMemberRole(ctx, me, rival.id, rival.ownerID, "member"); return err },
+		"ChangeRole mixed": func() error { _, err := c.ChangeMemberRole(ctx, me, acme.id, rival.ownerID, "member"); return err },
+		"RemoveMember":     func() error { _, err := c.RemoveMember(ctx, me, rival.id, rival.adminID); return err },
+		"Remove mixed":     func() error { _, err := c.RemoveMember(ctx, me, acme.id, rival.adminID); return err },
+		"AuditLog":         func() error { _, _, err := c.AuditLog(ctx, me.Email, rival.id, page); return err },
+	}
+	for name, call := range calls {
+		if err := call(); fault.KindOf(err) != fault.NotFound {
+			t.Errorf("%s on another organization: %v, want not found", name, err)
+		}
+	}
+	if verify(t, env, created["key"].(string))["revokedAt"] != nil {
+		t.Error("the other organization's key was revoked")
+	}
+	if r := env.Admin(t, http.MethodGet, "/admin/organizers/"+rival.id+"/members", nil); r.Body["total"] != float64(3) || !strings.Contains(string(r.Raw), `"role":"owner"`) {
+		t.Errorf("the other organization's members changed: %s", r.Raw)
 	}
 }
