@@ -50,7 +50,7 @@ func startConsole(ctx context.Context, cfg Config, log *slog.Logger, svc *app.Se
 		DrainDelay: cfg.DrainDelay, RequestTimeout: 10 * time.Second,
 	})
 	console.Register(srv.App, console.Deps{
-		Console: c, ClientIP: resolver, URL: origin, SessionTTL: cfg.SessionTTL, LinkTTL: cfg.SignInLinkTTL,
+		Console: c, ClientIP: resolver, URL: origin, LinkTTL: cfg.SignInLinkTTL,
 	})
 	// Listening here makes a taken port fail the start; the console then drains alongside the
 	// APIs when ctx ends.

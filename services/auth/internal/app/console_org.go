@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
@@ -87,7 +88,7 @@ func (c *Console) InviteMember(ctx context.Context, actor domain.Actor, organize
 	if err != nil {
 		return domain.Member{}, err
 	}
-	if domain.Role(role) == domain.RoleOwner && by.Role != domain.RoleOwner {
+	if r, _ := domain.ParseRole(role); r == domain.RoleOwner && by.Role != domain.RoleOwner {
 		return domain.Member{}, domain.ErrNotAllowed
 	}
 	m, err := c.svc.AddMember(ctx, actor, organizerID, email, role)
@@ -110,10 +111,14 @@ func (c *Console) invitationMail(by domain.Membership, m domain.Member) mail.Mes
 // ChangeMemberRole gives a member another role, for an owner or admin; only an owner grants or
 // takes away the owner role.
 func (c *Console) ChangeMemberRole(ctx context.Context, actor domain.Actor, organizerID, memberID, role string) (domain.Member, error) {
-	if err := c.checkOwnerChange(ctx, actor, organizerID, memberID, domain.Role(role)); err != nil {
+	next, problem := domain.ParseRole(role)
+	if problem != "" {
+		return domain.Member{}, fault.NewInvalid(problem)
+	}
+	if err := c.checkOwnerChange(ctx, actor, organizerID, memberID, next); err != nil {
 		return domain.Member{}, err
 	}
-	return c.svc.ChangeMemberRole(ctx, actor, organizerID, memberID, role)
+	return c.svc.ChangeMemberRole(ctx, actor, organizerID, memberID, string(next))
 }
 
 // RemoveMember removes a member, for an owner or admin; only an owner removes an owner.

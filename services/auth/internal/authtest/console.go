@@ -49,7 +49,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
 	}
 	srv := httpserver.New(httpserver.Options{Log: log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError})
 	console.Register(srv.App, console.Deps{
-		Console: e.Console, ClientIP: resolver, URL: e.ConsoleURL, SessionTTL: SessionTTL, LinkTTL: SignInLinkTTL,
+		Console: e.Console, ClientIP: resolver, URL: e.ConsoleURL, LinkTTL: SignInLinkTTL,
 	})
 	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 }

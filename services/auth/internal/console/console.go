@@ -27,8 +27,8 @@ type Deps struct {
 	ClientIP *clientip.Resolver
 	// URL is the console's public origin, as browsers send it in Origin headers.
 	URL string
-	// SessionTTL is the session cookie's lifetime; LinkTTL bounds the browser binding's use.
-	SessionTTL, LinkTTL time.Duration
+	// LinkTTL is a sign-in link's lifetime, as the pages tell it.
+	LinkTTL time.Duration
 }
 
 type handlers struct {

@@ -40,7 +40,9 @@ func TestOwnersAndAdminsManageMembersAndOnlyOwnersTheOwnerRole(t *testing.T) {
 		form url.Values
 	}{
 		{"/orgs/" + acme.id + "/members", url.Values{"email": {"boss@acme.test"}, "role": {"owner"}}},
+		{"/orgs/" + acme.id + "/members", url.Values{"email": {"boss@acme.test"}, "role": {" owner "}}},
 		{"/orgs/" + acme.id + "/members/" + acme.memberID + "/role", url.Values{"role": {"owner"}}},
+		{"/orgs/" + acme.id + "/members/" + acme.memberID + "/role", url.Values{"role": {"owner "}}},
 		{"/orgs/" + acme.id + "/members/" + acme.ownerID + "/role", url.Values{"role": {"member"}}},
 		{"/orgs/" + acme.id + "/members/" + acme.ownerID + "/remove", url.Values{}},
 	} {

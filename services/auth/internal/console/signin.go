@@ -22,7 +22,7 @@ var (
 // browserToken returns the browser's binding, giving the browser one if it has none.
 func browserToken(c *fiber.Ctx) string {
 	token := c.Cookies(browserCookie)
-	if len(token) != len(domain.NewToken()) {
+	if len(token) != domain.TokenLen {
 		token = domain.NewToken()
 		setCookie(c, browserCookie, token, browserCookieMaxAge)
 	}

@@ -10,12 +10,12 @@ import (
 	"github.com/podiumhq/podium/libs/ids"
 )
 
-// tokenLen is the length of sign-in, session and browser tokens: 43 base62 characters, about
+// TokenLen is the length of sign-in, session and browser tokens: 43 base62 characters, about
 // 256 random bits.
-const tokenLen = 43
+const TokenLen = 43
 
 // NewToken returns a new random token for a sign-in link, a session or a browser binding.
-func NewToken() string { return ids.Random("", tokenLen) }
+func NewToken() string { return ids.Random("", TokenLen) }
 
 // HashToken is the only form in which tokens are stored: the hex SHA-256 of the token. Tokens
 // carry 256 random bits, so a fast hash is as safe as a slow one.
