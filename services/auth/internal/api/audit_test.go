@@ -49,3 +49,21 @@ func TestAuditLogAPI(t *testing.T) {
 	wantError(t, env.Admin(t, http.MethodGet, "/admin/organizers/org_missing/audit", nil), http.StatusNotFound, "organizer not found")
 	wantError(t, env.Do(t, http.MethodGet, path, nil, nil), http.StatusUnauthorized, nil)
 }
+
+func TestAnOrganizerCreatedWithItsOwnerRecordsTheOwner(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+	r := env.Admin(t, http.MethodPost, "/admin/organizers", map[string]any{"name": "Trail Club", "owner": "Ana@Example.com"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create: %d %s", r.Status, r.Raw)
+	}
+	owner := r.Body["owner"].(map[string]any)["id"].(string)
+	log := env.Admin(t, http.MethodGet, "/admin/organizers/"+r.Body["id"].(string)+"/audit", nil)
+	data, _ := log.Body["data"].([]any)
+	if len(data) != 1 {
+		t.Fatalf("audit log: %s", log.Raw)
+	}
+	e := data[0].(map[string]any)
+	if got := fmt.Sprint(e["actor"], " ", e["action"], " ", e["subjectId"], " ", e["detail"]); got != "operator member.added "+owner+" ana@example.com as owner" {
+		t.Fatalf("entry: %s", got)
+	}
+}

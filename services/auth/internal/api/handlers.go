@@ -29,7 +29,7 @@ func (h handlers) createOrganizer(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	o, err := h.svc.CreateOrganizer(c.UserContext(), req.Name, req.Owner)
+	o, err := h.svc.CreateOrganizer(c.UserContext(), domain.OperatorActor(c.IP()), req.Name, req.Owner)
 	if err != nil {
 		return err
 	}

@@ -16,7 +16,7 @@ import (
 // transaction as the change itself.
 type Repository interface {
 	// CreateOrganizer stores o and its first members in one transaction.
-	CreateOrganizer(ctx context.Context, o domain.Organizer, members ...domain.Member) error
+	CreateOrganizer(ctx context.Context, actor domain.Actor, o domain.Organizer, members ...domain.Member) error
 	// Organizer returns the organizer with id, or domain.ErrOrganizerNotFound.
 	Organizer(ctx context.Context, id string) (domain.Organizer, error)
 	// Organizers returns a page of organizers, newest first, and how many there are.
@@ -65,8 +65,8 @@ type CreatedOrganizer struct {
 }
 
 // CreateOrganizer validates name and, unless ownerEmail is empty, the first owner's e-mail,
-// and stores the organizer with its owner.
-func (s *Service) CreateOrganizer(ctx context.Context, name, ownerEmail string) (CreatedOrganizer, error) {
+// and stores the organizer with its owner, whose addition actor's audit entry records.
+func (s *Service) CreateOrganizer(ctx context.Context, actor domain.Actor, name, ownerEmail string) (CreatedOrganizer, error) {
 	now := s.clock()
 	o, err := domain.NewOrganizer(name, now)
 	if err != nil {
@@ -81,7 +81,7 @@ func (s *Service) CreateOrganizer(ctx context.Context, name, ownerEmail string) 
 		}
 		created.Owner, members = &owner, []domain.Member{owner}
 	}
-	if err := s.repo.CreateOrganizer(ctx, o, members...); err != nil {
+	if err := s.repo.CreateOrganizer(ctx, actor, o, members...); err != nil {
 		return CreatedOrganizer{}, fmt.Errorf("create organizer: %w", err)
 	}
 	return created, nil

@@ -37,7 +37,7 @@ func New(pool *pgxpool.Pool) *Repository {
 }
 
 // CreateOrganizer stores o and its first members in one transaction.
-func (r *Repository) CreateOrganizer(ctx context.Context, o domain.Organizer, members ...domain.Member) error {
+func (r *Repository) CreateOrganizer(ctx context.Context, actor domain.Actor, o domain.Organizer, members ...domain.Member) error {
 	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
 		if err := q.InsertOrganizer(ctx, db.InsertOrganizerParams{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt}); err != nil {
@@ -45,6 +45,9 @@ func (r *Repository) CreateOrganizer(ctx context.Context, o domain.Organizer, me
 		}
 		for _, m := range members {
 			if err := insertMember(ctx, q, m); err != nil {
+				return err
+			}
+			if err := record(ctx, q, domain.MemberAdded(actor, m)); err != nil {
 				return err
 			}
 		}

@@ -26,7 +26,7 @@ func organizer(t *testing.T, repo *store.Repository, at time.Time) domain.Organi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := repo.CreateOrganizer(t.Context(), o); err != nil {
+	if err := repo.CreateOrganizer(t.Context(), operator, o); err != nil {
 		t.Fatal(err)
 	}
 	return o
