@@ -43,7 +43,7 @@ fuzz: tools ## Run every fuzz target for FUZZTIME each (default 30s; FUZZ=regexp
 	PATH="$(TOOLS):$$PATH" ./scripts/fuzz.sh
 
 .PHONY: bench
-bench: build tools ## Measure the gateway and the services against their baselines.
+bench: build tools nginx ## Measure the gateway and the services against their baselines (a bare nginx proxy among them).
 	PATH="$(TOOLS):$$PATH" go run ./system/cmd/bench -bin $(BIN)
 
 .PHONY: lint
@@ -78,6 +78,10 @@ down: ## Stop the Docker Compose stack.
 
 .PHONY: tools
 tools: $(TOOLS)/stripe-mock ## Install the tools the tests and the local stack need.
+
+.PHONY: nginx
+nginx: ## Install Debian's nginx, make bench's bare-proxy baseline, unless it is there (needs root).
+	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y nginx)
 
 .PHONY: chromium
 chromium: ## Install Chromium for the browser tests (system/browser) unless it is there (needs root).

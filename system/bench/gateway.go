@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/podiumhq/podium/libs/identity"
@@ -11,7 +13,8 @@ import (
 )
 
 // GatewayOverhead compares an authenticated, rate-limited GET through the gateway with the same
-// GET sent straight to its owner, alternating rounds so both see the same machine.
+// GET sent straight to its owner and through a bare nginx proxy in front of it, alternating
+// rounds so all three see the same machine.
 func GatewayOverhead(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	path := "/external/v1/organizer/events/evt_benchmark"
 	token, err := s.IdentityToken(identity.Catalog, identity.Principal{
@@ -20,37 +23,70 @@ func GatewayOverhead(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOp
 	if err != nil {
 		return err
 	}
-	direct := Target{Name: "direct to catalog", Method: "GET", URL: s.URLs["catalog"] + path, Status: 404,
-		Headers: map[string]string{identity.Header: token, identity.HeaderClientIP: "127.0.0.1"}}
+	owner := map[string]string{identity.Header: token, identity.HeaderClientIP: "127.0.0.1"}
+	nginx, err := StartNginx(ctx, strings.TrimPrefix(s.URLs["catalog"], "http://"), owner, 2)
+	if err != nil {
+		return err
+	}
+	defer nginx.Close()
+	direct := Target{Name: "direct to catalog", Method: "GET", URL: s.URLs["catalog"] + path, Status: 404, Headers: owner}
+	viaNginx := Target{Name: "through bare nginx", Method: "GET", URL: nginx.URL + path, Status: 404}
 	viaGateway := Target{Name: "through the gateway", Method: "GET", URL: s.GatewayURL() + path, Status: 404,
 		Headers: map[string]string{"Authorization": "Bearer " + d.SecretAll.Key}}
-	procs := map[string]int{"gateway": s.PID("gateway"), "catalog": s.PID("catalog")}
-	runs, err := alternate(ctx, []Target{direct, viaGateway}, o, procs)
+	procs, err := nginx.Processes()
 	if err != nil {
 		return err
 	}
-	dr, gr := runs[0], runs[1]
-	addedP50, addedP99 := gr.Quantile(0.5)-dr.Quantile(0.5), gr.Quantile(0.99)-dr.Quantile(0.99)
-	fmt.Fprintf(out, "\nGateway overhead: GET %s at %d req/s, %d requests per path\n", path, o.Rate, gr.Requests)
-	fmt.Fprintf(out, "  %-22s p50 %8s   p99 %8s   catalog CPU %6s/req\n", dr.Target, us(dr.Quantile(0.5)), us(dr.Quantile(0.99)), us(dr.CPUPerRequest("catalog")))
-	fmt.Fprintf(out, "  %-22s p50 %8s   p99 %8s   catalog CPU %6s/req   gateway CPU %6s/req\n", gr.Target, us(gr.Quantile(0.5)), us(gr.Quantile(0.99)), us(gr.CPUPerRequest("catalog")), us(gr.CPUPerRequest("gateway")))
-	fmt.Fprintf(out, "  added by the gateway:  p50 %8s   p99 %8s   (target p99 <= 1ms: %s)\n", us(addedP50), us(addedP99), verdict(addedP99 <= time.Millisecond))
+	procs["gateway"], procs["catalog"], procs["generator"] = s.PID("gateway"), s.PID("catalog"), os.Getpid()
+	targets := []Target{direct, viaNginx, viaGateway}
+	runs, err := alternate(ctx, targets, o, procs)
+	if err != nil {
+		return err
+	}
+	dr := runs[0]
+	fmt.Fprintf(out, "\nGateway overhead: GET %s at %d req/s open loop, %d requests per path\n", path, o.Rate, runs[2].Requests)
+	proxies := []string{"", "nginx", "gateway"}
+	for i, r := range runs {
+		fmt.Fprintf(out, "  %-22s p50 %8s   p99 %8s   added p99 %8s   catalog CPU %6s/req   proxy CPU %6s/req\n", r.Target,
+			us(r.Quantile(0.5)), us(r.Quantile(0.99)), us(r.Quantile(0.99)-dr.Quantile(0.99)), us(r.CPUPerRequest("catalog")), us(proxyCPU(r, proxies[i])))
+	}
+	added := runs[2].Quantile(0.99) - dr.Quantile(0.99)
+	fmt.Fprintf(out, "  added p99 by the gateway %s (target <= 1ms: %s); by nginx %s\n",
+		us(added), verdict(added <= time.Millisecond), us(runs[1].Quantile(0.99)-dr.Quantile(0.99)))
 
-	// CPU per request is a cost under load: at a low fixed rate it is dominated by the
-	// runtime waking up for each request, so it is measured closed-loop as well.
+	// Throughput and CPU per request are costs under load: at a low fixed rate CPU is dominated
+	// by the runtime waking up for each request, so they are measured closed-loop.
 	loaded := o
 	loaded.Rate = 0
-	sat, err := alternate(ctx, []Target{direct, viaGateway}, loaded, procs)
+	sat, err := alternate(ctx, targets, loaded, procs)
 	if err != nil {
 		return err
 	}
-	sd, sg := sat[0], sat[1]
-	cpu := sg.CPUPerRequest("gateway")
 	fmt.Fprintf(out, "  under load (%d concurrent requests):\n", o.Workers)
-	fmt.Fprintf(out, "  %-22s %7.0f req/s   catalog CPU %6s/req\n", sd.Target, sd.Throughput(), us(sd.CPUPerRequest("catalog")))
-	fmt.Fprintf(out, "  %-22s %7.0f req/s   catalog CPU %6s/req   gateway CPU %6s/req (target <= 50us: %s)\n",
-		sg.Target, sg.Throughput(), us(sg.CPUPerRequest("catalog")), us(cpu), verdict(cpu <= 50*time.Microsecond))
+	for i, r := range sat {
+		fmt.Fprintf(out, "  %-22s %7.0f req/s   catalog CPU %6s/req   proxy CPU %6s/req   load generator CPU %6s/req\n",
+			r.Target, r.Throughput(), us(r.CPUPerRequest("catalog")), us(proxyCPU(r, proxies[i])), us(r.CPUPerRequest("generator")))
+	}
+	ng, gw := sat[1], sat[2]
+	ratio, cpu := gw.Throughput()/ng.Throughput(), proxyCPU(gw, "gateway")
+	fmt.Fprintf(out, "  gateway / bare nginx: throughput %.2fx (target >= 1.0x: %s), proxy CPU %.2fx (gateway %s/req, target <= 30us: %s)\n",
+		ratio, verdict(ratio >= 1), float64(cpu)/float64(proxyCPU(ng, "nginx")), us(cpu), verdict(cpu <= 30*time.Microsecond))
 	return nil
+}
+
+// proxyCPU is the CPU per request of the processes whose names start with proxy (the gateway,
+// or nginx's master and workers together); none for an empty proxy.
+func proxyCPU(r Result, proxy string) time.Duration {
+	if r.Requests == 0 || proxy == "" {
+		return 0
+	}
+	var total time.Duration
+	for name, cpu := range r.CPU {
+		if strings.HasPrefix(name, proxy) {
+			total += cpu
+		}
+	}
+	return total / time.Duration(r.Requests)
 }
 
 // RunOptions shapes every scenario.

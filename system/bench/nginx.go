@@ -1,0 +1,156 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"text/template"
+	"time"
+)
+
+// Nginx is a bare reverse proxy in front of one owner: no keys, no limits, the owner's identity
+// headers set statically. It is the baseline of what proxying alone costs on this machine.
+type Nginx struct {
+	URL string
+	cmd *exec.Cmd
+	dir string
+}
+
+var nginxConf = template.Must(template.New("nginx.conf").Parse(`daemon off;
+master_process on;
+worker_processes {{.Workers}};
+pid {{.Dir}}/nginx.pid;
+error_log {{.Dir}}/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path {{.Dir}}/body;
+    proxy_temp_path {{.Dir}}/proxy;
+    fastcgi_temp_path {{.Dir}}/fastcgi;
+    uwsgi_temp_path {{.Dir}}/uwsgi;
+    scgi_temp_path {{.Dir}}/scgi;
+    upstream owner {
+        server {{.Upstream}};
+        keepalive 64;
+    }
+    server {
+        listen {{.Listen}};
+        location / {
+            proxy_pass http://owner;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+{{- range $k, $v := .Headers}}
+            proxy_set_header {{$k}} "{{$v}}";
+{{- end}}
+        }
+    }
+}
+`))
+
+// StartNginx runs nginx with workers processes proxying to upstream (host:port), adding
+// headers to every request, until Close.
+func StartNginx(ctx context.Context, upstream string, headers map[string]string, workers int) (*Nginx, error) {
+	bin, err := exec.LookPath("nginx")
+	if err != nil {
+		if bin, err = exec.LookPath("/usr/sbin/nginx"); err != nil {
+			return nil, errors.New("bench: nginx is not installed (make nginx installs it)")
+		}
+	}
+	dir, err := os.MkdirTemp("", "podium-bench-nginx")
+	if err != nil {
+		return nil, err
+	}
+	listen, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	var conf strings.Builder
+	if err := nginxConf.Execute(&conf, map[string]any{
+		"Dir": dir, "Upstream": upstream, "Listen": listen, "Headers": headers, "Workers": workers,
+	}); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, "nginx.conf")
+	if err := os.WriteFile(path, []byte(conf.String()), 0o600); err != nil {
+		return nil, err
+	}
+	n := &Nginx{URL: "http://" + listen, dir: dir}
+	n.cmd = exec.CommandContext(ctx, bin, "-p", dir, "-c", path, "-e", filepath.Join(dir, "error.log"))
+	if err := n.cmd.Start(); err != nil {
+		return nil, fmt.Errorf("bench: nginx: %w", err)
+	}
+	dialer := net.Dialer{Timeout: time.Second}
+	for range 100 {
+		if conn, err := dialer.DialContext(ctx, "tcp", listen); err == nil {
+			conn.Close()
+			return n, nil
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	n.Close()
+	log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+	return nil, fmt.Errorf("bench: nginx did not listen on %s: %s", listen, log)
+}
+
+// Processes are nginx's master and workers, named nginx, nginx-1, ..., for CPU accounting.
+func (n *Nginx) Processes() (map[string]int, error) {
+	master := n.cmd.Process.Pid
+	out := map[string]int{"nginx": master}
+	children, err := childPIDs(master)
+	if err != nil {
+		return nil, err
+	}
+	for i, pid := range children {
+		out["nginx-"+strconv.Itoa(i+1)] = pid
+	}
+	return out, nil
+}
+
+// Close stops nginx and removes its directory.
+func (n *Nginx) Close() {
+	_ = n.cmd.Process.Kill()
+	_ = n.cmd.Wait()
+	_ = os.RemoveAll(n.dir)
+}
+
+// childPIDs lists the processes whose parent is pid, in pid order.
+func childPIDs(pid int) ([]int, error) {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, e := range entries {
+		child, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The parent is the second field after the parenthesised command name.
+		rest := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
+		if len(rest) > 1 && rest[1] == strconv.Itoa(pid) {
+			out = append(out, child)
+		}
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+func freeAddr() (string, error) {
+	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
