@@ -74,8 +74,11 @@ func checkCSRF(c *fiber.Ctx, token string) error {
 // and checks the CSRF token of every POST.
 func (h *handlers) requireSession(c *fiber.Ctx) error {
 	token := c.Cookies(sessionCookie)
-	s, err := h.Console.Session(c.UserContext(), token, h.clientAddress(c))
-	if token == "" || errors.Is(err, domain.ErrSessionInvalid) {
+	s, err := domain.Session{}, domain.ErrSessionInvalid
+	if len(token) == domain.TokenLen {
+		s, err = h.Console.Session(c.UserContext(), token, h.clientAddress(c))
+	}
+	if errors.Is(err, domain.ErrSessionInvalid) {
 		if token != "" {
 			clearCookie(c, sessionCookie)
 		}
