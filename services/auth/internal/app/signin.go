@@ -57,7 +57,7 @@ func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, addres
 }
 
 func (c *Console) tooManySignIns(scope string) error {
-	msg := fmt.Sprintf("too many sign-in links asked %s; try again in %s", scope, c.cfg.Window)
+	msg := fmt.Sprintf("too many sign-in links asked %s; try again in %s", scope, domain.Lifetime(c.cfg.Window))
 	return fault.NewTooManyRequests(msg, c.cfg.Window).WithCode("signin_rate_limited")
 }
 
@@ -67,7 +67,7 @@ func (c *Console) signInMail(email, token string) mail.Message {
 		Subject: "Your Podium console sign-in link",
 		Body: fmt.Sprintf("Open this link to sign in to the Podium console:\n\n%s\n\n"+
 			"It works once, for %s, in the browser where you asked for it.\n"+
-			"If you did not ask for it, ignore this e-mail.\n", c.SignInURL(token), c.cfg.LinkTTL),
+			"If you did not ask for it, ignore this e-mail.\n", c.SignInURL(token), domain.Lifetime(c.cfg.LinkTTL)),
 	}
 }
 

@@ -55,7 +55,7 @@ func (h *handlers) requestSignIn(c *fiber.Ctx) error {
 		return err
 	}
 	normal, _ := domain.NormalizeEmail(email)
-	return render(c, http.StatusOK, "signin_sent", view{Title: "Check your inbox", Data: signInData{Email: normal, TTL: h.LinkTTL.String()}})
+	return render(c, http.StatusOK, "signin_sent", view{Title: "Check your inbox", Data: signInData{Email: normal, TTL: domain.Lifetime(h.LinkTTL)}})
 }
 
 type confirmData struct{ Email, Token string }

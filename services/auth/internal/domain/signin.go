@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
@@ -89,4 +90,16 @@ type Membership struct {
 // address within the limits' window.
 type SignInDemand struct {
 	ByEmail, ByAddress int
+}
+
+// Lifetime writes a lifetime for people: "15 minutes", "1 hour", "12 hours".
+func Lifetime(d time.Duration) string {
+	n, unit := int(d/time.Minute), "minute"
+	if d >= time.Hour && d%time.Hour == 0 {
+		n, unit = int(d/time.Hour), "hour"
+	}
+	if n == 1 {
+		return "1 " + unit
+	}
+	return fmt.Sprintf("%d %ss", n, unit)
 }
