@@ -68,10 +68,11 @@ func (r regPaths) creates(ctx context.Context, o RunOptions, procs map[string]in
 	closed := RunOptions{Workers: createWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}
 	var lastRate float64 // of the spread creates through the gateway, to size the top-up runs
 	for _, c := range []struct {
-		name   string
-		bodies creates
-		target bool
-	}{{"into one category", hot, true}, {fmt.Sprintf("over %d categories", benchCategories), spread, false}} {
+		name       string
+		bodies     creates
+		target     bool
+		categories int
+	}{{"into one category", hot, true, 1}, {fmt.Sprintf("over %d categories", benchCategories), spread, false, benchCategories}} {
 		runs, err := alternateFresh(ctx, r.both("POST", "/organizer/registrations", 201, c.bodies.next), closed, procs)
 		if err != nil {
 			return 0, err
@@ -89,6 +90,12 @@ func (r regPaths) creates(ctx context.Context, o RunOptions, procs map[string]in
 			}
 			fmt.Fprintln(out, line)
 		}
+		ceiling, err := pgbenchCeiling(ctx, r.s, c.categories, 8, time.Duration(o.Rounds)*o.Round)
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(out, "    %-24s %6.0f creates/s   (pgbench, the same statements, %d creates per transaction; the gateway's creates reach %.0f%% of it)\n",
+			"database ceiling", ceiling, pgbenchBatch, 100*runs[0].Throughput()/ceiling)
 	}
 	return lastRate, nil
 }
