@@ -17,8 +17,8 @@ import (
 
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
-	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/httpserver/clientip"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
