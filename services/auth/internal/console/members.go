@@ -10,12 +10,14 @@ import (
 )
 
 type membersData struct {
-	Members  []domain.Member
-	Pager    *pager
-	Roles    []domain.Role
-	Email    string
-	Problems []string
-	Notice   string
+	// ViewerIsOwner shows the owners' controls: only owners change or remove owners.
+	ViewerIsOwner bool
+	Members       []domain.Member
+	Pager         *pager
+	Roles         []domain.Role
+	Email         string
+	Problems      []string
+	Notice        string
 }
 
 // roles are offered in every role selector, most powerful first.
@@ -32,6 +34,9 @@ func (h *handlers) renderMembers(c *fiber.Ctx, status int, d membersData) error 
 		return err
 	}
 	d.Members, d.Pager, d.Roles = list, newPager(p, len(list), total), roles
+	if d.ViewerIsOwner = membership(c).Role == domain.RoleOwner; !d.ViewerIsOwner {
+		d.Roles = roles[1:] // only owners grant the owner role
+	}
 	return render(c, status, "members", page(c, "Members", "members", d))
 }
 

@@ -29,6 +29,10 @@ func TestOwnersAndAdminsManageMembersAndOnlyOwnersTheOwnerRole(t *testing.T) {
 	if !strings.Contains(list.body, "coach@acme.test") {
 		t.Fatalf("members: %s", list.body)
 	}
+	// An admin is offered neither the owner role nor controls over the owner.
+	if strings.Contains(list.body, `<option value="owner"`) || strings.Contains(list.body, "/members/"+acme.ownerID+"/") {
+		t.Fatalf("an admin's members page offers owner controls: %s", list.body)
+	}
 	if p := admin.post("/orgs/"+acme.id+"/members", url.Values{"email": {"coach@acme.test"}, "role": {"member"}}); p.status != http.StatusBadRequest || !strings.Contains(p.body, "already a member") {
 		t.Fatalf("invite twice: %d", p.status)
 	}
@@ -53,7 +57,9 @@ func TestOwnersAndAdminsManageMembersAndOnlyOwnersTheOwnerRole(t *testing.T) {
 
 	owner := newBrowser(t, env)
 	owner.signIn(acme.owner)
-	owner.get("/orgs/" + acme.id + "/members")
+	if p := owner.get("/orgs/" + acme.id + "/members"); !strings.Contains(p.body, `<option value="owner"`) || !strings.Contains(p.body, "/members/"+acme.ownerID+"/remove") {
+		t.Fatalf("an owner's members page lacks the owner controls: %s", p.body)
+	}
 	last := owner.post("/orgs/"+acme.id+"/members/"+acme.ownerID+"/role", url.Values{"role": {"admin"}})
 	if last.status != http.StatusConflict || !strings.Contains(last.body, "at least one owner") {
 		t.Fatalf("the last owner steps down: %d %s", last.status, last.body)
