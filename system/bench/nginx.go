@@ -13,6 +13,8 @@ import (
 	"strings"
 	"text/template"
 	"time"
+
+	"github.com/podiumhq/podium/system/stack"
 )
 
 // Nginx is a bare reverse proxy in front of one owner: no keys, no limits, the owner's identity
@@ -67,10 +69,11 @@ func StartNginx(ctx context.Context, upstream string, headers map[string]string,
 	if err != nil {
 		return nil, err
 	}
-	listen, err := freeAddr()
+	port, err := stack.FreePort()
 	if err != nil {
 		return nil, err
 	}
+	listen := "127.0.0.1:" + strconv.Itoa(port)
 	var conf strings.Builder
 	if err := nginxConf.Execute(&conf, map[string]any{
 		"Dir": dir, "Upstream": upstream, "Listen": listen, "Headers": headers, "Workers": workers,
@@ -144,13 +147,4 @@ func childPIDs(pid int) ([]int, error) {
 	}
 	sort.Ints(out)
 	return out, nil
-}
-
-func freeAddr() (string, error) {
-	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
-	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
 }

@@ -11,7 +11,7 @@ import (
 func (s *Stack) consoleAddress() error {
 	port := s.opts.ConsolePort
 	if port == 0 {
-		p, err := freePort()
+		p, err := FreePort()
 		if err != nil {
 			return err
 		}

@@ -11,7 +11,7 @@ import (
 // is not one of GatewayURLs, whose instances share the stack's settings. It returns the new
 // gateway's base URL and a function that stops it (Stop stops it too).
 func (s *Stack) AddGateway(ctx context.Context, env ...string) (string, func() error, error) {
-	port, err := freePort()
+	port, err := FreePort()
 	if err != nil {
 		return "", nil, err
 	}

@@ -14,7 +14,7 @@ func (s *Stack) AddInstance(ctx context.Context, svc string) (string, error) {
 	if s.front(svc) == nil {
 		return "", fmt.Errorf("stack: %s has no front: AddInstance needs Options.Faults and an owner service", svc)
 	}
-	port, err := freePort()
+	port, err := FreePort()
 	if err != nil {
 		return "", err
 	}

@@ -207,7 +207,7 @@ func (s *Stack) startInfra(ctx context.Context) error {
 	}
 	s.RedisURL = s.opts.RedisURL
 	if s.opts.OwnRedis {
-		port, err := freePort()
+		port, err := FreePort()
 		if err != nil {
 			return err
 		}
@@ -239,7 +239,7 @@ func (s *Stack) startKafka() error {
 	}
 	var proxyAddr, real string
 	if s.faults != nil {
-		port, err := freePort()
+		port, err := FreePort()
 		if err != nil {
 			return err
 		}
@@ -287,7 +287,7 @@ func (s *Stack) ports() ([]int, error) {
 		gateway := len(Services) - 1
 		switch {
 		case s.opts.BasePort == 0:
-			p, err := freePort()
+			p, err := FreePort()
 			if err != nil {
 				return nil, err
 			}
@@ -354,7 +354,8 @@ func waitReady(ctx context.Context, p *process, url string) error {
 	return fmt.Errorf("stack: %s not ready within 60s", p.name)
 }
 
-func freePort() (int, error) {
+// FreePort returns a port on 127.0.0.1 nothing listens on now.
+func FreePort() (int, error) {
 	ln, err := (&net.ListenConfig{}).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, err

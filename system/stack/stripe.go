@@ -27,7 +27,7 @@ func (s *Stack) startStripeMock(ctx context.Context) error {
 	}
 	port := s.opts.StripeMockPort
 	if port == 0 {
-		if port, err = freePort(); err != nil {
+		if port, err = FreePort(); err != nil {
 			return err
 		}
 	}

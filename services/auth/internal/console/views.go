@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"slices"
 	"strings"
 	"time"
 
@@ -41,7 +42,7 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02")
 	},
 	"localOrigin": func(origin string) bool { return strings.HasPrefix(origin, "http://") },
-	"has":         func(list []string, s string) bool { return contains(list, s) },
+	"has":         slices.Contains[[]string, string],
 }
 
 func parsePages() map[string]*template.Template {
@@ -93,13 +94,4 @@ func render(c *fiber.Ctx, status int, page string, v view) error {
 	}
 	c.Set(fiber.HeaderContentType, fiber.MIMETextHTMLCharsetUTF8)
 	return c.Status(status).Send(buf.Bytes())
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
