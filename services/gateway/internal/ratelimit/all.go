@@ -36,6 +36,12 @@ func (l *Limiter) AllowAll(ctx context.Context, stages ...[]Bucket) Decision {
 
 // allowStage takes one request from every bucket of stage and returns the tightest decision.
 func (l *Limiter) allowStage(ctx context.Context, stage []Bucket) Decision {
+	if len(stage) == 1 {
+		if d, ok := l.fromLease(ctx, stage[0].Key, stage[0].Limit); ok {
+			return d
+		}
+		return l.Allow(ctx, stage[0].Key, stage[0].Limit)
+	}
 	decisions := make([]Decision, len(stage))
 	var pending []int
 	for i, b := range stage {
@@ -51,7 +57,8 @@ func (l *Limiter) allowStage(ctx context.Context, stage []Bucket) Decision {
 	} else if len(pending) > 1 {
 		var wg sync.WaitGroup
 		for _, i := range pending {
-			wg.Go(func() { decisions[i] = l.Allow(ctx, stage[i].Key, stage[i].Limit) })
+			b := stage[i] // a copy: the goroutines must not keep the caller's slice, which can then stay on its stack
+			wg.Go(func() { decisions[i] = l.Allow(ctx, b.Key, b.Limit) })
 		}
 		wg.Wait()
 	}
@@ -62,15 +69,18 @@ func (l *Limiter) allowStage(ctx context.Context, stage []Bucket) Decision {
 	return d
 }
 
-// fromLease answers from the bucket's lease without Redis when the limit is off or a leased
-// token is left (and Redis is not being skipped).
+// fromLease answers from the bucket's lease without Redis when the limit is off, a leased
+// token is left or a refusal still holds (and Redis is not being skipped).
 func (l *Limiter) fromLease(ctx context.Context, key string, limit Limit) (Decision, bool) {
 	if limit.IsZero() {
 		return unlimited, true
 	}
-	chunk := leaseChunk(limit)
-	if chunk == 1 || time.Now().UnixNano() < l.downUntil.Load() {
+	most := leaseChunk(limit)
+	if most == 1 || time.Now().UnixNano() < l.downUntil.Load() {
 		return Decision{}, false
 	}
-	return l.spend(ctx, l.leaseOf(key), key, limit, chunk, time.Now())
+	ls := l.leaseOf(key)
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	return l.spend(ctx, ls, key, limit, most, time.Now())
 }

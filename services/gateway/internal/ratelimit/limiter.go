@@ -58,36 +58,71 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) Decision {
 	return l.allowLocal(key, limit)
 }
 
-// allowRedis spends a leased token or takes a new chunk from the shared bucket in Redis.
+// allowRedis spends a leased token or takes tokens from the shared bucket in Redis: the chunk
+// the lease is due when the limit is leased, one token otherwise.
 func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit) (Decision, error) {
-	chunk := leaseChunk(limit)
-	now := time.Now()
-	var ls *lease
-	if chunk > 1 {
-		ls = l.leaseOf(key)
-		if d, ok := l.spend(ctx, ls, key, limit, chunk, now); ok {
+	most := leaseChunk(limit)
+	if most == 1 {
+		res, err := l.redis.AllowAtMost(ctx, key, limit, 1)
+		if err != nil {
+			return Decision{}, err
+		}
+		return Decision{Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}, nil
+	}
+	return l.allowLeased(ctx, l.leaseOf(key), key, limit, most)
+}
+
+// allowLeased answers from the lease of key, asking Redis when it holds no token. Requests that
+// find it empty while another asks Redis for it wait for that answer rather than asking too, so
+// a burst on an empty lease costs one round trip.
+func (l *Limiter) allowLeased(ctx context.Context, ls *lease, key string, limit Limit, most int) (Decision, error) {
+	for {
+		ls.mu.Lock()
+		if d, ok := l.spend(ctx, ls, key, limit, most, time.Now()); ok {
+			ls.mu.Unlock()
 			return d, nil
 		}
+		if wait := ls.taking; wait != nil {
+			ls.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-ctx.Done():
+				return Decision{}, ctx.Err()
+			}
+		}
+		done := make(chan struct{})
+		ls.taking = done
+		size := ls.next(time.Now(), most)
+		ls.mu.Unlock()
+
+		res, err := l.redis.AllowAtMost(ctx, key, limit, size)
+		now := time.Now()
+		ls.mu.Lock()
+		ls.taking = nil
+		close(done)
+		var d Decision
+		if err == nil {
+			d = Decision{Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}
+			if d.Allowed {
+				d.Remaining = ls.add(now, res.Allowed-1, res.Remaining, res.ResetAfter)
+			} else {
+				ls.refuse(now, d)
+			}
+		}
+		ls.mu.Unlock()
+		return d, err
 	}
-	res, err := l.redis.AllowAtMost(ctx, key, limit, chunk)
-	if err != nil {
-		return Decision{}, err
-	}
-	d := Decision{Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}
-	if d.Allowed && ls != nil {
-		d.Remaining = ls.add(now, res.Allowed-1, res.Remaining, res.ResetAfter)
-	}
-	return d, nil
 }
 
 // unlimited is the decision of a limit that is off.
 var unlimited = Decision{Allowed: true, Remaining: math.MaxInt}
 
-// spend takes a leased token of key, starting the lease's renewal when it is due.
-func (l *Limiter) spend(ctx context.Context, ls *lease, key string, limit Limit, chunk int, now time.Time) (Decision, bool) {
+// spend takes a leased token of key (ls.mu held), starting the lease's renewal when it is due.
+func (l *Limiter) spend(ctx context.Context, ls *lease, key string, limit Limit, most int, now time.Time) (Decision, bool) {
 	d, ok := ls.take(now, limit)
-	if ok && chunk >= minRenewChunk && ls.claimRenewal(now, chunk) {
-		go l.renew(context.WithoutCancel(ctx), key, limit, chunk, ls)
+	if ok && d.Allowed && ls.claimRenewal(now) {
+		go l.renew(context.WithoutCancel(ctx), key, limit, ls.next(now, most), ls)
 	}
 	return d, ok
 }
@@ -100,6 +135,8 @@ func (l *Limiter) renew(ctx context.Context, key string, limit Limit, chunk int,
 	ctx, cancel := context.WithTimeout(ctx, leaseWindow)
 	defer cancel()
 	res, err := l.redis.AllowAtMost(ctx, key, limit, chunk)
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
 	if err != nil {
 		ls.renewed(time.Now(), 0, 0, 0)
 		return

@@ -2,6 +2,7 @@ package ratelimit_test
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -194,7 +195,7 @@ func TestRefusedRequestsSpendNoLaterStage(t *testing.T) {
 // redisCalls counts the limiter's scripts sent to Redis (not the handshakes of new connections)
 // on a request's path and off it: background renewals run under a timeout of their own, while
 // the requests of these tests have no deadline.
-type redisCalls struct{ request, background atomic.Int64 }
+type redisCalls struct{ request, background, tokens atomic.Int64 }
 
 func (h *redisCalls) DialHook(next redis.DialHook) redis.DialHook { return next }
 
@@ -208,6 +209,12 @@ func (h *redisCalls) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		} else {
 			h.request.Add(1)
 		}
+		// redis_rate's script takes the tokens asked for as its last argument.
+		if args := cmd.Args(); len(args) > 0 {
+			if n, ok := args[len(args)-1].(int); ok {
+				h.tokens.Add(int64(n))
+			}
+		}
 		return next(ctx, cmd)
 	}
 }
@@ -217,37 +224,42 @@ func (h *redisCalls) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 }
 
 // TestBusyLeasesAreRenewedAheadOfTime: a steady stream of requests on a bucket keeps drawing from
-// leases renewed in the background, so after the first only a long pause could make a request
-// wait for Redis itself; separate leases lapsing would make one in every window wait.
+// leases renewed in the background, so once its chunks have grown to its pace (from one token,
+// at most doubling: 1, 2, 4, then 8, the first chunk renewed ahead) only a long pause could make
+// a request wait for Redis itself; separate leases lapsing would make one in every window wait.
 // Both entry points renew: Allow, and AllowAll, which the gateway's key and address limits use.
 func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
 	limit, _ := ratelimit.ParseLimit("10000/s") // leased in chunks
-	for name, allow := range map[string]func(*ratelimit.Limiter, context.Context, string) ratelimit.Decision{
-		"Allow": func(l *ratelimit.Limiter, ctx context.Context, key string) ratelimit.Decision {
+	for _, tc := range []struct {
+		name    string
+		buckets int64
+		allow   func(*ratelimit.Limiter, context.Context, string) ratelimit.Decision
+	}{
+		{"Allow", 1, func(l *ratelimit.Limiter, ctx context.Context, key string) ratelimit.Decision {
 			return l.Allow(ctx, key, limit)
-		},
-		"AllowAll": func(l *ratelimit.Limiter, ctx context.Context, key string) ratelimit.Decision {
+		}},
+		{"AllowAll", 2, func(l *ratelimit.Limiter, ctx context.Context, key string) ratelimit.Decision {
 			return l.AllowAll(ctx, []ratelimit.Bucket{{Key: key, Limit: limit}, {Key: key + ":ip", Limit: limit}})
-		},
+		}},
 	} {
-		t.Run(name, func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			rdb, prefix := testkit.Redis(t)
 			calls := &redisCalls{}
 			rdb.AddHook(calls)
 			l := ratelimit.New(rdb, testkit.Logger(t), 1)
 			synctest.Test(t, func(t *testing.T) {
 				for i := range 100 { // one request every 5 ms for half a second: five lease windows
-					if d := allow(l, t.Context(), prefix+"busy"); !d.Allowed {
+					if d := tc.allow(l, t.Context(), prefix+"busy"); !d.Allowed {
 						t.Fatalf("request %d refused: %+v", i, d)
 					}
 					time.Sleep(5 * time.Millisecond)
 				}
 			})
 			// The bubble's clock stands still while a renewal waits on Redis, so every renewal
-			// lands within its window: only the first request (AllowAll: for its two buckets at
-			// once) asks Redis itself.
-			if n := calls.request.Load(); n > 2 {
-				t.Fatalf("%d Redis calls on the requests' path, want the first request's only", n)
+			// lands within its window: only the requests of the first four chunks of each bucket
+			// ask Redis themselves.
+			if n := calls.request.Load(); n > 4*tc.buckets {
+				t.Fatalf("%d Redis calls on the requests' path, want those of the first four chunks of %d buckets only", n, tc.buckets)
 			}
 			if n := calls.background.Load(); n < 5 {
 				t.Fatalf("%d leases renewed in the background over five windows", n)
@@ -256,8 +268,9 @@ func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
 	}
 }
 
-// TestSmallLeasesAreNotRenewedAhead: a limit of a few dozen requests a second leases two tokens
-// at a time; bursts of two must not make it take more from Redis than its requests spend.
+// TestSmallLeasesAreNotRenewedAhead: a bucket used in bursts of two, each after the previous
+// lease lapsed, takes from Redis what its requests spend: after the first burst's growth from one
+// token to two, one lease of two per burst, nothing renewed ahead and at most one token unspent.
 func TestSmallLeasesAreNotRenewedAhead(t *testing.T) {
 	rdb, prefix := testkit.Redis(t)
 	calls := &redisCalls{}
@@ -265,7 +278,7 @@ func TestSmallLeasesAreNotRenewedAhead(t *testing.T) {
 	l := ratelimit.New(rdb, testkit.Logger(t), 1)
 	limit, _ := ratelimit.ParseLimit("20/s")
 	synctest.Test(t, func(t *testing.T) {
-		for i := range 5 { // bursts of two, each after the previous lease lapsed
+		for i := range 5 {
 			for range 2 {
 				if d := l.AllowAll(t.Context(), []ratelimit.Bucket{{Key: prefix + "small", Limit: limit}}); !d.Allowed {
 					t.Fatalf("burst %d refused: %+v", i, d)
@@ -274,8 +287,61 @@ func TestSmallLeasesAreNotRenewedAhead(t *testing.T) {
 			time.Sleep(150 * time.Millisecond)
 		}
 	})
-	// Each burst took one lease of two tokens, and nothing more.
-	if n, bg := calls.request.Load(), calls.background.Load(); n != 5 || bg != 0 {
-		t.Fatalf("%d leases taken by the requests and %d renewals, want one lease per burst and no renewal", n, bg)
+	if n, bg, tokens := calls.request.Load(), calls.background.Load(), calls.tokens.Load(); n != 6 || bg != 0 || tokens > 11 {
+		t.Fatalf("%d leases of %d tokens in all taken by the requests and %d renewals; want 6 leases, at most 11 tokens for 10 requests, no renewal", n, tokens, bg)
 	}
+}
+
+// TestABurstOnAnEmptyLeaseSharesItsRedisCalls: many requests arriving at once on a bucket with
+// no lease wait for one request's Redis call instead of each making its own; as the chunks
+// double, 64 requests need about log2(64) calls, not 64.
+func TestABurstOnAnEmptyLeaseSharesItsRedisCalls(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	calls := &redisCalls{}
+	rdb.AddHook(calls)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("100000/s")
+	var wg sync.WaitGroup
+	var refused atomic.Int32
+	for range 64 {
+		wg.Go(func() {
+			if !l.Allow(t.Context(), prefix+"burst", limit).Allowed {
+				refused.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	if n := calls.request.Load() + calls.background.Load(); refused.Load() > 0 || n > 16 {
+		t.Fatalf("64 requests at once made %d Redis calls (%d refused); want them to share calls", n, refused.Load())
+	}
+}
+
+// TestARefusedBucketIsNotAskedAgainBeforeItsRetryTime: once Redis refuses a leased bucket, the
+// requests before its retry time are refused without a call (no token can appear sooner), with
+// the retry time left; the first request after it asks Redis again.
+func TestARefusedBucketIsNotAskedAgainBeforeItsRetryTime(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	calls := &redisCalls{}
+	rdb.AddHook(calls)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("50/s") // leased in chunks of up to 5, too few to renew ahead
+	synctest.Test(t, func(t *testing.T) {
+		for i := 0; l.Allow(t.Context(), prefix+"flood", limit).Allowed; i++ { // spend the burst
+			if i > 200 {
+				t.Fatal("a burst of 50 admitted over 200 requests")
+			}
+		}
+		before := calls.request.Load() + calls.background.Load()
+		allowed, last := allowN(t, l, prefix+"flood", limit, 1000)
+		if n := calls.request.Load() + calls.background.Load() - before; allowed != 0 || n != 0 || last.RetryAfter <= 0 {
+			t.Fatalf("1000 requests after the refusal: %d admitted with %d Redis calls (last %+v); want all refused without one", allowed, n, last)
+		}
+		// Redis keeps its own time, which the bubble does not move: what shows is the call.
+		before = calls.request.Load()
+		time.Sleep(last.RetryAfter)
+		l.Allow(t.Context(), prefix+"flood", limit)
+		if n := calls.request.Load() - before; n != 1 {
+			t.Fatalf("%d Redis calls by the first request after the retry time, want 1", n)
+		}
+	})
 }
