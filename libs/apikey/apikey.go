@@ -78,11 +78,11 @@ func Parse(key string) (Type, error) {
 		return "", ErrMalformed
 	}
 	for i := prefixLen; i < Length; i++ {
-		if strings.IndexByte(alphabet, key[i]) < 0 {
+		if !inAlphabet[key[i]] {
 			return "", ErrMalformed
 		}
 	}
-	if checksum(key[:Length-checksumLen]) != key[Length-checksumLen:] {
+	if sum := checksumOf(key[:Length-checksumLen]); string(sum[:]) != key[Length-checksumLen:] {
 		return "", ErrChecksum
 	}
 	return t, nil
@@ -121,11 +121,31 @@ func prefixOf(t Type) (string, error) {
 
 // checksum encodes the CRC-32 of s as 6 base62 characters.
 func checksum(s string) string {
-	v := crc32.ChecksumIEEE([]byte(s))
-	out := make([]byte, checksumLen)
+	sum := checksumOf(s)
+	return string(sum[:])
+}
+
+// checksumOf is checksum without an allocation, for Parse, which runs on every request: it
+// computes the CRC-32 (IEEE) byte by byte over the table, as crc32.ChecksumIEEE would after
+// copying the string to the heap (a key is 44 bytes).
+func checksumOf(s string) [checksumLen]byte {
+	v := ^uint32(0)
+	for i := range len(s) {
+		v = crc32.IEEETable[byte(v)^s[i]] ^ v>>8
+	}
+	v = ^v
+	var out [checksumLen]byte
 	for i := checksumLen - 1; i >= 0; i-- {
 		out[i] = alphabet[v%62]
 		v /= 62
 	}
-	return string(out)
+	return out
 }
+
+// inAlphabet tells the characters of alphabet apart from every other byte.
+var inAlphabet = func() (in [256]bool) {
+	for i := range len(alphabet) {
+		in[alphabet[i]] = true
+	}
+	return in
+}()

@@ -13,11 +13,13 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 const instrumentation = "github.com/podiumhq/podium/libs/httpserver"
 
-// observe continues the caller's W3C trace in a server span named after the matched route and
+// observe continues the caller's W3C trace in a server span named after the matched route (none
+// under the no-op tracer provider, which telemetry installs when spans are not exported) and
 // records http.server.request.duration. It reads trace headers straight from the request and
 // reuses one attribute set per method, route and status, so a request costs a span and one
 // histogram update: the gateway's per-request budget is tens of microseconds.
@@ -29,18 +31,24 @@ func observe(handleError fiber.ErrorHandler) fiber.Handler {
 	if err != nil {
 		otel.Handle(err)
 	}
-	sets := &attributeSets{m: map[setKey]attribute.Set{}}
+	sets := &attributeSets{m: map[setKey]metric.RecordOption{}}
+	serverKind := trace.WithSpanKind(trace.SpanKindServer)
 	return func(c *fiber.Ctx) error {
 		start := time.Now()
 		ctx := otel.GetTextMapPropagator().Extract(c.UserContext(), HeaderCarrier{&c.Request().Header})
-		ctx, span := tracer.Start(ctx, c.Method(), trace.WithSpanKind(trace.SpanKindServer))
+		// Without a tracer provider (no exporter) a span records nothing: the caller's trace
+		// context still goes on to every call made for the request, which is all it needs.
+		var span trace.Span
+		if _, off := otel.GetTracerProvider().(noop.TracerProvider); !off {
+			ctx, span = tracer.Start(ctx, c.Method(), serverKind)
+			defer span.End()
+		}
 		c.SetUserContext(ctx)
-		defer span.End()
 		if err := c.Next(); err != nil {
 			_ = handleError(c, err)
 		}
 		status, route := c.Response().StatusCode(), c.Route().Path
-		if span.IsRecording() { // spans outlive the handler: nothing in them may view Fiber's buffers
+		if span != nil && span.IsRecording() { // spans outlive the handler: nothing in them may view Fiber's buffers
 			method := strings.Clone(c.Method())
 			span.SetName(method + " " + route)
 			span.SetAttributes(
@@ -54,7 +62,7 @@ func observe(handleError fiber.ErrorHandler) fiber.Handler {
 				span.SetStatus(codes.Error, strconv.Itoa(status))
 			}
 		}
-		duration.Record(ctx, time.Since(start).Seconds(), metric.WithAttributeSet(sets.get(c.Method(), route, status)))
+		duration.Record(ctx, time.Since(start).Seconds(), sets.get(c.Method(), route, status))
 		return nil
 	}
 }
@@ -64,13 +72,14 @@ type setKey struct {
 	status        int
 }
 
-// attributeSets keeps one metric attribute set per method, route and status.
+// attributeSets keeps the record option of one metric attribute set per method, route and
+// status, made once.
 type attributeSets struct {
 	mu sync.RWMutex
-	m  map[setKey]attribute.Set
+	m  map[setKey]metric.RecordOption
 }
 
-func (a *attributeSets) get(method, route string, status int) attribute.Set {
+func (a *attributeSets) get(method, route string, status int) metric.RecordOption {
 	k := setKey{method, route, status}
 	a.mu.RLock()
 	s, ok := a.m[k]
@@ -79,11 +88,11 @@ func (a *attributeSets) get(method, route string, status int) attribute.Set {
 		return s
 	}
 	k.method = string([]byte(method)) // Fiber reuses the method's bytes between requests
-	s = attribute.NewSet(
+	s = metric.WithAttributeSet(attribute.NewSet(
 		attribute.String("http.request.method", k.method),
 		attribute.String("http.route", route),
 		attribute.Int("http.response.status_code", status),
-	)
+	))
 	a.mu.Lock()
 	a.m[k] = s
 	a.mu.Unlock()

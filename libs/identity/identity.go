@@ -63,9 +63,15 @@ type Principal struct {
 // HasScope reports whether p was granted scope.
 func (p Principal) HasScope(scope string) bool { return slices.Contains(p.Scopes, scope) }
 
-// cacheKey identifies a principal for token reuse.
-func (p Principal) cacheKey() string {
-	return p.OrganizerID + "\x00" + p.KeyID + "\x00" + string(p.KeyType) + "\x00" + p.Origin + "\x00" + strings.Join(p.Scopes, ",")
+// appendCacheKey appends what identifies a principal for token reuse to b.
+func (p Principal) appendCacheKey(b []byte) []byte {
+	for _, part := range [...]string{p.OrganizerID, p.KeyID, string(p.KeyType), p.Origin} {
+		b = append(append(b, part...), 0)
+	}
+	for _, scope := range p.Scopes {
+		b = append(append(b, scope...), ',')
+	}
+	return b
 }
 
 // Verified is what a valid token says: the service that sent it and for whom.

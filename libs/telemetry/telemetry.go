@@ -24,6 +24,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
+	"go.opentelemetry.io/otel/trace/noop"
 )
 
 // Options configures Setup.
@@ -75,6 +76,10 @@ func Setup(ctx context.Context, o Options) (*Telemetry, error) {
 			sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
 		)
 		otel.SetTracerProvider(t.tracer)
+	} else {
+		// Spans would go nowhere: the no-op provider lets instrumentation skip them
+		// (libs/httpserver does), while the propagator still carries incoming trace context on.
+		otel.SetTracerProvider(noop.NewTracerProvider())
 	}
 	return t, nil
 }

@@ -40,23 +40,29 @@ func (r *Resolver) Resolve(remote, forwardedFor string) string {
 	if err != nil {
 		return remote
 	}
-	addr = addr.Unmap()
+	return r.ResolveAddr(addr, forwardedFor).String()
+}
+
+// ResolveAddr is Resolve for a remote address already parsed (a connection's), without parsing
+// or formatting it on every request.
+func (r *Resolver) ResolveAddr(remote netip.Addr, forwardedFor string) netip.Addr {
+	addr := remote.Unmap()
 	if !r.isTrusted(addr) || forwardedFor == "" {
-		return addr.String()
+		return addr
 	}
-	hops := strings.Split(forwardedFor, ",")
-	for i := len(hops) - 1; i >= 0; i-- {
-		hop, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+	for rest := forwardedFor; ; {
+		i := strings.LastIndexByte(rest, ',')
+		hop, err := netip.ParseAddr(strings.TrimSpace(rest[i+1:]))
 		if err != nil {
 			// A hop a trusted proxy did not write cleanly: stop at the last address we trust.
-			return addr.String()
+			return addr
 		}
 		addr = hop.Unmap()
-		if !r.isTrusted(addr) {
-			return addr.String()
+		if !r.isTrusted(addr) || i < 0 {
+			return addr
 		}
+		rest = rest[:i]
 	}
-	return addr.String()
 }
 
 func (r *Resolver) isTrusted(a netip.Addr) bool {
