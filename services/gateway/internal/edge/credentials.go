@@ -72,11 +72,12 @@ func (g *Gateway) admitLookup(c *fiber.Ctx, ip string) func() error {
 // keys made up by the million cost auth nothing.
 func (g *Gateway) resolve(c *fiber.Ctx, hash, ip string) (*keys.Key, error) {
 	k, err := g.Keys.Resolve(c.UserContext(), hash, g.Now(), g.admitLookup(c, ip))
+	if err == nil {
+		return k, nil
+	}
 	var expired *keys.ExpiredError
 	var limited *httpserver.Error
 	switch {
-	case err == nil:
-		return k, nil
 	case errors.As(err, &limited):
 		return nil, limited
 	case errors.Is(err, keys.ErrUnknown):

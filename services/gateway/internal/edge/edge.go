@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -149,6 +150,8 @@ func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, p identity.Princi
 	return owner.Do(c, f)
 }
 
+// clientIP is the address of the client behind the request (see clientip).
 func (g *Gateway) clientIP(c *fiber.Ctx) string {
-	return g.ClientIP.Resolve(c.Context().RemoteIP().String(), c.Get(fiber.HeaderXForwardedFor))
+	remote, _ := netip.AddrFromSlice(c.Context().RemoteIP())
+	return g.ClientIP.ResolveAddr(remote, c.Get(fiber.HeaderXForwardedFor)).String()
 }

@@ -61,22 +61,30 @@ func (l Limits) rules(opID string) []rule {
 // nothing of the key's, and a flood the operation's bucket refuses spends nothing of the
 // site's page reads.
 func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string) error {
-	var perAddress, perOperation, perSurface []ratelimit.Bucket
-	network := identity.ClientNetwork(ip)
+	var perAddress, perOperation [2]ratelimit.Bucket
+	var nAddress, nOperation int
+	var perSurface ratelimit.Bucket
+	network := ""
 	if op.Surface == apispec.Browser {
-		perAddress = append(perAddress, ratelimit.Bucket{Key: "browser:ip:" + network, Limit: g.Limits.BrowserPerIP})
-		perSurface = append(perSurface, ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey})
+		network = identity.ClientNetwork(ip)
+		perAddress[0], nAddress = ratelimit.Bucket{Key: "browser:ip:" + network, Limit: g.Limits.BrowserPerIP}, 1
+		perSurface = ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey}
 	} else {
-		perSurface = append(perSurface, ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey})
+		perSurface = ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey}
 	}
 	for _, r := range g.Limits.rules(op.ID) {
 		if r.byIP {
-			perAddress = append(perAddress, ratelimit.Bucket{Key: r.bucket + ":ip:" + network, Limit: r.limit})
+			if network == "" {
+				network = identity.ClientNetwork(ip)
+			}
+			perAddress[nAddress] = ratelimit.Bucket{Key: r.bucket + ":ip:" + network, Limit: r.limit}
+			nAddress++
 		} else {
-			perOperation = append(perOperation, ratelimit.Bucket{Key: r.bucket + ":key:" + keyID, Limit: r.limit})
+			perOperation[nOperation] = ratelimit.Bucket{Key: r.bucket + ":key:" + keyID, Limit: r.limit}
+			nOperation++
 		}
 	}
-	d := g.Limiter.AllowAll(c.UserContext(), perAddress, perOperation, perSurface)
+	d := g.Limiter.AllowAll(c.UserContext(), perAddress[:nAddress], perOperation[:nOperation], []ratelimit.Bucket{perSurface})
 	if !d.Allowed {
 		return tooMany(c, d)
 	}
@@ -105,20 +113,32 @@ func tooMany(c *fiber.Ctx, d ratelimit.Decision) error {
 	return httpserver.TooManyRequests("rate limit exceeded: "+strconv.Itoa(d.Limit.Rate)+" requests per "+d.Limit.Period.String()+"; retry after the Retry-After seconds", d.RetryAfter)
 }
 
+// setRateHeaders sets the RateLimit headers of d's limit, formatting the numbers on the stack.
 func setRateHeaders(c *fiber.Ctx, d ratelimit.Decision) {
 	if d.Limit.IsZero() {
 		return
 	}
-	c.Set("RateLimit-Limit", strconv.Itoa(d.Limit.Rate))
-	c.Set("RateLimit-Remaining", strconv.Itoa(max(0, d.Remaining)))
-	c.Set("RateLimit-Reset", seconds(d.ResetAfter))
-	c.Set("RateLimit-Policy", strconv.Itoa(d.Limit.Rate)+";w="+strconv.Itoa(int(d.Limit.Period.Seconds())))
+	h := &c.Response().Header
+	var buf [40]byte
+	h.SetCanonical(headerRateLimitLimit, strconv.AppendInt(buf[:0], int64(d.Limit.Rate), 10))
+	h.SetCanonical(headerRateLimitRemaining, strconv.AppendInt(buf[:0], int64(max(0, d.Remaining)), 10))
+	h.SetCanonical(headerRateLimitReset, appendSeconds(buf[:0], d.ResetAfter))
+	policy := append(strconv.AppendInt(buf[:0], int64(d.Limit.Rate), 10), ";w="...)
+	h.SetCanonical(headerRateLimitPolicy, strconv.AppendInt(policy, int64(d.Limit.Period.Seconds()), 10))
 }
 
-// seconds renders d rounded up to whole seconds, at least 1 when positive.
-func seconds(d time.Duration) string {
+// The RateLimit headers' names, as fasthttp writes them.
+var (
+	headerRateLimitLimit     = []byte("Ratelimit-Limit")
+	headerRateLimitRemaining = []byte("Ratelimit-Remaining")
+	headerRateLimitReset     = []byte("Ratelimit-Reset")
+	headerRateLimitPolicy    = []byte("Ratelimit-Policy")
+)
+
+// appendSeconds appends d rounded up to whole seconds, at least 1 when positive.
+func appendSeconds(b []byte, d time.Duration) []byte {
 	if d <= 0 {
-		return "0"
+		return append(b, '0')
 	}
-	return strconv.Itoa(int(math.Ceil(d.Seconds())))
+	return strconv.AppendInt(b, int64(math.Ceil(d.Seconds())), 10)
 }

@@ -116,9 +116,6 @@ type cached struct {
 // refusal is never another's answer. A key past its cache lifetime is looked up
 // again; while auth cannot be reached it is served as it was for up to the stale lifetime more.
 func (s *Store) Resolve(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
-	if _, ok := s.revoked.Get(hash); ok {
-		return nil, ErrRevoked
-	}
 	k, err := s.known(ctx, hash, now, admit)
 	if err != nil {
 		return nil, err
@@ -132,10 +129,15 @@ func (s *Store) Resolve(ctx context.Context, hash string, now time.Time, admit f
 	return k, nil
 }
 
-// known returns the key with this hash as last looked up, from the cache or from auth.
+// known returns the key with this hash as last looked up, from the cache or from auth. A
+// revoked key is never in the cache (see fetch and Revoke), so only a miss asks whether the
+// hash was revoked.
 func (s *Store) known(ctx context.Context, hash string, now time.Time, admit func() error) (*Key, error) {
 	c, ok := s.keys.Get(hash)
 	if !ok {
+		if _, ok := s.revoked.Get(hash); ok {
+			return nil, ErrRevoked
+		}
 		if _, ok := s.unknown.Get(hash); ok {
 			return nil, ErrUnknown
 		}
@@ -180,8 +182,11 @@ func (s *Store) fetch(ctx context.Context, hash string, now time.Time, admit fun
 		case err != nil:
 			return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
 		}
-		if _, revoked := s.revoked.Get(hash); !revoked {
-			s.keys.Add(hash, cached{key: k, at: now})
+		// Revoke marks the hash before it drops the key from the cache, and this adds the key
+		// before it looks for the mark: in any order of the two, a revoked key leaves the cache.
+		s.keys.Add(hash, cached{key: k, at: now})
+		if _, revoked := s.revoked.Get(hash); revoked {
+			s.keys.Remove(hash)
 		}
 		return k, nil
 	})

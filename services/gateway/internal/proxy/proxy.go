@@ -35,6 +35,7 @@ var responseHeaders = []string{
 type Upstream struct {
 	Name    string
 	client  *fasthttp.HostClient
+	scheme  []byte
 	timeout time.Duration
 }
 
@@ -47,14 +48,15 @@ func New(name, base string, timeout time.Duration) (*Upstream, error) {
 	return &Upstream{
 		Name:    name,
 		timeout: timeout,
+		scheme:  []byte(u.Scheme),
+		// Each request is bounded by timeout as a whole (DoTimeout), so the connections need no
+		// read and write timeouts of their own.
 		client: &fasthttp.HostClient{
 			Addr:                     u.Host,
 			IsTLS:                    u.Scheme == "https",
 			Name:                     "podium-gateway",
 			MaxConns:                 1024,
 			MaxIdleConnDuration:      30 * time.Second,
-			ReadTimeout:              timeout,
-			WriteTimeout:             timeout,
 			NoDefaultUserAgentHeader: true,
 			// The owner routes the path as the client sent it, as the gateway did: normalizing
 			// it would decode evt_1%2Fpricing-cards, which the gateway routed as an event id,
@@ -100,7 +102,10 @@ func (u *Upstream) Do(c *fiber.Ctx, f Forward) error {
 
 	in := &c.Request().Header
 	req.Header.SetMethodBytes(in.Method())
-	req.SetRequestURIBytes(in.RequestURI())
+	// The URI as the gateway parsed it (its original path, not a normalized one: see New), not
+	// parsed again from the request line.
+	c.Request().URI().CopyTo(req.URI())
+	req.URI().SetSchemeBytes(u.scheme)
 	req.Header.SetHost(u.client.Addr)
 	req.SetBodyRaw(c.Body())
 	for _, h := range requestHeaders {
