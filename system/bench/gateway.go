@@ -132,10 +132,11 @@ func merge(a, b Result) Result {
 		return b
 	}
 	a.Requests += b.Requests
-	a.Errors += b.Errors
+	a.Refused += b.Refused
+	a.Failed += b.Failed
 	a.Elapsed += b.Elapsed
-	a.Latencies = append(a.Latencies, b.Latencies...)
-	sortDurations(a.Latencies)
+	a.Latency.Merge(b.Latency)
+	a.RefusedLatency.Merge(b.RefusedLatency)
 	for k, v := range b.CPU {
 		a.CPU[k] += v
 	}

@@ -1,15 +1,15 @@
 // Package bench measures the running system: it drives HTTP load at a fixed rate against a
-// target, records every latency and reads the CPU time the services spent, so that a path
-// can be compared with its baseline in the same run.
+// target, records every latency in HDR histograms and reads the CPU time the services spent, so
+// that a path can be compared with its baseline in the same run.
 package bench
 
 import (
 	"context"
 	"fmt"
-	"slices"
 	"sync"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/valyala/fasthttp"
 )
 
@@ -27,33 +27,50 @@ type Target struct {
 	Status int
 	// Rate, when set, replaces the scenario's rate for this target (requests per second).
 	Rate int
+	// Refusals counts answers 429 and 503 carrying Retry-After as refusals, measured apart,
+	// rather than as failures: the overload scenario expects them.
+	Refusals bool
 }
 
 // Result is what one run measured.
 type Result struct {
-	Target   string
+	Target string
+	// Requests were answered with the target's Status, with the latencies in Latency.
 	Requests int
-	Errors   int
-	Elapsed  time.Duration
-	// Latencies are sorted ascending.
-	Latencies []time.Duration
+	Latency  *hdrhistogram.Histogram
+	// Refused were answered with a refusal (Target.Refusals), with the latencies in
+	// RefusedLatency.
+	Refused        int
+	RefusedLatency *hdrhistogram.Histogram
+	// Failed got another answer or none; a target without Refusals fails the run on the first.
+	Failed  int
+	Elapsed time.Duration
 	// CPU is the CPU time each watched process spent during the run.
 	CPU map[string]time.Duration
 }
 
-// Quantile returns the q-quantile latency (0 < q <= 1).
-func (r Result) Quantile(q float64) time.Duration {
-	if len(r.Latencies) == 0 {
-		return 0
-	}
-	i := int(q*float64(len(r.Latencies))+0.5) - 1
-	return r.Latencies[min(max(i, 0), len(r.Latencies)-1)]
+// newHistogram holds latencies from 1 µs to a minute to 3 significant digits.
+func newHistogram() *hdrhistogram.Histogram {
+	return hdrhistogram.New(int64(time.Microsecond), int64(time.Minute), 3)
 }
 
-// Throughput is the completed requests per second.
+// Quantile returns the q-quantile latency of the answered requests (0 < q <= 1).
+func (r Result) Quantile(q float64) time.Duration { return quantileOf(r.Latency, q) }
+
+// RefusedQuantile returns the q-quantile latency of the refusals.
+func (r Result) RefusedQuantile(q float64) time.Duration { return quantileOf(r.RefusedLatency, q) }
+
+func quantileOf(h *hdrhistogram.Histogram, q float64) time.Duration {
+	if h == nil || h.TotalCount() == 0 {
+		return 0
+	}
+	return time.Duration(h.ValueAtQuantile(100 * q))
+}
+
+// Throughput is the requests answered with the target's Status per second (the goodput).
 func (r Result) Throughput() float64 { return float64(r.Requests) / r.Elapsed.Seconds() }
 
-// CPUPerRequest is the CPU time process name spent per request.
+// CPUPerRequest is the CPU time process name spent per answered request.
 func (r Result) CPUPerRequest(name string) time.Duration {
 	if r.Requests == 0 {
 		return 0
@@ -67,53 +84,28 @@ type Options struct {
 	Rate     int
 	Workers  int
 	Duration time.Duration
+	// Timeout bounds each request (default 10 s).
+	Timeout time.Duration
 	// Processes are watched for CPU time, by name.
 	Processes map[string]int
 }
 
 // Run sends t for o.Duration and returns what it measured.
 func Run(ctx context.Context, t Target, o Options) (Result, error) {
-	client := &fasthttp.Client{MaxConnsPerHost: o.Workers * 2, ReadTimeout: 10 * time.Second, WriteTimeout: 10 * time.Second}
-	jobs := make(chan time.Time, o.Workers*4)
-	var mu sync.Mutex
-	res := Result{Target: t.Name, CPU: map[string]time.Duration{}}
-	lat := make([][]time.Duration, o.Workers)
-	errs := make([]int, o.Workers)
-	var firstErr error
-	var wg sync.WaitGroup
-	for w := range o.Workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
-			defer fasthttp.ReleaseRequest(req)
-			defer fasthttp.ReleaseResponse(resp)
-			for scheduled := range jobs {
-				prepare(req, t)
-				// Latency counts from when the schedule released the request (see schedule), so
-				// a backlog shows as latency instead of silently lowering the rate (no
-				// coordinated omission). Closed-loop runs have no schedule to fall behind: their
-				// latency is the request's own.
-				from := scheduled
-				if o.Rate <= 0 {
-					from = time.Now()
-				}
-				err := client.Do(req, resp)
-				lat[w] = append(lat[w], time.Since(from))
-				if err != nil || resp.StatusCode() != t.Status {
-					errs[w]++
-					mu.Lock()
-					if firstErr == nil {
-						firstErr = fmt.Errorf("%s: status %d: %.200s", t.Name, resp.StatusCode(), resp.Body())
-						if err != nil {
-							firstErr = fmt.Errorf("%s: %w", t.Name, err)
-						}
-					}
-					mu.Unlock()
-				}
-			}
-		}()
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
 	}
+	client := &fasthttp.Client{MaxConnsPerHost: o.Workers * 2, ReadTimeout: timeout, WriteTimeout: timeout}
+	jobs := make(chan time.Time, o.Workers*4)
+	workers := make([]worker, o.Workers)
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := &workers[i]
+		w.ok, w.refused = newHistogram(), newHistogram()
+		wg.Go(func() { w.run(client, t, o.Rate <= 0, jobs) })
+	}
+	res := Result{Target: t.Name, Latency: newHistogram(), RefusedLatency: newHistogram(), CPU: map[string]time.Duration{}}
 	before, err := cpuTimes(o.Processes)
 	if err != nil {
 		return res, err
@@ -129,16 +121,67 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	for name := range o.Processes {
 		res.CPU[name] = after[name] - before[name]
 	}
-	for w := range o.Workers {
-		res.Latencies = append(res.Latencies, lat[w]...)
-		res.Errors += errs[w]
+	var firstErr error
+	for _, w := range workers {
+		res.Latency.Merge(w.ok)
+		res.RefusedLatency.Merge(w.refused)
+		res.Failed += w.failed
+		if firstErr == nil {
+			firstErr = w.firstErr
+		}
 	}
-	slices.Sort(res.Latencies)
-	res.Requests = len(res.Latencies)
-	if res.Errors > 0 {
-		return res, fmt.Errorf("bench: %d of %d requests failed; first: %w", res.Errors, res.Requests, firstErr)
+	res.Requests, res.Refused = int(res.Latency.TotalCount()), int(res.RefusedLatency.TotalCount())
+	if res.Failed > 0 && !t.Refusals {
+		return res, fmt.Errorf("bench: %d of %d requests failed; first: %w", res.Failed, res.Requests+res.Failed, firstErr)
 	}
 	return res, nil
+}
+
+// worker sends requests as the schedule releases them and sorts their answers.
+type worker struct {
+	ok, refused *hdrhistogram.Histogram
+	failed      int
+	firstErr    error
+}
+
+func (w *worker) run(client *fasthttp.Client, t Target, closed bool, jobs <-chan time.Time) {
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	for scheduled := range jobs {
+		prepare(req, t)
+		// Latency counts from when the schedule released the request (see schedule), so a
+		// backlog shows as latency instead of silently lowering the rate (no coordinated
+		// omission). Closed-loop runs have no schedule to fall behind: their latency is the
+		// request's own.
+		from := scheduled
+		if closed {
+			from = time.Now()
+		}
+		err := client.Do(req, resp)
+		took := int64(time.Since(from))
+		switch status := resp.StatusCode(); {
+		case err == nil && status == t.Status:
+			_ = w.ok.RecordValue(took)
+		case err == nil && t.Refusals && isRefusal(resp):
+			_ = w.refused.RecordValue(took)
+		default:
+			w.failed++
+			if w.firstErr == nil {
+				w.firstErr = fmt.Errorf("%s: status %d: %.200s", t.Name, status, resp.Body())
+				if err != nil {
+					w.firstErr = fmt.Errorf("%s: %w", t.Name, err)
+				}
+			}
+		}
+	}
+}
+
+// isRefusal tells a refusal to come back later: 429 or 503 with Retry-After.
+func isRefusal(resp *fasthttp.Response) bool {
+	status := resp.StatusCode()
+	return (status == fasthttp.StatusTooManyRequests || status == fasthttp.StatusServiceUnavailable) &&
+		len(resp.Header.Peek(fasthttp.HeaderRetryAfter)) > 0
 }
 
 // schedule feeds release times to the workers at o.Rate (or as fast as they take them) until
@@ -186,5 +229,3 @@ func prepare(req *fasthttp.Request, t Target) {
 		req.SetBodyRaw(body)
 	}
 }
-
-func sortDurations(d []time.Duration) { slices.Sort(d) }

@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -76,9 +76,9 @@ func OutboxLatency(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 		return err
 	}
 	fmt.Fprintf(out, "\nOutbox to consumer: %d events at %d/s, each committed alone, through registration's relay and the broker to a consumer group\n", sent, outboxRate)
-	p50, p99 := quantile(lat, 0.5), quantile(lat, 0.99)
+	p50, p99 := quantileOf(lat, 0.5), quantileOf(lat, 0.99)
 	fmt.Fprintf(out, "  commit to handled: p50 %s (target <= %s: %s)   p99 %s (target <= %s: %s)   max %s\n",
-		ms(p50), ms(outboxP50), verdict(p50 <= outboxP50), ms(p99), ms(outboxP99), verdict(p99 <= outboxP99), ms(lat[len(lat)-1]))
+		ms(p50), ms(outboxP50), verdict(p50 <= outboxP50), ms(p99), ms(outboxP99), verdict(p99 <= outboxP99), ms(time.Duration(lat.Max())))
 
 	h.reset()
 	start := time.Now()
@@ -152,11 +152,13 @@ func tickEvent(n int) outbox.Event {
 // tickHandler records when each event was handled, relative to its SentAt.
 type tickHandler struct {
 	mu      sync.Mutex
-	lat     []time.Duration
+	lat     *hdrhistogram.Histogram
 	arrived chan struct{}
 }
 
-func newTickHandler() *tickHandler { return &tickHandler{arrived: make(chan struct{}, 1)} }
+func newTickHandler() *tickHandler {
+	return &tickHandler{lat: newHistogram(), arrived: make(chan struct{}, 1)}
+}
 
 func (h *tickHandler) handle(_ context.Context, m broker.Message) error {
 	var t tick
@@ -164,7 +166,7 @@ func (h *tickHandler) handle(_ context.Context, m broker.Message) error {
 		return broker.Poison(err)
 	}
 	h.mu.Lock()
-	h.lat = append(h.lat, time.Since(t.SentAt))
+	_ = h.lat.RecordValue(int64(time.Since(t.SentAt)))
 	h.mu.Unlock()
 	select {
 	case h.arrived <- struct{}{}:
@@ -175,23 +177,21 @@ func (h *tickHandler) handle(_ context.Context, m broker.Message) error {
 
 func (h *tickHandler) reset() {
 	h.mu.Lock()
-	h.lat = nil
+	h.lat.Reset()
 	h.mu.Unlock()
 }
 
-// wait returns the sorted latencies once n events were handled, or fails after 60 s.
-func (h *tickHandler) wait(ctx context.Context, n int) ([]time.Duration, error) {
+// wait returns the latencies once n events were handled, or fails after 60 s.
+func (h *tickHandler) wait(ctx context.Context, n int) (*hdrhistogram.Histogram, error) {
 	deadline := time.After(60 * time.Second)
 	for {
 		h.mu.Lock()
-		got := len(h.lat)
+		got := int(h.lat.TotalCount())
 		h.mu.Unlock()
 		if got >= n {
 			h.mu.Lock()
-			lat := slices.Clone(h.lat)
-			h.mu.Unlock()
-			slices.Sort(lat)
-			return lat, nil
+			defer h.mu.Unlock()
+			return hdrhistogram.Import(h.lat.Export()), nil
 		}
 		select {
 		case <-h.arrived:
@@ -201,10 +201,6 @@ func (h *tickHandler) wait(ctx context.Context, n int) ([]time.Duration, error) 
 			return nil, ctx.Err()
 		}
 	}
-}
-
-func quantile(sorted []time.Duration, q float64) time.Duration {
-	return Result{Latencies: sorted}.Quantile(q)
 }
 
 func firstOf(first, err error) error {
