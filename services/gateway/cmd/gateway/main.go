@@ -20,6 +20,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/redisconn"
 	"github.com/podiumhq/podium/libs/service"
+	"github.com/podiumhq/podium/services/gateway/internal/admission"
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
 	"github.com/podiumhq/podium/services/gateway/internal/edge"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
@@ -72,13 +73,14 @@ func runEdge(ctx context.Context, cfg gwconfig.Config, log *slog.Logger) error {
 	if err := gw.Register(srv.App); err != nil {
 		return err
 	}
-	err = serve(ctx, cfg, srv, listeners)
+	err = serve(ctx, cfg, srv, gw.Admission, listeners)
 	log.Info("stopped", "err", err)
 	return err
 }
 
 // newGateway wires the edge: the identity signer, the key store over auth, the limiter over
-// rdb, the body validator, the client-address resolver, the owners and the edge cache.
+// rdb, the body validator, the client-address resolver, the owners, their admission and the
+// edge cache.
 func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge.Gateway, error) {
 	priv, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
 	if err != nil {
@@ -104,10 +106,13 @@ func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge
 	if cfg.EdgeCacheEntries > 0 {
 		edgeCache = edgecache.New(cfg.EdgeCacheEntries, cfg.EdgeCacheMaxBytes, cfg.EdgeCacheMaxTTL, time.Now)
 	}
+	admit := admission.New([]string{edge.Catalog, edge.Registration, edge.Checkout}, admission.Options{
+		MaxWait: cfg.AdmissionMaxWait, InitialLimit: cfg.AdmissionInitialLimit, MaxLimit: cfg.AdmissionMaxLimit, Log: log,
+	})
 	return &edge.Gateway{
 		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),
 		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver,
-		Upstreams: upstreams, Edge: edgeCache, Log: log, Now: time.Now,
+		Upstreams: upstreams, Admission: admit, Edge: edgeCache, Log: log, Now: time.Now,
 	}, nil
 }
 
@@ -130,9 +135,11 @@ func readiness(listeners []*listener) []httpserver.Check {
 	return ready
 }
 
-// serve runs the listeners and srv until ctx ends or one of them fails.
-func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, listeners []*listener) error {
+// serve runs the listeners, the admission's calibrations and srv until ctx ends or one of them
+// fails.
+func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, admit *admission.Controller, listeners []*listener) error {
 	g, gctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return admit.Run(gctx) })
 	for _, l := range listeners {
 		g.Go(func() error { return l.Run(gctx) })
 	}

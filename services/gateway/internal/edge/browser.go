@@ -93,6 +93,9 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if served || err != nil {
 		return err
 	}
+	if err := g.admit(c, owner, priorities[op.ID]); err != nil {
+		return err
+	}
 	var redirects func([]byte) error
 	if op.ID == opCheckoutSession {
 		redirects = func(body []byte) error { return redirectsAllowed(body, key.AllowedOrigins) }
@@ -100,7 +103,7 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if err := g.validateBody(c, op, key.ID, redirects); err != nil {
 		return err
 	}
-	err = g.forward(c, owner, identity.Principal{
+	err = g.forward(c, owner, priorities[op.ID], identity.Principal{
 		OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Publishable, Origin: origin,
 	}, ip, proxy.Forward{Shareable: keep})
 	if err == nil && keep {

@@ -5,6 +5,7 @@ package edge
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -20,6 +21,7 @@ import (
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/httpserver/clientip"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/gateway/internal/admission"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
@@ -55,6 +57,25 @@ var owners = map[string]string{
 	"browserCheckoutSession":       Checkout,
 }
 
+// priorities order the operations for shedding (see admission): money in flight last, public
+// reads first.
+var priorities = map[string]admission.Priority{
+	"browserCheckoutSession":       admission.Payments,
+	"organizerCreateRegistration":  admission.Writes,
+	"organizerUpdateRegistration":  admission.Writes,
+	"organizerDeleteRegistration":  admission.Writes,
+	"browserCheckoutSummary":       admission.Writes,
+	"organizerSearchEvents":        admission.Reads,
+	"organizerGetEvent":            admission.Reads,
+	"organizerGetPricingCards":     admission.Reads,
+	"organizerSearchRegistrations": admission.Reads,
+	"browserSearchEvents":          admission.Public,
+	"browserGetEvent":              admission.Public,
+	"browserGetPricingCards":       admission.Public,
+	"browserLookupReceipts":        admission.Public,
+	"browserSendReceipts":          admission.Public,
+}
+
 // shareable are the operations whose answers the edge cache may keep when their owner allows
 // it: the public reads a busy event page repeats.
 var shareable = map[string]bool{
@@ -74,6 +95,8 @@ type Gateway struct {
 	Edge      *edgecache.Cache
 	ClientIP  *clientip.Resolver
 	Upstreams map[string]*proxy.Upstream
+	// Admission sheds requests an owner has no room for (nil: sheds none).
+	Admission *admission.Controller
 	Log       *slog.Logger
 	// Now is the clock keys are checked against (tests move it).
 	Now func() time.Time
@@ -91,6 +114,9 @@ func (g *Gateway) Register(app *fiber.App) error {
 		owner, ok := g.Upstreams[owners[op.ID]]
 		if !ok {
 			return fmt.Errorf("edge: operation %s has no owner upstream", op.ID)
+		}
+		if _, ok := priorities[op.ID]; !ok {
+			return fmt.Errorf("edge: operation %s has no priority", op.ID)
 		}
 		path := BasePath + fiberPath(op.Path)
 		var h fiber.Handler
@@ -139,15 +165,47 @@ func fiberPath(p string) string {
 	return r.Replace(p)
 }
 
-// forward mints the identity token for p, addressed to owner, and sends the request there; f
-// carries what the route adds besides the identity, the client address and the request id.
-func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, p identity.Principal, ip string, f proxy.Forward) error {
+// forward mints the identity token for p, addressed to owner, takes a place for the request in
+// the owner's limit at its operation's priority (see admission) and sends it there; f carries
+// what the route adds besides the identity, the client address and the request id.
+func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, prio admission.Priority, p identity.Principal, ip string, f proxy.Forward) error {
 	tok, err := g.Signer.Token(owner.Name, p)
 	if err != nil {
 		return fmt.Errorf("edge: mint identity: %w", err)
 	}
 	f.Identity, f.ClientIP, f.RequestID = tok, ip, httpserver.RequestID(c)
-	return owner.Do(c, f)
+	if g.Admission == nil {
+		return owner.Do(c, f)
+	}
+	permit, err := g.Admission.Admit(c.UserContext(), owner.Name, prio)
+	switch {
+	case errors.Is(err, admission.ErrShed):
+		return errShed
+	case err != nil:
+		return fmt.Errorf("edge: admission: %w", err)
+	}
+	if err := owner.Do(c, f); err != nil {
+		permit.Drop()
+		return err
+	}
+	permit.Record()
+	return nil
+}
+
+// admit refuses a request of priority prio that owner has no room for, before the route spends
+// a rate limit or a validation on it.
+func (g *Gateway) admit(c *fiber.Ctx, owner *proxy.Upstream, prio admission.Priority) error {
+	if g.Admission != nil && !g.Admission.Admits(c.UserContext(), owner.Name, prio) {
+		return errShed
+	}
+	return nil
+}
+
+// errShed is the answer to a request shed to keep its owner out of overload.
+var errShed = &httpserver.Error{
+	Status:  http.StatusServiceUnavailable,
+	Message: "the API is shedding load to keep serving what it has room for; retry after the Retry-After seconds",
+	Headers: map[string]string{fiber.HeaderRetryAfter: "1"},
 }
 
 // clientIP is the address of the client behind the request (see clientip).

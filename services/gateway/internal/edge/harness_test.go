@@ -210,6 +210,10 @@ type owner struct {
 	url      string
 	mu       sync.Mutex
 	received []received
+	// held receives each request for an event named evt_held once it arrived, and answers
+	// it when the test closes release.
+	held    chan struct{}
+	release chan struct{}
 }
 
 type received struct {
@@ -219,9 +223,13 @@ type received struct {
 
 func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
 	t.Helper()
-	o := &owner{}
+	o := &owner{held: make(chan struct{}, 16), release: make(chan struct{})}
 	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(t), BodyLimit: 4 << 20, DisableTracing: true})
 	srv.App.Use(func(c *fiber.Ctx) error {
+		if strings.HasSuffix(string(c.Request().URI().PathOriginal()), "/evt_held") {
+			o.held <- struct{}{}
+			<-o.release
+		}
 		p, err := verifyAny(issuers, c.Get(identity.Header))
 		if err != nil {
 			return httpserver.Unauthorized(httpserver.CodeUnauthorized, "no identity")

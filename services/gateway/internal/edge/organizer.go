@@ -11,10 +11,12 @@ import (
 )
 
 // organizer serves an operation of the organizer surface: a body within the operation's size,
-// a secret key with the operation's scope, the per-key limit, a valid body.
+// a secret key with the operation's scope, the per-key limit, room at the owner (see admission),
+// a valid body.
 func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.Handler {
 	missingScope := httpserver.Forbidden(codeScopeMissing, "this API key lacks the "+op.Scope+" scope")
 	tooLarge := bodyTooLarge(op)
+	prio := priorities[op.ID]
 	return func(c *fiber.Ctx) error {
 		if err := tooLarge(c); err != nil {
 			return err
@@ -41,13 +43,16 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if err := g.limit(c, op, key.ID, ip); err != nil {
 			return err
 		}
+		if err := g.admit(c, owner, prio); err != nil {
+			return err
+		}
 		if err := checkContentType(c, op); err != nil {
 			return err
 		}
 		if err := g.validateBody(c, op, "", nil); err != nil {
 			return err
 		}
-		return g.forward(c, owner, identity.Principal{
+		return g.forward(c, owner, prio, identity.Principal{
 			OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Secret, Scopes: key.Scopes,
 		}, ip, proxy.Forward{})
 	}

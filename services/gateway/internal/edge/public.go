@@ -9,6 +9,7 @@ import (
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/gateway/internal/admission"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 )
 
@@ -54,6 +55,6 @@ func (g *Gateway) webhook(checkout *proxy.Upstream) fiber.Handler {
 		if err := g.allowAddress(c, "webhook", ip, g.Limits.WebhookPerIP); err != nil {
 			return err
 		}
-		return g.forward(c, checkout, p, ip, proxy.Forward{Headers: []string{"Stripe-Signature"}})
+		return g.forward(c, checkout, admission.Payments, p, ip, proxy.Forward{Headers: []string{"Stripe-Signature"}})
 	}
 }
