@@ -1,65 +1,81 @@
-// Package admission sheds load at the gateway before it reaches an owner. Each owner has an
-// adaptive concurrency limit (failsafe-go's adaptivelimiter) that follows the owner's latency:
-// while the owner answers as fast as it did, the limit may grow; once recent answers take
-// longer than the baseline (requests queue there), it falls. Requests over the limit wait in a
-// short queue, and when the queues grow the owners' limiters, which share one prioritizer,
-// refuse requests at once, lowest priority first: public reads before organizer reads, reads
-// before writes, and checkout sessions and payment webhooks last.
+// Package admission sheds load at the gateway before it reaches an owner, refusing at once what
+// cannot be served rather than queueing it.
+//
+// Each owner has an adaptive concurrency limit (failsafe-go's adaptivelimiter) that follows
+// the owner's latency: while the owner answers as fast as its baseline, the limit may grow;
+// once recent answers take longer (requests queue there), it falls. A request that finds its
+// owner's limit full is refused. Across owners, a shedding level orders requests by priority:
+// every calibration, if some owner refused requests since the last one the level rises by a
+// quarter of a priority band, and otherwise falls by a twentieth. A request is refused when its
+// level, drawn at random within its priority's band, is below it, so that as load grows the
+// gateway refuses a growing share of public reads, then of organizer reads, then of writes,
+// and never checkout sessions or payment webhooks, which only their owner's limit refuses.
 package admission
 
 import (
 	"context"
 	"errors"
 	"log/slog"
+	"math/rand/v2"
+	"sync/atomic"
 	"time"
 
 	"github.com/failsafe-go/failsafe-go/adaptivelimiter"
-	"github.com/failsafe-go/failsafe-go/priority"
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 )
 
 // Priority orders requests for shedding: the lowest are refused first.
-type Priority = priority.Priority
+type Priority int
 
-// Priorities of the gateway's requests.
+// Priorities of the gateway's requests, lowest first.
 const (
 	// Public are the browser surface's reads, which an edge cache or a retry serves as well.
-	Public = priority.Low
+	Public Priority = iota
 	// Reads are the organizer surface's reads and searches.
-	Reads = priority.Medium
+	Reads
 	// Writes change registrations or price a purchase.
-	Writes = priority.High
-	// Payments create checkout sessions and deliver payment webhooks: money in flight.
-	Payments = priority.VeryHigh
+	Writes
+	// Payments create checkout sessions and deliver payment webhooks: money in flight, never
+	// refused by the shedding level.
+	Payments
+	priorities
 )
 
 // names name the priorities in metrics.
-var names = [...]string{priority.VeryLow: "very-low", Public: "public", Reads: "reads", Writes: "writes", Payments: "payments"}
+var names = [priorities]string{"public", "reads", "writes", "payments"}
 
-// ErrShed is returned for a request refused to keep its owner out of overload.
-var ErrShed = errors.New("admission: shed to keep the owner out of overload")
+// band is how many levels a priority spans; a request's level is drawn within its band.
+const band = 100
+
+// Steps of the shedding level per calibration: up fast while owners refuse, down slowly.
+const (
+	calibrateEvery = 50 * time.Millisecond
+	raiseBy        = band / 4
+	lowerBy        = band / 20
+)
+
+// ErrShed is returned for a request refused to keep its owner or the gateway out of overload.
+var ErrShed = errors.New("admission: shed to keep the owners out of overload")
 
 // Options shape the owners' limits.
 type Options struct {
-	// MaxWait bounds how long a request waits in its owner's queue for a place.
-	MaxWait time.Duration
 	// InitialLimit and MaxLimit bound the requests in flight to one owner.
 	InitialLimit, MaxLimit uint
 	Log                    *slog.Logger
 }
 
-// calibrateEvery is how often the prioritizer recomputes which priorities it refuses.
-const calibrateEvery = 50 * time.Millisecond
-
 // Controller admits requests to the owners.
 type Controller struct {
-	prioritizer priority.Prioritizer
-	limiters    map[string]adaptivelimiter.PriorityLimiter[any]
-	maxWait     time.Duration
-	shed        metric.Int64Counter
-	sets        map[string][priority.VeryHigh + 1]metric.AddOption
+	limiters map[string]adaptivelimiter.AdaptiveLimiter[any]
+	// level is the lowest level admitted; full counts the requests owners' limits refused
+	// since the last calibration.
+	level atomic.Int32
+	full  atomic.Int64
+	log   *slog.Logger
+	shed  metric.Int64Counter
+	sets  map[string][priorities]metric.AddOption
 }
 
 // New returns a controller with one limit per owner.
@@ -68,22 +84,23 @@ func New(owners []string, o Options) *Controller {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	c := &Controller{
-		prioritizer: adaptivelimiter.NewPrioritizerBuilder().OnThresholdChanged(func(e priority.ThresholdChangedEvent) {
-			log.Warn("shedding: the lowest admitted priority level changed", "from", e.OldThreshold, "to", e.NewThreshold)
-		}).Build(),
-		limiters: map[string]adaptivelimiter.PriorityLimiter[any]{},
-		maxWait:  o.MaxWait,
-		sets:     map[string][priority.VeryHigh + 1]metric.AddOption{},
-	}
-	c.shed, _ = otel.Meter("github.com/podiumhq/podium/services/gateway/internal/admission").Int64Counter(
-		"gateway.shed", metric.WithDescription("Requests refused to keep an owner out of overload, by owner and priority."))
+	c := &Controller{limiters: map[string]adaptivelimiter.AdaptiveLimiter[any]{}, log: log, sets: map[string][priorities]metric.AddOption{}}
+	meter := otel.Meter("github.com/podiumhq/podium/services/gateway/internal/admission")
+	c.shed, _ = meter.Int64Counter("gateway.shed",
+		metric.WithDescription("Requests refused to keep the owners out of overload, by owner and priority."))
+	_, _ = meter.Int64ObservableGauge("gateway.shedding.level",
+		metric.WithDescription("Lowest request level admitted: 0 sheds nothing; each priority spans 100 levels, public reads first."),
+		metric.WithInt64Callback(func(_ context.Context, obs metric.Int64Observer) error {
+			obs.Observe(int64(c.level.Load()))
+			return nil
+		}))
 	for _, owner := range owners {
 		c.limiters[owner] = adaptivelimiter.NewBuilder[any]().
 			WithLimits(1, o.MaxLimit, o.InitialLimit).
 			WithRecentWindow(250*time.Millisecond, 5*time.Second, 100).
-			BuildPrioritized(c.prioritizer)
-		var sets [priority.VeryHigh + 1]metric.AddOption
+			WithLogger(log.With("owner", owner)).
+			Build()
+		var sets [priorities]metric.AddOption
 		for p := range sets {
 			sets[p] = metric.WithAttributeSet(attribute.NewSet(attribute.String("owner", owner), attribute.String("priority", names[p])))
 		}
@@ -92,35 +109,53 @@ func New(owners []string, o Options) *Controller {
 	return c
 }
 
-// Run recalibrates the priorities refused until ctx ends.
+// Run recalibrates the shedding level until ctx ends.
 func (c *Controller) Run(ctx context.Context) error {
-	stop := c.prioritizer.ScheduleCalibrations(ctx, calibrateEvery)
-	<-ctx.Done()
-	stop()
-	return nil
+	tick := time.NewTicker(calibrateEvery)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			c.calibrate()
+		}
+	}
 }
 
-// Admits reports whether a request of priority p to owner would be admitted now: routes ask
-// before they spend a rate limit or a body validation on a request that would be shed.
-func (c *Controller) Admits(ctx context.Context, owner string, p Priority) bool {
-	if c.limiters[owner].CanAcquirePermitWithPriority(ctx, p) {
-		return true
+// calibrate raises the shedding level when an owner's limit refused requests since the last
+// calibration and lowers it otherwise, never into the payments' band.
+func (c *Controller) calibrate() {
+	was := c.level.Load()
+	now := max(0, was-lowerBy)
+	if c.full.Swap(0) > 0 {
+		now = min(was+raiseBy, int32(Payments)*band)
 	}
-	c.shed.Add(ctx, 1, c.sets[owner][p])
-	return false
+	c.level.Store(now)
+	switch {
+	case was == 0 && now > 0:
+		c.log.Warn("shedding: owners are full; refusing the lowest priorities first")
+	case was > 0 && now == 0:
+		c.log.Info("shedding stopped")
+	}
 }
 
 // Permit is a place taken for one request: Record it once the owner answered, Drop it when the
-// owner could not be reached or did not answer in time (neither says how fast it answers).
+// owner was not asked, could not be reached or did not answer in time (none of which says how
+// fast it answers).
 type Permit = adaptivelimiter.Permit
 
-// Admit takes a place for a request of priority p to owner, waiting up to MaxWait in the
-// owner's queue, or returns ErrShed.
+// Admit takes a place for a request of priority p to owner, or returns ErrShed at once.
 func (c *Controller) Admit(ctx context.Context, owner string, p Priority) (Permit, error) {
-	permit, err := c.limiters[owner].AcquirePermitWithMaxWait(priority.ContextWithPriority(ctx, p), c.maxWait)
-	if errors.Is(err, adaptivelimiter.ErrExceeded) {
+	if p < Payments && int32(int(p)*band+rand.IntN(band)) < c.level.Load() {
 		c.shed.Add(ctx, 1, c.sets[owner][p])
 		return nil, ErrShed
 	}
-	return permit, err
+	permit, ok := c.limiters[owner].TryAcquirePermit()
+	if !ok {
+		c.full.Add(1)
+		c.shed.Add(ctx, 1, c.sets[owner][p])
+		return nil, ErrShed
+	}
+	return permit, nil
 }

@@ -1,107 +1,91 @@
 package admission
 
 import (
-	"context"
 	"errors"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"testing/synctest"
-	"time"
 )
 
-// TestPublicReadsAreShedBeforePayments: while the owners' limits are full and their queues
-// together hold between two and three times their limits, the shared prioritizer refuses at
-// once the lowest levels seen queueing, here every public read (of the catalog), while
-// checkout sessions (of checkout) are still admitted to wait for a place; once the queues
-// drained, public reads are admitted again.
-func TestPublicReadsAreShedBeforePayments(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		const limit = 10
-		c := New([]string{"catalog", "checkout"}, Options{MaxWait: time.Hour, InitialLimit: limit, MaxLimit: limit})
-		ctx, cancel := context.WithCancel(t.Context())
-		defer cancel() // a failure below must not leave the queued requests waiting
-		var held []Permit
-		for _, owner := range []string{"catalog", "checkout"} {
-			for range limit {
-				p, err := c.Admit(ctx, owner, Payments)
-				if err != nil {
-					t.Fatal(err)
-				}
-				held = append(held, p)
-			}
-		}
-		// 50 queued in all: between the queues' rejection threshold (twice the limits, 40) and
-		// their maximum (three times, 60), so half the levels seen queueing are refused.
-		var queued sync.WaitGroup
-		var failed atomic.Int32
-		queue := func(owner string, prio Priority, n int) {
-			for range n {
-				queued.Go(func() {
-					p, err := c.Admit(ctx, owner, prio)
-					if err != nil {
-						failed.Add(1)
-						return
-					}
-					p.Record()
-				})
-			}
-		}
-		queue("catalog", Public, 20)
-		queue("checkout", Payments, 30)
-		synctest.Wait()
-		c.prioritizer.Calibrate()
-
-		for range 100 {
-			if c.Admits(ctx, "catalog", Public) {
-				t.Fatal("a public read was admitted while public reads fill the queues' lowest levels")
-			}
-		}
-		payments := 0
-		for range 100 {
-			if c.Admits(ctx, "checkout", Payments) {
-				payments++
-			}
-		}
-		if payments < 50 {
-			t.Fatalf("%d of 100 checkout sessions admitted while shedding, want most", payments)
-		}
-		if _, err := c.Admit(ctx, "catalog", Public); !errors.Is(err, ErrShed) {
-			t.Fatalf("Admit of a public read while shedding: %v, want ErrShed at once", err)
-		}
-
-		for _, p := range held {
-			p.Record()
-		}
-		queued.Wait()
-		if n := failed.Load(); n > 0 {
-			t.Fatalf("%d of the requests queued before the shedding began were refused", n)
-		}
-		c.prioritizer.Calibrate()
-		if !c.Admits(ctx, "catalog", Public) {
-			t.Fatal("public reads are still refused once the queues drained")
-		}
-	})
+// TestAFullOwnerRefusesAtOnce: a request that finds its owner's limit full is refused at once,
+// without waiting for a place, and admitted again once a place was given back.
+func TestAFullOwnerRefusesAtOnce(t *testing.T) {
+	c := New([]string{"registration"}, Options{InitialLimit: 1, MaxLimit: 1})
+	held, err := c.Admit(t.Context(), "registration", Writes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Admit(t.Context(), "registration", Payments); !errors.Is(err, ErrShed) {
+		t.Fatalf("a request to a full owner: %v, want ErrShed", err)
+	}
+	held.Record()
+	p, err := c.Admit(t.Context(), "registration", Writes)
+	if err != nil {
+		t.Fatalf("once the place was given back: %v", err)
+	}
+	p.Drop()
 }
 
-// TestAWaitLongerThanMaxWaitIsShed: a request queued behind a full limit for longer than
-// MaxWait is refused rather than left waiting.
-func TestAWaitLongerThanMaxWaitIsShed(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		c := New([]string{"registration"}, Options{MaxWait: 250 * time.Millisecond, InitialLimit: 1, MaxLimit: 1})
-		held, err := c.Admit(t.Context(), "registration", Writes)
+// TestPublicReadsAreShedBeforePayments: while an owner keeps refusing requests for want of
+// room, the shedding level climbs: after eight calibrations it refuses every public read (and,
+// a band further, every organizer read) at every owner, while checkout sessions are refused
+// only by their own owner's limit; once no owner refuses, the level falls back and public
+// reads are admitted again.
+func TestPublicReadsAreShedBeforePayments(t *testing.T) {
+	c := New([]string{"catalog", "checkout"}, Options{InitialLimit: 1, MaxLimit: 1})
+	held, err := c.Admit(t.Context(), "catalog", Public)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 * band / raiseBy {
+		// A payment: the level never refuses it, so it always reaches the full limit.
+		if _, err := c.Admit(t.Context(), "catalog", Payments); !errors.Is(err, ErrShed) {
+			t.Fatalf("a request to the full catalog: %v, want ErrShed", err)
+		}
+		c.calibrate()
+	}
+	if got := c.level.Load(); got != 2*band {
+		t.Fatalf("level %d after eight calibrations with the catalog full, want %d", got, 2*band)
+	}
+	held.Record()
+	for range 100 {
+		if _, err := c.Admit(t.Context(), "catalog", Public); !errors.Is(err, ErrShed) {
+			t.Fatal("a public read was admitted at the shedding level past the public band")
+		}
+	}
+	for range 100 {
+		p, err := c.Admit(t.Context(), "checkout", Payments)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("a checkout session while public reads are shed: %v", err)
 		}
-		start := time.Now()
-		if _, err := c.Admit(t.Context(), "registration", Writes); !errors.Is(err, ErrShed) || time.Since(start) != 250*time.Millisecond {
-			t.Fatalf("a request behind a full limit: %v after %v, want ErrShed after MaxWait", err, time.Since(start))
-		}
-		held.Record()
-		if p, err := c.Admit(t.Context(), "registration", Writes); err != nil {
-			t.Fatalf("once the place was given back: %v", err)
-		} else {
-			p.Record()
-		}
-	})
+		p.Record()
+	}
+
+	for range 2 * band / lowerBy {
+		c.calibrate()
+	}
+	if got := c.level.Load(); got != 0 {
+		t.Fatalf("level %d after calibrations with no owner full, want 0", got)
+	}
+	p, err := c.Admit(t.Context(), "catalog", Public)
+	if err != nil {
+		t.Fatalf("a public read once shedding stopped: %v", err)
+	}
+	p.Record()
+}
+
+// TestPaymentsAreNeverShedByTheLevel: however long owners stay full, the level stops below the
+// payments' band.
+func TestPaymentsAreNeverShedByTheLevel(t *testing.T) {
+	c := New([]string{"catalog"}, Options{InitialLimit: 1, MaxLimit: 1})
+	for range 10 * band / raiseBy {
+		c.full.Add(1)
+		c.calibrate()
+	}
+	if got := c.level.Load(); got != int32(Payments)*band {
+		t.Fatalf("level %d after a long overload, want %d (the payments' band is never shed by it)", got, int32(Payments)*band)
+	}
+	p, err := c.Admit(t.Context(), "catalog", Payments)
+	if err != nil {
+		t.Fatalf("a payment at the highest level: %v", err)
+	}
+	p.Record()
 }

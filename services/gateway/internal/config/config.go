@@ -57,11 +57,9 @@ type Config struct {
 	RateLimitPublicPerIP           ratelimit.Setting `env:"RATE_LIMIT_PUBLIC_PER_IP" envDefault:"20/s"`
 	RateLimitWebhookPerIP          ratelimit.Setting `env:"RATE_LIMIT_WEBHOOK_PER_IP" envDefault:"100/s"`
 	// AdmissionInitialLimit and AdmissionMaxLimit bound the requests one instance has in flight
-	// to one owner (the limit adapts in between, see internal/admission); a request over it waits
-	// up to AdmissionMaxWait in the owner's queue.
-	AdmissionInitialLimit uint          `env:"ADMISSION_INITIAL_LIMIT" envDefault:"64"`
-	AdmissionMaxLimit     uint          `env:"ADMISSION_MAX_LIMIT" envDefault:"1024"`
-	AdmissionMaxWait      time.Duration `env:"ADMISSION_MAX_WAIT" envDefault:"250ms"`
+	// to one owner; the limit adapts in between (see internal/admission).
+	AdmissionInitialLimit uint `env:"ADMISSION_INITIAL_LIMIT" envDefault:"64"`
+	AdmissionMaxLimit     uint `env:"ADMISSION_MAX_LIMIT" envDefault:"1024"`
 	// RateLimitLocalShare is the share of each limit one instance allows while Redis is down.
 	RateLimitLocalShare float64 `env:"RATE_LIMIT_LOCAL_SHARE" envDefault:"1"`
 }
@@ -81,8 +79,8 @@ func (c Config) Validate() error {
 	if c.KeyCacheTTL <= 0 || c.KeyNegativeCacheTTL <= 0 || c.OriginCacheTTL <= 0 {
 		errs = append(errs, errors.New("cache lifetimes must be positive"))
 	}
-	if c.AdmissionInitialLimit < 1 || c.AdmissionMaxLimit < c.AdmissionInitialLimit || c.AdmissionMaxWait < 0 {
-		errs = append(errs, errors.New("ADMISSION_INITIAL_LIMIT must be at least 1 and at most ADMISSION_MAX_LIMIT, and ADMISSION_MAX_WAIT not negative"))
+	if c.AdmissionInitialLimit < 1 || c.AdmissionMaxLimit < c.AdmissionInitialLimit {
+		errs = append(errs, errors.New("ADMISSION_INITIAL_LIMIT must be at least 1 and at most ADMISSION_MAX_LIMIT"))
 	}
 	if c.KeyStaleTTL < 0 {
 		errs = append(errs, errors.New("KEY_STALE_TTL must not be negative"))

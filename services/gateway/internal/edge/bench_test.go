@@ -30,7 +30,7 @@ func BenchmarkProxiedGET(b *testing.B) {
 	otel.SetTracerProvider(noop.NewTracerProvider())
 	b.Cleanup(func() { otel.SetTracerProvider(prev) })
 	h := newHarness(b, Limits{PerKey: ratelimit.Limit{Rate: 1_000_000, Burst: 1_000_000, Period: 1e9}})
-	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 64, MaxLimit: 1024, MaxWait: 250 * time.Millisecond})
+	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 64, MaxLimit: 1024})
 	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(b), BodyLimit: BodyLimit()})
 	if err := h.gw.Register(srv.App); err != nil {
 		b.Fatal(err)

@@ -80,6 +80,15 @@ func maxBody(limit int, what string) func(*fiber.Ctx) error {
 	}
 }
 
+// checkBody refuses a body of an operation that takes one unless it is JSON that passes
+// validateBody.
+func (g *Gateway) checkBody(c *fiber.Ctx, op apispec.Operation, scope string, extra func([]byte) error) error {
+	if err := checkContentType(c, op); err != nil {
+		return err
+	}
+	return g.validateBody(c, op, scope, extra)
+}
+
 // checkContentType refuses a body of an operation that takes one unless it is sent as JSON.
 func checkContentType(c *fiber.Ctx, op apispec.Operation) error {
 	if !op.HasBody || len(c.Body()) == 0 {

@@ -93,7 +93,8 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	if served || err != nil {
 		return err
 	}
-	if err := g.admit(c, owner, priorities[op.ID]); err != nil {
+	place, err := g.admit(c, owner, priorities[op.ID])
+	if err != nil {
 		return err
 	}
 	var redirects func([]byte) error
@@ -101,9 +102,10 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 		redirects = func(body []byte) error { return redirectsAllowed(body, key.AllowedOrigins) }
 	}
 	if err := g.validateBody(c, op, key.ID, redirects); err != nil {
+		release(place)
 		return err
 	}
-	err = g.forward(c, owner, priorities[op.ID], identity.Principal{
+	err = g.forward(c, owner, place, identity.Principal{
 		OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Publishable, Origin: origin,
 	}, ip, proxy.Forward{Shareable: keep})
 	if err == nil && keep {

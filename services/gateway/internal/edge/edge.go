@@ -5,7 +5,6 @@ package edge
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -165,40 +164,46 @@ func fiberPath(p string) string {
 	return r.Replace(p)
 }
 
-// forward mints the identity token for p, addressed to owner, takes a place for the request in
-// the owner's limit at its operation's priority (see admission) and sends it there; f carries
+// forward mints the identity token for p, addressed to owner, and sends the request there with
+// its place at the owner (see admit), which it gives back once the owner answered; f carries
 // what the route adds besides the identity, the client address and the request id.
-func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, prio admission.Priority, p identity.Principal, ip string, f proxy.Forward) error {
+func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, place admission.Permit, p identity.Principal, ip string, f proxy.Forward) error {
 	tok, err := g.Signer.Token(owner.Name, p)
 	if err != nil {
+		release(place)
 		return fmt.Errorf("edge: mint identity: %w", err)
 	}
 	f.Identity, f.ClientIP, f.RequestID = tok, ip, httpserver.RequestID(c)
-	if g.Admission == nil {
-		return owner.Do(c, f)
-	}
-	permit, err := g.Admission.Admit(c.UserContext(), owner.Name, prio)
+	err = owner.Do(c, f)
 	switch {
-	case errors.Is(err, admission.ErrShed):
-		return errShed
-	case err != nil:
-		return fmt.Errorf("edge: admission: %w", err)
+	case place == nil:
+	case err != nil: // unreachable or too slow: says nothing of how fast the owner answers
+		place.Drop()
+	default:
+		place.Record()
 	}
-	if err := owner.Do(c, f); err != nil {
-		permit.Drop()
-		return err
-	}
-	permit.Record()
-	return nil
+	return err
 }
 
-// admit refuses a request of priority prio that owner has no room for, before the route spends
-// a rate limit or a validation on it.
-func (g *Gateway) admit(c *fiber.Ctx, owner *proxy.Upstream, prio admission.Priority) error {
-	if g.Admission != nil && !g.Admission.Admits(c.UserContext(), owner.Name, prio) {
-		return errShed
+// admit takes a place for a request of priority prio at owner, or refuses it when the owner (or
+// the gateway, for its priority) has no room: once the request is known to need its owner, before
+// its body is validated. The place is nil when the gateway sheds nothing.
+func (g *Gateway) admit(c *fiber.Ctx, owner *proxy.Upstream, prio admission.Priority) (admission.Permit, error) {
+	if g.Admission == nil {
+		return nil, nil
 	}
-	return nil
+	place, err := g.Admission.Admit(c.UserContext(), owner.Name, prio)
+	if err != nil {
+		return nil, errShed
+	}
+	return place, nil
+}
+
+// release gives back a place the request will not use.
+func release(place admission.Permit) {
+	if place != nil {
+		place.Drop()
+	}
 }
 
 // errShed is the answer to a request shed to keep its owner out of overload.

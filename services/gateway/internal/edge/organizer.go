@@ -43,16 +43,15 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if err := g.limit(c, op, key.ID, ip); err != nil {
 			return err
 		}
-		if err := g.admit(c, owner, prio); err != nil {
+		place, err := g.admit(c, owner, prio)
+		if err != nil {
 			return err
 		}
-		if err := checkContentType(c, op); err != nil {
+		if err := g.checkBody(c, op, "", nil); err != nil {
+			release(place)
 			return err
 		}
-		if err := g.validateBody(c, op, "", nil); err != nil {
-			return err
-		}
-		return g.forward(c, owner, prio, identity.Principal{
+		return g.forward(c, owner, place, identity.Principal{
 			OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Secret, Scopes: key.Scopes,
 		}, ip, proxy.Forward{})
 	}

@@ -55,6 +55,10 @@ func (g *Gateway) webhook(checkout *proxy.Upstream) fiber.Handler {
 		if err := g.allowAddress(c, "webhook", ip, g.Limits.WebhookPerIP); err != nil {
 			return err
 		}
-		return g.forward(c, checkout, admission.Payments, p, ip, proxy.Forward{Headers: []string{"Stripe-Signature"}})
+		place, err := g.admit(c, checkout, admission.Payments)
+		if err != nil {
+			return err
+		}
+		return g.forward(c, checkout, place, p, ip, proxy.Forward{Headers: []string{"Stripe-Signature"}})
 	}
 }

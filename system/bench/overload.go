@@ -1,0 +1,154 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/podiumhq/podium/system/stack"
+)
+
+// Shape and targets of the overload scenario.
+const (
+	// kneeWorkers find a surface's knee: enough clients at once to keep it busy.
+	kneeWorkers = 64
+	// overloadWorkers offer twice the knee open loop: enough clients that the schedule never
+	// waits for a free one, so the rate offered is the rate asked for.
+	overloadWorkers = 768
+	// overloadTimeout is how long a client waits for an answer before it counts a failure.
+	overloadTimeout = 5 * time.Second
+
+	goodputTarget    = 0.9
+	refusalP99Target = time.Millisecond
+)
+
+// Overload drives each surface past what the machine serves and shows how the gateway sheds:
+// first the surface's knee (the most answers per second a closed loop of kneeWorkers clients
+// gets), then twice that rate offered open loop. Goodput (answers with the expected status per
+// second) should stay near the knee's and refusals (429 or 503 with Retry-After) be answered in
+// well under a millisecond. The organizer surface is measured on registration creates, the
+// browser surface on event searches that reach the catalog (each body its own, so the edge
+// cache keeps none) with checkout sessions offered at the same time, at half their own knee:
+// the sessions must be served ahead of the searches.
+func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
+	fmt.Fprintf(out, "\nOverload: each surface at its knee (closed loop, %d clients), then at twice the knee open loop (%d clients, %v timeout)\n",
+		kneeWorkers, overloadWorkers, overloadTimeout)
+	creates, err := overloadCreates(ctx, s, d)
+	if err != nil {
+		return err
+	}
+	if err := overloadSurface(ctx, o, out, "organizer surface: registration creates", creates, nil); err != nil {
+		return err
+	}
+	sessions, err := newCheckoutPaths(ctx, s, d)
+	if err != nil {
+		return err
+	}
+	session := sessions.create
+	session.Name, session.Rate = "checkout sessions", 0
+	return overloadSurface(ctx, o, out, "browser surface: event searches", publicSearches(s, d), &session)
+}
+
+// overloadSurface finds main's knee (and alongside's, when set), then offers main at twice its
+// knee and alongside at half its own, at once, and prints what each got.
+func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, name string, main Target, alongside *Target) error {
+	knee, err := kneeOf(ctx, main, o)
+	if err != nil {
+		return err
+	}
+	offers := []Target{main}
+	rates := []int{int(2 * knee)}
+	var sideKnee float64
+	if alongside != nil {
+		if sideKnee, err = kneeOf(ctx, *alongside, o); err != nil {
+			return err
+		}
+		offers = append(offers, *alongside)
+		rates = append(rates, max(1, int(sideKnee/2)))
+	}
+	for i := range offers {
+		offers[i].Refusals = true
+	}
+	runs, err := runTogether(ctx, offers, rates, time.Duration(o.Rounds)*o.Round)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  %s: knee %.0f/s\n", name, knee)
+	for _, r := range runs {
+		offered := float64(r.Requests+r.Refused+r.Failed) / r.Elapsed.Seconds()
+		fmt.Fprintf(out, "    %-20s offered %6.0f/s   goodput %6.0f/s (p50 %8s p99 %8s)   refused %6.0f/s (p50 %7s p99 %7s)   failed %d\n",
+			r.Target, offered, r.Throughput(), ms(r.Quantile(0.5)), ms(r.Quantile(0.99)),
+			float64(r.Refused)/r.Elapsed.Seconds(), us(r.RefusedQuantile(0.5)), us(r.RefusedQuantile(0.99)), r.Failed)
+	}
+	share := runs[0].Throughput() / knee
+	p99 := runs[0].RefusedQuantile(0.99)
+	fmt.Fprintf(out, "    at twice the knee: goodput %.0f%% of the knee (target >= %.0f%%: %s), refusals' p99 %s (target < %s: %s)\n",
+		100*share, 100*goodputTarget, verdict(share >= goodputTarget), us(p99), us(refusalP99Target), verdict(p99 < refusalP99Target))
+	if alongside != nil {
+		side := runs[1]
+		served := float64(side.Requests) / float64(max(1, side.Requests+side.Refused+side.Failed))
+		fmt.Fprintf(out, "    %s offered alongside at half their knee (%.0f/s): %.1f%% served, against %.1f%% of the searches (target: sessions first: %s)\n",
+			side.Target, sideKnee/2, 100*served, 100*float64(runs[0].Requests)/float64(max(1, runs[0].Requests+runs[0].Refused+runs[0].Failed)),
+			verdict(served >= 0.99))
+	}
+	return nil
+}
+
+// kneeOf is the most answers per second t gets from kneeWorkers clients in a closed loop,
+// after a warm-up.
+func kneeOf(ctx context.Context, t Target, o RunOptions) (float64, error) {
+	if _, err := Run(ctx, t, Options{Workers: kneeWorkers, Duration: o.Warmup}); err != nil {
+		return 0, err
+	}
+	r, err := Run(ctx, t, Options{Workers: kneeWorkers, Duration: o.Round})
+	if err != nil {
+		return 0, err
+	}
+	return r.Throughput(), nil
+}
+
+// runTogether runs each target open loop at its rate for d, all at once.
+func runTogether(ctx context.Context, targets []Target, rates []int, d time.Duration) ([]Result, error) {
+	results := make([]Result, len(targets))
+	errs := make([]error, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		wg.Go(func() {
+			results[i], errs[i] = Run(ctx, t, Options{Rate: rates[i], Workers: overloadWorkers, Duration: d, Timeout: overloadTimeout})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return results, nil
+}
+
+// overloadCreates are registration creates through the gateway, round the bench event's
+// categories.
+func overloadCreates(ctx context.Context, s *stack.Stack, d *stack.Demo) (Target, error) {
+	ev, err := s.ImportEventDoc(ctx, d.OrganizerID, benchEventDoc())
+	if err != nil {
+		return Target{}, err
+	}
+	var n atomic.Uint64
+	c := creates{eventID: ev.ID, n: &n, category: func(i uint64) string { return ev.Category(fmt.Sprintf("c%03d", i%benchCategories)) }}
+	return Target{Name: "registration creates", Method: "POST", URL: s.GatewayURL() + "/external/v1/organizer/registrations",
+		Status: 201, NextBody: c.next, Headers: map[string]string{"Authorization": "Bearer " + d.SecretAll.Key}}, nil
+}
+
+// publicSearches are browser event searches through the gateway, each with a body of its own
+// (a page further on), so the edge cache keeps none and every one reaches the catalog.
+func publicSearches(s *stack.Stack, d *stack.Demo) Target {
+	var n atomic.Uint64
+	return Target{Name: "event searches", Method: "POST", URL: s.GatewayURL() + "/external/v1/browser/events/search", Status: 201,
+		Headers: map[string]string{"x-publishable-key": d.Publishable.Key, "Origin": stack.DemoOrigin},
+		NextBody: func() []byte {
+			return fmt.Appendf(nil, `{"search":"throwdown","limit":10,"offset":%d}`, n.Add(1)%1_000_000)
+		}}
+}
