@@ -75,12 +75,12 @@ func (l *Limiter) fromLease(ctx context.Context, key string, limit Limit) (Decis
 	if limit.IsZero() {
 		return unlimited, true
 	}
-	most := leaseChunk(limit)
-	if most == 1 || time.Now().UnixNano() < l.downUntil.Load() {
+	most, now := leaseChunk(limit), time.Now()
+	if most == 1 || now.UnixNano() < l.downUntil.Load() {
 		return Decision{}, false
 	}
 	ls := l.leaseOf(key)
 	ls.mu.Lock()
 	defer ls.mu.Unlock()
-	return l.spend(ctx, ls, key, limit, most, time.Now())
+	return l.spend(ctx, ls, key, limit, most, now)
 }
