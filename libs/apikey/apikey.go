@@ -138,7 +138,7 @@ func checksum(s string) string {
 func checksumOf(s string) [checksumLen]byte {
 	v := ^uint32(0)
 	for i := range len(s) {
-		v = crc32.IEEETable[byte(v)^s[i]] ^ v>>8
+		v = crc32.IEEETable[(v^uint32(s[i]))&0xff] ^ v>>8
 	}
 	v = ^v
 	var out [checksumLen]byte
