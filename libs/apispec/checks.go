@@ -62,8 +62,7 @@ type arrayCheck struct {
 	maxItems               []countBound
 	fewest                 int
 	minItems               []countBound
-	prefix                 []*valueCheck // the items at the first indexes
-	items                  *valueCheck   // the items after them
+	items                  *valueCheck
 }
 
 // falseWording is the problem of a value a false schema refuses.
@@ -211,7 +210,7 @@ func maximumInside(r *rule, seen map[*rule]bool) bool {
 	for _, p := range r.properties {
 		children = append(children, p)
 	}
-	children = append(append(children, r.prefixItems...), r.additional, r.items)
+	children = append(children, r.additional, r.items)
 	for _, c := range children {
 		if c != nil && hasMaximum(c, seen) {
 			return true

@@ -93,42 +93,17 @@ func (b *checkBuilder) array(rules, reached []*rule) (*arrayCheck, error) {
 	if err != nil {
 		return nil, err
 	}
-	longest := 0
 	var items []*rule
 	for _, r := range active {
 		if r.minItems >= 0 {
 			c.minItems = append(c.minItems, countBound{r.minItems, r.minItemsProblem})
 		}
-		longest = max(longest, len(r.prefixItems))
 		if r.items != nil {
 			items = append(items, r.items)
 		}
 	}
-	for i := range longest {
-		var children []*rule
-		for _, r := range active {
-			if i < len(r.prefixItems) {
-				children = append(children, r.prefixItems[i])
-			} else if r.items != nil {
-				children = append(children, r.items)
-			}
-		}
-		prefix, err := b.value(children)
-		if err != nil {
-			return nil, err
-		}
-		c.prefix = append(c.prefix, prefix)
-	}
 	c.items, err = b.value(items)
 	return c, err
-}
-
-// item returns the check of the item at index i.
-func (c *arrayCheck) item(i int) *valueCheck {
-	if i < len(c.prefix) {
-		return c.prefix[i]
-	}
-	return c.items
 }
 
 // jsonTypes is a set of JSON types; the bits are in the order in which the library words them.

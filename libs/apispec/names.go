@@ -1,7 +1,6 @@
 package apispec
 
 import (
-	"bytes"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -109,63 +108,5 @@ func foldRune(r rune) rune {
 			return next
 		}
 		r = next
-	}
-}
-
-// sameName returns the index in s.names of the member of the object being read whose name is
-// name, or -1 for a new name, and notes in r the first name a member repeats in a different
-// case. It compares names pairwise up to pairwiseNames members, then by index.
-func (s *scan) sameName(r *objectReading, name []byte, ascii bool) int {
-	names := s.names[r.base:]
-	if r.byName == nil && len(names) < pairwiseNames {
-		for i, n := range names {
-			if ascii && n.ascii && len(name) != len(n.name) {
-				continue
-			}
-			if bytes.Equal(n.name, name) {
-				return r.base + i
-			}
-			if bytes.EqualFold(n.name, name) {
-				r.noteTwin(n.name, name)
-			}
-		}
-		return -1
-	}
-	if r.byName == nil {
-		r.byName, r.byFold = map[string]int{}, map[string][]byte{}
-		for i, n := range names {
-			r.byName[string(n.name)] = r.base + i
-			_, _ = r.index(n.name)
-		}
-	}
-	if i, ok := r.byName[string(name)]; ok {
-		return i
-	}
-	r.byName[string(name)] = r.base + len(names)
-	if prev, ok := r.index(name); ok {
-		r.noteTwin(prev, name)
-	}
-	return -1
-}
-
-// index files a name by its folded form, keeping the smallest name of each form, and returns
-// the name filed before it under the same form, if any.
-func (r *objectReading) index(name []byte) (prev []byte, ok bool) {
-	folded := foldName(string(name))
-	prev, ok = r.byFold[folded]
-	if !ok || bytes.Compare(name, prev) < 0 {
-		r.byFold[folded] = name
-	}
-	return prev, ok
-}
-
-// noteTwin notes two names that differ only in case.
-func (r *objectReading) noteTwin(a, b []byte) {
-	lower := a
-	if bytes.Compare(b, a) < 0 {
-		lower = b
-	}
-	if r.twin == nil || bytes.Compare(lower, r.twin) < 0 {
-		r.twin = lower
 	}
 }

@@ -35,7 +35,14 @@ type decimal struct {
 	neg        bool
 	head, tail []byte
 	exp        int
+	// integer is the value of a literal of at most maxIntegerDigits digits, no fraction and no
+	// exponent, which compares faster as an int64; isInt reports that there is one.
+	integer int64
+	isInt   bool
 }
+
+// maxIntegerDigits is the most digits of an integer read as an int64.
+const maxIntegerDigits = 18
 
 // maxExponent caps the exponent a decimal keeps: far beyond any bound a schema sets, so that
 // comparisons with them keep their result.
@@ -48,6 +55,15 @@ func readDecimal(lit []byte) decimal {
 		d.neg, lit = true, lit[1:]
 	}
 	whole := digitRun(lit)
+	if whole == len(lit) && whole <= maxIntegerDigits {
+		d.isInt = true
+		for _, c := range lit {
+			d.integer = d.integer*10 + int64(c-'0')
+		}
+		if d.neg {
+			d.integer = -d.integer
+		}
+	}
 	head, rest := lit[:whole], lit[whole:]
 	var tail []byte
 	if len(rest) > 0 && rest[0] == '.' {
@@ -72,7 +88,7 @@ func readDecimal(lit []byte) decimal {
 		head = trimZerosRight(head)
 	}
 	if len(head)+len(tail) == 0 {
-		return decimal{}
+		return decimal{isInt: d.isInt}
 	}
 	d.head, d.tail, d.exp = head, tail, exp
 	return d
@@ -127,11 +143,14 @@ func (d decimal) sign() int {
 
 // isInteger reports whether d has no fractional part.
 func (d decimal) isInteger() bool {
-	return d.digits() == 0 || d.exp >= d.digits()
+	return d.isInt || d.digits() == 0 || d.exp >= d.digits()
 }
 
 // compareDecimals orders a and b by value.
-func compareDecimals(a, b decimal) int {
+func compareDecimals(a, b *decimal) int {
+	if a.isInt && b.isInt {
+		return cmp.Compare(a.integer, b.integer)
+	}
 	sa, sb := a.sign(), b.sign()
 	if sa != sb || sa == 0 {
 		return cmp.Compare(sa, sb)

@@ -184,18 +184,6 @@ func (c *ruleCompiler) arrayKeyword(r *rule, key string, value any, ptr string) 
 		p, err := c.compile(value, ptr+"/items")
 		r.items = p
 		return err
-	case "prefixItems":
-		list, ok := value.([]any)
-		if !ok {
-			return fmt.Errorf("want an array, got %v", value)
-		}
-		for i, node := range list {
-			p, err := c.compile(node, fmt.Sprintf("%s/prefixItems/%d", ptr, i))
-			if err != nil {
-				return err
-			}
-			r.prefixItems = append(r.prefixItems, p)
-		}
 	default:
 		n, err := count(value)
 		if err != nil {

@@ -46,12 +46,11 @@ type rule struct {
 	maxMembersProblem      *wording
 
 	items                *rule
-	prefixItems          []*rule
 	minItems, maxItems   int // -1 when absent
 	minItemsProblem      *wording
 	maxItemsProblem      *wording
 	describesObjectParts bool // properties or an additionalProperties schema
-	describesArrayParts  bool // items or prefixItems
+	describesArrayParts  bool // items
 }
 
 // A scalar is the value of a const or enum: a string, a boolean or null.
@@ -96,7 +95,7 @@ func (c *ruleCompiler) compile(node any, ptr string) (*rule, error) {
 			}
 		}
 		r.describesObjectParts = len(r.properties) > 0 || r.additional != nil
-		r.describesArrayParts = r.items != nil || len(r.prefixItems) > 0
+		r.describesArrayParts = r.items != nil
 		return r, nil
 	default:
 		return nil, fmt.Errorf("%s: a schema must be an object or a boolean, not %T", ptr, node)
@@ -133,7 +132,7 @@ func (c *ruleCompiler) keyword(r *rule, key string, value any, ptr, message stri
 		return c.scalarKeyword(r, key, value, message)
 	case "properties", "additionalProperties", "required", "minProperties", "maxProperties":
 		return c.objectKeyword(r, key, value, ptr)
-	case "items", "prefixItems", "minItems", "maxItems":
+	case "items", "minItems", "maxItems":
 		return c.arrayKeyword(r, key, value, ptr)
 	default:
 		return fmt.Errorf("keyword %q is not supported by the compiled request checks", key)

@@ -89,7 +89,7 @@ func (s *scan) numberRule(r *rule, d *decimal, integer bool) {
 		s.numberRule(p, d, integer)
 	}
 	for _, b := range r.numberBounds {
-		if b.refuses(compareDecimals(*d, b.limit)) {
+		if b.refuses(compareDecimals(d, &b.limit)) {
 			s.problem(&s.found.problems, b.problem)
 		}
 	}

@@ -18,8 +18,9 @@ type scan struct {
 	found           found
 	// names are the member names of the objects being read, innermost last (scanobjects.go);
 	// decoded keeps the names that escapes or bad UTF-8 had to be decoded for.
-	names   []memberName
-	decoded []byte
+	names     []memberName
+	nameSlots []nameSlot
+	decoded   []byte
 	// text holds the string value being checked when it had to be decoded.
 	text []byte
 	// frames lead from the body (frames[0]) to the value being read.
@@ -73,7 +74,7 @@ func validateBody(c *valueCheck, body []byte) error {
 func (s *scan) release() {
 	s.body = nil
 	clear(s.names[:cap(s.names)])
-	s.names = s.names[:0]
+	s.names, s.nameSlots = s.names[:0], s.nameSlots[:0]
 	s.decoded, s.text = s.decoded[:0], s.text[:0]
 	clear(s.frames[:cap(s.frames)])
 	if cap(s.found.nodes) > keptNodes || cap(s.found.problems) > keptNodes || cap(s.found.shapes) > keptNodes {

@@ -2,7 +2,6 @@ package apispec
 
 import (
 	"bytes"
-	"unicode/utf8"
 )
 
 // A memberName is a distinct member name of an object being read, with the problems found in
@@ -28,9 +27,9 @@ type objectReading struct {
 	// twin is the first (in byte order) of the names another repeats in a different case.
 	long, nul bool
 	twin      []byte
-	// byName and byFold index the names of an object of more than pairwiseNames members.
-	byName map[string]int
-	byFold map[string][]byte
+	// slots, when there are more than pairwiseNames names, index them by folded name in
+	// scan.nameSlots[slotsFrom:slotsFrom+slots].
+	slotsFrom, slots int
 }
 
 // enter goes one level deeper and reports whether that is within maxDepth.
@@ -54,6 +53,9 @@ func (s *scan) object(c *objectCheck) (cut bool) {
 	}
 	s.readMembers(&r)
 	s.names = s.names[:r.base]
+	if r.slots > 0 {
+		s.nameSlots = s.nameSlots[:r.slotsFrom]
+	}
 	s.depth--
 	if s.broken || s.tooDeep {
 		return false
@@ -147,9 +149,9 @@ func (s *scan) member(r *objectReading, raw rawString) {
 	name := decode(raw, &s.decoded)
 	ascii := raw.ascii && !raw.escaped
 	if !ascii {
-		ascii = utf8.RuneCount(name) == len(name)
+		ascii = countRunes(name) == len(name)
 	}
-	r.long = r.long || (len(name) > maxNameLength && utf8.RuneCount(name) > maxNameLength)
+	r.long = r.long || (len(name) > maxNameLength && countRunes(name) > maxNameLength)
 	r.nul = r.nul || (raw.escaped && bytes.IndexByte(name, 0) >= 0)
 	i := s.sameName(r, name, ascii)
 	if i >= 0 {
@@ -210,7 +212,7 @@ func (s *scan) array(c *arrayCheck) (cut bool) {
 			}
 			var item *valueCheck
 			if check != nil {
-				item = check.item(n)
+				item = check.items
 			}
 			s.enterItem(n)
 			s.value(item)

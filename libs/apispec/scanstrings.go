@@ -2,6 +2,7 @@ package apispec
 
 import (
 	"bytes"
+	"encoding/binary"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -41,27 +42,33 @@ type rawString struct {
 // readString reads the string whose opening quote is at s.pos, with the escapes and
 // characters encoding/json accepts; ok is false (and the body broken) when it is not one.
 func (s *scan) readString() (raw rawString, ok bool) {
-	s.pos++
-	start := s.pos
+	body, i := s.body, s.pos+1
+	start := i
 	raw.ascii = true
-	for s.pos < len(s.body) {
-		switch byteClasses[s.body[s.pos]] {
+	for i < len(body) {
+		if i+8 <= len(body) && plainWord(binary.LittleEndian.Uint64(body[i:])) {
+			i += 8
+			continue
+		}
+		switch c := body[i]; byteClasses[c] {
 		case plainASCII:
-			s.pos++
+			i++
 			continue
 		case plainUTF8:
 			raw.ascii = false
-			s.pos++
+			i++
 			continue
 		}
-		switch s.body[s.pos] {
+		s.pos = i
+		switch body[i] {
 		case '"':
-			raw.bytes = s.body[start:s.pos]
+			raw.bytes = body[start:i]
 			s.pos++
 			return raw, true
 		case '\\':
 			raw.escaped = true
 			if s.escape() {
+				i = s.pos
 				continue
 			}
 		}
@@ -69,6 +76,17 @@ func (s *scan) readString() (raw rawString, ok bool) {
 	}
 	s.broken = true
 	return raw, false
+}
+
+// plainWord reports whether the 8 bytes of x are all plain ASCII: neither a quote, a
+// backslash, a control character nor a byte of a multi-byte character.
+func plainWord(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	quote, backslash := x^(ones*'"'), x^(ones*'\\')
+	found := (quote - ones) &^ quote
+	found |= (backslash - ones) &^ backslash
+	found |= (x - ones*' ') &^ x
+	return (found|x)&highs == 0
 }
 
 // escape moves past the escape whose backslash is at s.pos and reports whether it is one
@@ -197,7 +215,7 @@ func (s *scan) stringValue(c *valueCheck) (cut bool) {
 	}
 	runes := len(str)
 	if raw.escaped || !raw.ascii {
-		runes = utf8.RuneCount(str)
+		runes = countRunes(str)
 	}
 	if runes > c.shortest {
 		for _, b := range c.maxLength {

@@ -91,13 +91,7 @@ func NewValidator() (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("apispec: decode document: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	// The e-mail rule of the contract is the pattern of the Email schema;
-	// "format: email" stays an annotation so that limits the contract does
-	// not set (RFC 5321 lengths, quoted local parts) are not enforced twice.
-	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(any) error { return nil }})
+	c := newSchemaCompiler()
 	if err := c.AddResource(documentURL, doc); err != nil {
 		return nil, fmt.Errorf("apispec: add document: %w", err)
 	}
@@ -119,6 +113,19 @@ func NewValidator() (*Validator, error) {
 		return nil, fmt.Errorf("apispec: the Error schema: %w", err)
 	}
 	return v, nil
+}
+
+// newSchemaCompiler returns a compiler of the schema library for the document: draft 2020-12
+// with format assertion.
+func newSchemaCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	// The e-mail rule of the contract is the pattern of the Email schema;
+	// "format: email" stays an annotation so that limits the contract does
+	// not set (RFC 5321 lengths, quoted local parts) are not enforced twice.
+	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(any) error { return nil }})
+	return c
 }
 
 // ValidateError checks an answer of status against the standard error body (the Error schema):
