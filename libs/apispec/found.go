@@ -19,14 +19,14 @@ type found struct {
 // A pathNode is a path: the step that leads to its value from the value of its parent node.
 // Node 0 is the body itself.
 type pathNode struct {
-	parent int32
+	parent int
 	step   step
 }
 
 // A foundProblem is one problem found at the value of a node. A dropped problem was found in
 // a value that a later member of the same name replaced (encoding/json keeps the last).
 type foundProblem struct {
-	node    int32
+	node    int
 	dropped bool
 	wording *wording
 }
@@ -39,9 +39,9 @@ func (f *found) reset() {
 }
 
 // child returns a new node for the step from the value of parent.
-func (f *found) child(parent int32, s step) int32 {
+func (f *found) child(parent int, s step) int {
 	f.nodes = append(f.nodes, pathNode{parent: parent, step: s})
-	return int32(len(f.nodes) - 1)
+	return len(f.nodes) - 1
 }
 
 // drop marks the problems list[from:to] dropped; to is past the end when the list was cut
@@ -60,17 +60,17 @@ func live(list []foundProblem) bool {
 // finish is finish (problems.go) for the problems of list: a type mismatch hides the other
 // problems of its value, duplicates are dropped, and the first maxProblems are worded.
 func (f *found) finish(list []foundProblem) []fault.Problem {
-	var typed map[int32]bool
+	var typed map[int]bool
 	for _, p := range list {
 		if p.wording.isType && !p.dropped {
 			if typed == nil {
-				typed = map[int32]bool{}
+				typed = map[int]bool{}
 			}
 			typed[p.node] = true
 		}
 	}
 	type seenKey struct {
-		node int32
+		node int
 		text string
 	}
 	seen := make(map[seenKey]bool, len(list))
@@ -93,7 +93,7 @@ func (f *found) finish(list []foundProblem) []fault.Problem {
 }
 
 // path appends the steps of the path of node to at.
-func (f *found) path(at []step, node int32) []step {
+func (f *found) path(at []step, node int) []step {
 	start := len(at)
 	for ; node > 0; node = f.nodes[node].parent {
 		at = append(at, f.nodes[node].step)

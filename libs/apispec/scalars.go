@@ -1,18 +1,5 @@
 package apispec
 
-import "fmt"
-
-// The problems the compiled checks word alike wherever they are found.
-var (
-	requiredWording   = &wording{code: codeRequired, text: "is required"}
-	notAllowedWording = &wording{code: codeNotAllowed, text: "is not allowed"}
-	hugeNumberWording = &wording{code: codeTooLarge, text: "is a number outside the range this API accepts"}
-	nulWording        = &wording{code: codeInvalidFormat, text: nulProblem}
-	longNamesWording  = &wording{code: codeTooLong, text: fmt.Sprintf("must not have member names longer than %d characters", maxNameLength)}
-	nulNamesWording   = &wording{code: codeInvalidFormat, text: "must not have member names containing the character U+0000"}
-	twinWording       = &wording{code: codeDuplicate, text: "is given more than once: member names are compared without regard to case"}
-)
-
 // The rules check a string, number, boolean or null as the library does: a rule that refuses
 // the value by its type, its const, its enum or its format says only that; otherwise its
 // parts, then its other keywords, check it too. A string's maximum lengths are checked before

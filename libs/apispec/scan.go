@@ -19,6 +19,7 @@ type scan struct {
 	// names are the member names of the objects being read, innermost last (scanobjects.go);
 	// decoded keeps the names that escapes or bad UTF-8 had to be decoded for.
 	names     []memberName
+	mostNames int // the most names held at once, to clear
 	nameSlots []nameSlot
 	decoded   []byte
 	// text holds the string value being checked when it had to be decoded.
@@ -33,7 +34,7 @@ type scan struct {
 type frame struct {
 	key   []byte
 	index int
-	node  int32
+	node  int
 }
 
 // scans keeps scans for reuse: a body is usually checked without allocating.
@@ -70,13 +71,17 @@ func validateBody(c *valueCheck, body []byte) error {
 	return nil
 }
 
-// release returns s to the pool without the body or anything taken from it.
+// release returns s to the pool without the body or anything taken from it, and without the
+// buffers a large body made it grow.
 func (s *scan) release() {
 	s.body = nil
-	clear(s.names[:cap(s.names)])
-	s.names, s.nameSlots = s.names[:0], s.nameSlots[:0]
-	s.decoded, s.text = s.decoded[:0], s.text[:0]
+	clear(s.names[:s.mostNames])
 	clear(s.frames[:cap(s.frames)])
+	s.names, s.mostNames, s.nameSlots = s.names[:0], 0, s.nameSlots[:0]
+	s.decoded, s.text = s.decoded[:0], s.text[:0]
+	if cap(s.names) > keptNodes || cap(s.nameSlots) > keptNodes {
+		s.names, s.nameSlots = nil, nil
+	}
 	if cap(s.found.nodes) > keptNodes || cap(s.found.problems) > keptNodes || cap(s.found.shapes) > keptNodes {
 		s.found = found{}
 	}
@@ -218,7 +223,7 @@ func (s *scan) leave()                  { s.frames = s.frames[:len(s.frames)-1] 
 func (s *scan) atBody() bool { return len(s.frames) == 1 }
 
 // node returns the path node of the value being read, making it and its parents' as needed.
-func (s *scan) node() int32 {
+func (s *scan) node() int {
 	made := len(s.frames) - 1
 	for made > 0 && s.frames[made].node == 0 {
 		made--

@@ -15,8 +15,8 @@ import (
 // A nameSlot is an entry of the index of an object's names: the hash of a name's folded form
 // and its index in scan.names, -1 for an empty slot.
 type nameSlot struct {
-	hash uint32
-	name int32
+	hash uint64
+	name int
 }
 
 // sameName returns the index in s.names of the member of the object being read whose name is
@@ -48,10 +48,10 @@ func (s *scan) sameName(r *objectReading, name []byte, ascii bool) int {
 // under index i and returns -1.
 func (s *scan) file(r *objectReading, name []byte, i int) int {
 	h, mask := foldHash(name), r.slots-1
-	for at := int(h) & mask; ; at = (at + 1) & mask {
+	for at := int(h>>1) & mask; ; at = (at + 1) & mask { //nolint:gosec // any bits of the hash do
 		slot := &s.nameSlots[r.slotsFrom+at]
 		if slot.name < 0 {
-			slot.hash, slot.name = h, int32(i)
+			slot.hash, slot.name = h, i
 			return -1
 		}
 		if slot.hash != h {
@@ -84,24 +84,27 @@ func (s *scan) reindex(r *objectReading, size int) {
 	}
 }
 
-// foldHash hashes the folded form of name (foldName) without building it: names that differ
-// only in case hash alike.
-func foldHash(name []byte) uint32 {
-	h := uint32(2166136261)
+// foldHash hashes the folded form of name (foldName) without building it, with FNV-1a: names
+// that differ only in case hash alike.
+func foldHash(name []byte) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	var folded [utf8.UTFMax]byte
 	for i := 0; i < len(name); {
-		r := rune(name[i])
-		if r < utf8.RuneSelf {
-			if 'a' <= r && r <= 'z' {
-				r -= 'a' - 'A'
+		c := name[i]
+		if c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
 			}
+			h = (h ^ uint64(c)) * prime
 			i++
-		} else {
-			var n int
-			r, n = utf8.DecodeRune(name[i:])
-			r = foldRune(r)
-			i += n
+			continue
 		}
-		h = (h ^ uint32(r)) * 16777619
+		r, n := utf8.DecodeRune(name[i:])
+		for _, b := range utf8.AppendRune(folded[:0], foldRune(r)) {
+			h = (h ^ uint64(b)) * prime
+		}
+		i += n
 	}
 	return h
 }

@@ -162,6 +162,7 @@ func (s *scan) member(r *objectReading, raw rawString) {
 	} else {
 		i = len(s.names)
 		s.names = append(s.names, memberName{name: name, ascii: ascii})
+		s.mostNames = max(s.mostNames, len(s.names))
 		if r.distinct++; r.check != nil && r.distinct > r.check.fewest {
 			// Cut: nothing the schemas say at or inside the object counts.
 			s.found.problems = s.found.problems[:r.problemsMark]

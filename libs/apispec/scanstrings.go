@@ -180,20 +180,20 @@ func unescaped(c byte) byte {
 func hex4(b []byte) rune {
 	var r rune
 	for _, c := range b[:4] {
-		r = r<<4 | rune(hexValue(c))
+		r = r<<4 | hexValue(c)
 	}
 	return r
 }
 
 // hexValue returns the value of a hexadecimal digit, -1 for another byte.
-func hexValue(c byte) int {
+func hexValue(c byte) rune {
 	switch {
 	case c >= '0' && c <= '9':
-		return int(c - '0')
+		return rune(c - '0')
 	case c >= 'a' && c <= 'f':
-		return int(c - 'a' + 10)
+		return rune(c - 'a' + 10)
 	case c >= 'A' && c <= 'F':
-		return int(c - 'A' + 10)
+		return rune(c - 'A' + 10)
 	}
 	return -1
 }
