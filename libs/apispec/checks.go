@@ -42,11 +42,38 @@ type objectCheck struct {
 	maxMembers []countBound
 	fewest     int
 	minMembers []countBound
-	// members checks the members the rules name, others every other member.
+	// members checks the members the rules name, others every other member; few lists members
+	// when they are few, where a look-up is faster than in the map.
 	members map[string]*memberCheck
+	few     []namedMember
 	others  *memberCheck
 	// required names the members that must be present; members[required[i]].required is i.
 	required []string
+}
+
+// A namedMember is a member's check with its name.
+type namedMember struct {
+	name  string
+	check *memberCheck
+}
+
+// fewMembers is the most members objectCheck.few lists.
+const fewMembers = 8
+
+// member returns the check of the member named name.
+func (c *objectCheck) member(name []byte) *memberCheck {
+	if c.few != nil || len(c.members) == 0 {
+		for _, m := range c.few {
+			if m.name == string(name) {
+				return m.check
+			}
+		}
+		return c.others
+	}
+	if m, ok := c.members[string(name)]; ok {
+		return m
+	}
+	return c.others
 }
 
 // A memberCheck is what the rules of an object say of one of its members.

@@ -57,6 +57,11 @@ func (b *checkBuilder) object(rules, reached []*rule) (*objectCheck, error) {
 	for i, name := range c.required {
 		c.members[name].required = i
 	}
+	if len(c.members) <= fewMembers {
+		for _, name := range slices.Sorted(maps.Keys(c.members)) {
+			c.few = append(c.few, namedMember{name, c.members[name]})
+		}
+	}
 	return c, nil
 }
 

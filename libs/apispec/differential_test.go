@@ -139,6 +139,9 @@ func genericBodies() [][]byte {
 		[]byte(`{"search":"\ud83c\udfcb\ud83c","status":"\u0050UBLISHED","\u006cimit":"1"}`),
 		[]byte(`{"search":"\udfcb\ud83c\u0041\"\\\/\b\f\n\r\t"}`), []byte(`{"email":"` + str(300, "é") + `"}`),
 		[]byte(`{"athletes":"x","athletes":[],"teamName":{"a":1,"a":` + str(300, "1") + `}}`),
+		[]byte(`{"athletes":[{"phone":1,"x":1e999}],"athletes":[{}],"ipEnrichment":{"provider":"x","provider":"ipquery","foo":1,"foo":2}}`),
+		[]byte(`{"selectedSupplementIds":[1e999,` + strings.TrimSuffix(str(60, `"x",`), ",") + `],"waiversAccepted":{"":1,"":true}}`),
+		[]byte(`{` + strings.TrimSuffix(str(70, `"a":[{"b":1,"B":2}],`), ",") + `}`),
 	}
 }
 

@@ -50,30 +50,41 @@ const maxExponent = 1 << 40
 
 // readDecimal reads a literal of the JSON number grammar.
 func readDecimal(lit []byte) decimal {
-	var d decimal
-	if lit[0] == '-' {
-		d.neg, lit = true, lit[1:]
+	neg := lit[0] == '-'
+	if neg {
+		lit = lit[1:]
 	}
-	whole := digitRun(lit)
-	if whole == len(lit) && whole <= maxIntegerDigits {
+	n := digitRun(lit)
+	whole, rest := lit[:n], lit[n:]
+	var fraction, exponent []byte
+	if len(rest) > 0 && rest[0] == '.' {
+		n = digitRun(rest[1:])
+		fraction, rest = rest[1:1+n], rest[1+n:]
+	}
+	if len(rest) > 0 {
+		exponent = rest[1:]
+	}
+	return decimalOf(neg, whole, fraction, exponent)
+}
+
+// decimalOf reads the parts of a number literal: its sign, the digits before the point and
+// after it, and those of its exponent with their sign (nil when it has none).
+func decimalOf(neg bool, whole, fraction, exponent []byte) decimal {
+	d := decimal{neg: neg}
+	if fraction == nil && exponent == nil && len(whole) <= maxIntegerDigits {
 		d.isInt = true
-		for _, c := range lit {
+		for _, c := range whole {
 			d.integer = d.integer*10 + int64(c-'0')
 		}
-		if d.neg {
+		if neg {
 			d.integer = -d.integer
 		}
 	}
-	head, rest := lit[:whole], lit[whole:]
-	var tail []byte
-	if len(rest) > 0 && rest[0] == '.' {
-		n := digitRun(rest[1:])
-		tail, rest = rest[1:1+n], rest[1+n:]
-	}
 	exp := 0
-	if len(rest) > 0 {
-		exp = readExponent(rest[1:])
+	if exponent != nil {
+		exp = readExponent(exponent)
 	}
+	head, tail := whole, fraction
 	if len(head) == 1 && head[0] == '0' {
 		zeros := 0
 		for zeros < len(tail) && tail[zeros] == '0' {

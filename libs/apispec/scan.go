@@ -28,13 +28,12 @@ type scan struct {
 	frames []frame
 }
 
-// A frame is a step on the way from the body to the value being read: into the member named
-// key (index -1), or the item at index. Its path node is made for the first problem at or
-// inside its value.
+// A frame is a step on the way from the body to the value being read: into the member whose
+// name is names[name], or (name -1) the item at index. Its path node is made for the first
+// problem at or inside its value.
 type frame struct {
-	key   []byte
-	index int
-	node  int
+	name, index int
+	node        int
 }
 
 // scans keeps scans for reuse: a body is usually checked without allocating.
@@ -52,7 +51,7 @@ func validateBody(c *valueCheck, body []byte) error {
 	defer s.release()
 	s.body, s.pos, s.depth, s.broken, s.tooDeep = body, 0, 0, false, false
 	s.found.reset()
-	s.frames = append(s.frames[:0], frame{})
+	s.frames = append(s.frames[:0], frame{name: -1})
 	s.value(c)
 	if !s.broken && !s.tooDeep {
 		s.skipSpace()
@@ -76,7 +75,6 @@ func validateBody(c *valueCheck, body []byte) error {
 func (s *scan) release() {
 	s.body = nil
 	clear(s.names[:s.mostNames])
-	clear(s.frames[:cap(s.frames)])
 	s.names, s.mostNames, s.nameSlots = s.names[:0], 0, s.nameSlots[:0]
 	s.decoded, s.text = s.decoded[:0], s.text[:0]
 	if cap(s.names) > keptNodes || cap(s.nameSlots) > keptNodes {
@@ -166,9 +164,11 @@ func (s *scan) literal(word string) bool {
 // number reads a number literal, with the JSON grammar encoding/json reads, and checks it.
 func (s *scan) number(c *valueCheck) {
 	start := s.pos
-	if s.pos < len(s.body) && s.body[s.pos] == '-' {
+	neg := s.pos < len(s.body) && s.body[s.pos] == '-'
+	if neg {
 		s.pos++
 	}
+	whole := s.pos
 	switch {
 	case s.pos < len(s.body) && s.body[s.pos] == '0':
 		s.pos++
@@ -178,27 +178,31 @@ func (s *scan) number(c *valueCheck) {
 		s.broken = true
 		return
 	}
+	var fraction, exponent []byte
+	end := s.pos
 	if s.pos < len(s.body) && s.body[s.pos] == '.' {
+		from := s.pos + 1
 		if s.pos++; s.digits() == 0 {
 			return
 		}
+		fraction = s.body[from:s.pos]
 	}
 	if s.pos < len(s.body) && (s.body[s.pos] == 'e' || s.body[s.pos] == 'E') {
-		s.pos++
-		if s.pos < len(s.body) && (s.body[s.pos] == '+' || s.body[s.pos] == '-') {
+		sign := s.pos + 1
+		if s.pos++; s.pos < len(s.body) && (s.body[s.pos] == '+' || s.body[s.pos] == '-') {
 			s.pos++
 		}
-		if s.digits() == 0 {
+		if s.digits(); s.broken {
 			return
 		}
+		exponent = s.body[sign:s.pos]
 	}
-	lit := s.body[start:s.pos]
-	if isHugeNumber(lit) {
+	if lit := s.body[start:s.pos]; len(lit) > maxNumberLength || (exponent != nil && isHugeNumber(lit)) {
 		s.problem(&s.found.shapes, hugeNumberWording)
 		return
 	}
 	if c != nil {
-		s.checkNumber(c.rules, readDecimal(lit))
+		s.checkNumber(c.rules, decimalOf(neg, s.body[whole:end], fraction, exponent))
 	}
 }
 
@@ -215,9 +219,9 @@ func (s *scan) digits() int {
 
 // enterMember and enterItem move into a member or an item of the value being read; leave
 // moves back out.
-func (s *scan) enterMember(name []byte) { s.frames = append(s.frames, frame{key: name, index: -1}) }
-func (s *scan) enterItem(i int)         { s.frames = append(s.frames, frame{index: i}) }
-func (s *scan) leave()                  { s.frames = s.frames[:len(s.frames)-1] }
+func (s *scan) enterMember(name int) { s.frames = append(s.frames, frame{name: name}) }
+func (s *scan) enterItem(i int)      { s.frames = append(s.frames, frame{name: -1, index: i}) }
+func (s *scan) leave()               { s.frames = s.frames[:len(s.frames)-1] }
 
 // atBody reports whether the value being read is the body itself.
 func (s *scan) atBody() bool { return len(s.frames) == 1 }
@@ -231,8 +235,8 @@ func (s *scan) node() int {
 	for i := made + 1; i < len(s.frames); i++ {
 		f := &s.frames[i]
 		step := item(f.index)
-		if f.index < 0 {
-			step = member(string(f.key))
+		if f.name >= 0 {
+			step = member(string(s.names[f.name].name))
 		}
 		f.node = s.found.child(s.frames[i-1].node, step)
 	}

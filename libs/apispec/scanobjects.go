@@ -171,16 +171,14 @@ func (s *scan) member(r *objectReading, raw rawString) {
 	}
 	var m *memberCheck
 	if r.check != nil {
-		if m = r.check.members[string(name)]; m == nil {
-			m = r.check.others
-		}
+		m = r.check.member(name)
 	}
 	s.names[i].problemsFrom, s.names[i].shapesFrom = len(s.found.problems), len(s.found.shapes)
 	var value *valueCheck
 	if m != nil {
 		value = m.value
 	}
-	s.enterMember(name)
+	s.enterMember(i)
 	if cut := s.value(value); m != nil && m.notAllowed && !cut {
 		s.problem(&s.found.problems, notAllowedWording)
 	}
