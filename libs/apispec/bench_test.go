@@ -27,10 +27,22 @@ func BenchmarkBrowserBodies(b *testing.B) {
 }
 
 func benchmarkBody(b *testing.B, v *Validator, op string, body []byte, valid bool) {
+	benchmarkWith(b, v.ValidateRequest, op, body, valid)
+}
+
+// benchmarkBoth measures the compiled checks the gateway runs ("compiled") beside the library
+// path they replace ("library": decoding, the walks of nesting, shape and bounds, and the
+// schema library), on the same body in the same run.
+func benchmarkBoth(b *testing.B, v *Validator, op string, body []byte, valid bool) {
+	b.Run("compiled", func(b *testing.B) { benchmarkWith(b, v.ValidateRequest, op, body, valid) })
+	b.Run("library", func(b *testing.B) { benchmarkWith(b, v.validateRequestWithLibrary, op, body, valid) })
+}
+
+func benchmarkWith(b *testing.B, validate func(string, []byte) error, op string, body []byte, valid bool) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := v.ValidateRequest(op, body); (err == nil) != valid {
+		if err := validate(op, body); (err == nil) != valid {
 			b.Fatalf("valid %v, got %v", valid, err)
 		}
 	}
@@ -42,13 +54,13 @@ func benchmarkBody(b *testing.B, v *Validator, op string, body []byte, valid boo
 func BenchmarkValidateCheckoutSession(b *testing.B) {
 	v := validator(b)
 	body := encode(b, checkoutSession())
-	benchmarkBody(b, v, session, body, true)
+	benchmarkBoth(b, v, session, body, true)
 }
 
 // BenchmarkValidateSearchEvents measures a small, typical body.
 func BenchmarkValidateSearchEvents(b *testing.B) {
 	v := validator(b)
-	benchmarkBody(b, v, "browserSearchEvents", []byte(`{"search":"madrid","limit":20,"offset":40}`), true)
+	benchmarkBoth(b, v, "browserSearchEvents", []byte(`{"search":"madrid","limit":20,"offset":40}`), true)
 }
 
 // BenchmarkNewValidator measures compiling every schema of the document.
@@ -65,7 +77,7 @@ func BenchmarkNewValidator(b *testing.B) {
 // registration create an organizer backend may send.
 func BenchmarkValidateCreateRegistration(b *testing.B) {
 	v := validator(b)
-	benchmarkBody(b, v, "organizerCreateRegistration", apispectest.LargestJSON("organizerCreateRegistration"), true)
+	benchmarkBoth(b, v, "organizerCreateRegistration", apispectest.LargestJSON("organizerCreateRegistration"), true)
 }
 
 // BenchmarkValidateTypicalCreate measures the gateway's validation of a create as organizer
@@ -76,5 +88,5 @@ func BenchmarkValidateTypicalCreate(b *testing.B) {
 	body := []byte(`{"eventId":"evt_00000000000000000001","categoryId":"cat_00000000000000000001","teamName":"Ana García",` +
 		`"club":"Madrid","athletes":[{"fullname":"Ana García","idNumber":"12345678Z","email":"ana@example.com",` +
 		`"phone":"+34600000000","gender":"FEMALE","birthDate":"1990-05-01"}]}`)
-	benchmarkBody(b, v, "organizerCreateRegistration", body, true)
+	benchmarkBoth(b, v, "organizerCreateRegistration", body, true)
 }

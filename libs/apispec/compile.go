@@ -13,9 +13,9 @@ import (
 // jsonMedia is the only media type of the document.
 const jsonMedia = "application/json"
 
-// compileOperation compiles the request body schema and the response body
-// schemas of one operation.
-func (v *Validator) compileOperation(c *jsonschema.Compiler, op Operation) error {
+// compileOperation compiles the request body schema, with the schema library and into checks,
+// and the response body schemas of one operation.
+func (v *Validator) compileOperation(c *jsonschema.Compiler, checks *requestChecks, op Operation) error {
 	opPtr := "/paths/" + escapePointer(op.Path) + "/" + strings.ToLower(op.Method)
 	raw, err := lookupPointer(spec.tree, opPtr)
 	if err != nil {
@@ -30,6 +30,9 @@ func (v *Validator) compileOperation(c *jsonschema.Compiler, op Operation) error
 			return err
 		}
 		if rs.schema, err = compileMedia(c, body, ptr); err != nil {
+			return fmt.Errorf("request body: %w", err)
+		}
+		if rs.check, err = checks.compile(mediaSchema(ptr)); err != nil {
 			return fmt.Errorf("request body: %w", err)
 		}
 		rs.required, _ = body["required"].(bool)
@@ -80,8 +83,13 @@ func compileMedia(c *jsonschema.Compiler, obj map[string]any, ptr string) (*json
 	if _, ok := media["schema"]; !ok {
 		return nil, fmt.Errorf("no %s schema at %s", jsonMedia, ptr)
 	}
-	loc := ptr + "/content/" + escapePointer(jsonMedia) + "/schema"
-	return c.Compile(documentURL + "#" + loc)
+	return c.Compile(documentURL + "#" + mediaSchema(ptr))
+}
+
+// mediaSchema is the JSON pointer of the application/json schema of the request body or
+// response object at ptr.
+func mediaSchema(ptr string) string {
+	return ptr + "/content/" + escapePointer(jsonMedia) + "/schema"
 }
 
 // resolveRef follows local $ref links of OpenAPI objects (request bodies,

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/podiumhq/podium/libs/apispec/apispectest"
 )
 
@@ -18,26 +20,10 @@ func FuzzValidateRequest(f *testing.F) {
 			ops = append(ops, op)
 		}
 	}
-	generic := [][]byte{
-		nil,
-		[]byte(`{}`),
-		[]byte(`[]`),
-		[]byte(`null`),
-		[]byte(`{"limit":1e999999}`),
-		[]byte(`{"athletes":[{"phone":"+1","birthDate":"2023-02-29"}]}`),
-		[]byte(`{"waiversAccepted":{"":true,"a b":1}}`),
-		[]byte(`{"ipEnrichment":{"network":{"x":[[[[]]]]}}}`),
-		[]byte(`{"legalSignature":{"strokes":[[{"x":1.0000000001,"t":-0}]]}}`),
-		[]byte("{\"search\":\"\xff\xfe\"}"),
-		[]byte(`{"x":` + str(40, "[") + str(40, "]") + `}`),
-		[]byte(`{"x":[{"` + str(129, "n") + `":1}]}`),
-		[]byte(`{"selectedSupplementIds":[` + strings.TrimSuffix(str(60, "1,"), ",") + `]}`),
-		[]byte(`{"k":1,"K":2,"a":{"\u212a":1,"k":2},"athletes":[{}],"waiversAccepted":{"` + str(129, "w") + `":1}}`),
-	}
 	for i, op := range ops {
 		f.Add(uint8(i), apispectest.Encode(apispectest.Minimal(op.ID)))
 	}
-	for i, s := range generic {
+	for i, s := range genericBodies() {
 		f.Add(uint8(i), s)
 	}
 	for _, body := range []map[string]any{checkoutSession(), createRegistration(), searchRegistrations()} {
@@ -62,6 +48,64 @@ func FuzzValidateRequest(f *testing.F) {
 		for _, p := range verr.Problems {
 			if p.Message == "" || p.Code == "" || !strings.HasPrefix(p.Message, p.Path) {
 				t.Fatalf("%s: a problem without a message or a code, or whose message does not start with its path, among %+v", op.ID, verr.Problems)
+			}
+		}
+	})
+}
+
+// FuzzCompiledChecksMatchTheLibrary feeds arbitrary bodies to every operation of the document
+// that takes one, through the compiled checks and through the library path, which must answer
+// alike, problem for problem (differential_test.go).
+func FuzzCompiledChecksMatchTheLibrary(f *testing.F) {
+	ops := bodyOperations()
+	for i, op := range ops {
+		for _, body := range baseBodies(op.ID) {
+			f.Add(uint8(i), encode(f, body))
+		}
+		if op.MaxBodyBytes <= 4096 {
+			for _, h := range apispectest.Hostile(op.ID, op.MaxBodyBytes, nil) {
+				f.Add(uint8(i), h.JSON)
+			}
+		}
+	}
+	for i, body := range genericBodies() {
+		f.Add(uint8(i), body)
+	}
+	v := validator(f)
+	f.Fuzz(func(t *testing.T, opIndex uint8, body []byte) {
+		compareWithLibrary(t, v, ops[int(opIndex)%len(ops)].ID, body)
+	})
+}
+
+// FuzzFormatsMatchTheLibrary checks the formats the compiled checks assert against the schema
+// library's own checks of them, on any string.
+func FuzzFormatsMatchTheLibrary(f *testing.F) {
+	for _, s := range []string{"2024-02-29", "2023-02-29", "0000-02-29", "1900-02-29", "2025-13-01", "2025-1-01",
+		"2025-05-01T08:00:00Z", "2025-05-01t08:00:00.123456789+05:30", "2025-05-01T23:59:60Z", "2025-05-01T08:00:60-23:59",
+		"2025-05-01T+8:-0:+1z", "2025-05-01T08:00:00.Z", "2025-05-01T08:00:00+0530", "https://example.com/a?b#c",
+		"mailto:a@b.es", "//example.com", "http://[::1%25eth0]/", "http://[fe80::1]:80/", "http://a:b:c/", "é"} {
+		f.Add(s)
+	}
+	library := map[string]*jsonschema.Schema{}
+	for name, check := range formats {
+		if check == nil {
+			continue
+		}
+		c := newSchemaCompiler()
+		url := "https://podium.invalid/" + name + ".json"
+		if err := c.AddResource(url, map[string]any{"format": name}); err != nil {
+			f.Fatal(err)
+		}
+		schema, err := c.Compile(url)
+		if err != nil {
+			f.Fatal(err)
+		}
+		library[name] = schema
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, schema := range library {
+			if got, want := formats[name]([]byte(s)), schema.Validate(s) == nil; got != want {
+				t.Errorf("format %s of %q: compiled %v, library %v", name, s, got, want)
 			}
 		}
 	})

@@ -240,7 +240,7 @@ func naturalCompare(a, b string) int {
 }
 
 // digitRun returns the length of the run of ASCII digits that starts s.
-func digitRun(s string) int {
+func digitRun[T ~string | ~[]byte](s T) int {
 	n := 0
 	for n < len(s) && s[n] >= '0' && s[n] <= '9' {
 		n++

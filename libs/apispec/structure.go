@@ -24,6 +24,17 @@ const (
 // nulProblem is the problem of a string holding the character U+0000.
 const nulProblem = "must not contain the character U+0000"
 
+// The problems worded alike wherever they are found, by the shape walk and by the compiled checks.
+var (
+	requiredWording   = &wording{code: codeRequired, text: "is required"}
+	notAllowedWording = &wording{code: codeNotAllowed, text: "is not allowed"}
+	hugeNumberWording = &wording{code: codeTooLarge, text: "is a number outside the range this API accepts"}
+	nulWording        = &wording{code: codeInvalidFormat, text: nulProblem}
+	longNamesWording  = &wording{code: codeTooLong, text: fmt.Sprintf("must not have member names longer than %d characters", maxNameLength)}
+	nulNamesWording   = &wording{code: codeInvalidFormat, text: "must not have member names containing the character U+0000"}
+	twinWording       = &wording{code: codeDuplicate, text: "is given more than once: member names are compared without regard to case"}
+)
+
 // tooDeepProblem is the problem of a body nested deeper than maxDepth.
 var tooDeepProblem = fmt.Sprintf("body must not nest objects and arrays more than %d levels deep", maxDepth)
 
@@ -82,26 +93,26 @@ func (s *shape) walk(v any) {
 	switch n := v.(type) {
 	case json.Number:
 		if isHugeNumber(n) {
-			s.report(codeTooLarge, "is a number outside the range this API accepts")
+			s.report(hugeNumberWording)
 		}
 	case string:
 		if strings.IndexByte(n, 0) >= 0 {
-			s.report(codeInvalidFormat, nulProblem)
+			s.report(nulWording)
 		}
 	case map[string]any:
 		if hasLongName(n) {
 			// Its members are not walked: their paths would repeat the long name.
-			s.report(codeTooLong, fmt.Sprintf("must not have member names longer than %d characters", maxNameLength))
+			s.report(longNamesWording)
 			return
 		}
 		if hasNulName(n) {
 			// Nor here: their paths would show the character.
-			s.report(codeInvalidFormat, "must not have member names containing the character U+0000")
+			s.report(nulNamesWording)
 			return
 		}
 		if name := twinOf(n); name != "" {
 			s.at = append(s.at, member(name))
-			s.report(codeDuplicate, "is given more than once: member names are compared without regard to case")
+			s.report(twinWording)
 			s.at = s.at[:len(s.at)-1]
 		}
 		for k, child := range n {
@@ -120,8 +131,8 @@ func (s *shape) walk(v any) {
 
 // report counts a problem about the value at the current path and keeps a copy of it if it is
 // among the first.
-func (s *shape) report(code, text string) {
-	p := problem{at: s.at, code: code, text: text}
+func (s *shape) report(w *wording) {
+	p := problem{at: s.at, code: w.code, text: w.text}
 	if s.first.admits(p) {
 		p.at = slices.Clone(s.at)
 	}

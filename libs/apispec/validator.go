@@ -57,6 +57,8 @@ type Validator struct {
 type requestSchema struct {
 	// schema is nil when the operation takes no body.
 	schema *jsonschema.Schema
+	// check is the schema compiled into the checks ValidateRequest runs.
+	check *valueCheck
 	// required reports that an empty body is refused rather than read as {}.
 	required bool
 }
@@ -89,13 +91,7 @@ func NewValidator() (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("apispec: decode document: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.AssertFormat()
-	// The e-mail rule of the contract is the pattern of the Email schema;
-	// "format: email" stays an annotation so that limits the contract does
-	// not set (RFC 5321 lengths, quoted local parts) are not enforced twice.
-	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(any) error { return nil }})
+	c := newSchemaCompiler()
 	if err := c.AddResource(documentURL, doc); err != nil {
 		return nil, fmt.Errorf("apispec: add document: %w", err)
 	}
@@ -104,8 +100,9 @@ func NewValidator() (*Validator, error) {
 		responses: map[string]responseSchemas{},
 		messages:  collectMessages(spec.tree),
 	}
+	checks := newRequestChecks(spec.tree)
 	for _, op := range spec.operations {
-		if err := v.compileOperation(c, op); err != nil {
+		if err := v.compileOperation(c, checks, op); err != nil {
 			return nil, fmt.Errorf("apispec: %s: %w", op.ID, err)
 		}
 	}
@@ -116,6 +113,19 @@ func NewValidator() (*Validator, error) {
 		return nil, fmt.Errorf("apispec: the Error schema: %w", err)
 	}
 	return v, nil
+}
+
+// newSchemaCompiler returns a compiler of the schema library for the document: draft 2020-12
+// with format assertion.
+func newSchemaCompiler() *jsonschema.Compiler {
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	c.AssertFormat()
+	// The e-mail rule of the contract is the pattern of the Email schema;
+	// "format: email" stays an annotation so that limits the contract does
+	// not set (RFC 5321 lengths, quoted local parts) are not enforced twice.
+	c.RegisterFormat(&jsonschema.Format{Name: "email", Validate: func(any) error { return nil }})
+	return c
 }
 
 // ValidateError checks an answer of status against the standard error body (the Error schema):
@@ -145,21 +155,42 @@ func (v *Validator) ValidateError(status int, body []byte) error {
 // ErrUnknownOperation. An empty body is read as {} when the operation's body
 // is optional; the body of an operation that takes none is not read.
 func (v *Validator) ValidateRequest(operationID string, body []byte) error {
+	rs, body, err := v.requestBody(operationID, body)
+	if err != nil || body == nil {
+		return err
+	}
+	return validateBody(rs.check, body)
+}
+
+// validateRequestWithLibrary checks a request body as ValidateRequest does, with the schema
+// library in place of the compiled checks: the reference the checks are tested and measured
+// against.
+func (v *Validator) validateRequestWithLibrary(operationID string, body []byte) error {
+	rs, body, err := v.requestBody(operationID, body)
+	if err != nil || body == nil {
+		return err
+	}
+	return v.validate(rs.schema, body)
+}
+
+// requestBody returns the request schema of the operation and the body to check: nil, with a
+// nil error, when there is nothing to check.
+func (v *Validator) requestBody(operationID string, body []byte) (requestSchema, []byte, error) {
 	rs, ok := v.requests[operationID]
 	if !ok {
-		return fmt.Errorf("%w: %q", ErrUnknownOperation, operationID)
+		return rs, nil, fmt.Errorf("%w: %q", ErrUnknownOperation, operationID)
 	}
 	if rs.schema == nil {
-		return nil
+		return rs, nil, nil
 	}
 	body = bytes.TrimSpace(body)
 	if len(body) == 0 {
 		if rs.required {
-			return invalid(codeRequired, "body is required: send a JSON object")
+			return rs, nil, invalid(codeRequired, "body is required: send a JSON object")
 		}
 		body = emptyObject
 	}
-	return v.validate(rs.schema, body)
+	return rs, body, nil
 }
 
 // ValidateResponse checks a response body of the operation against the
