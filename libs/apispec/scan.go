@@ -98,22 +98,22 @@ func (s *scan) value(c *valueCheck) (cut bool) {
 		s.broken = true
 		return false
 	}
-	switch b := s.body[s.pos]; {
-	case b == '{':
+	switch s.body[s.pos] {
+	case '{':
 		return s.object(c.objects())
-	case b == '[':
+	case '[':
 		return s.array(c.arrays())
-	case b == '"':
+	case '"':
 		return s.stringValue(c)
-	case b == 't':
+	case 't':
 		if s.literal("true") {
 			s.checkLiteral(c, typeBoolean, true)
 		}
-	case b == 'f':
+	case 'f':
 		if s.literal("false") {
 			s.checkLiteral(c, typeBoolean, false)
 		}
-	case b == 'n':
+	case 'n':
 		if s.literal("null") {
 			s.checkLiteral(c, typeNull, false)
 		}
