@@ -20,8 +20,8 @@ import (
 // Every create writes a few rows, but a transaction of its own would also pay a commit (a WAL
 // flush) and, when creates crowd into one category, wait on that category's ledger row until
 // the previous create committed. Concurrent creates are therefore combined: they queue in the
-// process, and each of a few runners takes everything queued (whatever the categories and
-// events) into one transaction, which runs as a single round trip:
+// process, and a runner takes everything queued (whatever the categories and events) into one
+// transaction, which runs as a single round trip:
 //
 //   - when a category of the batch has a quota, the places taken are read first (another
 //     round trip) and granted in arrival order; the requests that do not fit get their quota
@@ -37,9 +37,12 @@ import (
 // number taken, say) reruns each request of the batch alone, so that each gets its own
 // answer.
 
-// runners is the number of combined transactions one process runs at a time: while one
-// commits, the next batch gathers.
-const runners = 2
+// runners is the number of combined transactions one process runs at a time. One: everything
+// that queued while a transaction ran goes into the next, and what a transaction costs beyond
+// its rows (round trips, the commit, a places event for the relay and the catalog) is shared
+// by the most creates. Two runners halved the creates per transaction on 2 cores and cost a
+// quarter more CPU per create in make bench.
+const runners = 1
 
 // maxBatch bounds the requests of one combined transaction.
 const maxBatch = 128
