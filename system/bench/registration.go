@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -25,13 +26,17 @@ const (
 	searchRate    = 25
 	searchWorkers = 8
 
-	createTarget    = 1500 // creates per second into one category, through the gateway
+	hotTarget       = 2000 // creates per second into one category, through the gateway
+	spreadTarget    = 4000 // creates per second round the categories, through the gateway
 	searchTargetP99 = 50 * time.Millisecond
 )
 
 // Registrations measures creates per second into one hot category and spread over many
-// categories, then a filtered search over the 100,000 tickets those creates (and more of the
-// same) stored; every path through the gateway and straight to the registration service.
+// categories, each beside the database's own ceiling for the same statements (pgbench) and
+// followed by a count of the places taken from the database (no category past its quota);
+// then sold-out rushes, creates racing for the last places of categories; then a filtered
+// search over the 100,000 tickets those creates (and more of the same) stored; every path
+// through the gateway and straight to the registration service.
 func Registrations(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	ev, err := s.ImportEventDoc(ctx, d.OrganizerID, benchEventDoc())
 	if err != nil {
@@ -46,6 +51,9 @@ func Registrations(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOpti
 
 	rate, err := r.creates(ctx, o, procs, out, hot, spread)
 	if err != nil {
+		return err
+	}
+	if err := r.rushes(ctx, &n, out); err != nil {
 		return err
 	}
 	start := time.Now()
@@ -64,40 +72,110 @@ func Registrations(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOpti
 // creates measures creates per second into one category (hot) and over every category
 // (spread) and returns the rate of the spread ones through the gateway.
 func (r regPaths) creates(ctx context.Context, o RunOptions, procs map[string]int, out io.Writer, hot, spread creates) (float64, error) {
-	fmt.Fprintf(out, "\nRegistrations: creates (one athlete each) from %d concurrent clients, %d rounds of %v per path\n", createWorkers, o.Rounds, o.Round)
+	fmt.Fprintf(out, "\nRegistrations: creates (one athlete each) from %d concurrent clients, %d rounds of %v per path;\n", createWorkers, o.Rounds, o.Round)
+	fmt.Fprintf(out, "  CPU per create of each process, database = the Postgres backends of registration's and the catalog's databases\n")
 	closed := RunOptions{Workers: createWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}
 	var lastRate float64 // of the spread creates through the gateway, to size the top-up runs
 	for _, c := range []struct {
 		name       string
 		bodies     creates
-		target     bool
+		target     int
 		categories int
-	}{{"into one category", hot, true, 1}, {fmt.Sprintf("over %d categories", benchCategories), spread, false, benchCategories}} {
-		runs, err := alternateFresh(ctx, r.both("POST", "/organizer/registrations", 201, c.bodies.next), closed, procs)
+	}{{"into one category", hot, hotTarget, 1}, {fmt.Sprintf("over %d categories", benchCategories), spread, spreadTarget, benchCategories}} {
+		paths := r.both("POST", "/organizer/registrations", 201, c.bodies.next)
+		watched, err := r.warmed(ctx, paths[0], procs)
+		if err != nil {
+			return 0, err
+		}
+		before, err := readWrites(ctx, r.s.DatabaseURL("registration"))
+		if err != nil {
+			return 0, err
+		}
+		runs, err := alternateFresh(ctx, paths, closed, watched)
+		if err != nil {
+			return 0, err
+		}
+		after, err := readWrites(ctx, r.s.DatabaseURL("registration"))
 		if err != nil {
 			return 0, err
 		}
 		fmt.Fprintf(out, "  %s:\n", c.name)
 		for i, res := range runs {
-			line := fmt.Sprintf("    %-24s %6.0f creates/s   p50 %8s   p99 %8s   registration CPU %6s/req   catalog CPU %6s/req", res.Target, res.Throughput(),
-				ms(res.Quantile(0.5)), ms(res.Quantile(0.99)), us(res.CPUPerRequest("registration")), us(res.CPUPerRequest("catalog")))
+			line := fmt.Sprintf("    %-24s %6.0f creates/s   p50 %8s   p99 %8s   CPU/req registration %6s, catalog %5s, database %6s", res.Target, res.Throughput(),
+				ms(res.Quantile(0.5)), ms(res.Quantile(0.99)), us(res.CPUPerRequest("registration")), us(res.CPUPerRequest("catalog")), us(databaseCPU(res)))
 			if i == 0 {
-				line += fmt.Sprintf("   gateway CPU %6s/req", us(res.CPUPerRequest("gateway")))
-				if c.target {
-					line += fmt.Sprintf("   (target >= %d/s: %s)", createTarget, verdict(res.Throughput() >= createTarget))
-				}
+				line += fmt.Sprintf(", gateway %5s   (target >= %d/s: %s)", us(res.CPUPerRequest("gateway")), c.target, verdict(res.Throughput() >= float64(c.target)))
 				lastRate = res.Throughput()
 			}
 			fmt.Fprintln(out, line)
 		}
-		ceiling, err := pgbenchCeiling(ctx, r.s, c.categories, 8, time.Duration(o.Rounds)*o.Round)
+		batch := max(1, int(perTransaction(before, after)+0.5))
+		ceiling, err := pgbenchCeiling(ctx, r.s, c.categories, batch, 8, time.Duration(o.Rounds)*o.Round)
 		if err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(out, "    %-24s %6.0f creates/s   (pgbench, the same statements, %d creates per transaction; the gateway's creates reach %.0f%% of it)\n",
-			"database ceiling", ceiling, pgbenchBatch, 100*runs[0].Throughput()/ceiling)
+		fmt.Fprintf(out, "    %-24s %6.0f creates/s   CPU/req database %6s   (pgbench: the same statements, %d creates per transaction as the service combined them; the gateway's creates reach %.0f%% of it, the direct ones %.0f%%)\n",
+			"database ceiling", ceiling.rate, us(ceiling.cpu), batch, 100*runs[0].Throughput()/ceiling.rate, 100*runs[1].Throughput()/ceiling.rate)
+		check, err := checkOversell(ctx, r.s.DatabaseURL("registration"), r.eventID)
+		if err != nil {
+			return 0, err
+		}
+		fmt.Fprintf(out, "    %s\n", check)
 	}
 	return lastRate, nil
+}
+
+// warmed sends t for a second, so that the services have opened the database connections the
+// load needs, and returns procs with the Postgres backends of registration's and the
+// catalog's databases added.
+func (r regPaths) warmed(ctx context.Context, newTarget func() (Target, error), procs map[string]int) (map[string]int, error) {
+	t, err := newTarget()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Run(ctx, t, Options{Workers: createWorkers, Duration: time.Second}); err != nil {
+		return nil, err
+	}
+	watched := maps.Clone(procs)
+	maps.Copy(watched, databaseProcesses(r.s.DatabaseURL("registration"), r.s.DatabaseURL("catalog")))
+	return watched, nil
+}
+
+// rushes races creates for the last places through the gateway: into one category of
+// rushHotQuota places, then round the other categories of the sold-out event, rushQuota
+// places each. Exactly the places must be made, the rest refused, and the database must agree.
+func (r regPaths) rushes(ctx context.Context, n *atomic.Uint64, out io.Writer) error {
+	ev, err := r.s.ImportEventDoc(ctx, r.d.OrganizerID, soldOutEventDoc())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  sold-out rushes, %d clients through the gateway until the categories are full:\n", createWorkers)
+	for _, c := range []struct {
+		name     string
+		category func(uint64) string
+		places   int
+	}{
+		{fmt.Sprintf("into one category of %d places", rushHotQuota), func(uint64) string { return ev.Category("r000") }, rushHotQuota},
+		{fmt.Sprintf("round %d categories of %d places", benchCategories-1, rushQuota), func(i uint64) string {
+			return ev.Category(fmt.Sprintf("r%03d", 1+i%(benchCategories-1)))
+		}, (benchCategories - 1) * rushQuota},
+	} {
+		ru := rush{url: r.s.GatewayURL() + "/external/v1/organizer/registrations", key: r.d.SecretAll.Key,
+			bodies: creates{eventID: ev.ID, n: n, category: c.category}, workers: createWorkers, attempts: c.places + 20*createWorkers}
+		start := time.Now()
+		made, refused, err := ru.run(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "    %-36s %5d created, %5d refused (409) in %v; %s\n", c.name, made, refused, time.Since(start).Round(time.Millisecond),
+			verdict(made == c.places))
+	}
+	check, err := checkOversell(ctx, r.s.DatabaseURL("registration"), ev.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "    %s\n", check)
+	return nil
 }
 
 // search measures the search's latency at searchRate, then the most searches per second
