@@ -243,7 +243,7 @@ func (c *combiner) write(ctx context.Context, g grant) error {
 	b := &pgx.Batch{}
 	qu := &queue{b: b}
 	q := db.New(qu)
-	var in inserts
+	in := newInserts(len(g.granted))
 	var now time.Time
 	for _, req := range g.granted {
 		if err := in.addOrder(req.order, req.regs); err != nil {
@@ -251,9 +251,7 @@ func (c *combiner) write(ctx context.Context, g grant) error {
 		}
 		now = later(now, req.order.CreatedAt)
 	}
-	if err := in.queue(ctx, q); err != nil {
-		return err
-	}
+	in.queue(ctx, q)
 	takes, err := json.Marshal(g.takes)
 	if err != nil {
 		return err

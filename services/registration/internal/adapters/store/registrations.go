@@ -133,10 +133,12 @@ func storeUpdate(ctx context.Context, tx pgx.Tx, o domain.Order, next domain.Reg
 	if err != nil {
 		return err
 	}
-	var in inserts
+	in := newInserts(len(added))
 	for i, c := range copies {
 		if isNew[i] {
-			in.tickets = append(in.tickets, newTicketRow(next, o, c))
+			if err := ticketColumns(in.tickets, next, o, c); err != nil {
+				return err
+			}
 			continue
 		}
 		p, err := updateTicketParams(next, c)
@@ -145,9 +147,7 @@ func storeUpdate(ctx context.Context, tx pgx.Tx, o domain.Order, next domain.Reg
 		}
 		_ = q.UpdateTicket(ctx, p)
 	}
-	if err := in.queue(ctx, q); err != nil {
-		return err
-	}
+	in.queue(ctx, q)
 	return sendBatch(ctx, tx, b)
 }
 

@@ -14,171 +14,146 @@ import (
 
 // Orders, registrations and tickets are inserted by one statement per table for any number of
 // rows (InsertOrders, InsertRegistrations, InsertTickets): each reads a JSON array of objects
-// keyed by column name (json_populate_recordset), which costs the database far less per row
-// than a statement per row, and carries NULLs, arrays and JSON columns as they are.
-
-// orderRow is an orders row as InsertOrders reads it.
-type orderRow struct {
-	ID             string     `json:"id"`
-	OrganizerID    string     `json:"organizer_id"`
-	EventID        string     `json:"event_id"`
-	Status         string     `json:"status"`
-	Source         string     `json:"source"`
-	HoldID         *string    `json:"hold_id"`
-	Amount         int64      `json:"amount"`
-	Currency       string     `json:"currency"`
-	PurchaserEmail *string    `json:"purchaser_email"`
-	PurchaserName  *string    `json:"purchaser_name"`
-	Promocode      *string    `json:"promocode"`
-	ExpiresAt      *time.Time `json:"expires_at"`
-	PaidAt         *time.Time `json:"paid_at"`
-	CreatedAt      time.Time  `json:"created_at"`
-	UpdatedAt      time.Time  `json:"updated_at"`
-	ClientNetwork  *string    `json:"client_network"`
-}
-
-// registrationRow is a registrations row as InsertRegistrations reads it.
-type registrationRow struct {
-	ID                   string                       `json:"id"`
-	OrganizerID          string                       `json:"organizer_id"`
-	EventID              string                       `json:"event_id"`
-	CategoryID           string                       `json:"category_id"`
-	CategoryName         string                       `json:"category_name"`
-	OrderID              string                       `json:"order_id"`
-	TeamName             string                       `json:"team_name"`
-	Club                 *string                      `json:"club"`
-	Bib                  *int64                       `json:"bib"`
-	Note                 *string                      `json:"note"`
-	CheckedInAt          []time.Time                  `json:"checked_in_at"`
-	CustomFields         []domain.CustomFieldValue    `json:"custom_fields"`
-	SupplementIDs        []string                     `json:"supplement_ids"`
-	SupplementSelections []domain.SupplementSelection `json:"supplement_selections"`
-	WaiversAccepted      map[string]bool              `json:"waivers_accepted"`
-	PendingParticipants  int                          `json:"pending_participants"`
-	CancelledAt          *time.Time                   `json:"cancelled_at"`
-	CreatedAt            time.Time                    `json:"created_at"`
-	UpdatedAt            time.Time                    `json:"updated_at"`
-	GuestEmail           *string                      `json:"guest_email"`
-	GuestName            *string                      `json:"guest_name"`
-}
-
-// ticketRow is a tickets row as InsertTickets reads it: the athlete's ticket with the copies of
-// its registration's and order's searchable fields.
-type ticketRow struct {
-	ID                string         `json:"id"`
-	AthleteID         string         `json:"athlete_id"`
-	OrganizerID       string         `json:"organizer_id"`
-	RegistrationID    string         `json:"registration_id"`
-	OrderID           string         `json:"order_id"`
-	Position          int            `json:"position"`
-	Status            string         `json:"status"`
-	CancelledAt       *time.Time     `json:"cancelled_at"`
-	Fullname          string         `json:"fullname"`
-	IDNumber          string         `json:"id_number"`
-	Email             string         `json:"email"`
-	Phone             string         `json:"phone"`
-	Gender            string         `json:"gender"`
-	BirthDate         string         `json:"birth_date"`
-	Age               int            `json:"age"`
-	EventID           string         `json:"event_id"`
-	CategoryID        string         `json:"category_id"`
-	CategoryName      string         `json:"category_name"`
-	TeamName          string         `json:"team_name"`
-	Club              *string        `json:"club"`
-	Bib               *int64         `json:"bib"`
-	CheckedIn         bool           `json:"checked_in"`
-	ParticipantStatus string         `json:"participant_status"`
-	OrderStatus       string         `json:"order_status"`
-	OrderAmount       int64          `json:"order_amount"`
-	CustomValues      map[string]any `json:"custom_values"`
-	SupplementKeys    []string       `json:"supplement_keys"`
-	CreatedAt         time.Time      `json:"created_at"`
-	UpdatedAt         time.Time      `json:"updated_at"`
-}
+// keyed by column name (json_populate_recordset, see rowsJSON), which costs the database far
+// less per row than a statement per row, and carries NULLs, arrays and JSON columns as they are.
 
 // inserts collects the rows of new orders, registrations and tickets.
 type inserts struct {
-	orders  []orderRow
-	regs    []registrationRow
-	tickets []ticketRow
+	orders, regs, tickets *rowsJSON
+}
+
+// newInserts returns inserts sized for about n orders of one registration and athlete.
+func newInserts(n int) *inserts {
+	return &inserts{orders: newRowsJSON(400 * n), regs: newRowsJSON(600 * n), tickets: newRowsJSON(900 * n)}
 }
 
 // addOrder adds o with regs and all their tickets.
 func (in *inserts) addOrder(o domain.Order, regs []domain.Registration) error {
-	in.orders = append(in.orders, newOrderRow(o))
+	orderColumns(in.orders, o)
 	for _, r := range regs {
-		in.regs = append(in.regs, newRegistrationRow(r))
+		if err := registrationColumns(in.regs, r); err != nil {
+			return err
+		}
 		copies, err := ticketCopies(r)
 		if err != nil {
 			return err
 		}
 		for _, c := range copies {
-			in.tickets = append(in.tickets, newTicketRow(r, o, c))
+			if err := ticketColumns(in.tickets, r, o, c); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
 // queue queues the inserts, parents first, into the batch behind q.
-func (in *inserts) queue(ctx context.Context, q *db.Queries) error {
-	if len(in.orders) > 0 {
-		b, err := json.Marshal(in.orders)
-		if err != nil {
+func (in *inserts) queue(ctx context.Context, q *db.Queries) {
+	if !in.orders.empty() {
+		_ = q.InsertOrders(ctx, in.orders.bytes())
+	}
+	if !in.regs.empty() {
+		_ = q.InsertRegistrations(ctx, in.regs.bytes())
+	}
+	if !in.tickets.empty() {
+		_ = q.InsertTickets(ctx, in.tickets.bytes())
+	}
+}
+
+func orderColumns(w *rowsJSON, o domain.Order) {
+	w.row()
+	w.str("id", o.ID)
+	w.str("organizer_id", o.OrganizerID)
+	w.str("event_id", o.EventID)
+	w.str("status", string(o.Status))
+	w.str("source", o.Source)
+	w.strPtr("hold_id", ptr(o.HoldID))
+	w.int("amount", o.Amount)
+	w.str("currency", o.Currency)
+	w.strPtr("purchaser_email", ptr(o.PurchaserEmail))
+	w.strPtr("purchaser_name", ptr(o.PurchaserName))
+	w.strPtr("promocode", ptr(o.Promocode))
+	w.timePtr("expires_at", o.ExpiresAt)
+	w.timePtr("paid_at", o.PaidAt)
+	w.time("created_at", o.CreatedAt)
+	w.time("updated_at", o.UpdatedAt)
+	w.strPtr("client_network", ptr(o.ClientNetwork))
+	w.end()
+}
+
+func registrationColumns(w *rowsJSON, r domain.Registration) error {
+	w.row()
+	w.str("id", r.ID)
+	w.str("organizer_id", r.OrganizerID)
+	w.str("event_id", r.EventID)
+	w.str("category_id", r.CategoryID)
+	w.str("category_name", r.CategoryName)
+	w.str("order_id", r.OrderID)
+	w.str("team_name", r.TeamName)
+	w.strPtr("club", r.Club)
+	w.intPtr("bib", r.Bib)
+	w.strPtr("note", r.Note)
+	w.times("checked_in_at", r.CheckedInAt)
+	if err := w.value("custom_fields", r.CustomFields, len(r.CustomFields) == 0, "[]"); err != nil {
+		return err
+	}
+	w.strs("supplement_ids", r.SupplementIDs)
+	if err := w.value("supplement_selections", r.SupplementSelections, len(r.SupplementSelections) == 0, "[]"); err != nil {
+		return err
+	}
+	if r.WaiversAccepted != nil {
+		if err := w.value("waivers_accepted", r.WaiversAccepted, false, ""); err != nil {
 			return err
 		}
-		_ = q.InsertOrders(ctx, b)
 	}
-	if len(in.regs) > 0 {
-		b, err := json.Marshal(in.regs)
-		if err != nil {
-			return err
-		}
-		_ = q.InsertRegistrations(ctx, b)
+	w.int("pending_participants", int64(r.PendingParticipants))
+	w.timePtr("cancelled_at", r.CancelledAt)
+	w.time("created_at", r.CreatedAt)
+	w.time("updated_at", r.UpdatedAt)
+	if r.Guest != nil {
+		w.str("guest_email", r.Guest.Email)
+		w.str("guest_name", r.Guest.Name)
 	}
-	if len(in.tickets) > 0 {
-		b, err := json.Marshal(in.tickets)
-		if err != nil {
-			return err
-		}
-		_ = q.InsertTickets(ctx, b)
-	}
+	w.end()
 	return nil
 }
 
-func newOrderRow(o domain.Order) orderRow {
-	return orderRow{
-		ID: o.ID, OrganizerID: o.OrganizerID, EventID: o.EventID, Status: string(o.Status), Source: o.Source,
-		HoldID: ptr(o.HoldID), Amount: o.Amount, Currency: o.Currency, PurchaserEmail: ptr(o.PurchaserEmail),
-		PurchaserName: ptr(o.PurchaserName), Promocode: ptr(o.Promocode), ExpiresAt: o.ExpiresAt, PaidAt: o.PaidAt,
-		CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt, ClientNetwork: ptr(o.ClientNetwork),
-	}
-}
-
-func newRegistrationRow(r domain.Registration) registrationRow {
-	row := registrationRow{
-		ID: r.ID, OrganizerID: r.OrganizerID, EventID: r.EventID, CategoryID: r.CategoryID, CategoryName: r.CategoryName,
-		OrderID: r.OrderID, TeamName: r.TeamName, Club: r.Club, Bib: r.Bib, Note: r.Note,
-		CheckedInAt: nonNil(r.CheckedInAt), CustomFields: nonNil(r.CustomFields), SupplementIDs: nonNil(r.SupplementIDs),
-		SupplementSelections: nonNil(r.SupplementSelections), WaiversAccepted: r.WaiversAccepted,
-		PendingParticipants: r.PendingParticipants, CancelledAt: r.CancelledAt, CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
-	}
-	if r.Guest != nil {
-		row.GuestEmail, row.GuestName = &r.Guest.Email, &r.Guest.Name
-	}
-	return row
-}
-
-func newTicketRow(r domain.Registration, o domain.Order, c ticketCopy) ticketRow {
+func ticketColumns(w *rowsJSON, r domain.Registration, o domain.Order, c ticketCopy) error {
 	t := c.t
-	return ticketRow{
-		ID: t.ID, AthleteID: t.AthleteID, OrganizerID: r.OrganizerID, RegistrationID: r.ID, OrderID: r.OrderID,
-		Position: t.Position, Status: string(t.Status), CancelledAt: t.CancelledAt,
-		Fullname: t.Athlete.Fullname, IDNumber: t.Athlete.IDNumber, Email: t.Athlete.Email, Phone: t.Athlete.Phone,
-		Gender: t.Athlete.Gender, BirthDate: c.birth.Format(domain.DateLayout), Age: t.Age, EventID: r.EventID,
-		CategoryID: r.CategoryID, CategoryName: r.CategoryName, TeamName: r.TeamName, Club: r.Club, Bib: r.Bib,
-		CheckedIn: c.checked, ParticipantStatus: r.ParticipantStatus(), OrderStatus: string(o.Status),
-		OrderAmount: o.Amount, CustomValues: c.values, SupplementKeys: c.keys, CreatedAt: t.CreatedAt, UpdatedAt: t.UpdatedAt,
+	w.row()
+	w.str("id", t.ID)
+	w.str("athlete_id", t.AthleteID)
+	w.str("organizer_id", r.OrganizerID)
+	w.str("registration_id", r.ID)
+	w.str("order_id", r.OrderID)
+	w.int("position", int64(t.Position))
+	w.str("status", string(t.Status))
+	w.timePtr("cancelled_at", t.CancelledAt)
+	w.str("fullname", t.Athlete.Fullname)
+	w.str("id_number", t.Athlete.IDNumber)
+	w.str("email", t.Athlete.Email)
+	w.str("phone", t.Athlete.Phone)
+	w.str("gender", t.Athlete.Gender)
+	w.str("birth_date", c.birth.Format(domain.DateLayout))
+	w.int("age", int64(t.Age))
+	w.str("event_id", r.EventID)
+	w.str("category_id", r.CategoryID)
+	w.str("category_name", r.CategoryName)
+	w.str("team_name", r.TeamName)
+	w.strPtr("club", r.Club)
+	w.intPtr("bib", r.Bib)
+	w.bool("checked_in", c.checked)
+	w.str("participant_status", r.ParticipantStatus())
+	w.str("order_status", string(o.Status))
+	w.int("order_amount", o.Amount)
+	if err := w.value("custom_values", c.values, len(c.values) == 0, "{}"); err != nil {
+		return err
 	}
+	w.strs("supplement_keys", c.keys)
+	w.time("created_at", t.CreatedAt)
+	w.time("updated_at", t.UpdatedAt)
+	w.end()
+	return nil
 }
 
 // nonNil returns s, or an empty slice for nil (the array and JSON columns are NOT NULL).
@@ -242,13 +217,11 @@ func updateTicketParams(r domain.Registration, c ticketCopy) (db.UpdateTicketPar
 
 // insertAll inserts o, regs and their tickets in one round trip.
 func insertAll(ctx context.Context, tx pgx.Tx, o domain.Order, regs []domain.Registration) error {
-	var in inserts
+	in := newInserts(len(regs))
 	if err := in.addOrder(o, regs); err != nil {
 		return err
 	}
 	b := &pgx.Batch{}
-	if err := in.queue(ctx, db.New(&queue{b: b})); err != nil {
-		return err
-	}
+	in.queue(ctx, db.New(&queue{b: b}))
 	return sendBatch(ctx, tx, b)
 }
