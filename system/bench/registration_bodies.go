@@ -26,6 +26,11 @@ func benchEventDoc() map[string]any {
 	return eventDoc("bench-registrations", "Bench Open", "c", benchHotQuota, benchQuota)
 }
 
+// searchEventDoc is the event the search runs over, filled to seedTickets.
+func searchEventDoc() map[string]any {
+	return eventDoc("bench-search", "Bench Search", "s", benchQuota, benchQuota)
+}
+
 // soldOutEventDoc is the event of the sold-out rushes: a first category of rushHotQuota
 // places, the others of rushQuota.
 func soldOutEventDoc() map[string]any {
