@@ -7,7 +7,7 @@
 -- taken with one statement under the ledger's quota constraint, one places event for the event
 -- written to the outbox (topic bench.pgbench.v1, relayed like the service's) and the relay
 -- notified. The service builds the JSON arrays in Go; this script takes them, with ids of its
--- own, from pgbench_creates, which create_rows.sql makes first with the same -D batch=N (creates
+-- own in place of ~, from pgbench_creates, which create_rows.sql makes first with the same -D batch=N (creates
 -- per transaction) and -D categories=M (how many categories they go round):
 --   pgbench -n -t 1 -f create_rows.sql -D batch=16 -D categories=100 <registration db url>
 --   pgbench -n -M prepared -f create.sql -D batch=16 -D categories=100 -c 8 -j 2 -T 8 <url>
@@ -23,7 +23,7 @@ INSERT INTO orders (
 )
 SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
     purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
-FROM json_populate_recordset(NULL::orders, (SELECT replace(orders, '@', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json);
+FROM json_populate_recordset(NULL::orders, (SELECT replace(orders, '~', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json);
 INSERT INTO registrations (
     id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
@@ -32,7 +32,7 @@ INSERT INTO registrations (
 SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
     pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
-FROM json_populate_recordset(NULL::registrations, (SELECT replace(registrations, '@', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json);
+FROM json_populate_recordset(NULL::registrations, (SELECT replace(registrations, '~', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json);
 INSERT INTO tickets (
     id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
     fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
@@ -43,7 +43,7 @@ SELECT id, athlete_id, organizer_id, registration_id, order_id, position, status
     fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
     category_name, team_name, club, bib, checked_in, participant_status, order_status,
     order_amount, custom_values, supplement_keys, created_at, updated_at
-FROM json_populate_recordset(NULL::tickets, (SELECT replace(tickets, '@', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json);
+FROM json_populate_recordset(NULL::tickets, (SELECT replace(tickets, '~', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json);
 INSERT INTO places AS p (category_id, event_id, confirmed, held, quota, version)
 SELECT t.category_id, t.event_id, t.confirmed, t.held, t.quota, 1
 FROM json_to_recordset((SELECT takes FROM pgbench_creates WHERE c = :c)::json) AS t (category_id text, event_id text, confirmed int, held int, quota int)
