@@ -115,9 +115,12 @@ func (r rush) run(ctx context.Context) (made, refused int, err error) {
 				case err == nil && status == http.StatusConflict:
 					full.Add(1)
 				default:
+					if err == nil {
+						err = fmt.Errorf("status %d: %.200s", status, body)
+					}
 					mu.Lock()
 					if first == nil {
-						first = fmt.Errorf("bench: sold-out rush: status %d: %.200s (%v)", status, body, err)
+						first = fmt.Errorf("bench: sold-out rush: %w", err)
 					}
 					mu.Unlock()
 				}
