@@ -7,8 +7,8 @@
 -- taken with one statement under the ledger's quota constraint, one places event for the event
 -- written to the outbox (topic bench.pgbench.v1, relayed like the service's) and the relay
 -- notified. The service builds the JSON arrays in Go; this script takes them, with ids of its
--- own in place of ~, from pgbench_creates, which create_rows.sql makes first with the same -D batch=N (creates
--- per transaction) and -D categories=M (how many categories they go round):
+-- own in place of ~, from pgbench_creates, which create_rows.sql makes first with the same
+-- -D batch=N (creates per transaction) and -D categories=M (how many categories they go round):
 --   pgbench -n -t 1 -f create_rows.sql -D batch=16 -D categories=100 <registration db url>
 --   pgbench -n -M prepared -f create.sql -D batch=16 -D categories=100 -c 8 -j 2 -T 8 <url>
 \set c random(0, :categories - 1)
