@@ -16,7 +16,7 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/postgres"
 )
@@ -49,35 +49,69 @@ type Event struct {
 	Data any
 }
 
+// Execer runs a statement: a transaction, or a batch that queues the statement into the
+// transaction it will run in.
+type Execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
 // Enqueue writes e to the outbox inside tx, with a new message id, the current time and the
 // trace context of its create span (a child of ctx's span), so that the relay's publish keeps
 // the message in the trace that caused it. It returns the message id.
-func Enqueue(ctx context.Context, tx pgx.Tx, e Event) (string, error) {
+func Enqueue(ctx context.Context, tx Execer, e Event) (string, error) {
 	payload, err := json.Marshal(e.Data)
 	if err != nil {
 		return "", fmt.Errorf("outbox: marshal %s: %w", e.Type, err)
 	}
+	m := Prepare(ctx, e.Topic, e.Key, e.Type, e.Source)
+	if _, err := tx.Exec(ctx,
+		`INSERT INTO outbox (topic, key, payload, headers) VALUES ($1, $2, $3, $4)`,
+		m.Topic, m.Key, payload, m.Headers); err != nil {
+		return "", fmt.Errorf("outbox: insert %s: %w", e.Type, err)
+	}
+	if err := Notify(ctx, tx); err != nil {
+		return "", err
+	}
+	return m.ID, nil
+}
+
+// Message is an outbox row but for its payload. A producer whose payload is built by SQL
+// from rows its transaction changed writes the row itself: Prepare gives the topic, key and
+// the headers Enqueue would set, the producer's statement inserts them into the outbox table
+// (topic, key, payload, headers) with its payload, and Notify is called once in that
+// transaction.
+type Message struct {
+	ID    string
+	Topic string
+	Key   string
+	// Headers is the JSON object of the CloudEvents and trace headers.
+	Headers []byte
+}
+
+// Prepare returns the message of an event of eventType about key, with a new message id, the
+// current time and the trace context of its create span (a child of ctx's span).
+func Prepare(ctx context.Context, topic, key, eventType, source string) Message {
 	id := newMessageID()
 	headers := map[string]string{
 		broker.HeaderID:          id,
-		broker.HeaderType:        e.Type,
-		broker.HeaderSource:      e.Source,
+		broker.HeaderType:        eventType,
+		broker.HeaderSource:      source,
 		broker.HeaderSpecVersion: "1.0",
 		broker.HeaderTime:        time.Now().UTC().Format(time.RFC3339Nano),
 		broker.HeaderContentType: "application/json",
 	}
-	ctx, span := broker.StartCreate(ctx, e.Topic, e.Key, headers)
-	defer span.End()
+	_, span := broker.StartCreate(ctx, topic, key, headers)
+	span.End()
 	hb, _ := json.Marshal(headers)
-	if _, err := tx.Exec(ctx,
-		`INSERT INTO outbox (topic, key, payload, headers) VALUES ($1, $2, $3, $4)`,
-		e.Topic, e.Key, payload, hb); err != nil {
-		return "", fmt.Errorf("outbox: insert %s: %w", e.Type, err)
-	}
+	return Message{ID: id, Topic: topic, Key: key, Headers: hb}
+}
+
+// Notify wakes the relays once the transaction of tx commits.
+func Notify(ctx context.Context, tx Execer) error {
 	if _, err := tx.Exec(ctx, `SELECT pg_notify($1, '')`, notifyChannel); err != nil {
-		return "", fmt.Errorf("outbox: notify: %w", err)
+		return fmt.Errorf("outbox: notify: %w", err)
 	}
-	return id, nil
+	return nil
 }
 
 func newMessageID() string {

@@ -99,6 +99,45 @@ func TestRelayPublishesCommittedMessagesInOrder(t *testing.T) {
 	}
 }
 
+// TestAMessageWrittenByTheProducersStatementIsRelayed: a producer that builds the payload in
+// SQL writes the row with Prepare's headers and calls Notify; the relay (whose poll is too slow
+// for the test) publishes it like an enqueued one.
+func TestAMessageWrittenByTheProducersStatementIsRelayed(t *testing.T) {
+	pool := testkit.Pool(t, outbox.Migrations())
+	rec := &recorder{msgs: make(chan broker.Message, 10)}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	r := &outbox.Relay{Pool: pool, Publisher: rec, Log: testkit.Logger(t), Poll: time.Hour}
+	go func() { done <- r.Run(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("relay: %v", err)
+		}
+	}()
+	m := outbox.Prepare(ctx, "things.v1", "k-sql", "podium.thing.counted.v1", "test")
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (topic, key, payload, headers)
+			SELECT $1, $2, convert_to(json_build_object('n', count(*))::text, 'UTF8'), $3 FROM generate_series(1, 3)`,
+			m.Topic, m.Key, m.Headers); err != nil {
+			return err
+		}
+		return outbox.Notify(ctx, tx)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case got := <-rec.msgs:
+		if got.Key != "k-sql" || string(got.Value) != `{"n" : 3}` || got.Headers[broker.HeaderID] != m.ID ||
+			got.Headers[broker.HeaderType] != "podium.thing.counted.v1" || got.Headers[broker.HeaderSource] != "test" {
+			t.Fatalf("relayed %s %s %v", got.Key, got.Value, got.Headers)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the message was not relayed on its notification")
+	}
+}
+
 func TestFailedPublishKeepsMessages(t *testing.T) {
 	pool := testkit.Pool(t, outbox.Migrations())
 	enqueue(t, pool, "k0", true)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -25,13 +26,17 @@ const (
 	searchRate    = 25
 	searchWorkers = 8
 
-	createTarget    = 1500 // creates per second into one category, through the gateway
+	hotTarget       = 2000 // creates per second into one category, through the gateway
+	spreadTarget    = 4000 // creates per second round the categories, through the gateway
 	searchTargetP99 = 50 * time.Millisecond
 )
 
 // Registrations measures creates per second into one hot category and spread over many
-// categories, then a filtered search over the 100,000 tickets those creates (and more of the
-// same) stored; every path through the gateway and straight to the registration service.
+// categories, each beside the database's own ceiling for the same statements (pgbench),
+// then counts the places taken from the database (no category past its quota); then
+// sold-out rushes, creates racing for the last places of categories; then a filtered search
+// over an event filled with 100,000 tickets by the same creates; every path through the
+// gateway and straight to the registration service.
 func Registrations(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	ev, err := s.ImportEventDoc(ctx, d.OrganizerID, benchEventDoc())
 	if err != nil {
@@ -48,12 +53,23 @@ func Registrations(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOpti
 	if err != nil {
 		return err
 	}
-	start := time.Now()
-	total, err := r.seed(ctx, spread.next, rate)
+	if err := r.rushes(ctx, &n, out); err != nil {
+		return err
+	}
+	// The search runs over an event of its own, filled to seedTickets whatever the creates above
+	// made, so that its figures compare from run to run.
+	sev, err := s.ImportEventDoc(ctx, d.OrganizerID, searchEventDoc())
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "  %d tickets in the event (topped up through the gateway in %v), then VACUUM ANALYZE of them as autovacuum would have run\n",
+	r.eventID = sev.ID
+	fill := creates{eventID: sev.ID, n: &n, category: func(i uint64) string { return sev.Category(fmt.Sprintf("s%03d", i%benchCategories)) }}
+	start := time.Now()
+	total, err := r.seed(ctx, fill.next, rate)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  %d tickets in the search's event (filled through the gateway in %v), then VACUUM ANALYZE of them as autovacuum would have run\n",
 		total, time.Since(start).Round(time.Second))
 	if err := s.VacuumAnalyze(ctx, "registration", "tickets", "registrations", "orders"); err != nil {
 		return err
@@ -62,42 +78,113 @@ func Registrations(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOpti
 }
 
 // creates measures creates per second into one category (hot) and over every category
-// (spread) and returns the rate of the spread ones through the gateway.
+// (spread), their rounds alternating so that both meet tables of the same size, and returns
+// the rate of the spread ones through the gateway.
 func (r regPaths) creates(ctx context.Context, o RunOptions, procs map[string]int, out io.Writer, hot, spread creates) (float64, error) {
-	fmt.Fprintf(out, "\nRegistrations: creates (one athlete each) from %d concurrent clients, %d rounds of %v per path\n", createWorkers, o.Rounds, o.Round)
-	closed := RunOptions{Workers: createWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}
-	var lastRate float64 // of the spread creates through the gateway, to size the top-up runs
-	for _, c := range []struct {
+	fmt.Fprintf(out, "\nRegistrations: creates (one athlete each) from %d concurrent clients, %d rounds of %v per path, the paths in turn;\n", createWorkers, o.Rounds, o.Round)
+	fmt.Fprintf(out, "  CPU per create of each process, database = the Postgres backends of registration's and the catalog's databases\n")
+	kinds := []struct {
 		name       string
-		bodies     creates
-		target     bool
+		target     int
 		categories int
-	}{{"into one category", hot, true, 1}, {fmt.Sprintf("over %d categories", benchCategories), spread, false, benchCategories}} {
-		runs, err := alternateFresh(ctx, r.both("POST", "/organizer/registrations", 201, c.bodies.next), closed, procs)
-		if err != nil {
-			return 0, err
-		}
+	}{{"into one category", hotTarget, 1}, {fmt.Sprintf("over %d categories", benchCategories), spreadTarget, benchCategories}}
+	paths := append(r.both("POST", "/organizer/registrations", 201, hot.next), r.both("POST", "/organizer/registrations", 201, spread.next)...)
+	watched, err := r.warmed(ctx, paths[0], procs)
+	if err != nil {
+		return 0, err
+	}
+	before, err := readWrites(ctx, r.s.DatabaseURL("registration"))
+	if err != nil {
+		return 0, err
+	}
+	runs, err := alternateFresh(ctx, paths, RunOptions{Workers: createWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}, watched)
+	if err != nil {
+		return 0, err
+	}
+	after, err := readWrites(ctx, r.s.DatabaseURL("registration"))
+	if err != nil {
+		return 0, err
+	}
+	batch := max(1, int(perTransaction(before, after)+0.5))
+	for k, c := range kinds {
+		gateway, direct := runs[2*k], runs[2*k+1]
 		fmt.Fprintf(out, "  %s:\n", c.name)
-		for i, res := range runs {
-			line := fmt.Sprintf("    %-24s %6.0f creates/s   p50 %8s   p99 %8s   registration CPU %6s/req   catalog CPU %6s/req", res.Target, res.Throughput(),
-				ms(res.Quantile(0.5)), ms(res.Quantile(0.99)), us(res.CPUPerRequest("registration")), us(res.CPUPerRequest("catalog")))
+		for i, res := range []Result{gateway, direct} {
+			line := fmt.Sprintf("    %-24s %6.0f creates/s   p50 %8s   p99 %8s   CPU/req registration %6s, catalog %5s, database %6s", res.Target, res.Throughput(),
+				ms(res.Quantile(0.5)), ms(res.Quantile(0.99)), us(res.CPUPerRequest("registration")), us(res.CPUPerRequest("catalog")), us(databaseCPU(res)))
 			if i == 0 {
-				line += fmt.Sprintf("   gateway CPU %6s/req", us(res.CPUPerRequest("gateway")))
-				if c.target {
-					line += fmt.Sprintf("   (target >= %d/s: %s)", createTarget, verdict(res.Throughput() >= createTarget))
-				}
-				lastRate = res.Throughput()
+				line += fmt.Sprintf(", gateway %5s   (target >= %d/s: %s)", us(res.CPUPerRequest("gateway")), c.target, verdict(res.Throughput() >= float64(c.target)))
 			}
 			fmt.Fprintln(out, line)
 		}
-		ceiling, err := pgbenchCeiling(ctx, r.s, c.categories, 8, time.Duration(o.Rounds)*o.Round)
+		ceiling, err := pgbenchCeiling(ctx, r.s, c.categories, batch, 8, time.Duration(o.Rounds)*o.Round)
 		if err != nil {
 			return 0, err
 		}
-		fmt.Fprintf(out, "    %-24s %6.0f creates/s   (pgbench, the same statements, %d creates per transaction; the gateway's creates reach %.0f%% of it)\n",
-			"database ceiling", ceiling, pgbenchBatch, 100*runs[0].Throughput()/ceiling)
+		fmt.Fprintf(out, "    %-24s %6.0f creates/s   CPU/req database %6s   (pgbench: the same statements, %d creates per transaction as the service combined them; the gateway's creates reach %.0f%% of it, the direct ones %.0f%%)\n",
+			"database ceiling", ceiling.rate, us(ceiling.cpu), batch, 100*gateway.Throughput()/ceiling.rate, 100*direct.Throughput()/ceiling.rate)
 	}
-	return lastRate, nil
+	check, err := checkOversell(ctx, r.s.DatabaseURL("registration"), r.eventID)
+	if err != nil {
+		return 0, err
+	}
+	fmt.Fprintf(out, "  %s\n", check)
+	return runs[2].Throughput(), nil
+}
+
+// warmed sends t for a second, so that the services have opened the database connections the
+// load needs, and returns procs with the Postgres backends of registration's and the
+// catalog's databases added, found anew at each call.
+func (r regPaths) warmed(ctx context.Context, newTarget func() (Target, error), procs map[string]int) (func() map[string]int, error) {
+	t, err := newTarget()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := Run(ctx, t, Options{Workers: createWorkers, Duration: time.Second}); err != nil {
+		return nil, err
+	}
+	return func() map[string]int {
+		watched := maps.Clone(procs)
+		maps.Copy(watched, databaseProcesses(r.s.DatabaseURL("registration"), r.s.DatabaseURL("catalog")))
+		return watched
+	}, nil
+}
+
+// rushes races creates for the last places through the gateway: into one category of
+// rushHotQuota places, then round the other categories of the sold-out event, rushQuota
+// places each. Exactly the places must be made, the rest refused, and the database must agree.
+func (r regPaths) rushes(ctx context.Context, n *atomic.Uint64, out io.Writer) error {
+	ev, err := r.s.ImportEventDoc(ctx, r.d.OrganizerID, soldOutEventDoc())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  sold-out rushes, %d clients through the gateway until the categories are full:\n", createWorkers)
+	for _, c := range []struct {
+		name     string
+		category func(uint64) string
+		places   int
+	}{
+		{fmt.Sprintf("into one category of %d places", rushHotQuota), func(uint64) string { return ev.Category("r000") }, rushHotQuota},
+		{fmt.Sprintf("round %d categories of %d places", benchCategories-1, rushQuota), func(i uint64) string {
+			return ev.Category(fmt.Sprintf("r%03d", 1+i%(benchCategories-1)))
+		}, (benchCategories - 1) * rushQuota},
+	} {
+		ru := rush{url: r.s.GatewayURL() + "/external/v1/organizer/registrations", key: r.d.SecretAll.Key,
+			bodies: creates{eventID: ev.ID, n: n, category: c.category}, workers: createWorkers, attempts: c.places + 20*createWorkers}
+		start := time.Now()
+		made, refused, err := ru.run(ctx)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "    %-36s %5d created, %5d refused (409) in %v; %s\n", c.name, made, refused, time.Since(start).Round(time.Millisecond),
+			verdict(made == c.places))
+	}
+	check, err := checkOversell(ctx, r.s.DatabaseURL("registration"), ev.ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "    %s\n", check)
+	return nil
 }
 
 // search measures the search's latency at searchRate, then the most searches per second
@@ -105,7 +192,8 @@ func (r regPaths) creates(ctx context.Context, o RunOptions, procs map[string]in
 func (r regPaths) search(ctx context.Context, o RunOptions, procs map[string]int, total int, out io.Writer) error {
 	paths := r.both("POST", "/organizer/registrations/search", 201, searches(r.eventID))
 	fmt.Fprintf(out, "  search over %d tickets: %s\n", total, searchDescription())
-	runs, err := alternateFresh(ctx, paths, RunOptions{Rate: searchRate, Workers: searchWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}, procs)
+	fixed := func() map[string]int { return procs }
+	runs, err := alternateFresh(ctx, paths, RunOptions{Rate: searchRate, Workers: searchWorkers, Round: o.Round, Rounds: o.Rounds, Warmup: o.Warmup}, fixed)
 	if err != nil {
 		return err
 	}
@@ -117,7 +205,7 @@ func (r regPaths) search(ctx context.Context, o RunOptions, procs map[string]int
 		}
 		fmt.Fprintln(out, line)
 	}
-	runs, err = alternateFresh(ctx, paths, RunOptions{Workers: searchWorkers, Round: o.Round, Rounds: o.Rounds}, procs)
+	runs, err = alternateFresh(ctx, paths, RunOptions{Workers: searchWorkers, Round: o.Round, Rounds: o.Rounds}, fixed)
 	if err != nil {
 		return err
 	}
@@ -200,14 +288,15 @@ func (r regPaths) count(ctx context.Context) (int, error) {
 }
 
 // alternateFresh is alternate for targets made anew before each run: it warms each up, then
-// runs them in turn for o.Rounds rounds and merges each target's rounds into one result.
-func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunOptions, procs map[string]int) ([]Result, error) {
+// runs them in turn for o.Rounds rounds and merges each target's rounds into one result. The
+// processes watched are asked for before each run (database backends come with connections).
+func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunOptions, procs func() map[string]int) ([]Result, error) {
 	runOne := func(newTarget func() (Target, error), d time.Duration) (Result, error) {
 		t, err := newTarget()
 		if err != nil {
 			return Result{}, err
 		}
-		return Run(ctx, t, Options{Rate: o.Rate, Workers: o.Workers, Duration: d, Processes: procs})
+		return Run(ctx, t, Options{Rate: o.Rate, Workers: o.Workers, Duration: d, Processes: procs()})
 	}
 	for _, m := range makers {
 		if o.Warmup == 0 {

@@ -7,19 +7,47 @@ import (
 	"sync/atomic"
 )
 
-// benchCategories is how many categories the bench event has (the catalog's largest event):
+// benchCategories is how many categories the bench events have (the catalog's largest event):
 // the spread creates go round all of them, the hot ones into the first.
 const benchCategories = 100
 
+// Quotas of the bench events: the measured creates and the top-up never fill a category of
+// the bench event; the sold-out event's categories are filled by its rushes.
+const (
+	benchHotQuota = 1_000_000
+	benchQuota    = 100_000
+	rushHotQuota  = 2_000
+	rushQuota     = 20
+)
+
 // benchEventDoc is the bench event in the catalog's import-file shape: published, with
-// benchCategories categories, every quota unlimited.
+// benchCategories categories, quotas that the measured creates never reach.
 func benchEventDoc() map[string]any {
+	return eventDoc("bench-registrations", "Bench Open", "c", benchHotQuota, benchQuota)
+}
+
+// searchEventDoc is the event the search runs over, filled to seedTickets.
+func searchEventDoc() map[string]any {
+	return eventDoc("bench-search", "Bench Search", "s", benchQuota, benchQuota)
+}
+
+// soldOutEventDoc is the event of the sold-out rushes: a first category of rushHotQuota
+// places, the others of rushQuota.
+func soldOutEventDoc() map[string]any {
+	return eventDoc("bench-sold-out", "Bench Sold Out", "r", rushHotQuota, rushQuota)
+}
+
+func eventDoc(externalID, name, prefix string, firstQuota, quota int) map[string]any {
 	var cats []any
 	for i := range benchCategories {
-		cats = append(cats, map[string]any{"key": fmt.Sprintf("c%03d", i), "name": fmt.Sprintf("Heat %03d", i), "basePrice": 5000})
+		q := quota
+		if i == 0 {
+			q = firstQuota
+		}
+		cats = append(cats, map[string]any{"key": fmt.Sprintf("%s%03d", prefix, i), "name": fmt.Sprintf("Heat %03d", i), "basePrice": 5000, "quota": q})
 	}
 	return map[string]any{
-		"externalId": "bench-registrations", "name": "Bench Open", "status": "PUBLISHED",
+		"externalId": externalID, "name": name, "status": "PUBLISHED",
 		"startDate": "2027-06-12", "endDate": "2027-06-13", "timezone": "Europe/Madrid", "currency": "EUR",
 		"categories": cats,
 	}

@@ -14,15 +14,21 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// publishPlaces writes a podium.registration.places.changed.v1 message as registration will.
-func publishPlaces(t *testing.T, env *catalogtest.Env, m domain.PlacesChanged) {
+// publishPlaces writes the counts of m's category as registration publishes them, in a
+// podium.registration.places.changed.v2 message keyed by the event, or as the v1 message
+// registration published before (keyed by the category) when v1 is set.
+func publishPlaces(t *testing.T, env *catalogtest.Env, m domain.PlacesChangedV1, v1 bool) {
 	t.Helper()
 	w := broker.NewWriter(env.Brokers)
 	defer w.Close()
-	v, _ := json.Marshal(m)
+	typ, key, data := domain.PlacesChangedType, m.EventID, any(m.Current())
+	if v1 {
+		typ, key, data = domain.PlacesChangedV1Type, m.CategoryID, m
+	}
+	v, _ := json.Marshal(data)
 	err := w.Publish(t.Context(), broker.Message{
-		Topic: domain.PlacesTopic, Key: m.CategoryID, Value: v,
-		Headers: map[string]string{broker.HeaderType: domain.PlacesChangedType, broker.HeaderID: fmt.Sprintf("msg_%s_%d", m.CategoryID, m.Version)},
+		Topic: domain.PlacesTopic, Key: key, Value: v,
+		Headers: map[string]string{broker.HeaderType: typ, broker.HeaderID: fmt.Sprintf("msg_%s_%d", m.CategoryID, m.Version)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +51,8 @@ func card(t *testing.T, env *catalogtest.Env, eventID string, cond func(map[stri
 }
 
 // TestCountTierSwitchesWhenTheNthPlaceIsTaken feeds registration.places.v1 through the broker:
-// the first 10 places are cheaper, held places count, duplicates and stale versions do not.
+// the first 10 places are cheaper, held places count, duplicates and stale versions do not,
+// and a v1 message left from before v2 is applied too.
 func TestCountTierSwitchesWhenTheNthPlaceIsTaken(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{Kafka: true})
 	created := env.Import(t, orgA, catalogtest.Event("teams", "Teams", "PUBLISHED", false, `categories:
@@ -58,18 +65,18 @@ func TestCountTierSwitchesWhenTheNthPlaceIsTaken(t *testing.T) {
 	cat := created.Body["categories"].([]any)[0].(map[string]any)["id"].(string)
 	price := func(c map[string]any) float64 { return c["activePrice"].(float64) }
 
-	publishPlaces(t, env, domain.PlacesChanged{EventID: id, CategoryID: cat, Confirmed: 8, Held: 1, Version: 3})
+	publishPlaces(t, env, domain.PlacesChangedV1{EventID: id, CategoryID: cat, Confirmed: 8, Held: 1, Version: 3}, false)
 	c := card(t, env, id, func(c map[string]any) bool { return c["registeredCount"] == 8.0 })
 	if price(c) != 15000 || c["heldCount"] != 1.0 || c["availableCount"] != 21.0 || c["tiers"].([]any)[0].(map[string]any)["active"] != true {
 		t.Fatalf("9 places taken: %v", c)
 	}
-	publishPlaces(t, env, domain.PlacesChanged{EventID: id, CategoryID: cat, Confirmed: 8, Held: 2, Version: 4})
+	publishPlaces(t, env, domain.PlacesChangedV1{EventID: id, CategoryID: cat, Confirmed: 8, Held: 2, Version: 4}, true)
 	c = card(t, env, id, func(c map[string]any) bool { return c["heldCount"] == 2.0 })
 	if price(c) != 18000 || c["tiers"].([]any)[0].(map[string]any)["active"] != false {
 		t.Fatalf("the 10th place taken (held): %v", c)
 	}
-	publishPlaces(t, env, domain.PlacesChanged{EventID: id, CategoryID: cat, Confirmed: 1, Held: 0, Version: 2}) // stale
-	publishPlaces(t, env, domain.PlacesChanged{EventID: id, CategoryID: cat, Confirmed: 9, Held: 0, Version: 5}) // a hold lapsed
+	publishPlaces(t, env, domain.PlacesChangedV1{EventID: id, CategoryID: cat, Confirmed: 1, Held: 0, Version: 2}, false) // stale
+	publishPlaces(t, env, domain.PlacesChangedV1{EventID: id, CategoryID: cat, Confirmed: 9, Held: 0, Version: 5}, false) // a hold lapsed
 	c = card(t, env, id, func(c map[string]any) bool { return c["registeredCount"] == 9.0 })
 	if price(c) != 15000 || c["heldCount"] != 0.0 {
 		t.Fatalf("back to 9 places: %v", c)

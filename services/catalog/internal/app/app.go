@@ -32,8 +32,8 @@ type Repository interface {
 	EventOfCategory(ctx context.Context, scope domain.OrganizerScope, categoryID string) (domain.Event, error)
 	// Search returns a page of events (without children) and how many match.
 	Search(ctx context.Context, s domain.Search) (domain.Page, error)
-	// ApplyPlaces stores the counts of m unless a message of the same or a higher version for
-	// the category was applied; it reports whether it stored them.
+	// ApplyPlaces stores the counts of each category of m unless a message of the same or a
+	// higher version for the category was applied; it reports whether it stored any.
 	ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time) (bool, error)
 }
 

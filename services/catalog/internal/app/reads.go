@@ -91,9 +91,9 @@ func (s *Service) internal(e domain.Event) (domain.Event, domain.Pricing, error)
 // ErrInvalidPlaces marks a places message that can never be applied.
 var ErrInvalidPlaces = errors.New("invalid places message")
 
-// ApplyPlaces applies a podium.registration.places.changed.v1 message to the projection and,
-// when it was newer than what the projection holds, drops this process's pricing views of
-// the event. Older and repeated versions change nothing.
+// ApplyPlaces applies a places message to the projection and, when it was newer than what the
+// projection holds for one of its categories, drops this process's pricing views of the
+// event. Older and repeated versions change nothing.
 func (s *Service) ApplyPlaces(ctx context.Context, m domain.PlacesChanged) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidPlaces, err)

@@ -125,7 +125,7 @@ func TestCommandErrors(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &created); err != nil || len(created.Categories) != 1 {
 		t.Fatalf("import: %v\n%s", err, out)
 	}
-	taken := domain.PlacesChanged{EventID: created.ID, CategoryID: created.Categories[0].ID, Confirmed: 1, Version: 1}
+	taken := domain.PlacesChangedV1{EventID: created.ID, CategoryID: created.Categories[0].ID, Confirmed: 1, Version: 1}.Current()
 	if err := env.Service.ApplyPlaces(t.Context(), taken); err != nil {
 		t.Fatal(err)
 	}

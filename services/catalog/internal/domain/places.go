@@ -2,6 +2,7 @@ package domain
 
 import (
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -26,9 +27,26 @@ func (p Places) Available(quota *int) *int {
 	return &n
 }
 
-// PlacesChanged is the data of a podium.registration.places.changed.v1 message: the absolute
-// counts of a category after a change, with a version that grows with every change.
+// PlacesChanged is the data of a podium.registration.places.changed.v2 message: the absolute
+// counts of categories of one event after a change, each with a version that grows with every
+// change of its category.
 type PlacesChanged struct {
+	EventID    string           `json:"eventId"`
+	Categories []CategoryPlaces `json:"categories"`
+	OccurredAt time.Time        `json:"occurredAt"`
+}
+
+// CategoryPlaces are one category's counts in a PlacesChanged message.
+type CategoryPlaces struct {
+	CategoryID string `json:"categoryId"`
+	Confirmed  int    `json:"confirmed"`
+	Held       int    `json:"held"`
+	Version    int64  `json:"version"`
+}
+
+// PlacesChangedV1 is the data of a podium.registration.places.changed.v1 message: one
+// category's counts.
+type PlacesChangedV1 struct {
 	EventID    string    `json:"eventId"`
 	CategoryID string    `json:"categoryId"`
 	Confirmed  int       `json:"confirmed"`
@@ -37,17 +55,37 @@ type PlacesChanged struct {
 	OccurredAt time.Time `json:"occurredAt"`
 }
 
+// Current returns m as a PlacesChanged of its one category.
+func (m PlacesChangedV1) Current() PlacesChanged {
+	return PlacesChanged{EventID: m.EventID, OccurredAt: m.OccurredAt, Categories: []CategoryPlaces{
+		{CategoryID: m.CategoryID, Confirmed: m.Confirmed, Held: m.Held, Version: m.Version},
+	}}
+}
+
 // Validate refuses messages that cannot be applied.
 func (m PlacesChanged) Validate() error {
 	var errs []error
-	if m.EventID == "" || m.CategoryID == "" {
-		errs = append(errs, errors.New("eventId and categoryId are required"))
+	if m.EventID == "" {
+		errs = append(errs, errors.New("eventId is required"))
 	}
-	if m.Confirmed < 0 || m.Held < 0 {
-		errs = append(errs, errors.New("confirmed and held must not be negative"))
+	if len(m.Categories) == 0 {
+		errs = append(errs, errors.New("categories must not be empty"))
 	}
-	if m.Version < 1 {
-		errs = append(errs, errors.New("version must be at least 1"))
+	seen := map[string]bool{}
+	for i, c := range m.Categories {
+		if c.CategoryID == "" {
+			errs = append(errs, fmt.Errorf("categories[%d]: categoryId is required", i))
+		}
+		if seen[c.CategoryID] {
+			errs = append(errs, fmt.Errorf("categories[%d]: category %s is listed twice", i, c.CategoryID))
+		}
+		seen[c.CategoryID] = true
+		if c.Confirmed < 0 || c.Held < 0 {
+			errs = append(errs, fmt.Errorf("categories[%d]: confirmed and held must not be negative", i))
+		}
+		if c.Version < 1 {
+			errs = append(errs, fmt.Errorf("categories[%d]: version must be at least 1", i))
+		}
 	}
 	return errors.Join(errs...)
 }

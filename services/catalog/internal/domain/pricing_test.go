@@ -148,16 +148,26 @@ func TestPlaces(t *testing.T) {
 	if p.Taken() != 9 || *p.Available(intPtr(10)) != 1 || *p.Available(intPtr(5)) != 0 || p.Available(nil) != nil {
 		t.Fatalf("places %+v", p)
 	}
+	one := func(c domain.CategoryPlaces) []domain.CategoryPlaces { return []domain.CategoryPlaces{c} }
 	for _, m := range []domain.PlacesChanged{
-		{CategoryID: "cat_1", Version: 1},
-		{EventID: "evt_1", CategoryID: "cat_1", Confirmed: -1, Version: 1},
-		{EventID: "evt_1", CategoryID: "cat_1", Version: 0},
+		{Categories: one(domain.CategoryPlaces{CategoryID: "cat_1", Version: 1})},
+		{EventID: "evt_1"},
+		{EventID: "evt_1", Categories: one(domain.CategoryPlaces{Version: 1})},
+		{EventID: "evt_1", Categories: one(domain.CategoryPlaces{CategoryID: "cat_1", Confirmed: -1, Version: 1})},
+		{EventID: "evt_1", Categories: one(domain.CategoryPlaces{CategoryID: "cat_1", Version: 0})},
+		{EventID: "evt_1", Categories: []domain.CategoryPlaces{{CategoryID: "cat_1", Version: 1}, {CategoryID: "cat_1", Version: 2}}},
 	} {
 		if m.Validate() == nil {
 			t.Errorf("%+v accepted", m)
 		}
 	}
-	if err := (domain.PlacesChanged{EventID: "evt_1", CategoryID: "cat_1", Confirmed: 1, Version: 1}).Validate(); err != nil {
+	ok := domain.PlacesChanged{EventID: "evt_1", Categories: []domain.CategoryPlaces{
+		{CategoryID: "cat_1", Confirmed: 1, Version: 1}, {CategoryID: "cat_2", Held: 3, Version: 9},
+	}}
+	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
+	}
+	if v1 := (domain.PlacesChangedV1{EventID: "evt_1", CategoryID: "cat_1", Confirmed: 1, Version: 1}).Current(); v1.Validate() != nil || len(v1.Categories) != 1 {
+		t.Fatalf("v1 as current: %+v", v1)
 	}
 }

@@ -53,13 +53,17 @@ func TestPlacesEventsAreRelayed(t *testing.T) {
 	m := consume(t, env, domain.PlacesTopic, func(m broker.Message) bool {
 		var p domain.PlacesChanged
 		_ = json.Unmarshal(m.Value, &p)
-		return p.Version == 3
+		return len(p.Categories) == 1 && p.Categories[0].Version == 3
 	})
 	var p map[string]any
 	_ = json.Unmarshal(m.Value, &p)
-	if m.Key != "cat_rx" || m.Headers[broker.HeaderType] != domain.EventPlacesChanged || m.Headers[broker.HeaderSource] != domain.EventSource ||
-		p["eventId"] != evtA || p["categoryId"] != "cat_rx" || p["confirmed"].(float64) != 1 || p["held"].(float64) != 0 || p["occurredAt"] == nil {
+	cats, _ := p["categories"].([]any)
+	if m.Key != evtA || m.Headers[broker.HeaderType] != domain.EventPlacesChanged || m.Headers[broker.HeaderSource] != domain.EventSource ||
+		p["eventId"] != evtA || p["occurredAt"] == nil || len(cats) != 1 {
 		t.Fatalf("places event %s %v %s", m.Key, m.Headers, m.Value)
+	}
+	if c := cats[0].(map[string]any); c["categoryId"] != "cat_rx" || c["confirmed"].(float64) != 1 || c["held"].(float64) != 0 {
+		t.Fatalf("places of the category %s", m.Value)
 	}
 }
 

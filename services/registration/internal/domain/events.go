@@ -14,7 +14,7 @@ const EventSource = "podium/registration"
 
 // Event types.
 const (
-	EventPlacesChanged    = "podium.registration.places.changed.v1"
+	EventPlacesChanged    = "podium.registration.places.changed.v2"
 	EventOrderCompleted   = "podium.registration.order.completed.v1"
 	EventOrderReleased    = "podium.registration.order.released.v1"
 	EventOrderUnfulfilled = "podium.registration.order.unfulfillable.v1"
@@ -24,15 +24,22 @@ const (
 	PaymentsConsumerGroup = "registration-payments"
 )
 
-// PlacesChanged is the data of a podium.registration.places.changed.v1 event: a category's
-// absolute counts after a change, and the ledger version.
+// PlacesChanged is the data of a podium.registration.places.changed.v2 event: the absolute
+// counts and ledger version of each category of one event that a transaction changed, as it
+// left them. The store builds it in SQL from the ledger rows (AnnouncePlaces); this type
+// reads it.
 type PlacesChanged struct {
-	EventID    string    `json:"eventId"`
-	CategoryID string    `json:"categoryId"`
-	Confirmed  int       `json:"confirmed"`
-	Held       int       `json:"held"`
-	Version    int64     `json:"version"`
-	OccurredAt time.Time `json:"occurredAt"`
+	EventID    string           `json:"eventId"`
+	Categories []CategoryPlaces `json:"categories"`
+	OccurredAt time.Time        `json:"occurredAt"`
+}
+
+// CategoryPlaces are a category's counts in a PlacesChanged event.
+type CategoryPlaces struct {
+	CategoryID string `json:"categoryId"`
+	Confirmed  int    `json:"confirmed"`
+	Held       int    `json:"held"`
+	Version    int64  `json:"version"`
 }
 
 // OrderCompletedEvent is the data of podium.registration.order.completed.v1.

@@ -1,6 +1,7 @@
 package events_test
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -27,10 +28,13 @@ func TestRegistrationsPublishedPlacesAreApplied(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := domain.PlacesChanged{
-		EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", CategoryID: "cat_8Wd3Pm6Yt1Qz5Rk9Nx2C", Confirmed: 37, Held: 4, Version: 52,
-		OccurredAt: time.Date(2026, 5, 9, 18, 3, 21, 447_000_000, time.UTC),
+		EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", OccurredAt: time.Date(2026, 5, 9, 18, 3, 21, 447_000_000, time.UTC),
+		Categories: []domain.CategoryPlaces{
+			{CategoryID: "cat_3Lm7Qa1Zr8Vt2Kp5Wc9E", Confirmed: 12, Held: 0, Version: 13},
+			{CategoryID: "cat_8Wd3Pm6Yt1Qz5Rk9Nx2C", Confirmed: 37, Held: 4, Version: 52},
+		},
 	}
-	if len(r.applied) != 1 || r.applied[0] != want || len(inv.places) != 1 {
+	if len(r.applied) != 1 || !reflect.DeepEqual(r.applied[0], want) || len(inv.places) != 1 {
 		t.Fatalf("applied %+v, want %+v; invalidated %v", r.applied, want, inv.places)
 	}
 	if err := h(t.Context(), brokertest.NextVersion(t, places)); !broker.IsPoison(err) {

@@ -21,32 +21,47 @@ const PlacesGroup = "catalog-places"
 // has its own, so each sees every change.
 func CacheGroup(instanceID string) string { return "catalog-cache-" + instanceID }
 
-// PlacesHandler applies podium.registration.places.changed.v1 messages. The projection keeps
-// the highest version per category in one conditional upsert, so redeliveries, replays and any
-// arrival order are harmless without an inbox. Messages of other types are skipped (a message
-// without a type is read as places); undecodable or invalid places and an unknown version are
-// poison, a failure to apply them is retried.
+// PlacesHandler applies registration's places messages: podium.registration.places.changed.v2
+// (the categories of one event a transaction changed) and the v1 messages registration
+// published before it (one category each). The projection keeps the highest version per
+// category in one conditional upsert, so redeliveries, replays and any arrival order are
+// harmless without an inbox. Messages of other types are skipped (a message without a type is
+// read as v1, as they were first sent); undecodable or invalid places and an unknown version
+// are poison, a failure to apply them is retried.
 func PlacesHandler(svc *app.Service, log *slog.Logger) broker.Handler {
 	return func(ctx context.Context, m broker.Message) error {
-		if m.Headers[broker.HeaderType] != "" {
-			ok, err := broker.Accepts(m, domain.PlacesChangedType)
+		typ := m.Headers[broker.HeaderType]
+		if typ != "" {
+			ok, err := broker.Accepts(m, domain.PlacesChangedType, domain.PlacesChangedV1Type)
 			if !ok {
 				if err == nil {
-					log.DebugContext(ctx, "skipping a message of another type", "topic", m.Topic, "type", m.Headers[broker.HeaderType])
+					log.DebugContext(ctx, "skipping a message of another type", "topic", m.Topic, "type", typ)
 				}
 				return err
 			}
 		}
-		var p domain.PlacesChanged
-		if err := broker.Decode(m, &p); err != nil {
+		p, err := decodePlaces(m, typ)
+		if err != nil {
 			return fmt.Errorf("%w: %w", app.ErrInvalidPlaces, err)
 		}
-		err := svc.ApplyPlaces(ctx, p)
+		err = svc.ApplyPlaces(ctx, p)
 		if errors.Is(err, app.ErrInvalidPlaces) {
 			return broker.Poison(err)
 		}
 		return err
 	}
+}
+
+// decodePlaces decodes m's data as the places message of its type.
+func decodePlaces(m broker.Message, typ string) (domain.PlacesChanged, error) {
+	if typ == domain.PlacesChangedType {
+		var p domain.PlacesChanged
+		err := broker.Decode(m, &p)
+		return p, err
+	}
+	var p domain.PlacesChangedV1
+	err := broker.Decode(m, &p)
+	return p.Current(), err
 }
 
 // Invalidator drops cached views.

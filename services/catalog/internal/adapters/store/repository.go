@@ -5,6 +5,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -177,14 +178,26 @@ func (r *Repository) Search(ctx context.Context, s domain.Search) (domain.Page, 
 // likeEscaper escapes LIKE's wildcards and its escape character in search text.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
-// ApplyPlaces upserts the counts of m when its version is higher than the stored one.
+// ApplyPlaces upserts the counts of each category of m whose version is higher than the
+// stored one, in one statement.
 func (r *Repository) ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time) (bool, error) {
-	n, err := r.q.ApplyPlaces(ctx, db.ApplyPlacesParams{
-		CategoryID: m.CategoryID, EventID: m.EventID, Confirmed: clamp32(m.Confirmed), Held: clamp32(m.Held),
-		Version: m.Version, UpdatedAt: at,
-	})
+	type category struct {
+		ID        string `json:"category_id"`
+		Confirmed int32  `json:"confirmed"`
+		Held      int32  `json:"held"`
+		Version   int64  `json:"version"`
+	}
+	cats := make([]category, len(m.Categories))
+	for i, c := range m.Categories {
+		cats[i] = category{ID: c.CategoryID, Confirmed: clamp32(c.Confirmed), Held: clamp32(c.Held), Version: c.Version}
+	}
+	b, err := json.Marshal(cats)
+	if err != nil {
+		return false, err
+	}
+	n, err := r.q.ApplyPlaces(ctx, db.ApplyPlacesParams{EventID: m.EventID, UpdatedAt: at, Categories: b})
 	if err != nil {
 		return false, fmt.Errorf("apply places: %w", err)
 	}
-	return n == 1, nil
+	return n > 0, nil
 }

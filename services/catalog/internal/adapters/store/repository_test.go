@@ -175,7 +175,7 @@ func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 	repo := store.New(pool)
 	file := catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}\n  - {key: b, name: B, basePrice: 1}")
 	e := mustImport(t, repo, "org_1", file)
-	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChanged{EventID: e.ID, CategoryID: e.Categories[1].ID, Confirmed: 0, Held: 1, Version: 1}, t0); err != nil {
+	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: e.Categories[1].ID, Confirmed: 0, Held: 1, Version: 1}.Current(), t0); err != nil {
 		t.Fatal(err)
 	}
 	without := catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}")
@@ -193,7 +193,7 @@ func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 		t.Fatalf("hiding the category: %v", err)
 	}
 	// Once its places are released it can go.
-	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChanged{EventID: e.ID, CategoryID: e.Categories[1].ID, Version: 2}, t0); err != nil {
+	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: e.Categories[1].ID, Version: 2}.Current(), t0); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := importAt(t, repo, "org_1", without, t0); err != nil {
@@ -247,7 +247,7 @@ func TestPlacesKeepTheHighestVersion(t *testing.T) {
 		{6, 8, 8, false},
 	}
 	for _, s := range steps {
-		applied, err := repo.ApplyPlaces(ctx, domain.PlacesChanged{EventID: e.ID, CategoryID: cat, Confirmed: s.confirmed, Held: s.held, Version: s.version}, t0)
+		applied, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: cat, Confirmed: s.confirmed, Held: s.held, Version: s.version}.Current(), t0)
 		if err != nil || applied != s.applied {
 			t.Fatalf("version %d: applied %v, %v; want %v", s.version, applied, err, s.applied)
 		}
@@ -257,8 +257,22 @@ func TestPlacesKeepTheHighestVersion(t *testing.T) {
 		t.Fatalf("places %+v, want version 7's counts", p)
 	}
 	// A category unknown to the catalog is recorded too (it may have been removed since).
-	if applied, err := repo.ApplyPlaces(ctx, domain.PlacesChanged{EventID: e.ID, CategoryID: "cat_gone", Confirmed: 1, Version: 1}, t0); err != nil || !applied {
+	if applied, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: "cat_gone", Confirmed: 1, Version: 1}.Current(), t0); err != nil || !applied {
 		t.Fatalf("unknown category: %v", err)
+	}
+	// Each category of a message is kept or not on its own version.
+	both := domain.PlacesChanged{EventID: e.ID, Categories: []domain.CategoryPlaces{
+		{CategoryID: cat, Confirmed: 1, Version: 6}, {CategoryID: "cat_gone", Confirmed: 2, Version: 2},
+	}}
+	if applied, err := repo.ApplyPlaces(ctx, both, t0); err != nil || !applied {
+		t.Fatalf("a message newer for one of its categories: %v, %v", applied, err)
+	}
+	var gone int
+	if err := pool.QueryRow(ctx, `SELECT confirmed FROM category_places WHERE category_id = 'cat_gone'`).Scan(&gone); err != nil || gone != 2 {
+		t.Fatalf("cat_gone %d, %v", gone, err)
+	}
+	if got, _ := repo.Event(ctx, domain.ForOrganizer("org_1"), e.ID); got.Categories[0].Places.Version != 7 {
+		t.Fatalf("an older version of a category was kept: %+v", got.Categories[0].Places)
 	}
 }
 

@@ -14,14 +14,12 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// CreateOrder stores o with regs and takes their places. Orders in one category go through
-// the combiner (see combiner.go); others, and calls inside a transaction, run alone.
+// CreateOrder stores o with regs and takes their places. Orders go through the combiner (see
+// combiner.go); calls inside a transaction run alone.
 func (r *Repository) CreateOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error {
-	if r.combine != nil && len(regs) > 0 && len(placeDeltas(regs, o.Status, 1)) == 1 {
-		cat := regs[0].CategoryID
+	if r.combine != nil && len(regs) > 0 {
 		//nolint:contextcheck // the request carries ctx; the combined transaction runs on a context derived from it
-		err := r.combine.submit(&createRequest{ctx: ctx, order: o, regs: regs, category: cat, event: regs[0].EventID, quota: quotas[cat]})
-		if err != nil {
+		if err := r.combine.submit(&createRequest{ctx: ctx, order: o, regs: regs, quotas: quotas}); err != nil {
 			return fmt.Errorf("create order: %w", err)
 		}
 		return nil
@@ -205,6 +203,7 @@ func (r *Repository) retake(ctx context.Context, tx pgx.Tx, q *db.Queries, regs 
 		sq := db.New(sp)
 		deltas := placeDeltas(regs, domain.OrderCompleted, 1)
 		sortDeltas(deltas)
+		changed := make([]category, 0, len(deltas))
 		for _, d := range deltas {
 			row, err := sq.RetakePlaces(ctx, db.RetakePlacesParams{CategoryID: d.CategoryID, Confirmed: int32(d.Confirmed)}) //nolint:gosec // small
 			if pg.IsNoRows(err) {
@@ -213,10 +212,10 @@ func (r *Repository) retake(ctx context.Context, tx pgx.Tx, q *db.Queries, regs 
 			if err != nil {
 				return fmt.Errorf("retake places: %w", err)
 			}
-			p := db.Place{CategoryID: row.CategoryID, EventID: row.EventID, Confirmed: row.Confirmed, Held: row.Held, Version: row.Version}
-			if err := enqueuePlaces(ctx, sp, p, now); err != nil {
-				return err
-			}
+			changed = append(changed, category{id: row.CategoryID, event: row.EventID})
+		}
+		if err := announce(ctx, sp, changed, now); err != nil {
+			return err
 		}
 		if err := sq.SetRegistrationsCancelled(ctx, db.SetRegistrationsCancelledParams{OrderID: o.ID, CancelledAt: nil, UpdatedAt: now}); err != nil {
 			return err

@@ -2,12 +2,14 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"sort"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/podiumhq/podium/libs/outbox"
 	pg "github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -15,17 +17,18 @@ import (
 
 // applyPlaces changes the ledger by deltas, in category id order (so concurrent transactions
 // lock ledger rows in one order and cannot deadlock; deltas of one category in their order),
-// and writes one places event per delta. Checked deltas take places only if the quota allows; otherwise nothing of the
-// transaction is kept and a quota error names the category.
+// and writes one places event per event of the changed categories. Checked deltas take places
+// only if the quota allows; otherwise nothing of the transaction is kept and a quota error
+// names the category.
 func applyPlaces(ctx context.Context, tx pgx.Tx, q *db.Queries, deltas []domain.PlaceDelta, now time.Time) error {
 	sort.SliceStable(deltas, func(i, j int) bool { return deltas[i].CategoryID < deltas[j].CategoryID })
+	var changed []category
 	for _, d := range deltas {
 		if d.Confirmed == 0 && d.Held == 0 {
 			continue
 		}
-		var row db.Place
 		if d.Check {
-			got, err := q.TakePlaces(ctx, db.TakePlacesParams{
+			_, err := q.TakePlaces(ctx, db.TakePlacesParams{
 				CategoryID: d.CategoryID, EventID: d.EventID, Confirmed: int32(d.Confirmed), Held: int32(d.Held), //nolint:gosec // small
 				Quota: quota32(d.Quota),
 			})
@@ -35,28 +38,64 @@ func applyPlaces(ctx context.Context, tx pgx.Tx, q *db.Queries, deltas []domain.
 			if err != nil {
 				return fmt.Errorf("take places: %w", err)
 			}
-			row = db.Place{CategoryID: got.CategoryID, EventID: got.EventID, Confirmed: got.Confirmed, Held: got.Held, Version: got.Version}
 		} else {
-			got, err := q.ShiftPlaces(ctx, db.ShiftPlacesParams{
+			_, err := q.ShiftPlaces(ctx, db.ShiftPlacesParams{
 				CategoryID: d.CategoryID, EventID: d.EventID, Confirmed: int32(d.Confirmed), Held: int32(d.Held), //nolint:gosec // small
 			})
 			if err != nil {
 				return fmt.Errorf("shift places: %w", err)
 			}
-			row = db.Place{CategoryID: got.CategoryID, EventID: got.EventID, Confirmed: got.Confirmed, Held: got.Held, Version: got.Version}
 		}
-		if err := enqueuePlaces(ctx, tx, row, now); err != nil {
-			return err
-		}
+		changed = append(changed, category{id: d.CategoryID, event: d.EventID})
 	}
-	return nil
+	return announce(ctx, tx, changed, now)
 }
 
-func enqueuePlaces(ctx context.Context, tx pgx.Tx, row db.Place, now time.Time) error {
-	return enqueue(ctx, tx, domain.PlacesTopic, row.CategoryID, domain.EventPlacesChanged, domain.PlacesChanged{
-		EventID: row.EventID, CategoryID: row.CategoryID, Confirmed: int(row.Confirmed), Held: int(row.Held),
-		Version: row.Version, OccurredAt: now,
+// announce writes the places events of the changed categories (one message per event, with
+// the counts the transaction leaves) and wakes the relay, in one round trip.
+func announce(ctx context.Context, tx pgx.Tx, changed []category, now time.Time) error {
+	if len(changed) == 0 {
+		return nil
+	}
+	b := &pgx.Batch{}
+	if err := queueAnnounce(ctx, &queue{b: b}, changed, now); err != nil {
+		return err
+	}
+	return sendBatch(ctx, tx, b)
+}
+
+// category is a category whose places a transaction changed, with its event.
+type category struct{ id, event string }
+
+// placesMessage is an element of AnnouncePlaces' messages.
+type placesMessage struct {
+	EventID string          `json:"event_id"`
+	Headers json.RawMessage `json:"headers"`
+}
+
+// queueAnnounce queues the statements of announce into qu's batch.
+func queueAnnounce(ctx context.Context, qu *queue, changed []category, now time.Time) error {
+	var msgs []placesMessage
+	seen := map[string]bool{}
+	ids := make([]string, 0, len(changed))
+	for _, c := range changed {
+		ids = append(ids, c.id)
+		if seen[c.event] {
+			continue
+		}
+		seen[c.event] = true
+		m := outbox.Prepare(ctx, domain.PlacesTopic, c.event, domain.EventPlacesChanged, domain.EventSource)
+		msgs = append(msgs, placesMessage{EventID: c.event, Headers: m.Headers})
+	}
+	messages, err := json.Marshal(msgs)
+	if err != nil {
+		return err
+	}
+	_ = db.New(qu).AnnouncePlaces(ctx, db.AnnouncePlacesParams{
+		Topic: domain.PlacesTopic, OccurredAt: now.UTC().Format(time.RFC3339Nano), Messages: messages, CategoryIds: ids,
 	})
+	_ = outbox.Notify(ctx, qu)
+	return nil
 }
 
 // quotaError reports how many places the category has left.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -106,9 +107,13 @@ func (r *Repository) UpdateRegistration(ctx context.Context, organizerID, ticket
 	return out, nil
 }
 
-// storeUpdate writes the registration row and its tickets in one batch.
+// storeUpdate writes the registration row and its tickets (new ones inserted) in one batch.
 func storeUpdate(ctx context.Context, tx pgx.Tx, o domain.Order, next domain.Registration, added []int) error {
-	p, err := insertRegistrationParams(next)
+	custom, err := json.Marshal(nonNil(next.CustomFields))
+	if err != nil {
+		return err
+	}
+	sels, err := json.Marshal(nonNil(next.SupplementSelections))
 	if err != nil {
 		return err
 	}
@@ -116,25 +121,33 @@ func storeUpdate(ctx context.Context, tx pgx.Tx, o domain.Order, next domain.Reg
 	q := db.New(&queue{b: b})
 	_ = q.UpdateRegistration(ctx, db.UpdateRegistrationParams{
 		ID: next.ID, CategoryID: next.CategoryID, CategoryName: next.CategoryName, TeamName: next.TeamName,
-		Club: next.Club, Bib: next.Bib, Note: next.Note, CheckedInAt: p.CheckedInAt, CustomFields: p.CustomFields,
-		SupplementIds: p.SupplementIds, SupplementSelections: p.SupplementSelections,
-		PendingParticipants: p.PendingParticipants, UpdatedAt: next.UpdatedAt,
+		Club: next.Club, Bib: next.Bib, Note: next.Note, CheckedInAt: nonNil(next.CheckedInAt), CustomFields: custom,
+		SupplementIds: nonNil(next.SupplementIDs), SupplementSelections: sels,
+		PendingParticipants: int32(next.PendingParticipants), UpdatedAt: next.UpdatedAt, //nolint:gosec // bounded by the team size
 	})
 	isNew := map[int]bool{}
 	for _, i := range added {
 		isNew[i] = true
 	}
-	rows, err := ticketRows(next)
+	copies, err := ticketCopies(next)
 	if err != nil {
 		return err
 	}
-	for i, row := range rows {
+	in := newInserts(len(added))
+	for i, c := range copies {
 		if isNew[i] {
-			_ = q.InsertTicket(ctx, insertTicketParams(next, o, row))
-		} else {
-			_ = q.UpdateTicket(ctx, updateTicketParams(next, row))
+			if err := ticketColumns(in.tickets, next, o, c); err != nil {
+				return err
+			}
+			continue
 		}
+		p, err := updateTicketParams(next, c)
+		if err != nil {
+			return err
+		}
+		_ = q.UpdateTicket(ctx, p)
 	}
+	in.queue(ctx, q)
 	return sendBatch(ctx, tx, b)
 }
 

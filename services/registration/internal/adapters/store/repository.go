@@ -24,8 +24,9 @@ import (
 
 // Constraint names the adapter translates into domain errors.
 const (
-	constraintBib  = "registrations_bib"
-	constraintHold = "orders_hold"
+	constraintBib   = "registrations_bib"
+	constraintHold  = "orders_hold"
+	constraintQuota = "places_within_quota"
 )
 
 // conn is a pool or a transaction: both run queries and begin (sub)transactions.
@@ -87,22 +88,6 @@ func (q *queue) Query(context.Context, string, ...any) (pgx.Rows, error) {
 }
 
 func (q *queue) QueryRow(context.Context, string, ...any) pgx.Row { return errRow{} }
-
-func (q *queue) SendBatch(context.Context, *pgx.Batch) pgx.BatchResults {
-	panic("postgres: a queue cannot send batches")
-}
-
-// queuedTx is a transaction whose Exec calls are queued into a batch, so that several
-// outbox.Enqueue calls (two statements each) cost one round trip when the batch is sent.
-type queuedTx struct {
-	pgx.Tx
-	b *pgx.Batch
-}
-
-func (q queuedTx) Exec(_ context.Context, sql string, args ...any) (pgconn.CommandTag, error) {
-	q.b.Queue(sql, args...)
-	return pgconn.CommandTag{}, nil
-}
 
 type errRow struct{}
 

@@ -15,6 +15,12 @@ type DeletedTicket struct {
 	DeletedAt      time.Time
 }
 
+type Inbox struct {
+	Consumer    string
+	MessageID   string
+	ProcessedAt time.Time
+}
+
 type MailOutbox struct {
 	ID            int64
 	Recipient     string
@@ -49,6 +55,15 @@ type Order struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	ClientNetwork  *string
+}
+
+type Outbox struct {
+	ID        int64
+	Topic     string
+	Key       string
+	Payload   []byte
+	Headers   []byte
+	CreatedAt time.Time
 }
 
 type Place struct {

@@ -188,51 +188,19 @@ func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) 
 	return items, nil
 }
 
-const insertOrder = `-- name: InsertOrder :exec
+const insertOrders = `-- name: InsertOrders :exec
 INSERT INTO orders (
     id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
     purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+)
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+FROM json_populate_recordset(NULL::orders, $1::json)
 `
 
-type InsertOrderParams struct {
-	ID             string
-	OrganizerID    string
-	EventID        string
-	Status         string
-	Source         string
-	HoldID         *string
-	Amount         int64
-	Currency       string
-	PurchaserEmail *string
-	PurchaserName  *string
-	Promocode      *string
-	ExpiresAt      *time.Time
-	PaidAt         *time.Time
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
-	ClientNetwork  *string
-}
-
-func (q *Queries) InsertOrder(ctx context.Context, arg InsertOrderParams) error {
-	_, err := q.db.Exec(ctx, insertOrder,
-		arg.ID,
-		arg.OrganizerID,
-		arg.EventID,
-		arg.Status,
-		arg.Source,
-		arg.HoldID,
-		arg.Amount,
-		arg.Currency,
-		arg.PurchaserEmail,
-		arg.PurchaserName,
-		arg.Promocode,
-		arg.ExpiresAt,
-		arg.PaidAt,
-		arg.CreatedAt,
-		arg.UpdatedAt,
-		arg.ClientNetwork,
-	)
+// Inserts the orders of rows, a JSON array of objects keyed by column name (write.go).
+func (q *Queries) InsertOrders(ctx context.Context, rows []byte) error {
+	_, err := q.db.Exec(ctx, insertOrders, rows)
 	return err
 }
 

@@ -9,6 +9,43 @@ import (
 	"context"
 )
 
+const announcePlaces = `-- name: AnnouncePlaces :exec
+INSERT INTO outbox (topic, key, payload, headers)
+SELECT $1::text, p.event_id,
+       convert_to(json_build_object(
+           'eventId', p.event_id,
+           'categories', json_agg(json_build_object(
+               'categoryId', p.category_id, 'confirmed', p.confirmed, 'held', p.held, 'version', p.version)
+               ORDER BY p.category_id),
+           'occurredAt', $2::text)::text, 'UTF8'),
+       m.headers
+FROM places p
+JOIN json_to_recordset($3::json) AS m (event_id text, headers jsonb) ON m.event_id = p.event_id
+WHERE p.category_id = ANY($4::text[])
+GROUP BY p.event_id, m.headers
+`
+
+type AnnouncePlacesParams struct {
+	Topic       string
+	OccurredAt  string
+	Messages    []byte
+	CategoryIds []string
+}
+
+// Writes a podium.registration.places.changed.v2 message per event to the outbox: the counts
+// of the given categories as the transaction leaves them (it changed their rows, so it holds
+// them locked). messages is a JSON array of {event_id, headers}, the outbox headers of each
+// event's message (outbox.Prepare).
+func (q *Queries) AnnouncePlaces(ctx context.Context, arg AnnouncePlacesParams) error {
+	_, err := q.db.Exec(ctx, announcePlaces,
+		arg.Topic,
+		arg.OccurredAt,
+		arg.Messages,
+		arg.CategoryIds,
+	)
+	return err
+}
+
 const getPlaces = `-- name: GetPlaces :one
 SELECT category_id, event_id, confirmed, held, quota, version FROM places WHERE category_id = $1
 `
@@ -181,4 +218,24 @@ func (q *Queries) TakePlaces(ctx context.Context, arg TakePlacesParams) (TakePla
 		&i.Version,
 	)
 	return i, err
+}
+
+const takePlacesMany = `-- name: TakePlacesMany :exec
+INSERT INTO places AS p (category_id, event_id, confirmed, held, quota, version)
+SELECT t.category_id, t.event_id, t.confirmed, t.held, t.quota, 1
+FROM json_to_recordset($1::json) AS t (category_id text, event_id text, confirmed int, held int, quota int)
+ORDER BY t.category_id
+ON CONFLICT (category_id) DO UPDATE
+    SET confirmed = p.confirmed + excluded.confirmed, held = p.held + excluded.held,
+        quota = excluded.quota, version = p.version + 1
+`
+
+// Takes the places of several categories in one statement (the create combiner): takes is a
+// JSON array of {category_id, event_id, confirmed, held, quota}, one per category. Rows are
+// locked in category id order. The statement takes whatever it is given: when a category
+// would pass its quota, the places_within_quota constraint fails it, and with it the whole
+// transaction.
+func (q *Queries) TakePlacesMany(ctx context.Context, takes []byte) error {
+	_, err := q.db.Exec(ctx, takePlacesMany, takes)
+	return err
 }

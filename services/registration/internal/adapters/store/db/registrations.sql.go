@@ -185,62 +185,21 @@ func (q *Queries) InsertDeletedTickets(ctx context.Context, arg InsertDeletedTic
 	return err
 }
 
-const insertRegistration = `-- name: InsertRegistration :exec
+const insertRegistrations = `-- name: InsertRegistrations :exec
 INSERT INTO registrations (
     id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
     pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+)
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
+    checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+FROM json_populate_recordset(NULL::registrations, $1::json)
 `
 
-type InsertRegistrationParams struct {
-	ID                   string
-	OrganizerID          string
-	EventID              string
-	CategoryID           string
-	CategoryName         string
-	OrderID              string
-	TeamName             string
-	Club                 *string
-	Bib                  *int64
-	Note                 *string
-	CheckedInAt          []time.Time
-	CustomFields         []byte
-	SupplementIds        []string
-	SupplementSelections []byte
-	WaiversAccepted      []byte
-	PendingParticipants  int32
-	CancelledAt          *time.Time
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
-	GuestEmail           *string
-	GuestName            *string
-}
-
-func (q *Queries) InsertRegistration(ctx context.Context, arg InsertRegistrationParams) error {
-	_, err := q.db.Exec(ctx, insertRegistration,
-		arg.ID,
-		arg.OrganizerID,
-		arg.EventID,
-		arg.CategoryID,
-		arg.CategoryName,
-		arg.OrderID,
-		arg.TeamName,
-		arg.Club,
-		arg.Bib,
-		arg.Note,
-		arg.CheckedInAt,
-		arg.CustomFields,
-		arg.SupplementIds,
-		arg.SupplementSelections,
-		arg.WaiversAccepted,
-		arg.PendingParticipants,
-		arg.CancelledAt,
-		arg.CreatedAt,
-		arg.UpdatedAt,
-		arg.GuestEmail,
-		arg.GuestName,
-	)
+// Inserts the registrations of rows, a JSON array of objects keyed by column name (write.go).
+func (q *Queries) InsertRegistrations(ctx context.Context, rows []byte) error {
+	_, err := q.db.Exec(ctx, insertRegistrations, rows)
 	return err
 }
 

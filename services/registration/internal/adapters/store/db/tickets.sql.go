@@ -35,80 +35,23 @@ func (q *Queries) GetTicket(ctx context.Context, id string) (GetTicketRow, error
 	return i, err
 }
 
-const insertTicket = `-- name: InsertTicket :exec
+const insertTickets = `-- name: InsertTickets :exec
 INSERT INTO tickets (
     id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
     fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
     category_name, team_name, club, bib, checked_in, participant_status, order_status,
     order_amount, custom_values, supplement_keys, created_at, updated_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-    $20, $21, $22, $23, $24, $25, $26, $27, $28, $29)
+)
+SELECT id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
+    fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
+    category_name, team_name, club, bib, checked_in, participant_status, order_status,
+    order_amount, custom_values, supplement_keys, created_at, updated_at
+FROM json_populate_recordset(NULL::tickets, $1::json)
 `
 
-type InsertTicketParams struct {
-	ID                string
-	AthleteID         string
-	OrganizerID       string
-	RegistrationID    string
-	OrderID           string
-	Position          int32
-	Status            string
-	CancelledAt       *time.Time
-	Fullname          string
-	IDNumber          string
-	Email             string
-	Phone             string
-	Gender            string
-	BirthDate         time.Time
-	Age               int32
-	EventID           string
-	CategoryID        string
-	CategoryName      string
-	TeamName          string
-	Club              *string
-	Bib               *int64
-	CheckedIn         bool
-	ParticipantStatus string
-	OrderStatus       string
-	OrderAmount       int64
-	CustomValues      []byte
-	SupplementKeys    []string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
-}
-
-func (q *Queries) InsertTicket(ctx context.Context, arg InsertTicketParams) error {
-	_, err := q.db.Exec(ctx, insertTicket,
-		arg.ID,
-		arg.AthleteID,
-		arg.OrganizerID,
-		arg.RegistrationID,
-		arg.OrderID,
-		arg.Position,
-		arg.Status,
-		arg.CancelledAt,
-		arg.Fullname,
-		arg.IDNumber,
-		arg.Email,
-		arg.Phone,
-		arg.Gender,
-		arg.BirthDate,
-		arg.Age,
-		arg.EventID,
-		arg.CategoryID,
-		arg.CategoryName,
-		arg.TeamName,
-		arg.Club,
-		arg.Bib,
-		arg.CheckedIn,
-		arg.ParticipantStatus,
-		arg.OrderStatus,
-		arg.OrderAmount,
-		arg.CustomValues,
-		arg.SupplementKeys,
-		arg.CreatedAt,
-		arg.UpdatedAt,
-	)
+// Inserts the tickets of rows, a JSON array of objects keyed by column name (write.go).
+func (q *Queries) InsertTickets(ctx context.Context, rows []byte) error {
+	_, err := q.db.Exec(ctx, insertTickets, rows)
 	return err
 }
 

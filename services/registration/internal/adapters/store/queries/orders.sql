@@ -1,9 +1,3 @@
--- name: InsertOrder :exec
-INSERT INTO orders (
-    id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
-    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16);
-
 -- name: GetOrder :one
 SELECT * FROM orders WHERE id = $1;
 
@@ -45,3 +39,13 @@ WHERE o.organizer_id = sqlc.arg(organizer_id) AND o.event_id = sqlc.arg(event_id
                      AND r.guest_email IS NOT NULL))
   AND EXISTS (SELECT 1 FROM tickets a WHERE a.order_id = o.id AND a.status = 'ACTIVE')
 ORDER BY o.created_at, o.id;
+
+-- name: InsertOrders :exec
+-- Inserts the orders of rows, a JSON array of objects keyed by column name (write.go).
+INSERT INTO orders (
+    id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+)
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+FROM json_populate_recordset(NULL::orders, sqlc.arg(rows)::json);

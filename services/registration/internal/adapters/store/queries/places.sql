@@ -32,14 +32,35 @@ RETURNING category_id, event_id, confirmed, held, version;
 -- name: GetPlacesMany :many
 SELECT * FROM places WHERE category_id = ANY(sqlc.arg(category_ids)::text[]);
 
--- name: TakePlacesBatch :batchone
--- TakePlaces for several categories in one round trip (the combiner).
+-- name: TakePlacesMany :exec
+-- Takes the places of several categories in one statement (the create combiner): takes is a
+-- JSON array of {category_id, event_id, confirmed, held, quota}, one per category. Rows are
+-- locked in category id order. The statement takes whatever it is given: when a category
+-- would pass its quota, the places_within_quota constraint fails it, and with it the whole
+-- transaction.
 INSERT INTO places AS p (category_id, event_id, confirmed, held, quota, version)
-SELECT sqlc.arg(category_id)::text, sqlc.arg(event_id)::text, sqlc.arg(confirmed)::int, sqlc.arg(held)::int, sqlc.narg(quota)::int, 1
-WHERE sqlc.narg(quota)::int IS NULL OR sqlc.arg(confirmed)::int + sqlc.arg(held)::int <= sqlc.narg(quota)::int
+SELECT t.category_id, t.event_id, t.confirmed, t.held, t.quota, 1
+FROM json_to_recordset(sqlc.arg(takes)::json) AS t (category_id text, event_id text, confirmed int, held int, quota int)
+ORDER BY t.category_id
 ON CONFLICT (category_id) DO UPDATE
     SET confirmed = p.confirmed + excluded.confirmed, held = p.held + excluded.held,
-        quota = excluded.quota, version = p.version + 1
-    WHERE sqlc.narg(quota)::int IS NULL
-       OR p.confirmed + p.held + excluded.confirmed + excluded.held <= sqlc.narg(quota)::int
-RETURNING category_id, event_id, confirmed, held, version;
+        quota = excluded.quota, version = p.version + 1;
+
+-- name: AnnouncePlaces :exec
+-- Writes a podium.registration.places.changed.v2 message per event to the outbox: the counts
+-- of the given categories as the transaction leaves them (it changed their rows, so it holds
+-- them locked). messages is a JSON array of {event_id, headers}, the outbox headers of each
+-- event's message (outbox.Prepare).
+INSERT INTO outbox (topic, key, payload, headers)
+SELECT sqlc.arg(topic)::text, p.event_id,
+       convert_to(json_build_object(
+           'eventId', p.event_id,
+           'categories', json_agg(json_build_object(
+               'categoryId', p.category_id, 'confirmed', p.confirmed, 'held', p.held, 'version', p.version)
+               ORDER BY p.category_id),
+           'occurredAt', sqlc.arg(occurred_at)::text)::text, 'UTF8'),
+       m.headers
+FROM places p
+JOIN json_to_recordset(sqlc.arg(messages)::json) AS m (event_id text, headers jsonb) ON m.event_id = p.event_id
+WHERE p.category_id = ANY(sqlc.arg(category_ids)::text[])
+GROUP BY p.event_id, m.headers;

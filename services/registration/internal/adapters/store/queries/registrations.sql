@@ -1,10 +1,3 @@
--- name: InsertRegistration :exec
-INSERT INTO registrations (
-    id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
-    checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
-    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21);
-
 -- name: GetRegistration :one
 SELECT * FROM registrations WHERE id = $1;
 
@@ -42,3 +35,15 @@ SELECT unnest(sqlc.arg(ids)::text[]), sqlc.arg(organizer_id), sqlc.arg(registrat
 
 -- name: GetDeletedTicket :one
 SELECT * FROM deleted_tickets WHERE id = $1 AND organizer_id = $2;
+
+-- name: InsertRegistrations :exec
+-- Inserts the registrations of rows, a JSON array of objects keyed by column name (write.go).
+INSERT INTO registrations (
+    id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
+    checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+)
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
+    checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+FROM json_populate_recordset(NULL::registrations, sqlc.arg(rows)::json);

@@ -1,12 +1,3 @@
--- name: InsertTicket :exec
-INSERT INTO tickets (
-    id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
-    fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
-    category_name, team_name, club, bib, checked_in, participant_status, order_status,
-    order_amount, custom_values, supplement_keys, created_at, updated_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
-    $20, $21, $22, $23, $24, $25, $26, $27, $28, $29);
-
 -- name: UpdateTicket :exec
 UPDATE tickets SET position = $2, status = $3, cancelled_at = $4, fullname = $5, id_number = $6,
     email = $7, phone = $8, gender = $9, birth_date = $10, age = $11, category_id = $12,
@@ -39,3 +30,17 @@ WHERE order_id = $1 AND cancelled_at = $4;
 SELECT t.id, t.order_id, t.category_name, t.team_name
 FROM tickets t WHERE t.order_id = ANY(sqlc.arg(order_ids)::text[]) AND t.status = 'ACTIVE'
 ORDER BY t.order_id, t.registration_id, t.position;
+
+-- name: InsertTickets :exec
+-- Inserts the tickets of rows, a JSON array of objects keyed by column name (write.go).
+INSERT INTO tickets (
+    id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
+    fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
+    category_name, team_name, club, bib, checked_in, participant_status, order_status,
+    order_amount, custom_values, supplement_keys, created_at, updated_at
+)
+SELECT id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
+    fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
+    category_name, team_name, club, bib, checked_in, participant_status, order_status,
+    order_amount, custom_values, supplement_keys, created_at, updated_at
+FROM json_populate_recordset(NULL::tickets, sqlc.arg(rows)::json);

@@ -1,0 +1,98 @@
+package store_test
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+	"github.com/podiumhq/podium/services/registration/internal/regtest"
+)
+
+// TestCombinedCreatesAreGrantedAgainAfterAConcurrentTake: a combined create granted from a
+// read of the ledger that another transaction outdates before its take (here a transaction
+// that holds the category's ledger row while it takes 3 of the 4 places left) finds the places
+// constraint failing its take; it is granted again from a fresh read, so the team of two is
+// refused with the places left, and of the two creates queued behind it exactly one gets the
+// last place.
+func TestCombinedCreatesAreGrantedAgainAfterAConcurrentTake(t *testing.T) {
+	pool := regtest.NewPool(t, 10)
+	repo := store.New(pool)
+	ctx := t.Context()
+	e := regtest.Event("evt_r", "org_r")
+	c, _ := e.Category("cat_masters") // quota 5
+	create := func(names ...string) error {
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_r", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+		var regs []domain.Registration
+		for _, name := range names {
+			regs = append(regs, domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete(name, "MALE", "1970-01-01")}}, now))
+		}
+		return repo.CreateOrder(ctx, o, regs, map[string]*int{c.ID: c.Quota})
+	}
+	if err := create("First"); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := pool.Begin(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // committed below
+	if _, err := tx.Exec(ctx, `UPDATE places SET held = held + 3, version = version + 1 WHERE category_id = $1`, c.ID); err != nil {
+		t.Fatal(err)
+	}
+	pair := make(chan error, 1)
+	go func() { pair <- create("Pair A", "Pair B") }()
+	waiting := func() string {
+		var n int
+		if err := pool.QueryRow(ctx, `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`).Scan(&n); err != nil {
+			return err.Error()
+		}
+		if n == 0 {
+			return "the pair's take does not wait on the ledger row"
+		}
+		return ""
+	}
+	testkit.Eventually(t, 10*time.Second, waiting)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = create(fmt.Sprint("Single", i))
+		}()
+	}
+	if err := tx.Commit(ctx); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if err := <-pair; !errors.Is(err, fault.ErrConflict) || !strings.Contains(err.Error(), "category cat_masters has only 1 places left") {
+		t.Fatalf("the pair: %v", err)
+	}
+	made := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			made++
+		case !errors.Is(err, fault.ErrConflict):
+			t.Errorf("single %d: %v", i, err)
+		}
+	}
+	var taken, regs int
+	if err := pool.QueryRow(ctx, `SELECT confirmed + held FROM places WHERE category_id = $1`, c.ID).Scan(&taken); err != nil {
+		t.Fatal(err)
+	}
+	if err := pool.QueryRow(ctx, `SELECT count(*) FROM registrations WHERE category_id = $1`, c.ID).Scan(&regs); err != nil {
+		t.Fatal(err)
+	}
+	if made != 1 || taken != 5 || regs != 2 {
+		t.Fatalf("%d singles made it, ledger %d, %d registrations; want 1, 5 and 2", made, taken, regs)
+	}
+}

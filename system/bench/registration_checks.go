@@ -1,0 +1,211 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// oversell counts, from registration's database, the registrations that hold a place in each
+// category of an event (live registrations of pending or completed orders) and compares them
+// with the ledger and the category's quota.
+type oversell struct {
+	categories int
+	live       int // registrations holding a place
+	ledger     int // confirmed + held in the ledger
+	over       int // places beyond a quota, summed over the categories
+	mismatched int // categories whose ledger differs from their registrations
+	fullest    string
+}
+
+func (o oversell) String() string {
+	verdictText := "none over its quota"
+	if o.over > 0 || o.mismatched > 0 {
+		verdictText = fmt.Sprintf("OVERSOLD by %d places, %d categories whose ledger differs from their registrations", o.over, o.mismatched)
+	}
+	return fmt.Sprintf("oversell check (database): %d categories, %d registrations holding places, ledger %d, %s (fullest %s)",
+		o.categories, o.live, o.ledger, verdictText, o.fullest)
+}
+
+// checkOversell reads the oversell check of an event.
+func checkOversell(ctx context.Context, dbURL, eventID string) (oversell, error) {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return oversell{}, fmt.Errorf("bench: oversell check: %w", err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `
+		SELECT p.category_id, p.confirmed + p.held, p.quota, coalesce(r.live, 0)
+		FROM places p
+		LEFT JOIN (
+			SELECT r.category_id, count(*) AS live
+			FROM registrations r JOIN orders o ON o.id = r.order_id
+			WHERE r.event_id = $1 AND r.cancelled_at IS NULL AND o.status IN ('PENDING', 'COMPLETED')
+			GROUP BY r.category_id
+		) r ON r.category_id = p.category_id
+		WHERE p.event_id = $1`, eventID)
+	if err != nil {
+		return oversell{}, fmt.Errorf("bench: oversell check: %w", err)
+	}
+	var o oversell
+	best := -1.0
+	for rows.Next() {
+		var cat string
+		var taken, live int
+		var quota *int
+		if err := rows.Scan(&cat, &taken, &quota, &live); err != nil {
+			return oversell{}, fmt.Errorf("bench: oversell check: %w", err)
+		}
+		o.categories++
+		o.live += live
+		o.ledger += taken
+		if taken != live {
+			o.mismatched++
+		}
+		if quota == nil {
+			continue
+		}
+		o.over += max(0, live-*quota, taken-*quota)
+		if fill := float64(live) / float64(max(*quota, 1)); fill > best {
+			best, o.fullest = fill, fmt.Sprintf("%d/%d", live, *quota)
+		}
+	}
+	return o, rows.Err()
+}
+
+// rush is a sold-out rush: workers create into categories of the sold-out event until every
+// category is full, each taking the next category in turn. Creates beyond the quotas must be
+// refused (409); it reports how many were made and refused.
+type rush struct {
+	url, key string
+	bodies   creates
+	workers  int
+	// attempts is how many creates are sent in all: the places plus refusals enough for every
+	// category to see some.
+	attempts int
+}
+
+func (r rush) run(ctx context.Context) (made, refused int, err error) {
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: r.workers}}
+	var sent, ok, full atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for range r.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for sent.Add(1) <= int64(r.attempts) && ctx.Err() == nil {
+				status, body, err := postCreate(ctx, client, r.url, r.key, r.bodies.next())
+				switch {
+				case err == nil && status == http.StatusCreated:
+					ok.Add(1)
+				case err == nil && status == http.StatusConflict:
+					full.Add(1)
+				default:
+					if err == nil {
+						err = fmt.Errorf("status %d: %.200s", status, body)
+					}
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("bench: sold-out rush: %w", err)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return int(ok.Load()), int(full.Load()), first
+}
+
+func postCreate(ctx context.Context, client *http.Client, url, key string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+key)
+	req.Header.Set("Content-Type", "application/json")
+	res, err := client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	return res.StatusCode, b, err
+}
+
+// databaseProcesses returns the Postgres backends serving the databases of dbURLs (one process
+// per connection), named postgres-<pid>, to watch their CPU time as a service's.
+func databaseProcesses(dbURLs ...string) map[string]int {
+	var names []string
+	for _, u := range dbURLs {
+		if p, err := url.Parse(u); err == nil {
+			names = append(names, " "+strings.TrimPrefix(p.Path, "/")+" ")
+		}
+	}
+	out := map[string]int{}
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, f := range cmdlines {
+		raw, err := os.ReadFile(f)
+		if err != nil || !bytes.HasPrefix(raw, []byte("postgres: ")) {
+			continue
+		}
+		for _, n := range names {
+			if strings.Contains(string(raw), n) {
+				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
+				out["postgres-"+strconv.Itoa(pid)] = pid
+			}
+		}
+	}
+	return out
+}
+
+// databaseCPU is the CPU time per request of the Postgres backends among r's processes.
+func databaseCPU(r Result) time.Duration {
+	var sum time.Duration
+	for name := range r.CPU {
+		if strings.HasPrefix(name, "postgres-") {
+			sum += r.CPUPerRequest(name)
+		}
+	}
+	return sum
+}
+
+// writes are counters of registration's database: tickets inserted and outbox messages
+// written (pg_stat_user_tables, flushed by each backend within a second).
+type writes struct{ tickets, messages int64 }
+
+func readWrites(ctx context.Context, dbURL string) (writes, error) {
+	conn, err := pgx.Connect(ctx, dbURL)
+	if err != nil {
+		return writes{}, fmt.Errorf("bench: table statistics: %w", err)
+	}
+	defer conn.Close(ctx)
+	var w writes
+	err = conn.QueryRow(ctx, `SELECT
+		(SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'tickets'),
+		(SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'outbox')`).Scan(&w.tickets, &w.messages)
+	if err != nil {
+		return writes{}, fmt.Errorf("bench: table statistics: %w", err)
+	}
+	return w, nil
+}
+
+// perTransaction is the creates per combined transaction between a and b: each writes one
+// places message for the bench event.
+func perTransaction(a, b writes) float64 {
+	return float64(b.tickets-a.tickets) / float64(max(b.messages-a.messages, 1))
+}
