@@ -120,7 +120,7 @@ func signInConsole(t *testing.T, tab context.Context, email string) string {
 		chromedp.Navigate(sys.ConsoleURL+"/signin"),
 		chromedp.SendKeys(chromedp.CSS(`#email`), email, chromedp.NodeVisible),
 		chromedp.Click(chromedp.CSS(`button[type="submit"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`main h2`)),
+		chromedp.WaitVisible(chromedp.CSS(`#signin-sent`)),
 	)
 	if heading := read(t, tab, chromedp.Text(chromedp.CSS(`main h2`))); heading != "Check your inbox" {
 		t.Fatalf("after asking for a link: %q\n%s", heading, pageState(tab))
@@ -160,9 +160,10 @@ func postForm(t *testing.T, tab context.Context, action string, withToken bool, 
 	for name, value := range fields {
 		script += "add(" + jsString(name) + ", " + jsString(value) + ");\n"
 	}
-	script += `document.body.append(f); f.submit(); return true; })()`
+	script += `document.body.dataset.leaving = '1'; document.body.append(f); f.submit(); return true; })()`
 	read(t, tab, chromedp.Evaluate[bool](script))
-	do(t, tab, chromedp.WaitVisible(chromedp.CSS(`main .card`)))
+	// The page being left is marked, so the wait is for the answer's page, not the form's.
+	do(t, tab, chromedp.WaitVisible(chromedp.CSS(`body:not([data-leaving]) main .card`)))
 	return read(t, tab, chromedp.Text(chromedp.CSS(`main`)))
 }
 
