@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"text/template"
 	"time"
 
@@ -86,6 +87,9 @@ func StartNginx(ctx context.Context, upstream string, headers map[string]string,
 	}
 	n := &Nginx{URL: "http://" + listen, dir: dir}
 	n.cmd = exec.CommandContext(ctx, bin, "-p", dir, "-c", path, "-e", filepath.Join(dir, "error.log"))
+	// Master and workers share a process group, so stopping it leaves no worker behind.
+	n.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	n.cmd.Cancel = n.kill
 	if err := n.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: nginx: %w", err)
 	}
@@ -118,9 +122,14 @@ func (n *Nginx) Processes() (map[string]int, error) {
 
 // Close stops nginx and removes its directory.
 func (n *Nginx) Close() {
-	_ = n.cmd.Process.Kill()
+	_ = n.kill()
 	_ = n.cmd.Wait()
 	_ = os.RemoveAll(n.dir)
+}
+
+// kill stops nginx's master and workers at once.
+func (n *Nginx) kill() error {
+	return syscall.Kill(-n.cmd.Process.Pid, syscall.SIGKILL)
 }
 
 // childPIDs lists the processes whose parent is pid, in pid order.
