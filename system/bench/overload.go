@@ -1,9 +1,14 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"maps"
+	"os"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -36,11 +41,15 @@ const (
 func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	fmt.Fprintf(out, "\nOverload: each surface at its knee (closed loop, %d clients), then at twice the knee open loop (%d clients, %v timeout)\n",
 		kneeWorkers, overloadWorkers, overloadTimeout)
+	procs := map[string]int{"generator": os.Getpid()}
+	for _, name := range []string{"gateway", "catalog", "registration", "checkout"} {
+		procs[name] = s.PID(name)
+	}
 	creates, err := overloadCreates(ctx, s, d)
 	if err != nil {
 		return err
 	}
-	if err := overloadSurface(ctx, o, out, "organizer surface: registration creates", creates, nil); err != nil {
+	if err := overloadSurface(ctx, o, out, procs, "organizer surface: registration creates", creates, nil); err != nil {
 		return err
 	}
 	sessions, err := newCheckoutPaths(ctx, s, d)
@@ -49,12 +58,12 @@ func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 	}
 	session := sessions.create
 	session.Name, session.Rate = "checkout sessions", 0
-	return overloadSurface(ctx, o, out, "browser surface: event searches", publicSearches(s, d), &session)
+	return overloadSurface(ctx, o, out, procs, "browser surface: event searches", publicSearches(s, d), &session)
 }
 
 // overloadSurface finds main's knee (and alongside's, when set), then offers main at twice its
 // knee and alongside at half its own, at once, and prints what each got.
-func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, name string, main Target, alongside *Target) error {
+func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, procs map[string]int, name string, main Target, alongside *Target) error {
 	knee, err := kneeOf(ctx, main, o)
 	if err != nil {
 		return err
@@ -72,11 +81,12 @@ func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, name stri
 	for i := range offers {
 		offers[i].Refusals = true
 	}
-	runs, err := runTogether(ctx, offers, rates, time.Duration(o.Rounds)*o.Round)
+	runs, err := runTogether(ctx, offers, rates, time.Duration(o.Rounds)*o.Round, procs)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "  %s: knee %.0f/s\n", name, knee)
+	fmt.Fprintf(out, "    cores used at twice the knee:%s\n", coresUsed(runs[0]))
 	for _, r := range runs {
 		offered := float64(r.Requests+r.Refused+r.Failed) / r.Elapsed.Seconds()
 		fmt.Fprintf(out, "    %-20s offered %6.0f/s   goodput %6.0f/s (p50 %8s p99 %8s)   refused %6.0f/s (p50 %7s p99 %7s)   failed %d\n",
@@ -98,8 +108,9 @@ func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, name stri
 }
 
 // kneeOf is the most answers per second t gets from kneeWorkers clients in a closed loop,
-// after a warm-up.
+// after a warm-up (which also lets a shedding level left by an earlier surface fall).
 func kneeOf(ctx context.Context, t Target, o RunOptions) (float64, error) {
+	t.Refusals = true
 	if _, err := Run(ctx, t, Options{Workers: kneeWorkers, Duration: o.Warmup}); err != nil {
 		return 0, err
 	}
@@ -110,14 +121,29 @@ func kneeOf(ctx context.Context, t Target, o RunOptions) (float64, error) {
 	return r.Throughput(), nil
 }
 
-// runTogether runs each target open loop at its rate for d, all at once.
-func runTogether(ctx context.Context, targets []Target, rates []int, d time.Duration) ([]Result, error) {
+// coresUsed lists the cores each watched process kept busy during r, busiest first.
+func coresUsed(r Result) string {
+	names := slices.SortedFunc(maps.Keys(r.CPU), func(a, b string) int { return cmp.Compare(r.CPU[b], r.CPU[a]) })
+	var b strings.Builder
+	for _, name := range names {
+		fmt.Fprintf(&b, " %s %.2f", name, r.CPU[name].Seconds()/r.Elapsed.Seconds())
+	}
+	return b.String()
+}
+
+// runTogether runs each target open loop at its rate for d, all at once; the first one's
+// result holds the CPU time procs spent meanwhile.
+func runTogether(ctx context.Context, targets []Target, rates []int, d time.Duration, procs map[string]int) ([]Result, error) {
 	results := make([]Result, len(targets))
 	errs := make([]error, len(targets))
 	var wg sync.WaitGroup
 	for i, t := range targets {
 		wg.Go(func() {
-			results[i], errs[i] = Run(ctx, t, Options{Rate: rates[i], Workers: overloadWorkers, Duration: d, Timeout: overloadTimeout})
+			o := Options{Rate: rates[i], Workers: overloadWorkers, Duration: d, Timeout: overloadTimeout}
+			if i == 0 {
+				o.Processes = procs
+			}
+			results[i], errs[i] = Run(ctx, t, o)
 		})
 	}
 	wg.Wait()

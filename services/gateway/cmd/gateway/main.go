@@ -107,7 +107,7 @@ func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge
 		edgeCache = edgecache.New(cfg.EdgeCacheEntries, cfg.EdgeCacheMaxBytes, cfg.EdgeCacheMaxTTL, time.Now)
 	}
 	admit := admission.New([]string{edge.Catalog, edge.Registration, edge.Checkout}, admission.Options{
-		InitialLimit: cfg.AdmissionInitialLimit, MaxLimit: cfg.AdmissionMaxLimit, Log: log,
+		MinLimit: cfg.AdmissionMinLimit, InitialLimit: cfg.AdmissionInitialLimit, MaxLimit: cfg.AdmissionMaxLimit, Log: log,
 	})
 	return &edge.Gateway{
 		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),

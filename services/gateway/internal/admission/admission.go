@@ -61,21 +61,21 @@ var ErrShed = errors.New("admission: shed to keep the owners out of overload")
 
 // Options shape the owners' limits.
 type Options struct {
-	// InitialLimit and MaxLimit bound the requests in flight to one owner.
-	InitialLimit, MaxLimit uint
-	Log                    *slog.Logger
+	// MinLimit, InitialLimit and MaxLimit bound the requests in flight to one owner.
+	MinLimit, InitialLimit, MaxLimit uint
+	Log                              *slog.Logger
 }
 
 // Controller admits requests to the owners.
 type Controller struct {
 	limiters map[string]adaptivelimiter.AdaptiveLimiter[any]
-	// level is the lowest level admitted; full counts the requests owners' limits refused
-	// since the last calibration.
-	level atomic.Int32
-	full  atomic.Int64
-	log   *slog.Logger
-	shed  metric.Int64Counter
-	sets  map[string][priorities]metric.AddOption
+	// level is the lowest level admitted; fullTop is one more than the highest priority that
+	// owners' limits refused since the last calibration (0 when none was).
+	level   atomic.Int32
+	fullTop atomic.Int32
+	log     *slog.Logger
+	shed    metric.Int64Counter
+	sets    map[string][priorities]metric.AddOption
 }
 
 // New returns a controller with one limit per owner.
@@ -96,7 +96,7 @@ func New(owners []string, o Options) *Controller {
 		}))
 	for _, owner := range owners {
 		c.limiters[owner] = adaptivelimiter.NewBuilder[any]().
-			WithLimits(1, o.MaxLimit, o.InitialLimit).
+			WithLimits(max(1, o.MinLimit), o.MaxLimit, o.InitialLimit).
 			WithRecentWindow(250*time.Millisecond, 5*time.Second, 100).
 			WithLogger(log.With("owner", owner)).
 			Build()
@@ -123,13 +123,18 @@ func (c *Controller) Run(ctx context.Context) error {
 	}
 }
 
-// calibrate raises the shedding level when an owner's limit refused requests since the last
-// calibration and lowers it otherwise, never into the payments' band.
+// calibrate raises the shedding level towards the band of the highest priority that owners'
+// limits refused since the last calibration and lowers it otherwise.
 func (c *Controller) calibrate() {
 	was := c.level.Load()
 	now := max(0, was-lowerBy)
-	if c.full.Swap(0) > 0 {
-		now = min(was+raiseBy, int32(Payments)*band)
+	if top := c.fullTop.Swap(0); top > 0 {
+		ceiling := (top - 1) * band
+		if was < ceiling {
+			now = min(was+raiseBy, ceiling)
+		} else {
+			now = max(ceiling, now)
+		}
 	}
 	c.level.Store(now)
 	switch {
@@ -153,9 +158,18 @@ func (c *Controller) Admit(ctx context.Context, owner string, p Priority) (Permi
 	}
 	permit, ok := c.limiters[owner].TryAcquirePermit()
 	if !ok {
-		c.full.Add(1)
+		c.refusedFull(p)
 		c.shed.Add(ctx, 1, c.sets[owner][p])
 		return nil, ErrShed
 	}
 	return permit, nil
+}
+
+// refusedFull notes that an owner's limit refused a request of priority p.
+func (c *Controller) refusedFull(p Priority) {
+	for top := c.fullTop.Load(); top <= int32(p); top = c.fullTop.Load() {
+		if c.fullTop.CompareAndSwap(top, int32(p)+1) {
+			return
+		}
+	}
 }

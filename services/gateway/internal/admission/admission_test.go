@@ -77,7 +77,7 @@ func TestPublicReadsAreShedBeforePayments(t *testing.T) {
 func TestPaymentsAreNeverShedByTheLevel(t *testing.T) {
 	c := New([]string{"catalog"}, Options{InitialLimit: 1, MaxLimit: 1})
 	for range 10 * band / raiseBy {
-		c.full.Add(1)
+		c.refusedFull(Payments)
 		c.calibrate()
 	}
 	if got := c.level.Load(); got != int32(Payments)*band {
@@ -88,4 +88,45 @@ func TestPaymentsAreNeverShedByTheLevel(t *testing.T) {
 		t.Fatalf("a payment at the highest level: %v", err)
 	}
 	p.Record()
+}
+
+// TestAPriorityIsNotShedByTheLevelForRoomOnlyItWants: while only writes find their owner full,
+// the level sheds every organizer read but never a write, which the owner's limit alone
+// refuses; a level raised for payments falls back to the writes' band once only writes are
+// refused, and stays there while they are.
+func TestAPriorityIsNotShedByTheLevelForRoomOnlyItWants(t *testing.T) {
+	c := New([]string{"registration"}, Options{InitialLimit: 1, MaxLimit: 1})
+	for range 10 * band / raiseBy {
+		c.refusedFull(Writes)
+		c.calibrate()
+	}
+	if got := c.level.Load(); got != int32(Writes)*band {
+		t.Fatalf("level %d after a long overload of writes, want %d", got, int32(Writes)*band)
+	}
+	for range 100 {
+		p, err := c.Admit(t.Context(), "registration", Writes)
+		if err != nil {
+			t.Fatalf("a write to an owner with room, at the writes' own overload: %v", err)
+		}
+		p.Record()
+	}
+	if _, err := c.Admit(t.Context(), "registration", Reads); !errors.Is(err, ErrShed) {
+		t.Fatalf("an organizer read while writes find no room: %v, want ErrShed", err)
+	}
+
+	for range 10 * band / raiseBy {
+		c.refusedFull(Payments)
+		c.refusedFull(Writes)
+		c.calibrate()
+	}
+	if got := c.level.Load(); got != int32(Payments)*band {
+		t.Fatalf("level %d while payments find no room, want %d", got, int32(Payments)*band)
+	}
+	for range 10 * band / lowerBy {
+		c.refusedFull(Writes)
+		c.calibrate()
+	}
+	if got := c.level.Load(); got != int32(Writes)*band {
+		t.Fatalf("level %d once only writes find no room, want %d", got, int32(Writes)*band)
+	}
 }

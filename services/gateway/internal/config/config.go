@@ -56,8 +56,10 @@ type Config struct {
 	RateLimitKeyLookupPerIP        ratelimit.Setting `env:"RATE_LIMIT_KEY_LOOKUP_PER_IP" envDefault:"20/s"`
 	RateLimitPublicPerIP           ratelimit.Setting `env:"RATE_LIMIT_PUBLIC_PER_IP" envDefault:"20/s"`
 	RateLimitWebhookPerIP          ratelimit.Setting `env:"RATE_LIMIT_WEBHOOK_PER_IP" envDefault:"100/s"`
-	// AdmissionInitialLimit and AdmissionMaxLimit bound the requests one instance has in flight
-	// to one owner; the limit adapts in between (see internal/admission).
+	// AdmissionMinLimit, AdmissionInitialLimit and AdmissionMaxLimit bound the requests one
+	// instance has in flight to one owner; the limit adapts in between (see internal/admission).
+	// The floor keeps a gateway starved of CPU from taking its own slowness for its owner's.
+	AdmissionMinLimit     uint `env:"ADMISSION_MIN_LIMIT" envDefault:"16"`
 	AdmissionInitialLimit uint `env:"ADMISSION_INITIAL_LIMIT" envDefault:"64"`
 	AdmissionMaxLimit     uint `env:"ADMISSION_MAX_LIMIT" envDefault:"1024"`
 	// RateLimitLocalShare is the share of each limit one instance allows while Redis is down.
@@ -79,8 +81,8 @@ func (c Config) Validate() error {
 	if c.KeyCacheTTL <= 0 || c.KeyNegativeCacheTTL <= 0 || c.OriginCacheTTL <= 0 {
 		errs = append(errs, errors.New("cache lifetimes must be positive"))
 	}
-	if c.AdmissionInitialLimit < 1 || c.AdmissionMaxLimit < c.AdmissionInitialLimit {
-		errs = append(errs, errors.New("ADMISSION_INITIAL_LIMIT must be at least 1 and at most ADMISSION_MAX_LIMIT"))
+	if c.AdmissionMinLimit < 1 || c.AdmissionInitialLimit < c.AdmissionMinLimit || c.AdmissionMaxLimit < c.AdmissionInitialLimit {
+		errs = append(errs, errors.New("ADMISSION_MIN_LIMIT must be at least 1, ADMISSION_INITIAL_LIMIT at least ADMISSION_MIN_LIMIT and at most ADMISSION_MAX_LIMIT"))
 	}
 	if c.KeyStaleTTL < 0 {
 		errs = append(errs, errors.New("KEY_STALE_TTL must not be negative"))
