@@ -27,7 +27,7 @@ import (
 )
 
 // Priority orders requests for shedding: the lowest are refused first.
-type Priority int
+type Priority int32
 
 // Priorities of the gateway's requests, lowest first.
 const (
@@ -152,7 +152,7 @@ type Permit = adaptivelimiter.Permit
 
 // Admit takes a place for a request of priority p to owner, or returns ErrShed at once.
 func (c *Controller) Admit(ctx context.Context, owner string, p Priority) (Permit, error) {
-	if p < Payments && int32(int(p)*band+rand.IntN(band)) < c.level.Load() { //nolint:gosec // a draw of who is shed, not a secret
+	if p < Payments && int32(p)*band+rand.Int32N(band) < c.level.Load() { //nolint:gosec // a draw of who is shed, not a secret
 		c.shed.Add(ctx, 1, c.sets[owner][p])
 		return nil, ErrShed
 	}
