@@ -80,7 +80,8 @@ func (s *scan) release() {
 	if cap(s.names) > keptNodes || cap(s.nameSlots) > keptNodes {
 		s.names, s.nameSlots = nil, nil
 	}
-	if cap(s.found.nodes) > keptNodes || cap(s.found.problems) > keptNodes || cap(s.found.shapes) > keptNodes {
+	if cap(s.found.nodes) > keptNodes || cap(s.found.keys) > keptNodes || cap(s.found.problems) > keptNodes || cap(s.found.shapes) > keptNodes ||
+		cap(s.found.marks) > keptNodes || cap(s.found.earlier) > keptNodes {
 		s.found = found{}
 	}
 	if cap(s.decoded) > keptBytes || cap(s.text) > keptBytes {
