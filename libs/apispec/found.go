@@ -170,6 +170,7 @@ func (f *found) compareNodes(node int, k problem) int {
 	}
 	return comparePaths(f.path(nil, node), k.at)
 }
+
 // path appends the steps of the path of node to at.
 func (f *found) path(at []step, node int) []step {
 	start := len(at)
