@@ -36,8 +36,10 @@ const (
 // second) should stay near the knee's and refusals (429 or 503 with Retry-After) be answered in
 // well under a millisecond. The organizer surface is measured on registration creates, the
 // browser surface on event searches that reach the catalog (each body its own, so the edge
-// cache keeps none) with checkout sessions offered at the same time, at half their own knee:
-// the sessions must be served ahead of the searches.
+// cache keeps none). Then the searches are offered at twice their knee again with checkout
+// sessions at half their own knee at the same time: the sessions must be served ahead of the
+// searches. (Sessions at half their knee take about half the machine, so that run says which
+// is served first, not what either gets alone.)
 func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	fmt.Fprintf(out, "\nOverload: each surface at its knee (closed loop, %d clients), then at twice the knee open loop (%d clients, %v timeout)\n",
 		kneeWorkers, overloadWorkers, overloadTimeout)
@@ -49,7 +51,11 @@ func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 	if err != nil {
 		return err
 	}
-	if err := overloadSurface(ctx, o, out, procs, "organizer surface: registration creates", creates, nil); err != nil {
+	if err := overloadSurface(ctx, o, out, procs, "organizer surface: registration creates", creates); err != nil {
+		return err
+	}
+	searches := publicSearches(s, d)
+	if err := overloadSurface(ctx, o, out, procs, "browser surface: event searches", searches); err != nil {
 		return err
 	}
 	sessions, err := newCheckoutPaths(ctx, s, d)
@@ -58,53 +64,62 @@ func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 	}
 	session := sessions.create
 	session.Name, session.Rate = "checkout sessions", 0
-	return overloadSurface(ctx, o, out, procs, "browser surface: event searches", publicSearches(s, d), &session)
+	return sessionsFirst(ctx, o, out, searches, session)
 }
 
-// overloadSurface finds main's knee (and alongside's, when set), then offers main at twice its
-// knee and alongside at half its own, at once, and prints what each got.
-func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, procs map[string]int, name string, main Target, alongside *Target) error {
-	knee, err := kneeOf(ctx, main, o)
+// overloadSurface finds t's knee, then offers t at twice it and prints what it got.
+func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, procs map[string]int, name string, t Target) error {
+	knee, err := kneeOf(ctx, t, o)
 	if err != nil {
 		return err
 	}
-	offers := []Target{main}
-	rates := []int{int(2 * knee)}
-	var sideKnee float64
-	if alongside != nil {
-		if sideKnee, err = kneeOf(ctx, *alongside, o); err != nil {
-			return err
-		}
-		offers = append(offers, *alongside)
-		rates = append(rates, max(1, int(sideKnee/2)))
-	}
-	for i := range offers {
-		offers[i].Refusals = true
-	}
-	runs, err := runTogether(ctx, offers, rates, time.Duration(o.Rounds)*o.Round, procs)
+	t.Refusals = true
+	runs, err := runTogether(ctx, []Target{t}, []int{int(2 * knee)}, time.Duration(o.Rounds)*o.Round, procs)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "  %s: knee %.0f/s\n", name, knee)
 	fmt.Fprintf(out, "    cores used at twice the knee:%s\n", coresUsed(runs[0]))
-	for _, r := range runs {
-		offered := float64(r.Requests+r.Refused+r.Failed) / r.Elapsed.Seconds()
-		fmt.Fprintf(out, "    %-20s offered %6.0f/s   goodput %6.0f/s (p50 %8s p99 %8s)   refused %6.0f/s (p50 %7s p99 %7s)   failed %d\n",
-			r.Target, offered, r.Throughput(), ms(r.Quantile(0.5)), ms(r.Quantile(0.99)),
-			float64(r.Refused)/r.Elapsed.Seconds(), us(r.RefusedQuantile(0.5)), us(r.RefusedQuantile(0.99)), r.Failed)
-	}
+	printOffered(out, runs[0])
 	share := runs[0].Throughput() / knee
 	p99 := runs[0].RefusedQuantile(0.99)
 	fmt.Fprintf(out, "    at twice the knee: goodput %.0f%% of the knee (target >= %.0f%%: %s), refusals' p99 %s (target < %s: %s)\n",
 		100*share, 100*goodputTarget, verdict(share >= goodputTarget), us(p99), us(refusalP99Target), verdict(p99 < refusalP99Target))
-	if alongside != nil {
-		side := runs[1]
-		served := float64(side.Requests) / float64(max(1, side.Requests+side.Refused+side.Failed))
-		fmt.Fprintf(out, "    %s offered alongside at half their knee (%.0f/s): %.1f%% served, against %.1f%% of the searches (target: sessions first: %s)\n",
-			side.Target, sideKnee/2, 100*served, 100*float64(runs[0].Requests)/float64(max(1, runs[0].Requests+runs[0].Refused+runs[0].Failed)),
-			verdict(served >= 0.99))
-	}
 	return nil
+}
+
+// sessionsFirst offers the searches at twice their knee and the sessions at half theirs, at
+// once, and prints the share of each that was served: the sessions' must be whole.
+func sessionsFirst(ctx context.Context, o RunOptions, out io.Writer, searches, sessions Target) error {
+	searchKnee, err := kneeOf(ctx, searches, o)
+	if err != nil {
+		return err
+	}
+	sessionKnee, err := kneeOf(ctx, sessions, o)
+	if err != nil {
+		return err
+	}
+	searches.Refusals, sessions.Refusals = true, true
+	runs, err := runTogether(ctx, []Target{searches, sessions}, []int{int(2 * searchKnee), max(1, int(sessionKnee/2))}, time.Duration(o.Rounds)*o.Round, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  %s at twice their knee (%.0f/s) with %s at half theirs (%.0f/s), at once:\n", searches.Name, 2*searchKnee, sessions.Name, sessionKnee/2)
+	for _, r := range runs {
+		printOffered(out, r)
+	}
+	served := func(r Result) float64 { return float64(r.Requests) / float64(max(1, r.Requests+r.Refused+r.Failed)) }
+	fmt.Fprintf(out, "    %.1f%% of the %s served, against %.1f%% of the %s (target: sessions first: %s)\n",
+		100*served(runs[1]), sessions.Name, 100*served(runs[0]), searches.Name, verdict(served(runs[1]) >= 0.99))
+	return nil
+}
+
+// printOffered prints what r offered and what of it was served, refused and failed.
+func printOffered(out io.Writer, r Result) {
+	offered := float64(r.Requests+r.Refused+r.Failed) / r.Elapsed.Seconds()
+	fmt.Fprintf(out, "    %-20s offered %6.0f/s   goodput %6.0f/s (p50 %8s p99 %8s)   refused %6.0f/s (p50 %7s p99 %7s)   failed %d\n",
+		r.Target, offered, r.Throughput(), ms(r.Quantile(0.5)), ms(r.Quantile(0.99)),
+		float64(r.Refused)/r.Elapsed.Seconds(), us(r.RefusedQuantile(0.5)), us(r.RefusedQuantile(0.99)), r.Failed)
 }
 
 // kneeOf is the most answers per second t gets from kneeWorkers clients in a closed loop,
