@@ -16,7 +16,7 @@ import (
 // asks Redis a few dozen times a second.
 const (
 	leaseWindow   = 100 * time.Millisecond
-	maxLeaseChunk = 1024
+	maxLeaseChunk = 1 << 14
 )
 
 // leaseChunk is the most tokens one Redis call may take for l: what the limit emits in
@@ -27,13 +27,14 @@ func leaseChunk(l Limit) int {
 }
 
 // A lease in use is renewed in the background before it runs out (renewAt of its window
-// gone, or a quarter of its tokens left), so a busy bucket's requests do not wait for Redis;
+// gone, or half its tokens left), so a busy bucket's requests do not wait for Redis, even when
+// the renewal's answer waits behind a busy instance's other work for tens of milliseconds;
 // the tokens still unspent are kept with the new chunk. Only leases of minRenewChunk tokens or
 // more are renewed: a bucket spending a few tokens a window would see two requests in a row as
 // busy, and a renewal nobody spends before it lapses would cost it a noticeable share of its
 // budget.
 const (
-	renewAt       = leaseWindow * 7 / 10
+	renewAt       = leaseWindow / 2
 	minRenewChunk = 8
 )
 
@@ -107,7 +108,7 @@ func (ls *lease) refuse(now time.Time, d Decision) {
 // claimRenewal reports whether the caller should renew the lease now, and if so marks it as
 // being renewed, so only one renewal runs.
 func (ls *lease) claimRenewal(now time.Time) bool {
-	if ls.renewing || ls.size < minRenewChunk || (now.Sub(ls.started) < renewAt && ls.tokens > ls.size/4) {
+	if ls.renewing || ls.size < minRenewChunk || (now.Sub(ls.started) < renewAt && ls.tokens > ls.size/2) {
 		return false
 	}
 	ls.renewing = true
