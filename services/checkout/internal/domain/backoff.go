@@ -49,6 +49,11 @@ type FailureCharge struct {
 	Before, After FailureState
 }
 
+// clockSlack is how far apart the clocks of two requests recording failures may be (one read
+// before the other's, or on instances a little apart) without the later-recorded one counting
+// the other's failure as well: a failure within clockSlack of being forgiven counts as forgiven.
+const clockSlack = time.Second
+
 // interval is how often one failure is forgiven.
 func (b Backoff) interval() time.Duration { return b.Window / time.Duration(max(b.Free, 1)) }
 
@@ -61,7 +66,7 @@ func (b Backoff) Fail(s FailureState, now time.Time) FailureState {
 	if s.DrainedAt.Before(now.Add(interval)) {
 		s.DrainedAt = now.Add(interval)
 	}
-	count := int((s.DrainedAt.Sub(now) + interval - 1) / interval)
+	count := int((s.DrainedAt.Sub(now) - min(clockSlack, interval/2) + interval - 1) / interval)
 	if over := count - b.Free; over > 0 {
 		block := b.Base
 		for i := 1; i < over && block < b.Max; i++ {

@@ -33,6 +33,23 @@ func TestBackoffBlocksDoubleBeyondTheFreeFailures(t *testing.T) {
 // TestBackoffBlocksAGuesserOneAfterAnother: failures made as soon as each block ends block for
 // 1, 2, 4 and 8 minutes; by then a failure was forgiven (one every 12 minutes), so the count,
 // and the block, grow more slowly from there.
+// TestBackoffCountsAFailureRecordedWithAnEarlierClockOnce: of five failures recorded at once, the
+// last read its clock a millisecond before the others (it waited for their turn): it is still
+// the fifth, free, and the sixth blocks.
+func TestBackoffCountsAFailureRecordedWithAnEarlierClockOnce(t *testing.T) {
+	b := domain.DefaultAddressBackoff
+	var s domain.FailureState
+	for range 4 {
+		s = b.Fail(s, t0.Add(time.Millisecond))
+	}
+	if s = b.Fail(s, t0); b.Blocked(s, t0) != 0 {
+		t.Fatalf("blocked %s by the fifth failure", b.Blocked(s, t0))
+	}
+	if s = b.Fail(s, t0.Add(time.Millisecond)); b.Blocked(s, t0.Add(time.Millisecond)) != time.Minute {
+		t.Fatalf("the sixth failure blocks for %s, want a minute", b.Blocked(s, t0.Add(time.Millisecond)))
+	}
+}
+
 func TestBackoffBlocksAGuesserOneAfterAnother(t *testing.T) {
 	b := domain.DefaultAddressBackoff
 	var s domain.FailureState
