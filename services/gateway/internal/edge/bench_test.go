@@ -27,23 +27,10 @@ import (
 // id and the duration metric, without a span, as without a trace exporter). The difference in
 // cpu-ns/op and allocs/op is the gateway's own cost.
 func BenchmarkProxied(b *testing.B) {
-	// As a gateway runs without a trace exporter: telemetry installs the no-op provider.
-	prev := otel.GetTracerProvider()
-	otel.SetTracerProvider(noop.NewTracerProvider())
-	b.Cleanup(func() { otel.SetTracerProvider(prev) })
-	h := newHarness(b, Limits{PerKey: ratelimit.Limit{Rate: 1_000_000, Burst: 1_000_000, Period: 1e9}})
-	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 64, MaxLimit: 1024})
-	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(b), BodyLimit: BodyLimit()})
-	if err := h.gw.Register(srv.App); err != nil {
-		b.Fatal(err)
-	}
+	h, srv, addr := benchGateway(b, Limits{PerKey: ratelimit.Limit{Rate: 1_000_000, Burst: 1_000_000, Period: 1e9}}, admission.Options{InitialLimit: 64, MaxLimit: 1024})
 	token, err := h.gw.Signer.Token(Catalog, identity.Principal{OrganizerID: "org_bench", KeyID: "key_bench", KeyType: identity.Secret})
 	if err != nil {
 		b.Fatal(err)
-	}
-	addr := startPlainOwner(b)
-	for _, u := range h.gw.Upstreams {
-		*u = *mustUpstream(b, u.Name, "http://"+addr)
 	}
 	owner := &fasthttp.HostClient{Addr: addr, MaxConns: 1024, DisablePathNormalizing: true}
 	bare := func(c *fasthttp.RequestCtx) {
@@ -54,10 +41,7 @@ func BenchmarkProxied(b *testing.B) {
 			c.SetStatusCode(fasthttp.StatusBadGateway)
 		}
 	}
-	for _, req := range []struct {
-		name, method, path string
-		body               []byte
-	}{
+	for _, req := range []benchRequest{
 		{"GET", fasthttp.MethodGet, "/organizer/events/evt_bench", nil},
 		{"create", fasthttp.MethodPost, "/organizer/registrations", typicalCreate},
 	} {
@@ -65,34 +49,97 @@ func BenchmarkProxied(b *testing.B) {
 			name    string
 			handler fasthttp.RequestHandler
 		}{{"bare-proxy", bare}, {"gateway", srv.App.Handler()}} {
-			b.Run(req.name+"/"+tc.name, func(b *testing.B) {
-				b.ReportAllocs()
-				b.SetParallelism(4)
-				defer reportCPU(b)()
-				b.RunParallel(func(pb *testing.PB) {
-					var c fasthttp.RequestCtx
-					c.Init(&fasthttp.Request{}, &net.TCPAddr{IP: net.IPv4(0, 0, 0, 0), Port: 50000}, nil)
-					for pb.Next() {
-						c.Request.Reset()
-						c.Response.Reset()
-						c.ResetUserValues() // as the server does between requests
-						c.Request.Header.SetMethod(req.method)
-						c.Request.SetRequestURI(BasePath + req.path)
-						c.Request.Header.SetHost("gateway")
-						c.Request.Header.Set(fasthttp.HeaderAuthorization, "Bearer "+h.secret)
-						c.Request.Header.Set(fasthttp.HeaderXForwardedFor, "203.0.113.9")
-						if req.body != nil {
-							c.Request.Header.SetContentType("application/json")
-							c.Request.SetBodyRaw(req.body)
-						}
-						tc.handler(&c)
-						if c.Response.StatusCode() != fasthttp.StatusOK {
-							b.Fatalf("status %d: %s", c.Response.StatusCode(), c.Response.Body())
-						}
-					}
-				})
-			})
+			b.Run(req.name+"/"+tc.name, func(b *testing.B) { runBenchRequests(b, h, tc.handler, req, fasthttp.StatusOK) })
 		}
+	}
+}
+
+// BenchmarkRefused measures what the gateway spends on an organizer GET it refuses, by the
+// key's rate limit (429, the refusal remembered until its retry time, so Redis is not asked) and
+// by its owner's full admission limit (503), beside the same GET served in the same run: a
+// refusal should cost a fraction of what serving costs.
+func BenchmarkRefused(b *testing.B) {
+	get := benchRequest{"GET", fasthttp.MethodGet, "/organizer/events/evt_bench", nil}
+	unlimited := Limits{PerKey: ratelimit.Limit{Rate: 1_000_000, Burst: 1_000_000, Period: 1e9}}
+	roomy := admission.Options{InitialLimit: 64, MaxLimit: 1024}
+	b.Run("served", func(b *testing.B) {
+		h, srv, _ := benchGateway(b, unlimited, roomy)
+		runBenchRequests(b, h, srv.App.Handler(), get, fasthttp.StatusOK)
+	})
+	b.Run("rate-limited", func(b *testing.B) {
+		h, srv, _ := benchGateway(b, Limits{PerKey: ratelimit.Limit{Rate: 1, Burst: 1, Period: time.Hour}}, roomy)
+		var first fasthttp.RequestCtx // spends the key's one request of the hour
+		first.Init(&fasthttp.Request{}, &net.TCPAddr{IP: net.IPv4(0, 0, 0, 0), Port: 50000}, nil)
+		sendBenchRequest(b, &first, h, srv.App.Handler(), get, fasthttp.StatusOK)
+		runBenchRequests(b, h, srv.App.Handler(), get, fasthttp.StatusTooManyRequests)
+	})
+	b.Run("shed", func(b *testing.B) {
+		h, srv, _ := benchGateway(b, unlimited, admission.Options{MinLimit: 1, InitialLimit: 1, MaxLimit: 1})
+		if _, err := h.gw.Admission.Admit(b.Context(), Catalog, admission.Payments); err != nil { // the only place, kept
+			b.Fatal(err)
+		}
+		runBenchRequests(b, h, srv.App.Handler(), get, fasthttp.StatusServiceUnavailable)
+	})
+}
+
+// benchGateway is a gateway with limits and admission whose owners are one plain owner (see
+// startPlainOwner, at the address returned), its routes on a server's app, as a gateway runs
+// without a trace exporter (telemetry installs the no-op provider).
+func benchGateway(b *testing.B, limits Limits, admit admission.Options) (*harness, *httpserver.Server, string) {
+	prev := otel.GetTracerProvider()
+	otel.SetTracerProvider(noop.NewTracerProvider())
+	b.Cleanup(func() { otel.SetTracerProvider(prev) })
+	h := newHarness(b, limits)
+	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admit)
+	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(b), BodyLimit: BodyLimit()})
+	if err := h.gw.Register(srv.App); err != nil {
+		b.Fatal(err)
+	}
+	addr := startPlainOwner(b)
+	for _, u := range h.gw.Upstreams {
+		*u = *mustUpstream(b, u.Name, "http://"+addr)
+	}
+	return h, srv, addr
+}
+
+// A benchRequest is an organizer request a benchmark sends with the harness's secret key.
+type benchRequest struct {
+	name, method, path string
+	body               []byte
+}
+
+// runBenchRequests sends req to handler from four goroutines per core, each answer expected
+// with status, and reports the CPU per request besides the time.
+func runBenchRequests(b *testing.B, h *harness, handler fasthttp.RequestHandler, req benchRequest, status int) {
+	b.ReportAllocs()
+	b.SetParallelism(4)
+	defer reportCPU(b)()
+	b.RunParallel(func(pb *testing.PB) {
+		var c fasthttp.RequestCtx
+		c.Init(&fasthttp.Request{}, &net.TCPAddr{IP: net.IPv4(0, 0, 0, 0), Port: 50000}, nil)
+		for pb.Next() {
+			sendBenchRequest(b, &c, h, handler, req, status)
+		}
+	})
+}
+
+// sendBenchRequest sends req to handler in c, as the server would, and expects status.
+func sendBenchRequest(b *testing.B, c *fasthttp.RequestCtx, h *harness, handler fasthttp.RequestHandler, req benchRequest, status int) {
+	c.Request.Reset()
+	c.Response.Reset()
+	c.ResetUserValues() // as the server does between requests
+	c.Request.Header.SetMethod(req.method)
+	c.Request.SetRequestURI(BasePath + req.path)
+	c.Request.Header.SetHost("gateway")
+	c.Request.Header.Set(fasthttp.HeaderAuthorization, "Bearer "+h.secret)
+	c.Request.Header.Set(fasthttp.HeaderXForwardedFor, "203.0.113.9")
+	if req.body != nil {
+		c.Request.Header.SetContentType("application/json")
+		c.Request.SetBodyRaw(req.body)
+	}
+	handler(c)
+	if c.Response.StatusCode() != status {
+		b.Fatalf("status %d, want %d: %s", c.Response.StatusCode(), status, c.Response.Body())
 	}
 }
 

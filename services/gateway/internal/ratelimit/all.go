@@ -76,7 +76,7 @@ func (l *Limiter) fromLease(ctx context.Context, key string, limit Limit) (Decis
 		return unlimited, true
 	}
 	most, now := leaseChunk(limit), time.Now()
-	if most == 1 || now.UnixNano() < l.downUntil.Load() {
+	if now.UnixNano() < l.downUntil.Load() {
 		return Decision{}, false
 	}
 	ls := l.leaseOf(key)

@@ -59,17 +59,10 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) Decision {
 }
 
 // allowRedis spends a leased token or takes tokens from the shared bucket in Redis: the chunk
-// the lease is due when the limit is leased, one token otherwise.
+// the lease is due, one token for a limit too slow to lease more (which so stays exact). Either
+// way a refusal is remembered until its retry time, so a flood past a limit costs Redis nothing.
 func (l *Limiter) allowRedis(ctx context.Context, key string, limit Limit) (Decision, error) {
-	most := leaseChunk(limit)
-	if most == 1 {
-		res, err := l.redis.AllowAtMost(ctx, key, limit, 1)
-		if err != nil {
-			return Decision{}, err
-		}
-		return Decision{Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining, RetryAfter: res.RetryAfter, ResetAfter: res.ResetAfter}, nil
-	}
-	return l.allowLeased(ctx, l.leaseOf(key), key, limit, most)
+	return l.allowLeased(ctx, l.leaseOf(key), key, limit, leaseChunk(limit))
 }
 
 // allowLeased answers from the lease of key, asking Redis when it holds no token. Requests that

@@ -316,32 +316,40 @@ func TestABurstOnAnEmptyLeaseSharesItsRedisCalls(t *testing.T) {
 	}
 }
 
-// TestARefusedBucketIsNotAskedAgainBeforeItsRetryTime: once Redis refuses a leased bucket, the
-// requests before its retry time are refused without a call (no token can appear sooner), with
-// the retry time left; the first request after it asks Redis again.
+// TestARefusedBucketIsNotAskedAgainBeforeItsRetryTime: once Redis refuses a bucket, leased or
+// taken a token at a time, the requests before its retry time are refused without a call (no
+// token can appear sooner), with the retry time left; the first request after it asks Redis
+// again.
 func TestARefusedBucketIsNotAskedAgainBeforeItsRetryTime(t *testing.T) {
-	rdb, prefix := testkit.Redis(t)
-	calls := &redisCalls{}
-	rdb.AddHook(calls)
-	l := ratelimit.New(rdb, testkit.Logger(t), 1)
-	limit, _ := ratelimit.ParseLimit("50/s") // leased in chunks of up to 5, too few to renew ahead
-	synctest.Test(t, func(t *testing.T) {
-		for i := 0; l.Allow(t.Context(), prefix+"flood", limit).Allowed; i++ { // spend the burst
-			if i > 200 {
-				t.Fatal("a burst of 50 admitted over 200 requests")
-			}
-		}
-		before := calls.request.Load() + calls.background.Load()
-		allowed, last := allowN(t, l, prefix+"flood", limit, 1000)
-		if n := calls.request.Load() + calls.background.Load() - before; allowed != 0 || n != 0 || last.RetryAfter <= 0 {
-			t.Fatalf("1000 requests after the refusal: %d admitted with %d Redis calls (last %+v); want all refused without one", allowed, n, last)
-		}
-		// Redis keeps its own time, which the bubble does not move: what shows is the call.
-		before = calls.request.Load()
-		time.Sleep(last.RetryAfter)
-		l.Allow(t.Context(), prefix+"flood", limit)
-		if n := calls.request.Load() - before; n != 1 {
-			t.Fatalf("%d Redis calls by the first request after the retry time, want 1", n)
-		}
-	})
+	for _, tc := range []struct{ name, limit string }{
+		{"leased", "50/s"},            // in chunks of up to 5, too few to renew ahead
+		{"a token at a time", "10/m"}, // less than one token per lease window
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rdb, prefix := testkit.Redis(t)
+			calls := &redisCalls{}
+			rdb.AddHook(calls)
+			l := ratelimit.New(rdb, testkit.Logger(t), 1)
+			limit, _ := ratelimit.ParseLimit(tc.limit)
+			synctest.Test(t, func(t *testing.T) {
+				for i := 0; l.Allow(t.Context(), prefix+"flood", limit).Allowed; i++ { // spend the burst
+					if i > 200 {
+						t.Fatalf("a burst of %d admitted over 200 requests", limit.Burst)
+					}
+				}
+				before := calls.request.Load() + calls.background.Load()
+				allowed, last := allowN(t, l, prefix+"flood", limit, 1000)
+				if n := calls.request.Load() + calls.background.Load() - before; allowed != 0 || n != 0 || last.RetryAfter <= 0 {
+					t.Fatalf("1000 requests after the refusal: %d admitted with %d Redis calls (last %+v); want all refused without one", allowed, n, last)
+				}
+				// Redis keeps its own time, which the bubble does not move: what shows is the call.
+				before = calls.request.Load()
+				time.Sleep(last.RetryAfter)
+				l.Allow(t.Context(), prefix+"flood", limit)
+				if n := calls.request.Load() - before; n != 1 {
+					t.Fatalf("%d Redis calls by the first request after the retry time, want 1", n)
+				}
+			})
+		})
+	}
 }
