@@ -106,6 +106,8 @@ func (c HeaderCarrier) Get(k string) string { return string(c.H.Peek(k)) }
 func (c HeaderCarrier) Set(k, v string)     { c.H.Set(k, v) }
 func (c HeaderCarrier) Keys() []string {
 	var keys []string
-	c.H.VisitAll(func(k, _ []byte) { keys = append(keys, string(k)) })
+	for k := range c.H.All() {
+		keys = append(keys, string(k))
+	}
 	return keys
 }

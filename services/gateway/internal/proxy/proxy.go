@@ -62,7 +62,7 @@ func New(name, base string, timeout time.Duration) (*Upstream, error) {
 			// it would decode evt_1%2Fpricing-cards, which the gateway routed as an event id,
 			// into the path of evt_1's pricing cards.
 			DisablePathNormalizing: true,
-			RetryIf:                func(*fasthttp.Request) bool { return false },
+			RetryIfErr:             func(*fasthttp.Request, int, error) (bool, bool) { return false, false },
 		},
 	}, nil
 }
