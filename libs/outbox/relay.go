@@ -148,6 +148,12 @@ func (r *Relay) listenOnce(ctx context.Context, wake chan<- struct{}) error {
 		return err
 	}
 	defer conn.Exec(context.Background(), "UNLISTEN "+notifyChannel) //nolint:errcheck,contextcheck // best effort, after ctx ended
+	// A row committed before LISTEN took effect (while the relay started, or while this
+	// listener was reconnecting) notified nobody: drain once now that every later one will.
+	select {
+	case wake <- struct{}{}:
+	default:
+	}
 	for {
 		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
 			return err
