@@ -19,7 +19,6 @@ type scan struct {
 	// names are the member names of the objects being read, innermost last (scanobjects.go);
 	// decoded keeps the names that escapes or bad UTF-8 had to be decoded for.
 	names     []memberName
-	mostNames int // the most names held at once, to clear
 	nameSlots []nameSlot
 	decoded   []byte
 	// text holds the string value being checked when it had to be decoded.
@@ -74,8 +73,7 @@ func validateBody(c *valueCheck, body []byte) error {
 // buffers a large body made it grow.
 func (s *scan) release() {
 	s.body = nil
-	clear(s.names[:s.mostNames])
-	s.names, s.mostNames, s.nameSlots = s.names[:0], 0, s.nameSlots[:0]
+	s.names, s.nameSlots = s.names[:0], s.nameSlots[:0]
 	s.decoded, s.text = s.decoded[:0], s.text[:0]
 	if cap(s.names) > keptNodes || cap(s.nameSlots) > keptNodes {
 		s.names, s.nameSlots = nil, nil
@@ -237,7 +235,7 @@ func (s *scan) node() int {
 		f := &s.frames[i]
 		step := item(f.index)
 		if f.name >= 0 {
-			step = member(string(s.names[f.name].name))
+			step = member(string(s.nameOf(s.names[f.name])))
 		}
 		f.node = s.found.child(s.frames[i-1].node, step)
 	}

@@ -26,14 +26,15 @@ func (s *scan) sameName(r *objectReading, name []byte, ascii bool) int {
 	names := s.names[r.base:]
 	if r.slots == 0 && len(names) < pairwiseNames {
 		for i, n := range names {
-			if ascii && n.ascii && len(name) != len(n.name) {
+			if ascii && n.ascii && len(name) != n.end-n.at {
 				continue
 			}
-			if bytes.Equal(n.name, name) {
+			other := s.nameOf(n)
+			if bytes.Equal(other, name) {
 				return r.base + i
 			}
-			if bytes.EqualFold(n.name, name) {
-				r.noteTwin(n.name, name)
+			if bytes.EqualFold(other, name) {
+				r.noteTwin(other, name)
 			}
 		}
 		return -1
@@ -57,7 +58,7 @@ func (s *scan) file(r *objectReading, name []byte, i int) int {
 		if slot.hash != h {
 			continue
 		}
-		other := s.names[slot.name].name
+		other := s.nameOf(s.names[slot.name])
 		if bytes.Equal(other, name) {
 			return int(slot.name)
 		}
@@ -80,7 +81,7 @@ func (s *scan) reindex(r *objectReading, size int) {
 	}
 	r.slots = size
 	for i := r.base; i < len(s.names); i++ {
-		s.file(r, s.names[i].name, i)
+		s.file(r, s.nameOf(s.names[i]), i)
 	}
 }
 

@@ -6,12 +6,22 @@ import (
 
 // A memberName is a distinct member name of an object being read, with the problems found in
 // the value of its last occurrence: problems[problemsFrom:problemsTo] and
-// shapes[shapesFrom:shapesTo].
+// shapes[shapesFrom:shapesTo]. The name is body[at:end], or decoded[at:end] when it had to be
+// decoded (see scan.nameOf): an entry holds no pointer, so that the many names of a large
+// object cost the collector nothing.
 type memberName struct {
-	name                     []byte
-	ascii                    bool
+	at, end                  int
+	decoded, ascii           bool
 	problemsFrom, problemsTo int
 	shapesFrom, shapesTo     int
+}
+
+// nameOf returns the bytes of n.
+func (s *scan) nameOf(n memberName) []byte {
+	if n.decoded {
+		return s.decoded[n.at:n.end]
+	}
+	return s.body[n.at:n.end]
 }
 
 // objectReading is the state of an object being read.
@@ -146,7 +156,12 @@ func (s *scan) readMembers(r *objectReading) {
 
 // member reads the value of the member named raw and checks it.
 func (s *scan) member(r *objectReading, raw rawString) {
+	before := len(s.decoded)
 	name := decode(raw, &s.decoded)
+	entry := memberName{at: raw.at, end: raw.at + len(name)}
+	if len(s.decoded) > before {
+		entry = memberName{at: before, end: len(s.decoded), decoded: true}
+	}
 	ascii := raw.ascii && !raw.escaped
 	if !ascii {
 		ascii = countRunes(name) == len(name)
@@ -161,8 +176,8 @@ func (s *scan) member(r *objectReading, raw rawString) {
 		drop(s.found.shapes, prev.shapesFrom, prev.shapesTo)
 	} else {
 		i = len(s.names)
-		s.names = append(s.names, memberName{name: name, ascii: ascii})
-		s.mostNames = max(s.mostNames, len(s.names))
+		entry.ascii = ascii
+		s.names = append(s.names, entry)
 		if r.distinct++; r.check != nil && r.distinct > r.check.fewest {
 			// Cut: nothing the schemas say at or inside the object counts.
 			s.found.problems = s.found.problems[:r.problemsMark]

@@ -36,6 +36,7 @@ const (
 // it has escapes and whether all its bytes are ASCII.
 type rawString struct {
 	bytes          []byte
+	at             int // where bytes start in the body
 	escaped, ascii bool
 }
 
@@ -62,7 +63,7 @@ func (s *scan) readString() (raw rawString, ok bool) {
 		s.pos = i
 		switch body[i] {
 		case '"':
-			raw.bytes = body[start:i]
+			raw.bytes, raw.at = body[start:i], start
 			s.pos++
 			return raw, true
 		case '\\':
