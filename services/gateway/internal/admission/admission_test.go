@@ -76,11 +76,7 @@ func TestPublicReadsAreShedBeforePayments(t *testing.T) {
 // payments' band.
 func TestPaymentsAreNeverShedByTheLevel(t *testing.T) {
 	c := New([]string{"catalog"}, Options{InitialLimit: 1, MaxLimit: 1})
-	for range 10 * band / raiseBy {
-		c.refusedFull(Payments)
-		c.calibrate()
-	}
-	if got := c.level.Load(); got != int32(Payments)*band {
+	if got := overload(c, 10*band/raiseBy, Payments); got != int32(Payments)*band {
 		t.Fatalf("level %d after a long overload, want %d (the payments' band is never shed by it)", got, int32(Payments)*band)
 	}
 	p, err := c.Admit(t.Context(), "catalog", Payments)
@@ -96,11 +92,7 @@ func TestPaymentsAreNeverShedByTheLevel(t *testing.T) {
 // refused, and stays there while they are.
 func TestAPriorityIsNotShedByTheLevelForRoomOnlyItWants(t *testing.T) {
 	c := New([]string{"registration"}, Options{InitialLimit: 1, MaxLimit: 1})
-	for range 10 * band / raiseBy {
-		c.refusedFull(Writes)
-		c.calibrate()
-	}
-	if got := c.level.Load(); got != int32(Writes)*band {
+	if got := overload(c, 10*band/raiseBy, Writes); got != int32(Writes)*band {
 		t.Fatalf("level %d after a long overload of writes, want %d", got, int32(Writes)*band)
 	}
 	for range 100 {
@@ -114,19 +106,22 @@ func TestAPriorityIsNotShedByTheLevelForRoomOnlyItWants(t *testing.T) {
 		t.Fatalf("an organizer read while writes find no room: %v, want ErrShed", err)
 	}
 
-	for range 10 * band / raiseBy {
-		c.refusedFull(Payments)
-		c.refusedFull(Writes)
-		c.calibrate()
-	}
-	if got := c.level.Load(); got != int32(Payments)*band {
+	if got := overload(c, 10*band/raiseBy, Payments, Writes); got != int32(Payments)*band {
 		t.Fatalf("level %d while payments find no room, want %d", got, int32(Payments)*band)
 	}
-	for range 10 * band / lowerBy {
-		c.refusedFull(Writes)
-		c.calibrate()
-	}
-	if got := c.level.Load(); got != int32(Writes)*band {
+	if got := overload(c, 10*band/lowerBy, Writes); got != int32(Writes)*band {
 		t.Fatalf("level %d once only writes find no room, want %d", got, int32(Writes)*band)
 	}
+}
+
+// overload runs calibrations in which owners' limits refused requests of each of the
+// priorities, and returns the level they leave.
+func overload(c *Controller, calibrations int, refused ...Priority) int32 {
+	for range calibrations {
+		for _, p := range refused {
+			c.refusedFull(p)
+		}
+		c.calibrate()
+	}
+	return c.level.Load()
 }
