@@ -11,9 +11,20 @@ import (
 // clockTick is the kernel's USER_HZ, the unit of /proc/<pid>/stat times (100 on Linux).
 const clockTick = 10 * time.Millisecond
 
-// cpuTimes reads the user plus system CPU time of each process, all threads included.
+// machine names, in a run's CPU times, the time every process on the machine spent.
+const machine = "machine"
+
+// cpuTimes reads the user plus system CPU time of each process, all threads included, and,
+// when there are any, the machine's under the name machine.
 func cpuTimes(procs map[string]int) (map[string]time.Duration, error) {
-	out := make(map[string]time.Duration, len(procs))
+	out := make(map[string]time.Duration, len(procs)+1)
+	if len(procs) > 0 {
+		busy, err := machineBusy()
+		if err != nil {
+			return nil, err
+		}
+		out[machine] = busy
+	}
 	for name, pid := range procs {
 		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
@@ -30,4 +41,27 @@ func cpuTimes(procs map[string]int) (map[string]time.Duration, error) {
 		out[name] = time.Duration(utime+stime) * clockTick
 	}
 	return out, nil
+}
+
+// machineBusy reads the CPU time all cores spent running anything (user, nice, system, irq and
+// softirq in /proc/stat's first line).
+func machineBusy() (time.Duration, error) {
+	raw, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, fmt.Errorf("bench: CPU time of the machine: %w", err)
+	}
+	line, _, _ := strings.Cut(string(raw), "\n")
+	f := strings.Fields(line)
+	if len(f) < 8 || f[0] != "cpu" {
+		return 0, fmt.Errorf("bench: parse /proc/stat: %q", line)
+	}
+	var ticks int64
+	for _, i := range []int{1, 2, 3, 6, 7} { // user nice system (idle iowait) irq softirq
+		n, err := strconv.ParseInt(f[i], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("bench: parse /proc/stat: %w", err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * clockTick, nil
 }

@@ -45,7 +45,8 @@ type Result struct {
 	// Failed got another answer or none; a target without Refusals fails the run on the first.
 	Failed  int
 	Elapsed time.Duration
-	// CPU is the CPU time each watched process spent during the run.
+	// CPU is the CPU time each watched process spent during the run, and the whole machine's
+	// under "machine" when any was watched.
 	CPU map[string]time.Duration
 }
 
@@ -111,14 +112,14 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 		return res, err
 	}
 	start := time.Now()
-	schedule(ctx, jobs, o, start)
+	schedule(ctx, jobs, o, start, time.Sleep)
 	wg.Wait()
 	res.Elapsed = time.Since(start)
 	after, err := cpuTimes(o.Processes)
 	if err != nil {
 		return res, err
 	}
-	for name := range o.Processes {
+	for name := range after {
 		res.CPU[name] = after[name] - before[name]
 	}
 	var firstErr error
@@ -185,11 +186,11 @@ func isRefusal(resp *fasthttp.Response) bool {
 }
 
 // schedule feeds release times to the workers at o.Rate (or as fast as they take them) until
-// o.Duration has passed, then closes jobs. A request is released at its slot; when the
-// schedule had to sleep for it and woke late, at the wake-up instead: that lateness is the
-// load generator's own timer on a busy or idle virtual machine, not the system's, while a slot
-// missed because the workers were all busy keeps its time and counts.
-func schedule(ctx context.Context, jobs chan<- time.Time, o Options, start time.Time) {
+// o.Duration has passed, then closes jobs. A request is released at its slot, or, when its slot
+// passed while the schedule slept, at the wake-up: a timer waking late is the load generator's
+// own lateness on a busy or idle virtual machine, not the system's. A slot missed because the
+// workers were all busy keeps its time and counts. sleep waits (time.Sleep).
+func schedule(ctx context.Context, jobs chan<- time.Time, o Options, start time.Time, sleep func(time.Duration)) {
 	defer close(jobs)
 	end := start.Add(o.Duration)
 	if o.Rate <= 0 {
@@ -199,18 +200,26 @@ func schedule(ctx context.Context, jobs chan<- time.Time, o Options, start time.
 		return
 	}
 	interval := time.Second / time.Duration(o.Rate)
+	var awake time.Time
 	for i := 0; ; i++ {
 		at := start.Add(time.Duration(i) * interval)
 		if !at.Before(end) || ctx.Err() != nil {
 			return
 		}
-		released := at
 		if d := time.Until(at); d > 0 {
-			time.Sleep(d)
-			released = time.Now()
+			sleep(d)
+			awake = time.Now()
 		}
-		jobs <- released
+		jobs <- later(at, awake)
 	}
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 func prepare(req *fasthttp.Request, t Target) {

@@ -118,7 +118,7 @@ func commitTicks(ctx context.Context, pool *pgxpool.Pool, d time.Duration) (int,
 			}
 		})
 	}
-	schedule(ctx, jobs, Options{Rate: outboxRate, Duration: d}, time.Now())
+	schedule(ctx, jobs, Options{Rate: outboxRate, Duration: d}, time.Now(), time.Sleep)
 	wg.Wait()
 	return seq, firstErr
 }

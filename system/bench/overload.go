@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -43,7 +44,9 @@ const (
 func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	fmt.Fprintf(out, "\nOverload: each surface at its knee (closed loop, %d clients), then at twice the knee open loop (%d clients, %v timeout)\n",
 		kneeWorkers, overloadWorkers, overloadTimeout)
-	procs := map[string]int{"generator": os.Getpid()}
+	// The load generator's process also runs the stack's Kafka broker, which carries the
+	// creates' events.
+	procs := map[string]int{"generator+broker": os.Getpid()}
 	for _, name := range []string{"gateway", "catalog", "registration", "checkout"} {
 		procs[name] = s.PID(name)
 	}
@@ -69,16 +72,18 @@ func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 
 // overloadSurface finds t's knee, then offers t at twice it and prints what it got.
 func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, procs map[string]int, name string, t Target) error {
-	knee, err := kneeOf(ctx, t, o)
+	atKnee, err := kneeRun(ctx, t, o, procs)
 	if err != nil {
 		return err
 	}
+	knee := atKnee.Throughput()
 	t.Refusals = true
 	runs, err := runTogether(ctx, []Target{t}, []int{int(2 * knee)}, time.Duration(o.Rounds)*o.Round, procs)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "  %s: knee %.0f/s\n", name, knee)
+	fmt.Fprintf(out, "    cores used at the knee:%s\n", coresUsed(atKnee))
 	fmt.Fprintf(out, "    cores used at twice the knee:%s\n", coresUsed(runs[0]))
 	printOffered(out, runs[0])
 	share := runs[0].Throughput() / knee
@@ -122,27 +127,37 @@ func printOffered(out io.Writer, r Result) {
 		float64(r.Refused)/r.Elapsed.Seconds(), us(r.RefusedQuantile(0.5)), us(r.RefusedQuantile(0.99)), r.Failed)
 }
 
-// kneeOf is the most answers per second t gets from kneeWorkers clients in a closed loop,
-// after a warm-up (which also lets a shedding level left by an earlier surface fall).
+// kneeOf is the most answers per second t gets from kneeWorkers clients in a closed loop.
 func kneeOf(ctx context.Context, t Target, o RunOptions) (float64, error) {
-	t.Refusals = true
-	if _, err := Run(ctx, t, Options{Workers: kneeWorkers, Duration: o.Warmup}); err != nil {
-		return 0, err
-	}
-	r, err := Run(ctx, t, Options{Workers: kneeWorkers, Duration: o.Round})
-	if err != nil {
-		return 0, err
-	}
-	return r.Throughput(), nil
+	r, err := kneeRun(ctx, t, o, nil)
+	return r.Throughput(), err
 }
 
-// coresUsed lists the cores each watched process kept busy during r, busiest first.
-func coresUsed(r Result) string {
-	names := slices.SortedFunc(maps.Keys(r.CPU), func(a, b string) int { return cmp.Compare(r.CPU[b], r.CPU[a]) })
-	var b strings.Builder
-	for _, name := range names {
-		fmt.Fprintf(&b, " %s %.2f", name, r.CPU[name].Seconds()/r.Elapsed.Seconds())
+// kneeRun runs t from kneeWorkers clients in a closed loop after a warm-up (which also lets a
+// shedding level left by an earlier surface fall), watching procs' CPU time.
+func kneeRun(ctx context.Context, t Target, o RunOptions, procs map[string]int) (Result, error) {
+	t.Refusals = true
+	if _, err := Run(ctx, t, Options{Workers: kneeWorkers, Duration: o.Warmup}); err != nil {
+		return Result{}, err
 	}
+	return Run(ctx, t, Options{Workers: kneeWorkers, Duration: o.Round, Processes: procs})
+}
+
+// coresUsed lists the cores the machine and each watched process kept busy during r, busiest
+// first, and the rest (Postgres, Redis, stripe-mock) last.
+func coresUsed(r Result) string {
+	cores := func(d time.Duration) float64 { return d.Seconds() / r.Elapsed.Seconds() }
+	procs := maps.Clone(r.CPU)
+	delete(procs, machine)
+	names := slices.SortedFunc(maps.Keys(procs), func(a, b string) int { return cmp.Compare(procs[b], procs[a]) })
+	var b strings.Builder
+	fmt.Fprintf(&b, " %.2f of %d:", cores(r.CPU[machine]), runtime.NumCPU())
+	rest := r.CPU[machine]
+	for _, name := range names {
+		fmt.Fprintf(&b, " %s %.2f", name, cores(procs[name]))
+		rest -= procs[name]
+	}
+	fmt.Fprintf(&b, ", the rest %.2f", cores(max(0, rest)))
 	return b.String()
 }
 
