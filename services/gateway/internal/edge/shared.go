@@ -62,8 +62,8 @@ func (g *Gateway) keepAtEdge(c *fiber.Ctx, key edgecache.Key) {
 // and its path parameters as sent, and the body. It never uses the decoded path: the router
 // matches the raw one, so /events/evt_1%2Fpricing-cards is a read of the event
 // "evt_1%2Fpricing-cards", whose decoded path is that of evt_1's pricing cards.
-func edgeKey(organizerID string, gen uint64, method []byte, opID string, params [][]byte, body []byte) edgecache.Key {
-	parts := [][]byte{[]byte(organizerID), strconv.AppendUint(nil, gen, 10), method, []byte(opID)}
+func edgeKey(organizerID string, gen edgecache.Generation, method []byte, opID string, params [][]byte, body []byte) edgecache.Key {
+	parts := [][]byte{[]byte(organizerID), strconv.AppendUint(nil, gen.All, 10), strconv.AppendUint(nil, gen.Scope, 10), method, []byte(opID)}
 	parts = append(parts, params...)
 	return digest(append(parts, body)...)
 }

@@ -1,7 +1,7 @@
 package edgecache_test
 
 import (
-	"strconv"
+	"fmt"
 	"testing"
 	"time"
 
@@ -17,7 +17,7 @@ import (
 func TestTheCatalogsPublishedChangePurgesItsOrganizer(t *testing.T) {
 	const org = "org_7Ks2NdQ9bYw4RmTx8Ve1" // the catalog's example
 	c := edgecache.New(10, 1<<20, time.Minute, func() time.Time { return t0 })
-	keyOf := func(org string) edgecache.Key { return key(org + "/" + strconv.FormatUint(c.Generation(org), 10)) }
+	keyOf := func(org string) edgecache.Key { return key(org + "/" + fmt.Sprint(c.Generation(org))) }
 	c.Put(keyOf(org), answer(200, "max-age=60", "theirs"))
 	c.Put(keyOf("org_other"), answer(200, "max-age=60", "other"))
 
@@ -28,7 +28,7 @@ func TestTheCatalogsPublishedChangePurgesItsOrganizer(t *testing.T) {
 	if err := c.HandleCatalogEvent(t.Context(), changed); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := c.Get(keyOf(org)); ok || c.Generation(org) != 1 {
+	if _, ok := c.Get(keyOf(org)); ok || c.Generation(org) != (edgecache.Generation{Scope: 1}) {
 		t.Fatal("the changed organizer's answer is still served")
 	}
 	if _, ok := c.Get(keyOf("org_other")); !ok {

@@ -13,6 +13,7 @@ import (
 	"crypto/sha256"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -44,21 +45,22 @@ type Entry struct {
 }
 
 // Cache is a bounded set of answers, each kept until it expires or is evicted (least recently
-// used first).
+// used first). The generations are apart from the answers' lock: every request reads one, and
+// reading it takes no lock.
 type Cache struct {
 	mu       sync.Mutex
 	lru      *simplelru.LRU[Key, *Entry]
 	bytes    int
 	maxBytes int
-	gens     map[string]uint64
-	all      uint64 // moved on by PurgeAll, part of every scope's generation
+	gens     sync.Map      // scope -> *atomic.Uint64, moved on by Purge
+	all      atomic.Uint64 // moved on by PurgeAll, part of every scope's generation
 	maxTTL   time.Duration
 	now      func() time.Time
 }
 
 // New returns a cache of up to size answers and maxBytes bytes, none kept longer than maxTTL.
 func New(size, maxBytes int, maxTTL time.Duration, now func() time.Time) *Cache {
-	c := &Cache{gens: map[string]uint64{}, maxBytes: maxBytes, maxTTL: maxTTL, now: now}
+	c := &Cache{maxBytes: maxBytes, maxTTL: maxTTL, now: now}
 	l, err := simplelru.NewLRU[Key, *Entry](size, func(_ Key, e *Entry) { c.bytes -= e.size })
 	if err != nil {
 		panic(err) // only for size <= 0, which the configuration refuses
@@ -67,27 +69,29 @@ func New(size, maxBytes int, maxTTL time.Duration, now func() time.Time) *Cache 
 	return c
 }
 
-// Generation is the current generation of scope, to be part of the keys of its answers. It only
-// grows: Purge and PurgeAll each move it on.
-func (c *Cache) Generation(scope string) uint64 {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.all + c.gens[scope]
+// Generation is the generation of a scope, to be part of the keys of its answers: how many
+// times PurgeAll and Purge of the scope have run. Both only grow.
+type Generation struct{ All, Scope uint64 }
+
+// Generation is the current generation of scope. Its two counts are read apart: a purge that
+// runs in between can only pair an older count with a newer one, a pair no purge leaves and
+// which only requests that started after the purge can read.
+func (c *Cache) Generation(scope string) Generation {
+	var gen uint64
+	if g, ok := c.gens.Load(scope); ok {
+		gen = g.(*atomic.Uint64).Load()
+	}
+	return Generation{All: c.all.Load(), Scope: gen}
 }
 
 // Purge makes every answer of scope unreachable; they leave as the least recently used.
 func (c *Cache) Purge(scope string) {
-	c.mu.Lock()
-	c.gens[scope]++
-	c.mu.Unlock()
+	g, _ := c.gens.LoadOrStore(scope, new(atomic.Uint64))
+	g.(*atomic.Uint64).Add(1)
 }
 
 // PurgeAll makes every answer unreachable.
-func (c *Cache) PurgeAll() {
-	c.mu.Lock()
-	c.all++
-	c.mu.Unlock()
-}
+func (c *Cache) PurgeAll() { c.all.Add(1) }
 
 // Get returns the live answer under key.
 func (c *Cache) Get(key Key) (*Entry, bool) {

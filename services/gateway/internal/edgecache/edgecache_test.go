@@ -2,8 +2,10 @@ package edgecache_test
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -122,7 +124,7 @@ func TestTheLeastRecentlyUsedAnswerMakesRoom(t *testing.T) {
 // and an answer fetched before the change but stored after it is never found either.
 func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 	c := edgecache.New(10, 1<<20, time.Minute, func() time.Time { return t0 })
-	keyOf := func(org string) edgecache.Key { return key(org + "/" + strconv.FormatUint(c.Generation(org), 10)) }
+	keyOf := func(org string) edgecache.Key { return key(org + "/" + fmt.Sprint(c.Generation(org))) }
 	c.Put(keyOf("org_a"), answer(200, "max-age=60", "a"))
 	c.Put(keyOf("org_b"), answer(200, "max-age=60", "b"))
 	inFlight := keyOf("org_a") // a miss being fetched while the change arrives
@@ -142,8 +144,8 @@ func TestACatalogChangeMakesTheOrganizersAnswersUnreachable(t *testing.T) {
 
 	other := msg
 	other.Headers = map[string]string{broker.HeaderType: "podium.catalog.something.else.v1"}
-	if err := c.HandleCatalogEvent(t.Context(), other); err != nil || c.Generation("org_a") != 1 {
-		t.Fatalf("an unrelated message: %v, generation %d", err, c.Generation("org_a"))
+	if err := c.HandleCatalogEvent(t.Context(), other); err != nil || c.Generation("org_a") != (edgecache.Generation{Scope: 1}) {
+		t.Fatalf("an unrelated message: %v, generation %v", err, c.Generation("org_a"))
 	}
 	// A change that does not say whose it is, or of a version the gateway does not know, drops
 	// everything and is poison: dead-lettered, not retried, so it never holds the topic back.
@@ -192,5 +194,42 @@ func TestTheByteBudgetBoundsWhatIsKept(t *testing.T) {
 	}
 	if c.Bytes() != before {
 		t.Fatalf("replacing an answer moved the count from %d to %d bytes", before, c.Bytes())
+	}
+}
+
+// TestAGenerationReadDuringPurgesNeverGoesBack: requests read generations while purges of
+// their organizer and of everything run; each reader sees both counts only grow, and once the
+// purges are done every reader gets the final generation.
+func TestAGenerationReadDuringPurgesNeverGoesBack(t *testing.T) {
+	c := edgecache.New(10, 1<<20, time.Minute, func() time.Time { return t0 })
+	const purges = 1000
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := range purges {
+			c.Purge("org_a")
+			if i%10 == 0 {
+				c.PurgeAll()
+			}
+		}
+	})
+	for range 4 {
+		wg.Go(func() {
+			var last edgecache.Generation
+			for range purges {
+				g := c.Generation("org_a")
+				if g.All < last.All || g.Scope < last.Scope {
+					t.Errorf("generation went back from %v to %v", last, g)
+					return
+				}
+				last = g
+			}
+		})
+	}
+	wg.Wait()
+	if g := c.Generation("org_a"); g != (edgecache.Generation{All: purges / 10, Scope: purges}) {
+		t.Fatalf("after the purges: %v", g)
+	}
+	if g := c.Generation("org_b"); g != (edgecache.Generation{All: purges / 10}) {
+		t.Fatalf("an organizer never purged: %v", g)
 	}
 }
