@@ -14,17 +14,9 @@ const clockTick = 10 * time.Millisecond
 // machine names, in a run's CPU times, the time every process on the machine spent.
 const machine = "machine"
 
-// cpuTimes reads the user plus system CPU time of each process, all threads included, and,
-// when there are any, the machine's under the name machine.
+// cpuTimes reads the user plus system CPU time of each process, all threads included.
 func cpuTimes(procs map[string]int) (map[string]time.Duration, error) {
-	out := make(map[string]time.Duration, len(procs)+1)
-	if len(procs) > 0 {
-		busy, err := machineBusy()
-		if err != nil {
-			return nil, err
-		}
-		out[machine] = busy
-	}
+	out := make(map[string]time.Duration, len(procs))
 	for name, pid := range procs {
 		raw, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 		if err != nil {
@@ -41,6 +33,17 @@ func cpuTimes(procs map[string]int) (map[string]time.Duration, error) {
 		out[name] = time.Duration(utime+stime) * clockTick
 	}
 	return out, nil
+}
+
+// watchedTimes reads cpuTimes of procs and, when there are any, the machine's (machineBusy)
+// under the name machine.
+func watchedTimes(procs map[string]int) (map[string]time.Duration, error) {
+	out, err := cpuTimes(procs)
+	if err != nil || len(procs) == 0 {
+		return out, err
+	}
+	out[machine], err = machineBusy()
+	return out, err
 }
 
 // machineBusy reads the CPU time all cores spent running anything (user, nice, system, irq and

@@ -107,7 +107,7 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 		wg.Go(func() { w.run(client, t, o.Rate <= 0, jobs) })
 	}
 	res := Result{Target: t.Name, Latency: newHistogram(), RefusedLatency: newHistogram(), CPU: map[string]time.Duration{}}
-	before, err := cpuTimes(o.Processes)
+	before, err := watchedTimes(o.Processes)
 	if err != nil {
 		return res, err
 	}
@@ -115,7 +115,7 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	schedule(ctx, jobs, o, start, time.Sleep)
 	wg.Wait()
 	res.Elapsed = time.Since(start)
-	after, err := cpuTimes(o.Processes)
+	after, err := watchedTimes(o.Processes)
 	if err != nil {
 		return res, err
 	}
