@@ -73,9 +73,9 @@ func New(size, maxBytes int, maxTTL time.Duration, now func() time.Time) *Cache 
 // times PurgeAll and Purge of the scope have run. Both only grow.
 type Generation struct{ All, Scope uint64 }
 
-// Generation is the current generation of scope. Its two counts are read apart: a purge that
-// runs in between can only pair an older count with a newer one, a pair no purge leaves and
-// which only requests that started after the purge can read.
+// Generation is the current generation of scope. Its two counts are read apart: when a purge
+// runs in between, the pair holds a count read after it, and the answer the caller fetches
+// after both reads is no older than the purge.
 func (c *Cache) Generation(scope string) Generation {
 	var gen uint64
 	if g, ok := c.gens.Load(scope); ok {
