@@ -30,9 +30,6 @@ func TestBackoffBlocksDoubleBeyondTheFreeFailures(t *testing.T) {
 	}
 }
 
-// TestBackoffBlocksAGuesserOneAfterAnother: failures made as soon as each block ends block for
-// 1, 2, 4 and 8 minutes; by then a failure was forgiven (one every 12 minutes), so the count,
-// and the block, grow more slowly from there.
 // TestBackoffCountsAFailureRecordedWithAnEarlierClockOnce: of five failures recorded at once, the
 // last read its clock a millisecond before the others (it waited for their turn): it is still
 // the fifth, free, and the sixth blocks.
@@ -50,6 +47,9 @@ func TestBackoffCountsAFailureRecordedWithAnEarlierClockOnce(t *testing.T) {
 	}
 }
 
+// TestBackoffBlocksAGuesserOneAfterAnother: failures made as soon as each block ends block for
+// 1, 2, 4 and 8 minutes; by then a failure was forgiven (one every 12 minutes), so the count,
+// and the block, grow more slowly from there.
 func TestBackoffBlocksAGuesserOneAfterAnother(t *testing.T) {
 	b := domain.DefaultAddressBackoff
 	var s domain.FailureState
