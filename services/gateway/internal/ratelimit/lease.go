@@ -48,8 +48,9 @@ type lease struct {
 	started  time.Time
 	expires  time.Time
 	renewing bool
-	// taking is closed when the Redis call a request made for this bucket returns; nil when
-	// none is in flight. Requests that find no token wait for it instead of asking Redis too.
+	// taking is closed when the Redis call in flight for this bucket (a request's, or the
+	// lease's renewal) returns; nil when none is. Requests that find no token wait for it
+	// instead of asking Redis too.
 	taking chan struct{}
 	// refused is Redis's last refusal while it lasts (until refusedUntil): later requests get
 	// it without asking again, since no token can appear before then.
@@ -61,14 +62,17 @@ type lease struct {
 }
 
 // take spends one leased token if any is left and unexpired, or repeats a refusal that still
-// holds.
+// holds. Tokens do not lapse while their lease is being renewed: on a busy machine the renewal's
+// answer can come after the window, and until it does the tokens already taken from the shared
+// bucket serve the requests that would otherwise all wait for Redis. (The renewal's own timeout,
+// a window, bounds how late they are spent.)
 func (ls *lease) take(now time.Time, limit Limit) (Decision, bool) {
 	if now.Before(ls.refusedUntil) {
 		d := ls.refused
 		d.RetryAfter = ls.refusedUntil.Sub(now)
 		return d, true
 	}
-	if ls.tokens == 0 || !now.Before(ls.expires) {
+	if ls.tokens == 0 || (!now.Before(ls.expires) && !ls.renewing) {
 		ls.tokens = 0
 		return Decision{}, false
 	}
@@ -106,18 +110,23 @@ func (ls *lease) refuse(now time.Time, d Decision) {
 }
 
 // claimRenewal reports whether the caller should renew the lease now, and if so marks it as
-// being renewed, so only one renewal runs.
+// being renewed, so only one renewal runs, and as the bucket's call in flight (see taking).
 func (ls *lease) claimRenewal(now time.Time) bool {
-	if ls.renewing || ls.size < minRenewChunk || (now.Sub(ls.started) < renewAt && ls.tokens > ls.size/2) {
+	if ls.renewing || ls.taking != nil || ls.size < minRenewChunk || (now.Sub(ls.started) < renewAt && ls.tokens > ls.size/2) {
 		return false
 	}
-	ls.renewing = true
+	ls.renewing, ls.taking = true, make(chan struct{})
 	return true
 }
 
-// renewed adds a renewal's tokens to those still unspent (none when it failed or got none).
+// renewed adds a renewal's tokens to those still unspent (none when it failed or got none) and
+// releases the requests waiting for it.
 func (ls *lease) renewed(now time.Time, tokens, remaining int, resetAfter time.Duration) {
 	ls.renewing = false
+	if ls.taking != nil {
+		close(ls.taking)
+		ls.taking = nil
+	}
 	if tokens == 0 {
 		return
 	}

@@ -194,8 +194,12 @@ func TestRefusedRequestsSpendNoLaterStage(t *testing.T) {
 
 // redisCalls counts the limiter's scripts sent to Redis (not the handshakes of new connections)
 // on a request's path and off it: background renewals run under a timeout of their own, while
-// the requests of these tests have no deadline.
-type redisCalls struct{ request, background, tokens atomic.Int64 }
+// the requests of these tests have no deadline. renewalDelay holds each renewal back before it
+// is sent, as a busy machine does.
+type redisCalls struct {
+	request, background, tokens atomic.Int64
+	renewalDelay                time.Duration
+}
 
 func (h *redisCalls) DialHook(next redis.DialHook) redis.DialHook { return next }
 
@@ -206,6 +210,7 @@ func (h *redisCalls) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		}
 		if _, renewal := ctx.Deadline(); renewal {
 			h.background.Add(1)
+			time.Sleep(h.renewalDelay)
 		} else {
 			h.request.Add(1)
 		}
@@ -265,6 +270,30 @@ func TestBusyLeasesAreRenewedAheadOfTime(t *testing.T) {
 				t.Fatalf("%d leases renewed in the background over five windows", n)
 			}
 		})
+	}
+}
+
+// TestSlowRenewalsKeepABusyBucketOffRedis: when a renewal's answer comes after its lease's
+// window (80ms late, as on a machine with no CPU to spare), the requests meanwhile keep spending
+// the tokens already taken, and any that find none wait for that renewal, rather than the
+// lease lapsing and a request asking Redis itself while every other one waits for it.
+func TestSlowRenewalsKeepABusyBucketOffRedis(t *testing.T) {
+	rdb, prefix := testkit.Redis(t)
+	calls := &redisCalls{renewalDelay: 80 * time.Millisecond}
+	rdb.AddHook(calls)
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("10000/s")
+	synctest.Test(t, func(t *testing.T) {
+		for i := range 200 { // one request every 5 ms for a second: ten lease windows
+			if d := l.Allow(t.Context(), prefix+"busy", limit); !d.Allowed {
+				t.Fatalf("request %d refused: %+v", i, d)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(time.Second) // the last renewal's answer
+	})
+	if n, bg := calls.request.Load(), calls.background.Load(); n > 4 || bg < 5 {
+		t.Fatalf("%d Redis calls on the requests' path and %d renewals; want those of the first four chunks only, the rest renewed", n, bg)
 	}
 }
 
