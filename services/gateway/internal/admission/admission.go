@@ -150,12 +150,34 @@ func (c *Controller) calibrate() {
 // fast it answers).
 type Permit = adaptivelimiter.Permit
 
-// Admit takes a place for a request of priority p to owner, or returns ErrShed at once.
+// Admit takes a place for a request of priority p to owner, or returns ErrShed at once: Check,
+// then Acquire.
 func (c *Controller) Admit(ctx context.Context, owner string, p Priority) (Permit, error) {
+	if err := c.Check(ctx, owner, p); err != nil {
+		return nil, err
+	}
+	return c.Acquire(ctx, owner, p)
+}
+
+// Check returns ErrShed at once for a request of priority p that the shedding level refuses
+// or that owner has no room for, without taking a place: a caller checks before the request
+// spends anything else (its client's rate limits, a wait for them), then Acquires its place.
+func (c *Controller) Check(ctx context.Context, owner string, p Priority) error {
 	if p < Payments && int32(p)*band+rand.Int32N(band) < c.level.Load() { //nolint:gosec // a draw of who is shed, not a secret
 		c.shed.Add(ctx, 1, c.sets[owner][p])
-		return nil, ErrShed
+		return ErrShed
 	}
+	if !c.limiters[owner].CanAcquirePermit() {
+		c.refusedFull(p)
+		c.shed.Add(ctx, 1, c.sets[owner][p])
+		return ErrShed
+	}
+	return nil
+}
+
+// Acquire takes a place for a request of priority p to owner, or returns ErrShed at once when
+// the owner has none left; the shedding level is Check's.
+func (c *Controller) Acquire(ctx context.Context, owner string, p Priority) (Permit, error) {
 	permit, ok := c.limiters[owner].TryAcquirePermit()
 	if !ok {
 		c.refusedFull(p)

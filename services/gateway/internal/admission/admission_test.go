@@ -125,3 +125,29 @@ func overload(c *Controller, calibrations int, refused ...Priority) int32 {
 	}
 	return c.level.Load()
 }
+
+// TestCheckTakesNoPlace: Check refuses what Admit would without taking a place, so any number of
+// requests pass it while the owner has room; once Acquire took the last place, Check refuses
+// and counts the owner as full.
+func TestCheckTakesNoPlace(t *testing.T) {
+	c := New([]string{"registration"}, Options{InitialLimit: 1, MaxLimit: 1})
+	for range 10 {
+		if err := c.Check(t.Context(), "registration", Writes); err != nil {
+			t.Fatalf("check with the owner's place free: %v", err)
+		}
+	}
+	held, err := c.Acquire(t.Context(), "registration", Writes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Check(t.Context(), "registration", Writes); !errors.Is(err, ErrShed) {
+		t.Fatalf("check with the owner full: %v, want ErrShed", err)
+	}
+	if got := c.fullTop.Load(); got != int32(Writes)+1 {
+		t.Fatalf("fullTop %d after a refused check, want the writes' %d", got, int32(Writes)+1)
+	}
+	held.Record()
+	if err := c.Check(t.Context(), "registration", Writes); err != nil {
+		t.Fatalf("check once the place was given back: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/services/gateway/internal/admission"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
 
 // TestRequestsAnOwnerHasNoRoomForAreShed: with the catalog's one place taken by a request it
@@ -40,4 +41,55 @@ func TestRequestsAnOwnerHasNoRoomForAreShed(t *testing.T) {
 		t.Fatal("the held request was not answered once released")
 	}
 	wantStatus(t, h.do(t, call{method: "GET", path: "/organizer/events/evt_1", addr: newAddr(), headers: auth}), http.StatusOK, "")
+}
+
+// TestShedRequestsSpendNoRateLimit: requests shed while their owner has no room are refused
+// before their key's limit is charged, so once the owner has room again the key still has the
+// budget those refusals did not use.
+func TestShedRequestsSpendNoRateLimit(t *testing.T) {
+	perKey, _ := ratelimit.ParseLimit("3/m")
+	h := newHarness(t, Limits{PerKey: perKey})
+	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 1, MaxLimit: 1})
+	auth := map[string]string{"Authorization": "Bearer " + h.secret}
+	first := make(chan answer, 1)
+	go func() {
+		first <- h.do(t, call{method: "GET", path: "/organizer/events/evt_held", addr: newAddr(), headers: auth})
+	}()
+	<-h.owner.held
+	for range 5 {
+		wantStatus(t, h.do(t, call{method: "GET", path: "/organizer/events/evt_1", addr: newAddr(), headers: auth}), http.StatusServiceUnavailable, "shedding load")
+	}
+	close(h.owner.release)
+	wantStatus(t, <-first, http.StatusOK, "")
+	for i := range 2 { // the limit's 3, less the held request's
+		if res := h.do(t, call{method: "GET", path: "/organizer/events/evt_1", addr: newAddr(), headers: auth}); res.status != http.StatusOK {
+			t.Fatalf("read %d after the shed ones: %d %s, want 200: the shed requests spent the key's limit", i+1, res.status, res.body)
+		}
+	}
+	wantStatus(t, h.do(t, call{method: "GET", path: "/organizer/events/evt_1", addr: newAddr(), headers: auth}), http.StatusTooManyRequests, "")
+}
+
+// TestKeptAnswersAreServedWhileTheirOwnerIsFull: while the catalog has no room, a page read the
+// edge keeps an answer for is still served from it, and one it keeps none for is shed.
+func TestKeptAnswersAreServedWhileTheirOwnerIsFull(t *testing.T) {
+	h := newHarness(t, Limits{})
+	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 1, MaxLimit: 1})
+	page := func(path string) answer {
+		return h.do(t, call{method: "GET", path: path, addr: newAddr(), headers: h.browserHeaders(site)})
+	}
+	const kept = "/browser/events/evt_1/pricing-cards"
+	if res := page(kept); res.status != http.StatusOK || res.header.Get("X-Cache") != "MISS" {
+		t.Fatalf("first read: %d, X-Cache %q", res.status, res.header.Get("X-Cache"))
+	}
+	first := make(chan answer, 1)
+	go func() {
+		first <- h.do(t, call{method: "GET", path: "/organizer/events/evt_held", addr: newAddr(), headers: map[string]string{"Authorization": "Bearer " + h.secret}})
+	}()
+	<-h.owner.held
+	if res := page(kept); res.status != http.StatusOK || res.header.Get("X-Cache") != "HIT" {
+		t.Fatalf("a kept answer while the catalog is full: %d, X-Cache %q, want 200 HIT", res.status, res.header.Get("X-Cache"))
+	}
+	wantStatus(t, page("/browser/events/evt_2/pricing-cards"), http.StatusServiceUnavailable, "shedding load")
+	close(h.owner.release)
+	wantStatus(t, <-first, http.StatusOK, "")
 }

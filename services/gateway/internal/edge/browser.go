@@ -83,15 +83,22 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 		return httpserver.Forbidden(codeOriginNotAllowed, "origin "+sent+" is not allowed for this publishable key")
 	}
 	setCORS(c, origin)
+	// An answer the edge keeps is served whatever the owners' load; a request that needs its
+	// owner is shed, if it must be, before it spends its rate limits.
+	edgeKey, keep, kept := g.lookupEdge(c, op, key.OrganizerID)
+	if kept == nil {
+		if err := g.shed(c, owner, priorities[op.ID]); err != nil {
+			return err
+		}
+	}
 	if err := g.limit(c, op, key.ID, ip); err != nil {
 		return err
 	}
 	if err := checkContentType(c, op); err != nil {
 		return err
 	}
-	edgeKey, keep, served, err := g.fromEdge(c, op, key.OrganizerID)
-	if served || err != nil {
-		return err
+	if kept != nil {
+		return serveKept(c, kept)
 	}
 	place, err := g.admit(c, owner, priorities[op.ID])
 	if err != nil {

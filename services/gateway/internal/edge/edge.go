@@ -185,14 +185,27 @@ func (g *Gateway) forward(c *fiber.Ctx, owner *proxy.Upstream, place admission.P
 	return err
 }
 
-// admit takes a place for a request of priority prio at owner, or refuses it when the owner (or
-// the gateway, for its priority) has no room: once the request is known to need its owner, before
-// its body is validated. The place is nil when the gateway sheds nothing.
+// shed refuses a request of priority prio for owner when the gateway, for its priority, or the
+// owner has no room for it: once the request is known to need its owner, before it spends its
+// client's rate limits, so a refused request costs them nothing and waits for none of them.
+func (g *Gateway) shed(c *fiber.Ctx, owner *proxy.Upstream, prio admission.Priority) error {
+	if g.Admission == nil {
+		return nil
+	}
+	if err := g.Admission.Check(c.UserContext(), owner.Name, prio); err != nil {
+		return errShed
+	}
+	return nil
+}
+
+// admit takes a place for a request of priority prio at owner, or refuses it when the owner has
+// no room left: after its rate limits, before its body is validated. The place is nil when the
+// gateway sheds nothing.
 func (g *Gateway) admit(c *fiber.Ctx, owner *proxy.Upstream, prio admission.Priority) (admission.Permit, error) {
 	if g.Admission == nil {
 		return nil, nil
 	}
-	place, err := g.Admission.Admit(c.UserContext(), owner.Name, prio)
+	place, err := g.Admission.Acquire(c.UserContext(), owner.Name, prio)
 	if err != nil {
 		return nil, errShed
 	}

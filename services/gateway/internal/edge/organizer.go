@@ -40,6 +40,9 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if op.Scope != "" && !hasScope(key.Scopes, op.Scope) {
 			return missingScope
 		}
+		if err := g.shed(c, owner, prio); err != nil {
+			return err
+		}
 		if err := g.limit(c, op, key.ID, ip); err != nil {
 			return err
 		}

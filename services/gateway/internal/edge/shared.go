@@ -27,28 +27,28 @@ var (
 // small, and a large or padded one must not cost a hash per request or crowd out the hot ones.
 const maxSharedBody = 1024
 
-// fromEdge answers the request from the edge cache when op's answers may be kept and one is.
-// Otherwise it returns the key under which to keep the owner's answer, and keep false when
-// this request's answer is never kept: op is not shareable, or the request has a query string
-// (a preview token), a body on a GET or a body over maxSharedBody. It runs after the key,
-// origin and limit checks, so a kept answer is served only to whom the owner would serve it;
-// the body is part of the key, so a hit needs no schema validation (only bodies that passed it
-// reach the owner).
-func (g *Gateway) fromEdge(c *fiber.Ctx, op apispec.Operation, organizerID string) (key edgecache.Key, keep, served bool, err error) {
+// lookupEdge finds the answer the edge cache keeps for the request, when op's answers may be
+// kept and one is. Otherwise it returns the key under which to keep the owner's answer, and
+// keep false when this request's answer is never kept: op is not shareable, or the request has
+// a query string (a preview token), a body on a GET or a body over maxSharedBody. It runs after
+// the key and origin checks and a kept answer is served (serveKept) after the limit checks, so
+// only to whom the owner would serve it; the body is part of the key, so a hit needs no schema
+// validation (only bodies that passed it reach the owner).
+func (g *Gateway) lookupEdge(c *fiber.Ctx, op apispec.Operation, organizerID string) (key edgecache.Key, keep bool, kept *edgecache.Entry) {
 	req := c.Request()
 	body := req.Body() // as sent: compressed bodies were refused before
 	if g.Edge == nil || !shareable[op.ID] || len(req.URI().QueryString()) > 0 || len(body) > maxSharedBody ||
 		(len(body) > 0 && req.Header.IsGet()) {
-		return key, false, false, nil
+		return key, false, nil
 	}
 	key = edgeKey(organizerID, g.Edge.Generation(organizerID), req.Header.Method(), op.ID, routeParams(c), body)
 	e, ok := g.Edge.Get(key)
 	if !ok {
 		edgeLookups.Add(c.UserContext(), 1, edgeMiss)
-		return key, true, false, nil
+		return key, true, nil
 	}
 	edgeLookups.Add(c.UserContext(), 1, edgeHit)
-	return key, false, true, serveKept(c, e)
+	return key, false, e
 }
 
 // keepAtEdge keeps the owner's answer now in c under key when the owner allowed it.

@@ -24,9 +24,9 @@ func TestOnlyPlainSmallReadsUseTheEdge(t *testing.T) {
 	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1 << 20, DisableTracing: true})
 	route := func(method, path, opID string) {
 		srv.App.Add(method, path, func(c *fiber.Ctx) error {
-			key, keep, served, err := g.fromEdge(c, apispec.Operation{ID: opID}, c.Get("X-Org"))
-			if served || err != nil {
-				return err
+			key, keep, kept := g.lookupEdge(c, apispec.Operation{ID: opID}, c.Get("X-Org"))
+			if kept != nil {
+				return serveKept(c, kept)
 			}
 			if !keep {
 				return c.SendString("not kept")
