@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"runtime"
 	"slices"
@@ -35,7 +36,8 @@ const (
 // first the surface's knee (the most answers per second a closed loop of kneeWorkers clients
 // gets), then twice that rate offered open loop. Goodput (answers with the expected status per
 // second) should stay near the knee's and refusals (429 or 503 with Retry-After) be answered in
-// well under a millisecond. The organizer surface is measured on registration creates, the
+// well under a millisecond, as the generator sees them and inside the gateway. The organizer
+// surface is measured on registration creates, the
 // browser surface on event searches that reach the catalog (each body its own, so the edge
 // cache keeps none). Then the searches are offered at twice their knee again with checkout
 // sessions at half their own knee at the same time: the sessions must be served ahead of the
@@ -54,11 +56,11 @@ func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 	if err != nil {
 		return err
 	}
-	if err := overloadSurface(ctx, o, out, procs, "organizer surface: registration creates", creates); err != nil {
+	if err := overloadSurface(ctx, o, out, procs, s.GatewayURL(), "organizer surface: registration creates", creates); err != nil {
 		return err
 	}
 	searches := publicSearches(s, d)
-	if err := overloadSurface(ctx, o, out, procs, "browser surface: event searches", searches); err != nil {
+	if err := overloadSurface(ctx, o, out, procs, s.GatewayURL(), "browser surface: event searches", searches); err != nil {
 		return err
 	}
 	sessions, err := newCheckoutPaths(ctx, s, d)
@@ -70,15 +72,24 @@ func Overload(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 	return sessionsFirst(ctx, o, out, searches, session)
 }
 
-// overloadSurface finds t's knee, then offers t at twice it and prints what it got.
-func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, procs map[string]int, name string, t Target) error {
+// overloadSurface finds t's knee, then offers t at twice it and prints what it got, with the
+// refusals' times as the generator saw them and as the gateway (at base) did.
+func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, procs map[string]int, gateway, name string, t Target) error {
 	atKnee, err := kneeRun(ctx, t, o, procs)
 	if err != nil {
 		return err
 	}
 	knee := atKnee.Throughput()
 	t.Refusals = true
+	before, err := scrapeRefusalTimes(ctx, gateway)
+	if err != nil {
+		return err
+	}
 	runs, err := runTogether(ctx, []Target{t}, []int{int(2 * knee)}, time.Duration(o.Rounds)*o.Round, procs)
+	if err != nil {
+		return err
+	}
+	after, err := scrapeRefusalTimes(ctx, gateway)
 	if err != nil {
 		return err
 	}
@@ -90,7 +101,23 @@ func overloadSurface(ctx context.Context, o RunOptions, out io.Writer, procs map
 	p99 := runs[0].RefusedQuantile(0.99)
 	fmt.Fprintf(out, "    at twice the knee: goodput %.0f%% of the knee (target >= %.0f%%: %s), refusals' p99 %s (target < %s: %s)\n",
 		100*share, 100*goodputTarget, verdict(share >= goodputTarget), us(p99), us(refusalP99Target), verdict(p99 < refusalP99Target))
+	for _, status := range refusalStatuses {
+		inside, limit := after[status].since(before[status]), refusalP99Target.Seconds()
+		if inside.count == 0 {
+			continue
+		}
+		fmt.Fprintf(out, "    inside the gateway (its handler's start to its answer), %d refusals %d: %.1f%% within 0.5ms, %.1f%% within 1ms: p99 within %s (target < 1ms there: %s)\n",
+			inside.count, status, 100*inside.within(limit/2), 100*inside.within(limit), seconds(inside.quantileBound(0.99)), verdict(inside.within(limit) >= 0.99))
+	}
 	return nil
+}
+
+// seconds prints a histogram bound in seconds as a duration.
+func seconds(s float64) string {
+	if math.IsInf(s, 1) {
+		return "+Inf"
+	}
+	return time.Duration(s * float64(time.Second)).String()
 }
 
 // sessionsFirst offers the searches at twice their knee and the sessions at half theirs, at
