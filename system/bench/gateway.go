@@ -101,6 +101,8 @@ type RunOptions struct {
 	Round   time.Duration
 	Rounds  int
 	Warmup  time.Duration
+	// Counters are read around each run (Options.Counters).
+	Counters func() (map[string]float64, error)
 }
 
 // alternate warms each target up, then runs them in turn for o.Rounds rounds and merges each
@@ -144,6 +146,9 @@ func merge(a, b Result) Result {
 	a.RefusedLatency.Merge(b.RefusedLatency)
 	for k, v := range b.CPU {
 		a.CPU[k] += v
+	}
+	for k, v := range b.Counters {
+		a.Counters[k] += v
 	}
 	return a
 }

@@ -48,6 +48,8 @@ type Result struct {
 	// CPU is the CPU time each watched process spent during the run, and the whole machine's
 	// under "machine" when any was watched.
 	CPU map[string]time.Duration
+	// Counters are what Options.Counters grew by during the run.
+	Counters map[string]float64
 }
 
 // newHistogram holds latencies from 1 µs to a minute to 3 significant digits.
@@ -89,6 +91,8 @@ type Options struct {
 	Timeout time.Duration
 	// Processes are watched for CPU time, by name.
 	Processes map[string]int
+	// Counters, when set, are read before and after the run (a service's /metrics, say).
+	Counters func() (map[string]float64, error)
 }
 
 // Run sends t for o.Duration and returns what it measured.
@@ -106,8 +110,12 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 		w.ok, w.refused = newHistogram(), newHistogram()
 		wg.Go(func() { w.run(client, t, o.Rate <= 0, jobs) })
 	}
-	res := Result{Target: t.Name, Latency: newHistogram(), RefusedLatency: newHistogram(), CPU: map[string]time.Duration{}}
+	res := Result{Target: t.Name, Latency: newHistogram(), RefusedLatency: newHistogram(), CPU: map[string]time.Duration{}, Counters: map[string]float64{}}
 	before, err := watchedTimes(o.Processes)
+	if err != nil {
+		return res, err
+	}
+	countersBefore, err := readCounters(o.Counters)
 	if err != nil {
 		return res, err
 	}
@@ -121,6 +129,13 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	}
 	for name := range after {
 		res.CPU[name] = after[name] - before[name]
+	}
+	countersAfter, err := readCounters(o.Counters)
+	if err != nil {
+		return res, err
+	}
+	for name, v := range countersAfter {
+		res.Counters[name] = v - countersBefore[name]
 	}
 	var firstErr error
 	for _, w := range workers {
@@ -136,6 +151,14 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 		return res, fmt.Errorf("bench: %d of %d requests failed; first: %w", res.Failed, res.Requests+res.Failed, firstErr)
 	}
 	return res, nil
+}
+
+// readCounters reads counters, none when it is nil.
+func readCounters(counters func() (map[string]float64, error)) (map[string]float64, error) {
+	if counters == nil {
+		return nil, nil
+	}
+	return counters()
 }
 
 // worker sends requests as the schedule releases them and sorts their answers.

@@ -2,6 +2,9 @@ package bench
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -86,4 +89,25 @@ func TestSlotsMissedWhileTheWorkersWereBusyKeepTheirTimes(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestRunCountsWhatItsCountersGrewByDuringTheRun: counters read before and after a run give
+// the run what they grew by, here the requests a server answered, which are the run's own.
+func TestRunCountsWhatItsCountersGrewByDuringTheRun(t *testing.T) {
+	var served atomic.Int64
+	served.Store(40) // answered before the run
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		served.Add(1)
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer srv.Close()
+	counters := func() (map[string]float64, error) { return map[string]float64{"served": float64(served.Load())}, nil }
+	res, err := Run(t.Context(), Target{Name: "counted", Method: "GET", URL: srv.URL, Status: http.StatusNoContent},
+		Options{Workers: 2, Duration: 20 * time.Millisecond, Counters: counters})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Requests == 0 || res.Counters["served"] != float64(res.Requests) {
+		t.Fatalf("the counter grew by %v during a run of %d requests; want as many", res.Counters["served"], res.Requests)
+	}
 }

@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"io"
 	"maps"
 	"math"
 	"net/http"
@@ -11,8 +10,6 @@ import (
 	"strconv"
 
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
 )
 
 // durationMetric is the gateway's http.server.request.duration histogram as /metrics names it.
@@ -29,33 +26,11 @@ type refusalTimes struct {
 }
 
 // scrapeRefusalTimes reads the refusal times the gateway at base has recorded since it
-// started, by status.
+// started, by status, every route together.
 func scrapeRefusalTimes(ctx context.Context, base string) (map[int]refusalTimes, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	families, err := scrapeMetrics(ctx, base)
 	if err != nil {
 		return nil, err
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("bench: gateway metrics: %w", err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("bench: gateway metrics: %s", res.Status)
-	}
-	return parseRefusalTimes(res.Body)
-}
-
-// refusalStatuses are the answers that refuse: rate limited, and shed or unavailable.
-var refusalStatuses = []int{http.StatusTooManyRequests, http.StatusServiceUnavailable}
-
-// parseRefusalTimes sums the refusals' series of the duration histogram in a Prometheus text
-// exposition by status, every route together.
-func parseRefusalTimes(in io.Reader) (map[int]refusalTimes, error) {
-	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(in)
-	if err != nil {
-		return nil, fmt.Errorf("bench: gateway metrics: %w", err)
 	}
 	family, ok := families[durationMetric]
 	if !ok {
@@ -79,6 +54,9 @@ func parseRefusalTimes(in io.Reader) (map[int]refusalTimes, error) {
 	}
 	return byStatus, nil
 }
+
+// refusalStatuses are the answers that refuse: rate limited, and shed or unavailable.
+var refusalStatuses = []int{http.StatusTooManyRequests, http.StatusServiceUnavailable}
 
 // statusOf is the status code label of a series, 0 when it has none.
 func statusOf(m *dto.Metric) int {

@@ -183,29 +183,3 @@ func databaseCPU(r Result) time.Duration {
 	}
 	return sum
 }
-
-// writes are counters of registration's database: tickets inserted and outbox messages
-// written (pg_stat_user_tables, flushed by each backend within a second).
-type writes struct{ tickets, messages int64 }
-
-func readWrites(ctx context.Context, dbURL string) (writes, error) {
-	conn, err := pgx.Connect(ctx, dbURL)
-	if err != nil {
-		return writes{}, fmt.Errorf("bench: table statistics: %w", err)
-	}
-	defer conn.Close(ctx)
-	var w writes
-	err = conn.QueryRow(ctx, `SELECT
-		(SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'tickets'),
-		(SELECT n_tup_ins FROM pg_stat_user_tables WHERE relname = 'outbox')`).Scan(&w.tickets, &w.messages)
-	if err != nil {
-		return writes{}, fmt.Errorf("bench: table statistics: %w", err)
-	}
-	return w, nil
-}
-
-// perTransaction is the creates per combined transaction between a and b: each writes one
-// places message for the bench event.
-func perTransaction(a, b writes) float64 {
-	return float64(b.tickets-a.tickets) / float64(max(b.messages-a.messages, 1))
-}

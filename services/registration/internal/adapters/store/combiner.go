@@ -144,7 +144,11 @@ func (c *combiner) run(batch []*createRequest) {
 	}
 	// Something in the batch failed: run each request alone for its own answer.
 	for _, req := range live {
-		req.done <- c.repo.createOrder(req.ctx, req.order, req.regs, req.quotas)
+		err := c.repo.createOrder(req.ctx, req.order, req.regs, req.quotas)
+		if err == nil {
+			createsPerTransaction.Record(ctx, 1)
+		}
+		req.done <- err
 	}
 }
 
@@ -277,6 +281,7 @@ func (c *combiner) write(ctx context.Context, g grant) error {
 	if err := c.repo.pool.SendBatch(ctx, b).Close(); err != nil {
 		return fmt.Errorf("combined create: %w", err)
 	}
+	createsPerTransaction.Record(ctx, int64(len(g.granted)))
 	return nil
 }
 
