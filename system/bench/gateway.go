@@ -109,14 +109,14 @@ type RunOptions struct {
 // target's rounds into one result.
 func alternate(ctx context.Context, targets []Target, o RunOptions, procs map[string]int) ([]Result, error) {
 	for _, t := range targets {
-		if _, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Warmup, Processes: procs}); err != nil {
+		if _, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Warmup, Processes: procs, Counters: o.Counters}); err != nil {
 			return nil, err
 		}
 	}
 	merged := make([]Result, len(targets))
 	for range o.Rounds {
 		for i, t := range targets {
-			r, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Round, Processes: procs})
+			r, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Round, Processes: procs, Counters: o.Counters})
 			if err != nil {
 				return nil, err
 			}

@@ -11,7 +11,6 @@ import (
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
-	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -27,15 +26,7 @@ func TestCombinedCreatesAreGrantedAgainAfterAConcurrentTake(t *testing.T) {
 	ctx := t.Context()
 	e := regtest.Event("evt_r", "org_r")
 	c, _ := e.Category("cat_masters") // quota 5
-	create := func(names ...string) error {
-		now := time.Now().UTC().Truncate(time.Microsecond)
-		o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_r", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
-		var regs []domain.Registration
-		for _, name := range names {
-			regs = append(regs, domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete(name, "MALE", "1970-01-01")}}, now))
-		}
-		return repo.CreateOrder(ctx, o, regs, map[string]*int{c.ID: c.Quota})
-	}
+	create := func(names ...string) error { return createAthletes(t, repo, e, t0, c.ID, names...) }
 	if err := create("First"); err != nil {
 		t.Fatal(err)
 	}
@@ -76,15 +67,7 @@ func TestCombinedCreatesAreGrantedAgainAfterAConcurrentTake(t *testing.T) {
 	if err := <-pair; !errors.Is(err, fault.ErrConflict) || !strings.Contains(err.Error(), "category cat_masters has only 1 places left") {
 		t.Fatalf("the pair: %v", err)
 	}
-	made := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			made++
-		case !errors.Is(err, fault.ErrConflict):
-			t.Errorf("single %d: %v", i, err)
-		}
-	}
+	made := madeOrFull(t, errs)
 	var taken, regs int
 	if err := pool.QueryRow(ctx, `SELECT confirmed + held FROM places WHERE category_id = $1`, c.ID).Scan(&taken); err != nil {
 		t.Fatal(err)

@@ -1,8 +1,12 @@
 package store_test
 
 import (
+	"errors"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
 
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -44,4 +48,37 @@ func put(t *testing.T, repo *store.Repository, at time.Time, org, evt string, st
 	}
 	r.Order = &o
 	return r
+}
+
+// createAthletes creates, at the instant at, a completed order in category categoryID of e
+// with a registration of one athlete per name, with the category's quota. It may run in a
+// goroutine of the test.
+func createAthletes(t *testing.T, repo *store.Repository, e domain.Event, at time.Time, categoryID string, names ...string) error {
+	c, ok := e.Category(categoryID)
+	if !ok {
+		return fmt.Errorf("no category %s", categoryID)
+	}
+	now := at.UTC().Truncate(time.Microsecond)
+	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: e.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+	var regs []domain.Registration
+	for _, name := range names {
+		regs = append(regs, domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete(name, "MALE", "1970-01-01")}}, now))
+	}
+	return repo.CreateOrder(t.Context(), o, regs, map[string]*int{c.ID: c.Quota})
+}
+
+// madeOrFull counts the creates that succeeded among errs, failing the test for any error but
+// a conflict (a category without the places).
+func madeOrFull(t *testing.T, errs []error) int {
+	t.Helper()
+	made := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			made++
+		case !errors.Is(err, fault.ErrConflict):
+			t.Errorf("create %d: %v", i, err)
+		}
+	}
+	return made
 }

@@ -2,19 +2,15 @@ package store_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"testing"
-	"time"
 
 	"go.opentelemetry.io/otel"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 
-	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
-	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -49,13 +45,6 @@ func TestCreatesPerTransactionCountEveryCommittedCreateOnce(t *testing.T) {
 	repo := store.New(regtest.NewPool(t, 10))
 	e := regtest.Event("evt_m", "org_m")
 	sumBefore, countBefore := createsPerTransaction(t)
-	create := func(categoryID, name string) error {
-		c, _ := e.Category(categoryID)
-		now := t0.Add(time.Minute)
-		o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_m", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
-		r := domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: name, Athletes: []domain.Athlete{athlete(name, "MALE", "1970-01-01")}}, now)
-		return repo.CreateOrder(t.Context(), o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota})
-	}
 	const open, masters = 12, 7 // cat_masters has 5 places
 	errs := make([]error, open+masters)
 	var wg sync.WaitGroup
@@ -64,18 +53,10 @@ func TestCreatesPerTransactionCountEveryCommittedCreateOnce(t *testing.T) {
 		if i >= open {
 			cat = "cat_masters"
 		}
-		wg.Go(func() { errs[i] = create(cat, fmt.Sprint("Athlete", i)) })
+		wg.Go(func() { errs[i] = createAthletes(t, repo, e, t0, cat, fmt.Sprint("Athlete", i)) })
 	}
 	wg.Wait()
-	made := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			made++
-		case !errors.Is(err, fault.ErrConflict):
-			t.Errorf("create %d: %v", i, err)
-		}
-	}
+	made := madeOrFull(t, errs)
 	sum, count := createsPerTransaction(t)
 	sum, count = sum-sumBefore, count-countBefore
 	if made != open+5 || sum != int64(made) || count < 1 || count > uint64(made) {
