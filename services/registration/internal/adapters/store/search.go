@@ -86,8 +86,13 @@ func filters(b *builder, q domain.SearchQuery) {
 		} else {
 			text = "t.search_doc LIKE '%' || reg_fold(" + b.arg(escapeLike(q.Text)) + "::text) || '%'"
 		}
-		if n, err := strconv.ParseInt(strings.TrimSpace(q.Text), 10, 64); err == nil {
+		// A number also matches the bib exactly, and a whole ticket id its ticket (the search
+		// document leaves the random ids out).
+		whole := strings.TrimSpace(q.Text)
+		if n, err := strconv.ParseInt(whole, 10, 64); err == nil {
 			text = "(" + text + " OR t.bib = " + b.arg(n) + ")"
+		} else if strings.HasPrefix(whole, domain.TicketIDPrefix) {
+			text = "(" + text + " OR t.id = " + b.arg(whole) + ")"
 		}
 		b.where(text)
 	}

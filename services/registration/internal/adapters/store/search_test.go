@@ -29,7 +29,7 @@ func idx(i int) *int { return &i }
 // cancelled two hours after t0, the instant returned.
 func searchFixture(t *testing.T) (*store.Repository, time.Time) {
 	repo := store.New(regtest.NewPool(t, 0))
-	bib := int64(4711) // long enough that no random ticket id in the search document holds it
+	bib := int64(4711)
 	club := "Crossfit Norte"
 	put(t, repo, t0, "org_1", "evt_1", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_rx", Club: &club, Bib: &bib,
 		Athletes: []domain.Athlete{athlete("Ana López", "FEMALE", "1990-01-01")}, CheckedInAt: []time.Time{t0.Add(time.Hour)},
@@ -143,6 +143,12 @@ func TestSearchFilters(t *testing.T) {
 		for _, r := range []domain.SearchRequest{{TicketID: tk.ID}, {AthleteID: tk.AthleteID}, {Search: tk.ID}} {
 			if rows, _ := search(t, repo, "org_1", r); len(rows) != 1 || rows[0].Ticket.ID != tk.ID {
 				t.Fatalf("%+v found %q", r, names(rows))
+			}
+		}
+		// The text matches a whole ticket id only: the random characters of ids match nothing.
+		for _, part := range []string{tk.ID[len(domain.TicketIDPrefix) : len(domain.TicketIDPrefix)+8], domain.TicketIDPrefix, tk.ID[:len(tk.ID)-1]} {
+			if rows, _ := search(t, repo, "org_1", domain.SearchRequest{Search: part}); len(rows) != 0 {
+				t.Fatalf("text %q (part of a ticket id) found %q", part, names(rows))
 			}
 		}
 		if rows, _ := search(t, repo, "org_2", domain.SearchRequest{TicketID: tk.ID}); len(rows) != 0 {
