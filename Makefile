@@ -43,7 +43,8 @@ fuzz: tools ## Run every fuzz target for FUZZTIME each (default 30s; FUZZ=regexp
 	PATH="$(TOOLS):$$PATH" ./scripts/fuzz.sh
 
 .PHONY: bench
-bench: build tools nginx ## Measure the gateway and the services against their baselines (a bare nginx proxy among them).
+bench: build tools nginx ## Measure the gateway and the services against their baselines (bare nginx and Go proxies among them).
+	go build -o $(TOOLS)/ ./system/cmd/bareproxy
 	PATH="$(TOOLS):$$PATH" go run ./system/cmd/bench -bin $(BIN)
 
 .PHONY: lint

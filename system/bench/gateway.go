@@ -16,8 +16,9 @@ import (
 const gatewayRate = 2000
 
 // GatewayOverhead compares an authenticated, rate-limited GET through the gateway with the same
-// GET sent straight to its owner and through a bare nginx proxy in front of it, alternating
-// rounds so all three see the same machine.
+// GET sent straight to its owner, through a bare nginx proxy and through a bare Go proxy
+// (fasthttp, as the gateway) in front of it, alternating rounds so all four see the same
+// machine.
 func GatewayOverhead(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, out io.Writer) error {
 	path := "/external/v1/organizer/events/evt_benchmark"
 	token, err := s.IdentityToken(identity.Catalog, identity.Principal{
@@ -32,16 +33,22 @@ func GatewayOverhead(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOp
 		return err
 	}
 	defer nginx.Close()
+	bare, err := StartBareProxy(ctx, strings.TrimPrefix(s.URLs["catalog"], "http://"), owner)
+	if err != nil {
+		return err
+	}
+	defer bare.Close()
 	direct := Target{Name: "direct to catalog", Method: "GET", URL: s.URLs["catalog"] + path, Status: 404, Headers: owner}
 	viaNginx := Target{Name: "through bare nginx", Method: "GET", URL: nginx.URL + path, Status: 404}
 	viaGateway := Target{Name: "through the gateway", Method: "GET", URL: s.GatewayURL() + path, Status: 404,
 		Headers: map[string]string{"Authorization": "Bearer " + d.SecretAll.Key}}
+	viaBare := Target{Name: "through bare Go proxy", Method: "GET", URL: bare.URL + path, Status: 404}
 	procs, err := nginx.Processes()
 	if err != nil {
 		return err
 	}
-	procs["gateway"], procs["catalog"], procs["generator"] = s.PID("gateway"), s.PID("catalog"), os.Getpid()
-	targets := []Target{direct, viaNginx, viaGateway}
+	procs["gateway"], procs["catalog"], procs["generator"], procs["bare"] = s.PID("gateway"), s.PID("catalog"), os.Getpid(), bare.PID()
+	targets := []Target{direct, viaNginx, viaGateway, viaBare}
 	open := o
 	open.Rate = gatewayRate
 	runs, err := alternate(ctx, targets, open, procs)
@@ -50,7 +57,7 @@ func GatewayOverhead(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOp
 	}
 	dr := runs[0]
 	fmt.Fprintf(out, "\nGateway overhead: GET %s at %d req/s open loop, %d requests per path\n", path, open.Rate, runs[2].Requests)
-	proxies := []string{"", "nginx", "gateway"}
+	proxies := []string{"", "nginx", "gateway", "bare"}
 	for i, r := range runs {
 		fmt.Fprintf(out, "  %-22s p50 %8s   p99 %8s   added p99 %8s   catalog CPU %6s/req   proxy CPU %6s/req\n", r.Target,
 			us(r.Quantile(0.5)), us(r.Quantile(0.99)), us(r.Quantile(0.99)-dr.Quantile(0.99)), us(r.CPUPerRequest("catalog")), us(proxyCPU(r, proxies[i])))
@@ -72,10 +79,13 @@ func GatewayOverhead(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOp
 		fmt.Fprintf(out, "  %-22s %7.0f req/s   catalog CPU %6s/req   proxy CPU %6s/req   load generator CPU %6s/req\n",
 			r.Target, r.Throughput(), us(r.CPUPerRequest("catalog")), us(proxyCPU(r, proxies[i])), us(r.CPUPerRequest("generator")))
 	}
-	ng, gw := sat[1], sat[2]
+	ng, gw, bg := sat[1], sat[2], sat[3]
 	ratio, cpu := gw.Throughput()/ng.Throughput(), proxyCPU(gw, "gateway")
 	fmt.Fprintf(out, "  gateway / bare nginx: throughput %.2fx (target >= 1.0x: %s), proxy CPU %.2fx (gateway %s/req, target <= 30us: %s)\n",
 		ratio, verdict(ratio >= 1), float64(cpu)/float64(proxyCPU(ng, "nginx")), us(cpu), verdict(cpu <= 30*time.Microsecond))
+	bareCPU := proxyCPU(bg, "bare")
+	fmt.Fprintf(out, "  bare Go proxy / bare nginx: throughput %.2fx, proxy CPU %.2fx; the gateway's own work (keys, limits, identity, admission, telemetry) %s/req over the bare Go proxy's %s\n",
+		bg.Throughput()/ng.Throughput(), float64(bareCPU)/float64(proxyCPU(ng, "nginx")), us(cpu-bareCPU), us(bareCPU))
 	return nil
 }
 
