@@ -38,9 +38,9 @@ func StartBareProxy(ctx context.Context, upstream string, headers map[string]str
 	if err := p.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: bareproxy: %w", err)
 	}
-	if !awaitListen(ctx, listen) {
+	if err := stack.AwaitListen(ctx, listen, nil); err != nil {
 		p.Close()
-		return nil, fmt.Errorf("bench: bareproxy did not listen on %s", listen)
+		return nil, fmt.Errorf("bench: bareproxy %w", err)
 	}
 	return p, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,7 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"text/template"
-	"time"
 
 	"github.com/podiumhq/podium/system/stack"
 )
@@ -93,25 +91,12 @@ func StartNginx(ctx context.Context, upstream string, headers map[string]string,
 	if err := n.cmd.Start(); err != nil {
 		return nil, fmt.Errorf("bench: nginx: %w", err)
 	}
-	if awaitListen(ctx, listen) {
-		return n, nil
+	if err := stack.AwaitListen(ctx, listen, nil); err != nil {
+		n.Close()
+		log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
+		return nil, fmt.Errorf("bench: nginx %w: %s", err, log)
 	}
-	n.Close()
-	log, _ := os.ReadFile(filepath.Join(dir, "error.log"))
-	return nil, fmt.Errorf("bench: nginx did not listen on %s: %s", listen, log)
-}
-
-// awaitListen reports whether something accepts connections on addr within about 5 seconds.
-func awaitListen(ctx context.Context, addr string) bool {
-	dialer := net.Dialer{Timeout: time.Second}
-	for range 100 {
-		if conn, err := dialer.DialContext(ctx, "tcp", addr); err == nil {
-			conn.Close()
-			return true
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	return false
+	return n, nil
 }
 
 // Processes are nginx's master and workers, named nginx, nginx-1, ..., for CPU accounting.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"sync"
@@ -83,6 +84,27 @@ func (p *process) stop(grace time.Duration) error {
 		return fmt.Errorf("stack: %s did not stop within %v and was killed", p.name, grace)
 	}
 	return nil
+}
+
+// AwaitListen waits until something accepts connections on addr (host:port), for about five
+// seconds at most; exited, if set, reports that the process meant to listen there has ended,
+// which ends the wait at once.
+func AwaitListen(ctx context.Context, addr string, exited func() bool) error {
+	for range 250 {
+		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr); err == nil {
+			c.Close()
+			return nil
+		}
+		if exited != nil && exited() {
+			return fmt.Errorf("exited before listening on %s", addr)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	return fmt.Errorf("did not listen on %s", addr)
 }
 
 // run runs a short command (a migration) to completion.

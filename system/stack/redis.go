@@ -3,7 +3,6 @@ package stack
 import (
 	"context"
 	"fmt"
-	"net"
 	"strconv"
 	"time"
 )
@@ -17,18 +16,10 @@ func (s *Stack) StartRedis(ctx context.Context) error {
 		return err
 	}
 	s.redis = p
-	for range 100 {
-		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", fmt.Sprintf("127.0.0.1:%d", s.redisPort)); err == nil {
-			c.Close()
-			return nil
-		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
+	if err := AwaitListen(ctx, "127.0.0.1:"+strconv.Itoa(s.redisPort), p.exited); err != nil {
+		return fmt.Errorf("stack: redis-server: %w", err)
 	}
-	return fmt.Errorf("stack: redis-server did not listen on %d", s.redisPort)
+	return nil
 }
 
 // StopRedis stops the stack's own redis-server, as an outage would.

@@ -3,12 +3,10 @@ package stack
 import (
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"time"
 )
 
 // startStripeMock runs Stripe's official stripe-mock (from PATH, else BinDir/tools) unless a
@@ -37,20 +35,12 @@ func (s *Stack) startStripeMock(ctx context.Context) error {
 	}
 	s.stripeMock = p
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	for range 250 {
-		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr); err == nil {
-			c.Close()
-			s.StripeURL = "http://" + addr
-			return s.startStripeRecorder()
-		}
+	if err := AwaitListen(ctx, addr, p.exited); err != nil {
 		if p.exited() {
 			return fmt.Errorf("stack: stripe-mock exited: %w", p.err)
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
+		return fmt.Errorf("stack: stripe-mock: %w", err)
 	}
-	return fmt.Errorf("stack: stripe-mock did not listen on %s", addr)
+	s.StripeURL = "http://" + addr
+	return s.startStripeRecorder()
 }
