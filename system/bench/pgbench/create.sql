@@ -14,7 +14,7 @@
 \set c random(0, :categories - 1)
 \set r1 random(1, 1000000000)
 \set r2 random(1, 1000000000)
-SELECT category_id, event_id, confirmed, held, quota, version FROM places
+SELECT * FROM places
 WHERE category_id = ANY(ARRAY(SELECT 'cat_pgb' || ((:c + g) % :categories) FROM generate_series(1, :batch) AS g));
 \startpipeline
 INSERT INTO orders (
