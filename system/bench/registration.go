@@ -104,8 +104,10 @@ func (r regPaths) creates(ctx context.Context, o RunOptions, procs map[string]in
 		batch := max(1, int((perTransaction(gateway)+perTransaction(direct))/2+0.5))
 		fmt.Fprintf(out, "  %s:\n", c.name)
 		for i, res := range []Result{gateway, direct} {
-			line := fmt.Sprintf("    %-24s %6.0f creates/s   %4.1f per transaction   p50 %8s   p99 %8s   CPU/req registration %6s, catalog %5s, database %6s", res.Target, res.Throughput(),
-				perTransaction(res), ms(res.Quantile(0.5)), ms(res.Quantile(0.99)), us(res.CPUPerRequest("registration")), us(res.CPUPerRequest("catalog")), us(databaseCPU(res)))
+			regDB, catalogDB := databaseCPU(res, r.s.DatabaseURL("registration")), databaseCPU(res, r.s.DatabaseURL("catalog"))
+			line := fmt.Sprintf("    %-24s %6.0f creates/s   %4.1f per transaction   p50 %8s   p99 %8s   CPU/req registration %6s, catalog %5s, database %6s (registration's %s, the catalog's %s)",
+				res.Target, res.Throughput(), perTransaction(res), ms(res.Quantile(0.5)), ms(res.Quantile(0.99)),
+				us(res.CPUPerRequest("registration")), us(res.CPUPerRequest("catalog")), us(regDB+catalogDB), us(regDB), us(catalogDB))
 			if i == 0 {
 				line += fmt.Sprintf(", gateway %5s   (target >= %d/s: %s)", us(res.CPUPerRequest("gateway")), c.target, verdict(res.Throughput() >= float64(c.target)))
 			}

@@ -148,14 +148,8 @@ func postCreate(ctx context.Context, client *http.Client, url, key string, body 
 }
 
 // databaseProcesses returns the Postgres backends serving the databases of dbURLs (one process
-// per connection), named postgres-<pid>, to watch their CPU time as a service's.
+// per connection), named by backendName, to watch their CPU time as a service's.
 func databaseProcesses(dbURLs ...string) map[string]int {
-	var names []string
-	for _, u := range dbURLs {
-		if p, err := url.Parse(u); err == nil {
-			names = append(names, " "+strings.TrimPrefix(p.Path, "/")+" ")
-		}
-	}
 	out := map[string]int{}
 	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range cmdlines {
@@ -163,22 +157,38 @@ func databaseProcesses(dbURLs ...string) map[string]int {
 		if err != nil || !bytes.HasPrefix(raw, []byte("postgres: ")) {
 			continue
 		}
-		for _, n := range names {
-			if strings.Contains(string(raw), n) {
+		for _, db := range databaseNames(dbURLs) {
+			if strings.Contains(string(raw), " "+db+" ") {
 				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-				out["postgres-"+strconv.Itoa(pid)] = pid
+				out[backendName(db, pid)] = pid
 			}
 		}
 	}
 	return out
 }
 
-// databaseCPU is the CPU time per request of the Postgres backends among r's processes.
-func databaseCPU(r Result) time.Duration {
+// backendName names the backend pid serving database db among the processes watched.
+func backendName(db string, pid int) string { return "postgres " + db + " " + strconv.Itoa(pid) }
+
+func databaseNames(dbURLs []string) []string {
+	var names []string
+	for _, u := range dbURLs {
+		if p, err := url.Parse(u); err == nil {
+			names = append(names, strings.TrimPrefix(p.Path, "/"))
+		}
+	}
+	return names
+}
+
+// databaseCPU is the CPU time per request of r's Postgres backends serving the databases of
+// dbURLs.
+func databaseCPU(r Result, dbURLs ...string) time.Duration {
 	var sum time.Duration
 	for name := range r.CPU {
-		if strings.HasPrefix(name, "postgres-") {
-			sum += r.CPUPerRequest(name)
+		for _, db := range databaseNames(dbURLs) {
+			if strings.HasPrefix(name, "postgres "+db+" ") {
+				sum += r.CPUPerRequest(name)
+			}
 		}
 	}
 	return sum
