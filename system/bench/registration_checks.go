@@ -150,14 +150,14 @@ func postCreate(ctx context.Context, client *http.Client, url, key string, body 
 // databaseProcesses returns the Postgres backends serving the databases of dbURLs (one process
 // per connection), named by backendName, to watch their CPU time as a service's.
 func databaseProcesses(dbURLs ...string) map[string]int {
-	out := map[string]int{}
+	names, out := databaseNames(dbURLs), map[string]int{}
 	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	for _, f := range cmdlines {
 		raw, err := os.ReadFile(f)
 		if err != nil || !bytes.HasPrefix(raw, []byte("postgres: ")) {
 			continue
 		}
-		for _, db := range databaseNames(dbURLs) {
+		for _, db := range names {
 			if strings.Contains(string(raw), " "+db+" ") {
 				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
 				out[backendName(db, pid)] = pid
@@ -184,8 +184,9 @@ func databaseNames(dbURLs []string) []string {
 // dbURLs.
 func databaseCPU(r Result, dbURLs ...string) time.Duration {
 	var sum time.Duration
+	names := databaseNames(dbURLs)
 	for name := range r.CPU {
-		for _, db := range databaseNames(dbURLs) {
+		for _, db := range names {
 			if strings.HasPrefix(name, "postgres "+db+" ") {
 				sum += r.CPUPerRequest(name)
 			}
