@@ -142,7 +142,25 @@ func genericBodies() [][]byte {
 		[]byte(`{"athletes":[{"phone":1,"x":1e999}],"athletes":[{}],"ipEnrichment":{"provider":"x","provider":"ipquery","foo":1,"foo":2}}`),
 		[]byte(`{"selectedSupplementIds":[1e999,` + strings.TrimSuffix(str(60, `"x",`), ",") + `],"waiversAccepted":{"":1,"":true}}`),
 		[]byte(`{` + strings.TrimSuffix(str(70, `"a":[{"b":1,"B":2}],`), ",") + `}`),
+		// Objects past pairwiseNames, whose names are indexed: twins in ASCII and by Unicode
+		// folding (the Kelvin sign folds with k), exact repeats, and an indexed object inside
+		// another whose index must outlive it.
+		[]byte(`{` + numbered("m", 0, 40) + `,"\u212a1":1,"k1":"x","M3":2,"m3":"again","limit":"x","limit":1}`),
+		[]byte(`{` + numbered("m", 0, 20) + `,"a":{` + numbered("n", 0, 40) + `,"N7":1},` + numbered("m", 20, 60) + `,"m55":2,"M21":1}`),
+		[]byte(`{` + numbered("search", 0, 30) + `,"limit":1e999,"selectedSupplementIds":{` + numbered("s", 0, 30) + `},"limit":2}`),
 	}
+}
+
+// numbered writes the object members prefix<from>:0 to prefix<to-1>:0.
+func numbered(prefix string, from, to int) string {
+	var b strings.Builder
+	for i := from; i < to; i++ {
+		if i > from {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"%s%d":0`, prefix, i)
+	}
+	return b.String()
 }
 
 // oddValues replace one value of a body in its variants: every JSON type, numbers at and past

@@ -17,22 +17,27 @@ type found struct {
 	shapes   []foundProblem
 	// What finish keeps of the nodes and the problems, grown once for all bodies.
 	marks   []nodeMark
-	earlier []int
+	earlier []int32
 }
+
+// A nodeID is a path node's index in found.nodes. It and the other indexes the nodes and the
+// problems keep take 32 bits (a body is at most maxScanBytes), so that the many problems of a
+// large body cost little memory.
+type nodeID int32
 
 // A pathNode is a path: the step that leads to its value from the value of its parent node.
 // Node 0 is the body itself.
 type pathNode struct {
-	parent int
-	depth  int
-	index  int // the step's item index; -1 for a member
-	key    int // the step's member name in keys
+	parent nodeID
+	depth  int32
+	index  int32 // the step's item index; -1 for a member
+	key    int32 // the step's member name in keys
 }
 
 // A foundProblem is one problem found at the value of a node. A dropped problem was found in
 // a value that a later member of the same name replaced (encoding/json keeps the last).
 type foundProblem struct {
-	node    int
+	node    nodeID
 	dropped bool
 	wording *wording
 }
@@ -47,29 +52,35 @@ func (f *found) reset() {
 }
 
 // child returns a new node for the step from the value of parent.
-func (f *found) child(parent int, s step) int {
-	n := pathNode{parent: parent, depth: f.nodes[parent].depth + 1, index: s.index}
+func (f *found) child(parent nodeID, s step) nodeID {
+	n := pathNode{parent: parent, depth: f.nodes[parent].depth + 1, index: int32(s.index)} //nolint:gosec // see nodeID
 	if s.index < 0 {
-		n.key = len(f.keys)
+		n.key = int32(len(f.keys)) //nolint:gosec // see nodeID
 		f.keys = append(f.keys, s.key)
 	}
 	f.nodes = append(f.nodes, n)
-	return len(f.nodes) - 1
+	return nodeID(len(f.nodes) - 1) //nolint:gosec // see nodeID
 }
 
 // step returns the step that leads to the value of node from its parent's.
-func (f *found) step(node int) step {
+func (f *found) step(node nodeID) step {
 	n := f.nodes[node]
 	if n.index >= 0 {
-		return item(n.index)
+		return item(int(n.index))
 	}
 	return member(f.keys[n.key])
 }
 
+// counts returns how many problems and shapes were found so far: fewer than 2^31, since a
+// body is at most maxScanBytes and each of its values yields a few at most.
+func (f *found) counts() (problems, shapes int32) {
+	return int32(len(f.problems)), int32(len(f.shapes)) //nolint:gosec // see above
+}
+
 // drop marks the problems list[from:to] dropped; to is past the end when the list was cut
 // since.
-func drop(list []foundProblem, from, to int) {
-	for i := from; i < min(to, len(list)); i++ {
+func drop(list []foundProblem, from, to int32) {
+	for i := int(from); i < min(int(to), len(list)); i++ {
 		list[i].dropped = true
 	}
 }
@@ -100,7 +111,7 @@ func (f *found) finish(list []foundProblem) []fault.Problem {
 		if p.dropped || (mark.typed && !p.wording.isType) || f.repeats(list, mark.last, p.wording.text) {
 			continue
 		}
-		f.earlier[i], mark.last = mark.last, i+1
+		f.earlier[i], mark.last = mark.last, int32(i+1) //nolint:gosec // see nodeID
 		if len(first.heap) == maxProblems && f.follows(p, first.heap[0]) {
 			first.offered++
 			continue
@@ -119,12 +130,12 @@ func (f *found) finish(list []foundProblem) []fault.Problem {
 // and the last problem kept there (its index in the list plus one; 0 for none).
 type nodeMark struct {
 	typed bool
-	last  int
+	last  int32
 }
 
 // repeats reports whether a problem worded text is among those kept at a node, the last of
 // which is list[last-1] (see nodeMark): a value has a few problems at most.
-func (f *found) repeats(list []foundProblem, last int, text string) bool {
+func (f *found) repeats(list []foundProblem, last int32, text string) bool {
 	for ; last > 0; last = f.earlier[last-1] {
 		if list[last-1].wording.text == text {
 			return true
@@ -145,7 +156,7 @@ func (f *found) follows(p foundProblem, k problem) bool {
 // the steps above the node the two share are the same, so the first that can differ is where
 // their branches part. Two nodes of the same path (a member named again) compare by their
 // paths.
-func (f *found) compareNodes(node int, k problem) int {
+func (f *found) compareNodes(node nodeID, k problem) int {
 	a, b := node, k.node
 	da, db := f.nodes[a].depth, f.nodes[b].depth
 	for ; da > db; da-- {
@@ -172,7 +183,7 @@ func (f *found) compareNodes(node int, k problem) int {
 }
 
 // path appends the steps of the path of node to at.
-func (f *found) path(at []step, node int) []step {
+func (f *found) path(at []step, node nodeID) []step {
 	start := len(at)
 	for ; node > 0; node = f.nodes[node].parent {
 		at = append(at, f.step(node))

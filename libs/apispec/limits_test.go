@@ -1,6 +1,8 @@
 package apispec
 
 import (
+	"bytes"
+	"errors"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/apispec/apispectest"
@@ -41,5 +43,19 @@ func TestWidestSignatureFitsTheSessionLimit(t *testing.T) {
 	}
 	if limit := MaxBodyBytes(); len(body) > limit {
 		t.Errorf("%d bytes, over the limit of %d", len(body), limit)
+	}
+}
+
+// TestBodiesPastTheScanBoundAreRefused: a body longer than any operation accepts, and past
+// what the scan's 32-bit offsets hold, is refused as too large before it is read.
+func TestBodiesPastTheScanBoundAreRefused(t *testing.T) {
+	if largest := MaxBodyBytes(); largest > maxScanBytes/8 {
+		t.Fatalf("an operation accepts %d bytes: the scan bound %d leaves too little room", largest, maxScanBytes)
+	}
+	body := append(append([]byte(`{"search":"`), bytes.Repeat([]byte("a"), maxScanBytes)...), `"}`...)
+	var ve *ValidationError
+	err := validator(t).ValidateRequest("browserSearchEvents", body)
+	if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Code != codeTooLarge {
+		t.Fatalf("got %v, want one %s problem", err, codeTooLarge)
 	}
 }

@@ -19,7 +19,7 @@ const maxProblems = 100
 // and the words that follow the path.
 type problem struct {
 	at     []step
-	node   int // the node of the path (found.go), for a problem the compiled checks found
+	node   nodeID // the node of the path (found.go), for a problem the compiled checks found
 	code   string
 	text   string
 	isType bool

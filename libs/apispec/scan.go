@@ -1,6 +1,7 @@
 package apispec
 
 import (
+	"fmt"
 	"sync"
 )
 
@@ -21,6 +22,8 @@ type scan struct {
 	names     []memberName
 	nameSlots []nameSlot
 	decoded   []byte
+	// folded holds the folded form of the name being hashed (scannames.go).
+	folded []byte
 	// text holds the string value being checked when it had to be decoded.
 	text []byte
 	// frames lead from the body (frames[0]) to the value being read.
@@ -32,7 +35,7 @@ type scan struct {
 // problem at or inside its value.
 type frame struct {
 	name, index int
-	node        int
+	node        nodeID
 }
 
 // scans keeps scans for reuse: a body is usually checked without allocating.
@@ -44,8 +47,15 @@ const (
 	keptBytes = 1 << 16
 )
 
+// maxScanBytes bounds the bodies a scan reads, far above any operation's byte limit, so that
+// the offsets and counts it keeps fit in 32 bits.
+const maxScanBytes = 1 << 26
+
 // validateBody checks body against c and returns nil or a *ValidationError.
 func validateBody(c *valueCheck, body []byte) error {
+	if len(body) > maxScanBytes {
+		return invalid(codeTooLarge, fmt.Sprintf("body must be at most %d bytes", maxScanBytes))
+	}
 	s := scans.Get().(*scan)
 	defer s.release()
 	s.body, s.pos, s.depth, s.broken, s.tooDeep = body, 0, 0, false, false
@@ -74,7 +84,7 @@ func validateBody(c *valueCheck, body []byte) error {
 func (s *scan) release() {
 	s.body = nil
 	s.names, s.nameSlots = s.names[:0], s.nameSlots[:0]
-	s.decoded, s.text = s.decoded[:0], s.text[:0]
+	s.decoded, s.text, s.folded = s.decoded[:0], s.text[:0], s.folded[:0]
 	if cap(s.names) > keptNodes || cap(s.nameSlots) > keptNodes {
 		s.names, s.nameSlots = nil, nil
 	}
@@ -82,8 +92,8 @@ func (s *scan) release() {
 		cap(s.found.marks) > keptNodes || cap(s.found.earlier) > keptNodes {
 		s.found = found{}
 	}
-	if cap(s.decoded) > keptBytes || cap(s.text) > keptBytes {
-		s.decoded, s.text = nil, nil
+	if cap(s.decoded) > keptBytes || cap(s.text) > keptBytes || cap(s.folded) > keptBytes {
+		s.decoded, s.text, s.folded = nil, nil, nil
 	}
 	scans.Put(s)
 }
@@ -226,7 +236,7 @@ func (s *scan) leave()               { s.frames = s.frames[:len(s.frames)-1] }
 func (s *scan) atBody() bool { return len(s.frames) == 1 }
 
 // node returns the path node of the value being read, making it and its parents' as needed.
-func (s *scan) node() int {
+func (s *scan) node() nodeID {
 	made := len(s.frames) - 1
 	for made > 0 && s.frames[made].node == 0 {
 		made--

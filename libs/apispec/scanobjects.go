@@ -7,13 +7,15 @@ import (
 // A memberName is a distinct member name of an object being read, with the problems found in
 // the value of its last occurrence: problems[problemsFrom:problemsTo] and
 // shapes[shapesFrom:shapesTo]. The name is body[at:end], or decoded[at:end] when it had to be
-// decoded (see scan.nameOf): an entry holds no pointer, so that the many names of a large
-// object cost the collector nothing.
+// decoded (see scan.nameOf); hash is its folded form's once the object's names are indexed. An
+// entry holds no pointer, so that the many names of a large object cost the collector nothing,
+// and its offsets take 32 bits (a body is at most maxScanBytes), so that they cost little memory.
 type memberName struct {
-	at, end                  int
+	at, end                  int32
+	hash                     uint32
+	problemsFrom, problemsTo int32
+	shapesFrom, shapesTo     int32
 	decoded, ascii           bool
-	problemsFrom, problemsTo int
-	shapesFrom, shapesTo     int
 }
 
 // nameOf returns the bytes of n.
@@ -158,9 +160,9 @@ func (s *scan) readMembers(r *objectReading) {
 func (s *scan) member(r *objectReading, raw rawString) {
 	before := len(s.decoded)
 	name := decode(raw, &s.decoded)
-	entry := memberName{at: raw.at, end: raw.at + len(name)}
+	entry := memberName{at: int32(raw.at), end: int32(raw.at + len(name))} //nolint:gosec // a body is at most maxScanBytes
 	if len(s.decoded) > before {
-		entry = memberName{at: before, end: len(s.decoded), decoded: true}
+		entry = memberName{at: int32(before), end: int32(len(s.decoded)), decoded: true} //nolint:gosec // and so is what was decoded of it
 	}
 	ascii := raw.ascii && !raw.escaped
 	if !ascii {
@@ -168,7 +170,7 @@ func (s *scan) member(r *objectReading, raw rawString) {
 	}
 	r.long = r.long || (len(name) > maxNameLength && countRunes(name) > maxNameLength)
 	r.nul = r.nul || (raw.escaped && bytes.IndexByte(name, 0) >= 0)
-	i := s.sameName(r, name, ascii)
+	i, hash := s.sameName(r, name, ascii)
 	if i >= 0 {
 		// encoding/json keeps the last value of a name: the earlier one is not read.
 		prev := s.names[i]
@@ -176,7 +178,7 @@ func (s *scan) member(r *objectReading, raw rawString) {
 		drop(s.found.shapes, prev.shapesFrom, prev.shapesTo)
 	} else {
 		i = len(s.names)
-		entry.ascii = ascii
+		entry.ascii, entry.hash = ascii, hash
 		s.names = append(s.names, entry)
 		if r.distinct++; r.check != nil && r.distinct > r.check.fewest {
 			// Cut: nothing the schemas say at or inside the object counts.
@@ -188,7 +190,7 @@ func (s *scan) member(r *objectReading, raw rawString) {
 	if r.check != nil {
 		m = r.check.member(name)
 	}
-	s.names[i].problemsFrom, s.names[i].shapesFrom = len(s.found.problems), len(s.found.shapes)
+	s.names[i].problemsFrom, s.names[i].shapesFrom = s.found.counts()
 	var value *valueCheck
 	if m != nil {
 		value = m.value
@@ -201,7 +203,7 @@ func (s *scan) member(r *objectReading, raw rawString) {
 	if m != nil && m.required >= 0 {
 		r.present |= 1 << m.required
 	}
-	s.names[i].problemsTo, s.names[i].shapesTo = len(s.found.problems), len(s.found.shapes)
+	s.names[i].problemsTo, s.names[i].shapesTo = s.found.counts()
 }
 
 // array reads an array and checks it (c nil: only its shape). It reports whether it was cut,
