@@ -47,15 +47,23 @@ func TestWidestSignatureFitsTheSessionLimit(t *testing.T) {
 }
 
 // TestBodiesPastTheScanBoundAreRefused: a body longer than any operation accepts, and past
-// what the scan's 32-bit offsets hold, is refused as too large before it is read.
+// the bound of what the scan's 32-bit offsets hold, is refused as too large; a body at the
+// bound is read (its search is too long).
 func TestBodiesPastTheScanBoundAreRefused(t *testing.T) {
 	if largest := MaxBodyBytes(); largest > maxScanBytes/8 {
 		t.Fatalf("an operation accepts %d bytes: the scan bound %d leaves too little room", largest, maxScanBytes)
 	}
-	body := append(append([]byte(`{"search":"`), bytes.Repeat([]byte("a"), maxScanBytes)...), `"}`...)
-	var ve *ValidationError
-	err := validator(t).ValidateRequest("browserSearchEvents", body)
-	if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Code != codeTooLarge {
-		t.Fatalf("got %v, want one %s problem", err, codeTooLarge)
+	v := validator(t)
+	for _, tc := range []struct {
+		size int
+		code string
+	}{{maxScanBytes, codeTooLong}, {maxScanBytes + 1, codeTooLarge}} {
+		search := bytes.Repeat([]byte("a"), tc.size-len(`{"search":""}`))
+		body := append(append([]byte(`{"search":"`), search...), `"}`...)
+		var ve *ValidationError
+		err := v.ValidateRequest("browserSearchEvents", body)
+		if !errors.As(err, &ve) || len(ve.Problems) != 1 || ve.Problems[0].Code != tc.code {
+			t.Fatalf("a body of %d bytes: got %v, want one %s problem", len(body), err, tc.code)
+		}
 	}
 }

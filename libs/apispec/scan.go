@@ -8,7 +8,7 @@ import (
 // scan reads one request body in one pass over its bytes and runs the compiled checks of each
 // value as it reads it, so that no tree of the body is built. It finds what the library path
 // finds (validate): the same problems of nesting, JSON syntax, shape, bounds and schemas, with
-// the same precedence, each check linear in the body.
+// the same precedence, each check linear in the body; it reads no body past maxScanBytes.
 type scan struct {
 	body  []byte
 	pos   int

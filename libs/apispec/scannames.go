@@ -11,8 +11,9 @@ import (
 // a member encoding/json replaces, and names that differ only in case are refused (names.go).
 // Up to pairwiseNames names are compared pairwise; past that, they are indexed by folded name
 // in a hash table kept in the scan, so that a large object costs time linear in its names and
-// no allocation. The hash is seeded afresh in each process, as Go's maps are: names a client
-// picks cannot be made to share slots, which would make each lookup walk all of them.
+// no allocation once the scan's buffers have grown. The hash is seeded at random in each
+// process (as Go's maps seed theirs): names a client picks cannot be made to share slots, which
+// would make each lookup walk all of them.
 
 // nameSeed seeds the hash of folded names.
 var nameSeed = maphash.MakeSeed()
