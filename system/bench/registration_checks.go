@@ -158,7 +158,7 @@ func databaseProcesses(dbURLs ...string) map[string]int {
 			continue
 		}
 		for _, db := range names {
-			if strings.Contains(string(raw), " "+db+" ") {
+			if strings.Contains(string(raw), " "+db+" ") { // postgres: user db host(port) state
 				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
 				out[backendName(db, pid)] = pid
 			}
@@ -168,8 +168,12 @@ func databaseProcesses(dbURLs ...string) map[string]int {
 }
 
 // backendName names the backend pid serving database db among the processes watched.
-func backendName(db string, pid int) string { return "postgres " + db + " " + strconv.Itoa(pid) }
+func backendName(db string, pid int) string { return backendsOf(db) + strconv.Itoa(pid) }
 
+// backendsOf is what the names of database db's backends start with.
+func backendsOf(db string) string { return "postgres " + db + " " }
+
+// databaseNames are the names of the databases of dbURLs.
 func databaseNames(dbURLs []string) []string {
 	var names []string
 	for _, u := range dbURLs {
@@ -187,7 +191,7 @@ func databaseCPU(r Result, dbURLs ...string) time.Duration {
 	names := databaseNames(dbURLs)
 	for name := range r.CPU {
 		for _, db := range names {
-			if strings.HasPrefix(name, "postgres "+db+" ") {
+			if strings.HasPrefix(name, backendsOf(db)) {
 				sum += r.CPUPerRequest(name)
 			}
 		}
