@@ -6,8 +6,10 @@ import (
 )
 
 // Thresholds of schedWait: this instance is short of CPU when half the goroutines that became
-// runnable since the last look waited at least starvedWait to run, over at least minWaits of
-// them. A gateway with CPU to spare runs a ready goroutine within microseconds.
+// runnable since the last look waited about starvedWait or more to run (the histogram's bucket
+// holding their median starts at starvedWait or past it; its buckets are about 14% apart), over
+// at least minWaits of them. A gateway with CPU to spare runs a ready goroutine within
+// microseconds.
 const (
 	starvedWait = 2 * time.Millisecond
 	minWaits    = 10
@@ -30,7 +32,7 @@ func newSchedWait() *schedWait {
 	return s
 }
 
-// starved reports whether the median wait since the last call reached starvedWait.
+// starved reports whether the median wait since the last call reached about starvedWait.
 func (s *schedWait) starved() bool {
 	metrics.Read(s.sample)
 	if s.sample[0].Value.Kind() != metrics.KindFloat64Histogram {

@@ -2,8 +2,11 @@ package admission
 
 import (
 	"math"
+	"runtime"
 	"runtime/metrics"
+	"sync"
 	"testing"
+	"time"
 )
 
 // TestMedianWait: the median is found among the waits counted since the last look, not among
@@ -43,4 +46,51 @@ func TestTheSchedulerLatenciesAreReadable(t *testing.T) {
 	if len(s.before) == 0 {
 		t.Fatal("schedWait kept no counts from its first look")
 	}
+}
+
+// TestAnInstanceShortOfCPUIsSeenStarved: with one core for the process, kept busy by spinning
+// goroutines, the goroutines woken meanwhile wait for it, and a controller's default judge
+// (the scheduler's latencies) soon says the instance is short of CPU.
+func TestAnInstanceShortOfCPUIsSeenStarved(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	c := New([]string{"catalog"}, Options{InitialLimit: 1, MaxLimit: 1})
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	defer func() {
+		close(stop)
+		wg.Wait()
+	}()
+	for range 4 {
+		wg.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		})
+	}
+	for range 256 {
+		wg.Go(func() {
+			tick := time.NewTicker(time.Millisecond)
+			defer tick.Stop()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-tick.C:
+				}
+			}
+		})
+	}
+	calibrations := time.NewTicker(calibrateEvery)
+	defer calibrations.Stop()
+	for range 200 {
+		<-calibrations.C
+		if c.starved() {
+			return
+		}
+	}
+	t.Fatal("200 calibrations with the process's one core kept busy, and the instance never judged short of CPU")
 }
