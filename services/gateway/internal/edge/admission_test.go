@@ -1,7 +1,10 @@
 package edge
 
 import (
+	"context"
+	"fmt"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,4 +95,57 @@ func TestKeptAnswersAreServedWhileTheirOwnerIsFull(t *testing.T) {
 	wantStatus(t, page("/browser/events/evt_2/pricing-cards"), http.StatusServiceUnavailable, "shedding load")
 	close(h.owner.release)
 	wantStatus(t, <-first, http.StatusOK, "")
+}
+
+// TestAFullCheckoutShedsOtherOwnersOnlyWhileShortOfCPU: while checkout has no room, so that
+// every checkout session is refused, the catalog's public reads are still served as long as
+// the gateway has CPU to spare, calibration after calibration; once the gateway is short of
+// CPU, they are shed too, so that sessions come first.
+func TestAFullCheckoutShedsOtherOwnersOnlyWhileShortOfCPU(t *testing.T) {
+	h := newHarness(t, Limits{})
+	var short atomic.Bool
+	calibrations := make(chan struct{}, 1)
+	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 1, MaxLimit: 1,
+		Starved: func() bool {
+			select {
+			case calibrations <- struct{}{}:
+			default:
+			}
+			return short.Load()
+		}})
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	go func() { _ = h.gw.Admission.Run(ctx) }()
+	held, err := h.gw.Admission.Admit(t.Context(), Checkout, admission.Payments) // checkout's only place
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Drop()
+	session := call{method: "POST", path: "/browser/checkout/registration/session", body: "{}", headers: h.browserHeaders(site)}
+	page := 0
+	read := func() answer {
+		page++
+		return h.do(t, call{method: "GET", path: fmt.Sprintf("/browser/events/evt_%d/pricing-cards", page), addr: newAddr(), headers: h.browserHeaders(site)})
+	}
+
+	for range 20 {
+		<-calibrations
+		session.addr = newAddr()
+		wantStatus(t, h.do(t, session), http.StatusServiceUnavailable, "shedding load")
+		if res := read(); res.status != http.StatusOK {
+			t.Fatalf("a public read of the catalog while checkout is full and the gateway has CPU: %d %s, want 200", res.status, res.body)
+		}
+	}
+
+	short.Store(true)
+	for range 40 {
+		<-calibrations
+		session.addr = newAddr()
+		wantStatus(t, h.do(t, session), http.StatusServiceUnavailable, "shedding load")
+		if res := read(); res.status == http.StatusServiceUnavailable {
+			wantStatus(t, res, http.StatusServiceUnavailable, "shedding load")
+			return
+		}
+	}
+	t.Fatal("40 calibrations short of CPU with checkout full, and the catalog's public reads were never shed")
 }
