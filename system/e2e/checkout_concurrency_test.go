@@ -1,15 +1,10 @@
 package e2e
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // TestConcurrentIdenticalSessionsMakeOneHoldAndOneStripeCall sends 50 identical session
@@ -46,9 +41,9 @@ func TestConcurrentIdenticalSessionsMakeOneHoldAndOneStripeCall(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			<-start
-			status, b, err := postJSON(ctx, base+"/external/v1/browser/checkout/registration/session",
-				map[string]string{"x-publishable-key": s.publishable.Key, "Origin": site, "X-Forwarded-For": s.visitorIP}, raw)
-			answers[i] = answer{status, string(b), err}
+			res, err := roundTrip(ctx, req{"POST", base + "/external/v1/browser/checkout/registration/session",
+				map[string]string{"x-publishable-key": s.publishable.Key, "Origin": site, "X-Forwarded-For": s.visitorIP}, raw})
+			answers[i] = answer{res.status, string(res.body), err}
 		})
 	}
 	close(start)
@@ -67,25 +62,4 @@ func TestConcurrentIdenticalSessionsMakeOneHoldAndOneStripeCall(t *testing.T) {
 		t.Fatalf("%d tickets held, want the pair's 2 (one hold)", total)
 	}
 	s.wantPlaces(t, 0, 1)
-}
-
-// postJSON posts body and returns the status and answer, for use off the test's goroutine.
-func postJSON(ctx context.Context, url string, headers map[string]string, body []byte) (int, []byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	return res.StatusCode, b, err
 }

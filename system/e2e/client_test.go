@@ -35,22 +35,42 @@ type req struct {
 	body        any
 }
 
+// do sends r and returns the answer, failing t when it could not be sent and checking that a
+// refusal is in the standard error format.
 func do(t testing.TB, r req) response {
 	t.Helper()
+	res, err := roundTrip(t.Context(), r)
+	if err != nil {
+		t.Fatalf("%s %s: %v", r.method, r.url, err)
+	}
+	if res.status >= http.StatusBadRequest {
+		standardError(t, r, res.status, res.body)
+	}
+	return res
+}
+
+// roundTrip sends r (a body other than a string or bytes as JSON) and returns the answer;
+// unlike do, it may be called from any goroutine.
+func roundTrip(ctx context.Context, r req) (response, error) {
 	var body io.Reader
 	switch b := r.body.(type) {
 	case nil:
 	case string:
 		body = strings.NewReader(b)
+	case []byte:
+		body = bytes.NewReader(b)
 	default:
-		raw, _ := json.Marshal(b)
+		raw, err := json.Marshal(b)
+		if err != nil {
+			return response{}, err
+		}
 		body = bytes.NewReader(raw)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	hr, err := http.NewRequestWithContext(ctx, r.method, r.url, body)
 	if err != nil {
-		t.Fatal(err)
+		return response{}, err
 	}
 	if body != nil {
 		hr.Header.Set("Content-Type", "application/json")
@@ -60,14 +80,11 @@ func do(t testing.TB, r req) response {
 	}
 	res, err := http.DefaultClient.Do(hr)
 	if err != nil {
-		t.Fatalf("%s %s: %v", r.method, r.url, err)
+		return response{}, err
 	}
 	defer res.Body.Close()
-	raw, _ := io.ReadAll(res.Body)
-	if res.StatusCode >= http.StatusBadRequest {
-		standardError(t, r, res.StatusCode, raw)
-	}
-	return response{status: res.StatusCode, header: res.Header, body: raw}
+	raw, err := io.ReadAll(res.Body)
+	return response{status: res.StatusCode, header: res.Header, body: raw}, err
 }
 
 // standardError checks that a refusal is the standard error body with a code (and problem

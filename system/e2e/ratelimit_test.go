@@ -75,19 +75,27 @@ func TestLimitsHoldWithoutRedis(t *testing.T) {
 	}
 	// The requests go at once, so that they outrun the in-process limit's refill however slow
 	// the machine is.
+	read := req{"GET", gw("/organizer/events/evt_nope"), secret(k.Key), nil}
 	answers := make([]response, 4*perKeyLimit)
+	errs := make([]error, len(answers))
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range answers {
-		wg.Go(func() { answers[i] = do(t, req{"GET", gw("/organizer/events/evt_nope"), secret(k.Key), nil}) })
+		wg.Go(func() { answers[i], errs[i] = roundTrip(t.Context(), read) })
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
 	counts := map[int]int{}
-	for _, res := range answers {
+	for i, res := range answers {
+		if errs[i] != nil {
+			t.Fatalf("a read with Redis down: %v", errs[i])
+		}
 		counts[res.status]++
 		if res.status >= 500 {
 			t.Fatalf("a %d with Redis down: %s", res.status, res.body)
+		}
+		if res.status >= 400 {
+			standardError(t, read, res.status, res.body)
 		}
 	}
 	// The in-process limit allows its burst plus what it emits while the requests run.
