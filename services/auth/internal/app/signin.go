@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"time"
@@ -115,7 +116,7 @@ func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string
 	if l.UsedAt != nil || !l.ExpiresAt.After(c.svc.clock()) {
 		return domain.SignInLink{}, domain.ErrSignInLinkInvalid
 	}
-	if l.BrowserHash != "" && l.BrowserHash != domain.HashToken(browserToken) {
+	if l.BrowserHash != "" && subtle.ConstantTimeCompare([]byte(l.BrowserHash), []byte(domain.HashToken(browserToken))) != 1 {
 		return domain.SignInLink{}, domain.ErrSignInLinkOtherBrowser
 	}
 	return l, nil

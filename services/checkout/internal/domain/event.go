@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"crypto/subtle"
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
@@ -139,7 +140,7 @@ func (e *Event) Promocode(code string) (Promocode, bool) {
 // status or privacy. Anything else is reported as not found, so a browser learns nothing of
 // events it may not see.
 func (e *Event) CheckVisible(previewToken string) error {
-	if previewToken != "" && e.PreviewToken != "" && previewToken == e.PreviewToken {
+	if previewToken != "" && e.PreviewToken != "" && subtle.ConstantTimeCompare([]byte(previewToken), []byte(e.PreviewToken)) == 1 {
 		return nil
 	}
 	if e.Status != StatusPublished || e.Private {

@@ -3,6 +3,7 @@ package domain
 import (
 	"bytes"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"time"
 )
@@ -31,8 +32,11 @@ type IdempotencyRecord struct {
 	ExpiresAt   time.Time
 }
 
-// Matches reports whether hash is the hash of the request that first used the key.
-func (r *IdempotencyRecord) Matches(hash []byte) bool { return bytes.Equal(r.RequestHash, hash) }
+// Matches reports, in constant time, whether hash is the hash of the request that first used
+// the key.
+func (r *IdempotencyRecord) Matches(hash []byte) bool {
+	return subtle.ConstantTimeCompare(r.RequestHash, hash) == 1
+}
 
 // RequestHash is the SHA-256 of body in a canonical form: the JSON value re-encoded with
 // object keys sorted and insignificant whitespace dropped (numbers keep their literal text),
