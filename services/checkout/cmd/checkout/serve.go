@@ -35,7 +35,7 @@ const sweepInterval = time.Minute
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
 // reverse order: the server drains (readiness failing first), then the consumer, the
-// reconciler, the sweeper and the relay stop, then the broker writer, the pool and the
+// reconciler, the refund worker, the sweeper and the relay stop, then the broker writer, the pool and the
 // telemetry providers close.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	log.Info("starting checkout", "config", config.LogValue(cfg))
@@ -71,6 +71,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff,
 			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback})
 	defer background.Start(ctx, log, "sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
+	defer background.Start(ctx, log, "refund worker", func(ctx context.Context) error { return svc.RunRefunder(ctx, app.DefaultRefundScan) })()
 	defer background.Start(ctx, log, "reconciler", func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
 	orders := (&events.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}).Consumer()
 	defer background.Start(ctx, log, "order-events consumer", orders.Run)()

@@ -13,7 +13,7 @@ import (
 // TestLatePaymentWithItsPromocodeUsedUpIsRefunded: a one-use code's hold lapses and gives its
 // use back, and another buyer takes it; the first buyer then pays anyway (its Stripe session
 // outlives the hold). The use is not taken twice: the payment is refunded in full through
-// Stripe (idempotency key podium-refund-<orderId>), the checkout ends REFUNDED_NO_PROMOCODE and
+// Stripe by the refund worker (idempotency key podium-refund-<orderId>), the checkout ends REFUNDED_NO_PROMOCODE and
 // registration is told payment.refunded, never payment.succeeded; the code counts the other
 // buyer's use only. A redelivery of the webhook refunds nothing more.
 func TestLatePaymentWithItsPromocodeUsedUpIsRefunded(t *testing.T) {
@@ -25,6 +25,7 @@ func TestLatePaymentWithItsPromocodeUsedUpIsRefunded(t *testing.T) {
 
 	payload := stripeEvent(t, "checkout.session.completed", late, true)
 	wantWebhook(t, env.SignedWebhook(t, payload, time.Now()), "applied")
+	eventually(t, env, late.CheckoutID, "REFUNDED_NO_PROMOCODE")
 	if s, p := state(t, env, late.CheckoutID); s != "REFUNDED_NO_PROMOCODE" || p != "RELEASED" {
 		t.Fatalf("the late checkout is %s with its promocode %s; want REFUNDED_NO_PROMOCODE, RELEASED", s, p)
 	}

@@ -76,8 +76,8 @@ func TestReconciliationSettlesWhatNoWebhookDid(t *testing.T) {
 }
 
 // TestReconciledLatePaymentIsRefunded: a payment after the hold lapsed whose one-use code
-// another buyer took, found by reconciliation, takes the webhook's path to the end: refunded,
-// REFUNDED_NO_PROMOCODE, payment.refunded.
+// another buyer took, found by reconciliation, takes the webhook's path to the end: the refund
+// decided, then made by the refund worker, REFUNDED_NO_PROMOCODE, payment.refunded.
 func TestReconciledLatePaymentIsRefunded(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	late := opened(t, env, "ONCE")
@@ -87,6 +87,7 @@ func TestReconciledLatePaymentIsRefunded(t *testing.T) {
 	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Paid != 1 {
 		t.Fatalf("reconciliation %+v %v", r, err)
 	}
+	eventually(t, env, late.CheckoutID, "REFUNDED_NO_PROMOCODE")
 	if st, _ := state(t, env, late.CheckoutID); st != "REFUNDED_NO_PROMOCODE" || env.Stripe.Hits(checkouttest.RouteRefunds) != 1 ||
 		outboxed(t, env, domain.EventPaymentRefunded) != 1 || outboxed(t, env, domain.EventPaymentSucceeded) != 0 {
 		t.Fatalf("checkout %s, %d refunds", st, env.Stripe.Hits(checkouttest.RouteRefunds))

@@ -44,7 +44,7 @@ type Payments interface {
 	// CreateSession opens a hosted checkout; r.IdempotencyKey makes a retry return the same one.
 	CreateSession(ctx context.Context, r domain.PaymentRequest) (domain.PaymentSession, error)
 	// Refund refunds a payment in full and returns the refund id; r.IdempotencyKey makes a
-	// retry return the same refund.
+	// retry return the same refund. A failure is a *domain.RefundError, temporary or permanent.
 	Refund(ctx context.Context, r domain.Refund) (string, error)
 	// RecentSessions lists the outcomes of the sessions created since: a completed session as
 	// a PaymentCompleted event (Paid when paid), an expired one as PaymentExpired; sessions
@@ -133,8 +133,13 @@ type Repository interface {
 	DeleteExpiredIdempotency(ctx context.Context, now time.Time) (int64, error)
 	// StaleCheckouts lists checkouts still CREATED that were created before.
 	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
-	// PendingRefunds lists checkouts whose refund was decided before and is not made yet.
-	PendingRefunds(ctx context.Context, before time.Time) ([]string, error)
+	// ClaimRefunds claims up to limit pending refunds due at now (the longest due first) for the
+	// caller until leaseUntil: their next attempt is moved to leaseUntil, so that no other
+	// worker claims them meanwhile, and no row stays locked once it returns.
+	ClaimRefunds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]domain.Checkout, error)
+	// FailedRefunds lists the checkouts whose refund the payment provider refused for good
+	// (REFUND_FAILED), the oldest refusal first.
+	FailedRefunds(ctx context.Context) ([]domain.Checkout, error)
 	// Exclusively runs fn unless another instance runs a function under the same name (it then
 	// reports false at once); the exclusion lasts while fn runs, and ends with its process.
 	Exclusively(ctx context.Context, name string, fn func(context.Context) error) (ran bool, err error)
@@ -234,6 +239,8 @@ type Service struct {
 	hashes *lru.Cache[[32]byte, bodyHash]
 	// answers remembers succeeded answers by publishable key and body bytes (see Replay).
 	answers *lru.Cache[replayKey, answer]
+	// refundsDecided wakes this process's refund worker when a refund was decided here.
+	refundsDecided chan struct{}
 }
 
 // rememberedHashes bounds Service.hashes (about 200 bytes each) and Service.answers (about
@@ -271,7 +278,8 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	}
 	hashes, _ := lru.New[[32]byte, bodyHash](rememberedHashes) // fails only for a size below 1
 	answers, _ := lru.New[replayKey, answer](rememberedHashes)
-	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, hashes: hashes, answers: answers}
+	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, hashes: hashes, answers: answers,
+		refundsDecided: make(chan struct{}, 1)}
 }
 
 // clock is the current time in UTC at the database's microsecond precision.

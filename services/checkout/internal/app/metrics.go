@@ -13,7 +13,18 @@ var (
 		metric.WithDescription("Stripe webhooks about a checkout that is not known, by what was answered: retried (503, Stripe delivers it again) or acknowledged (200)."))
 	reconciled, _ = meter.Int64Counter("checkout.reconcile.settled",
 		metric.WithDescription("Outcomes of Stripe Checkout Sessions that reconciliation applied because no webhook had, by outcome (paid, expired)."))
+	refundsFailed, _ = meter.Int64Counter("checkout.refunds.failed",
+		metric.WithDescription("Refunds the payment provider refused for good (the checkout is REFUND_FAILED until an operator retries it), by the provider's error code."))
 )
+
+// refundFailedCode is the attribute set of a refund refused with the provider's code ("none"
+// when it gave none).
+func refundFailedCode(code string) metric.AddOption {
+	if code == "" {
+		code = "none"
+	}
+	return metric.WithAttributeSet(attribute.NewSet(attribute.String("code", code)))
+}
 
 // Attribute sets of the counters, made once.
 var (

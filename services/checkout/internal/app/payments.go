@@ -90,9 +90,9 @@ type settled struct {
 // Stripe, with u's inbox part: the checkout's new state and the payment event for
 // registration in one transaction, in any order and any number of times (the checkout's
 // state machine makes every repetition a no-op). A payment after the hold lapsed whose
-// limited promocode has no use left is refunded instead: its change is rolled back, the
-// refund decided in a second transaction with the same inbox record and made outside it
-// (refundIfPending), also when an earlier delivery decided it and its refund failed.
+// limited promocode has no use left is refunded instead: its change is rolled back and the
+// refund decided in a second transaction with the same inbox record; the refund worker makes
+// it, so nothing here waits on Stripe.
 func (s *Service) settlePayment(ctx context.Context, ev domain.PaymentEvent, u Update) (settled, error) {
 	now := s.clock()
 	var st settled
@@ -110,18 +110,17 @@ func (s *Service) settlePayment(ctx context.Context, ev domain.PaymentEvent, u U
 	if err != nil {
 		return settled{}, err
 	}
-	if st.checkout, err = s.refundIfPending(ctx, st.checkout, st.outcome, u.Ref); err != nil {
-		return settled{}, err
+	if st.checkout.RefundPending() {
+		s.refundDecided()
 	}
 	return st, nil
 }
 
 // HandleOrderEvent applies an event of registration.orders.v1 once (the inbox dedupes by
 // message id). An unfulfillable order (paid after its hold lapsed, no place left) is refunded
-// in full: the refund is decided in the event's transaction and made outside it
-// (refundIfPending); a failed refund fails the message, whose redelivery makes it again with
-// the same idempotency key. Events of orders checkout did not create are recorded and
-// ignored.
+// in full: the refund is decided in the event's transaction, which is all the message waits
+// for; the refund worker makes it, so one refund Stripe refuses or delays never holds back the
+// order events behind it. Events of orders checkout did not create are recorded and ignored.
 func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e domain.OrderEvent) error {
 	switch e.Type {
 	case domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable:
@@ -132,20 +131,19 @@ func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e doma
 		return errors.New("order event without orderId")
 	}
 	now := s.clock()
-	ref := CheckoutRef{OrderID: e.OrderID}
-	u := Update{Ref: ref, Consumer: ConsumerOrders, MessageID: messageID, RecordUnknown: true}
-	c, outcome, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
+	u := Update{Ref: CheckoutRef{OrderID: e.OrderID}, Consumer: ConsumerOrders, MessageID: messageID, RecordUnknown: true}
+	c, _, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
 		if e.Type == domain.EventOrderUnfulfillable {
 			return nil, c.RefundNoPlace(e, now)
 		}
 		c.ApplyOrder(e, now)
 		return nil, nil
 	})
-	if err == nil && e.Type == domain.EventOrderUnfulfillable {
-		_, err = s.refundIfPending(ctx, c, outcome, ref)
-	}
 	if err != nil {
 		return fmt.Errorf("order event %s: %w", e.Type, err)
+	}
+	if c.RefundPending() {
+		s.refundDecided()
 	}
 	return nil
 }

@@ -11,15 +11,15 @@ import (
 
 // Sweep deletes idempotency records past their retention, fails checkouts left CREATED
 // longer than a hold lives (their process died before holding; their promocode use is given
-// back), makes the refunds left pending (see retryRefunds) and prunes the inbox and the
-// promocode failures forgiven. A step that fails does not hold the others back.
+// back) and prunes the inbox and the promocode failures forgiven. A step that fails does not
+// hold the others back.
 func (s *Service) Sweep(ctx context.Context) error {
 	now := s.clock()
 	var errs []error
 	if _, err := s.repo.DeleteExpiredIdempotency(ctx, now); err != nil {
 		errs = append(errs, err)
 	}
-	errs = append(errs, s.failStale(ctx, now), s.retryRefunds(ctx, now))
+	errs = append(errs, s.failStale(ctx, now))
 	if _, err := s.repo.PruneInbox(ctx, inboxKeep); err != nil {
 		errs = append(errs, err)
 	}

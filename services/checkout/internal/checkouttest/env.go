@@ -1,5 +1,5 @@
 // Package checkouttest starts the checkout service for tests: its own Postgres database, the
-// HTTP API on a real listener, HTTP doubles of the catalog and registration services speaking
+// HTTP API on a real listener and the refund worker, HTTP doubles of the catalog and registration services speaking
 // their contracts, stripe-mock behind a counting proxy, identity signers of checkout's callers
 // and of checkout itself, a clock and,
 // on request, an in-process Kafka-protocol broker with the outbox relay and the order-events
@@ -37,6 +37,11 @@ import (
 
 // WebhookSecret signs the test webhooks.
 const WebhookSecret = "whsec_test_checkout_0123456789abcdef" //nolint:gosec // a test-only secret, signing test webhooks
+
+// RefundScan is how often each instance's refund worker looks for due refunds in tests (and
+// at once when its process decides one): often, so that a refund due after the clock moved is
+// made soon.
+const RefundScan = 100 * time.Millisecond
 
 // Options configures Start.
 type Options struct {
@@ -123,6 +128,8 @@ func (e *Env) serve(t testing.TB) {
 	})
 	api.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
 	e.App = srv.App
+	svc := e.Service
+	testkit.Background(t, func(ctx context.Context) error { return svc.RunRefunder(ctx, RefundScan) })
 	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

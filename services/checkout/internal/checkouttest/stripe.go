@@ -100,16 +100,19 @@ func startStripeMock() (string, error) {
 
 // Stripe is a counting reverse proxy in front of stripe-mock: it counts every request that
 // reaches Stripe, by method and path, can play a Stripe outage (of every call, or of refunds
-// only), and answers a Checkout Session list with the sessions a test settled (see List).
+// only) and Stripe refusing the refunds of a payment (RefuseRefunds), and answers a Checkout
+// Session list with the sessions a test settled (see List).
 type Stripe struct {
 	URL         string
 	Down        atomic.Bool
 	RefundsDown atomic.Bool
 	mu          sync.Mutex
-	hits        map[string]int
-	keys        map[string]int
-	last        map[string]url.Values
-	listed      []map[string]any
+	// refusals answer the refunds of a payment intent with a Stripe error (RefuseRefunds).
+	refusals map[string]stripeError
+	hits     map[string]int
+	keys     map[string]int
+	last     map[string]url.Values
+	listed   []map[string]any
 	// onSession, when set, runs once Stripe answered a session's creation, before checkout
 	// gets the answer: with the request's parameters and the new session's id.
 	onSession func(form url.Values, sessionID string)
@@ -134,13 +137,38 @@ func (s *Stripe) OnSessionCreated(fn func(form url.Values, sessionID string)) {
 	s.onSession = fn
 }
 
+// stripeError is a Stripe error answer: its HTTP status and error body.
+type stripeError struct {
+	status int
+	body   []byte
+}
+
+// RefuseRefunds makes Stripe answer every refund of paymentIntent with status and the error
+// of errType and code, as Stripe's API does ({"error":{"type","code","message"}}), until
+// AllowRefunds.
+func (s *Stripe) RefuseRefunds(paymentIntent string, status int, errType, code string) {
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{
+		"type": errType, "code": code, "message": "Refused for the test: " + code, "request_log_url": "https://dashboard.stripe.com/test/logs/req_test",
+	}})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusals[paymentIntent] = stripeError{status: status, body: body}
+}
+
+// AllowRefunds lets the refunds of paymentIntent through again.
+func (s *Stripe) AllowRefunds(paymentIntent string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.refusals, paymentIntent)
+}
+
 // NewStripe starts a proxy to the shared stripe-mock until the test ends.
 func NewStripe(t testing.TB) *Stripe {
 	target, err := url.Parse(StripeMockURL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, last: map[string]url.Values{}, before: map[string]func(url.Values){}}
+	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, last: map[string]url.Values{}, before: map[string]func(url.Values){}, refusals: map[string]stripeError{}}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(res *http.Response) error {
 		if err := s.sessionCreated(res); err != nil {
@@ -162,12 +190,21 @@ func NewStripe(t testing.TB) *Stripe {
 			s.keys[k]++
 		}
 		before := s.before[r.Method+" "+r.URL.Path]
+		refused, isRefused := s.refusals[form.Get("payment_intent")]
+		isRefused = isRefused && r.Method+" "+r.URL.Path == RouteRefunds
 		s.mu.Unlock()
 		if before != nil {
 			before(form)
 		}
 		if s.Down.Load() || (s.RefundsDown.Load() && r.Method+" "+r.URL.Path == RouteRefunds) {
 			http.Error(w, `{"error":{"type":"api_error","message":"down for the test"}}`, http.StatusServiceUnavailable)
+			return
+		}
+		if isRefused {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Request-Id", "req_test")
+			w.WriteHeader(refused.status)
+			_, _ = w.Write(refused.body)
 			return
 		}
 		proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), formKey{}, form)))

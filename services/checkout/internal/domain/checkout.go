@@ -32,9 +32,14 @@ const (
 	// was charged and no place is held.
 	StateFailed State = "FAILED"
 	// StateRefundPending: a refund of the payment was decided (RefundReason says why) and is
-	// being made through the payment provider, outside any transaction; it ends in one of the
-	// two refunded states.
+	// being made by the refund worker through the payment provider, outside any transaction,
+	// retried after a temporary failure; it ends in one of the two refunded states, or in
+	// REFUND_FAILED.
 	StateRefundPending State = "REFUND_PENDING"
+	// StateRefundFailed: the payment provider refused the refund for good (RefundErrorCode and
+	// RefundErrorMessage say why, see RefundError): nothing is retried until an operator, having
+	// fixed the cause at the provider, moves it back to REFUND_PENDING (RetryRefund).
+	StateRefundFailed State = "REFUND_FAILED"
 	// StateRefundedNoPlace: paid after the hold lapsed with no place left; refunded.
 	StateRefundedNoPlace State = "REFUNDED_NO_PLACE"
 	// StateRefundedNoPromocode: paid after the hold lapsed when its limited promocode had no
@@ -81,13 +86,23 @@ type Checkout struct {
 	RefundID       string
 	// RefundReason says why the payment is refunded (ReasonNoPlaceLeft or
 	// ReasonPromocodeUsedUp), from the refund's decision on.
-	RefundReason     string
-	HoldExpiresAt    time.Time
-	SessionExpiresAt *time.Time
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	PaidAt           *time.Time
-	CompletedAt      *time.Time
+	RefundReason string
+	// RefundAttempts counts the failed attempts of the pending refund; RefundNextAttemptAt is
+	// when the refund worker makes it (again), nil once it is made or refused for good.
+	RefundAttempts      int
+	RefundNextAttemptAt *time.Time
+	// RefundErrorCode and RefundErrorMessage are the last failure of the refund, as the payment
+	// provider's adapter described it (never a secret): temporary while pending, the refusal
+	// once REFUND_FAILED, at RefundFailedAt.
+	RefundErrorCode    string
+	RefundErrorMessage string
+	RefundFailedAt     *time.Time
+	HoldExpiresAt      time.Time
+	SessionExpiresAt   *time.Time
+	CreatedAt          time.Time
+	UpdatedAt          time.Time
+	PaidAt             *time.Time
+	CompletedAt        *time.Time
 }
 
 // Resumable reports whether a session request interrupted in this state may carry on with the
@@ -159,9 +174,14 @@ func (c *Checkout) HoldsPromocodeUse(now time.Time) bool {
 	return c.State == StatePaid || c.State == StateCompleted || c.HoldExpiresAt.After(now)
 }
 
-// refundStarted reports the states of a payment being returned in full, or returned.
+// refundStarted reports the states of a payment being returned in full, returned, or whose
+// return the payment provider refused.
 func (c *Checkout) refundStarted() bool {
-	return c.State == StateRefundPending || c.State == StateRefundedNoPlace || c.State == StateRefundedNoPromocode
+	switch c.State {
+	case StateRefundPending, StateRefundFailed, StateRefundedNoPlace, StateRefundedNoPromocode:
+		return true
+	}
+	return false
 }
 
 // PaidOrBeyond reports states a payment event no longer changes: paid, completed, refunding

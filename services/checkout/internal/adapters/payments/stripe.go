@@ -112,7 +112,8 @@ func (c *Client) CreateSession(ctx context.Context, r domain.PaymentRequest) (do
 	return out, nil
 }
 
-// Refund refunds a payment intent in full, with r's idempotency key and metadata.
+// Refund refunds a payment intent in full, with r's idempotency key and metadata. A failure
+// is a *domain.RefundError, classified by refundError.
 func (c *Client) Refund(ctx context.Context, r domain.Refund) (string, error) {
 	params := &stripe.RefundParams{PaymentIntent: stripe.String(r.PaymentIntent)}
 	params.Metadata = r.Metadata
@@ -120,9 +121,32 @@ func (c *Client) Refund(ctx context.Context, r domain.Refund) (string, error) {
 	params.SetIdempotencyKey(r.IdempotencyKey)
 	refund, err := c.api.Refunds.New(params)
 	if err != nil {
-		return "", fmt.Errorf("stripe: refund: %w", describe(err))
+		return "", refundError(err)
 	}
 	return refund.ID, nil
+}
+
+// refundError classifies a failed refund call (domain.RefundError, where the rules are
+// explained): no answer from Stripe, 409 (a request with the same idempotency key in flight),
+// 429 and lock_timeout (rate limited, or an object locked by another request) and 5xx are
+// temporary; every other 4xx (400 invalid_request_error such as charge_already_refunded,
+// charge_disputed or amount_too_large, 402 card errors, 404 resource_missing, 401 and 403 for a
+// key revoked or without the refund permission) is permanent, since Stripe answers it the same
+// until someone changes something there. The message is describe's, with no secret.
+func refundError(err error) *domain.RefundError {
+	out := &domain.RefundError{Message: "stripe: refund: " + describe(err).Error()}
+	var se *stripe.Error
+	if !errors.As(err, &se) {
+		return out
+	}
+	out.Code = string(se.Code)
+	switch {
+	case se.Code == stripe.ErrorCodeLockTimeout || se.Code == stripe.ErrorCodeRateLimit || se.Code == stripe.ErrorCodeIdempotencyKeyInUse:
+	case se.HTTPStatusCode == http.StatusConflict || se.HTTPStatusCode == http.StatusTooManyRequests:
+	default:
+		out.Permanent = se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500
+	}
+	return out
 }
 
 // describe keeps what is safe to log of a Stripe error: its type, code, status, request id

@@ -1,7 +1,10 @@
 package payments_test
 
 import (
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
 	"strings"
@@ -79,6 +82,57 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 	}
 	if expired.Kind != domain.PaymentExpired || expired.Paid || expired.SessionID != "cs_gone" || expired.CheckoutID != "chk_2" || expired.OrderID != "ord_2" {
 		t.Fatalf("expired session %+v", expired)
+	}
+}
+
+// TestRefundFailuresAreClassified: Stripe's answers to a refund, from a loopback server speaking
+// its refunds API, are temporary (no answer, 409, 429, lock_timeout, 5xx) or permanent (any
+// other 4xx), with Stripe's code and a message that never quotes the key.
+func TestRefundFailuresAreClassified(t *testing.T) {
+	for _, tc := range []struct {
+		status          int
+		errType, code   string
+		permanent       bool
+		messageContains string
+	}{
+		{400, "invalid_request_error", "charge_already_refunded", true, "Charge ch_1 has already been refunded."},
+		{400, "invalid_request_error", "charge_disputed", true, "charge_disputed"},
+		{404, "invalid_request_error", "resource_missing", true, "HTTP 404"},
+		{402, "card_error", "expired_card", true, "expired_card"},
+		{401, "invalid_request_error", "", true, "authentication with the configured key failed"},
+		{403, "invalid_request_error", "secret_key_required", true, "HTTP 403"},
+		{409, "idempotency_error", "", false, "HTTP 409"},
+		{429, "invalid_request_error", "rate_limit", false, "rate_limit"},
+		{400, "invalid_request_error", "lock_timeout", false, "lock_timeout"},
+		{500, "api_error", "", false, "HTTP 500"},
+		{503, "api_error", "", false, "HTTP 503"},
+	} {
+		stripe := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method+" "+r.URL.Path != checkouttest.RouteRefunds || r.Header.Get("Idempotency-Key") != "podium-refund-ord_1" {
+				http.Error(w, "unexpected request", http.StatusTeapot)
+				return
+			}
+			msg := "Charge ch_1 has already been refunded."
+			if tc.status == http.StatusUnauthorized {
+				msg = "Invalid API Key provided: sk_test_******pter"
+			}
+			body, _ := json.Marshal(map[string]any{"error": map[string]any{"type": tc.errType, "code": tc.code, "message": msg}})
+			w.Header().Set("Request-Id", "req_1")
+			w.WriteHeader(tc.status)
+			_, _ = w.Write(body)
+		}))
+		_, err := client(t, stripe.URL).Refund(t.Context(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "podium-refund-ord_1"})
+		stripe.Close()
+		var refusal *domain.RefundError
+		if !errors.As(err, &refusal) || refusal.Permanent != tc.permanent || refusal.Code != tc.code ||
+			!strings.Contains(refusal.Message, tc.messageContains) || strings.Contains(refusal.Message, "sk_test") {
+			t.Errorf("HTTP %d %s: %#v, want permanent %v with code %q", tc.status, tc.code, refusal, tc.permanent, tc.code)
+		}
+	}
+	_, err := client(t, "http://127.0.0.1:1").Refund(t.Context(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "k"})
+	var refusal *domain.RefundError
+	if !errors.As(err, &refusal) || refusal.Permanent || refusal.Code != "" {
+		t.Errorf("Stripe unreachable: %#v, want a temporary failure", err)
 	}
 }
 

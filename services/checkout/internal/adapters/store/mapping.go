@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/store/db"
@@ -42,7 +43,9 @@ func updateParams(c domain.Checkout) db.UpdateCheckoutParams {
 		OrderID: nilIfEmpty(c.OrderID), SessionID: nilIfEmpty(c.SessionID), SessionUrl: nilIfEmpty(c.SessionURL),
 		PaymentIntent: nilIfEmpty(c.PaymentIntent), AmountPaid: c.AmountPaid, RefundID: nilIfEmpty(c.RefundID),
 		SessionExpiresAt: c.SessionExpiresAt, UpdatedAt: c.UpdatedAt, PaidAt: c.PaidAt, CompletedAt: c.CompletedAt,
-		RefundReason: nilIfEmpty(c.RefundReason),
+		RefundReason: nilIfEmpty(c.RefundReason), RefundAttempts: int32(min(c.RefundAttempts, math.MaxInt32)), //nolint:gosec // bounded just before
+		RefundNextAttemptAt: c.RefundNextAttemptAt, RefundErrorCode: nilIfEmpty(c.RefundErrorCode),
+		RefundErrorMessage: nilIfEmpty(c.RefundErrorMessage), RefundFailedAt: c.RefundFailedAt,
 	}
 }
 
@@ -56,6 +59,8 @@ func toCheckout(row db.Checkout) (domain.Checkout, error) {
 		PaymentIntent: deref(row.PaymentIntent), AmountPaid: row.AmountPaid, RefundID: deref(row.RefundID), RefundReason: deref(row.RefundReason),
 		HoldExpiresAt: row.HoldExpiresAt.UTC(), SessionExpiresAt: utc(row.SessionExpiresAt),
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), PaidAt: utc(row.PaidAt), CompletedAt: utc(row.CompletedAt),
+		RefundAttempts: int(row.RefundAttempts), RefundNextAttemptAt: utc(row.RefundNextAttemptAt),
+		RefundErrorCode: deref(row.RefundErrorCode), RefundErrorMessage: deref(row.RefundErrorMessage), RefundFailedAt: utc(row.RefundFailedAt),
 	}
 	if err := json.Unmarshal(row.Quote, &c.Quote); err != nil {
 		return domain.Checkout{}, fmt.Errorf("checkout %s quote: %w", row.ID, err)

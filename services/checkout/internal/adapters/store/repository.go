@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -238,13 +239,36 @@ func (r *Repository) StaleCheckouts(ctx context.Context, before time.Time) ([]st
 	return ids, nil
 }
 
-// PendingRefunds lists checkouts whose refund was decided before and is not made yet.
-func (r *Repository) PendingRefunds(ctx context.Context, before time.Time) ([]string, error) {
-	ids, err := r.q.PendingRefunds(ctx, before)
+// ClaimRefunds claims up to limit refunds due at now for the caller until leaseUntil (see
+// app.Repository), in one statement that holds no lock beyond it.
+func (r *Repository) ClaimRefunds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]domain.Checkout, error) {
+	rows, err := r.q.ClaimRefunds(ctx, db.ClaimRefundsParams{Now: now, LeaseUntil: leaseUntil, MaxClaims: int32(min(limit, math.MaxInt32))}) //nolint:gosec // bounded just before
 	if err != nil {
-		return nil, fmt.Errorf("pending refunds: %w", err)
+		return nil, fmt.Errorf("claim refunds: %w", err)
 	}
-	return ids, nil
+	return toCheckouts(rows)
+}
+
+// FailedRefunds lists the checkouts whose refund the payment provider refused for good, the
+// oldest refusal first.
+func (r *Repository) FailedRefunds(ctx context.Context) ([]domain.Checkout, error) {
+	rows, err := r.q.FailedRefunds(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("failed refunds: %w", err)
+	}
+	return toCheckouts(rows)
+}
+
+func toCheckouts(rows []db.Checkout) ([]domain.Checkout, error) {
+	out := make([]domain.Checkout, 0, len(rows))
+	for _, row := range rows {
+		c, err := toCheckout(row)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
 
 // PruneInbox forgets processed message ids older than keep.

@@ -45,8 +45,142 @@ func (q *Queries) CheckoutIDsBySession(ctx context.Context, sessionID *string) (
 	return items, nil
 }
 
+const claimRefunds = `-- name: ClaimRefunds :many
+UPDATE checkouts SET refund_next_attempt_at = $1::timestamptz
+WHERE id IN (
+    SELECT due.id FROM checkouts due
+    WHERE due.state = 'REFUND_PENDING' AND due.refund_next_attempt_at <= $2::timestamptz
+    ORDER BY due.refund_next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+)
+RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at
+`
+
+type ClaimRefundsParams struct {
+	LeaseUntil time.Time
+	Now        time.Time
+	MaxClaims  int32
+}
+
+// Claims up to max_claims refunds due at now, the longest due first, for one worker until
+// lease_until: rows another transaction holds are skipped, and no lock outlives the statement.
+func (q *Queries) ClaimRefunds(ctx context.Context, arg ClaimRefundsParams) ([]Checkout, error) {
+	rows, err := q.db.Query(ctx, claimRefunds, arg.LeaseUntil, arg.Now, arg.MaxClaims)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Checkout
+	for rows.Next() {
+		var i Checkout
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizerID,
+			&i.KeyID,
+			&i.IdempotencyKey,
+			&i.EventID,
+			&i.State,
+			&i.Currency,
+			&i.Total,
+			&i.Quote,
+			&i.Promocode,
+			&i.PromocodeState,
+			&i.PurchaserEmail,
+			&i.PurchaserName,
+			&i.LegalSignature,
+			&i.IpEnrichment,
+			&i.Deferred,
+			&i.OrderID,
+			&i.SessionID,
+			&i.SessionUrl,
+			&i.PaymentIntent,
+			&i.AmountPaid,
+			&i.RefundID,
+			&i.HoldExpiresAt,
+			&i.SessionExpiresAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.PaidAt,
+			&i.CompletedAt,
+			&i.PromocodeMaxUses,
+			&i.RefundReason,
+			&i.RefundAttempts,
+			&i.RefundNextAttemptAt,
+			&i.RefundErrorCode,
+			&i.RefundErrorMessage,
+			&i.RefundFailedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const failedRefunds = `-- name: FailedRefunds :many
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
+`
+
+func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
+	rows, err := q.db.Query(ctx, failedRefunds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Checkout
+	for rows.Next() {
+		var i Checkout
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizerID,
+			&i.KeyID,
+			&i.IdempotencyKey,
+			&i.EventID,
+			&i.State,
+			&i.Currency,
+			&i.Total,
+			&i.Quote,
+			&i.Promocode,
+			&i.PromocodeState,
+			&i.PurchaserEmail,
+			&i.PurchaserName,
+			&i.LegalSignature,
+			&i.IpEnrichment,
+			&i.Deferred,
+			&i.OrderID,
+			&i.SessionID,
+			&i.SessionUrl,
+			&i.PaymentIntent,
+			&i.AmountPaid,
+			&i.RefundID,
+			&i.HoldExpiresAt,
+			&i.SessionExpiresAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.PaidAt,
+			&i.CompletedAt,
+			&i.PromocodeMaxUses,
+			&i.RefundReason,
+			&i.RefundAttempts,
+			&i.RefundNextAttemptAt,
+			&i.RefundErrorCode,
+			&i.RefundErrorMessage,
+			&i.RefundFailedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const getCheckout = `-- name: GetCheckout :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason FROM checkouts WHERE id = $1
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1
 `
 
 func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) {
@@ -83,12 +217,17 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 		&i.CompletedAt,
 		&i.PromocodeMaxUses,
 		&i.RefundReason,
+		&i.RefundAttempts,
+		&i.RefundNextAttemptAt,
+		&i.RefundErrorCode,
+		&i.RefundErrorMessage,
+		&i.RefundFailedAt,
 	)
 	return i, err
 }
 
 const getCheckoutForUpdate = `-- name: GetCheckoutForUpdate :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason FROM checkouts WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout, error) {
@@ -125,6 +264,11 @@ func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout
 		&i.CompletedAt,
 		&i.PromocodeMaxUses,
 		&i.RefundReason,
+		&i.RefundAttempts,
+		&i.RefundNextAttemptAt,
+		&i.RefundErrorCode,
+		&i.RefundErrorMessage,
+		&i.RefundFailedAt,
 	)
 	return i, err
 }
@@ -191,30 +335,6 @@ func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) 
 	return result.RowsAffected(), nil
 }
 
-const pendingRefunds = `-- name: PendingRefunds :many
-SELECT id FROM checkouts WHERE state = 'REFUND_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 500
-`
-
-func (q *Queries) PendingRefunds(ctx context.Context, updatedAt time.Time) ([]string, error) {
-	rows, err := q.db.Query(ctx, pendingRefunds, updatedAt)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		items = append(items, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const staleCheckouts = `-- name: StaleCheckouts :many
 SELECT id FROM checkouts WHERE state = 'CREATED' AND created_at < $1 ORDER BY created_at LIMIT 500
 `
@@ -243,25 +363,31 @@ const updateCheckout = `-- name: UpdateCheckout :exec
 UPDATE checkouts SET
     state = $2, promocode_state = $3, order_id = $4, session_id = $5, session_url = $6,
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
-    updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14
+    updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14, refund_attempts = $15,
+    refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19
 WHERE id = $1
 `
 
 type UpdateCheckoutParams struct {
-	ID               string
-	State            string
-	PromocodeState   string
-	OrderID          *string
-	SessionID        *string
-	SessionUrl       *string
-	PaymentIntent    *string
-	AmountPaid       *int64
-	RefundID         *string
-	SessionExpiresAt *time.Time
-	UpdatedAt        time.Time
-	PaidAt           *time.Time
-	CompletedAt      *time.Time
-	RefundReason     *string
+	ID                  string
+	State               string
+	PromocodeState      string
+	OrderID             *string
+	SessionID           *string
+	SessionUrl          *string
+	PaymentIntent       *string
+	AmountPaid          *int64
+	RefundID            *string
+	SessionExpiresAt    *time.Time
+	UpdatedAt           time.Time
+	PaidAt              *time.Time
+	CompletedAt         *time.Time
+	RefundReason        *string
+	RefundAttempts      int32
+	RefundNextAttemptAt *time.Time
+	RefundErrorCode     *string
+	RefundErrorMessage  *string
+	RefundFailedAt      *time.Time
 }
 
 func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) error {
@@ -280,6 +406,11 @@ func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) 
 		arg.PaidAt,
 		arg.CompletedAt,
 		arg.RefundReason,
+		arg.RefundAttempts,
+		arg.RefundNextAttemptAt,
+		arg.RefundErrorCode,
+		arg.RefundErrorMessage,
+		arg.RefundFailedAt,
 	)
 	return err
 }

@@ -9,36 +9,41 @@ import (
 )
 
 type Checkout struct {
-	ID               string
-	OrganizerID      string
-	KeyID            string
-	IdempotencyKey   *string
-	EventID          string
-	State            string
-	Currency         string
-	Total            int64
-	Quote            []byte
-	Promocode        *string
-	PromocodeState   string
-	PurchaserEmail   string
-	PurchaserName    string
-	LegalSignature   []byte
-	IpEnrichment     []byte
-	Deferred         []byte
-	OrderID          *string
-	SessionID        *string
-	SessionUrl       *string
-	PaymentIntent    *string
-	AmountPaid       *int64
-	RefundID         *string
-	HoldExpiresAt    time.Time
-	SessionExpiresAt *time.Time
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	PaidAt           *time.Time
-	CompletedAt      *time.Time
-	PromocodeMaxUses *int64
-	RefundReason     *string
+	ID                  string
+	OrganizerID         string
+	KeyID               string
+	IdempotencyKey      *string
+	EventID             string
+	State               string
+	Currency            string
+	Total               int64
+	Quote               []byte
+	Promocode           *string
+	PromocodeState      string
+	PurchaserEmail      string
+	PurchaserName       string
+	LegalSignature      []byte
+	IpEnrichment        []byte
+	Deferred            []byte
+	OrderID             *string
+	SessionID           *string
+	SessionUrl          *string
+	PaymentIntent       *string
+	AmountPaid          *int64
+	RefundID            *string
+	HoldExpiresAt       time.Time
+	SessionExpiresAt    *time.Time
+	CreatedAt           time.Time
+	UpdatedAt           time.Time
+	PaidAt              *time.Time
+	CompletedAt         *time.Time
+	PromocodeMaxUses    *int64
+	RefundReason        *string
+	RefundAttempts      int32
+	RefundNextAttemptAt *time.Time
+	RefundErrorCode     *string
+	RefundErrorMessage  *string
+	RefundFailedAt      *time.Time
 }
 
 type IdempotencyKey struct {

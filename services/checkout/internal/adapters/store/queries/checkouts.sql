@@ -23,11 +23,23 @@ SELECT id FROM checkouts WHERE order_id = $1 ORDER BY created_at DESC LIMIT 1;
 UPDATE checkouts SET
     state = $2, promocode_state = $3, order_id = $4, session_id = $5, session_url = $6,
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
-    updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14
+    updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14, refund_attempts = $15,
+    refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19
 WHERE id = $1;
 
 -- name: StaleCheckouts :many
 SELECT id FROM checkouts WHERE state = 'CREATED' AND created_at < $1 ORDER BY created_at LIMIT 500;
 
--- name: PendingRefunds :many
-SELECT id FROM checkouts WHERE state = 'REFUND_PENDING' AND updated_at < $1 ORDER BY updated_at LIMIT 500;
+-- name: ClaimRefunds :many
+-- Claims up to max_claims refunds due at now, the longest due first, for one worker until
+-- lease_until: rows another transaction holds are skipped, and no lock outlives the statement.
+UPDATE checkouts SET refund_next_attempt_at = sqlc.arg(lease_until)::timestamptz
+WHERE id IN (
+    SELECT due.id FROM checkouts due
+    WHERE due.state = 'REFUND_PENDING' AND due.refund_next_attempt_at <= sqlc.arg(now)::timestamptz
+    ORDER BY due.refund_next_attempt_at LIMIT sqlc.arg(max_claims) FOR UPDATE SKIP LOCKED
+)
+RETURNING *;
+
+-- name: FailedRefunds :many
+SELECT * FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id;

@@ -1,0 +1,30 @@
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// FailedRefunds lists the refunds the payment provider refused for good (REFUND_FAILED), the
+// oldest refusal first, with the provider's code and message: what an operator looks at.
+func (s *Service) FailedRefunds(ctx context.Context) ([]domain.Checkout, error) {
+	return s.repo.FailedRefunds(ctx)
+}
+
+// RetryRefund moves a refund the payment provider refused for good back to REFUND_PENDING, due
+// at once, once an operator fixed the cause at the provider: a refund worker makes it with the
+// same idempotency key. A checkout not found is domain.ErrCheckoutNotFound; one in another
+// state is a conflict, and left as it is.
+func (s *Service) RetryRefund(ctx context.Context, checkoutID string) (domain.Checkout, error) {
+	now := s.clock()
+	c, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
+		return nil, c.RetryRefund(now)
+	})
+	if err != nil {
+		return domain.Checkout{}, fmt.Errorf("retry refund of checkout %s: %w", checkoutID, err)
+	}
+	s.refundDecided()
+	return c, nil
+}
