@@ -1,0 +1,129 @@
+// Package cli is checkout's operator command on its refunds: `checkout refunds list` shows the
+// refunds Stripe refused for good and `checkout refunds retry` hands them back to the refund
+// workers, through the use cases on checkout's database.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/podiumhq/podium/libs/service"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// Usage is the usage of the refunds command.
+const Usage = `
+Refunds Stripe refused for good (database from DATABASE_URL):
+
+  checkout refunds list
+                   print every REFUND_FAILED checkout, one JSON object a line: checkoutId,
+                   orderId, paymentIntent, amount, currency, reason, Stripe's code and message,
+                   attempts, failedAt
+  checkout refunds retry <checkoutId>... | --all
+                   once the cause is fixed in Stripe, move the named REFUND_FAILED checkouts
+                   (or every one) back to REFUND_PENDING: a running instance's refund worker
+                   makes the refund within seconds, with the same idempotency key; prints each
+`
+
+// Refunds are the use cases the command runs.
+type Refunds interface {
+	FailedRefunds(ctx context.Context) ([]domain.Checkout, error)
+	RetryRefund(ctx context.Context, checkoutID string) (domain.Checkout, error)
+}
+
+// refundLine is one line of the command's output.
+type refundLine struct {
+	CheckoutID    string     `json:"checkoutId"`
+	OrderID       string     `json:"orderId"`
+	State         string     `json:"state"`
+	PaymentIntent string     `json:"paymentIntent"`
+	Amount        int64      `json:"amount"`
+	Currency      string     `json:"currency"`
+	Reason        string     `json:"reason"`
+	Code          string     `json:"code,omitempty"`
+	Message       string     `json:"message,omitempty"`
+	Attempts      int        `json:"attempts"`
+	FailedAt      *time.Time `json:"failedAt,omitempty"`
+}
+
+func lineOf(c domain.Checkout) refundLine {
+	amount := c.Total
+	if c.AmountPaid != nil {
+		amount = *c.AmountPaid
+	}
+	return refundLine{
+		CheckoutID: c.ID, OrderID: c.OrderID, State: string(c.State), PaymentIntent: c.PaymentIntent, Amount: amount, Currency: c.Currency,
+		Reason: c.RefundReason, Code: c.RefundErrorCode, Message: c.RefundErrorMessage, Attempts: c.RefundAttempts, FailedAt: c.RefundFailedAt,
+	}
+}
+
+// RunRefunds runs the refunds command: args are what follows "refunds" on the command line.
+// A command line not understood is a service.ErrUsage.
+func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: refunds needs list or retry", service.ErrUsage)
+	}
+	fs := flag.NewFlagSet("refunds "+args[0], flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	all := fs.Bool("all", false, "every REFUND_FAILED checkout")
+	if err := fs.Parse(args[1:]); err != nil {
+		return fmt.Errorf("%w: %w", service.ErrUsage, err)
+	}
+	for _, a := range fs.Args() {
+		if strings.HasPrefix(a, "-") { // a flag after a checkout id
+			return fmt.Errorf("%w: flags go before the checkout ids: %q", service.ErrUsage, a)
+		}
+	}
+	enc := json.NewEncoder(out)
+	switch {
+	case args[0] == "list" && fs.NArg() == 0 && !*all:
+		failed, err := r.FailedRefunds(ctx)
+		if err != nil {
+			return err
+		}
+		for _, c := range failed {
+			if err := enc.Encode(lineOf(c)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case args[0] == "retry" && (fs.NArg() > 0) != *all:
+		return retry(ctx, r, fs.Args(), *all, enc)
+	case args[0] == "retry":
+		return fmt.Errorf("%w: refunds retry needs checkout ids or --all", service.ErrUsage)
+	case args[0] == "list":
+		return fmt.Errorf("%w: refunds list takes no argument", service.ErrUsage)
+	}
+	return fmt.Errorf("%w: unknown refunds command %q", service.ErrUsage, args[0])
+}
+
+// retry moves the named checkouts (every failed one with all) back to REFUND_PENDING and
+// prints each; one that cannot be retried does not hold the others back.
+func retry(ctx context.Context, r Refunds, ids []string, all bool, enc *json.Encoder) error {
+	if all {
+		failed, err := r.FailedRefunds(ctx)
+		if err != nil {
+			return err
+		}
+		for _, c := range failed {
+			ids = append(ids, c.ID)
+		}
+	}
+	var errs []error
+	for _, id := range ids {
+		c, err := r.RetryRefund(ctx, id)
+		if err == nil {
+			err = enc.Encode(lineOf(c))
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
