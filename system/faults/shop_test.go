@@ -45,19 +45,37 @@ func newShop(t *testing.T, quota int) *shop {
 	if s.publishable, err = sys.CreateKey(ctx, org, stack.KeySpec{Type: "publishable", Name: "site", Origins: []string{site}}); err != nil {
 		t.Fatal(err)
 	}
+	s.event, s.cat = importEvent(t, org, "faults", quota)
+	return s
+}
+
+// importEvent imports a published event of the organizer with one category of one-athlete
+// registrations, whose places quota limits (0: unlimited), and returns it and the category.
+func importEvent(t *testing.T, org, externalID string, quota int) (stack.Event, string) {
+	t.Helper()
 	open := map[string]any{"key": "open", "name": "Open", "basePrice": 4500}
 	if quota > 0 {
 		open["quota"] = quota
 	}
-	if s.event, err = sys.ImportEventDoc(ctx, org, map[string]any{
-		"externalId": "faults", "name": "Faults Open", "status": "PUBLISHED",
+	event, err := sys.ImportEventDoc(t.Context(), org, map[string]any{
+		"externalId": externalID, "name": "Faults Open", "status": "PUBLISHED",
 		"startDate": "2027-10-02", "endDate": "2027-10-03", "timezone": "Europe/Madrid", "currency": "EUR",
 		"categories": []any{open},
-	}); err != nil {
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
-	s.cat = s.event.Category("open")
-	return s
+	return event, event.Category("open")
+}
+
+// otherEvent returns a shop of the same organizer and keys selling another event, of its own
+// quota, so that its purchases are counted apart.
+func (s *shop) otherEvent(t *testing.T, externalID string, quota int) *shop {
+	t.Helper()
+	o := &shop{org: s.org, secret: s.secret, publishable: s.publishable}
+	o.event, o.cat = importEvent(t, s.org, externalID, quota)
+	o.seq.Store(1_000_000) // its teams and client addresses apart from s's
+	return o
 }
 
 // purchase is one buyer's attempt: a team of its own and the idempotencyKey its retries carry.
@@ -101,6 +119,18 @@ func (s *shop) searchRequest() request {
 // paidEvent is the checkout.session.completed event Stripe sends once the buyer of p paid: the
 // metadata, amount and currency of the session checkout opened for p's order, a fresh event id.
 func paidEvent(t testing.TB, p *purchase) (id string, payload []byte) {
+	return sessionEvent(t, p, "checkout.session.completed", "pi_"+randomHex(12))
+}
+
+// expiredEvent is the checkout.session.expired event Stripe sends once p's session expired
+// unpaid.
+func expiredEvent(t testing.TB, p *purchase) (id string, payload []byte) {
+	return sessionEvent(t, p, "checkout.session.expired", "")
+}
+
+// sessionEvent is the event of type typ about the session checkout opened for p's order, paid
+// with the payment intent paymentIntent (unpaid and expired without one), with a fresh id.
+func sessionEvent(t testing.TB, p *purchase, typ, paymentIntent string) (id string, payload []byte) {
 	call, ok := sys.StripeSession(p.orderID)
 	if !ok {
 		t.Errorf("Stripe never received a Checkout Session for order %s", p.orderID)
@@ -110,15 +140,18 @@ func paidEvent(t testing.TB, p *purchase) (id string, payload []byte) {
 	for _, k := range []string{"orderId", "eventId", "organizerId", "checkoutId"} {
 		meta[k] = call.Metadata(k)
 	}
+	session := map[string]any{
+		"id": p.sessionID, "object": "checkout.session", "mode": "payment", "status": "complete", "payment_status": "paid",
+		"metadata": meta, "client_reference_id": call.Form.Get("client_reference_id"), "payment_intent": paymentIntent,
+		"amount_total": call.AmountTotal(), "currency": call.Form.Get("line_items[0][price_data][currency]"), "livemode": false,
+	}
+	if paymentIntent == "" {
+		session["status"], session["payment_status"], session["payment_intent"] = "expired", "unpaid", nil
+	}
 	id = "evt_" + randomHex(12)
 	payload, err := json.Marshal(map[string]any{
 		"id": id, "object": "event", "api_version": stripego.APIVersion, "created": time.Now().Unix(),
-		"livemode": false, "pending_webhooks": 1, "type": "checkout.session.completed",
-		"data": map[string]any{"object": map[string]any{
-			"id": p.sessionID, "object": "checkout.session", "mode": "payment", "status": "complete", "payment_status": "paid",
-			"metadata": meta, "client_reference_id": call.Form.Get("client_reference_id"), "payment_intent": "pi_" + randomHex(12),
-			"amount_total": call.AmountTotal(), "currency": call.Form.Get("line_items[0][price_data][currency]"), "livemode": false,
-		}},
+		"livemode": false, "pending_webhooks": 1, "type": typ, "data": map[string]any{"object": session},
 	})
 	if err != nil {
 		t.Error(err)

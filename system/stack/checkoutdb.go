@@ -1,8 +1,13 @@
 package stack
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"os/exec"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 )
@@ -25,4 +30,25 @@ func (s *Stack) CheckoutState(ctx context.Context, orderID string) (string, erro
 		return "", fmt.Errorf("stack: checkout of order %s: %w", orderID, err)
 	}
 	return state, nil
+}
+
+// CheckoutRefunds runs checkout's operator command `checkout refunds args...` on its database,
+// as an operator would, and returns the JSON lines it printed.
+func (s *Stack) CheckoutRefunds(ctx context.Context, args ...string) ([]map[string]any, error) {
+	cmd := exec.CommandContext(ctx, bin(s.opts.BinDir, "checkout"), append([]string{"refunds"}, args...)...)
+	cmd.Env = []string{"DATABASE_URL=" + s.DatabaseURL("checkout")}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("stack: checkout refunds %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+	}
+	var lines []map[string]any
+	for sc := bufio.NewScanner(&stdout); sc.Scan(); {
+		var l map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return nil, fmt.Errorf("stack: checkout refunds %s printed %q: %w", strings.Join(args, " "), sc.Text(), err)
+		}
+		lines = append(lines, l)
+	}
+	return lines, nil
 }

@@ -3,6 +3,7 @@ package stack
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -75,6 +76,9 @@ type stripeRecorder struct {
 	mu     sync.Mutex
 	calls  []StripeCall
 	listed []map[string]any
+	// refuse, when set, answers the calls it picks with a Stripe error instead of stripe-mock
+	// (Stack.RefuseStripe).
+	refuse func(StripeCall) (StripeError, bool)
 	// hosted, when set, serves /pay/ and gets each created session's url rewritten to it.
 	hosted http.Handler
 }
@@ -105,7 +109,14 @@ func startStripeRecorder(target string, hosted http.Handler) (*stripeRecorder, e
 		call := StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form}
 		r.mu.Lock()
 		r.calls = append(r.calls, call)
+		refuse := r.refuse
 		r.mu.Unlock()
+		if refuse != nil {
+			if e, ok := refuse(call); ok {
+				e.write(w)
+				return
+			}
+		}
 		proxy.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), callKey{}, call)))
 	})
 	r.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: mux}
@@ -131,6 +142,33 @@ func (r *stripeRecorder) listSettled(res *http.Response) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return testkit.ListStripeSessions(res, r.listed)
+}
+
+// StripeError is an error answer of Stripe's API: its HTTP status and the error's type, code
+// and message ({"error":{"type","code","message"}}).
+type StripeError struct {
+	Status              int
+	Type, Code, Message string
+}
+
+func (e StripeError) write(w http.ResponseWriter) {
+	body, _ := json.Marshal(map[string]any{"error": map[string]any{"type": e.Type, "code": e.Code, "message": e.Message}})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Request-Id", "req_stack_fault")
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(body)
+}
+
+// RefuseStripe makes Stripe answer the calls of checkout that refuse picks with its error
+// instead of stripe-mock's answer (Options.RecordStripe), as Stripe refuses a request; nil
+// lets every call through again. The calls are recorded either way.
+func (s *Stack) RefuseStripe(refuse func(StripeCall) (StripeError, bool)) {
+	if s.stripeRecorder == nil {
+		return
+	}
+	s.stripeRecorder.mu.Lock()
+	defer s.stripeRecorder.mu.Unlock()
+	s.stripeRecorder.refuse = refuse
 }
 
 // ListStripeSession makes Stripe's list of Checkout Sessions include one with fields set (id,
