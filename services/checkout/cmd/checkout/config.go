@@ -53,9 +53,9 @@ type Config struct {
 	PromocodeFailuresPerAddress int           `env:"PROMOCODE_FAILURES_PER_ADDRESS" envDefault:"5"`
 	PromocodeFailuresPerKey     int           `env:"PROMOCODE_FAILURES_PER_KEY" envDefault:"100"`
 	PromocodeFailureWindow      time.Duration `env:"PROMOCODE_FAILURE_WINDOW" envDefault:"1h"`
-	// ReconcileInterval is how often the Checkout Sessions Stripe created within
-	// ReconcileLookback are listed and the outcomes no webhook settled are applied (by one
-	// instance at a time).
+	// ReconcileInterval is how often the Checkout Sessions Stripe created from the
+	// reconciliation mark on (at most ReconcileLookback back) are listed and the outcomes no
+	// webhook settled are applied (by one instance at a time).
 	ReconcileInterval time.Duration `env:"RECONCILE_INTERVAL" envDefault:"2m"`
 	ReconcileLookback time.Duration `env:"RECONCILE_LOOKBACK" envDefault:"48h"`
 	// WebhookUnknownRetryWindow is how long after Stripe created it a webhook about a checkout

@@ -2,21 +2,22 @@ package api_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
-	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
-// listed is a session as Stripe lists it once settled: status complete and paid, or expired.
-func listed(s checkouttest.StripeSession, status string) map[string]any {
+// listed is a session created at created as Stripe lists it: status complete and paid,
+// expired, or open.
+func listed(s checkouttest.StripeSession, status string, created time.Time) map[string]any {
 	fields := map[string]any{
-		"id": s.SessionID, "status": status, "payment_status": "unpaid", "client_reference_id": s.OrderID,
+		"id": s.SessionID, "status": status, "payment_status": "unpaid", "client_reference_id": s.OrderID, "created": created.Unix(),
 		"metadata":       map[string]any{"checkoutId": s.CheckoutID, "orderId": s.OrderID, "eventId": s.EventID, "organizerId": s.OrganizerID},
 		"payment_intent": nil, "amount_total": s.Amount, "currency": strings.ToLower(s.Currency),
 	}
@@ -39,15 +40,16 @@ func TestReconciliationSettlesWhatNoWebhookDid(t *testing.T) {
 	missed, lapsed, applied := opened(t, env, ""), opened(t, env, "ONCE"), opened(t, env, "")
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", applied, true), time.Now()), "applied")
 	next(t, events)
+	now := env.Clock.Now()
 	for _, s := range []map[string]any{
-		listed(missed, "complete"), listed(lapsed, "expired"), listed(applied, "complete"),
-		listed(checkouttest.StripeSession{SessionID: "cs_test_elsewhere", CheckoutID: "chk_elsewhere", Currency: "EUR"}, "complete"),
+		listed(missed, "complete", now), listed(lapsed, "expired", now), listed(applied, "complete", now),
+		listed(checkouttest.StripeSession{SessionID: "cs_test_elsewhere", CheckoutID: "chk_elsewhere", Currency: "EUR"}, "complete", now),
 	} {
 		env.Stripe.List(s)
 	}
 
 	r, err := env.Service.Reconcile(t.Context())
-	if err != nil || r != (app.Reconciled{Listed: 4, Paid: 1, Expired: 1}) {
+	if err != nil || r.Listed != 4 || r.Paid != 1 || r.Expired != 1 {
 		t.Fatalf("reconciliation %+v %v, want 4 listed, 1 paid and 1 expired settled", r, err)
 	}
 	if st, _ := state(t, env, missed.CheckoutID); st != "PAID" {
@@ -83,7 +85,7 @@ func TestReconciledLatePaymentIsRefunded(t *testing.T) {
 	late := opened(t, env, "ONCE")
 	env.Clock.Advance(10*time.Minute + time.Second)
 	opened(t, env, "ONCE")
-	env.Stripe.List(listed(late, "complete"))
+	env.Stripe.List(listed(late, "complete", env.Clock.Now()))
 	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Paid != 1 {
 		t.Fatalf("reconciliation %+v %v", r, err)
 	}
@@ -99,10 +101,86 @@ func TestReconciledLatePaymentIsRefunded(t *testing.T) {
 func TestReconcilerRunsInTheBackground(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	s := opened(t, env, "")
-	env.Stripe.List(listed(s, "complete"))
+	env.Stripe.List(listed(s, "complete", env.Clock.Now()))
 	testkit.Background(t, func(ctx context.Context) error { return env.Service.RunReconciler(ctx, 20*time.Millisecond) })
 	eventually(t, env, s.CheckoutID, "PAID")
 	if env.Stripe.Hits(checkouttest.RouteListSessions) < 1 {
 		t.Fatal("Stripe was not asked")
+	}
+}
+
+// TestReconciliationReadsOnlyUnsettledCheckoutsFromItsMark: Stripe lists twelve sessions whose
+// payment checkout applied. The first reconciliation lists from the lookback (48 hours) and
+// reads the database three times whatever the number of sessions: the mark, the checkouts an
+// outcome could still move (none), the new mark, a minute before the newest session. The next
+// one lists from that mark only, and is given the newest session alone.
+func TestReconciliationReadsOnlyUnsettledCheckoutsFromItsMark(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	now := env.Clock.Now().Truncate(time.Second)
+	env.Clock.Set(now)
+	first := now.Add(-3 * time.Hour)
+	const sessions = 12
+	for i := range sessions {
+		s := opened(t, env, "")
+		wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now()), "applied")
+		env.Stripe.List(listed(s, "complete", first.Add(time.Duration(i)*10*time.Minute)))
+	}
+	newest := first.Add((sessions - 1) * 10 * time.Minute)
+	svc, queries := env.CountedService(t)
+
+	r, err := svc.Reconcile(t.Context())
+	if err != nil || r.Listed != sessions || r.Paid+r.Expired != 0 {
+		t.Fatalf("reconciliation %+v %v, want %d listed and nothing settled", r, err, sessions)
+	}
+	if q := env.Stripe.Last(checkouttest.RouteListSessions).Get("created[gte]"); q != strconv.FormatInt(now.Add(-48*time.Hour).Unix(), 10) {
+		t.Fatalf("first list from %s, want the lookback's %d", q, now.Add(-48*time.Hour).Unix())
+	}
+	if n := queries.Count(); n > 3 {
+		t.Fatalf("%d queries to reconcile %d settled sessions, want 3 at most", n, sessions)
+	}
+	queries.Reset()
+	r, err = svc.Reconcile(t.Context())
+	mark := newest.Add(-time.Minute)
+	if q := env.Stripe.Last(checkouttest.RouteListSessions).Get("created[gte]"); err != nil || q != strconv.FormatInt(mark.Unix(), 10) || r.Listed != 1 {
+		t.Fatalf("second list from %s, %d sessions (%v); want from %d, a minute before the newest, and the newest only", q, r.Listed, err, mark.Unix())
+	}
+	if n := queries.Count(); n > 3 {
+		t.Fatalf("%d queries for the second reconciliation, want 3 at most", n)
+	}
+}
+
+// TestReconciliationMarkWaitsForOpenSessions: the mark never passes a session of checkout's
+// that is still open, since its payment may come with no webhook; another system's open
+// session does not hold it. Once that session's payment is settled (here by reconciliation,
+// its webhook lost), the mark moves on to a minute before the newest session.
+func TestReconciliationMarkWaitsForOpenSessions(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	now := env.Clock.Now().Truncate(time.Second)
+	env.Clock.Set(now)
+	first := now.Add(-2 * time.Hour)
+	paid, open, expired := opened(t, env, ""), opened(t, env, ""), opened(t, env, "")
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", paid, true), time.Now()), "applied")
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.expired", expired, false), time.Now()), "applied")
+	elsewhere := checkouttest.StripeSession{SessionID: "cs_test_elsewhere", Currency: "EUR"}
+	list := func(openStatus string) {
+		env.Stripe.Unlist()
+		env.Stripe.List(listed(paid, "complete", first))
+		env.Stripe.List(listed(elsewhere, "open", first.Add(5*time.Minute)))
+		env.Stripe.List(listed(open, openStatus, first.Add(10*time.Minute)))
+		env.Stripe.List(listed(expired, "expired", first.Add(20*time.Minute)))
+	}
+	list("open")
+	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Paid+r.Expired != 0 || !r.Mark.Equal(first.Add(10*time.Minute)) {
+		t.Fatalf("reconciliation %+v %v, want the mark at the open session", r, err)
+	}
+	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Listed != 2 || !r.From.Equal(first.Add(10*time.Minute)) {
+		t.Fatalf("reconciliation %+v %v, want the open session and those after it listed", r, err)
+	}
+	list("complete")
+	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Paid != 1 || !r.Mark.Equal(first.Add(19*time.Minute)) {
+		t.Fatalf("reconciliation %+v %v, want the payment settled and the mark a minute before the newest session", r, err)
+	}
+	if st, _ := state(t, env, open.CheckoutID); st != "PAID" {
+		t.Fatalf("the session paid without a webhook left its checkout %s", st)
 	}
 }

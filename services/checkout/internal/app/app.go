@@ -46,10 +46,9 @@ type Payments interface {
 	// Refund refunds a payment in full and returns the refund id; r.IdempotencyKey makes a
 	// retry return the same refund. A failure is a *domain.RefundError, temporary or permanent.
 	Refund(ctx context.Context, r domain.Refund) (string, error)
-	// RecentSessions lists the outcomes of the sessions created since: a completed session as
-	// a PaymentCompleted event (Paid when paid), an expired one as PaymentExpired; sessions
-	// still open, or completed and awaiting a delayed payment, are left out.
-	RecentSessions(ctx context.Context, since time.Time) ([]domain.PaymentEvent, error)
+	// RecentSessions lists the sessions created since, each with its creation time and what
+	// its state says (domain.ListedSession).
+	RecentSessions(ctx context.Context, since time.Time) ([]domain.ListedSession, error)
 	// ParseWebhook verifies a webhook's signature and reads it; domain.ErrInvalidSignature
 	// when the signature is missing, wrong or too old.
 	ParseWebhook(payload []byte, signature string) (domain.PaymentEvent, error)
@@ -140,6 +139,14 @@ type Repository interface {
 	// FailedRefunds lists the checkouts whose refund the payment provider refused for good
 	// (REFUND_FAILED), the oldest refusal first.
 	FailedRefunds(ctx context.Context) ([]domain.Checkout, error)
+	// UnsettledCheckouts returns, in one read, the checkouts of the ids that their listed
+	// sessions' outcome could still move: of paid sessions (paid), those not paid or beyond; of
+	// the others (unpaid: expired, or awaiting a delayed payment), those awaiting payment.
+	UnsettledCheckouts(ctx context.Context, paid, unpaid []string) ([]domain.Checkout, error)
+	// ReconcileMark returns the creation time from which reconciliation lists sessions (zero
+	// before any was recorded); SetReconcileMark records it.
+	ReconcileMark(ctx context.Context) (time.Time, error)
+	SetReconcileMark(ctx context.Context, mark time.Time) error
 	// Exclusively runs fn unless another instance runs a function under the same name (it then
 	// reports false at once); the exclusion lasts while fn runs, and ends with its process.
 	Exclusively(ctx context.Context, name string, fn func(context.Context) error) (ran bool, err error)
@@ -178,8 +185,8 @@ type Options struct {
 	// known is answered 503, for Stripe to deliver it again (default
 	// DefaultUnknownRetryWindow).
 	UnknownRetryWindow time.Duration
-	// ReconcileLookback is how far back reconciliation lists Stripe's sessions (default
-	// DefaultReconcileLookback).
+	// ReconcileLookback is how far back reconciliation lists Stripe's sessions at most, before
+	// its mark or when it is older (default DefaultReconcileLookback).
 	ReconcileLookback time.Duration
 }
 

@@ -12,52 +12,134 @@ import (
 // reconcileLock names the lock that lets one instance reconcile at a time.
 const reconcileLock = "checkout-reconcile"
 
-// DefaultReconcileLookback is how far back reconciliation lists Stripe's sessions unless
-// configured otherwise: a session lives at most 24 hours, so its outcome is known within them;
-// the rest is margin for an outage of reconciliation itself.
+// DefaultReconcileLookback is how far back reconciliation lists Stripe's sessions at most
+// (its first run, or after an outage of reconciliation itself) unless configured otherwise: a
+// session lives at most 24 hours, so its outcome is known within them; the rest is margin.
 const DefaultReconcileLookback = 48 * time.Hour
+
+// markMargin is how far behind the newest listed session the mark stays when no session holds
+// it back: a session Stripe created a moment before the newest may show in its list a moment
+// later.
+const markMargin = time.Minute
 
 // Reconciled counts what a reconciliation saw and settled.
 type Reconciled struct {
-	// Listed sessions had an outcome (paid or expired).
+	// From is the creation time sessions were listed from; Listed is how many were.
+	From   time.Time
 	Listed int
 	// Paid and Expired were settled by this run: checkout had not applied their outcome.
 	Paid, Expired int
+	// Mark is the creation time the next run lists from.
+	Mark time.Time
 }
 
-// Reconcile lists the Checkout Sessions Stripe created within Options.ReconcileLookback whose
-// outcome is known (paid, expired) and settles each whose outcome checkout has not applied (a
-// webhook missed, or acknowledged before the checkout was readable) through the webhook's own
-// path (settlePayment): the same transition, the same message for registration, and a webhook
-// that arrives afterwards is a duplicate. Sessions of checkouts it does not know (another
-// system's) are skipped. Each settled outcome is counted and logged.
+// Reconcile lists the Checkout Sessions Stripe created from the reconciliation mark on (at
+// most Options.ReconcileLookback back) and settles each paid or expired one whose outcome
+// checkout has not applied (a webhook missed, or acknowledged before the checkout was
+// readable) through the webhook's own path (settlePayment): the same transition, the same
+// message for registration, and a webhook that arrives afterwards is a duplicate. The
+// checkouts are read in one query, and only those an outcome could still move. The mark then
+// moves up to the oldest session that still holds it back: one of checkout's own sessions
+// still open, awaiting a delayed payment, or whose outcome failed to apply (a session lives 24
+// hours at most, so none holds it longer); with none, to markMargin before the newest listed.
+// Sessions of no checkout (another system's) are skipped. Each settled outcome is counted and
+// logged.
 func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
-	events, err := s.payments.RecentSessions(ctx, s.clock().Add(-s.opts.ReconcileLookback))
+	mark, err := s.repo.ReconcileMark(ctx)
 	if err != nil {
 		return Reconciled{}, fmt.Errorf("reconcile: %w", err)
 	}
-	r := Reconciled{Listed: len(events)}
+	r := Reconciled{From: s.clock().Add(-s.opts.ReconcileLookback), Mark: mark}
+	if mark.After(r.From) {
+		r.From = mark
+	}
+	sessions, err := s.payments.RecentSessions(ctx, r.From)
+	if err != nil {
+		return r, fmt.Errorf("reconcile: %w", err)
+	}
+	r.Listed = len(sessions)
+	unsettled, err := s.unsettled(ctx, sessions)
+	if err != nil {
+		return r, fmt.Errorf("reconcile: %w", err)
+	}
 	var errs []error
-	for _, ev := range events {
-		ref := CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID}
-		c, err := s.repo.Checkout(ctx, ref)
-		if errors.Is(err, domain.ErrCheckoutNotFound) {
-			continue
+	var held, newest time.Time
+	for _, ls := range sessions {
+		if ls.Created.After(newest) {
+			newest = ls.Created
 		}
-		if err == nil && !c.Changes(ev) {
-			continue
-		}
-		if err == nil {
-			err = s.reconcileOne(ctx, ev, ref, &r)
-		}
+		pending, err := s.reconcileSession(ctx, ls, unsettled, &r)
 		if err != nil {
 			errs = append(errs, err)
+		}
+		if pending && (held.IsZero() || ls.Created.Before(held)) {
+			held = ls.Created
+		}
+	}
+	next := newest.Add(-markMargin)
+	if !held.IsZero() && held.Before(next) {
+		next = held
+	}
+	if !newest.IsZero() && next.After(mark) {
+		if err := s.repo.SetReconcileMark(ctx, next); err != nil {
+			errs = append(errs, err)
+		} else {
+			r.Mark = next
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return r, fmt.Errorf("reconcile: %w", err)
 	}
 	return r, nil
+}
+
+// unsettled reads, in one query, the checkouts of the listed sessions that their outcome could
+// still move, by id.
+func (s *Service) unsettled(ctx context.Context, sessions []domain.ListedSession) (map[string]domain.Checkout, error) {
+	var paid, unpaid []string
+	for _, ls := range sessions {
+		switch {
+		case !ls.Ours() || ls.Open():
+		case ls.Outcome.Kind == domain.PaymentCompleted && ls.Outcome.Paid:
+			paid = append(paid, ls.Outcome.CheckoutID)
+		default:
+			unpaid = append(unpaid, ls.Outcome.CheckoutID)
+		}
+	}
+	if len(paid)+len(unpaid) == 0 {
+		return nil, nil
+	}
+	found, err := s.repo.UnsettledCheckouts(ctx, paid, unpaid)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]domain.Checkout, len(found))
+	for _, c := range found {
+		out[c.ID] = c
+	}
+	return out, nil
+}
+
+// reconcileSession settles a listed session's outcome if checkout has not applied it, and
+// reports whether the session still holds the mark back: checkout's own session open, awaiting
+// a delayed payment, or whose outcome failed to apply.
+func (s *Service) reconcileSession(ctx context.Context, ls domain.ListedSession, unsettled map[string]domain.Checkout, r *Reconciled) (bool, error) {
+	if !ls.Ours() {
+		return false, nil
+	}
+	c, found := unsettled[ls.Outcome.CheckoutID]
+	switch {
+	case ls.Open():
+		return true, nil
+	case !ls.Settles(): // completed, awaiting a delayed payment: left to its webhooks
+		return found, nil
+	case !found || !c.Changes(ls.Outcome):
+		return false, nil
+	}
+	if err := s.reconcileOne(ctx, ls.Outcome, CheckoutRef{ID: c.ID}, r); err != nil {
+		return true, err
+	}
+	return false, nil
 }
 
 // reconcileOne settles one session's outcome and counts it.
@@ -96,7 +178,7 @@ func (s *Service) RunReconciler(ctx context.Context, interval time.Duration) err
 		case err != nil && ctx.Err() == nil:
 			s.log.ErrorContext(ctx, "reconciliation with Stripe failed; retrying at the next interval", "err", err)
 		case ran && r.Paid+r.Expired > 0:
-			s.log.InfoContext(ctx, "reconciliation with Stripe done", "listed", r.Listed, "paid", r.Paid, "expired", r.Expired)
+			s.log.InfoContext(ctx, "reconciliation with Stripe done", "listed_from", r.From, "listed", r.Listed, "paid", r.Paid, "expired", r.Expired, "mark", r.Mark)
 		}
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -281,9 +282,24 @@ func (s *Stripe) sessionCreated(res *http.Response) error {
 	return nil
 }
 
-// listSettled lists the sessions List added in place of stripe-mock's fixture.
+// Unlist takes every session List added out of Stripe's list.
+func (s *Stripe) Unlist() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listed = nil
+}
+
+// listSettled lists the sessions List added in place of stripe-mock's fixture: those created
+// at or after the request's created[gte], as Stripe does (a session without "created" always).
 func (s *Stripe) listSettled(res *http.Response) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return testkit.ListStripeSessions(res, s.listed)
+	since, _ := strconv.ParseInt(res.Request.URL.Query().Get("created[gte]"), 10, 64)
+	var listed []map[string]any
+	for _, fields := range s.listed {
+		if created, ok := fields["created"].(int64); !ok || created >= since {
+			listed = append(listed, fields)
+		}
+	}
+	return testkit.ListStripeSessions(res, listed)
 }

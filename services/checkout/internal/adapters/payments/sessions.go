@@ -13,19 +13,21 @@ import (
 // listPage is how many sessions one list request asks for (Stripe's largest page).
 const listPage = 100
 
-// RecentSessions lists the Checkout Sessions created since (created[gte]), every page, and
-// returns the outcome of each whose outcome is known: complete and paid (or needing no
-// payment) as checkout.session.completed, expired as checkout.session.expired. Sessions still
-// open, and completed ones awaiting a delayed payment, are left to their webhooks.
-func (c *Client) RecentSessions(ctx context.Context, since time.Time) ([]domain.PaymentEvent, error) {
+// RecentSessions lists the Checkout Sessions created since (created[gte]), every page, each
+// with its creation time and what its state says: complete as checkout.session.completed (paid,
+// needing no payment, or awaiting a delayed payment), expired as checkout.session.expired, open
+// with no outcome. A session whose ids hold U+0000 (none of Stripe's or checkout's do) is left
+// out.
+func (c *Client) RecentSessions(ctx context.Context, since time.Time) ([]domain.ListedSession, error) {
 	params := &stripe.CheckoutSessionListParams{CreatedRange: &stripe.RangeQueryParams{GreaterThanOrEqual: since.Unix()}}
 	params.Limit = stripe.Int64(listPage)
 	params.Context = ctx
-	var out []domain.PaymentEvent
+	var out []domain.ListedSession
 	it := c.api.CheckoutSessions.List(params)
 	for it.Next() {
-		if ev, ok := outcome(it.CheckoutSession()); ok {
-			out = append(out, ev)
+		s := it.CheckoutSession()
+		if ev, err := checked(outcome(s)); err == nil {
+			out = append(out, domain.ListedSession{Created: time.Unix(s.Created, 0).UTC(), Outcome: ev})
 		}
 	}
 	if err := it.Err(); err != nil {
@@ -34,14 +36,15 @@ func (c *Client) RecentSessions(ctx context.Context, since time.Time) ([]domain.
 	return out, nil
 }
 
-// outcome is the settled outcome of a listed session, if it has one.
-func outcome(s *stripe.CheckoutSession) (domain.PaymentEvent, bool) {
+// outcome reads a listed session's state as its webhook would report it (no kind while open).
+func outcome(s *stripe.CheckoutSession) domain.PaymentEvent {
 	switch s.Status {
 	case stripe.CheckoutSessionStatusExpired:
-		return sessionEvent(domain.PaymentExpired, s), true
+		return sessionEvent(domain.PaymentExpired, s)
 	case stripe.CheckoutSessionStatusComplete:
-		ev := sessionEvent(domain.PaymentCompleted, s)
-		return ev, ev.Paid
+		return sessionEvent(domain.PaymentCompleted, s)
 	}
-	return domain.PaymentEvent{}, false
+	ev := sessionEvent("", s)
+	ev.Paid = false
+	return ev
 }

@@ -54,34 +54,42 @@ func TestCreateSessionAndRefundOnStripeMock(t *testing.T) {
 }
 
 // TestRecentSessionsOnStripeMock lists sessions as reconciliation does: stripe-mock checks the
-// request (created[gte], limit) and its fixture session, open, is left out; sessions the proxy
-// lists as Stripe settled them come back as their outcomes, paid and expired, while a
-// completed session still awaiting a delayed payment is left out.
+// request (created[gte], limit); the sessions the proxy lists in place of its fixture come back
+// with their creation time and what their state says: paid, awaiting a delayed payment,
+// expired, open.
 func TestRecentSessionsOnStripeMock(t *testing.T) {
 	proxy := checkouttest.NewStripe(t)
 	c := client(t, proxy.URL)
 	since := time.Now().Add(-48 * time.Hour)
-	if evs, err := c.RecentSessions(t.Context(), since); err != nil || len(evs) != 0 {
-		t.Fatalf("sessions of stripe-mock alone: %+v %v", evs, err)
+	if ls, err := c.RecentSessions(t.Context(), since); err != nil || len(ls) != 0 {
+		t.Fatalf("sessions with none listed: %+v %v", ls, err)
 	}
 	if q := proxy.Last(checkouttest.RouteListSessions); q.Get("created[gte]") != strconv.FormatInt(since.Unix(), 10) || q.Get("limit") != "100" {
 		t.Fatalf("list query %v", q)
 	}
+	created := time.Now().Add(-2 * time.Hour).Truncate(time.Second).UTC()
 	meta := map[string]any{"checkoutId": "chk_1", "orderId": "ord_1"}
-	proxy.List(map[string]any{"id": "cs_paid", "status": "complete", "payment_status": "paid", "metadata": meta, "payment_intent": "pi_9", "amount_total": 5875, "currency": "eur"})
-	proxy.List(map[string]any{"id": "cs_slow", "status": "complete", "payment_status": "unpaid", "metadata": meta})
-	proxy.List(map[string]any{"id": "cs_gone", "status": "expired", "payment_status": "unpaid", "metadata": map[string]any{"checkoutId": "chk_2"}, "client_reference_id": "ord_2", "payment_intent": nil})
-	evs, err := c.RecentSessions(t.Context(), since)
-	if err != nil || len(evs) != 2 {
-		t.Fatalf("sessions %+v %v, want the paid and the expired one", evs, err)
+	proxy.List(map[string]any{"id": "cs_paid", "status": "complete", "payment_status": "paid", "metadata": meta, "payment_intent": "pi_9", "amount_total": 5875, "currency": "eur", "created": created.Unix()})
+	proxy.List(map[string]any{"id": "cs_slow", "status": "complete", "payment_status": "unpaid", "metadata": meta, "created": created.Unix()})
+	proxy.List(map[string]any{"id": "cs_gone", "status": "expired", "payment_status": "unpaid", "metadata": map[string]any{"checkoutId": "chk_2"}, "client_reference_id": "ord_2", "payment_intent": nil, "created": created.Unix()})
+	proxy.List(map[string]any{"id": "cs_open", "status": "open", "payment_status": "unpaid", "metadata": map[string]any{"checkoutId": "chk_3"}, "created": created.Add(time.Hour).Unix()})
+	ls, err := c.RecentSessions(t.Context(), since)
+	if err != nil || len(ls) != 4 {
+		t.Fatalf("sessions %+v %v, want the four listed", ls, err)
 	}
-	paid, expired := evs[0], evs[1]
-	if paid.Kind != domain.PaymentCompleted || !paid.Paid || paid.SessionID != "cs_paid" || paid.CheckoutID != "chk_1" || paid.OrderID != "ord_1" ||
-		paid.PaymentIntent != "pi_9" || *paid.AmountTotal != 5875 || paid.ID != "" {
+	paid, slow, expired, open := ls[0], ls[1], ls[2], ls[3]
+	if ev := paid.Outcome; !paid.Settles() || ev.Kind != domain.PaymentCompleted || !ev.Paid || ev.SessionID != "cs_paid" || ev.CheckoutID != "chk_1" ||
+		ev.OrderID != "ord_1" || ev.PaymentIntent != "pi_9" || *ev.AmountTotal != 5875 || ev.ID != "" || !paid.Created.Equal(created) {
 		t.Fatalf("paid session %+v", paid)
 	}
-	if expired.Kind != domain.PaymentExpired || expired.Paid || expired.SessionID != "cs_gone" || expired.CheckoutID != "chk_2" || expired.OrderID != "ord_2" {
+	if slow.Settles() || slow.Open() || slow.Outcome.Kind != domain.PaymentCompleted || slow.Outcome.Paid {
+		t.Fatalf("session awaiting a delayed payment %+v", slow)
+	}
+	if ev := expired.Outcome; !expired.Settles() || ev.Kind != domain.PaymentExpired || ev.Paid || ev.SessionID != "cs_gone" || ev.CheckoutID != "chk_2" || ev.OrderID != "ord_2" {
 		t.Fatalf("expired session %+v", expired)
+	}
+	if !open.Open() || open.Settles() || !open.Ours() || !open.Created.Equal(created.Add(time.Hour)) {
+		t.Fatalf("open session %+v", open)
 	}
 }
 

@@ -63,3 +63,8 @@ type PromocodeFailure struct {
 	DrainedAt    time.Time
 	BlockedUntil time.Time
 }
+
+type ReconcileMark struct {
+	ID           bool
+	SessionsFrom time.Time
+}

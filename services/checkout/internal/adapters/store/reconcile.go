@@ -1,0 +1,42 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/store/db"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
+)
+
+// UnsettledCheckouts returns, in one query, the checkouts of the ids that their sessions'
+// outcome could still move (see app.Repository).
+func (r *Repository) UnsettledCheckouts(ctx context.Context, paid, unpaid []string) ([]domain.Checkout, error) {
+	rows, err := r.q.UnsettledCheckouts(ctx, db.UnsettledCheckoutsParams{Paid: paid, Unpaid: unpaid})
+	if err != nil {
+		return nil, fmt.Errorf("unsettled checkouts: %w", err)
+	}
+	return toCheckouts(rows)
+}
+
+// ReconcileMark returns the creation time from which reconciliation lists sessions, zero
+// before any was recorded.
+func (r *Repository) ReconcileMark(ctx context.Context) (time.Time, error) {
+	mark, err := r.q.ReconcileMark(ctx)
+	if postgres.IsNoRows(err) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reconcile mark: %w", err)
+	}
+	return mark.UTC(), nil
+}
+
+// SetReconcileMark records the creation time from which reconciliation lists sessions.
+func (r *Repository) SetReconcileMark(ctx context.Context, mark time.Time) error {
+	if err := r.q.SetReconcileMark(ctx, mark); err != nil {
+		return fmt.Errorf("set reconcile mark: %w", err)
+	}
+	return nil
+}
