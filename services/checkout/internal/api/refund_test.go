@@ -147,6 +147,20 @@ func TestRefundOfAnUnfulfillableOrderSurvivesAStripeOutage(t *testing.T) {
 	}
 }
 
+// TestARefundDecidedIsMadeAtOnce: the refund worker of the process that decided a refund is
+// woken by the decision; it does not wait for its next scan (an hour here).
+func TestARefundDecidedIsMadeAtOnce(t *testing.T) {
+	env := start(t, checkouttest.Options{RefundScan: time.Hour})
+	s := opened(t, env, "")
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now()), "applied")
+	e := domain.OrderEvent{Type: domain.EventOrderUnfulfillable, OrderID: s.OrderID, Reason: "NO_PLACE_LEFT", PaymentRef: "pi_test_1"}
+	if err := env.Service.HandleOrderEvent(t.Context(), "msg_no_place", e); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, env, s.CheckoutID, "REFUNDED_NO_PLACE")
+	refundKeysOnly(t, env, s.OrderID, 1)
+}
+
 // TestLatePaymentRefundSurvivesAStripeOutage: the webhook of a late payment whose one-use code
 // another buyer took decides the refund and is acknowledged at once while Stripe refuses it;
 // Stripe's redelivery (the same event) is a duplicate. The refund worker makes the refund

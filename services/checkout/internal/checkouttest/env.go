@@ -53,6 +53,8 @@ type Options struct {
 	HoldTTL time.Duration
 	// PeerTimeout overrides how long a call to the catalog or registration may take (5 s).
 	PeerTimeout time.Duration
+	// RefundScan overrides how often the refund worker looks for due refunds (RefundScan).
+	RefundScan time.Duration
 }
 
 // Env is a running checkout service with its peers.
@@ -128,8 +130,11 @@ func (e *Env) serve(t testing.TB) {
 	})
 	api.Register(srv.App, e.Service, e.Issuers.Verifier(identity.Checkout))
 	e.App = srv.App
-	svc := e.Service
-	testkit.Background(t, func(ctx context.Context) error { return svc.RunRefunder(ctx, RefundScan) })
+	svc, scan := e.Service, e.opts.RefundScan
+	if scan == 0 {
+		scan = RefundScan
+	}
+	testkit.Background(t, func(ctx context.Context) error { return svc.RunRefunder(ctx, scan) })
 	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
