@@ -42,8 +42,9 @@ type Reconciled struct {
 // moves up to the oldest session that still holds it back: one of checkout's own sessions
 // still open, awaiting a delayed payment, or whose outcome failed to apply (a session lives 24
 // hours at most, so none holds it longer); with none, to markMargin before the newest listed.
-// Sessions of no checkout (another system's) are skipped. Each settled outcome is counted and
-// logged.
+// Sessions of no checkout (another system's), and those whose checkout is not found (a
+// checkout lost for good would hold the mark back for days), are passed. Each settled outcome
+// is counted and logged.
 func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
 	mark, err := s.repo.ReconcileMark(ctx)
 	if err != nil {
