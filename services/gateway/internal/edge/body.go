@@ -6,10 +6,8 @@ import (
 	"errors"
 	"mime"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
@@ -152,24 +150,4 @@ func redirectsAllowed(body []byte, allowed []string) error {
 		return httpserver.Invalid(problems).WithCode(codeRedirectNotAllowed)
 	}
 	return nil
-}
-
-// originOf returns scheme://host[:port] of u in lowercase, without a default port.
-func originOf(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" {
-		return ""
-	}
-	scheme, host := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname())
-	port := u.Port()
-	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
-		port = ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		return scheme + "://" + host + ":" + port
-	}
-	return scheme + "://" + host
 }
