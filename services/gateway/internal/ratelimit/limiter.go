@@ -18,28 +18,34 @@ import (
 type Limiter struct {
 	redis *redis_rate.Limiter
 	log   *slog.Logger
-	// share scales limits while limiting in-process: with N gateway instances, 1/N keeps the
-	// fleet-wide rate near the configured one.
-	share float64
+	// share scales limits while limiting in-process (the bits of a float64): with N gateway
+	// instances, 1/N keeps the fleet-wide rate within the configured one.
+	share atomic.Uint64
 	// pause is how long Redis is skipped after a failure before it is probed again.
 	pause     time.Duration
 	downUntil atomic.Int64
-	local     *expirable.LRU[string, *rate.Limiter]
+	local     *expirable.LRU[string, *localLimit]
 	leases    *expirable.LRU[string, *lease]
 	leasesMu  sync.Mutex
 }
 
-// New returns a Limiter over rdb.
+// New returns a Limiter over rdb that allows localShare of each limit while Redis is down.
 func New(rdb *redis.Client, log *slog.Logger, localShare float64) *Limiter {
-	return &Limiter{
+	l := &Limiter{
 		redis:  redis_rate.NewLimiter(rdb),
 		log:    log,
-		share:  localShare,
 		pause:  time.Second,
-		local:  expirable.NewLRU[string, *rate.Limiter](200_000, nil, time.Hour),
+		local:  expirable.NewLRU[string, *localLimit](200_000, nil, time.Hour),
 		leases: expirable.NewLRU[string, *lease](200_000, nil, time.Minute),
 	}
+	l.SetShare(localShare)
+	return l
 }
+
+// SetShare sets the share of each limit (in (0, 1]) this instance allows while Redis is down;
+// in-process limits already running take it at their next request, keeping the tokens they
+// have up to their new burst.
+func (l *Limiter) SetShare(share float64) { l.share.Store(math.Float64bits(share)) }
 
 // Allow takes one request from the bucket named key under limit.
 func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) Decision {
@@ -155,15 +161,29 @@ func (l *Limiter) leaseOf(key string) *lease {
 // FallingBack reports whether limits are currently kept in-process.
 func (l *Limiter) FallingBack() bool { return time.Now().UnixNano() < l.downUntil.Load() }
 
+// localLimit is an in-process limit and the share it was sized for.
+type localLimit struct {
+	*rate.Limiter
+	share atomic.Uint64
+}
+
+// allowLocal takes one request from the in-process bucket of key: limit scaled by the share,
+// its rate exactly and its burst rounded down, though never below one request.
 func (l *Limiter) allowLocal(key string, limit Limit) Decision {
-	scaled := max(1, int(math.Floor(float64(limit.Burst)*l.share)))
-	every := limit.Period / time.Duration(max(1, int(math.Floor(float64(limit.Rate)*l.share))))
+	bits := l.share.Load()
+	share := math.Float64frombits(bits)
+	scaled := max(1, int(math.Floor(float64(limit.Burst)*share)))
+	every := time.Duration(float64(limit.Period) / (float64(limit.Rate) * share))
+	now := time.Now()
 	lim, ok := l.local.Get(key)
 	if !ok {
-		lim = rate.NewLimiter(rate.Every(every), scaled)
+		lim = &localLimit{Limiter: rate.NewLimiter(rate.Every(every), scaled)}
+		lim.share.Store(bits)
 		l.local.Add(key, lim)
+	} else if lim.share.Swap(bits) != bits {
+		lim.SetLimitAt(now, rate.Every(every))
+		lim.SetBurstAt(now, scaled)
 	}
-	now := time.Now()
 	r := lim.ReserveN(now, 1)
 	if delay := r.DelayFrom(now); delay > 0 {
 		r.CancelAt(now)

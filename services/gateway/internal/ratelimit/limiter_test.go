@@ -69,6 +69,30 @@ func TestLimitsInProcessWhileRedisIsDown(t *testing.T) {
 	}
 }
 
+// TestANewShareAppliesToRunningLocalLimits: when the number of instances changes while Redis is
+// down, the in-process buckets already in use take the new share at once, keeping what they
+// have up to their new burst.
+func TestANewShareAppliesToRunningLocalLimits(t *testing.T) {
+	rdb, err := redisconn.Open("redis://127.0.0.1:1/0", false) // nothing listens on port 1
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdb.Close()
+	l := ratelimit.New(rdb, testkit.Logger(t), 1)
+	limit, _ := ratelimit.ParseLimit("10/h")
+	if allowed, _ := allowN(t, l, "k", limit, 2); allowed != 2 {
+		t.Fatalf("allowed %d of the first 2 under 10/h", allowed)
+	}
+	l.SetShare(0.25)
+	if allowed, _ := allowN(t, l, "k", limit, 10); allowed != 2 {
+		t.Fatalf("with a quarter share, a bucket with 8 tokens left allowed %d more, want its new burst of 2", allowed)
+	}
+	l.SetShare(1)
+	if allowed, _ := allowN(t, l, "k", limit, 10); allowed != 0 {
+		t.Fatalf("a larger share gave an empty bucket %d tokens at once, want none before it refills", allowed)
+	}
+}
+
 func TestParseLimit(t *testing.T) {
 	for in, want := range map[string]ratelimit.Limit{
 		"50/s": {Rate: 50, Burst: 50, Period: time.Second},
