@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/podiumhq/podium/libs/broker"
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
@@ -20,16 +21,29 @@ type listener struct {
 	*broker.Consumer
 }
 
+// Group prefixes of the listeners: each instance has one group of each, named by its instance
+// ID (GATEWAY_INSTANCE_ID must not start with "edge-").
+const (
+	keyEventsGroups = "gateway-"
+	catalogGroups   = "gateway-edge-"
+)
+
+// instanceGroup reports whether a group is an instance's key-event group: every running
+// instance has one with a member, so these groups count the instances.
+func instanceGroup(group string) bool {
+	return strings.HasPrefix(group, keyEventsGroups) && !strings.HasPrefix(group, catalogGroups)
+}
+
 // newRevocationListener applies auth's key events to the key cache, read from the topic's start
 // (replaying old revocations is harmless and closes the window before the group is joined).
 func newRevocationListener(cfg gwconfig.Config, store *keys.Store, log *slog.Logger) *listener {
-	return newListener(cfg, log, "key events", "gateway-", keys.Topic, false, store.HandleEvent)
+	return newListener(cfg, log, "key events", keyEventsGroups, keys.Topic, false, store.HandleEvent)
 }
 
 // newCatalogListener drops the edge cache's answers of an organizer whose events changed. A new
 // instance keeps nothing yet, so it starts with the events published after it joined.
 func newCatalogListener(cfg gwconfig.Config, edge *edgecache.Cache, log *slog.Logger) *listener {
-	return newListener(cfg, log, "catalog changes", "gateway-edge-", edgecache.CatalogTopic, true, edge.HandleCatalogEvent)
+	return newListener(cfg, log, "catalog changes", catalogGroups, edgecache.CatalogTopic, true, edge.HandleCatalogEvent)
 }
 
 func newListener(cfg gwconfig.Config, log *slog.Logger, what, groupPrefix, topic string, startAtEnd bool, h broker.Handler) *listener {

@@ -24,6 +24,7 @@ import (
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
 	"github.com/podiumhq/podium/services/gateway/internal/edge"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
+	"github.com/podiumhq/podium/services/gateway/internal/fleet"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
@@ -67,13 +68,14 @@ func runEdge(ctx context.Context, cfg gwconfig.Config, log *slog.Logger) error {
 		return err
 	}
 	listeners := newListeners(cfg, gw, log)
+	instances := countInstances(cfg, gw.Limiter, log)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: readiness(listeners),
 	})
 	if err := gw.Register(srv.App); err != nil {
 		return err
 	}
-	err = serve(ctx, cfg, srv, gw.Admission, listeners)
+	err = serve(ctx, cfg, srv, gw.Admission, instances, listeners)
 	log.Info("stopped", "err", err)
 	return err
 }
@@ -110,7 +112,7 @@ func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge
 		MinLimit: cfg.AdmissionMinLimit, InitialLimit: cfg.AdmissionInitialLimit, MaxLimit: cfg.AdmissionMaxLimit, Log: log,
 	})
 	return &edge.Gateway{
-		Keys: store, Limiter: ratelimit.New(rdb, log, cfg.RateLimitLocalShare), Limits: limits(cfg),
+		Keys: store, Limiter: ratelimit.New(rdb, log, 1), Limits: limits(cfg),
 		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver,
 		Upstreams: upstreams, Admission: admit, Edge: edgeCache, Log: log, Now: time.Now,
 	}, nil
@@ -126,6 +128,22 @@ func newListeners(cfg gwconfig.Config, gw *edge.Gateway, log *slog.Logger) []*li
 	return listeners
 }
 
+// countInstances returns the counter of the live gateway instances, which sets the share of
+// each limit the limiter allows while Redis is down (one over the configured maximum until they
+// are counted). Each instance's key-event group has a member while it runs; they are counted
+// every 2 seconds, and a count holds for 30 seconds, longer than an instance that left its group
+// at SIGTERM may still serve (its drain delay and shutdown timeout).
+func countInstances(cfg gwconfig.Config, limiter *ratelimit.Limiter, log *slog.Logger) *fleet.Counter {
+	return fleet.New(fleet.Options{
+		Members: func(ctx context.Context) (map[string]int, error) {
+			return broker.GroupMembers(ctx, cfg.KafkaBrokers, instanceGroup)
+		},
+		Self: keyEventsGroups + cfg.InstanceID, Max: cfg.MaxInstances,
+		Interval: 2 * time.Second, Hold: 30 * time.Second, Timeout: 5 * time.Second,
+		Share: limiter.SetShare, Log: log,
+	})
+}
+
 // readiness makes the instance ready only once every listener has joined its topic.
 func readiness(listeners []*listener) []httpserver.Check {
 	var ready []httpserver.Check
@@ -135,11 +153,12 @@ func readiness(listeners []*listener) []httpserver.Check {
 	return ready
 }
 
-// serve runs the listeners, the admission's calibrations and srv until ctx ends or one of them
-// fails.
-func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, admit *admission.Controller, listeners []*listener) error {
+// serve runs the listeners, the admission's calibrations, the count of instances and srv until
+// ctx ends or one of them fails.
+func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, admit *admission.Controller, instances *fleet.Counter, listeners []*listener) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return admit.Run(gctx) })
+	g.Go(func() error { return instances.Run(gctx) })
 	for _, l := range listeners {
 		g.Go(func() error { return l.Run(gctx) })
 	}

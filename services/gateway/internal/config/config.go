@@ -3,6 +3,7 @@ package config
 
 import (
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/podiumhq/podium/libs/config"
@@ -24,8 +25,12 @@ type Config struct {
 
 	RedisURL string `env:"REDIS_URL" envDefault:"redis://127.0.0.1:6379/0" secret:"true"`
 	config.Kafka
-	// InstanceID names this instance's consumer group: every instance must see every key event.
+	// InstanceID names this instance's consumer groups: every instance must see every key event.
 	InstanceID string `env:"GATEWAY_INSTANCE_ID"`
+	// MaxInstances is the most gateway instances that may run at once (the autoscaler's maximum
+	// plus its rolling-update surge). While Redis is down each instance allows one over the
+	// instances counted on Kafka of each limit, and one over this while they cannot be counted.
+	MaxInstances int `env:"GATEWAY_MAX_INSTANCES" envDefault:"1"`
 
 	IdentityPrivateKey string        `env:"IDENTITY_PRIVATE_KEY,notEmpty" secret:"true"`
 	IdentityTokenTTL   time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
@@ -62,15 +67,16 @@ type Config struct {
 	AdmissionMinLimit     uint `env:"ADMISSION_MIN_LIMIT" envDefault:"16"`
 	AdmissionInitialLimit uint `env:"ADMISSION_INITIAL_LIMIT" envDefault:"64"`
 	AdmissionMaxLimit     uint `env:"ADMISSION_MAX_LIMIT" envDefault:"1024"`
-	// RateLimitLocalShare is the share of each limit one instance allows while Redis is down.
-	RateLimitLocalShare float64 `env:"RATE_LIMIT_LOCAL_SHARE" envDefault:"1"`
 }
 
 // Validate checks the settings that parsing alone does not.
 func (c Config) Validate() error {
 	errs := []error{c.Base.Validate(), c.Kafka.Validate()}
-	if c.RateLimitLocalShare <= 0 || c.RateLimitLocalShare > 1 {
-		errs = append(errs, errors.New("RATE_LIMIT_LOCAL_SHARE must be in (0, 1]"))
+	if c.MaxInstances < 1 {
+		errs = append(errs, errors.New("GATEWAY_MAX_INSTANCES must be at least 1"))
+	}
+	if strings.HasPrefix(c.InstanceID, "edge-") {
+		errs = append(errs, errors.New("GATEWAY_INSTANCE_ID must not start with edge- (gateway-edge-<instance> are the catalog listeners' groups)"))
 	}
 	if c.IdentityTokenTTL < 10*time.Second {
 		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be at least 10s"))

@@ -1,0 +1,30 @@
+package config_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/testkit"
+	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
+)
+
+// TestInstancesSettings: one instance at most by default (a single gateway keeps whole limits
+// while Redis is down); no fewer than one, and no instance ID that would name a catalog
+// listener's group.
+func TestInstancesSettings(t *testing.T) {
+	base := map[string]string{"KAFKA_BROKERS": "127.0.0.1:9092", "IDENTITY_PRIVATE_KEY": "seed"}
+	testkit.SetEnv(t, base)
+	cfg, err := config.Load[gwconfig.Config]()
+	if err != nil || cfg.MaxInstances != 1 {
+		t.Fatalf("defaults: GATEWAY_MAX_INSTANCES %d (%v), want 1", cfg.MaxInstances, err)
+	}
+	for name, value := range map[string]string{"GATEWAY_MAX_INSTANCES": "0", "GATEWAY_INSTANCE_ID": "edge-1"} {
+		t.Run(name, func(t *testing.T) {
+			testkit.SetEnv(t, map[string]string{name: value})
+			if _, err := config.Load[gwconfig.Config](); err == nil || !strings.Contains(err.Error(), name) {
+				t.Fatalf("%s=%s: %v, want an error naming it", name, value, err)
+			}
+		})
+	}
+}
