@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strconv"
 	"sync"
 	"testing"
@@ -15,9 +16,14 @@ import (
 // sessionFrom posts a checkout session with a publishable key as the client at ip (the suite's
 // gateways trust X-Forwarded-For from 127.0.0.1). The body need not be valid: limits apply first.
 func sessionFrom(t *testing.T, key, ip string) response {
+	return sessionAt(t, sys.GatewayURL(), key, ip)
+}
+
+// sessionAt is sessionFrom through the gateway at base.
+func sessionAt(t *testing.T, base, key, ip string) response {
 	h := browser(key, site)
 	h["X-Forwarded-For"] = ip
-	return do(t, req{"POST", gw("/browser/checkout/registration/session"), h, "{}"})
+	return do(t, req{"POST", base + "/external/v1/browser/checkout/registration/session", h, "{}"})
 }
 
 func TestCheckoutSessionLimitPerKey(t *testing.T) {
@@ -66,12 +72,44 @@ func wantRetryHeaders(t *testing.T, res response, limit int) {
 }
 
 // TestLimitsHoldWithoutRedis stops the gateways' Redis: requests keep being served and limited
-// in-process, never failing with a 5xx; when Redis is back, shared limits resume.
+// in-process, never failing with a 5xx, and the two gateways together let through no more than
+// a limit allows, each allowing its share (one over the instances it counted); when Redis is
+// back, shared limits resume.
 func TestLimitsHoldWithoutRedis(t *testing.T) {
 	org := newOrganizer(t)
 	k := newKey(t, org, stack.KeySpec{Type: "secret", Scopes: stack.AllScopes})
+	pub := newKey(t, org, stack.KeySpec{Type: "publishable", Origins: []string{site}})
+	gateways := sys.GatewayURLs
+	if len(gateways) < 2 {
+		t.Fatalf("the suite runs %d gateways, this test needs two", len(gateways))
+	}
+	for _, base := range gateways {
+		testkit.Eventually(t, 30*time.Second, func() string {
+			if n := metricTotal(t, base, "gateway_instances"); n < len(gateways) {
+				return fmt.Sprintf("gateway %s counts %d instances, want at least %d", base, n, len(gateways))
+			}
+			return ""
+		})
+	}
 	if err := sys.StopRedis(); err != nil {
 		t.Fatal(err)
+	}
+
+	// Checkout sessions of one key from as many addresses, spread over both gateways: only the
+	// key's limit can refuse them, and it refills one session every 12 seconds.
+	admitted := 0
+	for i := range 4 * checkoutPerKeyLimit {
+		res := sessionAt(t, gateways[i%len(gateways)], pub.Key, "192.0.2."+strconv.Itoa(100+i))
+		if res.status >= 500 {
+			t.Fatalf("a checkout session with Redis down: %d %s", res.status, res.body)
+		}
+		if res.status != 429 {
+			admitted++
+		}
+	}
+	if admitted == 0 || admitted > checkoutPerKeyLimit {
+		t.Fatalf("with Redis down, %d gateways let %d of %d checkout sessions through, want between 1 and the key's limit of %d",
+			len(gateways), admitted, 4*checkoutPerKeyLimit, checkoutPerKeyLimit)
 	}
 	// The requests go at once, so that they outrun the in-process limit's refill however slow
 	// the machine is.
@@ -102,17 +140,6 @@ func TestLimitsHoldWithoutRedis(t *testing.T) {
 	allowed := perKeyLimit + int(elapsed.Seconds()*perKeyLimit) + 1
 	if counts[404] == 0 || counts[429] == 0 || counts[404] > allowed {
 		t.Fatalf("with Redis down, %v: want requests served (404 from catalog, at most %d) and the rest limited", counts, allowed)
-	}
-	pub := newKey(t, org, stack.KeySpec{Type: "publishable", Origins: []string{site}})
-	limited := 0
-	for range checkoutPerIPLimit + 2 {
-		res := sessionFrom(t, pub.Key, "192.0.2.44")
-		if res.status == 429 {
-			limited++
-		}
-	}
-	if limited == 0 {
-		t.Fatal("checkout sessions were not limited with Redis down")
 	}
 
 	if err := sys.StartRedis(t.Context()); err != nil {
