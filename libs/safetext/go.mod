@@ -1,0 +1,3 @@
+module github.com/podiumhq/podium/libs/safetext
+
+go 1.26

@@ -1,0 +1,136 @@
+// Package safetext keeps stored text from forging or hiding what people read: it tells which
+// names are safe to accept (Valid) and escapes text for a terminal (Escape, EscapeJSON), so a
+// name cannot start a line of its own, move the cursor, clear what was printed or reorder the
+// text after it.
+//
+// The unsafe characters are the control characters (Unicode Cc: C0, DEL and C1, among them
+// line breaks, tabs and the escape that starts ANSI sequences), the format characters (Cf:
+// direction overrides and isolates, zero-width spaces, invisible tags, …) except the zero-width
+// non-joiner and joiner, and the line and paragraph separators (Zl, Zp). The two joiners are
+// kept: Persian and Indic words and emoji sequences need them, and they neither hide nor
+// reorder text.
+package safetext
+
+import (
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Rule words the rule for a problem about one field, after its name ("name " + Rule).
+const Rule = "must not contain control characters (line breaks, tabs, escape sequences, " +
+	"direction overrides or other invisible formatting)"
+
+// Pattern is the regular expression (Go's syntax, also ECMA-262's with the u flag) of a safe
+// text: what Valid accepts among valid UTF-8 strings. The OpenAPI document's names carry it.
+const Pattern = "^(?:[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]|[\u200c\u200d])*$"
+
+// The format characters that are safe.
+const (
+	zeroWidthNonJoiner = '\u200c'
+	zeroWidthJoiner    = '\u200d'
+)
+
+// Unsafe reports whether r is a character that can forge or hide text where it is shown: a
+// control character, a format character other than the two joiners, or a line or paragraph
+// separator.
+func Unsafe(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return true
+	case r < 0x80 || r == zeroWidthNonJoiner || r == zeroWidthJoiner:
+		return false
+	}
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
+}
+
+// Valid reports whether s is valid UTF-8 without an unsafe character.
+func Valid(s string) bool {
+	for i := 0; i < len(s); {
+		if c := s[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || Unsafe(r) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// Escape returns s as it is when it is Valid, and otherwise quoted and escaped as a Go string
+// literal (strconv.Quote): "key\n2026-11-28 key.revoked" prints on one line, with its quotes
+// telling that it was escaped.
+func Escape(s string) string {
+	if Valid(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// EscapeJSON returns the JSON text b with every unsafe character and invalid byte written as a
+// \u escape (U+FFFD for an invalid byte), so the JSON means what it meant and prints safely;
+// the newlines, tabs and spaces between its tokens are kept (nothing else unsafe can be there
+// in valid JSON). It returns b itself when there is nothing to escape.
+func EscapeJSON(b []byte) []byte {
+	var out []byte
+	inString, escaped, done := false, false, 0
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case !inString && (c >= 0x20 && c != 0x7f || c == '\n' || c == '\t'):
+				inString = c == '"'
+			case !inString:
+				out = appendEscape(append(out, b[done:i]...), rune(c))
+				done = i + 1
+			case escaped:
+				escaped = false
+			case c == '\\':
+				escaped = true
+			case c == '"':
+				inString = false
+			case c < 0x20 || c == 0x7f:
+				out = appendEscape(append(out, b[done:i]...), rune(c))
+				done = i + 1
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			r = utf8.RuneError
+		} else if !Unsafe(r) {
+			i += size
+			continue
+		}
+		out = appendEscape(append(out, b[done:i]...), r)
+		i += size
+		done = i
+	}
+	if out == nil {
+		return b
+	}
+	return append(out, b[done:]...)
+}
+
+// appendEscape appends r as JSON's \u escape, a surrogate pair beyond the Basic Multilingual
+// Plane.
+func appendEscape(b []byte, r rune) []byte {
+	if r >= 0x10000 {
+		r -= 0x10000
+		b = appendHex(b, 0xd800+(r>>10))
+		return appendHex(b, 0xdc00+(r&0x3ff))
+	}
+	return appendHex(b, r)
+}
+
+func appendHex(b []byte, r rune) []byte {
+	const digits = "0123456789abcdef"
+	return append(b, '\\', 'u', digits[r>>12&0xf], digits[r>>8&0xf], digits[r>>4&0xf], digits[r&0xf])
+}

@@ -1,0 +1,137 @@
+package safetext_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/podiumhq/podium/libs/safetext"
+)
+
+func TestValid(t *testing.T) {
+	cases := []struct {
+		s    string
+		want bool
+	}{
+		{"", true},
+		{"Trail Club", true},
+		{"Lucía García", true},
+		{"Iron Pair 🏋️‍♀️", true},      // an emoji sequence joined by U+200D
+		{"می\u200cخواهم", true},        // Persian with a zero-width non-joiner
+		{"Ünïcødé – “quotes” …", true}, // punctuation and symbols
+		{"a\u00a0b", true},             // a no-break space is a space, not a control
+		{"backend\n2026-11-28 key.revoked", false},
+		{"tab\there", false},
+		{"cr\rhere", false},
+		{"\x1b[2Kcleared", false},
+		{"del\x7f", false},
+		{"c1\u009b2K", false}, // CSI as a C1 control
+		{"evil\u202etxt.exe", false},
+		{"isolate\u2066x\u2069", false},
+		{"mark\u200f", false},
+		{"zero\u200bwidth", false},
+		{"bom\ufeff", false},
+		{"soft\u00adhyphen", false},
+		{"tag\U000E0041", false},
+		{"line\u2028sep", false},
+		{"para\u2029sep", false},
+		{"bad\xffutf8", false},
+	}
+	re := regexp.MustCompile(safetext.Pattern)
+	for _, c := range cases {
+		if got := safetext.Valid(c.s); got != c.want {
+			t.Errorf("Valid(%q) = %v, want %v", c.s, got, c.want)
+		}
+		if utf8.ValidString(c.s) && re.MatchString(c.s) != c.want {
+			t.Errorf("Pattern on %q = %v, want %v", c.s, !c.want, c.want)
+		}
+	}
+}
+
+func TestEscape(t *testing.T) {
+	cases := map[string]string{
+		"Trail Club":                  "Trail Club",
+		`AC\DC`:                       `AC\DC`,
+		"secret key x\n2026-11-28 ok": `"secret key x\n2026-11-28 ok"`,
+		"\x1b[2Khidden":               `"\x1b[2Khidden"`,
+		"rtl\u202eexe.txt":            `"rtl\u202eexe.txt"`,
+		"bad\xff":                     `"bad\xff"`,
+	}
+	for in, want := range cases {
+		if got := safetext.Escape(in); got != want {
+			t.Errorf("Escape(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestEscapeJSON(t *testing.T) {
+	in := []byte("{\n\t\"name\": \"a\u202eb\\n\u009b\U000E0041\",\n  \"ok\": \"Lucía 🏋️‍♀️\"\n}")
+	want := "{\n\t\"name\": \"a\\u202eb\\n\\u009b\\udb40\\udc41\",\n  \"ok\": \"Lucía 🏋️‍♀️\"\n}"
+	if got := string(safetext.EscapeJSON(in)); got != want {
+		t.Fatalf("EscapeJSON:\n got %s\nwant %s", got, want)
+	}
+	clean := []byte(`{"name": "Trail Club", "n": 1}`)
+	if got := safetext.EscapeJSON(clean); &got[0] != &clean[0] {
+		t.Fatal("EscapeJSON copied a text with nothing to escape")
+	}
+	if got := string(safetext.EscapeJSON([]byte("{\x1b[2K}\r"))); got != `{\u001b[2K}\u000d` {
+		t.Fatalf("controls outside strings: %q", got)
+	}
+}
+
+// FuzzEscape: whatever the text, its escaped form is safe, and reads back as the text.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"Trail Club", "x\n2026 key.revoked", "\x1b[2K", "a\u202eb", "\xff", `"q\"`} {
+		f.Add(s)
+	}
+	re := regexp.MustCompile(safetext.Pattern)
+	f.Fuzz(func(t *testing.T, s string) {
+		e := safetext.Escape(s)
+		if !safetext.Valid(e) {
+			t.Fatalf("Escape(%q) = %q is not safe", s, e)
+		}
+		if safetext.Valid(s) {
+			if e != s {
+				t.Fatalf("Escape changed the safe %q to %q", s, e)
+			}
+		} else if back, err := strconv.Unquote(e); err != nil || back != s {
+			t.Fatalf("Escape(%q) = %s does not read back: %q, %v", s, e, back, err)
+		}
+		if utf8.ValidString(s) && re.MatchString(s) != safetext.Valid(s) {
+			t.Fatalf("Pattern and Valid disagree on %q", s)
+		}
+	})
+}
+
+// FuzzEscapeJSON: the escaped JSON holds the same value and nothing unsafe.
+func FuzzEscapeJSON(f *testing.F) {
+	for _, s := range []string{"Trail Club", "x\n2026 key.revoked", "\x1b[2K", "a\u202eb\U000E0041", "\xff", `"q\"`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		raw, err := json.MarshalIndent(map[string]any{"s": s, "list": []string{s}}, "", "\t")
+		if err != nil {
+			t.Fatal(err)
+		}
+		escaped := safetext.EscapeJSON(raw)
+		var before, after any
+		if err := json.Unmarshal(raw, &before); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(escaped, &after); err != nil {
+			t.Fatalf("escaped JSON %q is invalid: %v", escaped, err)
+		}
+		b1, _ := json.Marshal(before)
+		b2, _ := json.Marshal(after)
+		if !bytes.Equal(b1, b2) {
+			t.Fatalf("escaping changed the value: %s, then %s", b1, b2)
+		}
+		if !safetext.Valid((strings.NewReplacer("\n", "", "\t", "").Replace(string(escaped)))) {
+			t.Fatalf("EscapeJSON left something unsafe: %q", escaped)
+		}
+	})
+}
