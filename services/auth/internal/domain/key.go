@@ -8,8 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/podiumhq/podium/libs/apikey"
-
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // KeyType is the kind of API key.
@@ -98,6 +98,8 @@ func validateKeyRequest(r KeyRequest, now time.Time) (Key, error) {
 		p.Add("name is required")
 	case utf8.RuneCountInString(k.Name) > MaxKeyNameLen:
 		p.Addf("name must be at most %d characters", MaxKeyNameLen)
+	case !safetext.Valid(k.Name):
+		p.Add("name " + safetext.Rule)
 	}
 	switch k.Type {
 	case SecretKey:

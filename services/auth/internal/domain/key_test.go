@@ -9,6 +9,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/safetext"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
@@ -25,7 +26,13 @@ func problemsOf(t *testing.T, err error) []string {
 }
 
 func TestNewKeyValidation(t *testing.T) {
-	secret := func(r domain.KeyRequest) domain.KeyRequest { r.Type, r.Name = "secret", "ci"; return r }
+	secret := func(r domain.KeyRequest) domain.KeyRequest {
+		r.Type = "secret"
+		if r.Name == "" {
+			r.Name = "ci"
+		}
+		return r
+	}
 	public := func(r domain.KeyRequest) domain.KeyRequest { r.Type, r.Name = "publishable", "site"; return r }
 	cases := []struct {
 		name string
@@ -61,6 +68,12 @@ func TestNewKeyValidation(t *testing.T) {
 			[]string{"type must be one of secret, publishable"}},
 		{"long name", domain.KeyRequest{Type: "secret", Name: strings.Repeat("n", 101), Scopes: []string{"events:read"}},
 			[]string{"name must be at most 100 characters"}},
+		{"name forging an audit line", secret(domain.KeyRequest{Name: "ci\n2026-11-28T10:00:00Z  operator  key.revoked", Scopes: []string{"events:read"}}),
+			[]string{"name " + safetext.Rule}},
+		{"name with an ANSI escape", secret(domain.KeyRequest{Name: "ci\x1b[2K", Scopes: []string{"events:read"}}),
+			[]string{"name " + safetext.Rule}},
+		{"name with a direction override", secret(domain.KeyRequest{Name: "ci\u202egnp.exe", Scopes: []string{"events:read"}}),
+			[]string{"name " + safetext.Rule}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -149,6 +162,10 @@ func TestNewOrganizer(t *testing.T) {
 	}
 	_, err = domain.NewOrganizer(strings.Repeat("é", 201), now)
 	if got := problemsOf(t, err); !slices.Equal(got, []string{"name must be at most 200 characters"}) {
+		t.Fatalf("problems %q", got)
+	}
+	_, err = domain.NewOrganizer("Trail\tClub\u2028", now)
+	if got := problemsOf(t, err); !slices.Equal(got, []string{"name " + safetext.Rule}) {
 		t.Fatalf("problems %q", got)
 	}
 }

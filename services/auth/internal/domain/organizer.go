@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // MaxOrganizerNameLen is the longest organizer name accepted, in characters.
@@ -27,6 +28,8 @@ func NewOrganizer(name string, now time.Time) (Organizer, error) {
 		p.Add("name is required")
 	case utf8.RuneCountInString(name) > MaxOrganizerNameLen:
 		p.Addf("name must be at most %d characters", MaxOrganizerNameLen)
+	case !safetext.Valid(name):
+		p.Add("name " + safetext.Rule)
 	}
 	if err := p.Err(fault.Invalid); err != nil {
 		return Organizer{}, err
