@@ -41,7 +41,7 @@ func printAuditLog(out io.Writer, l list[auditEntry]) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "AT\tACTOR\tADDRESS\tACTION\tSUBJECT\tDETAIL")
 	for _, e := range l.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", stamp(&e.At), e.Actor, orDash(e.Address), e.Action, e.SubjectID, e.Detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", stamp(&e.At), text(e.Actor), orDash(text(e.Address)), text(e.Action), text(e.SubjectID), text(e.Detail))
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(out, total(len(l.Data), l.Offset, l.Total))

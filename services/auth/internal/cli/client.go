@@ -29,14 +29,15 @@ func call(ctx context.Context, c *peer.Client, method, path string, body any) ([
 }
 
 // Explain says why a command failed, as an operator reads it: the request and the admin API's
-// answer (its status and messages), or why the API could not be reached.
+// answer (its status and messages), or why the API could not be reached; escaped like the
+// output (text), since the answer may quote what was sent.
 func Explain(err error) string {
 	f, ok := fault.Of(err)
 	switch {
 	case !ok || f.Err == nil:
-		return err.Error()
+		return text(err.Error())
 	case f.Kind == fault.Unavailable:
-		return "the admin API is unavailable: " + f.Err.Error()
+		return text("the admin API is unavailable: " + f.Err.Error())
 	}
-	return f.Err.Error()
+	return text(f.Err.Error())
 }

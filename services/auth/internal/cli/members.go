@@ -86,6 +86,6 @@ func memberSignInLink(ctx context.Context, c *peer.Client, args []string, out io
 		return err
 	}
 	return render(out, b, f.json, func(out io.Writer, l signInLink) {
-		fmt.Fprintf(out, "Console sign-in link for %s (single use, any browser, until %s):\n%s\n", l.Email, stamp(&l.ExpiresAt), l.URL)
+		fmt.Fprintf(out, "Console sign-in link for %s (single use, any browser, until %s):\n%s\n", text(l.Email), stamp(&l.ExpiresAt), text(l.URL))
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // organizer is an organizer as the admin API returns it.
@@ -57,6 +59,7 @@ type list[T any] struct {
 }
 
 // render writes the response b as indented JSON, or decodes it into a T and prints it readably.
+// Either way, no text of the answer reaches the terminal unescaped (see text).
 func render[T any](out io.Writer, b []byte, asJSON bool, print func(io.Writer, T)) error {
 	if asJSON {
 		var buf bytes.Buffer
@@ -64,7 +67,7 @@ func render[T any](out io.Writer, b []byte, asJSON bool, print func(io.Writer, T
 			return fmt.Errorf("admin API answered with invalid JSON: %w", err)
 		}
 		buf.WriteByte('\n')
-		_, err := buf.WriteTo(out)
+		_, err := out.Write(safetext.EscapeJSON(buf.Bytes()))
 		return err
 	}
 	var v T
@@ -75,8 +78,13 @@ func render[T any](out io.Writer, b []byte, asJSON bool, print func(io.Writer, T
 	return nil
 }
 
+// text is a text of the admin API as the terminal shows it: escaped and quoted when it holds
+// control characters (safetext.Escape), so that no name, even one stored before names were
+// checked, can start a line, move the cursor or reorder what follows.
+func text(s string) string { return safetext.Escape(s) }
+
 func printOrganizer(out io.Writer, o createdOrganizer) {
-	fmt.Fprintf(out, "Created organizer %s (%s) at %s.\n", o.ID, o.Name, stamp(&o.CreatedAt))
+	fmt.Fprintf(out, "Created organizer %s (%s) at %s.\n", text(o.ID), text(o.Name), stamp(&o.CreatedAt))
 	if o.Owner != nil {
 		printMemberAs("Added")(out, *o.Owner)
 	}
@@ -85,7 +93,7 @@ func printOrganizer(out io.Writer, o createdOrganizer) {
 // printMemberAs prints a member after the verb of what was done to it.
 func printMemberAs(done string) func(io.Writer, member) {
 	return func(out io.Writer, m member) {
-		fmt.Fprintf(out, "%s member %s (%s, %s) of organizer %s.\n", done, m.ID, m.Email, m.Role, m.OrganizerID)
+		fmt.Fprintf(out, "%s member %s (%s, %s) of organizer %s.\n", done, text(m.ID), text(m.Email), text(m.Role), text(m.OrganizerID))
 	}
 }
 
@@ -93,7 +101,7 @@ func printMembers(out io.Writer, l list[member]) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tCREATED\tUPDATED")
 	for _, m := range l.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Email, m.Role, stamp(&m.CreatedAt), stamp(&m.UpdatedAt))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", text(m.ID), text(m.Email), text(m.Role), stamp(&m.CreatedAt), stamp(&m.UpdatedAt))
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(out, total(len(l.Data), l.Offset, l.Total))
@@ -103,22 +111,22 @@ func printOrganizers(out io.Writer, l list[organizer]) {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tCREATED")
 	for _, o := range l.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", o.ID, o.Name, stamp(&o.CreatedAt))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", text(o.ID), text(o.Name), stamp(&o.CreatedAt))
 	}
 	_ = tw.Flush()
 	fmt.Fprintln(out, total(len(l.Data), l.Offset, l.Total))
 }
 
 func printCreatedKey(out io.Writer, k key) {
-	fmt.Fprintf(out, "Created %s key %s (%s) for organizer %s.\n", k.Type, k.ID, k.Name, k.OrganizerID)
+	fmt.Fprintf(out, "Created %s key %s (%s) for organizer %s.\n", text(k.Type), text(k.ID), text(k.Name), text(k.OrganizerID))
 	fmt.Fprintf(out, "%s: %s\n", accessLabel(k), access(k))
 	fmt.Fprintf(out, "Expires: %s\n\n", stamp(k.ExpiresAt))
-	fmt.Fprintf(out, "    %s\n\n", k.Key)
+	fmt.Fprintf(out, "    %s\n\n", text(k.Key))
 	fmt.Fprintln(out, "This key will not be shown again: store it now, for example in a secret manager.")
 }
 
 func printRevokedKey(out io.Writer, k key) {
-	fmt.Fprintf(out, "Key %s (%s, %s...%s) is revoked since %s.\n", k.ID, k.Name, k.Prefix, k.Last4, stamp(k.RevokedAt))
+	fmt.Fprintf(out, "Key %s (%s, %s...%s) is revoked since %s.\n", text(k.ID), text(k.Name), text(k.Prefix), text(k.Last4), stamp(k.RevokedAt))
 }
 
 func printKeys(out io.Writer, l list[key]) {
@@ -126,7 +134,7 @@ func printKeys(out io.Writer, l list[key]) {
 	fmt.Fprintln(tw, "ID\tTYPE\tNAME\tKEY\tSCOPES / ORIGINS\tCREATED\tLAST USED\tEXPIRES\tSTATUS")
 	now := time.Now()
 	for _, k := range l.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s...%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.Type, k.Name, k.Prefix, k.Last4,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s...%s\t%s\t%s\t%s\t%s\t%s\n", text(k.ID), text(k.Type), text(k.Name), text(k.Prefix), text(k.Last4),
 			access(k), stamp(&k.CreatedAt), stamp(k.LastUsedAt), stamp(k.ExpiresAt), status(k, now))
 	}
 	_ = tw.Flush()
@@ -142,9 +150,9 @@ func accessLabel(k key) string {
 
 func access(k key) string {
 	if k.Type == "publishable" {
-		return strings.Join(k.AllowedOrigins, ",")
+		return text(strings.Join(k.AllowedOrigins, ","))
 	}
-	return strings.Join(k.Scopes, ",")
+	return text(strings.Join(k.Scopes, ","))
 }
 
 func status(k key, now time.Time) string {
