@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // ErrUsage marks a command line that is not understood; the services' mains answer it with
@@ -30,7 +32,7 @@ Dead letters of svc's consumers (brokers from KAFKA_BROKERS):
 }
 
 // RunDeadLetters runs the dead-letters command: args are what follows "dead-letters" on the
-// command line. It prints one JSON object a line to out.
+// command line. It prints one JSON object a line to out, escaped for a terminal (writeLine).
 func RunDeadLetters(ctx context.Context, d DeadLetters, args []string, out io.Writer) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: dead-letters needs list or replay", ErrUsage)
@@ -51,8 +53,7 @@ func RunDeadLetters(ctx context.Context, d DeadLetters, args []string, out io.Wr
 		return fmt.Errorf("%w: one dead letter needs --topic, --partition and --offset", ErrUsage)
 	}
 	sel.One = sel.Offset >= 0
-	enc := json.NewEncoder(out)
-	emit := func(dl DeadLetter) error { return enc.Encode(dl) }
+	emit := func(dl DeadLetter) error { return writeLine(out, dl) }
 	switch args[0] {
 	case "list":
 		return d.List(ctx, sel, emit)
@@ -60,4 +61,16 @@ func RunDeadLetters(ctx context.Context, d DeadLetters, args []string, out io.Wr
 		return d.Replay(ctx, sel, emit)
 	}
 	return fmt.Errorf("%w: unknown dead-letters command %q", ErrUsage, args[0])
+}
+
+// writeLine prints dl as one line of JSON in which every character that could move the
+// cursor, clear a line or reorder text is escaped (safetext.EscapeJSON): a dead letter's key,
+// type and reason come from whoever produced the message.
+func writeLine(out io.Writer, dl DeadLetter) error {
+	b, err := json.Marshal(dl)
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(safetext.EscapeJSON(b), '\n'))
+	return err
 }

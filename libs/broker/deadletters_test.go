@@ -14,6 +14,7 @@ import (
 	"github.com/segmentio/kafka-go"
 
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // command runs `dead-letters args...` for service and returns the JSON lines it printed.
@@ -140,5 +141,36 @@ func TestDeadLettersCommandLine(t *testing.T) {
 	}
 	if _, err := command(t, brokers, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
 		t.Errorf("a topic the service does not consume: %v", err)
+	}
+}
+
+// TestDeadLettersPrintNoControlCharacters: a dead letter's key, type and reason come from
+// whoever produced the message; the listing escapes whatever in them could move the cursor,
+// clear a line or reorder the text, and still reads back as the same values.
+func TestDeadLettersPrintNoControlCharacters(t *testing.T) {
+	t.Parallel()
+	const topic = "escape.orders.v1"
+	brokers := setup(t, topic)
+	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+		t.Fatal(err)
+	}
+	key, typ, reason := "o1\u202e\x7f", "podium.x.v1\u009b2K", "bad\x1b[2K\u2028version"
+	w := broker.NewWriter(brokers)
+	defer w.Close()
+	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: key, Value: []byte(`{}`),
+		Headers: map[string]string{broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: topic,
+			broker.HeaderType: typ, broker.HeaderDeadLetterReason: reason}}); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Brokers: brokers, Service: "shop", Topics: []string{topic}}, []string{"list"}, &out); err != nil {
+		t.Fatal(err)
+	}
+	if !safetext.Valid(strings.TrimSuffix(out.String(), "\n")) {
+		t.Fatalf("the listing holds control characters: %q", out.String())
+	}
+	var dl broker.DeadLetter
+	if err := json.Unmarshal(out.Bytes(), &dl); err != nil || dl.Key != key || dl.Type != typ || dl.Reason != reason {
+		t.Fatalf("listed %+v (%v), want key %q, type %q, reason %q", dl, err, key, typ, reason)
 	}
 }
