@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/safetext"
 	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/cli"
@@ -151,5 +153,34 @@ func TestCommandErrors(t *testing.T) {
 		if _, err := run(t, env, catalogtest.OperatorToken, args...); !errors.Is(err, service.ErrUsage) {
 			t.Errorf("catalog %s: %v, want a usage error", strings.Join(args, " "), err)
 		}
+	}
+}
+
+// TestListingsEscapeNamesStoredRaw: an event name written before names were checked, holding
+// a line break, an ANSI sequence and a direction override, prints as one escaped line of the
+// list and escaped in the JSON; a file with such a name is refused before it is sent.
+func TestListingsEscapeNamesStoredRaw(t *testing.T) {
+	env := catalogtest.Start(t, catalogtest.Options{})
+	draft := writeFile(t, "draft.yaml", catalogtest.Event("draft", "Draft", "DRAFT", false, ""))
+	mustRun(t, env, "import", "--organizer", org, "--file", draft)
+	forged := "Draft\nevt_forged  winter  Winter  PUBLISHED\x1b[2K\u202e"
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE events SET name = $1 WHERE external_id = 'draft'`, forged); err != nil {
+		t.Fatal(err)
+	}
+
+	out := mustRun(t, env, "events", "list", "--organizer", org)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 3 || !regexp.MustCompile(`\sdraft\s+`+regexp.QuoteMeta(strconv.Quote(forged))+`\s+DRAFT\s`).MatchString(lines[1]) {
+		t.Fatalf("one event must print as one line, its name escaped:\n%s", out)
+	}
+	out = mustRun(t, env, "events", "list", "--organizer", org, "--json")
+	if strings.ContainsAny(out, "\x1b\u202e") || !strings.Contains(out, `PUBLISHED\u001b[2K\u202e"`) {
+		t.Fatalf("--json printed control characters unescaped: %q", out)
+	}
+
+	bad := writeFile(t, "bad.yaml", catalogtest.Event("bad", `"Bad\u202e"`, "DRAFT", false, ""))
+	_, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", bad)
+	if got, want := printed(err), "catalog: the event file has problems:\n  name "+safetext.Rule+"\n"; got != want {
+		t.Fatalf("a name with a direction override printed\n%s\nwant\n%s", got, want)
 	}
 }

@@ -68,18 +68,23 @@ func (r *resultHeader) last() string {
 
 // Explain says why a command failed, as an operator reads it: problems one per line under what
 // refused them (the event file, checked before it is sent, or the admin API); any other failure
-// on one line, with what the admin API answered or why it could not be reached.
+// on one line, with what the admin API answered or why it could not be reached. Each line is
+// escaped like the output (text), since a problem may quote what was sent.
 func Explain(err error) string {
 	f, ok := fault.Of(err)
 	switch {
 	case !ok || f.Kind == fault.Unavailable:
-		return err.Error()
+		return text(err.Error())
 	case len(f.Problems) == 0 && f.Err != nil: // an answer this client did not expect, such as a 401
-		return f.Err.Error()
+		return text(f.Err.Error())
 	}
 	heading := "the admin API refused the request (" + f.Kind.String() + ")"
 	if f.Kind == fault.Invalid {
 		heading = "the event file has problems"
 	}
-	return heading + ":\n  " + strings.Join(f.Problems, "\n  ")
+	lines := make([]string, len(f.Problems))
+	for i, p := range f.Problems {
+		lines[i] = text(p)
+	}
+	return heading + ":\n  " + strings.Join(lines, "\n  ")
 }

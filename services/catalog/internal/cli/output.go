@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // event is the part of an event, as the admin API returns it, the commands print.
@@ -33,15 +34,22 @@ type event struct {
 	Fees        []json.RawMessage `json:"fees"`
 }
 
+// printJSON prints the admin API's answer b indented, every text in it escaped for a terminal
+// (safetext.EscapeJSON).
 func printJSON(out io.Writer, b []byte) error {
 	var buf bytes.Buffer
 	if err := json.Indent(&buf, b, "", "  "); err != nil {
 		return fmt.Errorf("admin API answered invalid JSON: %w", err)
 	}
 	buf.WriteByte('\n')
-	_, err := out.Write(buf.Bytes())
+	_, err := out.Write(safetext.EscapeJSON(buf.Bytes()))
 	return err
 }
+
+// text is a text of the admin API as the terminal shows it: escaped and quoted when it holds
+// control characters (safetext.Escape), so that no name, even one stored before names were
+// checked, can start a line, move the cursor or reorder what follows.
+func text(s string) string { return safetext.Escape(s) }
 
 // printImported summarises the event an import answered, result being its outcome (created,
 // updated or unchanged).
@@ -65,9 +73,9 @@ func printImported(out io.Writer, answer []byte, result string) error {
 	_, err := fmt.Fprintf(out, "%s event %s (%s): %s, %s, %s, version %d.\n"+
 		"Categories %d (tiers %d), form fields %d, waivers %d, sponsors %d, supplements %d, promocodes %d, fees %d.\n"+
 		"Preview token: %s\n",
-		verb, e.ID, e.ExternalID, e.Name, e.Status, visibility, e.Version,
+		verb, text(e.ID), text(e.ExternalID), text(e.Name), text(e.Status), visibility, e.Version,
 		len(e.Categories), tiers, len(e.FormFields), len(e.Waivers), len(e.Sponsors), len(e.Supplements), len(e.Promocodes), len(e.Fees),
-		e.PreviewToken)
+		text(e.PreviewToken))
 	return err
 }
 
@@ -83,8 +91,8 @@ func printEvents(out io.Writer, b []byte) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tEXTERNAL ID\tNAME\tSTATUS\tPRIVATE\tDATES\tVERSION\tUPDATED")
 	for _, e := range page.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s..%s\t%d\t%s\n", e.ID, e.ExternalID, strings.ReplaceAll(e.Name, "\t", " "),
-			e.Status, e.Private, e.StartDate, e.EndDate, e.Version, e.UpdatedAt.UTC().Format(time.RFC3339))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s..%s\t%d\t%s\n", text(e.ID), text(e.ExternalID), text(e.Name),
+			text(e.Status), e.Private, text(e.StartDate), text(e.EndDate), e.Version, e.UpdatedAt.UTC().Format(time.RFC3339))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

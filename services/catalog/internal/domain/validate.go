@@ -12,6 +12,7 @@ import (
 	"golang.org/x/text/language"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // Limits of authored values.
@@ -65,6 +66,10 @@ func (e Event) validateEvent(p *fault.Problems) {
 	if u, err := currency.ParseISO(e.Currency); err != nil || u.String() != e.Currency {
 		p.Addf("currency %q is not an ISO 4217 currency code", e.Currency)
 	}
+	maxName(p, "venue.name", e.Venue.Name)
+	maxName(p, "venue.address", e.Venue.Address)
+	maxName(p, "venue.city", e.Venue.City)
+	maxName(p, "venue.region", e.Venue.Region)
 	if cc := e.Venue.CountryCode; cc != "" {
 		if r, err := language.ParseRegion(cc); err != nil || !r.IsCountry() || r.String() != cc || len(cc) != 2 {
 			p.Addf("venue.countryCode %q is not an ISO 3166-1 alpha-2 country code in uppercase", cc)
@@ -137,6 +142,8 @@ func (e Event) validateFormFields(p *fault.Problems, categories map[string]bool)
 			for j, o := range f.Options {
 				if strings.TrimSpace(o) == "" {
 					p.Addf("%s.options[%d] must not be empty", at, j)
+				} else if !safetext.Valid(o) {
+					p.Addf("%s.options[%d] %s", at, j, safetext.Rule)
 				} else if slices.Index(f.Options, o) < j {
 					p.Addf("%s.options[%d] %q is listed twice", at, j, o)
 				}

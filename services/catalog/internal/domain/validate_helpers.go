@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // uniqueKeys checks that the n items of the list at path have well-formed keys, unique within
@@ -36,9 +37,14 @@ func requireName(p *fault.Problems, path, s string) {
 	maxName(p, path, s)
 }
 
+// maxName checks a name, label or title: at most MaxNameLength characters, none of them a
+// control character (safetext), since names are shown on terminals and pages.
 func maxName(p *fault.Problems, path, s string) {
-	if utf8.RuneCountInString(s) > MaxNameLength {
+	switch {
+	case utf8.RuneCountInString(s) > MaxNameLength:
 		p.Addf("%s must be at most %d characters long", path, MaxNameLength)
+	case !safetext.Valid(s):
+		p.Add(path + " " + safetext.Rule)
 	}
 }
 

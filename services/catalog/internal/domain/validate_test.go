@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/safetext"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
@@ -74,6 +75,17 @@ func TestValidateNamesEachProblemByPath(t *testing.T) {
 			[]string{"externalId must be 1 to 100 letters, digits, '.', '_' or '-', starting with a letter or digit"}},
 		{"name", func(e *domain.Event) { e.Name = "  " }, []string{"name is required"}},
 		{"long name", func(e *domain.Event) { e.Name = strings.Repeat("é", 201) }, []string{"name must be at most 200 characters long"}},
+		{"name forging a line", func(e *domain.Event) { e.Name = "Summer\nevt_forged  Winter  PUBLISHED" },
+			[]string{"name " + safetext.Rule}},
+		{"names with escapes and overrides", func(e *domain.Event) {
+			e.Categories[0].Name, e.Categories[0].Tiers[0].Name = "RX\x1b[2K", "early\u202e"
+			e.Venue.City, e.FormFields[0].Options[1] = "València\t", "M\u2028"
+		}, []string{
+			"venue.city " + safetext.Rule,
+			"categories[0].name " + safetext.Rule,
+			"categories[0].tiers[0].name " + safetext.Rule,
+			"formFields[0].options[1] " + safetext.Rule,
+		}},
 		{"status", func(e *domain.Event) { e.Status = "LIVE" },
 			[]string{"status must be one of DRAFT, PUBLISHED, UNDER_REVIEW, POSTPONED, COMPLETED, CANCELLED, ARCHIVED"}},
 		{"dates", func(e *domain.Event) { e.EndDate = mustDate(t, "2027-06-11") }, []string{"endDate must not be before startDate"}},
