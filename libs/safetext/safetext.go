@@ -25,10 +25,11 @@ const Rule = "must not contain control characters (line breaks, tabs, escape seq
 // text: what Valid accepts among valid UTF-8 strings. The OpenAPI document's names carry it.
 const Pattern = "^(?:[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]|[\u200c\u200d])*$"
 
-// The format characters that are safe.
+// Format characters: the two that are safe, and the only one below U+0600.
 const (
 	zeroWidthNonJoiner = '\u200c'
 	zeroWidthJoiner    = '\u200d'
+	softHyphen         = '\u00ad'
 )
 
 // Unsafe reports whether r is a character that can forge or hide text where it is shown: a
@@ -36,12 +37,14 @@ const (
 // separator.
 func Unsafe(r rune) bool {
 	switch {
-	case r < 0x20 || r == 0x7f:
+	case r < 0x20 || r >= 0x7f && r < 0xa0: // C0, DEL, C1
 		return true
-	case r < 0x80 || r == zeroWidthNonJoiner || r == zeroWidthJoiner:
+	case r < 0x600: // Latin, Greek, Cyrillic, Armenian, Hebrew: one format character
+		return r == softHyphen
+	case r == zeroWidthNonJoiner || r == zeroWidthJoiner:
 		return false
 	}
-	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
+	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // Valid reports whether s is valid UTF-8 without an unsafe character.
@@ -55,7 +58,26 @@ func Valid(s string) bool {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 || Unsafe(r) {
+		if size == 1 || Unsafe(r) { // size 1 off ASCII: a byte that is not UTF-8
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// ValidBytes is Valid for bytes, without copying them.
+func ValidBytes(b []byte) bool {
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if size == 1 || Unsafe(r) {
 			return false
 		}
 		i += size

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/podiumhq/podium/libs/safetext"
@@ -134,4 +135,36 @@ func FuzzEscapeJSON(f *testing.F) {
 			t.Fatalf("EscapeJSON left something unsafe: %q", escaped)
 		}
 	})
+}
+
+func TestValidBytes(t *testing.T) {
+	for _, s := range []string{"Trail Club", "a\nb", "\ufffd", "bad\xff", "a\u202e", "Iron 🏋️‍♀️", "\xef\xbf"} {
+		if safetext.ValidBytes([]byte(s)) != safetext.Valid(s) {
+			t.Errorf("ValidBytes(%q) != Valid", s)
+		}
+	}
+	if safetext.Valid("bad\xff") || !safetext.Valid("\ufffd") {
+		t.Error("an invalid byte is unsafe; the character U+FFFD is not")
+	}
+	name := []byte("Lucía García Fernández")
+	if n := testing.AllocsPerRun(100, func() { safetext.ValidBytes(name) }); n != 0 {
+		t.Errorf("ValidBytes allocates %v times", n)
+	}
+}
+
+func BenchmarkValidBytes(b *testing.B) {
+	name := []byte("Lucía García Fernández")
+	for b.Loop() {
+		safetext.ValidBytes(name)
+	}
+}
+
+// TestUnsafeIsTheUnicodeCategories: the fast paths of Unsafe say what the categories say.
+func TestUnsafeIsTheUnicodeCategories(t *testing.T) {
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		want := unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) && r != '\u200c' && r != '\u200d'
+		if safetext.Unsafe(r) != want {
+			t.Fatalf("Unsafe(%U) = %v, want %v", r, !want, want)
+		}
+	}
 }
