@@ -9,25 +9,36 @@ import (
 
 // TestEveryRequestValueIsBounded walks the compiled request schemas: every string, array and
 // object a request may carry where a schema reads it has a maximum (maxLength, unless an enum or
-// const fixes it; maxItems; maxProperties), and no schema reaches a value through a keyword the
+// const fixes it; maxItems; maxProperties) on its schema or on one that applies to the same
+// value (the schema that references it, or whose allOf part it is: a shared rule such as
+// PlainText takes the bound of each use), and no schema reaches a value through a keyword the
 // bounds check does not follow (sizes.go), so that the schema library only ever reads bounded
 // values.
 func TestEveryRequestValueIsBounded(t *testing.T) {
 	v := validator(t)
-	seen := map[*jsonschema.Schema]bool{}
-	var walk func(s *jsonschema.Schema)
-	walk = func(s *jsonschema.Schema) {
-		if s == nil || seen[s] || s.Bool != nil {
+	type visit struct {
+		s *jsonschema.Schema
+		// str, arr and obj tell that a schema applying to the same value bounds it already.
+		str, arr, obj bool
+	}
+	seen := map[visit]bool{}
+	var walk func(at visit)
+	walk = func(at visit) {
+		s := at.s
+		if s == nil || seen[at] || s.Bool != nil {
 			return
 		}
-		seen[s] = true
-		if accepts(s, "string") && !bounded(s, func(s *jsonschema.Schema) bool { return s.MaxLength != nil || s.Enum != nil || s.Const != nil }) {
+		seen[at] = true
+		str := at.str || bounded(s, func(s *jsonschema.Schema) bool { return s.MaxLength != nil || s.Enum != nil || s.Const != nil })
+		arr := at.arr || bounded(s, func(s *jsonschema.Schema) bool { return s.MaxItems != nil })
+		obj := at.obj || bounded(s, func(s *jsonschema.Schema) bool { return s.MaxProperties != nil })
+		if accepts(s, "string") && !str {
 			t.Errorf("%s: a string without maxLength", s.Location)
 		}
-		if accepts(s, "array") && !bounded(s, func(s *jsonschema.Schema) bool { return s.MaxItems != nil }) {
+		if accepts(s, "array") && !arr {
 			t.Errorf("%s: an array without maxItems", s.Location)
 		}
-		if accepts(s, "object") && !bounded(s, func(s *jsonschema.Schema) bool { return s.MaxProperties != nil }) {
+		if accepts(s, "object") && !obj {
 			t.Errorf("%s: an object without maxProperties", s.Location)
 		}
 		if len(s.AnyOf)+len(s.OneOf)+len(s.PatternProperties)+len(s.DependentSchemas) > 0 || s.If != nil ||
@@ -35,21 +46,21 @@ func TestEveryRequestValueIsBounded(t *testing.T) {
 			len(s.PrefixItems) > 0 || s.PropertyNames != nil || (s.Not != nil && !isEmpty(s.Not)) {
 			t.Errorf("%s: a keyword the bounds check does not follow", s.Location)
 		}
-		walk(s.Ref)
+		walk(visit{s.Ref, str, arr, obj})
 		for _, part := range s.AllOf {
-			walk(part)
+			walk(visit{part, str, arr, obj})
 		}
 		for _, p := range s.Properties {
-			walk(p)
+			walk(visit{s: p})
 		}
 		if additional, ok := s.AdditionalProperties.(*jsonschema.Schema); ok {
-			walk(additional)
+			walk(visit{s: additional})
 		}
-		walk(s.Items2020)
+		walk(visit{s: s.Items2020})
 	}
 	for id, rs := range v.requests {
 		if rs.schema != nil {
-			t.Run(id, func(*testing.T) { walk(rs.schema) })
+			t.Run(id, func(*testing.T) { walk(visit{s: rs.schema}) })
 		}
 	}
 	if len(seen) < 50 {

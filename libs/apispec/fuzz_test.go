@@ -2,8 +2,10 @@ package apispec
 
 import (
 	"errors"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -106,6 +108,30 @@ func FuzzFormatsMatchTheLibrary(f *testing.F) {
 		for name, schema := range library {
 			if got, want := formats[name]([]byte(s)), schema.Validate(s) == nil; got != want {
 				t.Errorf("format %s of %q: compiled %v, library %v", name, s, got, want)
+			}
+		}
+	})
+}
+
+// FuzzMatchersMatchTheirPatterns checks each matcher the compiled checks use in place of a
+// pattern's regular expression against that expression, on any valid UTF-8 string (the checks
+// read strings decoded as encoding/json decodes them).
+func FuzzMatchersMatchTheirPatterns(f *testing.F) {
+	for _, s := range []string{"Lucía García", "Iron 🏋️‍♀️", "می\u200cخواهم", "a\nb", "\x1b[2K", "a\u202eb", "\u00ad",
+		"\u0600", "\u2028", "\U000E0041", "\ufffd", "\u0085", ""} {
+		f.Add(s)
+	}
+	expressions := map[string]*regexp.Regexp{}
+	for source := range matchers {
+		expressions[source] = regexp.MustCompile(source)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !utf8.ValidString(s) {
+			return
+		}
+		for source, match := range matchers {
+			if got, want := match([]byte(s)), expressions[source].MatchString(s); got != want {
+				t.Errorf("pattern %q on %q: matcher %v, expression %v", source, s, got, want)
 			}
 		}
 	})

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -33,7 +32,7 @@ type rule struct {
 	minLength, maxLength int // -1 when absent
 	minLengthProblem     *wording
 	maxLengthProblem     *wording
-	pattern              *regexp.Regexp
+	pattern              func([]byte) bool // the pattern's regular expression, or its matcher
 	patternProblem       *wording
 	numberBounds         []numberBound
 

@@ -44,7 +44,7 @@ func (s *scan) stringRule(r *rule, str []byte, runes int) {
 	if runes < r.minLength {
 		s.problem(&s.found.problems, r.minLengthProblem)
 	}
-	if r.pattern != nil && !r.pattern.Match(str) {
+	if r.pattern != nil && !r.pattern(str) {
 		s.problem(&s.found.problems, r.patternProblem)
 	}
 	if r.notAny {
