@@ -52,11 +52,16 @@ type Console struct {
 	SignInLinkTTL time.Duration `env:"CONSOLE_SIGNIN_LINK_TTL" envDefault:"15m"`
 	// SessionTTL is how long a console session lasts after sign-in.
 	SessionTTL time.Duration `env:"CONSOLE_SESSION_TTL" envDefault:"12h"`
-	// SignInWindow is the window of the sign-in limits.
+	// SignInWindow is the window of the sign-in limits (domain.SignInLimits).
 	SignInWindow time.Duration `env:"CONSOLE_SIGNIN_WINDOW" envDefault:"15m"`
-	// SignInPerEmail bounds the sign-in links asked for one e-mail address in a window.
+	// SignInPerBrowser bounds the sign-in links one browser asks for one e-mail address in a
+	// window.
+	SignInPerBrowser int `env:"CONSOLE_SIGNIN_PER_BROWSER" envDefault:"3"`
+	// SignInPerEmail bounds the sign-in links asked for one e-mail address in a window by
+	// browsers that never signed in as it.
 	SignInPerEmail int `env:"CONSOLE_SIGNIN_PER_EMAIL" envDefault:"5"`
-	// SignInPerAddress bounds the sign-in links asked from one client address in a window.
+	// SignInPerAddress bounds the sign-in links asked from one client network (an IPv4
+	// address, an IPv6 /64) in a window by browsers that never signed in as the address asked.
 	SignInPerAddress int `env:"CONSOLE_SIGNIN_PER_ADDRESS" envDefault:"20"`
 }
 
@@ -101,8 +106,8 @@ func (c Console) Validate() error {
 	if c.SignInLinkTTL <= 0 || c.SessionTTL <= 0 || c.SignInWindow <= 0 {
 		errs = append(errs, errors.New("CONSOLE_SIGNIN_LINK_TTL, CONSOLE_SESSION_TTL and CONSOLE_SIGNIN_WINDOW must be positive"))
 	}
-	if c.SignInPerEmail < 1 || c.SignInPerAddress < 1 {
-		errs = append(errs, errors.New("CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"))
+	if c.SignInPerBrowser < 1 || c.SignInPerEmail < 1 || c.SignInPerAddress < 1 {
+		errs = append(errs, errors.New("CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"))
 	}
 	return errors.Join(errs...)
 }

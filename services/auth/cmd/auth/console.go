@@ -17,9 +17,11 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/console"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-// janitorInterval is how often expired sign-in links and sessions are deleted.
+// janitorInterval is how often expired sign-in links, sessions and remembered browsers are
+// deleted.
 const janitorInterval = 10 * time.Minute
 
 // runningConsole is the console's server and janitor, running until Close.
@@ -43,7 +45,8 @@ func startConsole(ctx context.Context, cfg Config, log *slog.Logger, svc *app.Se
 	origin := strings.TrimSuffix(u.String(), "/")
 	c := app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), app.ConsoleConfig{
 		URL: origin, LinkTTL: cfg.SignInLinkTTL, SessionTTL: cfg.SessionTTL,
-		Window: cfg.SignInWindow, PerEmail: cfg.SignInPerEmail, PerAddress: cfg.SignInPerAddress,
+		Window: cfg.SignInWindow,
+		Limits: domain.SignInLimits{PerBrowser: cfg.SignInPerBrowser, PerEmail: cfg.SignInPerEmail, PerNetwork: cfg.SignInPerAddress},
 	}, log)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError,

@@ -73,7 +73,7 @@ func TestConfigValidation(t *testing.T) {
 		"plain http console":   {"CONSOLE_URL", "http://console.podium.test", "CONSOLE_URL must use https (http only for localhost)"},
 		"console url path":     {"CONSOLE_URL", "https://podium.test/console", "CONSOLE_URL must be an origin"},
 		"bad trusted proxy":    {"CONSOLE_TRUSTED_PROXIES", "10.0.0.0/33", "CONSOLE_TRUSTED_PROXIES"},
-		"zero sign-in limit":   {"CONSOLE_SIGNIN_PER_EMAIL", "0", "CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"},
+		"zero sign-in limit":   {"CONSOLE_SIGNIN_PER_EMAIL", "0", "CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"},
 		"bad smtp port":        {"SMTP_PORT", "0", "SMTP_PORT"},
 	} {
 		t.Run(name, func(t *testing.T) {

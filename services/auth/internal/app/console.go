@@ -14,15 +14,18 @@ import (
 // ConsoleRepository stores the console's sign-in links and sessions and answers who belongs
 // where. Reads of keys and members are scoped by organizer id.
 type ConsoleRepository interface {
-	// CreateSignInLink stores l unless allow refuses the demand since the given time; concurrent
-	// requests are counted one after the other, and a refused one stores nothing.
-	CreateSignInLink(ctx context.Context, l domain.SignInLink, since time.Time, allow func(domain.SignInDemand) error) error
+	// CreateSignInLink stores l, and reports true, unless allow refuses the demand since the
+	// given time; concurrent requests are counted one after the other, and a refused one stores
+	// nothing.
+	CreateSignInLink(ctx context.Context, l domain.SignInLink, since time.Time, allow func(domain.SignInDemand) bool) (bool, error)
 	// UseSignInLink marks a valid link of this browser (or of none) used and returns it; see
 	// domain.ErrSignInLinkInvalid and domain.ErrSignInLinkOtherBrowser.
 	UseSignInLink(ctx context.Context, tokenHash, browserHash string, at time.Time) (domain.SignInLink, error)
 	// SignInLink returns the link with tokenHash, or domain.ErrSignInLinkInvalid.
 	SignInLink(ctx context.Context, tokenHash string) (domain.SignInLink, error)
-	CreateSession(ctx context.Context, s domain.Session) error
+	// CreateSession stores s and remembers browserHash, unless empty, as a browser that signed
+	// in as s.Email.
+	CreateSession(ctx context.Context, s domain.Session, browserHash string) error
 	// SessionByTokenHash returns the session, inactive ones included, or domain.ErrSessionInvalid.
 	SessionByTokenHash(ctx context.Context, tokenHash string) (domain.Session, error)
 	TouchSession(ctx context.Context, id, address string, at time.Time) error
@@ -30,7 +33,9 @@ type ConsoleRepository interface {
 	Sessions(ctx context.Context, email string, at time.Time) ([]domain.Session, error)
 	// RevokeSession revokes a session of email, or returns domain.ErrSessionInvalid.
 	RevokeSession(ctx context.Context, email, id string, at time.Time) error
-	DeleteExpired(ctx context.Context, linksBefore, sessionsBefore time.Time) (links, sessions int64, err error)
+	// DeleteExpired deletes links asked before linksBefore, sessions expired before
+	// sessionsBefore and browsers that last signed in before browsersBefore.
+	DeleteExpired(ctx context.Context, linksBefore, sessionsBefore, browsersBefore time.Time) (domain.Deleted, error)
 	Memberships(ctx context.Context, email string) ([]domain.Membership, error)
 	// Membership returns email's membership of the organizer, or domain.ErrOrganizerNotFound.
 	Membership(ctx context.Context, email, organizerID string) (domain.Membership, error)
@@ -51,10 +56,9 @@ type ConsoleConfig struct {
 	URL string
 	// LinkTTL is a sign-in link's lifetime, SessionTTL a session's.
 	LinkTTL, SessionTTL time.Duration
-	// Window, PerEmail and PerAddress bound the sign-in links asked for one e-mail, and from
-	// one client address, within any Window.
-	Window               time.Duration
-	PerEmail, PerAddress int
+	// Window is the span of the sign-in limits: at most Limits links within any Window.
+	Window time.Duration
+	Limits domain.SignInLimits
 }
 
 // Console runs the organizers' console: passwordless sign-in, sessions, and the keys, members
@@ -100,19 +104,20 @@ func (c *Console) sendLater(ctx context.Context, m mail.Message, what string) {
 	}()
 }
 
-// RunJanitor deletes sign-in links older than the limits' window (and their lifetime) and
-// expired sessions, every interval until ctx ends.
+// RunJanitor deletes sign-in links older than the limits' window (and their lifetime), expired
+// sessions and the browsers that signed in longer ago than a browser keeps its binding, every
+// interval until ctx ends.
 func (c *Console) RunJanitor(ctx context.Context, interval time.Duration) error {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
 		now := c.svc.clock()
-		links, sessions, err := c.repo.DeleteExpired(ctx, now.Add(-max(c.cfg.Window, c.cfg.LinkTTL)), now)
+		d, err := c.repo.DeleteExpired(ctx, now.Add(-max(c.cfg.Window, c.cfg.LinkTTL)), now, now.Add(-domain.BrowserBindingTTL))
 		switch {
 		case err != nil && ctx.Err() == nil:
 			c.log.WarnContext(ctx, "console janitor failed; retrying at the next tick", "err", err)
-		case links+sessions > 0:
-			c.log.InfoContext(ctx, "console janitor deleted expired rows", "signin_links", links, "sessions", sessions)
+		case d.Links+d.Sessions+d.Browsers > 0:
+			c.log.InfoContext(ctx, "console janitor deleted expired rows", "signin_links", d.Links, "sessions", d.Sessions, "signin_browsers", d.Browsers)
 		}
 		select {
 		case <-ctx.Done():

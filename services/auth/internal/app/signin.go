@@ -18,10 +18,11 @@ import (
 const sessionTouchEvery = time.Minute
 
 // RequestSignIn asks for a sign-in link for email, bound to the browser holding browserToken,
-// from address. It answers the same whether or not email belongs to a member, and e-mails the
-// link only if it does. It refuses, with TooManyRequests, a request over the limits per
-// address or per e-mail; a refused request counts toward neither.
-func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, address string) error {
+// from the client network (an IPv4 address or an IPv6 /64). It answers the same whether or
+// not email belongs to a member and whether or not a limit is reached: within the limits it
+// makes a link and e-mails it if email is a member's; past them it makes and sends nothing,
+// refuses nothing, and counts toward no limit (domain.SignInLimits).
+func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, network string) error {
 	normal, problem := domain.NormalizeEmail(email)
 	if problem != "" {
 		return fault.NewInvalid(problem)
@@ -33,19 +34,15 @@ func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, addres
 	token := domain.NewToken()
 	link := domain.SignInLink{
 		TokenHash: domain.HashToken(token), Email: normal, BrowserHash: domain.HashToken(browserToken),
-		Address: address, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL),
+		Network: network, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL),
 	}
-	err := c.repo.CreateSignInLink(ctx, link, now.Add(-c.cfg.Window), func(d domain.SignInDemand) error {
-		switch {
-		case d.ByAddress >= c.cfg.PerAddress:
-			return c.tooManySignIns("from this address")
-		case d.ByEmail >= c.cfg.PerEmail:
-			return c.tooManySignIns("for this e-mail address")
-		}
-		return nil
-	})
+	created, err := c.repo.CreateSignInLink(ctx, link, now.Add(-c.cfg.Window), c.cfg.Limits.Allows)
 	if err != nil {
 		return fmt.Errorf("request sign-in: %w", err)
+	}
+	if !created {
+		c.log.DebugContext(ctx, "sign-in link not made: a sign-in limit is reached")
+		return nil
 	}
 	memberships, err := c.repo.Memberships(ctx, normal)
 	if err != nil {
@@ -55,11 +52,6 @@ func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, addres
 		c.sendLater(ctx, c.signInMail(normal, token), "sign-in link")
 	}
 	return nil
-}
-
-func (c *Console) tooManySignIns(scope string) error {
-	msg := fmt.Sprintf("too many sign-in links asked %s; try again in %s", scope, domain.Lifetime(c.cfg.Window))
-	return fault.NewTooManyRequests(msg, c.cfg.Window).WithCode("signin_rate_limited")
 }
 
 func (c *Console) signInMail(email, token string) mail.Message {
@@ -98,8 +90,8 @@ func (c *Console) OperatorSignInLink(ctx context.Context, email string) (IssuedL
 	}
 	now := c.svc.clock()
 	token := domain.NewToken()
-	link := domain.SignInLink{TokenHash: domain.HashToken(token), Email: normal, Address: domain.Operator, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL)}
-	if err := c.repo.CreateSignInLink(ctx, link, now, func(domain.SignInDemand) error { return nil }); err != nil {
+	link := domain.SignInLink{TokenHash: domain.HashToken(token), Email: normal, Network: domain.Operator, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL)}
+	if _, err := c.repo.CreateSignInLink(ctx, link, now, func(domain.SignInDemand) bool { return true }); err != nil {
 		return IssuedLink{}, fmt.Errorf("operator sign-in link: %w", err)
 	}
 	return IssuedLink{URL: c.SignInURL(token), Email: normal, ExpiresAt: link.ExpiresAt}, nil
@@ -123,7 +115,9 @@ func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string
 }
 
 // SignIn uses the link with token in the browser holding browserToken and opens a session for
-// its e-mail; it returns the session's cookie token, shown to that browser only.
+// its e-mail; it returns the session's cookie token, shown to that browser only. The browser is
+// remembered as one that signed in as that e-mail, whose later sign-in links no stranger can
+// hold back (domain.SignInLimits).
 func (c *Console) SignIn(ctx context.Context, token, browserToken, address, userAgent string) (string, domain.Session, error) {
 	now := c.svc.clock()
 	l, err := c.repo.UseSignInLink(ctx, domain.HashToken(token), domain.HashToken(browserToken), now)
@@ -143,7 +137,11 @@ func (c *Console) SignIn(ctx context.Context, token, browserToken, address, user
 		Address: address, UserAgent: truncateRunes(userAgent, domain.MaxUserAgentLen),
 		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(c.cfg.SessionTTL),
 	}
-	if err := c.repo.CreateSession(ctx, s); err != nil {
+	browserHash := ""
+	if browserToken != "" {
+		browserHash = domain.HashToken(browserToken)
+	}
+	if err := c.repo.CreateSession(ctx, s, browserHash); err != nil {
 		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
 	}
 	return sessionToken, s, nil

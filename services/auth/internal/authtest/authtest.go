@@ -33,9 +33,9 @@ const OperatorToken = "test-operator-token-0123456789abcdef"
 type Options struct {
 	// Kafka starts a Kafka-protocol broker and the outbox relay.
 	Kafka bool
-	// SignInPerEmail and SignInPerAddress are the console's sign-in limits per window (15
-	// minutes); zero means 5 and 20.
-	SignInPerEmail, SignInPerAddress int
+	// SignInPerBrowser, SignInPerEmail and SignInPerAddress are the console's sign-in limits
+	// per window (15 minutes, domain.SignInLimits); zero means 3, 5 and 20.
+	SignInPerBrowser, SignInPerEmail, SignInPerAddress int
 }
 
 // Env is a running auth service.

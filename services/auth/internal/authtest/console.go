@@ -17,6 +17,7 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/console"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 // startConsole serves the console on its own listener, sending mail to a catcher. Requests from
@@ -40,7 +41,9 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
 	e.Mail = catcher
 	e.Console = app.NewConsole(e.Service, store.New(e.Pool), sender, app.ConsoleConfig{
 		URL: e.ConsoleURL, LinkTTL: SignInLinkTTL, SessionTTL: SessionTTL, Window: SignInWindow,
-		PerEmail: orDefault(o.SignInPerEmail, 5), PerAddress: orDefault(o.SignInPerAddress, 20),
+		Limits: domain.SignInLimits{
+			PerBrowser: orDefault(o.SignInPerBrowser, 3), PerEmail: orDefault(o.SignInPerEmail, 5), PerNetwork: orDefault(o.SignInPerAddress, 20),
+		},
 	}, log)
 	t.Cleanup(e.Console.Close)
 	resolver, err := clientip.New([]string{"127.0.0.1/32"})

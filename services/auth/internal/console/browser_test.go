@@ -114,6 +114,30 @@ func (b *browser) askLink(email string) string {
 	return linkIn(b.t, b.env, email, before)
 }
 
+// ask asks for a sign-in link for email, which is answered alike whatever the limits decide.
+func (b *browser) ask(email string) page {
+	b.t.Helper()
+	b.get("/signin")
+	p := b.post("/signin", url.Values{"email": {email}})
+	if p.status != http.StatusOK || !strings.Contains(p.body, "Check your inbox") {
+		b.t.Fatalf("ask for a link for %s: %d %s", email, p.status, p.body)
+	}
+	return p
+}
+
+// mailed returns the e-mails sent to email, once every e-mail the console decided to send so
+// far has been sent (Console.Close waits for them).
+func mailed(env *authtest.Env, email string) []mailcatch.Message {
+	env.Console.Close()
+	var out []mailcatch.Message
+	for _, m := range env.Mail.Messages() {
+		if mailcatch.To(email)(m) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // linkIn waits for the e-mail to email after the first `after` messages and returns its link.
 func linkIn(t *testing.T, env *authtest.Env, email string, after int) string {
 	t.Helper()

@@ -4,6 +4,7 @@ import (
 	"crypto/subtle"
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -25,9 +26,9 @@ const (
 	localMembership = "console.membership"
 )
 
-// browserCookieMaxAge is how long a browser keeps its binding: it ties sign-in links to the
-// browser that asked for them.
-const browserCookieMaxAge = 30 * 24 * 60 * 60
+// browserCookieMaxAge is how long a browser keeps its binding, in seconds: it ties sign-in
+// links to the browser that asked for them, and tells a browser that signed in before.
+const browserCookieMaxAge = int(domain.BrowserBindingTTL / time.Second)
 
 // Failures the middleware answers.
 var (

@@ -8,6 +8,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
@@ -45,7 +46,7 @@ func (h *handlers) requestSignIn(c *fiber.Ctx) error {
 		return err
 	}
 	email := c.FormValue("email")
-	err := h.Console.RequestSignIn(c.UserContext(), email, token, h.clientAddress(c))
+	err := h.Console.RequestSignIn(c.UserContext(), email, token, identity.ClientNetwork(h.clientAddress(c)))
 	if fault.KindOf(err) == fault.Invalid {
 		f, _ := fault.Of(err)
 		data := signInData{Email: email, Problems: f.Problems}
@@ -80,6 +81,9 @@ func (h *handlers) signIn(c *fiber.Ctx) error {
 		return signInFailure(err)
 	}
 	setCookie(c, sessionCookie, token, int(s.ExpiresAt.Sub(s.CreatedAt).Seconds()))
+	// The browser is now one the console remembers for this person: it keeps its binding as
+	// long as the console remembers it.
+	setCookie(c, browserCookie, browser, browserCookieMaxAge)
 	return c.Redirect("/", http.StatusSeeOther)
 }
 

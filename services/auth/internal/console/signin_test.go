@@ -106,38 +106,104 @@ func TestSignInAnswersAlikeForStrangersAndMailsOnlyMembers(t *testing.T) {
 	}
 }
 
-func TestSignInIsLimitedPerEmailAndPerAddress(t *testing.T) {
-	env := authtest.Start(t, authtest.Options{SignInPerEmail: 2, SignInPerAddress: 3})
+// TestSignInLimitsStopMailingWithoutRefusing: past a limit a request is answered like any
+// other, and no link is made or mailed; a request that made nothing counts toward no limit.
+func TestSignInLimitsStopMailingWithoutRefusing(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{SignInPerBrowser: 2, SignInPerEmail: 3, SignInPerAddress: 4})
 	acme := newOrg(t, env, "Acme Races", "acme.test")
-	ask := func(b *browser, email string) page {
-		b.get("/signin")
-		return b.post("/signin", url.Values{"email": {email}})
-	}
 	b := newBrowser(t, env)
-	for i := range 2 {
-		if p := ask(b, acme.owner); p.status != http.StatusOK {
-			t.Fatalf("request %d: %d", i+1, p.status)
-		}
+	for range 3 {
+		b.ask(acme.owner)
 	}
-	p := ask(b, acme.owner)
-	if p.status != http.StatusTooManyRequests || p.code != "signin_rate_limited" {
-		t.Fatalf("third link for one e-mail: %d %q", p.status, p.code)
-	}
-	// The refused request counted toward neither limit: this address has one request left.
-	if p := ask(b, acme.admin); p.status != http.StatusOK {
-		t.Fatalf("another e-mail from the same address: %d %q", p.status, p.code)
-	}
-	if p := ask(b, acme.member); p.status != http.StatusTooManyRequests {
-		t.Fatalf("fourth request from one address: %d %q", p.status, p.code)
+	if n := len(mailed(env, acme.owner)); n != 2 {
+		t.Fatalf("one browser asked 3 times with a budget of 2: %d links mailed", n)
 	}
 	other := newBrowser(t, env)
-	other.address = "198.51.100.7"
-	if p := ask(other, acme.member); p.status != http.StatusOK {
-		t.Fatalf("another address, another e-mail: %d %q", p.status, p.code)
+	other.ask(acme.owner) // the address's third link
+	far := newBrowser(t, env)
+	far.address = "198.51.100.7"
+	far.ask(acme.owner) // past the address's links: a browser that never signed in gets none
+	if n := len(mailed(env, acme.owner)); n != 3 {
+		t.Fatalf("three browsers asked 5 times for one address, bounded at 3: %d links mailed", n)
+	}
+	other.ask(acme.admin) // the network's fourth link (the refused requests counted toward nothing)
+	newBrowser(t, env).ask(acme.member)
+	if n := len(mailed(env, acme.admin)) + len(mailed(env, acme.member)); n != 1 {
+		t.Fatalf("the network's budget of 4 spent, a fifth request: %d more links mailed, want 1", n)
+	}
+	far.ask(acme.member)
+	if n := len(mailed(env, acme.member)); n != 1 {
+		t.Fatalf("another network: %d links mailed to the member, want 1", n)
 	}
 	env.Clock.Advance(authtest.SignInWindow)
-	if p := ask(b, acme.owner); p.status != http.StatusOK {
-		t.Fatalf("after the window: %d %q", p.status, p.code)
+	b.ask(acme.owner)
+	if n := len(mailed(env, acme.owner)); n != 4 {
+		t.Fatalf("after the window: %d links mailed in all, want 4", n)
+	}
+}
+
+// TestAStrangerCannotLockAMemberOut: a stranger spends every limit it can reach for the owner's
+// address, from many browsers and addresses (the owner's network among them); the owner, from
+// the browser they signed in with before, still gets a link, and it signs them in. The
+// stranger's requests mailed the owner no more links than the address's bound.
+func TestAStrangerCannotLockAMemberOut(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+	acme := newOrg(t, env, "Acme Races", "acme.test")
+	laptop := newBrowser(t, env)
+	laptop.signIn(acme.owner)
+	env.Clock.Advance(authtest.SessionTTL) // last week's session is over; the browser is the same
+	if p := laptop.get("/orgs/" + acme.id + "/api"); p.status != http.StatusSeeOther {
+		t.Fatalf("the owner's session outlived its lifetime: %d", p.status)
+	}
+	before := len(mailed(env, acme.owner))
+
+	for _, address := range []string{"198.51.100.1", "198.51.100.2", "2001:db8:5::1", laptop.address} {
+		for range 8 {
+			stranger := newBrowser(t, env)
+			stranger.address = address
+			for range 4 {
+				if p := stranger.ask(acme.owner); p.status != http.StatusOK {
+					t.Fatalf("a stranger's request from %s was answered %d", address, p.status)
+				}
+			}
+		}
+	}
+	flood := len(mailed(env, acme.owner)) - before
+	if flood != 5 {
+		t.Fatalf("the stranger's 128 requests mailed the owner %d links, want the address's bound of 5", flood)
+	}
+
+	link := laptop.askLink(acme.owner)
+	if p := laptop.get(link); p.status != http.StatusOK {
+		t.Fatalf("the owner opens the link: %d %s", p.status, p.body)
+	}
+	if p := laptop.post(link, nil); p.status != http.StatusSeeOther || p.location != "/" {
+		t.Fatalf("the owner signs in: %d %q %s", p.status, p.location, p.body)
+	}
+	if p := laptop.get("/orgs/" + acme.id + "/api"); p.status != http.StatusOK {
+		t.Fatalf("the owner's API tab: %d", p.status)
+	}
+}
+
+// TestSignInLimitsCountAnIPv6ClientByItsSlash64: the addresses of one /64 share a network's
+// links, as one subscriber holds them all.
+func TestSignInLimitsCountAnIPv6ClientByItsSlash64(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{SignInPerAddress: 2})
+	acme := newOrg(t, env, "Acme Races", "acme.test")
+	from := func(address, email string) {
+		b := newBrowser(t, env)
+		b.address = address
+		b.ask(email)
+	}
+	from("2001:db8:1:2::1", acme.owner)
+	from("2001:db8:1:2::2", acme.admin)
+	from("2001:db8:1:2:ffff:ffff:ffff:ffff", acme.member)
+	if n := len(mailed(env, acme.member)); n != 0 {
+		t.Fatalf("a third address of the /64, its network's budget of 2 spent: %d links mailed", n)
+	}
+	from("2001:db8:1:3::1", acme.member)
+	if n := len(mailed(env, acme.member)); n != 1 {
+		t.Fatalf("an address of another /64: %d links mailed, want 1", n)
 	}
 }
 

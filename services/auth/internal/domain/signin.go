@@ -31,13 +31,13 @@ func HashToken(token string) string {
 func CSRFToken(token string) string { return HashToken("csrf:" + token) }
 
 // SignInLink is a one-time sign-in link as stored: its token's hash, the e-mail it signs in,
-// and the hash of the browser binding that asked for it (empty for an operator's link, which
-// any browser may use).
+// the hash of the browser binding that asked for it (empty for an operator's link, which any
+// browser may use) and the client network it was asked from (Operator for an operator's).
 type SignInLink struct {
 	TokenHash   string
 	Email       string
 	BrowserHash string
-	Address     string
+	Network     string
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
 	UsedAt      *time.Time
@@ -86,10 +86,48 @@ type Membership struct {
 	OrganizerName string
 }
 
-// SignInDemand is how many sign-in links were asked for one e-mail and from one client
-// address within the limits' window.
+// BrowserBindingTTL is how long a browser keeps its binding (the cookie that ties sign-in links
+// to it) after it asked for a link or signed in, and so how long the console remembers a
+// browser that signed in as someone.
+const BrowserBindingTTL = 30 * 24 * time.Hour
+
+// SignInDemand is what was asked within the sign-in limits' window before a request for a
+// link: by its browser for its e-mail address, for that address by any browser, and from its
+// client network; and whether its browser signed in as that address before (KnownBrowser).
 type SignInDemand struct {
-	ByEmail, ByAddress int
+	ByBrowser, ByEmail, ByNetwork int
+	KnownBrowser                  bool
+}
+
+// SignInLimits bound the sign-in links made within one window. Every request is answered alike;
+// one past a limit makes no link and sends no mail, so no request is refused and nobody learns
+// who is a member.
+//
+// A browser that signed in as the address before (the member's own) is bound only by
+// PerBrowser: nobody else holds its binding, so no stranger's requests can spend its links.
+// Any other browser (a stranger's, or the member's on a new device, which look alike) is bound
+// by PerBrowser, PerEmail and PerNetwork too, so strangers cannot flood a member's inbox.
+type SignInLimits struct {
+	// PerBrowser bounds the links one browser asks for one address.
+	PerBrowser int
+	// PerEmail bounds the links asked for one address, and PerNetwork those asked from one client
+	// network (an IPv4 address, an IPv6 /64), by browsers that never signed in as the address.
+	PerEmail, PerNetwork int
+}
+
+// Allows reports whether a request with demand d makes a link (mailed to the address when it
+// is a member's).
+func (l SignInLimits) Allows(d SignInDemand) bool {
+	if d.ByBrowser >= l.PerBrowser {
+		return false
+	}
+	return d.KnownBrowser || d.ByEmail < l.PerEmail && d.ByNetwork < l.PerNetwork
+}
+
+// Deleted counts the console's rows the janitor deleted: sign-in links, sessions and the
+// browsers remembered as having signed in.
+type Deleted struct {
+	Links, Sessions, Browsers int64
 }
 
 // Lifetime writes a lifetime for people: "15 minutes", "1 hour", "12 hours".

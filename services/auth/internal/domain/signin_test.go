@@ -27,3 +27,26 @@ func TestTokensAreLongRandomAndStoredAsHashes(t *testing.T) {
 		t.Fatalf("hash %q, CSRF token %q of %q", h, domain.CSRFToken(a), a)
 	}
 }
+
+func TestSignInLimits(t *testing.T) {
+	l := domain.SignInLimits{PerBrowser: 3, PerEmail: 5, PerNetwork: 20}
+	cases := []struct {
+		name string
+		d    domain.SignInDemand
+		want bool
+	}{
+		{"first request", domain.SignInDemand{}, true},
+		{"the browser's last link", domain.SignInDemand{ByBrowser: 2, ByEmail: 4, ByNetwork: 19}, true},
+		{"the browser's budget spent", domain.SignInDemand{ByBrowser: 3}, false},
+		{"the address's links spent by other browsers", domain.SignInDemand{ByEmail: 5}, false},
+		{"the network's links spent", domain.SignInDemand{ByNetwork: 20}, false},
+		{"a known browser while strangers spent the address's and network's links",
+			domain.SignInDemand{ByEmail: 500, ByNetwork: 500, KnownBrowser: true}, true},
+		{"a known browser past its own budget", domain.SignInDemand{ByBrowser: 3, KnownBrowser: true}, false},
+	}
+	for _, c := range cases {
+		if got := l.Allows(c.d); got != c.want {
+			t.Errorf("%s: Allows(%+v) = %v, want %v", c.name, c.d, got, c.want)
+		}
+	}
+}

@@ -13,31 +13,35 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-// CreateSignInLink stores l unless allow refuses the demand already on its e-mail and address
-// since the given time; it counts and inserts holding both locked, so concurrent requests
-// cannot together exceed a limit. A refused request stores nothing.
-func (r *Repository) CreateSignInLink(ctx context.Context, l domain.SignInLink, since time.Time, allow func(domain.SignInDemand) error) error {
+// CreateSignInLink stores l, and reports true, unless allow refuses the demand already on its
+// browser, e-mail and network since the given time; it counts and inserts holding the e-mail
+// and the network locked, so concurrent requests cannot together exceed a limit. A refused
+// request stores nothing.
+func (r *Repository) CreateSignInLink(ctx context.Context, l domain.SignInLink, since time.Time, allow func(domain.SignInDemand) bool) (bool, error) {
+	created := false
 	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
-		if err := q.LockSignInDemand(ctx, []int64{lockKey("signin-email:" + l.Email), lockKey("signin-address:" + l.Address)}); err != nil {
+		if err := q.LockSignInDemand(ctx, []int64{lockKey("signin-email:" + l.Email), lockKey("signin-network:" + l.Network)}); err != nil {
 			return fmt.Errorf("lock demand: %w", err)
 		}
-		d, err := q.SignInDemand(ctx, db.SignInDemandParams{ForEmail: l.Email, FromAddress: l.Address, Since: since})
+		d, err := q.SignInDemand(ctx, db.SignInDemandParams{ForEmail: l.Email, BrowserHash: l.BrowserHash, FromNetwork: l.Network, Since: since})
 		if err != nil {
 			return fmt.Errorf("count demand: %w", err)
 		}
-		if err := allow(domain.SignInDemand{ByEmail: int(d.ByEmail), ByAddress: int(d.ByAddress)}); err != nil {
-			return err
+		demand := domain.SignInDemand{ByBrowser: int(d.ByBrowser), ByEmail: int(d.ByEmail), ByNetwork: int(d.ByNetwork), KnownBrowser: d.KnownBrowser}
+		if !allow(demand) {
+			return nil
 		}
+		created = true
 		return q.InsertSignInLink(ctx, db.InsertSignInLinkParams{
-			TokenHash: l.TokenHash, Email: l.Email, BrowserHash: l.BrowserHash, Address: l.Address,
+			TokenHash: l.TokenHash, Email: l.Email, BrowserHash: l.BrowserHash, Network: l.Network,
 			CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt,
 		})
 	})
 	if err != nil {
-		return fmt.Errorf("create sign-in link: %w", err)
+		return false, fmt.Errorf("create sign-in link: %w", err)
 	}
-	return nil
+	return created, nil
 }
 
 // lockKey maps a name to an advisory lock key.
@@ -81,11 +85,20 @@ func (r *Repository) SignInLink(ctx context.Context, tokenHash string) (domain.S
 	return toSignInLink(row), nil
 }
 
-// CreateSession stores s.
-func (r *Repository) CreateSession(ctx context.Context, s domain.Session) error {
-	err := r.q.InsertSession(ctx, db.InsertSessionParams{
-		ID: s.ID, TokenHash: s.TokenHash, Email: s.Email, Address: s.Address, UserAgent: s.UserAgent,
-		CreatedAt: s.CreatedAt, LastSeenAt: s.LastSeenAt, ExpiresAt: s.ExpiresAt,
+// CreateSession stores s and remembers browserHash, unless empty, as a browser that signed in
+// as s.Email, in one transaction.
+func (r *Repository) CreateSession(ctx context.Context, s domain.Session, browserHash string) error {
+	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
+		q := r.q.WithTx(tx)
+		if browserHash != "" {
+			if err := q.RememberBrowser(ctx, db.RememberBrowserParams{Email: s.Email, BrowserHash: browserHash, SignedInAt: s.CreatedAt}); err != nil {
+				return fmt.Errorf("remember browser: %w", err)
+			}
+		}
+		return q.InsertSession(ctx, db.InsertSessionParams{
+			ID: s.ID, TokenHash: s.TokenHash, Email: s.Email, Address: s.Address, UserAgent: s.UserAgent,
+			CreatedAt: s.CreatedAt, LastSeenAt: s.LastSeenAt, ExpiresAt: s.ExpiresAt,
+		})
 	})
 	if err != nil {
 		return fmt.Errorf("create session: %w", err)
@@ -141,16 +154,22 @@ func (r *Repository) RevokeSession(ctx context.Context, email, id string, at tim
 	return nil
 }
 
-// DeleteExpired deletes sign-in links asked before linksBefore and sessions that expired
-// before sessionsBefore, and returns how many of each.
-func (r *Repository) DeleteExpired(ctx context.Context, linksBefore, sessionsBefore time.Time) (links, sessions int64, err error) {
-	if links, err = r.q.DeleteSignInLinksBefore(ctx, linksBefore); err != nil {
-		return 0, 0, fmt.Errorf("delete sign-in links: %w", err)
+// DeleteExpired deletes sign-in links asked before linksBefore, sessions that expired before
+// sessionsBefore and browsers that last signed in before browsersBefore, and returns how many
+// of each it deleted.
+func (r *Repository) DeleteExpired(ctx context.Context, linksBefore, sessionsBefore, browsersBefore time.Time) (domain.Deleted, error) {
+	var d domain.Deleted
+	var err error
+	if d.Links, err = r.q.DeleteSignInLinksBefore(ctx, linksBefore); err != nil {
+		return d, fmt.Errorf("delete sign-in links: %w", err)
 	}
-	if sessions, err = r.q.DeleteSessionsBefore(ctx, sessionsBefore); err != nil {
-		return links, 0, fmt.Errorf("delete sessions: %w", err)
+	if d.Sessions, err = r.q.DeleteSessionsBefore(ctx, sessionsBefore); err != nil {
+		return d, fmt.Errorf("delete sessions: %w", err)
 	}
-	return links, sessions, nil
+	if d.Browsers, err = r.q.DeleteSignInBrowsersBefore(ctx, browsersBefore); err != nil {
+		return d, fmt.Errorf("delete sign-in browsers: %w", err)
+	}
+	return d, nil
 }
 
 // Memberships returns the organizations email is a member of, by organization name.
@@ -186,7 +205,7 @@ func toMembership(row db.MembershipsByEmailRow) domain.Membership {
 
 func toSignInLink(row db.SigninLink) domain.SignInLink {
 	return domain.SignInLink{
-		TokenHash: row.TokenHash, Email: row.Email, BrowserHash: row.BrowserHash, Address: row.Address,
+		TokenHash: row.TokenHash, Email: row.Email, BrowserHash: row.BrowserHash, Network: row.Network,
 		CreatedAt: row.CreatedAt.UTC(), ExpiresAt: row.ExpiresAt.UTC(), UsedAt: utc(row.UsedAt),
 	}
 }

@@ -11,8 +11,6 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-var errOverLimit = errors.New("over the limit")
-
 // TestASecondRequestCountsAfterTheFirstIsStored holds a first request for a link between its
 // count and its insert, starts a second for the same e-mail, and lets the first go only once
 // the second waits for the demand's lock or has finished: with a limit of one link, exactly one
@@ -21,32 +19,34 @@ func TestASecondRequestCountsAfterTheFirstIsStored(t *testing.T) {
 	pool := authtest.Pool(t)
 	repo := store.New(pool)
 	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	ask := func(address string, counted func()) chan error {
-		done := make(chan error, 1)
+	type answer struct {
+		created bool
+		err     error
+	}
+	ask := func(network, browser string, counted func()) chan answer {
+		done := make(chan answer, 1)
 		go func() {
 			l := domain.SignInLink{
-				TokenHash: domain.HashToken(domain.NewToken()), Email: "ana@example.com", BrowserHash: "b",
-				Address: address, CreatedAt: at, ExpiresAt: at.Add(time.Minute),
+				TokenHash: domain.HashToken(domain.NewToken()), Email: "ana@example.com", BrowserHash: browser,
+				Network: network, CreatedAt: at, ExpiresAt: at.Add(time.Minute),
 			}
-			done <- repo.CreateSignInLink(t.Context(), l, at.Add(-time.Hour), func(d domain.SignInDemand) error {
+			created, err := repo.CreateSignInLink(t.Context(), l, at.Add(-time.Hour), func(d domain.SignInDemand) bool {
 				counted()
-				if d.ByEmail >= 1 {
-					return errOverLimit
-				}
-				return nil
+				return d.ByEmail < 1
 			})
+			done <- answer{created, err}
 		}()
 		return done
 	}
 	firstCounted, release := make(chan struct{}), make(chan struct{})
-	first := ask("203.0.113.1", func() { close(firstCounted); <-release })
+	first := ask("203.0.113.1", "b1", func() { close(firstCounted); <-release })
 	<-firstCounted
-	second := ask("203.0.113.2", func() {})
-	var secondErr error
+	second := ask("203.0.113.2", "b2", func() {})
+	var secondAnswer answer
 	secondDone := false
 	testkit.Eventually(t, 10*time.Second, func() string {
 		select {
-		case secondErr = <-second:
+		case secondAnswer = <-second:
 			secondDone = true
 			return ""
 		default:
@@ -63,24 +63,24 @@ func TestASecondRequestCountsAfterTheFirstIsStored(t *testing.T) {
 		return ""
 	})
 	close(release)
-	if err := <-first; err != nil {
-		t.Fatalf("first request: %v", err)
+	if a := <-first; a.err != nil || !a.created {
+		t.Fatalf("first request: %+v", a)
 	}
 	if !secondDone {
-		secondErr = <-second
+		secondAnswer = <-second
 	}
-	if !errors.Is(secondErr, errOverLimit) {
-		t.Fatalf("second request: %v, want it refused over the limit", secondErr)
+	if secondAnswer.err != nil || secondAnswer.created {
+		t.Fatalf("second request: %+v, want it counted after the first and refused", secondAnswer)
 	}
 }
 
 func TestALinkIsUsedOnceByItsBrowserAndExpiredRowsAreDeleted(t *testing.T) {
 	repo := store.New(authtest.Pool(t))
 	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
-	l := domain.SignInLink{TokenHash: "t1", Email: "ana@example.com", BrowserHash: "mine", Address: "a", CreatedAt: at, ExpiresAt: at.Add(time.Minute)}
-	allow := func(domain.SignInDemand) error { return nil }
-	if err := repo.CreateSignInLink(t.Context(), l, at, allow); err != nil {
-		t.Fatal(err)
+	l := domain.SignInLink{TokenHash: "t1", Email: "ana@example.com", BrowserHash: "mine", Network: "a", CreatedAt: at, ExpiresAt: at.Add(time.Minute)}
+	allow := func(domain.SignInDemand) bool { return true }
+	if created, err := repo.CreateSignInLink(t.Context(), l, at, allow); err != nil || !created {
+		t.Fatal(created, err)
 	}
 	if _, err := repo.UseSignInLink(t.Context(), "t1", "theirs", at); !errors.Is(err, domain.ErrSignInLinkOtherBrowser) {
 		t.Fatalf("another browser: %v", err)
@@ -97,18 +97,50 @@ func TestALinkIsUsedOnceByItsBrowserAndExpiredRowsAreDeleted(t *testing.T) {
 	}
 
 	s := domain.Session{ID: "ses_1", TokenHash: "s1", Email: "ana@example.com", CreatedAt: at, LastSeenAt: at, ExpiresAt: at.Add(time.Hour)}
-	if err := repo.CreateSession(t.Context(), s); err != nil {
+	if err := repo.CreateSession(t.Context(), s, "mine"); err != nil {
 		t.Fatal(err)
 	}
-	links, sessions, err := repo.DeleteExpired(t.Context(), at, at.Add(time.Hour))
-	if err != nil || links != 0 || sessions != 0 {
-		t.Fatalf("nothing expired yet: %d %d %v", links, sessions, err)
+	d, err := repo.DeleteExpired(t.Context(), at, at.Add(time.Hour), at)
+	if err != nil || d != (domain.Deleted{}) {
+		t.Fatalf("nothing expired yet: %+v %v", d, err)
 	}
-	links, sessions, err = repo.DeleteExpired(t.Context(), at.Add(time.Microsecond), at.Add(time.Hour+time.Microsecond))
-	if err != nil || links != 1 || sessions != 1 {
-		t.Fatalf("deleted %d links and %d sessions (%v), want 1 and 1", links, sessions, err)
+	d, err = repo.DeleteExpired(t.Context(), at.Add(time.Microsecond), at.Add(time.Hour+time.Microsecond), at.Add(time.Microsecond))
+	if err != nil || d != (domain.Deleted{Links: 1, Sessions: 1, Browsers: 1}) {
+		t.Fatalf("deleted %+v (%v), want a link, a session and a browser", d, err)
 	}
 	if _, err := repo.SessionByTokenHash(t.Context(), "s1"); !errors.Is(err, domain.ErrSessionInvalid) {
 		t.Fatalf("deleted session: %v", err)
+	}
+}
+
+// TestDemandCountsPerBrowserAndKnowsTheBrowsersThatSignedIn: the demand on a request counts its
+// browser's links for the e-mail apart from the others', and a browser is known once it opened
+// a session as the e-mail.
+func TestDemandCountsPerBrowserAndKnowsTheBrowsersThatSignedIn(t *testing.T) {
+	repo := store.New(authtest.Pool(t))
+	at := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	ask := func(browser, network string) domain.SignInDemand {
+		t.Helper()
+		var seen domain.SignInDemand
+		l := domain.SignInLink{TokenHash: domain.NewToken(), Email: "ana@example.com", BrowserHash: browser, Network: network, CreatedAt: at, ExpiresAt: at.Add(time.Minute)}
+		if _, err := repo.CreateSignInLink(t.Context(), l, at.Add(-time.Hour), func(d domain.SignInDemand) bool { seen = d; return true }); err != nil {
+			t.Fatal(err)
+		}
+		return seen
+	}
+	ask("stranger", "198.51.100.1")
+	ask("stranger", "198.51.100.2")
+	if d := ask("mine", "203.0.113.1"); d != (domain.SignInDemand{ByBrowser: 0, ByEmail: 2, ByNetwork: 0}) {
+		t.Fatalf("demand on the member's browser: %+v", d)
+	}
+	s := domain.Session{ID: "ses_1", TokenHash: "s1", Email: "ana@example.com", CreatedAt: at, LastSeenAt: at, ExpiresAt: at.Add(time.Hour)}
+	if err := repo.CreateSession(t.Context(), s, "mine"); err != nil {
+		t.Fatal(err)
+	}
+	if d := ask("mine", "198.51.100.1"); d != (domain.SignInDemand{ByBrowser: 1, ByEmail: 3, ByNetwork: 1, KnownBrowser: true}) {
+		t.Fatalf("demand on the member's browser after it signed in: %+v", d)
+	}
+	if d := ask("stranger", "198.51.100.1"); d.KnownBrowser || d.ByBrowser != 2 {
+		t.Fatalf("demand on the stranger's browser: %+v", d)
 	}
 }

@@ -22,6 +22,18 @@ func (q *Queries) DeleteSessionsBefore(ctx context.Context, expiresAt time.Time)
 	return result.RowsAffected(), nil
 }
 
+const deleteSignInBrowsersBefore = `-- name: DeleteSignInBrowsersBefore :execrows
+DELETE FROM signin_browsers WHERE signed_in_at < $1
+`
+
+func (q *Queries) DeleteSignInBrowsersBefore(ctx context.Context, signedInAt time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteSignInBrowsersBefore, signedInAt)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const deleteSignInLinksBefore = `-- name: DeleteSignInLinksBefore :execrows
 DELETE FROM signin_links WHERE created_at < $1
 `
@@ -144,7 +156,7 @@ func (q *Queries) GetSessionByTokenHash(ctx context.Context, tokenHash string) (
 }
 
 const getSignInLink = `-- name: GetSignInLink :one
-SELECT token_hash, email, browser_hash, address, created_at, expires_at, used_at FROM signin_links WHERE token_hash = $1
+SELECT token_hash, email, browser_hash, network, created_at, expires_at, used_at FROM signin_links WHERE token_hash = $1
 `
 
 func (q *Queries) GetSignInLink(ctx context.Context, tokenHash string) (SigninLink, error) {
@@ -154,7 +166,7 @@ func (q *Queries) GetSignInLink(ctx context.Context, tokenHash string) (SigninLi
 		&i.TokenHash,
 		&i.Email,
 		&i.BrowserHash,
-		&i.Address,
+		&i.Network,
 		&i.CreatedAt,
 		&i.ExpiresAt,
 		&i.UsedAt,
@@ -193,7 +205,7 @@ func (q *Queries) InsertSession(ctx context.Context, arg InsertSessionParams) er
 }
 
 const insertSignInLink = `-- name: InsertSignInLink :exec
-INSERT INTO signin_links (token_hash, email, browser_hash, address, created_at, expires_at)
+INSERT INTO signin_links (token_hash, email, browser_hash, network, created_at, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6)
 `
 
@@ -201,7 +213,7 @@ type InsertSignInLinkParams struct {
 	TokenHash   string
 	Email       string
 	BrowserHash string
-	Address     string
+	Network     string
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
 }
@@ -211,7 +223,7 @@ func (q *Queries) InsertSignInLink(ctx context.Context, arg InsertSignInLinkPara
 		arg.TokenHash,
 		arg.Email,
 		arg.BrowserHash,
-		arg.Address,
+		arg.Network,
 		arg.CreatedAt,
 		arg.ExpiresAt,
 	)
@@ -275,7 +287,7 @@ const lockSignInDemand = `-- name: LockSignInDemand :exec
 SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k ORDER BY k
 `
 
-// Serialises requests for links of one e-mail or from one address (keys in sorted order, so two
+// Serialises requests for links of one e-mail or from one network (keys in sorted order, so two
 // requests never wait on each other crosswise) until the transaction ends.
 func (q *Queries) LockSignInDemand(ctx context.Context, keys []int64) error {
 	_, err := q.db.Exec(ctx, lockSignInDemand, keys)
@@ -327,6 +339,23 @@ func (q *Queries) MembershipsByEmail(ctx context.Context, email string) ([]Membe
 	return items, nil
 }
 
+const rememberBrowser = `-- name: RememberBrowser :exec
+INSERT INTO signin_browsers (email, browser_hash, signed_in_at) VALUES ($1, $2, $3)
+ON CONFLICT (email, browser_hash) DO UPDATE SET signed_in_at = greatest(signin_browsers.signed_in_at, EXCLUDED.signed_in_at)
+`
+
+type RememberBrowserParams struct {
+	Email       string
+	BrowserHash string
+	SignedInAt  time.Time
+}
+
+// Records that the browser signed in as the e-mail at the given time.
+func (q *Queries) RememberBrowser(ctx context.Context, arg RememberBrowserParams) error {
+	_, err := q.db.Exec(ctx, rememberBrowser, arg.Email, arg.BrowserHash, arg.SignedInAt)
+	return err
+}
+
 const revokeSession = `-- name: RevokeSession :execrows
 UPDATE console_sessions SET revoked_at = $3
 WHERE email = $1 AND id = $2 AND revoked_at IS NULL
@@ -348,26 +377,43 @@ func (q *Queries) RevokeSession(ctx context.Context, arg RevokeSessionParams) (i
 
 const signInDemand = `-- name: SignInDemand :one
 SELECT
-    (SELECT count(*) FROM signin_links l WHERE l.email = $1 AND l.created_at > $2) AS by_email,
-    (SELECT count(*) FROM signin_links l WHERE l.address = $3 AND l.created_at > $2) AS by_address
+    (SELECT count(*) FROM signin_links l
+     WHERE l.email = $1 AND l.browser_hash = $2 AND l.created_at > $3) AS by_browser,
+    (SELECT count(*) FROM signin_links l WHERE l.email = $1 AND l.created_at > $3) AS by_email,
+    (SELECT count(*) FROM signin_links l WHERE l.network = $4 AND l.created_at > $3) AS by_network,
+    EXISTS (SELECT 1 FROM signin_browsers b WHERE b.email = $1 AND b.browser_hash = $2) AS known_browser
 `
 
 type SignInDemandParams struct {
 	ForEmail    string
+	BrowserHash string
 	Since       time.Time
-	FromAddress string
+	FromNetwork string
 }
 
 type SignInDemandRow struct {
-	ByEmail   int64
-	ByAddress int64
+	ByBrowser    int64
+	ByEmail      int64
+	ByNetwork    int64
+	KnownBrowser bool
 }
 
-// How many links were asked for the e-mail, and from the address, since the given time.
+// How many links were asked since the given time by the browser for the e-mail, for the e-mail
+// by any browser and from the network, and whether the browser signed in as the e-mail before.
 func (q *Queries) SignInDemand(ctx context.Context, arg SignInDemandParams) (SignInDemandRow, error) {
-	row := q.db.QueryRow(ctx, signInDemand, arg.ForEmail, arg.Since, arg.FromAddress)
+	row := q.db.QueryRow(ctx, signInDemand,
+		arg.ForEmail,
+		arg.BrowserHash,
+		arg.Since,
+		arg.FromNetwork,
+	)
 	var i SignInDemandRow
-	err := row.Scan(&i.ByEmail, &i.ByAddress)
+	err := row.Scan(
+		&i.ByBrowser,
+		&i.ByEmail,
+		&i.ByNetwork,
+		&i.KnownBrowser,
+	)
 	return i, err
 }
 
@@ -390,7 +436,7 @@ const useSignInLink = `-- name: UseSignInLink :one
 UPDATE signin_links SET used_at = $1
 WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1
   AND (browser_hash = '' OR browser_hash = $3)
-RETURNING token_hash, email, browser_hash, address, created_at, expires_at, used_at
+RETURNING token_hash, email, browser_hash, network, created_at, expires_at, used_at
 `
 
 type UseSignInLinkParams struct {
@@ -408,7 +454,7 @@ func (q *Queries) UseSignInLink(ctx context.Context, arg UseSignInLinkParams) (S
 		&i.TokenHash,
 		&i.Email,
 		&i.BrowserHash,
-		&i.Address,
+		&i.Network,
 		&i.CreatedAt,
 		&i.ExpiresAt,
 		&i.UsedAt,

@@ -61,11 +61,17 @@ type Organizer struct {
 	CreatedAt time.Time
 }
 
+type SigninBrowser struct {
+	Email       string
+	BrowserHash string
+	SignedInAt  time.Time
+}
+
 type SigninLink struct {
 	TokenHash   string
 	Email       string
 	BrowserHash string
-	Address     string
+	Network     string
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
 	UsedAt      *time.Time

@@ -1,17 +1,29 @@
 -- name: LockSignInDemand :exec
--- Serialises requests for links of one e-mail or from one address (keys in sorted order, so two
+-- Serialises requests for links of one e-mail or from one network (keys in sorted order, so two
 -- requests never wait on each other crosswise) until the transaction ends.
 SELECT pg_advisory_xact_lock(k) FROM unnest(sqlc.arg(keys)::bigint[]) AS k ORDER BY k;
 
 -- name: SignInDemand :one
--- How many links were asked for the e-mail, and from the address, since the given time.
+-- How many links were asked since the given time by the browser for the e-mail, for the e-mail
+-- by any browser and from the network, and whether the browser signed in as the e-mail before.
 SELECT
+    (SELECT count(*) FROM signin_links l
+     WHERE l.email = sqlc.arg(for_email) AND l.browser_hash = sqlc.arg(browser_hash) AND l.created_at > sqlc.arg(since)) AS by_browser,
     (SELECT count(*) FROM signin_links l WHERE l.email = sqlc.arg(for_email) AND l.created_at > sqlc.arg(since)) AS by_email,
-    (SELECT count(*) FROM signin_links l WHERE l.address = sqlc.arg(from_address) AND l.created_at > sqlc.arg(since)) AS by_address;
+    (SELECT count(*) FROM signin_links l WHERE l.network = sqlc.arg(from_network) AND l.created_at > sqlc.arg(since)) AS by_network,
+    EXISTS (SELECT 1 FROM signin_browsers b WHERE b.email = sqlc.arg(for_email) AND b.browser_hash = sqlc.arg(browser_hash)) AS known_browser;
 
 -- name: InsertSignInLink :exec
-INSERT INTO signin_links (token_hash, email, browser_hash, address, created_at, expires_at)
+INSERT INTO signin_links (token_hash, email, browser_hash, network, created_at, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6);
+
+-- name: RememberBrowser :exec
+-- Records that the browser signed in as the e-mail at the given time.
+INSERT INTO signin_browsers (email, browser_hash, signed_in_at) VALUES ($1, $2, $3)
+ON CONFLICT (email, browser_hash) DO UPDATE SET signed_in_at = greatest(signin_browsers.signed_in_at, EXCLUDED.signed_in_at);
+
+-- name: DeleteSignInBrowsersBefore :execrows
+DELETE FROM signin_browsers WHERE signed_in_at < $1;
 
 -- name: GetSignInLink :one
 SELECT * FROM signin_links WHERE token_hash = $1;
