@@ -17,7 +17,7 @@ type Handler func(ctx context.Context, m Message) error
 
 // ConsumerConfig configures Consume.
 type ConsumerConfig struct {
-	Brokers []string
+	Cluster Cluster
 	// Group is the consumer group; every instance of a service shares one, unless each instance
 	// must see every message (then each uses a group of its own). Group names start with the
 	// service's name and a dash: the service's dead-letters command finds its dead letters by it.
@@ -49,7 +49,8 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 		start = kafka.LastOffset
 	}
 	r := kafka.NewReader(kafka.ReaderConfig{
-		Brokers:           cfg.Brokers,
+		Brokers:           cfg.Cluster.Brokers,
+		Dialer:            cfg.Cluster.dialer,
 		GroupID:           cfg.Group,
 		GroupTopics:       cfg.Topics,
 		StartOffset:       start,

@@ -42,7 +42,7 @@ func (c *consumer) deadLetter(ctx context.Context, m Message, cause error) error
 	h[HeaderOriginalOffset] = strconv.FormatInt(m.Offset, 10)
 	dl := Message{Topic: DeadLetterTopic(m.Topic), Key: m.Key, Value: m.Value, Headers: h}
 	if c.dead == nil {
-		c.dead = NewWriter(c.cfg.Brokers)
+		c.dead = NewWriter(c.cfg.Cluster)
 	}
 	for attempt := 1; ; attempt++ {
 		err := c.dead.Publish(ctx, dl)

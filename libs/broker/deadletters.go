@@ -42,7 +42,7 @@ type DeadLetter struct {
 // DeadLetters reads and replays the dead letters of one service's consumers, without consuming
 // them: the dead-letter topics keep them for later inspection.
 type DeadLetters struct {
-	Brokers []string
+	Cluster Cluster
 	// Service names the service. Its consumer groups start with Service + "-" (a dead letter is
 	// the service's when its group does), and the consumer group Service + "-dead-letters"
 	// remembers, on each dead-letter topic, what the service replayed.
@@ -77,7 +77,7 @@ func (d DeadLetters) List(ctx context.Context, sel Selection, fn func(DeadLetter
 // replayed, and calls fn with it. A replay interrupted between publishing and remembering may
 // publish a dead letter again on the next run: consumers dedupe by message id.
 func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
-	w := NewWriter(d.Brokers)
+	w := NewWriter(d.Cluster)
 	defer w.Close()
 	c := d.client()
 	skipped := map[*partitionLog]bool{} // logs that moved past another service's dead letters

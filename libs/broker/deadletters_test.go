@@ -17,10 +17,10 @@ import (
 )
 
 // command runs `dead-letters args...` for service and returns the JSON lines it printed.
-func command(t *testing.T, brokers []string, service, topic string, args ...string) ([]broker.DeadLetter, error) {
+func command(t *testing.T, cluster broker.Cluster, service, topic string, args ...string) ([]broker.DeadLetter, error) {
 	t.Helper()
 	var out bytes.Buffer
-	err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}, args, &out)
+	err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Cluster: cluster, Service: service, Topics: []string{topic}}, args, &out)
 	var dls []broker.DeadLetter
 	dec := json.NewDecoder(&out)
 	for dec.More() {
@@ -44,13 +44,13 @@ func keys(dls []broker.DeadLetter) string {
 func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	t.Parallel()
 	const topic = "replay.orders.v1"
-	brokers := setup(t, topic)
+	cluster := setup(t, topic)
 	// One partition keeps the list in publication order.
-	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
 		t.Fatal(err)
 	}
 	var fixed atomic.Bool
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-orders", Topics: []string{topic}, Backoff: fast},
+	got := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-orders", Topics: []string{topic}, Backoff: fast},
 		func(_ context.Context, m broker.Message) error {
 			if !fixed.Load() && m.Key != "end" {
 				return broker.Poisonf("unsupported event version")
@@ -58,18 +58,18 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 			return nil
 		})
 	// Another service's dead letter on the same topic is neither listed nor replayed.
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(cluster)
 	defer w.Close()
 	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "theirs", Value: []byte(`{}`),
 		Headers: map[string]string{broker.HeaderDeadLetterGroup: "audit-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
 		t.Fatal(err)
 	}
-	publish(t, brokers, topic, "o1", "o2", "end")
+	publish(t, cluster, topic, "o1", "o2", "end")
 	if m := receive(t, got); m.Key != "end" {
 		t.Fatalf("handled %q, want end", m.Key)
 	}
 
-	listed, err := command(t, brokers, "shop", topic, "list")
+	listed, err := command(t, cluster, "shop", topic, "list")
 	if err != nil || keys(listed) != "o1=false,o2=false" {
 		t.Fatalf("list: %v, %s", err, keys(listed))
 	}
@@ -82,40 +82,40 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	// The consumer is fixed; the operator replays o2 alone, then everything left.
 	fixed.Store(true)
 	one := []string{"replay", "--topic", topic, "--partition", strconv.Itoa(o2.Partition), "--offset", strconv.FormatInt(o2.Offset, 10)}
-	if replayed, err := command(t, brokers, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
+	if replayed, err := command(t, cluster, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
 		t.Fatalf("replay one: %v, %s", err, keys(replayed))
 	}
 	if m := receive(t, got); m.Key != "o2" || m.Headers[broker.HeaderReplayedFrom] != topic+".dead-letter/0/2" || m.Headers[broker.HeaderID] != "id-o2" ||
 		m.Headers[broker.HeaderDeadLetterReason] != "" {
 		t.Fatalf("replayed %+v", m)
 	}
-	if replayed, err := command(t, brokers, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
 		t.Fatalf("replay: %v, %s", err, keys(replayed))
 	}
 	if m := receive(t, got); m.Key != "o1" {
 		t.Fatalf("replayed %q, want o1", m.Key)
 	}
 
-	if replayed, err := command(t, brokers, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
 		t.Fatalf("a second replay: %v, %s", err, keys(replayed))
 	}
-	if _, err := command(t, brokers, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
+	if _, err := command(t, cluster, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
 		t.Fatalf("replaying o2 again: %v, want ErrAlreadyReplayed", err)
 	}
-	if listed, err := command(t, brokers, "shop", topic, "list", "--topic", topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
+	if listed, err := command(t, cluster, "shop", topic, "list", "--topic", topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
 		t.Fatalf("list after replay: %v, %s", err, keys(listed))
 	}
-	if theirs, err := command(t, brokers, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
+	if theirs, err := command(t, cluster, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
 		t.Fatalf("the other service's dead letters: %v, %s", err, keys(theirs))
 	}
-	if n := endOffset(t, brokers, topic); n != 5 {
+	if n := endOffset(t, cluster, topic); n != 5 {
 		t.Fatalf("%s has %d messages, want 3 published and 2 replayed", topic, n)
 	}
 }
 
-func endOffset(t *testing.T, brokers []string, topic string) int64 {
+func endOffset(t *testing.T, cluster broker.Cluster, topic string) int64 {
 	t.Helper()
-	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
+	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
 	res, err := c.ListOffsets(t.Context(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: {kafka.LastOffsetOf(0)}}})
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func endOffset(t *testing.T, brokers []string, topic string) int64 {
 
 func TestDeadLettersCommandLine(t *testing.T) {
 	t.Parallel()
-	brokers := []string{"127.0.0.1:1"} // never dialled: each line is refused first
+	cluster := broker.Cluster{Brokers: []string{"127.0.0.1:1"}} // never dialled: each line is refused first
 	for _, args := range [][]string{
 		{},
 		{"purge"},
@@ -134,11 +134,11 @@ func TestDeadLettersCommandLine(t *testing.T) {
 		{"replay", "--offset", "3", "--topic", "t"},
 		{"replay", "--partition", "0", "--offset", "3"},
 	} {
-		if _, err := command(t, brokers, "shop", "t", args...); !errors.Is(err, broker.ErrUsage) {
+		if _, err := command(t, cluster, "shop", "t", args...); !errors.Is(err, broker.ErrUsage) {
 			t.Errorf("dead-letters %v: %v, want a usage error", args, err)
 		}
 	}
-	if _, err := command(t, brokers, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
+	if _, err := command(t, cluster, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
 		t.Errorf("a topic the service does not consume: %v", err)
 	}
 }

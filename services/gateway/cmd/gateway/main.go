@@ -66,7 +66,11 @@ func runEdge(ctx context.Context, cfg gwconfig.Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	listeners := newListeners(cfg, gw, log)
+	cluster, err := broker.NewCluster(cfg.Kafka)
+	if err != nil {
+		return err
+	}
+	listeners := newListeners(cfg, cluster, gw, log)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: readiness(listeners),
 	})
@@ -116,12 +120,12 @@ func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge
 	}, nil
 }
 
-// newListeners returns the Kafka listeners gw needs: key revocations, and catalog changes when
-// it keeps an edge cache.
-func newListeners(cfg gwconfig.Config, gw *edge.Gateway, log *slog.Logger) []*listener {
-	listeners := []*listener{newRevocationListener(cfg, gw.Keys, log)}
+// newListeners returns the Kafka listeners gw needs on cluster: key revocations, and catalog
+// changes when it keeps an edge cache.
+func newListeners(cfg gwconfig.Config, cluster broker.Cluster, gw *edge.Gateway, log *slog.Logger) []*listener {
+	listeners := []*listener{newRevocationListener(cfg, cluster, gw.Keys, log)}
 	if gw.Edge != nil {
-		listeners = append(listeners, newCatalogListener(cfg, gw.Edge, log))
+		listeners = append(listeners, newCatalogListener(cfg, cluster, gw.Edge, log))
 	}
 	return listeners
 }

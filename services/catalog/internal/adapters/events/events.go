@@ -90,6 +90,6 @@ func ChangesHandler(inval Invalidator) broker.Handler {
 }
 
 // DeadLetters returns the dead letters of the catalog's consumers (operator command).
-func DeadLetters(brokers []string) broker.DeadLetters {
-	return broker.DeadLetters{Brokers: brokers, Service: "catalog", Topics: []string{domain.EventsTopic, domain.PlacesTopic}}
+func DeadLetters(cluster broker.Cluster) broker.DeadLetters {
+	return broker.DeadLetters{Cluster: cluster, Service: "catalog", Topics: []string{domain.EventsTopic, domain.PlacesTopic}}
 }
