@@ -85,7 +85,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	if replayed, err := command(t, cluster, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
 		t.Fatalf("replay one: %v, %s", err, keys(replayed))
 	}
-	if m := receive(t, got); m.Key != "o2" || m.Headers[broker.HeaderReplayedFrom] != topic+".dead-letter/0/2" || m.Headers[broker.HeaderID] != "id-o2" ||
+	if m := receive(t, got); m.Key != "o2" || m.Topic != topic || m.Headers[broker.HeaderReplayedFrom] != topic+".dead-letter/0/2" || m.Headers[broker.HeaderID] != "id-o2" ||
 		m.Headers[broker.HeaderDeadLetterReason] != "" {
 		t.Fatalf("replayed %+v", m)
 	}
@@ -108,19 +108,32 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	if theirs, err := command(t, cluster, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
 		t.Fatalf("the other service's dead letters: %v, %s", err, keys(theirs))
 	}
-	if n := endOffset(t, cluster, topic); n != 5 {
-		t.Fatalf("%s has %d messages, want 3 published and 2 replayed", topic, n)
+	if n, r := endOffset(t, cluster, topic), endOffset(t, cluster, broker.ReplayTopic("shop")); n != 3 || r != 2 {
+		t.Fatalf("%s has %d messages and the replay topic %d, want the 3 published and the 2 replayed", topic, n, r)
 	}
 }
 
+// endOffset returns how many messages topic holds, over all its partitions.
 func endOffset(t *testing.T, cluster broker.Cluster, topic string) int64 {
 	t.Helper()
 	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
-	res, err := c.ListOffsets(t.Context(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: {kafka.LastOffsetOf(0)}}})
+	md, err := c.Metadata(t.Context(), &kafka.MetadataRequest{Topics: []string{topic}})
+	if err != nil || len(md.Topics) != 1 || md.Topics[0].Error != nil {
+		t.Fatalf("metadata of %s: %v %+v", topic, err, md)
+	}
+	var offsets []kafka.OffsetRequest
+	for _, p := range md.Topics[0].Partitions {
+		offsets = append(offsets, kafka.LastOffsetOf(p.ID))
+	}
+	res, err := c.ListOffsets(t.Context(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: offsets}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Topics[topic][0].LastOffset
+	var n int64
+	for _, p := range res.Topics[topic] {
+		n += p.LastOffset
+	}
+	return n
 }
 
 func TestDeadLettersCommandLine(t *testing.T) {
@@ -140,5 +153,37 @@ func TestDeadLettersCommandLine(t *testing.T) {
 	}
 	if _, err := command(t, cluster, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
 		t.Errorf("a topic the service does not consume: %v", err)
+	}
+}
+
+// TestAReplayGoesBackOnlyToItsTopicsConsumers: a replay is read by the service's consumers of
+// the topic its dead-letter topic is named after, whatever the dead letter's headers claim, and
+// by no other consumer of the service.
+func TestAReplayGoesBackOnlyToItsTopicsConsumers(t *testing.T) {
+	t.Parallel()
+	const orders, payments = "shop.orders.v1", "shop.payments.v1"
+	cluster := setup(t, orders)
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, payments); err != nil {
+		t.Fatal(err)
+	}
+	all := func(context.Context, broker.Message) error { return nil }
+	gotOrders := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-orders", Topics: []string{orders}, Backoff: fast}, all)
+	gotPayments := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-payments", Topics: []string{payments}, Backoff: fast}, all)
+	w := broker.NewWriter(cluster)
+	defer w.Close()
+	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(orders), Key: "claims-payments", Value: []byte(`{}`),
+		Headers: map[string]string{broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: payments, broker.HeaderID: "id-1"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	if replayed, err := command(t, cluster, "shop", orders, "replay"); err != nil || keys(replayed) != "claims-payments=true" || replayed[0].OriginalTopic != orders {
+		t.Fatalf("replay: %v, %+v", err, replayed)
+	}
+	if m := receive(t, gotOrders); m.Key != "claims-payments" || m.Topic != orders {
+		t.Fatalf("the orders consumer got %q on %s", m.Key, m.Topic)
+	}
+	publish(t, cluster, payments, "after")
+	if m := receive(t, gotPayments); m.Key != "after" {
+		t.Fatalf("the payments consumer got %q on %s, want only what was published to %s", m.Key, m.Topic, payments)
 	}
 }
