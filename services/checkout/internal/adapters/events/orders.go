@@ -53,7 +53,7 @@ type orderData struct {
 // Undecodable data, an unknown version of one of its events, and a missing ce_id or orderId are
 // poison.
 func (c *OrdersConsumer) handle(ctx context.Context, m broker.Message) error {
-	ok, err := broker.Accepts(m, domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable)
+	ok, err := broker.Accepts(m, domain.OrdersTopic, domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable)
 	if !ok {
 		return err
 	}

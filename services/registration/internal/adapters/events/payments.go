@@ -44,7 +44,7 @@ func Handler(svc *app.Service, log *slog.Logger) broker.Handler {
 // (dead-lettered at once).
 func DecodePayment(m broker.Message) (app.Payment, bool, error) {
 	typ := m.Headers[broker.HeaderType]
-	if ok, err := broker.Accepts(m, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded); !ok {
+	if ok, err := broker.Accepts(m, domain.PaymentsTopic, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded); !ok {
 		return app.Payment{}, false, err
 	}
 	id, err := broker.RequireID(m)
