@@ -46,7 +46,8 @@ type ConsumerConfig struct {
 // partition; the reader keeps heartbeating meanwhile, and should the group rebalance, the
 // uncommitted message is fetched again, never skipped. Consume also reads the service's replay
 // topic (ReplayTopic, the service named by the group) and hands h each replayed message of one
-// of its topics as a message of that topic. Consume returns nil when ctx ends and an error when
+// of its topics as a message of that topic; it makes the replay and dead-letter topics first,
+// when the broker does not have them yet. Consume returns nil when ctx ends and an error when
 // the broker fails (callers start it again).
 func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	start := kafka.FirstOffset
@@ -54,7 +55,11 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 		start = kafka.LastOffset
 	}
 	replays := ReplayTopic(serviceOf(cfg.Group))
-	if err := EnsureTopics(ctx, cfg.Cluster, brokerDefault, brokerDefault, replays); err != nil {
+	own := []string{replays} // topics the consumer writes, made with the broker's defaults
+	for _, t := range cfg.Topics {
+		own = append(own, DeadLetterTopic(t))
+	}
+	if err := EnsureTopics(ctx, cfg.Cluster, brokerDefault, brokerDefault, own...); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
