@@ -78,6 +78,12 @@ func (d DeadLetters) List(ctx context.Context, sel Selection, fn func(DeadLetter
 // as replayed, and calls fn with it. A replay interrupted between publishing and remembering may
 // publish a dead letter again on the next run: consumers dedupe by message id.
 func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
+	if _, err := d.selectTopics(sel); err != nil {
+		return err
+	}
+	if err := EnsureTopics(ctx, d.Cluster, brokerDefault, brokerDefault, ReplayTopic(d.Service)); err != nil {
+		return err
+	}
 	w := NewWriter(d.Cluster)
 	defer w.Close()
 	c := d.client()
