@@ -79,17 +79,17 @@ func TestSpansAndLogsNeverCarryAPathsSecret(t *testing.T) {
 func spanTexts(s sdktrace.ReadOnlySpan) []string {
 	out := []string{s.Name(), s.Status().Description}
 	for _, a := range s.Attributes() {
-		out = append(out, string(a.Key)+"="+a.Value.Emit())
+		out = append(out, string(a.Key)+"="+a.Value.String())
 	}
 	for _, e := range s.Events() {
 		out = append(out, e.Name)
 		for _, a := range e.Attributes {
-			out = append(out, string(a.Key)+"="+a.Value.Emit())
+			out = append(out, string(a.Key)+"="+a.Value.String())
 		}
 	}
 	for _, l := range s.Links() {
 		for _, a := range l.Attributes {
-			out = append(out, string(a.Key)+"="+a.Value.Emit())
+			out = append(out, string(a.Key)+"="+a.Value.String())
 		}
 	}
 	return out
