@@ -20,7 +20,7 @@ const (
 )
 
 // infrastructure are the compose services that are not Podium's.
-var infrastructure = []string{"postgres", "redis", "kafka", "jaeger", "stripe-mock", "mailpit"}
+var infrastructure = []string{"postgres", "redis", "kafka", "kafka-init", "jaeger", "stripe-mock", "mailpit"}
 
 // loadCompose loads docker-compose.yml as `docker compose` would, with an empty environment
 // (so the local defaults are what is checked) and the given profiles ("*" for all).
@@ -52,9 +52,9 @@ func composeEnv(t *testing.T, s types.ServiceConfig) map[string]string {
 	return env
 }
 
-// oneShot reports whether s runs to completion (a migration) rather than serving.
+// oneShot reports whether s runs to completion (a migration, kafka-init) rather than serving.
 func oneShot(s types.ServiceConfig) bool {
-	return s.Restart == types.RestartPolicyNo && slices.Equal(s.Command, types.ShellCommand{"migrate"})
+	return s.Restart == types.RestartPolicyNo
 }
 
 func TestComposeServices(t *testing.T) {
@@ -79,7 +79,7 @@ func TestComposeMigrations(t *testing.T) {
 			continue // reported by TestComposeServices
 		}
 		svc := p.Services[o]
-		if !oneShot(m) {
+		if !oneShot(m) || !slices.Equal(m.Command, types.ShellCommand{"migrate"}) {
 			t.Errorf("%s-migrate: want command [migrate] and restart \"no\", got %v / %q", o, m.Command, m.Restart)
 		}
 		if m.Build == nil || svc.Build == nil || m.Build.Dockerfile != svc.Build.Dockerfile {
@@ -96,11 +96,11 @@ func TestComposeMigrations(t *testing.T) {
 
 func TestComposeDependsOn(t *testing.T) {
 	want := map[string][]string{
-		"gateway":      {"auth", "catalog", "registration", "checkout", "redis", "kafka"},
-		"auth":         {"auth-migrate", "postgres", "kafka", "mailpit"},
-		"catalog":      {"catalog-migrate", "postgres", "kafka"},
-		"registration": {"registration-migrate", "catalog", "postgres", "kafka", "mailpit"},
-		"checkout":     {"checkout-migrate", "catalog", "registration", "postgres", "kafka", "stripe-mock"},
+		"gateway":      {"auth", "catalog", "registration", "checkout", "redis", "kafka", "kafka-init"},
+		"auth":         {"auth-migrate", "postgres", "kafka", "kafka-init", "mailpit"},
+		"catalog":      {"catalog-migrate", "postgres", "kafka", "kafka-init"},
+		"registration": {"registration-migrate", "catalog", "postgres", "kafka", "kafka-init", "mailpit"},
+		"checkout":     {"checkout-migrate", "catalog", "registration", "postgres", "kafka", "kafka-init", "stripe-mock"},
 	}
 	p := loadCompose(t, "*")
 	for svc, deps := range want {
@@ -120,7 +120,7 @@ func TestComposeDependsOn(t *testing.T) {
 				}
 			case completed:
 				if !oneShot(target) {
-					t.Errorf("%s: waits for %s to complete, but %s is not a one-shot migration", name, dep, dep)
+					t.Errorf("%s: waits for %s to complete, but %s is not a one-shot service", name, dep, dep)
 				}
 			default:
 				t.Errorf("%s: depends on %s with %q; want %s or %s", name, dep, cond.Condition, healthy, completed)

@@ -38,17 +38,22 @@ type Message struct {
 // Writer publishes messages, keyed so that one aggregate's messages stay in order.
 type Writer struct{ w *kafka.Writer }
 
-// NewWriter returns a writer that waits for all in-sync replicas and batches for at most 5 ms.
-func NewWriter(brokers []string) *Writer {
-	return &Writer{w: &kafka.Writer{
-		Addr:                   kafka.TCP(brokers...),
+// NewWriter returns a writer to c that waits for all in-sync replicas and batches for at most
+// 5 ms.
+func NewWriter(c Cluster) *Writer {
+	w := &kafka.Writer{
+		Addr:                   kafka.TCP(c.Brokers...),
 		Balancer:               &kafka.Hash{},
 		RequiredAcks:           kafka.RequireAll,
 		BatchTimeout:           5 * time.Millisecond,
 		WriteTimeout:           10 * time.Second,
 		MaxAttempts:            5,
 		AllowAutoTopicCreation: true,
-	}}
+	}
+	if c.transport != nil {
+		w.Transport = c.transport
+	}
+	return &Writer{w: w}
 }
 
 // Publish writes msgs and returns once the brokers acknowledged all of them, inside a send
@@ -75,9 +80,9 @@ func (w *Writer) Publish(ctx context.Context, msgs ...Message) error {
 // Close flushes pending writes and closes connections.
 func (w *Writer) Close() error { return w.w.Close() }
 
-// EnsureTopics creates the topics that do not exist yet.
-func EnsureTopics(ctx context.Context, brokers []string, partitions, replicas int, topics ...string) error {
-	client := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
+// EnsureTopics creates the topics of c that do not exist yet.
+func EnsureTopics(ctx context.Context, c Cluster, partitions, replicas int, topics ...string) error {
+	client := c.client()
 	req := &kafka.CreateTopicsRequest{}
 	for _, t := range topics {
 		req.Topics = append(req.Topics, kafka.TopicConfig{Topic: t, NumPartitions: partitions, ReplicationFactor: replicas})

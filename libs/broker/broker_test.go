@@ -59,17 +59,17 @@ func receive(t *testing.T, ch <-chan broker.Message) broker.Message {
 }
 
 func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
-	brokers := testkit.Kafka(t)
+	cluster := broker.Cluster{Brokers: testkit.Kafka(t)}
 	ctx := t.Context()
-	if err := broker.EnsureTopics(ctx, brokers, 3, 1, "widgets.v1"); err != nil {
+	if err := broker.EnsureTopics(ctx, cluster, 3, 1, "widgets.v1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := broker.EnsureTopics(ctx, brokers, 3, 1, "widgets.v1"); err != nil {
+	if err := broker.EnsureTopics(ctx, cluster, 3, 1, "widgets.v1"); err != nil {
 		t.Fatalf("EnsureTopics is not idempotent: %v", err)
 	}
 	var traceCtx trace.SpanContext
 	joined := make(chan struct{})
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "g1", Topics: []string{"widgets.v1"}, Joined: func() { close(joined) }},
+	got := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "g1", Topics: []string{"widgets.v1"}, Joined: func() { close(joined) }},
 		func(ctx context.Context, m broker.Message) error {
 			traceCtx = trace.SpanContextFromContext(ctx)
 			return nil
@@ -83,7 +83,7 @@ func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
 	tid, _ := trace.TraceIDFromHex("4bf92f3577b34da6a3ce929d0e0e4736")
 	sid, _ := trace.SpanIDFromHex("00f067aa0ba902b7")
 	pctx := trace.ContextWithSpanContext(ctx, trace.NewSpanContext(trace.SpanContextConfig{TraceID: tid, SpanID: sid, TraceFlags: trace.FlagsSampled}))
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(cluster)
 	defer w.Close()
 	err := w.Publish(pctx, broker.Message{Topic: "widgets.v1", Key: "w_1", Value: []byte(`{"n":1}`),
 		Headers: map[string]string{broker.HeaderType: "podium.widget.made.v1", broker.HeaderID: "m1"}})
@@ -100,12 +100,12 @@ func TestPublishConsumeCarriesKeyHeadersAndTrace(t *testing.T) {
 }
 
 func TestUncommittedMessageIsRedelivered(t *testing.T) {
-	brokers := testkit.Kafka(t)
+	cluster := broker.Cluster{Brokers: testkit.Kafka(t)}
 	ctx := t.Context()
-	if err := broker.EnsureTopics(ctx, brokers, 1, 1, "orders.v1"); err != nil {
+	if err := broker.EnsureTopics(ctx, cluster, 1, 1, "orders.v1"); err != nil {
 		t.Fatal(err)
 	}
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(cluster)
 	defer w.Close()
 	if err := w.Publish(ctx, broker.Message{Topic: "orders.v1", Key: "o1", Value: []byte("1")}); err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestUncommittedMessageIsRedelivered(t *testing.T) {
 	handling := make(chan struct{})
 	errc := make(chan error, 1)
 	go func() {
-		errc <- broker.Consume(first, broker.ConsumerConfig{Brokers: brokers, Group: "billing", Topics: []string{"orders.v1"}, Log: testkit.Logger(t)},
+		errc <- broker.Consume(first, broker.ConsumerConfig{Cluster: cluster, Group: "billing", Topics: []string{"orders.v1"}, Log: testkit.Logger(t)},
 			func(ctx context.Context, _ broker.Message) error {
 				close(handling)
 				<-ctx.Done()
@@ -129,7 +129,7 @@ func TestUncommittedMessageIsRedelivered(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "billing", Topics: []string{"orders.v1"}},
+	got := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "billing", Topics: []string{"orders.v1"}},
 		func(context.Context, broker.Message) error { return nil })
 	if m := receive(t, got); m.Key != "o1" {
 		t.Fatalf("redelivered %q, want o1", m.Key)

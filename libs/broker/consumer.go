@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/segmentio/kafka-go"
@@ -17,10 +19,11 @@ type Handler func(ctx context.Context, m Message) error
 
 // ConsumerConfig configures Consume.
 type ConsumerConfig struct {
-	Brokers []string
+	Cluster Cluster
 	// Group is the consumer group; every instance of a service shares one, unless each instance
 	// must see every message (then each uses a group of its own). Group names start with the
-	// service's name and a dash: the service's dead-letters command finds its dead letters by it.
+	// service's name and a dash: the service's dead-letters command finds its dead letters by
+	// it, and the consumer reads the service's replay topic.
 	Group  string
 	Topics []string
 	// StartAtEnd makes a new group start with messages published after it joined.
@@ -41,17 +44,32 @@ type ConsumerConfig struct {
 // after h succeeded or the message was moved to "<topic>.dead-letter" (at-least-once; consumers
 // dedupe through an inbox). A failing message is retried until it succeeds, holding back its
 // partition; the reader keeps heartbeating meanwhile, and should the group rebalance, the
-// uncommitted message is fetched again, never skipped. Consume returns nil when ctx ends and an
-// error when the broker fails (callers start it again).
+// uncommitted message is fetched again, never skipped. Consume also reads the service's replay
+// topic (ReplayTopic, the service named by the group) and hands h each replayed message of one
+// of its topics as a message of that topic; it makes the replay and dead-letter topics first,
+// when the broker does not have them yet. Consume returns nil when ctx ends and an error when
+// the broker fails (callers start it again).
 func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	start := kafka.FirstOffset
 	if cfg.StartAtEnd {
 		start = kafka.LastOffset
 	}
+	replays := ReplayTopic(serviceOf(cfg.Group))
+	own := []string{replays} // topics the consumer writes, made with the broker's defaults
+	for _, t := range cfg.Topics {
+		own = append(own, DeadLetterTopic(t))
+	}
+	if err := EnsureTopics(ctx, cfg.Cluster, brokerDefault, brokerDefault, own...); err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return err
+	}
 	r := kafka.NewReader(kafka.ReaderConfig{
-		Brokers:           cfg.Brokers,
+		Brokers:           cfg.Cluster.Brokers,
+		Dialer:            cfg.Cluster.dialer,
 		GroupID:           cfg.Group,
-		GroupTopics:       cfg.Topics,
+		GroupTopics:       append(slices.Clone(cfg.Topics), replays),
 		StartOffset:       start,
 		MinBytes:          1,
 		MaxBytes:          10 << 20,
@@ -77,8 +95,10 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 			return fmt.Errorf("broker: fetch: %w", err)
 		}
 		m := Message{Topic: km.Topic, Key: string(km.Key), Value: km.Value, Headers: fromKafka(km.Headers), Partition: km.Partition, Offset: km.Offset}
-		if err := c.process(ctx, m); err != nil {
-			return nil // ctx ended: the message stays uncommitted and is fetched again
+		if mine(&m, replays, cfg.Topics) {
+			if err := c.process(ctx, m); err != nil {
+				return nil // ctx ended: the message stays uncommitted and is fetched again
+			}
 		}
 		if err := r.CommitMessages(ctx, km); err != nil {
 			if ctx.Err() != nil {
@@ -87,6 +107,32 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 			return fmt.Errorf("broker: commit: %w", err)
 		}
 	}
+}
+
+// brokerDefault asks the broker for its default partition count or replication factor.
+const brokerDefault = -1
+
+// mine turns m, when it comes from the replay topic, into the message of the topic it was
+// replayed to, and reports whether m is this consumer's: a message of one of topics, or a
+// replay of one. The replay topic is written by the service's principal alone (its
+// dead-letters command), so the topic it names is the one the dead letter was taken from.
+func mine(m *Message, replays string, topics []string) bool {
+	if m.Topic != replays {
+		return true
+	}
+	original := m.Headers[HeaderOriginalTopic]
+	if !slices.Contains(topics, original) {
+		return false // a replay for another of the service's consumers
+	}
+	m.Topic = original
+	return true
+}
+
+// serviceOf returns the service a consumer group belongs to: the group's name up to its first
+// dash (every group is named "<service>-...").
+func serviceOf(group string) string {
+	service, _, _ := strings.Cut(group, "-")
+	return service
 }
 
 // consumer handles the messages of one Consume call.

@@ -20,7 +20,7 @@ func TestTransientFailureIsRetriedPastTheOldLimitHoldingItsPartition(t *testing.
 	t.Parallel()
 	const topic = "retry.payments.v1"
 	var retrying atomic.Int64 // broker.retrying while first is retried
-	brokers, got, seen := scenario(t, topic, "shop-retry", func(m broker.Message, n int) error {
+	cluster, got, seen := scenario(t, topic, "shop-retry", func(m broker.Message, n int) error {
 		if m.Key == "first" && n == 25 {
 			v, _ := sum("broker.retrying", attribute.String("topic", topic))
 			retrying.Store(v)
@@ -42,7 +42,7 @@ func TestTransientFailureIsRetriedPastTheOldLimitHoldingItsPartition(t *testing.
 	if during, after := retrying.Load(), counter(t, "broker.retrying", attribute.String("topic", topic)); during != 1 || after != 0 {
 		t.Fatalf("broker.retrying = %d while retrying and %d after, want 1 and 0", during, after)
 	}
-	if dls := deadLetters(t, brokers, "shop", topic); len(dls) != 0 || counter(t, "broker.dead_letters", attribute.String("topic", topic)) != 0 {
+	if dls := deadLetters(t, cluster, "shop", topic); len(dls) != 0 || counter(t, "broker.dead_letters", attribute.String("topic", topic)) != 0 {
 		t.Fatalf("a transient failure was dead-lettered: %+v", dls)
 	}
 }
@@ -50,7 +50,7 @@ func TestTransientFailureIsRetriedPastTheOldLimitHoldingItsPartition(t *testing.
 func TestPoisonMessageIsDeadLetteredAtOnceAndTheNextHandled(t *testing.T) {
 	t.Parallel()
 	const topic = "poison.orders.v1"
-	brokers, got, seen := scenario(t, topic, "shop-poison", func(m broker.Message, _ int) error {
+	cluster, got, seen := scenario(t, topic, "shop-poison", func(m broker.Message, _ int) error {
 		if m.Key == "poison" {
 			return broker.Poisonf("undecodable data")
 		}
@@ -61,7 +61,7 @@ func TestPoisonMessageIsDeadLetteredAtOnceAndTheNextHandled(t *testing.T) {
 	if keys := seen.all(); !slices.Equal(keys, []string{"poison", "fine"}) {
 		t.Fatalf("attempts %v: a poison message is tried once", keys)
 	}
-	dls := deadLetters(t, brokers, "shop", topic)
+	dls := deadLetters(t, cluster, "shop", topic)
 	if len(dls) != 1 {
 		t.Fatalf("dead letters %+v, want the poison message", dls)
 	}
@@ -78,7 +78,7 @@ func TestPoisonMessageIsDeadLetteredAtOnceAndTheNextHandled(t *testing.T) {
 func TestPanickingHandlerIsRecoveredRetriedThenDeadLettered(t *testing.T) {
 	t.Parallel()
 	const topic = "panic.orders.v1"
-	brokers, got, seen := scenario(t, topic, "shop-panic", func(m broker.Message, n int) error {
+	cluster, got, seen := scenario(t, topic, "shop-panic", func(m broker.Message, n int) error {
 		if m.Key == "boom" || (m.Key == "flaky" && n == 1) {
 			panic("a bug with " + m.Key)
 		}
@@ -89,7 +89,7 @@ func TestPanickingHandlerIsRecoveredRetriedThenDeadLettered(t *testing.T) {
 	if keys := seen.all(); !slices.Equal(keys, []string{"flaky", "flaky", "boom", "boom", "boom", "after"}) {
 		t.Fatalf("attempts %v: a panic is retried, three on one message make it poison", keys)
 	}
-	dls := deadLetters(t, brokers, "shop", topic)
+	dls := deadLetters(t, cluster, "shop", topic)
 	if len(dls) != 1 || dls[0].Key != "boom" || !strings.Contains(dls[0].Reason, "handler panicked: a bug with boom") {
 		t.Fatalf("dead letters %+v, want boom's panic", dls)
 	}
@@ -107,10 +107,10 @@ func TestRetryLongerThanTheSessionKeepsTheAssignment(t *testing.T) {
 	}
 	t.Parallel()
 	const topic, group = "long.payments.v1", "shop-long"
-	brokers := setup(t, topic)
+	cluster := setup(t, topic)
 	joined := make(chan struct{})
 	var seen attempts
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: group, Topics: []string{topic}, Joined: func() { close(joined) },
+	got := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: group, Topics: []string{topic}, Joined: func() { close(joined) },
 		Backoff: func(int) time.Duration { return 100 * time.Millisecond }},
 		func(_ context.Context, m broker.Message) error {
 			if seen.add(m.Key) <= 120 && m.Key == "first" {
@@ -123,10 +123,10 @@ func TestRetryLongerThanTheSessionKeepsTheAssignment(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the consumer did not join within 30s")
 	}
-	before := members(t, brokers, group)
-	publish(t, brokers, topic, "first", "second")
+	before := members(t, cluster, group)
+	publish(t, cluster, topic, "first", "second")
 	handled(t, got, "first", "second")
-	if after := members(t, brokers, group); !slices.Equal(before, after) || len(after) != 1 {
+	if after := members(t, cluster, group); !slices.Equal(before, after) || len(after) != 1 {
 		t.Fatalf("group members %v before the retry, %v after: the session was lost", before, after)
 	}
 	if keys := seen.all(); len(keys) != 122 || keys[121] != "second" {
@@ -135,9 +135,9 @@ func TestRetryLongerThanTheSessionKeepsTheAssignment(t *testing.T) {
 }
 
 // members returns the member ids of group.
-func members(t *testing.T, brokers []string, group string) []string {
+func members(t *testing.T, cluster broker.Cluster, group string) []string {
 	t.Helper()
-	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
+	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
 	res, err := c.DescribeGroups(t.Context(), &kafka.DescribeGroupsRequest{GroupIDs: []string{group}})
 	if err != nil || len(res.Groups) != 1 || res.Groups[0].Error != nil {
 		t.Fatalf("describe group %s: %v %+v", group, err, res)
@@ -152,14 +152,14 @@ func members(t *testing.T, brokers []string, group string) []string {
 func TestConsumerStopsWhileWaitingToRetry(t *testing.T) {
 	t.Parallel()
 	const topic = "stop.orders.v1"
-	brokers := setup(t, topic)
+	cluster := setup(t, topic)
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	var calls atomic.Int32
 	failed := make(chan struct{})
 	done := make(chan error, 1)
 	go func() {
-		done <- broker.Consume(ctx, broker.ConsumerConfig{Brokers: brokers, Group: "shop-stop", Topics: []string{topic}, Log: testkit.Logger(t),
+		done <- broker.Consume(ctx, broker.ConsumerConfig{Cluster: cluster, Group: "shop-stop", Topics: []string{topic}, Log: testkit.Logger(t),
 			Backoff: func(int) time.Duration { return time.Hour }},
 			func(context.Context, broker.Message) error {
 				if calls.Add(1) == 1 {
@@ -168,7 +168,7 @@ func TestConsumerStopsWhileWaitingToRetry(t *testing.T) {
 				return errors.New("down")
 			})
 	}()
-	publish(t, brokers, topic, "o1")
+	publish(t, cluster, topic, "o1")
 	select {
 	case <-failed:
 	case <-time.After(30 * time.Second):
@@ -183,7 +183,7 @@ func TestConsumerStopsWhileWaitingToRetry(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("Consume did not return while waiting to retry")
 	}
-	if dls := deadLetters(t, brokers, "shop", topic); len(dls) != 0 {
+	if dls := deadLetters(t, cluster, "shop", topic); len(dls) != 0 {
 		t.Fatalf("a message whose consumer stopped was dead-lettered: %+v", dls)
 	}
 }

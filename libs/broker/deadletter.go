@@ -27,6 +27,14 @@ const maxReasonBytes = 1024
 // DeadLetterTopic returns the dead-letter topic of topic.
 func DeadLetterTopic(topic string) string { return topic + DeadLetterSuffix }
 
+// ReplaySuffix names the topic a service's replayed dead letters are published to.
+const ReplaySuffix = ".replays"
+
+// ReplayTopic returns the topic the dead-letters command of service republishes to: only the
+// service's principal writes it and only its consumers read it, so replaying needs no right to
+// write the topics the service consumes, which belong to their producers.
+func ReplayTopic(service string) string { return service + ReplaySuffix }
+
 // deadLetter publishes m to its dead-letter topic with the reason, trying again until the
 // broker takes it or ctx ends, then counts and logs it once.
 func (c *consumer) deadLetter(ctx context.Context, m Message, cause error) error {
@@ -42,7 +50,7 @@ func (c *consumer) deadLetter(ctx context.Context, m Message, cause error) error
 	h[HeaderOriginalOffset] = strconv.FormatInt(m.Offset, 10)
 	dl := Message{Topic: DeadLetterTopic(m.Topic), Key: m.Key, Value: m.Value, Headers: h}
 	if c.dead == nil {
-		c.dead = NewWriter(c.cfg.Brokers)
+		c.dead = NewWriter(c.cfg.Cluster)
 	}
 	for attempt := 1; ; attempt++ {
 		err := c.dead.Publish(ctx, dl)

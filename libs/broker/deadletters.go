@@ -42,7 +42,7 @@ type DeadLetter struct {
 // DeadLetters reads and replays the dead letters of one service's consumers, without consuming
 // them: the dead-letter topics keep them for later inspection.
 type DeadLetters struct {
-	Brokers []string
+	Cluster Cluster
 	// Service names the service. Its consumer groups start with Service + "-" (a dead letter is
 	// the service's when its group does), and the consumer group Service + "-dead-letters"
 	// remembers, on each dead-letter topic, what the service replayed.
@@ -72,12 +72,19 @@ func (d DeadLetters) List(ctx context.Context, sel Selection, fn func(DeadLetter
 	})
 }
 
-// Replay republishes each selected dead letter of the service that was not replayed yet to its
-// original topic (same key, value and headers, plus HeaderReplayedFrom), remembers it as
-// replayed, and calls fn with it. A replay interrupted between publishing and remembering may
+// Replay republishes each selected dead letter of the service that was not replayed yet to the
+// service's replay topic (same key, value and headers, plus HeaderOriginalTopic and
+// HeaderReplayedFrom), where the service's consumers of its original topic read it; remembers it
+// as replayed, and calls fn with it. A replay interrupted between publishing and remembering may
 // publish a dead letter again on the next run: consumers dedupe by message id.
 func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
-	w := NewWriter(d.Brokers)
+	if _, err := d.selectTopics(sel); err != nil {
+		return err
+	}
+	if err := EnsureTopics(ctx, d.Cluster, brokerDefault, brokerDefault, ReplayTopic(d.Service)); err != nil {
+		return err
+	}
+	w := NewWriter(d.Cluster)
 	defer w.Close()
 	c := d.client()
 	skipped := map[*partitionLog]bool{} // logs that moved past another service's dead letters
@@ -92,7 +99,7 @@ func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLett
 		case dl.Replayed:
 			return nil
 		}
-		if err := w.Publish(ctx, replayMessage(dl)); err != nil {
+		if err := w.Publish(ctx, d.replayMessage(dl)); err != nil {
 			return fmt.Errorf("broker: replay %s/%d/%d: %w", dl.Topic, dl.Partition, dl.Offset, err)
 		}
 		pl.replayed.add(dl.Offset)
@@ -108,14 +115,16 @@ func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLett
 	return err
 }
 
-// replayMessage is dl as it was first published, marked as replayed from dl.
-func replayMessage(dl DeadLetter) Message {
+// replayMessage is dl as it was first published, on the service's replay topic, naming the topic
+// it is replayed to and marked as replayed from dl.
+func (d DeadLetters) replayMessage(dl DeadLetter) Message {
 	h := maps.Clone(dl.headers)
-	for _, k := range []string{HeaderDeadLetterReason, HeaderDeadLetterGroup, HeaderOriginalTopic, HeaderOriginalPartition, HeaderOriginalOffset} {
+	for _, k := range []string{HeaderDeadLetterReason, HeaderDeadLetterGroup, HeaderOriginalPartition, HeaderOriginalOffset} {
 		delete(h, k)
 	}
+	h[HeaderOriginalTopic] = dl.OriginalTopic
 	h[HeaderReplayedFrom] = fmt.Sprintf("%s/%d/%d", dl.Topic, dl.Partition, dl.Offset)
-	return Message{Topic: dl.OriginalTopic, Key: dl.Key, Value: dl.value, Headers: h}
+	return Message{Topic: ReplayTopic(d.Service), Key: dl.Key, Value: dl.value, Headers: h}
 }
 
 // each reads the selected dead letters and calls fn with each, telling whether it is the
@@ -183,17 +192,16 @@ func (d DeadLetters) selectTopics(sel Selection) ([]string, error) {
 	return nil, fmt.Errorf("broker: %s does not consume %s (it consumes %s)", d.Service, t, strings.Join(d.Topics, ", "))
 }
 
-// toDeadLetter reads a message of a dead-letter topic.
+// toDeadLetter reads a message of a dead-letter topic. Its original topic is the one the
+// dead-letter topic is named after, whatever its header says: a replay goes back only to the
+// consumers of that topic.
 func toDeadLetter(km kafka.Message) DeadLetter {
 	h := fromKafka(km.Headers)
 	dl := DeadLetter{
 		Topic: km.Topic, Partition: km.Partition, Offset: km.Offset,
-		OriginalTopic: h[HeaderOriginalTopic], Group: h[HeaderDeadLetterGroup], Reason: h[HeaderDeadLetterReason],
+		OriginalTopic: strings.TrimSuffix(km.Topic, DeadLetterSuffix), Group: h[HeaderDeadLetterGroup], Reason: h[HeaderDeadLetterReason],
 		Key: string(km.Key), MessageID: h[HeaderID], Type: h[HeaderType], Time: km.Time.UTC(),
 		value: km.Value, headers: h,
-	}
-	if dl.OriginalTopic == "" { // dead letters written before the header existed
-		dl.OriginalTopic = strings.TrimSuffix(km.Topic, DeadLetterSuffix)
 	}
 	dl.OriginalPartition, _ = strconv.Atoi(h[HeaderOriginalPartition])
 	dl.OriginalOffset, _ = strconv.ParseInt(h[HeaderOriginalOffset], 10, 64)

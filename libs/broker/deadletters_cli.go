@@ -19,15 +19,16 @@ var ErrUsage = errors.New("usage")
 // DeadLettersUsage returns the usage of service's dead-letters command.
 func DeadLettersUsage(service string) string {
 	return strings.ReplaceAll(`
-Dead letters of svc's consumers (brokers from KAFKA_BROKERS):
+Dead letters of svc's consumers (Kafka from KAFKA_BROKERS and the other KAFKA_ settings):
 
   svc dead-letters list [--topic <topic>] [--partition <n> --offset <n>]
                    print the dead letters of svc's consumers, one JSON object a line,
                    without consuming them ("replayed" tells whether one was replayed)
   svc dead-letters replay [--topic <topic>] [--partition <n> --offset <n>]
                    republish every dead letter not replayed yet (or the one at --partition
-                   and --offset of the topic's dead-letter topic) to its original topic and
-                   remember it, so a second replay does not repeat it; prints each replayed
+                   and --offset of the topic's dead-letter topic) to svc's consumers of its
+                   original topic (through svc.replays) and remember it, so a second replay
+                   does not repeat it; prints each replayed
 `, "svc", service)
 }
 

@@ -23,9 +23,7 @@ type partitionLog struct {
 	replayed   replayLog
 }
 
-func (d DeadLetters) client() *kafka.Client {
-	return &kafka.Client{Addr: kafka.TCP(d.Brokers...), Timeout: 10 * time.Second}
-}
+func (d DeadLetters) client() *kafka.Client { return d.Cluster.client() }
 
 func (d DeadLetters) replayGroup() string { return d.Service + "-dead-letters" }
 
@@ -95,7 +93,7 @@ func (d DeadLetters) read(ctx context.Context, topic string, partition int, from
 		return nil
 	}
 	r := kafka.NewReader(kafka.ReaderConfig{
-		Brokers: d.Brokers, Topic: topic, Partition: partition, MinBytes: 1, MaxBytes: 10 << 20, MaxWait: 250 * time.Millisecond,
+		Brokers: d.Cluster.Brokers, Dialer: d.Cluster.dialer, Topic: topic, Partition: partition, MinBytes: 1, MaxBytes: 10 << 20, MaxWait: 250 * time.Millisecond,
 	})
 	defer r.Close()
 	if err := r.SetOffset(from); err != nil {

@@ -18,10 +18,10 @@ import (
 )
 
 // command runs `dead-letters args...` for service and returns the JSON lines it printed.
-func command(t *testing.T, brokers []string, service, topic string, args ...string) ([]broker.DeadLetter, error) {
+func command(t *testing.T, cluster broker.Cluster, service, topic string, args ...string) ([]broker.DeadLetter, error) {
 	t.Helper()
 	var out bytes.Buffer
-	err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}, args, &out)
+	err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Cluster: cluster, Service: service, Topics: []string{topic}}, args, &out)
 	var dls []broker.DeadLetter
 	dec := json.NewDecoder(&out)
 	for dec.More() {
@@ -45,13 +45,13 @@ func keys(dls []broker.DeadLetter) string {
 func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	t.Parallel()
 	const topic = "replay.orders.v1"
-	brokers := setup(t, topic)
+	cluster := setup(t, topic)
 	// One partition keeps the list in publication order.
-	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
 		t.Fatal(err)
 	}
 	var fixed atomic.Bool
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: "shop-orders", Topics: []string{topic}, Backoff: fast},
+	got := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-orders", Topics: []string{topic}, Backoff: fast},
 		func(_ context.Context, m broker.Message) error {
 			if !fixed.Load() && m.Key != "end" {
 				return broker.Poisonf("unsupported event version")
@@ -59,18 +59,18 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 			return nil
 		})
 	// Another service's dead letter on the same topic is neither listed nor replayed.
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(cluster)
 	defer w.Close()
 	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "theirs", Value: []byte(`{}`),
 		Headers: map[string]string{broker.HeaderDeadLetterGroup: "audit-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
 		t.Fatal(err)
 	}
-	publish(t, brokers, topic, "o1", "o2", "end")
+	publish(t, cluster, topic, "o1", "o2", "end")
 	if m := receive(t, got); m.Key != "end" {
 		t.Fatalf("handled %q, want end", m.Key)
 	}
 
-	listed, err := command(t, brokers, "shop", topic, "list")
+	listed, err := command(t, cluster, "shop", topic, "list")
 	if err != nil || keys(listed) != "o1=false,o2=false" {
 		t.Fatalf("list: %v, %s", err, keys(listed))
 	}
@@ -83,50 +83,63 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	// The consumer is fixed; the operator replays o2 alone, then everything left.
 	fixed.Store(true)
 	one := []string{"replay", "--topic", topic, "--partition", strconv.Itoa(o2.Partition), "--offset", strconv.FormatInt(o2.Offset, 10)}
-	if replayed, err := command(t, brokers, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
+	if replayed, err := command(t, cluster, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
 		t.Fatalf("replay one: %v, %s", err, keys(replayed))
 	}
-	if m := receive(t, got); m.Key != "o2" || m.Headers[broker.HeaderReplayedFrom] != topic+".dead-letter/0/2" || m.Headers[broker.HeaderID] != "id-o2" ||
+	if m := receive(t, got); m.Key != "o2" || m.Topic != topic || m.Headers[broker.HeaderReplayedFrom] != topic+".dead-letter/0/2" || m.Headers[broker.HeaderID] != "id-o2" ||
 		m.Headers[broker.HeaderDeadLetterReason] != "" {
 		t.Fatalf("replayed %+v", m)
 	}
-	if replayed, err := command(t, brokers, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
 		t.Fatalf("replay: %v, %s", err, keys(replayed))
 	}
 	if m := receive(t, got); m.Key != "o1" {
 		t.Fatalf("replayed %q, want o1", m.Key)
 	}
 
-	if replayed, err := command(t, brokers, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
 		t.Fatalf("a second replay: %v, %s", err, keys(replayed))
 	}
-	if _, err := command(t, brokers, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
+	if _, err := command(t, cluster, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
 		t.Fatalf("replaying o2 again: %v, want ErrAlreadyReplayed", err)
 	}
-	if listed, err := command(t, brokers, "shop", topic, "list", "--topic", topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
+	if listed, err := command(t, cluster, "shop", topic, "list", "--topic", topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
 		t.Fatalf("list after replay: %v, %s", err, keys(listed))
 	}
-	if theirs, err := command(t, brokers, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
+	if theirs, err := command(t, cluster, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
 		t.Fatalf("the other service's dead letters: %v, %s", err, keys(theirs))
 	}
-	if n := endOffset(t, brokers, topic); n != 5 {
-		t.Fatalf("%s has %d messages, want 3 published and 2 replayed", topic, n)
+	if n, r := endOffset(t, cluster, topic), endOffset(t, cluster, broker.ReplayTopic("shop")); n != 3 || r != 2 {
+		t.Fatalf("%s has %d messages and the replay topic %d, want the 3 published and the 2 replayed", topic, n, r)
 	}
 }
 
-func endOffset(t *testing.T, brokers []string, topic string) int64 {
+// endOffset returns how many messages topic holds, over all its partitions.
+func endOffset(t *testing.T, cluster broker.Cluster, topic string) int64 {
 	t.Helper()
-	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
-	res, err := c.ListOffsets(t.Context(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: {kafka.LastOffsetOf(0)}}})
+	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
+	md, err := c.Metadata(t.Context(), &kafka.MetadataRequest{Topics: []string{topic}})
+	if err != nil || len(md.Topics) != 1 || md.Topics[0].Error != nil {
+		t.Fatalf("metadata of %s: %v %+v", topic, err, md)
+	}
+	var offsets []kafka.OffsetRequest
+	for _, p := range md.Topics[0].Partitions {
+		offsets = append(offsets, kafka.LastOffsetOf(p.ID))
+	}
+	res, err := c.ListOffsets(t.Context(), &kafka.ListOffsetsRequest{Topics: map[string][]kafka.OffsetRequest{topic: offsets}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.Topics[topic][0].LastOffset
+	var n int64
+	for _, p := range res.Topics[topic] {
+		n += p.LastOffset
+	}
+	return n
 }
 
 func TestDeadLettersCommandLine(t *testing.T) {
 	t.Parallel()
-	brokers := []string{"127.0.0.1:1"} // never dialled: each line is refused first
+	cluster := broker.Cluster{Brokers: []string{"127.0.0.1:1"}} // never dialled: each line is refused first
 	for _, args := range [][]string{
 		{},
 		{"purge"},
@@ -135,11 +148,11 @@ func TestDeadLettersCommandLine(t *testing.T) {
 		{"replay", "--offset", "3", "--topic", "t"},
 		{"replay", "--partition", "0", "--offset", "3"},
 	} {
-		if _, err := command(t, brokers, "shop", "t", args...); !errors.Is(err, broker.ErrUsage) {
+		if _, err := command(t, cluster, "shop", "t", args...); !errors.Is(err, broker.ErrUsage) {
 			t.Errorf("dead-letters %v: %v, want a usage error", args, err)
 		}
 	}
-	if _, err := command(t, brokers, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
+	if _, err := command(t, cluster, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
 		t.Errorf("a topic the service does not consume: %v", err)
 	}
 }
@@ -150,12 +163,12 @@ func TestDeadLettersCommandLine(t *testing.T) {
 func TestDeadLettersPrintNoControlCharacters(t *testing.T) {
 	t.Parallel()
 	const topic = "escape.orders.v1"
-	brokers := setup(t, topic)
-	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+	cluster := setup(t, topic)
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
 		t.Fatal(err)
 	}
 	key, typ, reason := "o1\u202e\x7f", "podium.x.v1\u009b2K", "bad\x1b[2K\u2028version"
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(cluster)
 	defer w.Close()
 	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: key, Value: []byte(`{}`),
 		Headers: map[string]string{broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: topic,
@@ -163,7 +176,7 @@ func TestDeadLettersPrintNoControlCharacters(t *testing.T) {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
-	if err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Brokers: brokers, Service: "shop", Topics: []string{topic}}, []string{"list"}, &out); err != nil {
+	if err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Cluster: cluster, Service: "shop", Topics: []string{topic}}, []string{"list"}, &out); err != nil {
 		t.Fatal(err)
 	}
 	if !safetext.Valid(strings.TrimSuffix(out.String(), "\n")) {
@@ -172,5 +185,37 @@ func TestDeadLettersPrintNoControlCharacters(t *testing.T) {
 	var dl broker.DeadLetter
 	if err := json.Unmarshal(out.Bytes(), &dl); err != nil || dl.Key != key || dl.Type != typ || dl.Reason != reason {
 		t.Fatalf("listed %+v (%v), want key %q, type %q, reason %q", dl, err, key, typ, reason)
+	}
+}
+
+// TestAReplayGoesBackOnlyToItsTopicsConsumers: a replay is read by the service's consumers of
+// the topic its dead-letter topic is named after, whatever the dead letter's headers claim, and
+// by no other consumer of the service.
+func TestAReplayGoesBackOnlyToItsTopicsConsumers(t *testing.T) {
+	t.Parallel()
+	const orders, payments = "shop.orders.v1", "shop.payments.v1"
+	cluster := setup(t, orders)
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, payments); err != nil {
+		t.Fatal(err)
+	}
+	all := func(context.Context, broker.Message) error { return nil }
+	gotOrders := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-orders", Topics: []string{orders}, Backoff: fast}, all)
+	gotPayments := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-payments", Topics: []string{payments}, Backoff: fast}, all)
+	w := broker.NewWriter(cluster)
+	defer w.Close()
+	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(orders), Key: "claims-payments", Value: []byte(`{}`),
+		Headers: map[string]string{broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: payments, broker.HeaderID: "id-1"}}); err != nil {
+		t.Fatal(err)
+	}
+
+	if replayed, err := command(t, cluster, "shop", orders, "replay"); err != nil || keys(replayed) != "claims-payments=true" || replayed[0].OriginalTopic != orders {
+		t.Fatalf("replay: %v, %+v", err, replayed)
+	}
+	if m := receive(t, gotOrders); m.Key != "claims-payments" || m.Topic != orders {
+		t.Fatalf("the orders consumer got %q on %s", m.Key, m.Topic)
+	}
+	publish(t, cluster, payments, "after")
+	if m := receive(t, gotPayments); m.Key != "after" {
+		t.Fatalf("the payments consumer got %q on %s, want only what was published to %s", m.Key, m.Topic, payments)
 	}
 }

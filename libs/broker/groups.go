@@ -3,7 +3,6 @@ package broker
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/segmentio/kafka-go"
 )
@@ -13,8 +12,8 @@ import (
 // heartbeating for its session timeout, has none; one that only had offsets committed never
 // had any). It lists the groups of every broker, then describes those that match; brokers show
 // only the groups the client may DESCRIBE (implied by READ), and describing one needs the same.
-func GroupMembers(ctx context.Context, brokers []string, match func(group string) bool) (map[string]int, error) {
-	c := &kafka.Client{Addr: kafka.TCP(brokers...), Timeout: 10 * time.Second}
+func GroupMembers(ctx context.Context, cluster Cluster, match func(group string) bool) (map[string]int, error) {
+	c := cluster.client()
 	listed, err := c.ListGroups(ctx, &kafka.ListGroupsRequest{})
 	if err == nil {
 		err = listed.Error

@@ -19,7 +19,7 @@ import (
 // have none and are left out.
 func TestGroupMembersCountsRunningConsumers(t *testing.T) {
 	const topic = "podium.test.groups.v1"
-	brokers := setup(t, topic)
+	cluster := setup(t, topic)
 	join := func(group string) context.CancelFunc {
 		ctx, cancel := context.WithCancel(t.Context())
 		joined := make(chan struct{})
@@ -27,7 +27,7 @@ func TestGroupMembersCountsRunningConsumers(t *testing.T) {
 		go func() {
 			defer close(done)
 			_ = broker.Consume(ctx, broker.ConsumerConfig{
-				Brokers: brokers, Group: group, Topics: []string{topic}, Log: testkit.Logger(t), Joined: func() { close(joined) },
+				Cluster: cluster, Group: group, Topics: []string{topic}, Log: testkit.Logger(t), Joined: func() { close(joined) },
 			}, func(context.Context, broker.Message) error { return nil })
 		}()
 		t.Cleanup(func() { cancel(); <-done })
@@ -42,7 +42,7 @@ func TestGroupMembersCountsRunningConsumers(t *testing.T) {
 	join("svc-a")
 	stopB := join("svc-b")
 	join("other-a")
-	c := &kafka.Client{Addr: kafka.TCP(brokers...)}
+	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...)}
 	if _, err := c.OffsetCommit(t.Context(), &kafka.OffsetCommitRequest{
 		GroupID: "svc-offsets-only", GenerationID: -1, Topics: map[string][]kafka.OffsetCommit{topic: {{Partition: 0, Offset: 0}}},
 	}); err != nil {
@@ -52,7 +52,7 @@ func TestGroupMembersCountsRunningConsumers(t *testing.T) {
 	want := func(members map[string]int) {
 		t.Helper()
 		testkit.Eventually(t, 20*time.Second, func() string {
-			got, err := broker.GroupMembers(t.Context(), brokers, svc)
+			got, err := broker.GroupMembers(t.Context(), cluster, svc)
 			if err != nil || !maps.Equal(got, members) {
 				return fmt.Sprintf("members %v (%v), want %v", got, err, members)
 			}

@@ -17,19 +17,19 @@ import (
 // fast retries at once: these tests count attempts, not time.
 func fast(int) time.Duration { return time.Millisecond }
 
-// setup starts a broker with topic (one partition) and returns its addresses.
-func setup(t *testing.T, topic string) []string {
+// setup starts a broker with topic (one partition) and returns the cluster.
+func setup(t *testing.T, topic string) broker.Cluster {
 	t.Helper()
-	brokers := testkit.Kafka(t)
-	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, topic); err != nil {
+	cluster := broker.Cluster{Brokers: testkit.Kafka(t)}
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, topic); err != nil {
 		t.Fatal(err)
 	}
-	return brokers
+	return cluster
 }
 
-func publish(t *testing.T, brokers []string, topic string, keys ...string) {
+func publish(t *testing.T, cluster broker.Cluster, topic string, keys ...string) {
 	t.Helper()
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(cluster)
 	defer w.Close()
 	msgs := make([]broker.Message, len(keys))
 	for i, k := range keys {
@@ -82,10 +82,10 @@ func matches(set attribute.Set, attrs []attribute.KeyValue) bool {
 }
 
 // deadLetters lists the dead letters of service's consumers of topic.
-func deadLetters(t *testing.T, brokers []string, service, topic string) []broker.DeadLetter {
+func deadLetters(t *testing.T, cluster broker.Cluster, service, topic string) []broker.DeadLetter {
 	t.Helper()
 	var out []broker.DeadLetter
-	err := broker.DeadLetters{Brokers: brokers, Service: service, Topics: []string{topic}}.List(t.Context(), broker.Selection{},
+	err := broker.DeadLetters{Cluster: cluster, Service: service, Topics: []string{topic}}.List(t.Context(), broker.Selection{},
 		func(dl broker.DeadLetter) error { out = append(out, dl); return nil })
 	if err != nil {
 		t.Fatal(err)
@@ -120,14 +120,14 @@ func (a *attempts) all() []string {
 
 // scenario starts a consumer of topic in group that retries at once, records each attempt and
 // lets h (given the attempt's number for its key) decide its outcome; then it publishes keys.
-func scenario(t *testing.T, topic, group string, h func(m broker.Message, attempt int) error, keys ...string) ([]string, <-chan broker.Message, *attempts) {
+func scenario(t *testing.T, topic, group string, h func(m broker.Message, attempt int) error, keys ...string) (broker.Cluster, <-chan broker.Message, *attempts) {
 	t.Helper()
-	brokers := setup(t, topic)
+	cluster := setup(t, topic)
 	seen := &attempts{}
-	got := consume(t, broker.ConsumerConfig{Brokers: brokers, Group: group, Topics: []string{topic}, Backoff: fast},
+	got := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: group, Topics: []string{topic}, Backoff: fast},
 		func(_ context.Context, m broker.Message) error { return h(m, seen.add(m.Key)) })
-	publish(t, brokers, topic, keys...)
-	return brokers, got, seen
+	publish(t, cluster, topic, keys...)
+	return cluster, got, seen
 }
 
 // handled fails the test unless the consumer handles keys, in order.

@@ -45,26 +45,36 @@ func Decode(m Message, v any) error {
 	return nil
 }
 
-// Accepts reports whether m's ce_type is one of types, the ones the consumer handles. A type
-// of the same family as one of them (the same name before ".v<N>") in another version is
-// poison: the consumer does not know that version yet (a new release of it can handle the
-// message once replayed); so is a message without a type. Any other type is not the
-// consumer's concern (false, nil).
-func Accepts(m Message, types ...string) (bool, error) {
+// Accepts reports whether m's ce_type is one of types, the ones the consumer handles, published
+// to topic, the topic their producer owns. A type of the same family as one of them (the same
+// name before ".v<N>") in another version is poison: the consumer does not know that version
+// yet (a new release of it can handle the message once replayed); so is a message without a
+// type, and one of these types found on another topic: only the producer's principal may
+// write its topic, so an event elsewhere (a payment on a topic others may write) was not
+// published by it. Any other type is not the consumer's concern (false, nil).
+func Accepts(m Message, topic string, types ...string) (bool, error) {
 	typ := m.Headers[HeaderType]
 	if typ == "" {
 		return false, Poisonf("%s: no %s header", describe(m), HeaderType)
 	}
-	if slices.Contains(types, typ) {
-		return true, nil
-	}
-	family := typeFamily(typ)
-	for _, t := range types {
-		if family != "" && typeFamily(t) == family {
-			return false, Poisonf("%s: unsupported event version (handles %s)", describe(m), t)
+	handled := slices.Contains(types, typ)
+	var known string // another version of typ, which the consumer handles
+	if family := typeFamily(typ); !handled && family != "" {
+		for _, t := range types {
+			if typeFamily(t) == family {
+				known = t
+			}
 		}
 	}
-	return false, nil
+	switch {
+	case !handled && known == "":
+		return false, nil
+	case m.Topic != topic:
+		return false, Poisonf("%s: accepted only from %s", describe(m), topic)
+	case !handled:
+		return false, Poisonf("%s: unsupported event version (handles %s)", describe(m), known)
+	}
+	return true, nil
 }
 
 // RequireID returns m's ce_id; a message without one cannot be deduplicated by an inbox and is

@@ -21,13 +21,39 @@ func TestAcceptsTellsTheConsumersTypesFromOthersAndUnknownVersions(t *testing.T)
 		"podium.shop.order.paid.vnext":  "ignored",
 		"podium.shop.order.paid.v1.bak": "ignored",
 	} {
-		ok, err := broker.Accepts(broker.Message{Topic: "t", Headers: map[string]string{broker.HeaderType: typ}}, handles...)
+		ok, err := broker.Accepts(broker.Message{Topic: "t", Headers: map[string]string{broker.HeaderType: typ}}, "t", handles...)
 		got := "ignored"
 		switch {
 		case ok && err == nil:
 			got = "accepted"
 		case !ok && broker.IsPoison(err):
 			got = "poison"
+		case err != nil:
+			got = err.Error()
+		}
+		if got != want {
+			t.Errorf("type %q: %s, want %s", typ, got, want)
+		}
+	}
+}
+
+// TestAcceptsAnEventOnlyFromItsProducersTopic: an event of a type the consumer handles, or of
+// its family, found on any other topic (one other principals may write) is poison, never
+// applied; other types there are not the consumer's concern.
+func TestAcceptsAnEventOnlyFromItsProducersTopic(t *testing.T) {
+	const paid = "podium.shop.order.paid.v1"
+	for typ, want := range map[string]string{
+		paid:                           "poison: podium.shop.order.paid.v1 at shop.refunds.v1/0/4: accepted only from shop.payments.v1",
+		"podium.shop.order.paid.v2":    "poison: podium.shop.order.paid.v2 at shop.refunds.v1/0/4: accepted only from shop.payments.v1",
+		"podium.shop.order.created.v1": "ignored",
+	} {
+		ok, err := broker.Accepts(broker.Message{Topic: "shop.refunds.v1", Offset: 4, Headers: map[string]string{broker.HeaderType: typ}}, "shop.payments.v1", paid)
+		got := "ignored"
+		switch {
+		case ok:
+			got = "accepted"
+		case broker.IsPoison(err):
+			got = "poison: " + errors.Unwrap(err).Error()
 		case err != nil:
 			got = err.Error()
 		}

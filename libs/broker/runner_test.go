@@ -12,15 +12,15 @@ import (
 // joined its group, then holds, and the consumer handles what is published.
 func TestAConsumerIsReadyOnceItJoinedAndHandlesMessages(t *testing.T) {
 	const topic = "runner.v1"
-	brokers := setup(t, topic)
+	cluster := setup(t, topic)
 	joined, handled := make(chan struct{}), make(chan string, 1)
 	c := &broker.Consumer{
-		Config: broker.ConsumerConfig{Brokers: brokers, Group: "test-runner", Topics: []string{topic}, Log: testkit.Logger(t), Joined: func() { close(joined) }},
+		Config: broker.ConsumerConfig{Cluster: cluster, Group: "test-runner", Topics: []string{topic}, Log: testkit.Logger(t), Joined: func() { close(joined) }},
 		Handler: func(_ context.Context, m broker.Message) error {
 			handled <- m.Key
 			return nil
 		},
-		Topics: func(ctx context.Context) error { return broker.EnsureTopics(ctx, brokers, 1, 1, topic) },
+		Topics: func(ctx context.Context) error { return broker.EnsureTopics(ctx, cluster, 1, 1, topic) },
 		Log:    testkit.Logger(t),
 	}
 	if err := c.Ready(t.Context()); err == nil {
@@ -33,7 +33,7 @@ func TestAConsumerIsReadyOnceItJoinedAndHandlesMessages(t *testing.T) {
 	if err := c.Ready(t.Context()); err != nil {
 		t.Fatalf("not ready after it joined: %v", err)
 	}
-	publish(t, brokers, topic, "k1")
+	publish(t, cluster, topic, "k1")
 	if k := <-handled; k != "k1" {
 		t.Fatalf("handled %q", k)
 	}

@@ -151,6 +151,13 @@ func attrs(v reflect.Value) []slog.Attr {
 			out = append(out, slog.String(name, mask(fv)))
 			continue
 		}
+		if fv.Kind() == reflect.Pointer { // an optional setting: its value, or empty when unset
+			if fv.IsNil() {
+				out = append(out, slog.String(name, ""))
+				continue
+			}
+			fv = fv.Elem()
+		}
 		out = append(out, slog.Any(name, fv.Interface()))
 	}
 	return out

@@ -20,7 +20,9 @@ const instrumentation = "github.com/podiumhq/podium/libs/httpserver"
 
 // observe continues the caller's W3C trace in a server span named after the matched route (none
 // under the no-op tracer provider, which telemetry installs when spans are not exported) and
-// records http.server.request.duration. It reads trace headers straight from the request and
+// records http.server.request.duration. Spans carry the route's template (http.route), never the
+// request's path or query: a path may hold a secret (the console's /signin/<token>), and traces
+// are read by more people than may use it. It reads trace headers straight from the request and
 // reuses one attribute set per method, route and status, so a request costs a span and one
 // histogram update: the gateway's per-request budget is tens of microseconds.
 func observe(handleError fiber.ErrorHandler) fiber.Handler {
@@ -54,7 +56,6 @@ func observe(handleError fiber.ErrorHandler) fiber.Handler {
 			span.SetAttributes(
 				attribute.String("http.request.method", method),
 				attribute.String("http.route", route),
-				attribute.String("url.path", string(c.Request().URI().Path())),
 				attribute.Int("http.response.status_code", status),
 				attribute.String("http.request.id", RequestID(c)),
 			)

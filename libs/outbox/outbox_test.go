@@ -155,7 +155,7 @@ func TestFailedPublishKeepsMessages(t *testing.T) {
 func TestRelayToKafka(t *testing.T) {
 	pool := testkit.Pool(t, outbox.Migrations())
 	brokers := testkit.Kafka(t)
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: brokers})
 	defer w.Close()
 	startRelay(t, pool, w)
 	enqueue(t, pool, "k-kafka", true)
@@ -163,7 +163,7 @@ func TestRelayToKafka(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	got := make(chan broker.Message, 1)
-	cfg := broker.ConsumerConfig{Brokers: brokers, Group: "t", Topics: []string{"things.v1"}, Log: testkit.Logger(t)}
+	cfg := broker.ConsumerConfig{Cluster: broker.Cluster{Brokers: brokers}, Group: "t", Topics: []string{"things.v1"}, Log: testkit.Logger(t)}
 	go func() {
 		_ = broker.Consume(ctx, cfg, func(_ context.Context, m broker.Message) error { got <- m; return nil })
 	}()

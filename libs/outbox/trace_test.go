@@ -22,7 +22,7 @@ func TestRelayedMessageContinuesTheTraceOfItsCreation(t *testing.T) {
 	tp, spans := testkit.Tracing(t)
 	pool := testkit.Pool(t, outbox.Migrations())
 	brokers := testkit.Kafka(t)
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: brokers})
 	defer w.Close()
 	startRelay(t, pool, w)
 
@@ -38,7 +38,7 @@ func TestRelayedMessageContinuesTheTraceOfItsCreation(t *testing.T) {
 	cctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
 	handled := make(chan trace.SpanContext, 1)
-	cfg := broker.ConsumerConfig{Brokers: brokers, Group: "traced", Topics: []string{"traced.v1"}, Log: testkit.Logger(t)}
+	cfg := broker.ConsumerConfig{Cluster: broker.Cluster{Brokers: brokers}, Group: "traced", Topics: []string{"traced.v1"}, Log: testkit.Logger(t)}
 	go func() {
 		_ = broker.Consume(cctx, cfg, func(ctx context.Context, _ broker.Message) error {
 			handled <- trace.SpanContextFromContext(ctx)

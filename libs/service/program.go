@@ -109,13 +109,18 @@ func Migrate[C WithDatabase](name string, sets ...postgres.Migrations) Command {
 }
 
 // DeadLetters is the command that lists and replays the dead letters of the service's
-// consumers, which deadLetters names for the brokers.
-func DeadLetters(deadLetters func(brokers []string) broker.DeadLetters) Command {
+// consumers, which deadLetters names for the cluster: the service's own Kafka settings, so the
+// command acts as the service's principal.
+func DeadLetters(deadLetters func(broker.Cluster) broker.DeadLetters) Command {
 	return func(ctx context.Context, args []string, stdout io.Writer) error {
 		cfg, err := config.Load[config.Kafka]()
 		if err != nil {
 			return err
 		}
-		return broker.RunDeadLetters(ctx, deadLetters(cfg.KafkaBrokers), args, stdout)
+		cluster, err := broker.NewCluster(cfg)
+		if err != nil {
+			return err
+		}
+		return broker.RunDeadLetters(ctx, deadLetters(cluster), args, stdout)
 	}
 }

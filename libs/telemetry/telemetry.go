@@ -1,5 +1,6 @@
 // Package telemetry sets up OpenTelemetry: traces exported over OTLP/HTTP with a parent-based ratio
-// sampler, W3C trace-context propagation, and metrics served in the Prometheus format. The
+// sampler (the values of URL queries redacted), W3C trace-context propagation, and metrics served
+// in the Prometheus format. The
 // providers are installed process-wide so instrumentation libraries pick them up.
 package telemetry
 
@@ -73,7 +74,7 @@ func Setup(ctx context.Context, o Options) (*Telemetry, error) {
 		t.tracer = sdktrace.NewTracerProvider(
 			sdktrace.WithResource(res),
 			sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.TraceIDRatioBased(o.SampleRatio))),
-			sdktrace.WithBatcher(exp, sdktrace.WithBatchTimeout(time.Second)),
+			sdktrace.WithBatcher(redactingExporter{exp}, sdktrace.WithBatchTimeout(time.Second)),
 		)
 		otel.SetTracerProvider(t.tracer)
 	} else {

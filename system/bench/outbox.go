@@ -47,7 +47,7 @@ func OutboxLatency(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 		return err
 	}
 	defer pool.Close()
-	if err := broker.EnsureTopics(ctx, s.KafkaBrokers, 3, 1, outboxTopic); err != nil {
+	if err := broker.EnsureTopics(ctx, broker.Cluster{Brokers: s.KafkaBrokers}, 3, 1, outboxTopic); err != nil {
 		return err
 	}
 	h := newTickHandler()
@@ -56,7 +56,7 @@ func OutboxLatency(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 	joined := make(chan struct{})
 	go func() {
 		_ = broker.Consume(cctx, broker.ConsumerConfig{
-			Brokers: s.KafkaBrokers, Group: "bench-outbox-" + ids.Random("", 8), Topics: []string{outboxTopic},
+			Cluster: broker.Cluster{Brokers: s.KafkaBrokers}, Group: "bench-outbox-" + ids.Random("", 8), Topics: []string{outboxTopic},
 			StartAtEnd: true, Log: slog.New(slog.DiscardHandler), Joined: sync.OnceFunc(func() { close(joined) }),
 		}, h.handle)
 	}()

@@ -46,7 +46,7 @@ func pgbenchCeiling(ctx context.Context, s *stack.Stack, categories, batch, clie
 	if err != nil {
 		return ceiling{}, errors.New("bench: pgbench is not installed (it comes with PostgreSQL)")
 	}
-	if err := broker.EnsureTopics(ctx, s.KafkaBrokers, 3, 1, "bench.pgbench.v1"); err != nil {
+	if err := broker.EnsureTopics(ctx, broker.Cluster{Brokers: s.KafkaBrokers}, 3, 1, "bench.pgbench.v1"); err != nil {
 		return ceiling{}, err
 	}
 	dbURL := s.DatabaseURL("registration")

@@ -11,7 +11,8 @@ import (
 	"github.com/podiumhq/podium/libs/testkit"
 )
 
-// TestOneTraceSpansGatewayAndOwner follows a routed request in the spans the services export.
+// TestOneTraceSpansGatewayAndOwner follows a routed request, by its request id, in the spans the
+// services export; they name its route, never its path.
 func TestOneTraceSpansGatewayAndOwner(t *testing.T) {
 	marker, _ := apikey.Generate(apikey.Secret) // any unique string
 	eventID := "evt_trace" + marker[len(marker)-10:]
@@ -19,9 +20,15 @@ func TestOneTraceSpansGatewayAndOwner(t *testing.T) {
 	if res.status != 404 {
 		t.Fatalf("routed request: %d %s", res.status, res.body)
 	}
+	id := res.header.Get("X-Request-Id")
 	spans := otlp.waitFor(t, 2, func(s span) bool {
-		return s.mentions(eventID) && (s.service == "gateway" || s.service == "catalog")
+		return s.attrs["http.request.id"] == id && (s.service == "gateway" || s.service == "catalog")
 	})
+	for _, s := range spans {
+		if s.mentions(eventID) || !strings.HasSuffix(s.name, "/organizer/events/:eventId") {
+			t.Errorf("%s span %q names the request's path, not its route: %v", s.service, s.name, s.attrs)
+		}
+	}
 	traces := map[string]map[string]bool{}
 	for _, s := range spans {
 		if traces[s.traceID] == nil {

@@ -23,7 +23,7 @@ func DeadLettersCommand(t *testing.T, run func(args []string, stdout *bytes.Buff
 	t.Helper()
 	brokers := testkit.Kafka(t)
 	t.Setenv("KAFKA_BROKERS", strings.Join(brokers, ","))
-	w := broker.NewWriter(brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: brokers})
 	defer w.Close()
 	letter := func(group, id string) broker.Message {
 		return broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "k", Value: []byte(`{}`), Headers: map[string]string{

@@ -41,6 +41,16 @@ type Produced struct {
 	Data  any
 }
 
+// Topics returns the topics the producer publishes on, sorted.
+func (c *Contracts) Topics() []string {
+	var out []string
+	for _, k := range c.types {
+		out = append(out, k.topic)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // LoadContracts compiles the schemas of fsys. A schema that does not compile, is not JSON
 // Schema 2020-12 or has no example, and an example its schema refuses, fail t.
 func LoadContracts(t testing.TB, fsys fs.FS) *Contracts {

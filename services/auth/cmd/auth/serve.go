@@ -37,10 +37,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer pool.Close()
 
-	if err := broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.KeysTopic); err != nil {
+	cluster, err := broker.NewCluster(cfg.Kafka)
+	if err != nil {
 		return err
 	}
-	writer := broker.NewWriter(cfg.KafkaBrokers)
+	if err := broker.EnsureTopics(ctx, cluster, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.KeysTopic); err != nil {
+		return err
+	}
+	writer := broker.NewWriter(cluster)
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}

@@ -42,13 +42,17 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer pool.Close()
 
+	cluster, err := broker.NewCluster(cfg.Kafka)
+	if err != nil {
+		return err
+	}
 	ensureTopics := func(ctx context.Context) error {
-		return broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.EventsTopic, domain.PlacesTopic)
+		return broker.EnsureTopics(ctx, cluster, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.EventsTopic, domain.PlacesTopic)
 	}
 	if err := ensureTopics(ctx); err != nil {
 		return err
 	}
-	writer := broker.NewWriter(cfg.KafkaBrokers)
+	writer := broker.NewWriter(cluster)
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
@@ -57,7 +61,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 
 	views := cache.New(cfg.CacheMaxEntries, time.Now)
 	svc := app.New(store.New(pool), time.Now, views)
-	invalidation, places := consumers(cfg, log, views, svc, ensureTopics)
+	invalidation, places := consumers(cfg, cluster, log, views, svc, ensureTopics)
 	stopInvalidation := background.Start(ctx, log, "cache invalidation consumer", invalidation.Run)
 	defer stopInvalidation()
 	stopPlaces := background.Start(ctx, log, "places consumer", places.Run)
@@ -85,13 +89,13 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 
 // consumers are the cache invalidation consumer (a group per instance, so every instance drops
 // its own cached views) and the places consumer (one group, feeding the pricing counts).
-func consumers(cfg Config, log *slog.Logger, views *cache.Cache, svc *app.Service, ensureTopics func(context.Context) error) (invalidation, places *broker.Consumer) {
+func consumers(cfg Config, cluster broker.Cluster, log *slog.Logger, views *cache.Cache, svc *app.Service, ensureTopics func(context.Context) error) (invalidation, places *broker.Consumer) {
 	invalidation = &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: events.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
+		Config:  broker.ConsumerConfig{Cluster: cluster, Group: events.CacheGroup(cfg.InstanceID), Topics: []string{domain.EventsTopic}, Log: log},
 		Handler: events.ChangesHandler(views), Topics: ensureTopics, Log: log,
 	}
 	places = &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: cfg.KafkaBrokers, Group: events.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Config:  broker.ConsumerConfig{Cluster: cluster, Group: events.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
 		Handler: events.PlacesHandler(svc, log), Topics: ensureTopics, Log: log,
 	}
 	return invalidation, places

@@ -26,7 +26,7 @@ func TestImportsPublishEventChanged(t *testing.T) {
 	got := make(chan broker.Message, 10)
 	testkit.Background(t, func(ctx context.Context) error {
 		return broker.Consume(ctx, broker.ConsumerConfig{
-			Brokers: env.Brokers, Group: "registration-test", Topics: []string{domain.EventsTopic}, Log: testkit.Logger(t),
+			Cluster: broker.Cluster{Brokers: env.Brokers}, Group: "registration-test", Topics: []string{domain.EventsTopic}, Log: testkit.Logger(t),
 		}, func(_ context.Context, m broker.Message) error { got <- m; return nil })
 	})
 	var versions []float64

@@ -19,7 +19,7 @@ import (
 // registration published before (keyed by the category) when v1 is set.
 func publishPlaces(t *testing.T, env *catalogtest.Env, m domain.PlacesChangedV1, v1 bool) {
 	t.Helper()
-	w := broker.NewWriter(env.Brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 	defer w.Close()
 	typ, key, data := domain.PlacesChangedType, m.EventID, any(m.Current())
 	if v1 {

@@ -124,18 +124,18 @@ func (e *Env) startKafka(t testing.TB, o Options) {
 		e.Brokers = testkit.Kafka(t)
 	}
 	topics := func(ctx context.Context) error {
-		return broker.EnsureTopics(ctx, e.Brokers, 3, 1, domain.EventsTopic, domain.PlacesTopic)
+		return broker.EnsureTopics(ctx, broker.Cluster{Brokers: e.Brokers}, 3, 1, domain.EventsTopic, domain.PlacesTopic)
 	}
 	if err := topics(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	w := broker.NewWriter(e.Brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: e.Brokers})
 	t.Cleanup(func() { _ = w.Close() })
 	relay := &outbox.Relay{Pool: e.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}
 	testkit.Background(t, relay.Run)
 	e.Invalidation = &broker.Consumer{
 		Config: broker.ConsumerConfig{
-			Brokers: e.Brokers, Group: events.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
+			Cluster: broker.Cluster{Brokers: e.Brokers}, Group: events.CacheGroup(fmt.Sprintf("test-%p", e)), Topics: []string{domain.EventsTopic}, Log: log,
 		},
 		Handler: func(ctx context.Context, m broker.Message) error {
 			err := events.ChangesHandler(e.Cache)(ctx, m)
@@ -146,7 +146,7 @@ func (e *Env) startKafka(t testing.TB, o Options) {
 	}
 	testkit.Background(t, e.Invalidation.Run)
 	places := &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: e.Brokers, Group: events.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
+		Config:  broker.ConsumerConfig{Cluster: broker.Cluster{Brokers: e.Brokers}, Group: events.PlacesGroup, Topics: []string{domain.PlacesTopic}, Log: log},
 		Handler: events.PlacesHandler(e.Service, log), Topics: topics, Log: log,
 	}
 	testkit.Background(t, places.Run)

@@ -51,10 +51,14 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer pool.Close()
 
-	if err := broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
+	cluster, err := broker.NewCluster(cfg.Kafka)
+	if err != nil {
 		return err
 	}
-	writer := broker.NewWriter(cfg.KafkaBrokers)
+	if err := broker.EnsureTopics(ctx, cluster, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
+		return err
+	}
+	writer := broker.NewWriter(cluster)
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
@@ -73,7 +77,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	defer background.Start(ctx, log, "sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
 	defer background.Start(ctx, log, "refund worker", func(ctx context.Context) error { return svc.RunRefunder(ctx, app.DefaultRefundScan) })()
 	defer background.Start(ctx, log, "reconciler", func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
-	orders := (&events.OrdersConsumer{Brokers: cfg.KafkaBrokers, Handler: svc, Log: log}).Consumer()
+	orders := (&events.OrdersConsumer{Cluster: cluster, Handler: svc, Log: log}).Consumer()
 	defer background.Start(ctx, log, "order-events consumer", orders.Run)()
 
 	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready) //nolint:contextcheck // Fiber gives each request its own context; a server is not built under one

@@ -36,12 +36,12 @@ func TestReadinessWaitsForTheOrderEventsConsumer(t *testing.T) {
 	}
 	defer tel.Close(log)
 	brokers := testkit.Kafka(t)
-	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, domain.OrdersTopic); err != nil {
+	if err := broker.EnsureTopics(t.Context(), broker.Cluster{Brokers: brokers}, 1, 1, domain.OrdersTopic); err != nil {
 		t.Fatal(err)
 	}
 	pool := checkouttest.Pool(t)
 	svc := app.New(store.New(pool), nil, nil, nil, log, app.Options{})
-	orders := (&events.OrdersConsumer{Brokers: brokers, Handler: svc, Log: log}).Consumer()
+	orders := (&events.OrdersConsumer{Cluster: broker.Cluster{Brokers: brokers}, Handler: svc, Log: log}).Consumer()
 	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready)
 	if err != nil {
 		t.Fatal(err)

@@ -113,7 +113,7 @@ func payments(t testing.TB, env *checkouttest.Env) <-chan broker.Message {
 	got := make(chan broker.Message, 100)
 	testkit.Background(t, func(ctx context.Context) error {
 		return broker.Consume(ctx, broker.ConsumerConfig{
-			Brokers: env.Brokers, Group: "registration-test", Topics: []string{domain.PaymentsTopic}, Log: testkit.Logger(t),
+			Cluster: broker.Cluster{Brokers: env.Brokers}, Group: "registration-test", Topics: []string{domain.PaymentsTopic}, Log: testkit.Logger(t),
 		}, func(_ context.Context, m broker.Message) error { got <- m; return nil })
 	})
 	return got

@@ -15,7 +15,7 @@ import (
 // publishOrderEvent publishes an event of registration.orders.v1 as registration's outbox does.
 func publishOrderEvent(t *testing.T, env *checkouttest.Env, id, typ string, data map[string]any) {
 	t.Helper()
-	w := broker.NewWriter(env.Brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 	defer w.Close()
 	value, _ := json.Marshal(data)
 	if err := w.Publish(t.Context(), broker.Message{

@@ -15,7 +15,7 @@ import (
 // events published under one key are read in order from one partition.
 func publishOrderEventKeyed(t *testing.T, env *checkouttest.Env, key, id, typ string, data map[string]any) {
 	t.Helper()
-	w := broker.NewWriter(env.Brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 	defer w.Close()
 	value, _ := json.Marshal(data)
 	if err := w.Publish(t.Context(), broker.Message{

@@ -87,14 +87,14 @@ func Start(t testing.TB, o Options) *Env {
 	env.serve(t)
 	if o.Kafka {
 		env.Brokers = testkit.Kafka(t)
-		if err := broker.EnsureTopics(t.Context(), env.Brokers, 3, 1, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
+		if err := broker.EnsureTopics(t.Context(), broker.Cluster{Brokers: env.Brokers}, 3, 1, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
 			t.Fatal(err)
 		}
-		w := broker.NewWriter(env.Brokers)
+		w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 		t.Cleanup(func() { _ = w.Close() })
 		testkit.Background(t, (&outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}).Run)
 		joined := make(chan struct{})
-		consumer := &events.OrdersConsumer{Brokers: env.Brokers, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
+		consumer := &events.OrdersConsumer{Cluster: broker.Cluster{Brokers: env.Brokers}, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
 		testkit.Background(t, consumer.Run)
 		select {
 		case <-joined:

@@ -36,24 +36,24 @@ func instanceGroup(group string) bool {
 
 // newRevocationListener applies auth's key events to the key cache, read from the topic's start
 // (replaying old revocations is harmless and closes the window before the group is joined).
-func newRevocationListener(cfg gwconfig.Config, store *keys.Store, log *slog.Logger) *listener {
-	return newListener(cfg, log, "key events", keyEventsGroups, keys.Topic, false, store.HandleEvent)
+func newRevocationListener(cfg gwconfig.Config, cluster broker.Cluster, store *keys.Store, log *slog.Logger) *listener {
+	return newListener(cfg, cluster, log, "key events", keyEventsGroups, keys.Topic, false, store.HandleEvent)
 }
 
 // newCatalogListener drops the edge cache's answers of an organizer whose events changed. A new
 // instance keeps nothing yet, so it starts with the events published after it joined.
-func newCatalogListener(cfg gwconfig.Config, edge *edgecache.Cache, log *slog.Logger) *listener {
-	return newListener(cfg, log, "catalog changes", catalogGroups, edgecache.CatalogTopic, true, edge.HandleCatalogEvent)
+func newCatalogListener(cfg gwconfig.Config, cluster broker.Cluster, edge *edgecache.Cache, log *slog.Logger) *listener {
+	return newListener(cfg, cluster, log, "catalog changes", catalogGroups, edgecache.CatalogTopic, true, edge.HandleCatalogEvent)
 }
 
-func newListener(cfg gwconfig.Config, log *slog.Logger, what, groupPrefix, topic string, startAtEnd bool, h broker.Handler) *listener {
+func newListener(cfg gwconfig.Config, cluster broker.Cluster, log *slog.Logger, what, groupPrefix, topic string, startAtEnd bool, h broker.Handler) *listener {
 	return &listener{what: what, Consumer: &broker.Consumer{
 		Config: broker.ConsumerConfig{
-			Brokers: cfg.KafkaBrokers, Group: groupPrefix + cfg.InstanceID, Topics: []string{topic}, StartAtEnd: startAtEnd, Log: log,
+			Cluster: cluster, Group: groupPrefix + cfg.InstanceID, Topics: []string{topic}, StartAtEnd: startAtEnd, Log: log,
 		},
 		Handler: h,
 		Topics: func(ctx context.Context) error {
-			return broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, topic)
+			return broker.EnsureTopics(ctx, cluster, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, topic)
 		},
 		Log: log,
 	}}
@@ -61,8 +61,8 @@ func newListener(cfg gwconfig.Config, log *slog.Logger, what, groupPrefix, topic
 
 // deadLetters returns the dead letters of the gateway's listeners (operator command): their
 // groups are "gateway-<instance>" and "gateway-edge-<instance>".
-func deadLetters(brokers []string) broker.DeadLetters {
-	return broker.DeadLetters{Brokers: brokers, Service: "gateway", Topics: []string{keys.Topic, edgecache.CatalogTopic}}
+func deadLetters(cluster broker.Cluster) broker.DeadLetters {
+	return broker.DeadLetters{Cluster: cluster, Service: "gateway", Topics: []string{keys.Topic, edgecache.CatalogTopic}}
 }
 
 // instanceID names this process uniquely: the host name plus random bits, since restarted pods

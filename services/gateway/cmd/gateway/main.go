@@ -67,8 +67,12 @@ func runEdge(ctx context.Context, cfg gwconfig.Config, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	listeners := newListeners(cfg, gw, log)
-	instances := countInstances(cfg, gw.Limiter, log)
+	cluster, err := broker.NewCluster(cfg.Kafka)
+	if err != nil {
+		return err
+	}
+	listeners := newListeners(cfg, cluster, gw, log)
+	instances := countInstances(cfg, cluster, gw.Limiter, log)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: readiness(listeners),
 	})
@@ -118,12 +122,12 @@ func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge
 	}, nil
 }
 
-// newListeners returns the Kafka listeners gw needs: key revocations, and catalog changes when
-// it keeps an edge cache.
-func newListeners(cfg gwconfig.Config, gw *edge.Gateway, log *slog.Logger) []*listener {
-	listeners := []*listener{newRevocationListener(cfg, gw.Keys, log)}
+// newListeners returns the Kafka listeners gw needs on cluster: key revocations, and catalog
+// changes when it keeps an edge cache.
+func newListeners(cfg gwconfig.Config, cluster broker.Cluster, gw *edge.Gateway, log *slog.Logger) []*listener {
+	listeners := []*listener{newRevocationListener(cfg, cluster, gw.Keys, log)}
 	if gw.Edge != nil {
-		listeners = append(listeners, newCatalogListener(cfg, gw.Edge, log))
+		listeners = append(listeners, newCatalogListener(cfg, cluster, gw.Edge, log))
 	}
 	return listeners
 }
@@ -133,10 +137,10 @@ func newListeners(cfg gwconfig.Config, gw *edge.Gateway, log *slog.Logger) []*li
 // are counted). Each instance's key-event group has a member while it runs; they are counted
 // every 2 seconds, and a count holds for 30 seconds, longer than an instance that left its group
 // at SIGTERM may still serve (its drain delay and shutdown timeout).
-func countInstances(cfg gwconfig.Config, limiter *ratelimit.Limiter, log *slog.Logger) *fleet.Counter {
+func countInstances(cfg gwconfig.Config, cluster broker.Cluster, limiter *ratelimit.Limiter, log *slog.Logger) *fleet.Counter {
 	return fleet.New(fleet.Options{
 		Members: func(ctx context.Context) (map[string]int, error) {
-			return broker.GroupMembers(ctx, cfg.KafkaBrokers, instanceGroup)
+			return broker.GroupMembers(ctx, cluster, instanceGroup)
 		},
 		Self: keyEventsGroups + cfg.InstanceID, Max: cfg.MaxInstances,
 		Interval: 2 * time.Second, Hold: 30 * time.Second, Timeout: 5 * time.Second,

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/broker/brokertest"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -47,7 +48,7 @@ func TestReadinessWaitsForEveryListener(t *testing.T) {
 		Edge: edgecache.New(10, 1<<20, time.Second, func() time.Time { return t0 }),
 	}
 	log := testkit.Logger(t)
-	listeners := newListeners(cfg, gw, log)
+	listeners := newListeners(cfg, broker.Cluster{Brokers: cfg.KafkaBrokers}, gw, log)
 	srv := httpserver.New(httpserver.Options{Log: log, Ready: readiness(listeners)})
 	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {

@@ -17,7 +17,7 @@ const typeEventChanged = "podium.catalog.event.changed.v1"
 // drops every answer and is poison (dead-lettered, so it is seen); so is an unknown version of
 // the change, after dropping every answer too. Other message types are ignored.
 func (c *Cache) HandleCatalogEvent(_ context.Context, m broker.Message) error {
-	if ok, err := broker.Accepts(m, typeEventChanged); !ok {
+	if ok, err := broker.Accepts(m, CatalogTopic, typeEventChanged); !ok {
 		if err != nil {
 			c.PurgeAll()
 		}

@@ -26,14 +26,14 @@ func instance(g string) bool {
 
 // join starts a consumer in group, as an instance's listener does, and returns once it joined;
 // the returned function stops it (it leaves the group).
-func join(t *testing.T, brokers []string, group string) func() {
+func join(t *testing.T, cluster broker.Cluster, group string) func() {
 	t.Helper()
 	ctx, cancel := context.WithCancel(t.Context())
 	joined, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
 		_ = broker.Consume(ctx, broker.ConsumerConfig{
-			Brokers: brokers, Group: group, Topics: []string{topic}, Log: testkit.Logger(t), Joined: func() { close(joined) },
+			Cluster: cluster, Group: group, Topics: []string{topic}, Log: testkit.Logger(t), Joined: func() { close(joined) },
 		}, func(context.Context, broker.Message) error { return nil })
 	}()
 	stop := sync.OnceFunc(func() { cancel(); <-done })
@@ -57,7 +57,7 @@ func TestTheShareFollowsTheLiveInstances(t *testing.T) {
 	}
 	closed := sync.OnceFunc(cluster.Close)
 	t.Cleanup(closed)
-	brokers := cluster.ListenAddrs()
+	brokers := broker.Cluster{Brokers: cluster.ListenAddrs()}
 	if err := broker.EnsureTopics(t.Context(), brokers, 1, 1, topic); err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ type revokedEvent struct {
 // revocation that does not decode or names no key, and an unknown version of a key event, are
 // poison.
 func (s *Store) HandleEvent(_ context.Context, m broker.Message) error {
-	if ok, err := broker.Accepts(m, TypeRevoked, TypeCreated); !ok {
+	if ok, err := broker.Accepts(m, Topic, TypeRevoked, TypeCreated); !ok {
 		return err
 	}
 	if m.Headers[broker.HeaderType] == TypeCreated {

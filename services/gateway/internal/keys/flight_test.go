@@ -105,6 +105,7 @@ func TestRevocationEventWinsOverALookupInFlight(t *testing.T) {
 		go func() { _, err := s.Resolve(t.Context(), "h", t0, nil); done <- err }()
 		synctest.Wait() // the lookup is now waiting on auth
 		event := broker.Message{
+			Topic:   keys.Topic,
 			Headers: map[string]string{broker.HeaderType: keys.TypeRevoked},
 			Value:   []byte(`{"keyId":"key_1","keyHash":"h","revokedAt":"2026-11-22T10:00:00Z"}`),
 		}

@@ -139,15 +139,15 @@ func isExpired(err error) bool {
 func TestMalformedEventIsPoison(t *testing.T) {
 	s := keys.NewStore(&authDouble{}, opts)
 	for _, bad := range []broker.Message{
-		{Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{}`)},
-		{Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{"keyHash":`)},
-		{Headers: map[string]string{broker.HeaderType: "podium.auth.key.revoked.v2"}, Value: []byte(`{"keyHash":"h"}`)},
+		{Topic: keys.Topic, Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{}`)},
+		{Topic: keys.Topic, Headers: map[string]string{broker.HeaderType: keys.TypeRevoked}, Value: []byte(`{"keyHash":`)},
+		{Topic: keys.Topic, Headers: map[string]string{broker.HeaderType: "podium.auth.key.revoked.v2"}, Value: []byte(`{"keyHash":"h"}`)},
 	} {
 		if err := s.HandleEvent(t.Context(), bad); !broker.IsPoison(err) {
 			t.Fatalf("revocation %s %s: %v, want poison", bad.Headers[broker.HeaderType], bad.Value, err)
 		}
 	}
-	other := broker.Message{Headers: map[string]string{broker.HeaderType: "podium.auth.something.v9"}, Value: []byte(`x`)}
+	other := broker.Message{Topic: keys.Topic, Headers: map[string]string{broker.HeaderType: "podium.auth.something.v9"}, Value: []byte(`x`)}
 	if err := s.HandleEvent(t.Context(), other); err != nil {
 		t.Fatalf("unknown event types must be ignored: %v", err)
 	}
@@ -183,7 +183,7 @@ func TestOriginDecisionsAreCachedUntilKeysChange(t *testing.T) {
 	auth.mu.Lock()
 	auth.origins["https://b.example"] = true
 	auth.mu.Unlock()
-	_ = s.HandleEvent(ctx, broker.Message{Headers: map[string]string{broker.HeaderType: keys.TypeCreated}, Value: []byte(`{}`)})
+	_ = s.HandleEvent(ctx, broker.Message{Topic: keys.Topic, Headers: map[string]string{broker.HeaderType: keys.TypeCreated}, Value: []byte(`{}`)})
 	if ok, _ := s.OriginAllowed(ctx, "https://b.example", t0, nil); !ok {
 		t.Fatal("a key created for an origin did not clear the cached refusal")
 	}

@@ -56,12 +56,12 @@ func TestDeadLetteredPaymentIsListedAndReplayedByTheOperatorCommand(t *testing.T
 	old, stop := context.WithCancel(t.Context())
 	stopped := make(chan error, 1)
 	go func() {
-		stopped <- broker.Consume(old, broker.ConsumerConfig{Brokers: env.Brokers, Group: domain.PaymentsConsumerGroup, Topics: []string{domain.PaymentsTopic}, Log: testkit.Logger(t)},
+		stopped <- broker.Consume(old, broker.ConsumerConfig{Cluster: broker.Cluster{Brokers: env.Brokers}, Group: domain.PaymentsConsumerGroup, Topics: []string{domain.PaymentsTopic}, Log: testkit.Logger(t)},
 			func(context.Context, broker.Message) error {
 				return broker.Poisonf("a payment event this release does not know")
 			})
 	}()
-	w := broker.NewWriter(env.Brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 	defer w.Close()
 	if err := w.Publish(t.Context(), broker.Message{Topic: domain.PaymentsTopic, Key: order,
 		Value:   []byte(`{"orderId":"` + order + `","sessionId":"cs_dl","paymentRef":"pi_dl","amount":6500,"currency":"EUR"}`),

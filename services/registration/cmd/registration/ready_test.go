@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/libs/testkit"
@@ -31,7 +32,7 @@ func TestReadinessFollowsThePaymentsConsumer(t *testing.T) {
 	}
 	log := testkit.Logger(t)
 	joined := make(chan struct{}, 1)
-	payments := events.Consumer(env.Brokers, env.Service, log, func() {
+	payments := events.Consumer(broker.Cluster{Brokers: env.Brokers}, env.Service, log, func() {
 		select {
 		case joined <- struct{}{}:
 		default:

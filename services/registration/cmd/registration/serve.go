@@ -51,11 +51,15 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer pool.Close()
 
-	if err := broker.EnsureTopics(ctx, cfg.KafkaBrokers, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor,
+	cluster, err := broker.NewCluster(cfg.Kafka)
+	if err != nil {
+		return err
+	}
+	if err := broker.EnsureTopics(ctx, cluster, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor,
 		domain.PlacesTopic, domain.OrdersTopic, domain.PaymentsTopic); err != nil {
 		return err
 	}
-	writer := broker.NewWriter(cfg.KafkaBrokers)
+	writer := broker.NewWriter(cluster)
 	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
 
 	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
@@ -72,7 +76,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	mailer := &mail.Worker{Store: repo, Log: log, Sender: smtpmail.NewSender(cfg.SMTP, 0)}
 	defer background.Start(ctx, log, "mail worker", mailer.Run)()
 	defer background.Start(ctx, log, "hold sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) })()
-	payments := events.Consumer(cfg.KafkaBrokers, svc, log, nil)
+	payments := events.Consumer(cluster, svc, log, nil)
 	defer background.Start(ctx, log, "payments consumer", payments.Run)()
 
 	srv, err := newServer(cfg, log, pool, tel, svc, payments.Ready)

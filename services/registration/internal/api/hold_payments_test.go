@@ -22,7 +22,7 @@ func consume(t *testing.T, env *regtest.Env, topic string, match func(broker.Mes
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
 	go func() {
-		done <- broker.Consume(ctx, broker.ConsumerConfig{Brokers: env.Brokers, Group: fmt.Sprint("test-", rand.Int()), Topics: []string{topic}, Log: testkit.Logger(t)},
+		done <- broker.Consume(ctx, broker.ConsumerConfig{Cluster: broker.Cluster{Brokers: env.Brokers}, Group: fmt.Sprint("test-", rand.Int()), Topics: []string{topic}, Log: testkit.Logger(t)},
 			func(_ context.Context, m broker.Message) error {
 				if match(m) {
 					got <- m
@@ -73,7 +73,7 @@ func TestPaymentsConsumer(t *testing.T) {
 	tok := env.Browser(t, orgA)
 	o1 := env.Do(t, "POST", "/internal/holds", holdBody("p-1", time.Now().Add(time.Hour), holdReg("Ana")), tok).Body["orderId"].(string)
 	o2 := env.Do(t, "POST", "/internal/holds", holdBody("p-2", time.Now().Add(time.Hour), holdReg("Bea")), tok).Body["orderId"].(string)
-	w := broker.NewWriter(env.Brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 	defer w.Close()
 	msg := func(id, typ, order string, data map[string]any) broker.Message {
 		data["orderId"] = order
@@ -145,7 +145,7 @@ func TestLatePaymentThroughTheConsumer(t *testing.T) {
 		t.Fatalf("swept %d", n)
 	}
 	create(t, env, createBody("Bea")) // the last place
-	w := broker.NewWriter(env.Brokers)
+	w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 	defer w.Close()
 	v, _ := json.Marshal(map[string]any{"orderId": order, "sessionId": "cs_1", "paymentRef": "pi_late", "amount": 6500, "currency": "EUR"})
 	if err := w.Publish(t.Context(), broker.Message{Topic: domain.PaymentsTopic, Key: order, Value: v,

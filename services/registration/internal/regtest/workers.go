@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	smtpmail "github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/libs/testkit"
@@ -47,5 +48,5 @@ func (e *Env) StartMailWorker(t testing.TB, addr string) (stop func()) {
 
 // StartPayments runs the payments consumer on the broker until the test ends.
 func (e *Env) StartPayments(t testing.TB) {
-	testkit.Background(t, events.Consumer(e.Brokers, e.Service, testkit.Logger(t), nil).Run)
+	testkit.Background(t, events.Consumer(broker.Cluster{Brokers: e.Brokers}, e.Service, testkit.Logger(t), nil).Run)
 }

@@ -32,7 +32,7 @@ func PlacesHandler(svc *app.Service, log *slog.Logger) broker.Handler {
 	return func(ctx context.Context, m broker.Message) error {
 		typ := m.Headers[broker.HeaderType]
 		if typ != "" {
-			ok, err := broker.Accepts(m, domain.PlacesChangedType, domain.PlacesChangedV1Type)
+			ok, err := broker.Accepts(m, domain.PlacesTopic, domain.PlacesChangedType, domain.PlacesChangedV1Type)
 			if !ok {
 				if err == nil {
 					log.DebugContext(ctx, "skipping a message of another type", "topic", m.Topic, "type", typ)
@@ -74,7 +74,7 @@ type Invalidator interface {
 // not decode, names no organizer or has an unknown version is poison.
 func ChangesHandler(inval Invalidator) broker.Handler {
 	return func(_ context.Context, m broker.Message) error {
-		if ok, err := broker.Accepts(m, domain.EventChangedType); !ok {
+		if ok, err := broker.Accepts(m, domain.EventsTopic, domain.EventChangedType); !ok {
 			return err
 		}
 		var c domain.EventChanged
@@ -90,6 +90,6 @@ func ChangesHandler(inval Invalidator) broker.Handler {
 }
 
 // DeadLetters returns the dead letters of the catalog's consumers (operator command).
-func DeadLetters(brokers []string) broker.DeadLetters {
-	return broker.DeadLetters{Brokers: brokers, Service: "catalog", Topics: []string{domain.EventsTopic, domain.PlacesTopic}}
+func DeadLetters(cluster broker.Cluster) broker.DeadLetters {
+	return broker.DeadLetters{Cluster: cluster, Service: "catalog", Topics: []string{domain.EventsTopic, domain.PlacesTopic}}
 }

@@ -48,9 +48,17 @@ func message(typ string, v any) broker.Message {
 	return broker.Message{Value: b, Headers: map[string]string{broker.HeaderType: typ}}
 }
 
+// on hands h each message as read from topic.
+func on(topic string, h broker.Handler) broker.Handler {
+	return func(ctx context.Context, m broker.Message) error {
+		m.Topic = topic
+		return h(ctx, m)
+	}
+}
+
 func TestPlacesHandler(t *testing.T) {
 	r, inv := &repo{}, &invalidator{}
-	h := events.PlacesHandler(app.New(r, time.Now, inv), testkit.Discard())
+	h := on(domain.PlacesTopic, events.PlacesHandler(app.New(r, time.Now, inv), testkit.Discard()))
 	ctx := t.Context()
 	m := domain.PlacesChanged{EventID: "evt_1", Categories: []domain.CategoryPlaces{
 		{CategoryID: "cat_1", Confirmed: 3, Held: 1, Version: 2}, {CategoryID: "cat_2", Confirmed: 1, Version: 5},
@@ -96,7 +104,7 @@ func TestPlacesHandler(t *testing.T) {
 
 func TestChangesHandler(t *testing.T) {
 	inv := &invalidator{}
-	h := events.ChangesHandler(inv)
+	h := on(domain.EventsTopic, events.ChangesHandler(inv))
 	ctx := t.Context()
 	if err := h(ctx, message(domain.EventChangedType, domain.EventChanged{EventID: "evt_1", OrganizerID: "org_1", Version: 2})); err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@ type OrderHandler interface {
 
 // OrdersConsumer reads registration.orders.v1.
 type OrdersConsumer struct {
-	Brokers []string
+	Cluster broker.Cluster
 	Handler OrderHandler
 	Log     *slog.Logger
 	// Joined is called once the consumer joined its group (readiness, tests).
@@ -33,7 +33,7 @@ type OrdersConsumer struct {
 // readiness once it joined its group.
 func (c *OrdersConsumer) Consumer() *broker.Consumer {
 	return &broker.Consumer{
-		Config:  broker.ConsumerConfig{Brokers: c.Brokers, Group: Group, Topics: []string{domain.OrdersTopic}, Log: c.Log, Joined: c.Joined},
+		Config:  broker.ConsumerConfig{Cluster: c.Cluster, Group: Group, Topics: []string{domain.OrdersTopic}, Log: c.Log, Joined: c.Joined},
 		Handler: c.handle,
 		Log:     c.Log,
 	}
@@ -53,7 +53,7 @@ type orderData struct {
 // Undecodable data, an unknown version of one of its events, and a missing ce_id or orderId are
 // poison.
 func (c *OrdersConsumer) handle(ctx context.Context, m broker.Message) error {
-	ok, err := broker.Accepts(m, domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable)
+	ok, err := broker.Accepts(m, domain.OrdersTopic, domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable)
 	if !ok {
 		return err
 	}
@@ -74,6 +74,6 @@ func (c *OrdersConsumer) handle(ctx context.Context, m broker.Message) error {
 }
 
 // DeadLetters returns the dead letters of checkout's consumer (operator command).
-func DeadLetters(brokers []string) broker.DeadLetters {
-	return broker.DeadLetters{Brokers: brokers, Service: "checkout", Topics: []string{domain.OrdersTopic}}
+func DeadLetters(cluster broker.Cluster) broker.DeadLetters {
+	return broker.DeadLetters{Cluster: cluster, Service: "checkout", Topics: []string{domain.OrdersTopic}}
 }

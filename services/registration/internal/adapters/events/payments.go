@@ -44,7 +44,7 @@ func Handler(svc *app.Service, log *slog.Logger) broker.Handler {
 // (dead-lettered at once).
 func DecodePayment(m broker.Message) (app.Payment, bool, error) {
 	typ := m.Headers[broker.HeaderType]
-	if ok, err := broker.Accepts(m, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded); !ok {
+	if ok, err := broker.Accepts(m, domain.PaymentsTopic, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded); !ok {
 		return app.Payment{}, false, err
 	}
 	id, err := broker.RequireID(m)
@@ -62,16 +62,16 @@ func DecodePayment(m broker.Message) (app.Payment, bool, error) {
 }
 
 // DeadLetters returns the dead letters of registration's consumers (operator command).
-func DeadLetters(brokers []string) broker.DeadLetters {
-	return broker.DeadLetters{Brokers: brokers, Service: "registration", Topics: []string{domain.PaymentsTopic}}
+func DeadLetters(cluster broker.Cluster) broker.DeadLetters {
+	return broker.DeadLetters{Cluster: cluster, Service: "registration", Topics: []string{domain.PaymentsTopic}}
 }
 
 // Consumer returns the payments consumer: it restarts after broker failures and tells readiness
 // once it joined its group; joined, if set, is called then too.
-func Consumer(brokers []string, svc *app.Service, log *slog.Logger, joined func()) *broker.Consumer {
+func Consumer(cluster broker.Cluster, svc *app.Service, log *slog.Logger, joined func()) *broker.Consumer {
 	return &broker.Consumer{
 		Config: broker.ConsumerConfig{
-			Brokers: brokers, Group: domain.PaymentsConsumerGroup, Topics: []string{domain.PaymentsTopic},
+			Cluster: cluster, Group: domain.PaymentsConsumerGroup, Topics: []string{domain.PaymentsTopic},
 			Log: log, Joined: joined,
 		},
 		Handler: Handler(svc, log),

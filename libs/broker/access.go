@@ -1,0 +1,87 @@
+package broker
+
+import (
+	"cmp"
+	"slices"
+)
+
+// Access is what one service does on Kafka: the topics it publishes to and the topics it
+// consumes, in consumer groups named "<Service>-...". Its principal needs the Grants that follow
+// from it, and no more: a service writes no topic it does not produce.
+type Access struct {
+	Service  string
+	Produces []string
+	Consumes []string
+}
+
+// Kafka ACL resource types and operations the grants use (Describe is implied by Read and
+// Write: Kafka grants it with either).
+const (
+	ResourceTopic = "topic"
+	ResourceGroup = "group"
+	OpRead        = "Read"
+	OpWrite       = "Write"
+	OpCreate      = "Create"
+)
+
+// Grant allows operations on the resource of a type named Name, or on every one whose name
+// starts with Name when Prefix is set.
+type Grant struct {
+	Resource   string
+	Name       string
+	Prefix     bool
+	Operations []string
+}
+
+// Grants returns the ACLs a's principal needs, sorted by resource and name, each with its
+// operations sorted:
+//
+//   - a topic it produces: Write, and Create (EnsureTopics makes it when it does not exist);
+//   - a topic it consumes: Read, and Create (consumers make the topics they read, so they can
+//     start before the producer);
+//   - the dead-letter topic of each: Write (poison messages), Read (the dead-letters command)
+//     and Create;
+//   - its replay topic, when it consumes: Read (its consumers), Write (its dead-letters
+//     command) and Create;
+//   - the consumer groups "<Service>-*", when it consumes: Read (joining, committing, the
+//     replay group), with the Describe it implies (listing and describing its own groups).
+func (a Access) Grants() []Grant {
+	type resource struct {
+		kind, name string
+		prefix     bool
+	}
+	ops := map[resource]map[string]bool{}
+	grant := func(kind, name string, prefix bool, operations ...string) {
+		k := resource{kind, name, prefix}
+		if ops[k] == nil {
+			ops[k] = map[string]bool{}
+		}
+		for _, op := range operations {
+			ops[k][op] = true
+		}
+	}
+	for _, t := range a.Produces {
+		grant(ResourceTopic, t, false, OpWrite, OpCreate)
+	}
+	for _, t := range a.Consumes {
+		grant(ResourceTopic, t, false, OpRead, OpCreate)
+		grant(ResourceTopic, DeadLetterTopic(t), false, OpRead, OpWrite, OpCreate)
+	}
+	if len(a.Consumes) > 0 {
+		grant(ResourceTopic, ReplayTopic(a.Service), false, OpRead, OpWrite, OpCreate)
+		grant(ResourceGroup, a.Service+"-", true, OpRead)
+	}
+	out := make([]Grant, 0, len(ops))
+	for r, set := range ops {
+		g := Grant{Resource: r.kind, Name: r.name, Prefix: r.prefix}
+		for op := range set {
+			g.Operations = append(g.Operations, op)
+		}
+		slices.Sort(g.Operations)
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(x, y Grant) int {
+		return cmp.Or(cmp.Compare(x.Resource, y.Resource), cmp.Compare(x.Name, y.Name))
+	})
+	return out
+}
