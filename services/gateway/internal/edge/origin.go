@@ -11,11 +11,11 @@ import (
 
 // originOf returns the origin of the URL raw as a browser reaches it, scheme://host[:port]: the
 // scheme in lowercase, the host in its IDNA ASCII form (asciiHost) or as a compressed IPv6
-// address in brackets, and no default port; "" when raw has no scheme, no host, or a host with
-// no ASCII form. Every origin the gateway compares (the Origin header, redirect URLs) is taken
-// through it, and keys' allowed origins are ASCII already, so a host written with look-alike
-// Unicode never passes for the ASCII host it resembles: "shop.İnfo.example" is
-// shop.xn--info-qwc.example, another domain than shop.info.example.
+// address in brackets, and no default port; "" when raw has no scheme, no host, or a host that
+// is not already in canonical form. Every origin the gateway compares (the Origin header,
+// redirect URLs) is taken through it, and keys' allowed origins are ASCII already, so a host
+// written with look-alike Unicode never passes for the ASCII host it resembles: "shop.İnfo.example"
+// needs a mapping (its ASCII form is shop.xn--info-qwc.example, another domain) and is refused.
 func originOf(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.Scheme == "" {
@@ -50,29 +50,28 @@ func ipv6Host(name string) (string, bool) {
 	return "[" + addr.String() + "]", true
 }
 
-// hostProfile maps a host to the ASCII form browsers resolve it to: UTS #46 processing as the
-// WHATWG URL standard applies it to hosts (nontransitional, so ß and ς are letters of their
-// own, never "ss" and "σ"; case, width and compatibility forms mapped, so a fullwidth dot is a
-// dot and the Kelvin sign a k; the Bidi and joiner rules checked; hyphens anywhere, as in
-// "r3---sn-abc"). It is stricter than browsers in two respects, which can only refuse a host
-// (an allowed origin's host is a DNS name of letters, digits and hyphens): STD3 rules (letters,
-// digits and hyphens only) and DNS lengths (labels of 63 characters, names of 253). The
-// Registration profile would refuse every host not already in mapped form ("SHOP.example"
-// included); the Lookup profile checks hyphens and may change its settings over time.
-var hostProfile = idna.New(idna.MapForLookup(), idna.Transitional(false), idna.BidiRule(), idna.CheckHyphens(false),
-	idna.VerifyDNSLength(true))
+// hostProfile converts a host already in canonical form to its ASCII form and refuses every
+// other host: it maps nothing (case, width, compatibility forms, normalization, ignored
+// characters), so the answer never depends on the version of the UTS #46 tables. They differ
+// between versions: ẞ maps to "ss" in Unicode 15.0's (golang.org/x/net/idna's) and to ß in
+// 15.1's (browsers'), so "claẞ.example" would be class.example here and xn--cla-7ka.example,
+// another domain, in a browser. What it accepts it processes as the WHATWG URL standard does:
+// nontransitional (ß and ς are letters of their own), the Bidi and joiner rules checked,
+// hyphens anywhere ("r3---sn-abc"). Its STD3 rules and DNS lengths can only refuse more than a
+// browser would, and an allowed origin's host is a DNS name.
+var hostProfile = idna.New(idna.ValidateForRegistration(), idna.Transitional(false), idna.BidiRule(),
+	idna.CheckJoiners(true), idna.CheckHyphens(false), idna.VerifyDNSLength(true))
 
-// asciiHost returns host in its IDNA ASCII form, or false when it has none. A host in ASCII
-// without an A-label ("xn--") only needs lowercasing, which is all the mapping does to it: the
-// Origin header of nearly every browser request takes this path. Any other host is first checked to
-// fit a DNS name (fitsDNS), which bounds the conversion's cost (Punycode's is quadratic in a
-// label's length), then converted and validated.
+// asciiHost returns host in its IDNA ASCII form, or false when it has none or is not in
+// canonical form. Only ASCII letters are lowercased, as every browser does and no table version
+// changes; a host in ASCII without an A-label ("xn--") needs nothing else: the Origin header of
+// nearly every browser request takes this path. Any other host is first checked to fit a DNS
+// name (fitsDNS), which bounds the conversion's cost (Punycode's is quadratic in a label's
+// length), then validated and converted.
 func asciiHost(host string) (string, bool) {
-	if ascii(host) {
-		host = strings.ToLower(host)
-		if !strings.Contains(host, "xn--") {
-			return host, true
-		}
+	host = lowerASCII(host)
+	if ascii(host) && !strings.Contains(host, "xn--") {
+		return host, true
 	}
 	if !fitsDNS(host) {
 		return "", false
@@ -82,6 +81,22 @@ func asciiHost(host string) (string, bool) {
 		return "", false
 	}
 	return out, true
+}
+
+// lowerASCII returns s with its ASCII letters in lowercase and every other byte as it is.
+func lowerASCII(s string) string {
+	for i := range len(s) {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			b := []byte(s)
+			for j := i; j < len(b); j++ {
+				if 'A' <= b[j] && b[j] <= 'Z' {
+					b[j] += 'a' - 'A'
+				}
+			}
+			return string(b)
+		}
+	}
+	return s
 }
 
 // ascii reports whether s has only ASCII bytes.
@@ -95,10 +110,9 @@ func ascii(s string) bool {
 }
 
 // fitsDNS reports whether host, as sent, is UTF-8 and short enough to be a DNS name: at most
-// 254 characters (a trailing dot included), in labels of at most 63 between the dots IDNA
-// separates labels with. A label's ASCII form is at least as long, so only a host padded with
-// characters IDNA drops or composes could be longer and still map to a DNS name, and no real
-// site's URL is written so.
+// 254 characters (a trailing dot included), in labels of at most 63. hostProfile maps nothing,
+// so a label's ASCII form is at least as long as the label: a host that does not fit has no
+// ASCII form either, and is refused before Punycode spends time on it.
 func fitsDNS(host string) bool {
 	chars, label := 0, 0
 	for _, r := range host {
@@ -106,7 +120,7 @@ func fitsDNS(host string) bool {
 		switch r {
 		case utf8.RuneError: // not UTF-8 (or U+FFFD, which IDNA disallows)
 			return false
-		case '.', '\u3002', '\uff0e', '\uff61':
+		case '.':
 			label = 0
 		default:
 			label++
