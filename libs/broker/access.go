@@ -39,8 +39,8 @@ type Grant struct {
 //   - a topic it produces: Write, and Create (EnsureTopics makes it when it does not exist);
 //   - a topic it consumes: Read, and Create (consumers make the topics they read, so they can
 //     start before the producer);
-//   - the dead-letter topic of each: Write (poison messages), Read (the dead-letters command)
-//     and Create;
+//   - its own dead-letter topic of each (DeadLetterTopic), which no other principal writes:
+//     Write (poison messages), Read (the dead-letters command) and Create;
 //   - its replay topic, when it consumes: Read (its consumers), Write (its dead-letters
 //     command) and Create;
 //   - the consumer groups "<Service>-*", when it consumes: Read (joining, committing, the
@@ -65,7 +65,7 @@ func (a Access) Grants() []Grant {
 	}
 	for _, t := range a.Consumes {
 		grant(ResourceTopic, t, false, OpRead, OpCreate)
-		grant(ResourceTopic, DeadLetterTopic(t), false, OpRead, OpWrite, OpCreate)
+		grant(ResourceTopic, DeadLetterTopic(a.Service, t), false, OpRead, OpWrite, OpCreate)
 	}
 	if len(a.Consumes) > 0 {
 		grant(ResourceTopic, ReplayTopic(a.Service), false, OpRead, OpWrite, OpCreate)

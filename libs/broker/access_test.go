@@ -183,10 +183,10 @@ func TestGrantsFollowFromWhatAServiceProducesAndConsumes(t *testing.T) {
 	want := []string{
 		"group:shop-*=Read",
 		"topic:bank.payments.v1=Create,Read",
-		"topic:bank.payments.v1.dead-letter=Create,Read,Write",
+		"topic:shop.bank.payments.v1.dead-letter=Create,Read,Write",
 		"topic:shop.orders.v1=Create,Read,Write",
-		"topic:shop.orders.v1.dead-letter=Create,Read,Write",
 		"topic:shop.replays=Create,Read,Write",
+		"topic:shop.shop.orders.v1.dead-letter=Create,Read,Write",
 	}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("grants\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -41,8 +41,9 @@ type ConsumerConfig struct {
 }
 
 // Consume reads messages until ctx is done, calling h for each and committing its offset only
-// after h succeeded or the message was moved to "<topic>.dead-letter" (at-least-once; consumers
-// dedupe through an inbox). A failing message is retried until it succeeds, holding back its
+// after h succeeded or the message was moved to the service's dead-letter topic of its topic
+// (DeadLetterTopic, the service named by the group; at-least-once: consumers dedupe through an
+// inbox). A failing message is retried until it succeeds, holding back its
 // partition; the reader keeps heartbeating meanwhile, and should the group rebalance, the
 // uncommitted message is fetched again, never skipped. Consume also reads the service's replay
 // topic (ReplayTopic, the service named by the group) and hands h each replayed message of one
@@ -54,10 +55,11 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	if cfg.StartAtEnd {
 		start = kafka.LastOffset
 	}
-	replays := ReplayTopic(serviceOf(cfg.Group))
+	service := serviceOf(cfg.Group)
+	replays := ReplayTopic(service)
 	own := []string{replays} // topics the consumer writes, made with the broker's defaults
 	for _, t := range cfg.Topics {
-		own = append(own, DeadLetterTopic(t))
+		own = append(own, DeadLetterTopic(service, t))
 	}
 	if err := EnsureTopics(ctx, cfg.Cluster, brokerDefault, brokerDefault, own...); err != nil {
 		if ctx.Err() != nil {
@@ -138,6 +140,7 @@ func serviceOf(group string) string {
 // consumer handles the messages of one Consume call.
 type consumer struct {
 	cfg       ConsumerConfig
+	service   string
 	h         Handler
 	backoff   func(int) time.Duration
 	maxPanics int
@@ -145,7 +148,7 @@ type consumer struct {
 }
 
 func newConsumer(cfg ConsumerConfig, h Handler) *consumer {
-	c := &consumer{cfg: cfg, h: h, backoff: cfg.Backoff, maxPanics: cfg.MaxPanics}
+	c := &consumer{cfg: cfg, service: serviceOf(cfg.Group), h: h, backoff: cfg.Backoff, maxPanics: cfg.MaxPanics}
 	if c.backoff == nil {
 		c.backoff = DefaultBackoff
 	}

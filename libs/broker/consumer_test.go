@@ -67,7 +67,7 @@ func TestPoisonMessageIsDeadLetteredAtOnceAndTheNextHandled(t *testing.T) {
 	}
 	dl := dls[0]
 	if dl.Key != "poison" || dl.MessageID != "id-poison" || dl.OriginalTopic != topic || dl.OriginalPartition != 0 || dl.OriginalOffset != 0 ||
-		dl.Group != "shop-poison" || !strings.Contains(dl.Reason, "undecodable data") || dl.Topic != topic+".dead-letter" || dl.Time.IsZero() || dl.Replayed {
+		dl.Group != "shop-poison" || !strings.Contains(dl.Reason, "undecodable data") || dl.Topic != "shop."+topic+".dead-letter" || dl.Time.IsZero() || dl.Replayed {
 		t.Fatalf("dead letter %+v", dl)
 	}
 	if n := counter(t, "broker.dead_letters", attribute.String("topic", topic), attribute.String("reason", "poison")); n != 1 {

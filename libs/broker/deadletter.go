@@ -9,7 +9,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 )
 
-// DeadLetterSuffix names the topic a consumer moves the poison messages of a topic to.
+// DeadLetterSuffix ends the name of every dead-letter topic (DeadLetterTopic).
 const DeadLetterSuffix = ".dead-letter"
 
 // Headers a dead letter carries besides the original message's own.
@@ -24,8 +24,10 @@ const (
 // maxReasonBytes bounds the reason kept in a dead letter's header.
 const maxReasonBytes = 1024
 
-// DeadLetterTopic returns the dead-letter topic of topic.
-func DeadLetterTopic(topic string) string { return topic + DeadLetterSuffix }
+// DeadLetterTopic returns the topic service's consumers move the poison messages of topic to,
+// "<service>.<topic>.dead-letter". Each consuming service has its own, which only its principal
+// writes: whose dead letters a topic holds is known from its name, never from a header.
+func DeadLetterTopic(service, topic string) string { return service + "." + topic + DeadLetterSuffix }
 
 // ReplaySuffix names the topic a service's replayed dead letters are published to.
 const ReplaySuffix = ".replays"
@@ -35,7 +37,7 @@ const ReplaySuffix = ".replays"
 // write the topics the service consumes, which belong to their producers.
 func ReplayTopic(service string) string { return service + ReplaySuffix }
 
-// deadLetter publishes m to its dead-letter topic with the reason, trying again until the
+// deadLetter publishes m to the service's dead-letter topic of m's topic with the reason, trying again until the
 // broker takes it or ctx ends, then counts and logs it once.
 func (c *consumer) deadLetter(ctx context.Context, m Message, cause error) error {
 	reason := cause.Error()
@@ -48,7 +50,7 @@ func (c *consumer) deadLetter(ctx context.Context, m Message, cause error) error
 	h[HeaderOriginalTopic] = m.Topic
 	h[HeaderOriginalPartition] = strconv.Itoa(m.Partition)
 	h[HeaderOriginalOffset] = strconv.FormatInt(m.Offset, 10)
-	dl := Message{Topic: DeadLetterTopic(m.Topic), Key: m.Key, Value: m.Value, Headers: h}
+	dl := Message{Topic: DeadLetterTopic(c.service, m.Topic), Key: m.Key, Value: m.Value, Headers: h}
 	if c.dead == nil {
 		c.dead = NewWriter(c.cfg.Cluster)
 	}

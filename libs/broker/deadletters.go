@@ -19,7 +19,8 @@ const HeaderReplayedFrom = "x-replayed-from"
 // ErrAlreadyReplayed is returned when the dead letter asked for was replayed before.
 var ErrAlreadyReplayed = errors.New("dead letter already replayed")
 
-// DeadLetter is one message a consumer moved to a dead-letter topic.
+// DeadLetter is one message a consumer moved to a dead-letter topic. Whose it is follows from
+// Topic; Group, the consumer group that moved it there, is what its header says.
 type DeadLetter struct {
 	Topic             string    `json:"topic"`
 	Partition         int       `json:"partition"`
@@ -43,9 +44,9 @@ type DeadLetter struct {
 // them: the dead-letter topics keep them for later inspection.
 type DeadLetters struct {
 	Cluster Cluster
-	// Service names the service. Its consumer groups start with Service + "-" (a dead letter is
-	// the service's when its group does), and the consumer group Service + "-dead-letters"
-	// remembers, on each dead-letter topic, what the service replayed.
+	// Service names the service. Its dead letters are those of its dead-letter topics
+	// (DeadLetterTopic of Service and each of Topics), which only its principal writes; the
+	// consumer group Service + "-dead-letters" remembers, on each, what the service replayed.
 	Service string
 	// Topics are the topics the service consumes.
 	Topics []string
@@ -53,7 +54,7 @@ type DeadLetters struct {
 
 // Selection picks dead letters.
 type Selection struct {
-	// Topic, when set, is one consumed topic (or its dead-letter topic).
+	// Topic, when set, is one consumed topic (or the service's dead-letter topic of it).
 	Topic string
 	// One, when set, picks the single dead letter at Partition and Offset of the dead-letter
 	// topic (Topic must be set).
@@ -64,12 +65,7 @@ type Selection struct {
 
 // List calls fn with each selected dead letter of the service, in partition and offset order.
 func (d DeadLetters) List(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
-	return d.each(ctx, sel, func(_ *partitionLog, dl DeadLetter, ours bool) error {
-		if !ours {
-			return nil
-		}
-		return fn(dl)
-	})
+	return d.each(ctx, sel, func(_ *partitionLog, dl DeadLetter) error { return fn(dl) })
 }
 
 // Replay republishes each selected dead letter of the service that was not replayed yet to the
@@ -87,13 +83,8 @@ func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLett
 	w := NewWriter(d.Cluster)
 	defer w.Close()
 	c := d.client()
-	skipped := map[*partitionLog]bool{} // logs that moved past another service's dead letters
-	err := d.each(ctx, sel, func(pl *partitionLog, dl DeadLetter, ours bool) error {
+	return d.each(ctx, sel, func(pl *partitionLog, dl DeadLetter) error {
 		switch {
-		case !ours: // another service's: never this one's to replay
-			pl.replayed.add(dl.Offset)
-			skipped[pl] = true
-			return nil
 		case dl.Replayed && sel.One:
 			return fmt.Errorf("%s/%d/%d: %w", dl.Topic, dl.Partition, dl.Offset, ErrAlreadyReplayed)
 		case dl.Replayed:
@@ -109,10 +100,6 @@ func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLett
 		dl.Replayed = true
 		return fn(dl)
 	})
-	for pl := range skipped {
-		err = errors.Join(err, d.remember(ctx, c, pl))
-	}
-	return err
 }
 
 // replayMessage is dl as it was first published, on the service's replay topic, naming the topic
@@ -127,9 +114,8 @@ func (d DeadLetters) replayMessage(dl DeadLetter) Message {
 	return Message{Topic: ReplayTopic(d.Service), Key: dl.Key, Value: dl.value, Headers: h}
 }
 
-// each reads the selected dead letters and calls fn with each, telling whether it is the
-// service's.
-func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partitionLog, dl DeadLetter, ours bool) error) error {
+// each reads the selected dead letters and calls fn with each.
+func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partitionLog, dl DeadLetter) error) error {
 	topics, err := d.selectTopics(sel)
 	if err != nil {
 		return err
@@ -153,53 +139,49 @@ func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partit
 			from, to = sel.Offset, sel.Offset+1
 		}
 		err := d.read(ctx, pl.topic, pl.partition, from, to, func(km kafka.Message) error {
-			dl := toDeadLetter(km)
+			dl := toDeadLetter(km, pl.original)
 			dl.Replayed = pl.replayed.has(dl.Offset)
-			ours := strings.HasPrefix(dl.Group, d.Service+"-")
-			if !ours && sel.One {
-				return fmt.Errorf("broker: %s/%d/%d is a dead letter of consumer group %q, not of %s", dl.Topic, dl.Partition, dl.Offset, dl.Group, d.Service)
-			}
-			return fn(pl, dl, ours)
+			return fn(pl, dl)
 		})
 		if err != nil {
 			return err
 		}
 	}
 	if sel.One && !found {
-		return fmt.Errorf("broker: %s has no partition %d", DeadLetterTopic(strings.TrimSuffix(sel.Topic, DeadLetterSuffix)), sel.Partition)
+		return fmt.Errorf("broker: %s has no partition %d", topics[0].name, sel.Partition)
 	}
 	return nil
 }
 
-// selectTopics returns the dead-letter topics sel names.
-func (d DeadLetters) selectTopics(sel Selection) ([]string, error) {
-	if sel.Topic == "" {
-		if sel.One {
-			return nil, errors.New("broker: a single dead letter needs its topic")
-		}
-		out := make([]string, len(d.Topics))
-		for i, t := range d.Topics {
-			out[i] = DeadLetterTopic(t)
-		}
-		return out, nil
+// deadLetterTopic is one of the service's dead-letter topics and the topic it holds the dead
+// letters of.
+type deadLetterTopic struct{ name, original string }
+
+// selectTopics returns the service's dead-letter topics sel names.
+func (d DeadLetters) selectTopics(sel Selection) ([]deadLetterTopic, error) {
+	if sel.Topic == "" && sel.One {
+		return nil, errors.New("broker: a single dead letter needs its topic")
 	}
-	t := strings.TrimSuffix(sel.Topic, DeadLetterSuffix)
-	for _, own := range d.Topics {
-		if own == t {
-			return []string{DeadLetterTopic(t)}, nil
+	var out []deadLetterTopic
+	for _, t := range d.Topics {
+		if dead := DeadLetterTopic(d.Service, t); sel.Topic == "" || sel.Topic == t || sel.Topic == dead {
+			out = append(out, deadLetterTopic{name: dead, original: t})
 		}
 	}
-	return nil, fmt.Errorf("broker: %s does not consume %s (it consumes %s)", d.Service, t, strings.Join(d.Topics, ", "))
+	if len(out) == 0 {
+		return nil, fmt.Errorf("broker: %s does not consume %s (it consumes %s)", d.Service, sel.Topic, strings.Join(d.Topics, ", "))
+	}
+	return out, nil
 }
 
-// toDeadLetter reads a message of a dead-letter topic. Its original topic is the one the
-// dead-letter topic is named after, whatever its header says: a replay goes back only to the
+// toDeadLetter reads a message of the service's dead-letter topic of original. Its original
+// topic is that one, whatever its header says: a replay goes back only to the service's
 // consumers of that topic.
-func toDeadLetter(km kafka.Message) DeadLetter {
+func toDeadLetter(km kafka.Message, original string) DeadLetter {
 	h := fromKafka(km.Headers)
 	dl := DeadLetter{
 		Topic: km.Topic, Partition: km.Partition, Offset: km.Offset,
-		OriginalTopic: strings.TrimSuffix(km.Topic, DeadLetterSuffix), Group: h[HeaderDeadLetterGroup], Reason: h[HeaderDeadLetterReason],
+		OriginalTopic: original, Group: h[HeaderDeadLetterGroup], Reason: h[HeaderDeadLetterReason],
 		Key: string(km.Key), MessageID: h[HeaderID], Type: h[HeaderType], Time: km.Time.UTC(),
 		value: km.Value, headers: h,
 	}

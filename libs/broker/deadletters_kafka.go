@@ -17,6 +17,7 @@ import (
 // replayed from it.
 type partitionLog struct {
 	topic     string
+	original  string // the topic whose dead letters topic holds
 	partition int
 	// first and end are the partition's first offset and the offset its next message will get.
 	first, end int64
@@ -29,8 +30,12 @@ func (d DeadLetters) replayGroup() string { return d.Service + "-dead-letters" }
 
 // partitionLogs returns the partitions of topics in order, with their offsets and replay logs;
 // a topic that does not exist has no dead letters.
-func (d DeadLetters) partitionLogs(ctx context.Context, c *kafka.Client, topics []string) ([]*partitionLog, error) {
-	md, err := c.Metadata(ctx, &kafka.MetadataRequest{Topics: topics})
+func (d DeadLetters) partitionLogs(ctx context.Context, c *kafka.Client, topics []deadLetterTopic) ([]*partitionLog, error) {
+	names, originals := make([]string, len(topics)), map[string]string{}
+	for i, t := range topics {
+		names[i], originals[t.name] = t.name, t.original
+	}
+	md, err := c.Metadata(ctx, &kafka.MetadataRequest{Topics: names})
 	if err != nil {
 		return nil, fmt.Errorf("broker: dead-letter topics: %w", err)
 	}
@@ -68,7 +73,7 @@ func (d DeadLetters) partitionLogs(ctx context.Context, c *kafka.Client, topics 
 			if p.Error != nil {
 				return nil, fmt.Errorf("broker: offsets of %s/%d: %w", topic, p.Partition, p.Error)
 			}
-			pl := &partitionLog{topic: topic, partition: p.Partition, first: p.FirstOffset, end: p.LastOffset}
+			pl := &partitionLog{topic: topic, original: originals[topic], partition: p.Partition, first: p.FirstOffset, end: p.LastOffset}
 			for _, f := range committed.Topics[topic] {
 				if f.Partition == p.Partition && f.Error == nil {
 					pl.replayed = parseReplayLog(f.CommittedOffset, f.Metadata)

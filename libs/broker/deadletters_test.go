@@ -47,7 +47,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	const topic = "replay.orders.v1"
 	cluster := setup(t, topic)
 	// One partition keeps the list in publication order.
-	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, broker.DeadLetterTopic("shop", topic)); err != nil {
 		t.Fatal(err)
 	}
 	var fixed atomic.Bool
@@ -58,11 +58,12 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 			}
 			return nil
 		})
-	// Another service's dead letter on the same topic is neither listed nor replayed.
+	// Another consumer's dead letter of the same topic, though it claims the shop's group, is
+	// neither listed nor replayed: it is on the other service's dead-letter topic.
 	w := broker.NewWriter(cluster)
 	defer w.Close()
-	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "theirs", Value: []byte(`{}`),
-		Headers: map[string]string{broker.HeaderDeadLetterGroup: "audit-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
+	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic("audit", topic), Key: "theirs", Value: []byte(`{}`),
+		Headers: map[string]string{broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
 		t.Fatal(err)
 	}
 	publish(t, cluster, topic, "o1", "o2", "end")
@@ -75,7 +76,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 		t.Fatalf("list: %v, %s", err, keys(listed))
 	}
 	o1, o2 := listed[0], listed[1]
-	if o1.Topic != topic+".dead-letter" || o1.Offset != 1 || o1.OriginalTopic != topic || o1.OriginalOffset != 0 || o1.MessageID != "id-o1" ||
+	if o1.Topic != "shop."+topic+".dead-letter" || o1.Offset != 0 || o1.OriginalTopic != topic || o1.OriginalOffset != 0 || o1.MessageID != "id-o1" ||
 		o1.Group != "shop-orders" || !strings.Contains(o1.Reason, "unsupported event version") || o1.Time.IsZero() {
 		t.Fatalf("listed %+v", o1)
 	}
@@ -86,7 +87,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	if replayed, err := command(t, cluster, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
 		t.Fatalf("replay one: %v, %s", err, keys(replayed))
 	}
-	if m := receive(t, got); m.Key != "o2" || m.Topic != topic || m.Headers[broker.HeaderReplayedFrom] != topic+".dead-letter/0/2" || m.Headers[broker.HeaderID] != "id-o2" ||
+	if m := receive(t, got); m.Key != "o2" || m.Topic != topic || m.Headers[broker.HeaderReplayedFrom] != "shop."+topic+".dead-letter/0/1" || m.Headers[broker.HeaderID] != "id-o2" ||
 		m.Headers[broker.HeaderDeadLetterReason] != "" {
 		t.Fatalf("replayed %+v", m)
 	}
@@ -103,7 +104,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	if _, err := command(t, cluster, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
 		t.Fatalf("replaying o2 again: %v, want ErrAlreadyReplayed", err)
 	}
-	if listed, err := command(t, cluster, "shop", topic, "list", "--topic", topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
+	if listed, err := command(t, cluster, "shop", topic, "list", "--topic", "shop."+topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
 		t.Fatalf("list after replay: %v, %s", err, keys(listed))
 	}
 	if theirs, err := command(t, cluster, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
@@ -152,8 +153,10 @@ func TestDeadLettersCommandLine(t *testing.T) {
 			t.Errorf("dead-letters %v: %v, want a usage error", args, err)
 		}
 	}
-	if _, err := command(t, cluster, "shop", "t", "list", "--topic", "other.v1"); err == nil || !strings.Contains(err.Error(), "does not consume other.v1") {
-		t.Errorf("a topic the service does not consume: %v", err)
+	for _, topic := range []string{"other.v1", "t.dead-letter", "audit.t.dead-letter"} {
+		if _, err := command(t, cluster, "shop", "t", "list", "--topic", topic); err == nil || !strings.Contains(err.Error(), "does not consume "+topic) {
+			t.Errorf("a topic the service neither consumes nor dead-letters to, %s: %v", topic, err)
+		}
 	}
 }
 
@@ -164,13 +167,13 @@ func TestDeadLettersPrintNoControlCharacters(t *testing.T) {
 	t.Parallel()
 	const topic = "escape.orders.v1"
 	cluster := setup(t, topic)
-	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, broker.DeadLetterTopic(topic)); err != nil {
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, broker.DeadLetterTopic("shop", topic)); err != nil {
 		t.Fatal(err)
 	}
 	key, typ, reason := "o1\u202e\x7f", "podium.x.v1\u009b2K", "bad\x1b[2K\u2028version"
 	w := broker.NewWriter(cluster)
 	defer w.Close()
-	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(topic), Key: key, Value: []byte(`{}`),
+	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic("shop", topic), Key: key, Value: []byte(`{}`),
 		Headers: map[string]string{broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: topic,
 			broker.HeaderType: typ, broker.HeaderDeadLetterReason: reason}}); err != nil {
 		t.Fatal(err)
@@ -203,7 +206,7 @@ func TestAReplayGoesBackOnlyToItsTopicsConsumers(t *testing.T) {
 	gotPayments := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-payments", Topics: []string{payments}, Backoff: fast}, all)
 	w := broker.NewWriter(cluster)
 	defer w.Close()
-	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic(orders), Key: "claims-payments", Value: []byte(`{}`),
+	if err := w.Publish(t.Context(), broker.Message{Topic: broker.DeadLetterTopic("shop", orders), Key: "claims-payments", Value: []byte(`{}`),
 		Headers: map[string]string{broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: payments, broker.HeaderID: "id-1"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -16,21 +16,23 @@ import (
 
 // DeadLettersCommand checks a service's `dead-letters` command. run runs the service's command
 // line (args after the program name) with the brokers in KAFKA_BROKERS. A dead letter of group
-// (one of the service's consumer groups) on topic (one it consumes) must be listed, another
-// service's on the same topic must not, and a command line it does not understand must be a
-// usage error. The test sets KAFKA_BROKERS, so it cannot run in parallel.
+// (one of the service's consumer groups, "<service>-...") on the service's dead-letter topic of
+// topic (one it consumes) must be listed; one on another service's dead-letter topic of the same
+// topic must not, though its header names group; and a command line it does not understand must
+// be a usage error. The test sets KAFKA_BROKERS, so it cannot run in parallel.
 func DeadLettersCommand(t *testing.T, run func(args []string, stdout *bytes.Buffer) error, topic, group string) {
 	t.Helper()
 	brokers := testkit.Kafka(t)
 	t.Setenv("KAFKA_BROKERS", strings.Join(brokers, ","))
 	w := broker.NewWriter(broker.Cluster{Brokers: brokers})
 	defer w.Close()
-	letter := func(group, id string) broker.Message {
-		return broker.Message{Topic: broker.DeadLetterTopic(topic), Key: "k", Value: []byte(`{}`), Headers: map[string]string{
+	service, _, _ := strings.Cut(group, "-")
+	letter := func(service, id string) broker.Message {
+		return broker.Message{Topic: broker.DeadLetterTopic(service, topic), Key: "k", Value: []byte(`{}`), Headers: map[string]string{
 			broker.HeaderDeadLetterGroup: group, broker.HeaderOriginalTopic: topic, broker.HeaderID: id, broker.HeaderDeadLetterReason: "poison message: test",
 		}}
 	}
-	if err := w.Publish(context.Background(), letter("someone-else", "theirs"), letter(group, "ours")); err != nil {
+	if err := w.Publish(context.Background(), letter("someone", "theirs"), letter(service, "ours")); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -39,7 +41,7 @@ func DeadLettersCommand(t *testing.T, run func(args []string, stdout *bytes.Buff
 	}
 	var dl broker.DeadLetter
 	if err := json.Unmarshal(out.Bytes(), &dl); err != nil || dl.MessageID != "ours" || dl.Group != group || dl.OriginalTopic != topic {
-		t.Fatalf("dead-letters list printed %q (%v), want the dead letter of %s alone", out.String(), err, group)
+		t.Fatalf("dead-letters list printed %q (%v), want the dead letter of %s alone", out.String(), err, service)
 	}
 	if err := run([]string{"dead-letters", "purge"}, &bytes.Buffer{}); !errors.Is(err, broker.ErrUsage) {
 		t.Fatalf("dead-letters purge: %v, want a usage error", err)
