@@ -63,7 +63,7 @@ func loadKafkaInit(t *testing.T, source string) initScript {
 
 // TestComposeKafkaPrincipals: on the Compose stack too, each service authenticates as its own
 // principal, with a password of its own that kafka-init sets, granted exactly its declared
-// access (deploy/kafkaacl); the broker authorizes every request and lets no one in without a
+// access (deploy/kafkaacl), and every topic has one writer; the broker authorizes every request and lets no one in without a
 // user but on its loopback.
 func TestComposeKafkaPrincipals(t *testing.T) {
 	p := loadCompose(t)
@@ -78,6 +78,7 @@ func TestComposeKafkaPrincipals(t *testing.T) {
 		t.Fatalf("kafka-init: want network_mode service:kafka and its script mounted at %v", initSvc.Entrypoint)
 	}
 	script, initEnv := loadKafkaInit(t, source), composeEnv(t, initSvc)
+	checkOneWriterEach(t, "kafka-init", writersOf(script.grants))
 	passwords := map[string]string{}
 	for _, svc := range services {
 		a, ok := kafkaacl.Of(svc)

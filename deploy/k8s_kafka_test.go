@@ -150,13 +150,15 @@ func TestKafkaUsersGrantExactlyTheDeclaredAccess(t *testing.T) {
 func hasKey(m map[string]string, k string) bool { _, ok := m[k]; return ok }
 
 // TestEachTopicIsWrittenByItsProducerAlone reads the KafkaUsers as a platform team would: who
-// may write what. Every topic is written by the one service that produces it (dead-letter and
-// replay topics by their consumers); the gateway, which faces the internet, writes no event
-// topic; nothing is granted on the cluster, by a wildcard or with All.
+// may write what. Every topic has one writer: an event topic the service that produces it, a
+// dead-letter or replay topic the consumer it is named after; the gateway, which faces the
+// internet, writes no event topic and no other service's dead letters; nothing is granted on
+// the cluster, by a wildcard or with All.
 func TestEachTopicIsWrittenByItsProducerAlone(t *testing.T) {
-	writers, readers := map[string][]string{}, map[string][]string{}
+	grants, readers := map[string][]string{}, map[string][]string{}
 	var gatewayGroups []string
 	for _, u := range ofType[*kafkaUser](kustomizeBuild(t)) {
+		grants[u.Name] = grantsOf(t, u)
 		for _, a := range u.Spec.Authorization.ACLs {
 			r := a.Resource
 			if r.Type != broker.ResourceTopic && r.Type != broker.ResourceGroup || strings.Contains(r.Name, "*") || r.Name == "" ||
@@ -166,17 +168,13 @@ func TestEachTopicIsWrittenByItsProducerAlone(t *testing.T) {
 			if r.Type == broker.ResourceGroup && u.Name == kafkaacl.Principal("gateway") {
 				gatewayGroups = append(gatewayGroups, r.Name+"="+strings.Join(a.Operations, ","))
 			}
-			if r.Type != broker.ResourceTopic {
-				continue
-			}
-			if slices.Contains(a.Operations, broker.OpWrite) {
-				writers[r.Name] = append(writers[r.Name], u.Name)
-			}
-			if slices.Contains(a.Operations, broker.OpRead) {
+			if r.Type == broker.ResourceTopic && slices.Contains(a.Operations, broker.OpRead) {
 				readers[r.Name] = append(readers[r.Name], u.Name)
 			}
 		}
 	}
+	writers := writersOf(grants)
+	checkOneWriterEach(t, "the KafkaUsers", writers)
 	for topic, want := range map[string]string{
 		"checkout.payments.v1":   "podium-checkout",
 		"registration.orders.v1": "podium-registration",
@@ -188,11 +186,15 @@ func TestEachTopicIsWrittenByItsProducerAlone(t *testing.T) {
 			t.Errorf("%s is written by %v, want %s alone", topic, got, want)
 		}
 	}
+	var gatewayWrites []string
 	for topic, who := range writers {
-		gateway := slices.Contains(who, kafkaacl.Principal("gateway"))
-		if gateway && !strings.HasSuffix(topic, broker.DeadLetterSuffix) && topic != broker.ReplayTopic("gateway") {
-			t.Errorf("the gateway may write %s: it publishes nothing", topic)
+		if slices.Contains(who, kafkaacl.Principal("gateway")) {
+			gatewayWrites = append(gatewayWrites, topic)
 		}
+	}
+	slices.Sort(gatewayWrites)
+	if want := []string{"gateway.auth.keys.v1.dead-letter", "gateway.catalog.events.v1.dead-letter", "gateway.replays"}; !slices.Equal(gatewayWrites, want) {
+		t.Errorf("the gateway may write %v, want its own dead letters and replays alone %v: it publishes nothing", gatewayWrites, want)
 	}
 	for _, topic := range []string{"auth.keys.v1", "catalog.events.v1"} {
 		if !slices.Contains(readers[topic], kafkaacl.Principal("gateway")) {
@@ -206,6 +208,54 @@ func TestEachTopicIsWrittenByItsProducerAlone(t *testing.T) {
 	// Read on its groups implies Describe: each instance lists the live gateway instances.
 	if !slices.Equal(gatewayGroups, []string{"gateway-=Read"}) {
 		t.Errorf("the gateway's groups: %v, want Read (and the Describe it implies) on gateway-*", gatewayGroups)
+	}
+}
+
+// writersOf returns the principals that may write each topic, from each principal's grants as
+// grantsOf lists them.
+func writersOf(grants map[string][]string) map[string][]string {
+	writers := map[string][]string{}
+	for principal, gs := range grants {
+		for _, g := range gs {
+			if topic, ok := strings.CutPrefix(g, broker.ResourceTopic+":"); ok && strings.HasSuffix(topic, "="+broker.OpWrite) {
+				topic = strings.TrimSuffix(topic, "="+broker.OpWrite)
+				writers[topic] = append(writers[topic], principal)
+			}
+		}
+	}
+	for _, who := range writers {
+		slices.Sort(who)
+	}
+	return writers
+}
+
+// checkOneWriterEach checks that every topic some principal of source may write has exactly one
+// writer (a topic two principals write carries no proof of who wrote a message): an event
+// topic the service deploy/kafkaacl declares its producer; a dead-letter topic
+// "<svc>.<topic>.dead-letter" the service svc, which consumes topic; a replay topic
+// "<svc>.replays" the service svc, which consumes something. No other topic is writable.
+func checkOneWriterEach(t *testing.T, source string, writers map[string][]string) {
+	t.Helper()
+	for topic, who := range writers {
+		if len(who) != 1 {
+			t.Errorf("%s: %s may be written by %v, want one principal", source, topic, who)
+			continue
+		}
+		var owner string
+		for _, a := range kafkaacl.Services {
+			rest, named := strings.CutPrefix(topic, a.Service+".")
+			consumed, dead := strings.CutSuffix(rest, broker.DeadLetterSuffix)
+			if slices.Contains(a.Produces, topic) || named && dead && slices.Contains(a.Consumes, consumed) ||
+				named && rest == "replays" && len(a.Consumes) > 0 {
+				owner = kafkaacl.Principal(a.Service)
+			}
+		}
+		switch {
+		case owner == "":
+			t.Errorf("%s: %s is written by %s, yet is no service's (an event topic it produces, or a dead-letter or replay topic named after it)", source, topic, who[0])
+		case who[0] != owner:
+			t.Errorf("%s: %s is written by %s, want %s", source, topic, who[0], owner)
+		}
 	}
 }
 

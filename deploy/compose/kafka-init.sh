@@ -28,16 +28,16 @@ allow podium-auth topic literal auth.keys.v1 Create Write
 
 user podium-catalog "$CATALOG_KAFKA_PASSWORD"
 allow podium-catalog group prefixed catalog- Read
+allow podium-catalog topic literal catalog.catalog.events.v1.dead-letter Create Read Write
 allow podium-catalog topic literal catalog.events.v1 Create Read Write
-allow podium-catalog topic literal catalog.events.v1.dead-letter Create Read Write
+allow podium-catalog topic literal catalog.registration.places.v1.dead-letter Create Read Write
 allow podium-catalog topic literal catalog.replays Create Read Write
 allow podium-catalog topic literal registration.places.v1 Create Read
-allow podium-catalog topic literal registration.places.v1.dead-letter Create Read Write
 
 user podium-registration "$REGISTRATION_KAFKA_PASSWORD"
 allow podium-registration group prefixed registration- Read
 allow podium-registration topic literal checkout.payments.v1 Create Read
-allow podium-registration topic literal checkout.payments.v1.dead-letter Create Read Write
+allow podium-registration topic literal registration.checkout.payments.v1.dead-letter Create Read Write
 allow podium-registration topic literal registration.orders.v1 Create Write
 allow podium-registration topic literal registration.places.v1 Create Write
 allow podium-registration topic literal registration.replays Create Read Write
@@ -45,14 +45,14 @@ allow podium-registration topic literal registration.replays Create Read Write
 user podium-checkout "$CHECKOUT_KAFKA_PASSWORD"
 allow podium-checkout group prefixed checkout- Read
 allow podium-checkout topic literal checkout.payments.v1 Create Write
+allow podium-checkout topic literal checkout.registration.orders.v1.dead-letter Create Read Write
 allow podium-checkout topic literal checkout.replays Create Read Write
 allow podium-checkout topic literal registration.orders.v1 Create Read
-allow podium-checkout topic literal registration.orders.v1.dead-letter Create Read Write
 
 user podium-gateway "$GATEWAY_KAFKA_PASSWORD"
 allow podium-gateway group prefixed gateway- Read
 allow podium-gateway topic literal auth.keys.v1 Create Read
-allow podium-gateway topic literal auth.keys.v1.dead-letter Create Read Write
 allow podium-gateway topic literal catalog.events.v1 Create Read
-allow podium-gateway topic literal catalog.events.v1.dead-letter Create Read Write
+allow podium-gateway topic literal gateway.auth.keys.v1.dead-letter Create Read Write
+allow podium-gateway topic literal gateway.catalog.events.v1.dead-letter Create Read Write
 allow podium-gateway topic literal gateway.replays Create Read Write
