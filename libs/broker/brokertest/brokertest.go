@@ -17,10 +17,11 @@ import (
 // DeadLettersCommand checks a service's `dead-letters` command. run runs the service's command
 // line (args after the program name) with the brokers in KAFKA_BROKERS. A dead letter of group
 // (one of the service's consumer groups, "<service>-...") on the service's dead-letter topic of
-// topic (one it consumes) must be listed; one on another service's dead-letter topic of the same
-// topic must not, though its header names group; and a command line it does not understand must
-// be a usage error. The test sets KAFKA_BROKERS, so it cannot run in parallel.
-func DeadLettersCommand(t *testing.T, run func(args []string, stdout *bytes.Buffer) error, topic, group string) {
+// topic (one it consumes) must be listed and replayed; one on peer's dead-letter topic of the
+// same topic (another consumer of it) must be neither, though its header names group; and a
+// command line it does not understand must be a usage error. The test sets KAFKA_BROKERS, so it
+// cannot run in parallel.
+func DeadLettersCommand(t *testing.T, run func(args []string, stdout *bytes.Buffer) error, topic, group, peer string) {
 	t.Helper()
 	brokers := testkit.Kafka(t)
 	t.Setenv("KAFKA_BROKERS", strings.Join(brokers, ","))
@@ -32,16 +33,18 @@ func DeadLettersCommand(t *testing.T, run func(args []string, stdout *bytes.Buff
 			broker.HeaderDeadLetterGroup: group, broker.HeaderOriginalTopic: topic, broker.HeaderID: id, broker.HeaderDeadLetterReason: "poison message: test",
 		}}
 	}
-	if err := w.Publish(context.Background(), letter("someone", "theirs"), letter(service, "ours")); err != nil {
+	if err := w.Publish(context.Background(), letter(peer, "theirs"), letter(service, "ours")); err != nil {
 		t.Fatal(err)
 	}
-	var out bytes.Buffer
-	if err := run([]string{"dead-letters", "list", "--topic", topic}, &out); err != nil {
-		t.Fatalf("dead-letters list: %v", err)
-	}
-	var dl broker.DeadLetter
-	if err := json.Unmarshal(out.Bytes(), &dl); err != nil || dl.MessageID != "ours" || dl.Group != group || dl.OriginalTopic != topic {
-		t.Fatalf("dead-letters list printed %q (%v), want the dead letter of %s alone", out.String(), err, service)
+	for _, command := range []string{"list", "replay"} {
+		var out bytes.Buffer
+		if err := run([]string{"dead-letters", command, "--topic", topic}, &out); err != nil {
+			t.Fatalf("dead-letters %s: %v", command, err)
+		}
+		var dl broker.DeadLetter
+		if err := json.Unmarshal(out.Bytes(), &dl); err != nil || dl.MessageID != "ours" || dl.Group != group || dl.OriginalTopic != topic {
+			t.Fatalf("dead-letters %s printed %q (%v), want the dead letter of %s alone", command, out.String(), err, service)
+		}
 	}
 	if err := run([]string{"dead-letters", "purge"}, &bytes.Buffer{}); !errors.Is(err, broker.ErrUsage) {
 		t.Fatalf("dead-letters purge: %v, want a usage error", err)

@@ -11,5 +11,5 @@ import (
 
 func TestDeadLettersCommandListsTheCatalogsOwn(t *testing.T) {
 	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return program.Run(t.Context(), args, out) },
-		domain.PlacesTopic, events.PlacesGroup)
+		domain.EventsTopic, events.CacheGroup("pod-1"), "gateway")
 }

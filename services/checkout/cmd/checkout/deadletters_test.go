@@ -11,5 +11,5 @@ import (
 
 func TestDeadLettersCommandListsCheckoutsOwn(t *testing.T) {
 	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return program.Run(t.Context(), args, out) },
-		domain.OrdersTopic, events.Group)
+		domain.OrdersTopic, events.Group, "webhooks")
 }

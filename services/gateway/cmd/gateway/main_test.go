@@ -22,7 +22,7 @@ import (
 
 func TestDeadLettersCommandListsTheGatewaysOwn(t *testing.T) {
 	brokertest.DeadLettersCommand(t, func(args []string, out *bytes.Buffer) error { return program.Run(t.Context(), args, out) },
-		edgecache.CatalogTopic, "gateway-edge-pod-1")
+		edgecache.CatalogTopic, "gateway-edge-pod-1", "catalog")
 }
 
 func TestHelpAndUnknownCommand(t *testing.T) {

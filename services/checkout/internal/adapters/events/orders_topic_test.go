@@ -12,7 +12,7 @@ import (
 // write, is poison (dead-lettered, visible) and never reaches the use case that refunds.
 func TestAnOrderEventFoundOnAnotherTopicIsPoison(t *testing.T) {
 	for _, typ := range []string{domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable} {
-		for _, topic := range []string{domain.PaymentsTopic, "registration.places.v1", "registration.orders.v1.dead-letter", "checkout.replays"} {
+		for _, topic := range []string{domain.PaymentsTopic, "registration.places.v1", broker.DeadLetterTopic("checkout", domain.OrdersTopic), "checkout.replays"} {
 			m := message(typ, "m1", `{"orderId":"ord_1","reason":"NO_PLACE_LEFT","paymentRef":"pi_1"}`)
 			m.Topic = topic
 			r := &recorder{}

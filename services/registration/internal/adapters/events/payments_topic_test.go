@@ -44,7 +44,7 @@ func TestAPaymentFoundOnAnotherTopicConfirmsNothing(t *testing.T) {
 	}
 	h := events.Handler(env.Service, testkit.Logger(t))
 
-	for _, topic := range []string{domain.OrdersTopic, domain.PlacesTopic, broker.DeadLetterTopic(domain.PaymentsTopic), broker.ReplayTopic("registration")} {
+	for _, topic := range []string{domain.OrdersTopic, domain.PlacesTopic, broker.DeadLetterTopic("registration", domain.PaymentsTopic), broker.ReplayTopic("registration")} {
 		if err := h(t.Context(), payment(topic)); !broker.IsPoison(err) {
 			t.Fatalf("a payment on %s: %v, want poison", topic, err)
 		}
