@@ -41,14 +41,13 @@ type ConsumerConfig struct {
 }
 
 // Consume reads messages until ctx is done, calling h for each and committing its offset only
-// after h succeeded or the message was moved to the service's dead-letter topic of its topic
-// (DeadLetterTopic, the service named by the group; at-least-once: consumers dedupe through an
-// inbox). A failing message is retried until it succeeds, holding back its
-// partition; the reader keeps heartbeating meanwhile, and should the group rebalance, the
-// uncommitted message is fetched again, never skipped. Consume also reads the service's replay
-// topic (ReplayTopic, the service named by the group) and hands h each replayed message of one
-// of its topics as a message of that topic; it makes the replay and dead-letter topics first,
-// when the broker does not have them yet. Consume returns nil when ctx ends and an error when
+// after h succeeded or the message was moved to the service's own dead-letter topic of its topic
+// (DeadLetterTopic, the service named by the group), at least once: consumers dedupe through an
+// inbox. A failing message is retried until it succeeds, holding back its partition; the reader
+// keeps heartbeating meanwhile, and should the group rebalance, the uncommitted message is
+// fetched again, never skipped. Consume also reads the service's replay topic (ReplayTopic) and
+// hands h each replayed message of one of its topics as a message of that topic; it makes the
+// replay and dead-letter topics first, when the broker does not have them yet. Consume returns nil when ctx ends and an error when
 // the broker fails (callers start it again).
 func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	start := kafka.FirstOffset

@@ -37,8 +37,8 @@ const ReplaySuffix = ".replays"
 // write the topics the service consumes, which belong to their producers.
 func ReplayTopic(service string) string { return service + ReplaySuffix }
 
-// deadLetter publishes m to the service's dead-letter topic of m's topic with the reason, trying again until the
-// broker takes it or ctx ends, then counts and logs it once.
+// deadLetter publishes m with the reason to the service's dead-letter topic of m's topic, trying
+// again until the broker takes it or ctx ends, then counts and logs it once.
 func (c *consumer) deadLetter(ctx context.Context, m Message, cause error) error {
 	reason := cause.Error()
 	if len(reason) > maxReasonBytes {

@@ -168,7 +168,7 @@ func (d DeadLetters) selectTopics(sel Selection) ([]deadLetterTopic, error) {
 			out = append(out, deadLetterTopic{name: dead, original: t})
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && sel.Topic != "" {
 		return nil, fmt.Errorf("broker: %s does not consume %s (it consumes %s)", d.Service, sel.Topic, strings.Join(d.Topics, ", "))
 	}
 	return out, nil

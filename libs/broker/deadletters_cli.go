@@ -22,11 +22,12 @@ func DeadLettersUsage(service string) string {
 Dead letters of svc's consumers (Kafka from KAFKA_BROKERS and the other KAFKA_ settings):
 
   svc dead-letters list [--topic <topic>] [--partition <n> --offset <n>]
-                   print the dead letters of svc's consumers, one JSON object a line,
-                   without consuming them ("replayed" tells whether one was replayed)
+                   print the dead letters of svc's consumers (svc.<topic>.dead-letter),
+                   one JSON object a line, without consuming them ("replayed" tells
+                   whether one was replayed)
   svc dead-letters replay [--topic <topic>] [--partition <n> --offset <n>]
                    republish every dead letter not replayed yet (or the one at --partition
-                   and --offset of the topic's dead-letter topic) to svc's consumers of its
+                   and --offset of svc.<topic>.dead-letter) to svc's consumers of its
                    original topic (through svc.replays) and remember it, so a second replay
                    does not repeat it; prints each replayed
 `, "svc", service)

@@ -17,7 +17,7 @@ import (
 // replayed from it.
 type partitionLog struct {
 	topic     string
-	original  string // the topic whose dead letters topic holds
+	original  string // the consumed topic whose dead letters it holds
 	partition int
 	// first and end are the partition's first offset and the offset its next message will get.
 	first, end int64
