@@ -23,18 +23,20 @@ type ConsoleRepository interface {
 	UseSignInLink(ctx context.Context, tokenHash, browserHash string, at time.Time) (domain.SignInLink, error)
 	// SignInLink returns the link with tokenHash, or domain.ErrSignInLinkInvalid.
 	SignInLink(ctx context.Context, tokenHash string) (domain.SignInLink, error)
-	// CreateSession stores s and remembers browserHash, unless empty, as a browser that signed
-	// in as s.Email.
-	CreateSession(ctx context.Context, s domain.Session, browserHash string) error
+	// CreateSession stores s and remembers its browser (s.BrowserHash, unless empty) as one
+	// that signed in as s.Email.
+	CreateSession(ctx context.Context, s domain.Session) error
 	// SessionByTokenHash returns the session, inactive ones included, or domain.ErrSessionInvalid.
 	SessionByTokenHash(ctx context.Context, tokenHash string) (domain.Session, error)
+	// TouchSession records a use of the session, and with it remembers the session's browser
+	// as seen at that time.
 	TouchSession(ctx context.Context, id, address string, at time.Time) error
 	// Sessions returns the active sessions of email.
 	Sessions(ctx context.Context, email string, at time.Time) ([]domain.Session, error)
 	// RevokeSession revokes a session of email, or returns domain.ErrSessionInvalid.
 	RevokeSession(ctx context.Context, email, id string, at time.Time) error
 	// DeleteExpired deletes links asked before linksBefore, sessions expired before
-	// sessionsBefore and browsers that last signed in before browsersBefore.
+	// sessionsBefore and browsers last seen before browsersBefore.
 	DeleteExpired(ctx context.Context, linksBefore, sessionsBefore, browsersBefore time.Time) (domain.Deleted, error)
 	Memberships(ctx context.Context, email string) ([]domain.Membership, error)
 	// Membership returns email's membership of the organizer, or domain.ErrOrganizerNotFound.
@@ -104,15 +106,12 @@ func (c *Console) sendLater(ctx context.Context, m mail.Message, what string) {
 	}()
 }
 
-// RunJanitor deletes sign-in links older than the limits' window (and their lifetime), expired
-// sessions and the browsers that signed in longer ago than a browser keeps its binding, every
-// interval until ctx ends.
+// RunJanitor sweeps the console's expired rows (Sweep) every interval until ctx ends.
 func (c *Console) RunJanitor(ctx context.Context, interval time.Duration) error {
 	t := time.NewTicker(interval)
 	defer t.Stop()
 	for {
-		now := c.svc.clock()
-		d, err := c.repo.DeleteExpired(ctx, now.Add(-max(c.cfg.Window, c.cfg.LinkTTL)), now, now.Add(-domain.BrowserBindingTTL))
+		d, err := c.Sweep(ctx)
 		switch {
 		case err != nil && ctx.Err() == nil:
 			c.log.WarnContext(ctx, "console janitor failed; retrying at the next tick", "err", err)
@@ -125,6 +124,18 @@ func (c *Console) RunJanitor(ctx context.Context, interval time.Duration) error 
 		case <-t.C:
 		}
 	}
+}
+
+// Sweep deletes sign-in links older than the limits' window (and their lifetime), expired
+// sessions and the browsers last seen longer ago than a browser keeps its binding, and returns
+// how many of each it deleted.
+func (c *Console) Sweep(ctx context.Context) (domain.Deleted, error) {
+	now := c.svc.clock()
+	d, err := c.repo.DeleteExpired(ctx, now.Add(-max(c.cfg.Window, c.cfg.LinkTTL)), now, now.Add(-domain.BrowserBindingTTL))
+	if err != nil {
+		return d, fmt.Errorf("sweep console: %w", err)
+	}
+	return d, nil
 }
 
 // Memberships returns the organizations email belongs to.

@@ -137,34 +137,39 @@ func (c *Console) SignIn(ctx context.Context, token, browserToken, address, user
 		Address: address, UserAgent: truncateRunes(userAgent, domain.MaxUserAgentLen),
 		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(c.cfg.SessionTTL),
 	}
-	browserHash := ""
 	if browserToken != "" {
-		browserHash = domain.HashToken(browserToken)
+		s.BrowserHash = domain.HashToken(browserToken)
 	}
-	if err := c.repo.CreateSession(ctx, s, browserHash); err != nil {
+	if err := c.repo.CreateSession(ctx, s); err != nil {
 		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
 	}
 	return sessionToken, s, nil
 }
 
-// Session returns the active session whose cookie token is token, recording its use from
-// address at most once a minute, or domain.ErrSessionInvalid.
-func (c *Console) Session(ctx context.Context, token, address string) (domain.Session, error) {
-	s, err := c.repo.SessionByTokenHash(ctx, domain.HashToken(token))
+// Session returns the active session whose cookie token is token, or domain.ErrSessionInvalid.
+// It records the session's use from address at most once a minute; each recorded use renews
+// the console's memory of the browser the session was opened in, so a member who stays signed
+// in stays a known browser (domain.BrowserBindingTTL). renewBinding reports a recorded use in
+// that very browser, whose binding browserToken is: its cookie is then to be renewed as well.
+func (c *Console) Session(ctx context.Context, token, browserToken, address string) (s domain.Session, renewBinding bool, err error) {
+	s, err = c.repo.SessionByTokenHash(ctx, domain.HashToken(token))
 	if err != nil {
-		return domain.Session{}, err
+		return domain.Session{}, false, err
 	}
 	now := c.svc.clock()
 	if !s.Active(now) {
-		return domain.Session{}, domain.ErrSessionInvalid
+		return domain.Session{}, false, domain.ErrSessionInvalid
 	}
-	if now.Sub(s.LastSeenAt) >= sessionTouchEvery {
-		if err := c.repo.TouchSession(ctx, s.ID, address, now); err != nil {
-			return domain.Session{}, fmt.Errorf("session: %w", err)
-		}
-		s.LastSeenAt, s.Address = now, address
+	if now.Sub(s.LastSeenAt) < sessionTouchEvery {
+		return s, false, nil
 	}
-	return s, nil
+	if err := c.repo.TouchSession(ctx, s.ID, address, now); err != nil {
+		return domain.Session{}, false, fmt.Errorf("session: %w", err)
+	}
+	s.LastSeenAt, s.Address = now, address
+	sameBrowser := s.BrowserHash != "" &&
+		subtle.ConstantTimeCompare([]byte(s.BrowserHash), []byte(domain.HashToken(browserToken))) == 1
+	return s, sameBrowser, nil
 }
 
 // Sessions returns the active sessions of email.

@@ -36,6 +36,8 @@ type Options struct {
 	// SignInPerBrowser, SignInPerEmail and SignInPerAddress are the console's sign-in limits
 	// per window (15 minutes, domain.SignInLimits); zero means 3, 5 and 20.
 	SignInPerBrowser, SignInPerEmail, SignInPerAddress int
+	// SessionTTL is a console session's lifetime; zero means SessionTTL.
+	SessionTTL time.Duration
 }
 
 // Env is a running auth service.

@@ -40,7 +40,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
 	e.ConsoleURL = "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	e.Mail = catcher
 	e.Console = app.NewConsole(e.Service, store.New(e.Pool), sender, app.ConsoleConfig{
-		URL: e.ConsoleURL, LinkTTL: SignInLinkTTL, SessionTTL: SessionTTL, Window: SignInWindow,
+		URL: e.ConsoleURL, LinkTTL: SignInLinkTTL, SessionTTL: orDefault(o.SessionTTL, SessionTTL), Window: SignInWindow,
 		Limits: domain.SignInLimits{
 			PerBrowser: orDefault(o.SignInPerBrowser, 3), PerEmail: orDefault(o.SignInPerEmail, 5), PerNetwork: orDefault(o.SignInPerAddress, 20),
 		},
@@ -57,7 +57,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
 	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 }
 
-func orDefault(v, def int) int {
+func orDefault[T int | time.Duration](v, def T) T {
 	if v == 0 {
 		return def
 	}

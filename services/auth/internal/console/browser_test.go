@@ -35,6 +35,8 @@ type page struct {
 	location string
 	code     string
 	body     string
+	// set are the cookies it set, by name.
+	set map[string]*http.Cookie
 }
 
 func (b *browser) do(method, path string, form url.Values, headers map[string]string) page {
@@ -67,7 +69,9 @@ func (b *browser) do(method, path string, form url.Values, headers map[string]st
 	if err != nil {
 		b.t.Fatal(err)
 	}
+	set := map[string]*http.Cookie{}
 	for _, c := range res.Cookies() {
+		set[c.Name] = c
 		if c.MaxAge < 0 {
 			delete(b.cookies, c.Name)
 			continue
@@ -77,7 +81,7 @@ func (b *browser) do(method, path string, form url.Values, headers map[string]st
 		}
 		b.cookies[c.Name] = c.Value
 	}
-	p := page{status: res.StatusCode, location: res.Header.Get("Location"), code: res.Header.Get("X-Console-Error"), body: string(raw)}
+	p := page{status: res.StatusCode, location: res.Header.Get("Location"), code: res.Header.Get("X-Console-Error"), body: string(raw), set: set}
 	if m := csrfField.FindStringSubmatch(p.body); m != nil {
 		b.csrf = m[1]
 	}

@@ -27,7 +27,8 @@ const (
 )
 
 // browserCookieMaxAge is how long a browser keeps its binding, in seconds: it ties sign-in
-// links to the browser that asked for them, and tells a browser that signed in before.
+// links to the browser that asked for them, and tells a browser that signed in before. It is
+// renewed whenever the browser signs in or its session's use is recorded.
 const browserCookieMaxAge = int(domain.BrowserBindingTTL / time.Second)
 
 // Failures the middleware answers.
@@ -77,7 +78,12 @@ func (h *handlers) requireSession(c *fiber.Ctx) error {
 	token := c.Cookies(sessionCookie)
 	s, err := domain.Session{}, domain.ErrSessionInvalid
 	if len(token) == domain.TokenLen {
-		s, err = h.Console.Session(c.UserContext(), token, h.clientAddress(c))
+		browser := browserBinding(c)
+		var renewBinding bool
+		s, renewBinding, err = h.Console.Session(c.UserContext(), token, browser, h.clientAddress(c))
+		if renewBinding {
+			setCookie(c, browserCookie, browser, browserCookieMaxAge)
+		}
 	}
 	if errors.Is(err, domain.ErrSessionInvalid) {
 		if token != "" {

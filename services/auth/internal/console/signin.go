@@ -22,10 +22,20 @@ var (
 
 // browserToken returns the browser's binding, giving the browser one if it has none.
 func browserToken(c *fiber.Ctx) string {
-	token := c.Cookies(browserCookie)
-	if len(token) != domain.TokenLen {
+	token := browserBinding(c)
+	if token == "" {
 		token = domain.NewToken()
 		setCookie(c, browserCookie, token, browserCookieMaxAge)
+	}
+	return token
+}
+
+// browserBinding returns the browser's binding, or "" when its cookie holds none (no value, or
+// one of another length than the console's tokens).
+func browserBinding(c *fiber.Ctx) string {
+	token := c.Cookies(browserCookie)
+	if len(token) != domain.TokenLen {
+		return ""
 	}
 	return token
 }

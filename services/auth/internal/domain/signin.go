@@ -45,16 +45,18 @@ type SignInLink struct {
 
 // Session is a signed-in browser of a person, identified by e-mail, across every organization
 // the person is a member of. ID is public (listed, revoked by); the token is the cookie.
+// BrowserHash is the hash of the binding of the browser it was opened in, empty for none.
 type Session struct {
-	ID         string
-	TokenHash  string
-	Email      string
-	Address    string
-	UserAgent  string
-	CreatedAt  time.Time
-	LastSeenAt time.Time
-	ExpiresAt  time.Time
-	RevokedAt  *time.Time
+	ID          string
+	TokenHash   string
+	Email       string
+	BrowserHash string
+	Address     string
+	UserAgent   string
+	CreatedAt   time.Time
+	LastSeenAt  time.Time
+	ExpiresAt   time.Time
+	RevokedAt   *time.Time
 }
 
 // Active reports whether s still signs its browser in at the given time.
@@ -87,9 +89,11 @@ type Membership struct {
 }
 
 // BrowserBindingTTL is how long a browser keeps its binding (the cookie that ties sign-in links
-// to it) after it asked for a link or signed in, and so how long the console remembers a
-// browser that signed in as someone.
-const BrowserBindingTTL = 30 * 24 * time.Hour
+// to it) after it asked for a link, signed in or used its session, and so how long the console
+// remembers a browser that signed in as someone after it last signed in or used a session:
+// long enough that a member who signs in twice a year, or stays signed in, is never treated as
+// a stranger, and well under the 400 days browsers keep a cookie at most.
+const BrowserBindingTTL = 180 * 24 * time.Hour
 
 // SignInDemand is what was asked within the sign-in limits' window before a request for a
 // link: by its browser for its e-mail address, for that address by any browser, and from its

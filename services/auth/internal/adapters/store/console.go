@@ -85,18 +85,18 @@ func (r *Repository) SignInLink(ctx context.Context, tokenHash string) (domain.S
 	return toSignInLink(row), nil
 }
 
-// CreateSession stores s and remembers browserHash, unless empty, as a browser that signed in
-// as s.Email, in one transaction.
-func (r *Repository) CreateSession(ctx context.Context, s domain.Session, browserHash string) error {
+// CreateSession stores s and remembers its browser (s.BrowserHash, unless empty) as one that
+// signed in as s.Email, in one transaction.
+func (r *Repository) CreateSession(ctx context.Context, s domain.Session) error {
 	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
-		if browserHash != "" {
-			if err := q.RememberBrowser(ctx, db.RememberBrowserParams{Email: s.Email, BrowserHash: browserHash, SignedInAt: s.CreatedAt}); err != nil {
+		if s.BrowserHash != "" {
+			if err := q.RememberBrowser(ctx, db.RememberBrowserParams{Email: s.Email, BrowserHash: s.BrowserHash, LastSeenAt: s.CreatedAt}); err != nil {
 				return fmt.Errorf("remember browser: %w", err)
 			}
 		}
 		return q.InsertSession(ctx, db.InsertSessionParams{
-			ID: s.ID, TokenHash: s.TokenHash, Email: s.Email, Address: s.Address, UserAgent: s.UserAgent,
+			ID: s.ID, TokenHash: s.TokenHash, Email: s.Email, BrowserHash: s.BrowserHash, Address: s.Address, UserAgent: s.UserAgent,
 			CreatedAt: s.CreatedAt, LastSeenAt: s.LastSeenAt, ExpiresAt: s.ExpiresAt,
 		})
 	})
@@ -120,9 +120,9 @@ func (r *Repository) SessionByTokenHash(ctx context.Context, tokenHash string) (
 }
 
 // TouchSession records a use of the session at the given time from address, unless a later
-// use is already recorded.
+// use is already recorded, and with it remembers the session's browser as seen at that time.
 func (r *Repository) TouchSession(ctx context.Context, id, address string, at time.Time) error {
-	if err := r.q.TouchSession(ctx, db.TouchSessionParams{ID: id, LastSeenAt: at, Address: address}); err != nil {
+	if err := r.q.TouchSession(ctx, db.TouchSessionParams{ID: id, At: at, Address: address}); err != nil {
 		return fmt.Errorf("touch session: %w", err)
 	}
 	return nil
@@ -155,8 +155,8 @@ func (r *Repository) RevokeSession(ctx context.Context, email, id string, at tim
 }
 
 // DeleteExpired deletes sign-in links asked before linksBefore, sessions that expired before
-// sessionsBefore and browsers that last signed in before browsersBefore, and returns how many
-// of each it deleted.
+// sessionsBefore and browsers last seen (signed in, or using a session) before browsersBefore,
+// and returns how many of each it deleted.
 func (r *Repository) DeleteExpired(ctx context.Context, linksBefore, sessionsBefore, browsersBefore time.Time) (domain.Deleted, error) {
 	var d domain.Deleted
 	var err error
@@ -212,7 +212,7 @@ func toSignInLink(row db.SigninLink) domain.SignInLink {
 
 func toSession(row db.ConsoleSession) domain.Session {
 	return domain.Session{
-		ID: row.ID, TokenHash: row.TokenHash, Email: row.Email, Address: row.Address, UserAgent: row.UserAgent,
+		ID: row.ID, TokenHash: row.TokenHash, Email: row.Email, BrowserHash: row.BrowserHash, Address: row.Address, UserAgent: row.UserAgent,
 		CreatedAt: row.CreatedAt.UTC(), LastSeenAt: row.LastSeenAt.UTC(), ExpiresAt: row.ExpiresAt.UTC(), RevokedAt: utc(row.RevokedAt),
 	}
 }

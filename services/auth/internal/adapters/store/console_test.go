@@ -96,8 +96,8 @@ func TestALinkIsUsedOnceByItsBrowserAndExpiredRowsAreDeleted(t *testing.T) {
 		t.Fatalf("second use: %v", err)
 	}
 
-	s := domain.Session{ID: "ses_1", TokenHash: "s1", Email: "ana@example.com", CreatedAt: at, LastSeenAt: at, ExpiresAt: at.Add(time.Hour)}
-	if err := repo.CreateSession(t.Context(), s, "mine"); err != nil {
+	s := domain.Session{ID: "ses_1", TokenHash: "s1", Email: "ana@example.com", BrowserHash: "mine", CreatedAt: at, LastSeenAt: at, ExpiresAt: at.Add(time.Hour)}
+	if err := repo.CreateSession(t.Context(), s); err != nil {
 		t.Fatal(err)
 	}
 	d, err := repo.DeleteExpired(t.Context(), at, at.Add(time.Hour), at)
@@ -133,8 +133,8 @@ func TestDemandCountsPerBrowserAndKnowsTheBrowsersThatSignedIn(t *testing.T) {
 	if d := ask("mine", "203.0.113.1"); d != (domain.SignInDemand{ByBrowser: 0, ByEmail: 2, ByNetwork: 0}) {
 		t.Fatalf("demand on the member's browser: %+v", d)
 	}
-	s := domain.Session{ID: "ses_1", TokenHash: "s1", Email: "ana@example.com", CreatedAt: at, LastSeenAt: at, ExpiresAt: at.Add(time.Hour)}
-	if err := repo.CreateSession(t.Context(), s, "mine"); err != nil {
+	s := domain.Session{ID: "ses_1", TokenHash: "s1", Email: "ana@example.com", BrowserHash: "mine", CreatedAt: at, LastSeenAt: at, ExpiresAt: at.Add(time.Hour)}
+	if err := repo.CreateSession(t.Context(), s); err != nil {
 		t.Fatal(err)
 	}
 	if d := ask("mine", "198.51.100.1"); d != (domain.SignInDemand{ByBrowser: 1, ByEmail: 3, ByNetwork: 1, KnownBrowser: true}) {

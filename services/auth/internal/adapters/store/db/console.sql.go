@@ -23,11 +23,11 @@ func (q *Queries) DeleteSessionsBefore(ctx context.Context, expiresAt time.Time)
 }
 
 const deleteSignInBrowsersBefore = `-- name: DeleteSignInBrowsersBefore :execrows
-DELETE FROM signin_browsers WHERE signed_in_at < $1
+DELETE FROM signin_browsers WHERE last_seen_at < $1
 `
 
-func (q *Queries) DeleteSignInBrowsersBefore(ctx context.Context, signedInAt time.Time) (int64, error) {
-	result, err := q.db.Exec(ctx, deleteSignInBrowsersBefore, signedInAt)
+func (q *Queries) DeleteSignInBrowsersBefore(ctx context.Context, lastSeenAt time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteSignInBrowsersBefore, lastSeenAt)
 	if err != nil {
 		return 0, err
 	}
@@ -135,7 +135,7 @@ func (q *Queries) GetOrganizerMember(ctx context.Context, arg GetOrganizerMember
 }
 
 const getSessionByTokenHash = `-- name: GetSessionByTokenHash :one
-SELECT id, token_hash, email, address, user_agent, created_at, last_seen_at, expires_at, revoked_at FROM console_sessions WHERE token_hash = $1
+SELECT id, token_hash, email, address, user_agent, created_at, last_seen_at, expires_at, revoked_at, browser_hash FROM console_sessions WHERE token_hash = $1
 `
 
 func (q *Queries) GetSessionByTokenHash(ctx context.Context, tokenHash string) (ConsoleSession, error) {
@@ -151,6 +151,7 @@ func (q *Queries) GetSessionByTokenHash(ctx context.Context, tokenHash string) (
 		&i.LastSeenAt,
 		&i.ExpiresAt,
 		&i.RevokedAt,
+		&i.BrowserHash,
 	)
 	return i, err
 }
@@ -175,19 +176,20 @@ func (q *Queries) GetSignInLink(ctx context.Context, tokenHash string) (SigninLi
 }
 
 const insertSession = `-- name: InsertSession :exec
-INSERT INTO console_sessions (id, token_hash, email, address, user_agent, created_at, last_seen_at, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO console_sessions (id, token_hash, email, browser_hash, address, user_agent, created_at, last_seen_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 `
 
 type InsertSessionParams struct {
-	ID         string
-	TokenHash  string
-	Email      string
-	Address    string
-	UserAgent  string
-	CreatedAt  time.Time
-	LastSeenAt time.Time
-	ExpiresAt  time.Time
+	ID          string
+	TokenHash   string
+	Email       string
+	BrowserHash string
+	Address     string
+	UserAgent   string
+	CreatedAt   time.Time
+	LastSeenAt  time.Time
+	ExpiresAt   time.Time
 }
 
 func (q *Queries) InsertSession(ctx context.Context, arg InsertSessionParams) error {
@@ -195,6 +197,7 @@ func (q *Queries) InsertSession(ctx context.Context, arg InsertSessionParams) er
 		arg.ID,
 		arg.TokenHash,
 		arg.Email,
+		arg.BrowserHash,
 		arg.Address,
 		arg.UserAgent,
 		arg.CreatedAt,
@@ -242,7 +245,7 @@ func (q *Queries) IsMemberAnywhere(ctx context.Context, email string) (bool, err
 }
 
 const listSessions = `-- name: ListSessions :many
-SELECT id, token_hash, email, address, user_agent, created_at, last_seen_at, expires_at, revoked_at FROM console_sessions
+SELECT id, token_hash, email, address, user_agent, created_at, last_seen_at, expires_at, revoked_at, browser_hash FROM console_sessions
 WHERE email = $1 AND revoked_at IS NULL AND expires_at > $2
 ORDER BY created_at DESC, id DESC
 LIMIT 100
@@ -272,6 +275,7 @@ func (q *Queries) ListSessions(ctx context.Context, arg ListSessionsParams) ([]C
 			&i.LastSeenAt,
 			&i.ExpiresAt,
 			&i.RevokedAt,
+			&i.BrowserHash,
 		); err != nil {
 			return nil, err
 		}
@@ -340,19 +344,19 @@ func (q *Queries) MembershipsByEmail(ctx context.Context, email string) ([]Membe
 }
 
 const rememberBrowser = `-- name: RememberBrowser :exec
-INSERT INTO signin_browsers (email, browser_hash, signed_in_at) VALUES ($1, $2, $3)
-ON CONFLICT (email, browser_hash) DO UPDATE SET signed_in_at = greatest(signin_browsers.signed_in_at, EXCLUDED.signed_in_at)
+INSERT INTO signin_browsers (email, browser_hash, last_seen_at) VALUES ($1, $2, $3)
+ON CONFLICT (email, browser_hash) DO UPDATE SET last_seen_at = greatest(signin_browsers.last_seen_at, EXCLUDED.last_seen_at)
 `
 
 type RememberBrowserParams struct {
 	Email       string
 	BrowserHash string
-	SignedInAt  time.Time
+	LastSeenAt  time.Time
 }
 
 // Records that the browser signed in as the e-mail at the given time.
 func (q *Queries) RememberBrowser(ctx context.Context, arg RememberBrowserParams) error {
-	_, err := q.db.Exec(ctx, rememberBrowser, arg.Email, arg.BrowserHash, arg.SignedInAt)
+	_, err := q.db.Exec(ctx, rememberBrowser, arg.Email, arg.BrowserHash, arg.LastSeenAt)
 	return err
 }
 
@@ -418,17 +422,27 @@ func (q *Queries) SignInDemand(ctx context.Context, arg SignInDemandParams) (Sig
 }
 
 const touchSession = `-- name: TouchSession :exec
-UPDATE console_sessions SET last_seen_at = $2, address = $3 WHERE id = $1 AND last_seen_at < $2
+WITH touched AS (
+    UPDATE console_sessions SET last_seen_at = $1, address = $2
+    WHERE id = $3 AND last_seen_at < $1
+    RETURNING email, browser_hash
+)
+INSERT INTO signin_browsers (email, browser_hash, last_seen_at)
+SELECT t.email, t.browser_hash, $1 FROM touched t WHERE t.browser_hash <> ''
+ON CONFLICT (email, browser_hash) DO UPDATE SET last_seen_at = greatest(signin_browsers.last_seen_at, EXCLUDED.last_seen_at)
 `
 
 type TouchSessionParams struct {
-	ID         string
-	LastSeenAt time.Time
-	Address    string
+	At      time.Time
+	Address string
+	ID      string
 }
 
+// Records a use of the session at the given time from the address, unless a later use is
+// recorded, and then remembers the browser the session was opened in (if any) as seen then: an
+// active session shows that its browser signed in as the e-mail.
 func (q *Queries) TouchSession(ctx context.Context, arg TouchSessionParams) error {
-	_, err := q.db.Exec(ctx, touchSession, arg.ID, arg.LastSeenAt, arg.Address)
+	_, err := q.db.Exec(ctx, touchSession, arg.At, arg.Address, arg.ID)
 	return err
 }
 

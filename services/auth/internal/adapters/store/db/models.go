@@ -35,15 +35,16 @@ type AuditLog struct {
 }
 
 type ConsoleSession struct {
-	ID         string
-	TokenHash  string
-	Email      string
-	Address    string
-	UserAgent  string
-	CreatedAt  time.Time
-	LastSeenAt time.Time
-	ExpiresAt  time.Time
-	RevokedAt  *time.Time
+	ID          string
+	TokenHash   string
+	Email       string
+	Address     string
+	UserAgent   string
+	CreatedAt   time.Time
+	LastSeenAt  time.Time
+	ExpiresAt   time.Time
+	RevokedAt   *time.Time
+	BrowserHash string
 }
 
 type Member struct {
@@ -64,7 +65,7 @@ type Organizer struct {
 type SigninBrowser struct {
 	Email       string
 	BrowserHash string
-	SignedInAt  time.Time
+	LastSeenAt  time.Time
 }
 
 type SigninLink struct {

@@ -19,11 +19,11 @@ VALUES ($1, $2, $3, $4, $5, $6);
 
 -- name: RememberBrowser :exec
 -- Records that the browser signed in as the e-mail at the given time.
-INSERT INTO signin_browsers (email, browser_hash, signed_in_at) VALUES ($1, $2, $3)
-ON CONFLICT (email, browser_hash) DO UPDATE SET signed_in_at = greatest(signin_browsers.signed_in_at, EXCLUDED.signed_in_at);
+INSERT INTO signin_browsers (email, browser_hash, last_seen_at) VALUES ($1, $2, $3)
+ON CONFLICT (email, browser_hash) DO UPDATE SET last_seen_at = greatest(signin_browsers.last_seen_at, EXCLUDED.last_seen_at);
 
 -- name: DeleteSignInBrowsersBefore :execrows
-DELETE FROM signin_browsers WHERE signed_in_at < $1;
+DELETE FROM signin_browsers WHERE last_seen_at < $1;
 
 -- name: GetSignInLink :one
 SELECT * FROM signin_links WHERE token_hash = $1;
@@ -40,14 +40,24 @@ RETURNING *;
 DELETE FROM signin_links WHERE created_at < $1;
 
 -- name: InsertSession :exec
-INSERT INTO console_sessions (id, token_hash, email, address, user_agent, created_at, last_seen_at, expires_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8);
+INSERT INTO console_sessions (id, token_hash, email, browser_hash, address, user_agent, created_at, last_seen_at, expires_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- name: GetSessionByTokenHash :one
 SELECT * FROM console_sessions WHERE token_hash = $1;
 
 -- name: TouchSession :exec
-UPDATE console_sessions SET last_seen_at = $2, address = $3 WHERE id = $1 AND last_seen_at < $2;
+-- Records a use of the session at the given time from the address, unless a later use is
+-- recorded, and then remembers the browser the session was opened in (if any) as seen then: an
+-- active session shows that its browser signed in as the e-mail.
+WITH touched AS (
+    UPDATE console_sessions SET last_seen_at = sqlc.arg(at), address = sqlc.arg(address)
+    WHERE id = sqlc.arg(id) AND last_seen_at < sqlc.arg(at)
+    RETURNING email, browser_hash
+)
+INSERT INTO signin_browsers (email, browser_hash, last_seen_at)
+SELECT t.email, t.browser_hash, sqlc.arg(at) FROM touched t WHERE t.browser_hash <> ''
+ON CONFLICT (email, browser_hash) DO UPDATE SET last_seen_at = greatest(signin_browsers.last_seen_at, EXCLUDED.last_seen_at);
 
 -- name: ListSessions :many
 SELECT * FROM console_sessions

@@ -1,0 +1,72 @@
+package console_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/services/auth/internal/authtest"
+)
+
+// TestAMemberWhoStaysSignedInStaysAKnownBrowser: the console remembers a member's browser from
+// its last use, not from its sign-in alone. A member who signed in 29 days ago and used the
+// console yesterday is still a known browser 40 days after signing in; one who keeps using the
+// session is remembered past the 180 days of memory counted from the sign-in; half a year after
+// the last use the browser is forgotten. A known browser gets its link while a stranger keeps
+// the address's links spent; a forgotten one is bound like any other.
+func TestAMemberWhoStaysSignedInStaysAKnownBrowser(t *testing.T) {
+	const day = 24 * time.Hour
+	env := authtest.Start(t, authtest.Options{SignInPerEmail: 1, SessionTTL: 90 * day})
+	signedIn := time.Date(2026, 3, 2, 9, 0, 0, 0, time.UTC)
+	env.Clock.Set(signedIn)
+	acme := newOrg(t, env, "Acme Races", "acme.test")
+	laptop := newBrowser(t, env)
+	laptop.signIn(acme.owner)
+	binding := laptop.cookies["__Host-podium-browser"]
+
+	// known reports whether, on day n after the sign-in and once the janitor swept, the laptop
+	// gets a link for the owner after a stranger spent the address's link of the window.
+	known := func(n int) bool {
+		t.Helper()
+		env.Clock.Set(signedIn.Add(time.Duration(n) * day))
+		if _, err := env.Console.Sweep(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		stranger := newBrowser(t, env)
+		stranger.address = "198.51.100.9"
+		stranger.ask(acme.owner)
+		before := len(mailed(env, acme.owner))
+		laptop.ask(acme.owner)
+		return len(mailed(env, acme.owner)) > before
+	}
+	// use opens the API tab on day n after the sign-in.
+	use := func(n int) page {
+		t.Helper()
+		env.Clock.Set(signedIn.Add(time.Duration(n) * day))
+		p := laptop.get("/orgs/" + acme.id + "/api")
+		if p.status != http.StatusOK {
+			t.Fatalf("the owner's API tab on day %d: %d", n, p.status)
+		}
+		return p
+	}
+
+	yesterday := use(28)
+	if again := use(28); again.set["__Host-podium-browser"] != nil {
+		t.Fatal("a use within the minute of the last recorded one renewed the binding cookie again")
+	}
+	if !known(40) {
+		t.Fatal("40 days after signing in, having used the console on day 28, the owner's browser is treated as a stranger's")
+	}
+	renewed := yesterday.set["__Host-podium-browser"]
+	if renewed == nil || renewed.Value != binding || renewed.MaxAge != int(180*day/time.Second) {
+		t.Fatalf("using the console renewed the browser's binding cookie as %+v, want its value %q for 180 days", renewed, binding)
+	}
+
+	use(89)
+	if !known(89 + 179) {
+		t.Fatal("179 days after the last use of its session (268 after signing in), the owner's browser is forgotten")
+	}
+	if known(89 + 181) {
+		t.Fatal("181 days after the last use of its session, the owner's browser is still known")
+	}
+}
