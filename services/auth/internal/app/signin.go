@@ -27,7 +27,7 @@ func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, networ
 	if problem != "" {
 		return fault.NewInvalid(problem)
 	}
-	if browserToken == "" {
+	if len(browserToken) != domain.TokenLen {
 		return domain.ErrSignInLinkOtherBrowser
 	}
 	now := c.svc.clock()

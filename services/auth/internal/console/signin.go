@@ -51,7 +51,7 @@ func (h *handlers) signInPage(c *fiber.Ctx) error {
 }
 
 func (h *handlers) requestSignIn(c *fiber.Ctx) error {
-	token := c.Cookies(browserCookie)
+	token := browserBinding(c)
 	if err := checkCSRF(c, token); err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func (h *handlers) confirmSignInPage(c *fiber.Ctx) error {
 }
 
 func (h *handlers) signIn(c *fiber.Ctx) error {
-	browser := c.Cookies(browserCookie)
+	browser := browserBinding(c)
 	if err := checkCSRF(c, browser); err != nil {
 		return err
 	}

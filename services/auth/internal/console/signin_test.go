@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 func TestSignInThroughTheEmailedLinkOpensASession(t *testing.T) {
@@ -204,6 +205,35 @@ func TestSignInLimitsCountAnIPv6ClientByItsSlash64(t *testing.T) {
 	from("2001:db8:1:3::1", acme.member)
 	if n := len(mailed(env, acme.member)); n != 1 {
 		t.Fatalf("an address of another /64: %d links mailed, want 1", n)
+	}
+}
+
+// TestSignInFormsNeedABrowserBindingTheConsoleGave: a browser cookie that cannot be one the
+// console gave (one character here, not a token's 43) binds nothing, even with the CSRF token
+// derived from it: asking for a link and using an operator's link (bound to no browser) are
+// refused as forged, and nothing is mailed or signed in.
+func TestSignInFormsNeedABrowserBindingTheConsoleGave(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+	acme := newOrg(t, env, "Acme Races", "acme.test")
+	b := newBrowser(t, env)
+	b.cookies["__Host-podium-browser"] = "x"
+	forged := domain.CSRFToken("x")
+	if p := b.post("/signin", url.Values{"email": {acme.owner}, "csrf": {forged}}); p.status != http.StatusForbidden || p.code != "csrf_invalid" {
+		t.Fatalf("ask for a link with a one-character binding: %d %q", p.status, p.code)
+	}
+	if n := len(mailed(env, acme.owner)); n != 0 {
+		t.Fatalf("%d links mailed for a request with a one-character binding", n)
+	}
+	r := env.Admin(t, http.MethodPost, "/admin/sign-in-links", map[string]any{"email": acme.owner})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("operator link: %d %s", r.Status, r.Raw)
+	}
+	link := strings.TrimPrefix(r.Body["url"].(string), env.ConsoleURL)
+	if p := b.post(link, url.Values{"csrf": {forged}}); p.status != http.StatusForbidden || p.code != "csrf_invalid" {
+		t.Fatalf("use an operator's link with a one-character binding: %d %q", p.status, p.code)
+	}
+	if _, ok := b.cookies["__Host-podium-session"]; ok {
+		t.Fatal("a browser with a one-character binding signed in")
 	}
 }
 
