@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"hash/fnv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -21,7 +20,7 @@ func (r *Repository) CreateSignInLink(ctx context.Context, l domain.SignInLink, 
 	created := false
 	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
-		if err := q.LockSignInDemand(ctx, []int64{lockKey("signin-email:" + l.Email), lockKey("signin-network:" + l.Network)}); err != nil {
+		if err := q.LockSignInDemand(ctx, []int64{pg.LockID("signin-email", l.Email), pg.LockID("signin-network", l.Network)}); err != nil {
 			return fmt.Errorf("lock demand: %w", err)
 		}
 		d, err := q.SignInDemand(ctx, db.SignInDemandParams{ForEmail: l.Email, BrowserHash: l.BrowserHash, FromNetwork: l.Network, Since: since})
@@ -42,13 +41,6 @@ func (r *Repository) CreateSignInLink(ctx context.Context, l domain.SignInLink, 
 		return false, fmt.Errorf("create sign-in link: %w", err)
 	}
 	return created, nil
-}
-
-// lockKey maps a name to an advisory lock key.
-func lockKey(name string) int64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(name))
-	return int64(h.Sum64()) //nolint:gosec // any 64 bits will do as a lock key
 }
 
 // UseSignInLink marks the link with tokenHash used at the given time if it is unused,
