@@ -14,6 +14,9 @@ import (
 // minOperatorTokenLen is the shortest operator token accepted.
 const minOperatorTokenLen = 32
 
+// defaultDBMaxConns is the pool's size when DB_MAX_CONNS sets none.
+const defaultDBMaxConns = 10
+
 // Config is the configuration of `auth serve` and `auth migrate`.
 type Config struct {
 	config.Base
@@ -63,6 +66,13 @@ type Console struct {
 	// SignInPerAddress bounds the sign-in links asked from one client network (an IPv4
 	// address, an IPv6 /64) in a window by browsers that never signed in as the address asked.
 	SignInPerAddress int `env:"CONSOLE_SIGNIN_PER_ADDRESS" envDefault:"20"`
+	// SignInRequestsPerMinute bounds the requests for sign-in links one client network makes a
+	// minute, in bursts of as many; past it a request is refused before any database work.
+	SignInRequestsPerMinute int `env:"CONSOLE_SIGNIN_REQUESTS_PER_MINUTE" envDefault:"20"`
+	// SignInDBConns bounds the database connections the console's sign-in requests (which
+	// anyone may make) hold at once, so the rest of the pool always serves key verification,
+	// the admin API and the signed-in pages.
+	SignInDBConns int `env:"CONSOLE_SIGNIN_DB_CONNS" envDefault:"2"`
 }
 
 // Validate reports every problem in the configuration.
@@ -83,7 +93,18 @@ func (c Config) Validate() error {
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
 	}
+	if pool := c.poolSize(); c.SignInDBConns >= int(pool) {
+		errs = append(errs, fmt.Errorf("CONSOLE_SIGNIN_DB_CONNS must be below the pool's %d connections (DB_MAX_CONNS)", pool))
+	}
 	return errors.Join(errs...)
+}
+
+// poolSize is the most connections the pool opens.
+func (c Config) poolSize() int32 {
+	if c.DBMaxConns == 0 {
+		return defaultDBMaxConns
+	}
+	return c.DBMaxConns
 }
 
 // CLIConfig is the configuration of the operator commands.
@@ -108,6 +129,9 @@ func (c Console) Validate() error {
 	}
 	if c.SignInPerBrowser < 1 || c.SignInPerEmail < 1 || c.SignInPerAddress < 1 {
 		errs = append(errs, errors.New("CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"))
+	}
+	if c.SignInRequestsPerMinute < 1 || c.SignInDBConns < 1 {
+		errs = append(errs, errors.New("CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_SIGNIN_DB_CONNS must be at least 1"))
 	}
 	return errors.Join(errs...)
 }

@@ -44,9 +44,9 @@ func startConsole(ctx context.Context, cfg Config, log *slog.Logger, svc *app.Se
 	}
 	origin := strings.TrimSuffix(u.String(), "/")
 	c := app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), app.ConsoleConfig{
-		URL: origin, LinkTTL: cfg.SignInLinkTTL, SessionTTL: cfg.SessionTTL,
-		Window: cfg.SignInWindow,
-		Limits: domain.SignInLimits{PerBrowser: cfg.SignInPerBrowser, PerEmail: cfg.SignInPerEmail, PerNetwork: cfg.SignInPerAddress},
+		URL: origin, LinkTTL: cfg.SignInLinkTTL, SessionTTL: cfg.SessionTTL, Window: cfg.SignInWindow,
+		Limits:                  domain.SignInLimits{PerBrowser: cfg.SignInPerBrowser, PerEmail: cfg.SignInPerEmail, PerNetwork: cfg.SignInPerAddress},
+		SignInRequestsPerMinute: cfg.SignInRequestsPerMinute, SignInConns: cfg.SignInDBConns,
 	}, log)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError,

@@ -47,7 +47,8 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	}
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 0 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
 		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.KafkaBrokers[1] != "127.0.0.1:9093" ||
-		cfg.RequestTimeout != 2*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.DBLockTimeout != 2*time.Second {
+		cfg.RequestTimeout != 2*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.DBLockTimeout != 2*time.Second ||
+		cfg.SignInRequestsPerMinute != 20 || cfg.SignInDBConns != 2 {
 		t.Fatalf("config %+v", cfg)
 	}
 	var buf bytes.Buffer
@@ -59,22 +60,24 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 
 func TestConfigValidation(t *testing.T) {
 	for name, c := range map[string]struct{ key, value, want string }{
-		"short operator token": {"AUTH_OPERATOR_TOKEN", "short", "AUTH_OPERATOR_TOKEN must be at least 32 characters"},
-		"bad trusted key":      {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
-		"no gateway key":       {"IDENTITY_TRUSTED_KEYS", "checkout:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of gateway is listed"},
-		"bad request timeout":  {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
-		"lock over statement":  {"DB_LOCK_TIMEOUT", "1m", "DB_LOCK_TIMEOUT must not exceed DB_STATEMENT_TIMEOUT"},
-		"no database":          {"DATABASE_URL", "", "DATABASE_URL"},
-		"no brokers":           {"KAFKA_BROKERS", "", "KAFKA_BROKERS"},
-		"broker with a space":  {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
-		"zero partitions":      {"KAFKA_TOPIC_PARTITIONS", "0", "KAFKA_TOPIC_PARTITIONS must be at least 1"},
-		"bad ttl":              {"IDENTITY_TOKEN_TTL", "-1s", "IDENTITY_TOKEN_TTL must be positive"},
-		"no console url":       {"CONSOLE_URL", "", "CONSOLE_URL"},
-		"plain http console":   {"CONSOLE_URL", "http://console.podium.test", "CONSOLE_URL must use https (http only for localhost)"},
-		"console url path":     {"CONSOLE_URL", "https://podium.test/console", "CONSOLE_URL must be an origin"},
-		"bad trusted proxy":    {"CONSOLE_TRUSTED_PROXIES", "10.0.0.0/33", "CONSOLE_TRUSTED_PROXIES"},
-		"zero sign-in limit":   {"CONSOLE_SIGNIN_PER_EMAIL", "0", "CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"},
-		"bad smtp port":        {"SMTP_PORT", "0", "SMTP_PORT"},
+		"short operator token":   {"AUTH_OPERATOR_TOKEN", "short", "AUTH_OPERATOR_TOKEN must be at least 32 characters"},
+		"bad trusted key":        {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
+		"no gateway key":         {"IDENTITY_TRUSTED_KEYS", "checkout:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of gateway is listed"},
+		"bad request timeout":    {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
+		"lock over statement":    {"DB_LOCK_TIMEOUT", "1m", "DB_LOCK_TIMEOUT must not exceed DB_STATEMENT_TIMEOUT"},
+		"no database":            {"DATABASE_URL", "", "DATABASE_URL"},
+		"no brokers":             {"KAFKA_BROKERS", "", "KAFKA_BROKERS"},
+		"broker with a space":    {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092" must be host:port without spaces`},
+		"zero partitions":        {"KAFKA_TOPIC_PARTITIONS", "0", "KAFKA_TOPIC_PARTITIONS must be at least 1"},
+		"bad ttl":                {"IDENTITY_TOKEN_TTL", "-1s", "IDENTITY_TOKEN_TTL must be positive"},
+		"no console url":         {"CONSOLE_URL", "", "CONSOLE_URL"},
+		"plain http console":     {"CONSOLE_URL", "http://console.podium.test", "CONSOLE_URL must use https (http only for localhost)"},
+		"console url path":       {"CONSOLE_URL", "https://podium.test/console", "CONSOLE_URL must be an origin"},
+		"bad trusted proxy":      {"CONSOLE_TRUSTED_PROXIES", "10.0.0.0/33", "CONSOLE_TRUSTED_PROXIES"},
+		"zero sign-in limit":     {"CONSOLE_SIGNIN_PER_EMAIL", "0", "CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"},
+		"zero sign-in rate":      {"CONSOLE_SIGNIN_REQUESTS_PER_MINUTE", "0", "CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_SIGNIN_DB_CONNS must be at least 1"},
+		"sign-in takes the pool": {"CONSOLE_SIGNIN_DB_CONNS", "10", "CONSOLE_SIGNIN_DB_CONNS must be below the pool's 10 connections"},
+		"bad smtp port":          {"SMTP_PORT", "0", "SMTP_PORT"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			vars, _ := validEnv(t)

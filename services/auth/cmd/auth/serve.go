@@ -31,7 +31,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	}
 	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
 
-	pool, err := postgres.Open(ctx, cfg.Postgres, 10)
+	pool, err := postgres.Open(ctx, cfg.Postgres, defaultDBMaxConns)
 	if err != nil {
 		return err
 	}

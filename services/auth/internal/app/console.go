@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
@@ -61,6 +63,12 @@ type ConsoleConfig struct {
 	// Window is the span of the sign-in limits: at most Limits links within any Window.
 	Window time.Duration
 	Limits domain.SignInLimits
+	// SignInRequestsPerMinute bounds the requests for links one client network makes a minute,
+	// in bursts of as many; past it a request is refused before any database work.
+	SignInRequestsPerMinute int
+	// SignInConns bounds the database connections sign-in requests (asking for, opening and
+	// using links) hold at once; it must stay below the pool's size.
+	SignInConns int
 }
 
 // Console runs the organizers' console: passwordless sign-in, sessions, and the keys, members
@@ -74,11 +82,19 @@ type Console struct {
 	log  *slog.Logger
 	// sends tracks the e-mails being sent in the background, for Close.
 	sends sync.WaitGroup
+	// signInRequests limits each network's requests for links; signInPlaces are the database
+	// connections sign-in requests may hold at once (signinload.go).
+	signInRequests *networkLimiter
+	signInPlaces   *semaphore.Weighted
 }
 
 // NewConsole returns the console over svc (whose clock it shares) and repo.
 func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, cfg ConsoleConfig, log *slog.Logger) *Console {
-	return &Console{svc: svc, repo: repo, mail: mailer, cfg: cfg, log: log}
+	return &Console{
+		svc: svc, repo: repo, mail: mailer, cfg: cfg, log: log,
+		signInRequests: newNetworkLimiter(cfg.SignInRequestsPerMinute),
+		signInPlaces:   newSignInPlaces(cfg.SignInConns),
+	}
 }
 
 // Now is the console's clock, in UTC.

@@ -18,11 +18,15 @@ import (
 const sessionTouchEvery = time.Minute
 
 // RequestSignIn asks for a sign-in link for email, bound to the browser holding browserToken,
-// from the client network (an IPv4 address or an IPv6 /64). It answers the same whether or
-// not email belongs to a member and whether or not a limit is reached: within the limits it
-// makes a link and e-mails it if email is a member's; past them it makes and sends nothing,
-// refuses nothing, and counts toward no limit (domain.SignInLimits).
+// from the client network (an IPv4 address or an IPv6 /64). A network past its rate of requests
+// is refused (fault.TooManyRequests) before anything else, whatever the e-mail. Otherwise it
+// answers the same whether or not email belongs to a member and whether or not a limit is
+// reached: within the limits it makes a link and e-mails it if email is a member's; past them
+// it makes and sends nothing, refuses nothing, and counts toward no limit (domain.SignInLimits).
 func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, network string) error {
+	if wait, ok := c.signInRequests.allow(network, c.svc.clock()); !ok {
+		return errTooManySignInRequests(wait)
+	}
 	normal, problem := domain.NormalizeEmail(email)
 	if problem != "" {
 		return fault.NewInvalid(problem)
@@ -36,7 +40,16 @@ func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, networ
 		TokenHash: domain.HashToken(token), Email: normal, BrowserHash: domain.HashToken(browserToken),
 		Network: network, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL),
 	}
-	created, err := c.repo.CreateSignInLink(ctx, link, now.Add(-c.cfg.Window), c.cfg.Limits.Allows)
+	var created, member bool
+	err := c.signInWork(ctx, func() (err error) {
+		created, err = c.repo.CreateSignInLink(ctx, link, now.Add(-c.cfg.Window), c.cfg.Limits.Allows)
+		if err != nil || !created {
+			return err
+		}
+		memberships, err := c.repo.Memberships(ctx, normal)
+		member = len(memberships) > 0
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("request sign-in: %w", err)
 	}
@@ -44,11 +57,7 @@ func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, networ
 		c.log.DebugContext(ctx, "sign-in link not made: a sign-in limit is reached")
 		return nil
 	}
-	memberships, err := c.repo.Memberships(ctx, normal)
-	if err != nil {
-		return fmt.Errorf("request sign-in: %w", err)
-	}
-	if len(memberships) > 0 {
+	if member {
 		c.sendLater(ctx, c.signInMail(normal, token), "sign-in link")
 	}
 	return nil
@@ -101,7 +110,11 @@ func (c *Console) OperatorSignInLink(ctx context.Context, email string) (IssuedL
 // browserToken, without using it: the confirmation page shows it, and only its form signs in
 // (mail scanners that follow links use nothing).
 func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string) (domain.SignInLink, error) {
-	l, err := c.repo.SignInLink(ctx, domain.HashToken(token))
+	var l domain.SignInLink
+	err := c.signInWork(ctx, func() (err error) {
+		l, err = c.repo.SignInLink(ctx, domain.HashToken(token))
+		return err
+	})
 	if err != nil {
 		return domain.SignInLink{}, err
 	}
@@ -120,27 +133,31 @@ func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string
 // hold back (domain.SignInLimits).
 func (c *Console) SignIn(ctx context.Context, token, browserToken, address, userAgent string) (string, domain.Session, error) {
 	now := c.svc.clock()
-	l, err := c.repo.UseSignInLink(ctx, domain.HashToken(token), domain.HashToken(browserToken), now)
-	if err != nil {
-		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
-	}
-	memberships, err := c.repo.Memberships(ctx, l.Email)
-	if err != nil {
-		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
-	}
-	if len(memberships) == 0 {
-		return "", domain.Session{}, domain.ErrNoMembership
-	}
 	sessionToken := domain.NewToken()
 	s := domain.Session{
-		ID: ids.New(domain.SessionIDPrefix), TokenHash: domain.HashToken(sessionToken), Email: l.Email,
+		ID: ids.New(domain.SessionIDPrefix), TokenHash: domain.HashToken(sessionToken),
 		Address: address, UserAgent: truncateRunes(userAgent, domain.MaxUserAgentLen),
 		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(c.cfg.SessionTTL),
 	}
 	if browserToken != "" {
 		s.BrowserHash = domain.HashToken(browserToken)
 	}
-	if err := c.repo.CreateSession(ctx, s); err != nil {
+	err := c.signInWork(ctx, func() error {
+		l, err := c.repo.UseSignInLink(ctx, domain.HashToken(token), domain.HashToken(browserToken), now)
+		if err != nil {
+			return err
+		}
+		memberships, err := c.repo.Memberships(ctx, l.Email)
+		if err != nil {
+			return err
+		}
+		if len(memberships) == 0 {
+			return domain.ErrNoMembership
+		}
+		s.Email = l.Email
+		return c.repo.CreateSession(ctx, s)
+	})
+	if err != nil {
 		return "", domain.Session{}, fmt.Errorf("sign in: %w", err)
 	}
 	return sessionToken, s, nil

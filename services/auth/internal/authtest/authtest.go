@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podiumhq/podium/libs/broker"
@@ -38,6 +39,12 @@ type Options struct {
 	SignInPerBrowser, SignInPerEmail, SignInPerAddress int
 	// SessionTTL is a console session's lifetime; zero means SessionTTL.
 	SessionTTL time.Duration
+	// SignInRequestsPerMinute bounds each client network's requests for sign-in links, and
+	// SignInConns the database connections sign-in requests hold at once; zero means 20 and 2,
+	// the service's defaults.
+	SignInRequestsPerMinute, SignInConns int
+	// PoolTracer, when set, sees every query of the service's pool.
+	PoolTracer pgx.QueryTracer
 }
 
 // Env is a running auth service.
@@ -72,7 +79,12 @@ const (
 // Start runs the service until the test ends.
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
-	env := &Env{Pool: Pool(t), Clock: &testkit.Clock{}, Issuers: identitytest.New(t)}
+	env := &Env{Clock: &testkit.Clock{}, Issuers: identitytest.New(t)}
+	if o.PoolTracer != nil {
+		env.Pool = tracedPool(t, o.PoolTracer)
+	} else {
+		env.Pool = Pool(t)
+	}
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
@@ -110,6 +122,26 @@ func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
 }
+
+// tracedPool is Pool, of the same size, whose queries tracer sees.
+func tracedPool(t testing.TB, tracer pgx.QueryTracer) *pgxpool.Pool {
+	t.Helper()
+	cfg, err := pgxpool.ParseConfig(testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = poolSize
+	cfg.ConnConfig.Tracer = tracer
+	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pool.Close)
+	return pool
+}
+
+// poolSize is how many connections a test service's traced pool opens at most, as testkit.Pool.
+const poolSize = 8
 
 // Do sends method path to the service with body as JSON (when not nil) and the given headers.
 func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) testkit.Response {

@@ -44,6 +44,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
 		Limits: domain.SignInLimits{
 			PerBrowser: orDefault(o.SignInPerBrowser, 3), PerEmail: orDefault(o.SignInPerEmail, 5), PerNetwork: orDefault(o.SignInPerAddress, 20),
 		},
+		SignInRequestsPerMinute: orDefault(o.SignInRequestsPerMinute, 20), SignInConns: orDefault(o.SignInConns, 2),
 	}, log)
 	t.Cleanup(e.Console.Close)
 	resolver, err := clientip.New([]string{"127.0.0.1/32"})
