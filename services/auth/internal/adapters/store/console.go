@@ -33,7 +33,7 @@ func (r *Repository) CreateSignInLink(ctx context.Context, l domain.SignInLink, 
 		}
 		created = true
 		return q.InsertSignInLink(ctx, db.InsertSignInLinkParams{
-			TokenHash: l.TokenHash, Email: l.Email, BrowserHash: l.BrowserHash, Network: l.Network,
+			TokenHash: l.TokenHash, Email: l.Email, BrowserHash: l.BrowserHash, Address: l.Network,
 			CreatedAt: l.CreatedAt, ExpiresAt: l.ExpiresAt,
 		})
 	})
@@ -197,7 +197,7 @@ func toMembership(row db.MembershipsByEmailRow) domain.Membership {
 
 func toSignInLink(row db.SigninLink) domain.SignInLink {
 	return domain.SignInLink{
-		TokenHash: row.TokenHash, Email: row.Email, BrowserHash: row.BrowserHash, Network: row.Network,
+		TokenHash: row.TokenHash, Email: row.Email, BrowserHash: row.BrowserHash, Network: row.Address,
 		CreatedAt: row.CreatedAt.UTC(), ExpiresAt: row.ExpiresAt.UTC(), UsedAt: utc(row.UsedAt),
 	}
 }

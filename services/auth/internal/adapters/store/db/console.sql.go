@@ -157,7 +157,7 @@ func (q *Queries) GetSessionByTokenHash(ctx context.Context, tokenHash string) (
 }
 
 const getSignInLink = `-- name: GetSignInLink :one
-SELECT token_hash, email, browser_hash, network, created_at, expires_at, used_at FROM signin_links WHERE token_hash = $1
+SELECT token_hash, email, browser_hash, address, created_at, expires_at, used_at FROM signin_links WHERE token_hash = $1
 `
 
 func (q *Queries) GetSignInLink(ctx context.Context, tokenHash string) (SigninLink, error) {
@@ -167,7 +167,7 @@ func (q *Queries) GetSignInLink(ctx context.Context, tokenHash string) (SigninLi
 		&i.TokenHash,
 		&i.Email,
 		&i.BrowserHash,
-		&i.Network,
+		&i.Address,
 		&i.CreatedAt,
 		&i.ExpiresAt,
 		&i.UsedAt,
@@ -208,7 +208,7 @@ func (q *Queries) InsertSession(ctx context.Context, arg InsertSessionParams) er
 }
 
 const insertSignInLink = `-- name: InsertSignInLink :exec
-INSERT INTO signin_links (token_hash, email, browser_hash, network, created_at, expires_at)
+INSERT INTO signin_links (token_hash, email, browser_hash, address, created_at, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6)
 `
 
@@ -216,7 +216,7 @@ type InsertSignInLinkParams struct {
 	TokenHash   string
 	Email       string
 	BrowserHash string
-	Network     string
+	Address     string
 	CreatedAt   time.Time
 	ExpiresAt   time.Time
 }
@@ -226,7 +226,7 @@ func (q *Queries) InsertSignInLink(ctx context.Context, arg InsertSignInLinkPara
 		arg.TokenHash,
 		arg.Email,
 		arg.BrowserHash,
-		arg.Network,
+		arg.Address,
 		arg.CreatedAt,
 		arg.ExpiresAt,
 	)
@@ -384,7 +384,7 @@ SELECT
     (SELECT count(*) FROM signin_links l
      WHERE l.email = $1 AND l.browser_hash = $2 AND l.created_at > $3) AS by_browser,
     (SELECT count(*) FROM signin_links l WHERE l.email = $1 AND l.created_at > $3) AS by_email,
-    (SELECT count(*) FROM signin_links l WHERE l.network = $4 AND l.created_at > $3) AS by_network,
+    (SELECT count(*) FROM signin_links l WHERE l.address = $4 AND l.created_at > $3) AS by_network,
     EXISTS (SELECT 1 FROM signin_browsers b WHERE b.email = $1 AND b.browser_hash = $2) AS known_browser
 `
 
@@ -450,7 +450,7 @@ const useSignInLink = `-- name: UseSignInLink :one
 UPDATE signin_links SET used_at = $1
 WHERE token_hash = $2 AND used_at IS NULL AND expires_at > $1
   AND (browser_hash = '' OR browser_hash = $3)
-RETURNING token_hash, email, browser_hash, network, created_at, expires_at, used_at
+RETURNING token_hash, email, browser_hash, address, created_at, expires_at, used_at
 `
 
 type UseSignInLinkParams struct {
@@ -468,7 +468,7 @@ func (q *Queries) UseSignInLink(ctx context.Context, arg UseSignInLinkParams) (S
 		&i.TokenHash,
 		&i.Email,
 		&i.BrowserHash,
-		&i.Network,
+		&i.Address,
 		&i.CreatedAt,
 		&i.ExpiresAt,
 		&i.UsedAt,

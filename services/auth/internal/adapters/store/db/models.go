@@ -72,8 +72,9 @@ type SigninLink struct {
 	TokenHash   string
 	Email       string
 	BrowserHash string
-	Network     string
-	CreatedAt   time.Time
-	ExpiresAt   time.Time
-	UsedAt      *time.Time
+	// the client network the link was asked from: an IPv4 address or an IPv6 /64
+	Address   string
+	CreatedAt time.Time
+	ExpiresAt time.Time
+	UsedAt    *time.Time
 }

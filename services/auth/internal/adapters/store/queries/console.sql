@@ -10,11 +10,11 @@ SELECT
     (SELECT count(*) FROM signin_links l
      WHERE l.email = sqlc.arg(for_email) AND l.browser_hash = sqlc.arg(browser_hash) AND l.created_at > sqlc.arg(since)) AS by_browser,
     (SELECT count(*) FROM signin_links l WHERE l.email = sqlc.arg(for_email) AND l.created_at > sqlc.arg(since)) AS by_email,
-    (SELECT count(*) FROM signin_links l WHERE l.network = sqlc.arg(from_network) AND l.created_at > sqlc.arg(since)) AS by_network,
+    (SELECT count(*) FROM signin_links l WHERE l.address = sqlc.arg(from_network) AND l.created_at > sqlc.arg(since)) AS by_network,
     EXISTS (SELECT 1 FROM signin_browsers b WHERE b.email = sqlc.arg(for_email) AND b.browser_hash = sqlc.arg(browser_hash)) AS known_browser;
 
 -- name: InsertSignInLink :exec
-INSERT INTO signin_links (token_hash, email, browser_hash, network, created_at, expires_at)
+INSERT INTO signin_links (token_hash, email, browser_hash, address, created_at, expires_at)
 VALUES ($1, $2, $3, $4, $5, $6);
 
 -- name: RememberBrowser :exec
