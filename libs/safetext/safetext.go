@@ -3,12 +3,16 @@
 // name cannot start a line of its own, move the cursor, clear what was printed or reorder the
 // text after it.
 //
-// The unsafe characters are the control characters (Unicode Cc: C0, DEL and C1, among them
-// line breaks, tabs and the escape that starts ANSI sequences), the format characters (Cf:
-// direction overrides and isolates, zero-width spaces, invisible tags, …) except the zero-width
-// non-joiner and joiner, and the line and paragraph separators (Zl, Zp). The two joiners are
-// kept: Persian and Indic words and emoji sequences need them, and they neither hide nor
-// reorder text.
+// The unsafe characters are those of the Basic Multilingual Plane that are control characters
+// (Unicode Cc: C0, DEL and C1, among them line breaks, tabs and the escape that starts ANSI
+// sequences), format characters (Cf: direction overrides and isolates, zero-width spaces, the
+// byte order mark, …) except the zero-width non-joiner and joiner, and line and paragraph
+// separators (Zl, Zp). The two joiners are kept: Persian and Indic words and emoji sequences
+// need them, and they neither hide nor reorder text. The format characters beyond the BMP
+// (emoji flags' tags, musical and hieroglyph layout marks) are kept too: they move nothing, the
+// subdivision flags need them, and leaving them out keeps Pattern one that every regular
+// expression dialect reads alike (a character class beyond the BMP means other things in
+// ECMA-262 without its u flag).
 package safetext
 
 import (
@@ -21,9 +25,13 @@ import (
 const Rule = "must not contain control characters (line breaks, tabs, escape sequences, " +
 	"direction overrides or other invisible formatting)"
 
-// Pattern is the regular expression (Go's syntax, also ECMA-262's with the u flag) of a safe
-// text: what Valid accepts among valid UTF-8 strings. The OpenAPI document's names carry it.
-const Pattern = "^(?:[^\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}]|[\u200c\u200d])*$"
+// Pattern is the regular expression of a safe text: what Valid accepts among valid UTF-8
+// strings. The OpenAPI document's names carry it, so it is written to mean the same in Go's
+// syntax, ECMA-262's with or without the u flag, Python's and Java's: one class of the unsafe
+// characters, each range given by its bounds (\x escapes below U+0100, the characters
+// themselves above), no Unicode property escapes. A test holds it to Unsafe.
+const Pattern = "^[^\\x00-\\x1f\\x7f-\\x9f\\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b" +
+	"\u200e-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]*$"
 
 // Format characters: the two that are safe, and the only one below U+0600.
 const (
@@ -32,16 +40,16 @@ const (
 	softHyphen         = '\u00ad'
 )
 
-// Unsafe reports whether r is a character that can forge or hide text where it is shown: a
-// control character, a format character other than the two joiners, or a line or paragraph
-// separator.
+// Unsafe reports whether r is a character of the BMP that can forge or hide text where it is
+// shown: a control character, a format character other than the two joiners, or a line or
+// paragraph separator.
 func Unsafe(r rune) bool {
 	switch {
 	case r < 0x20 || r >= 0x7f && r < 0xa0: // C0, DEL, C1
 		return true
 	case r < 0x600: // Latin, Greek, Cyrillic, Armenian, Hebrew: one format character
 		return r == softHyphen
-	case r == zeroWidthNonJoiner || r == zeroWidthJoiner:
+	case r == zeroWidthNonJoiner || r == zeroWidthJoiner || r > 0xffff:
 		return false
 	}
 	return unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
