@@ -8,7 +8,9 @@ import (
 	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
+	"sync"
 )
 
 // ListStripeSessions rewrites stripe-mock's answer res to a list of Checkout Sessions (GET
@@ -49,4 +51,55 @@ func ListStripeSessions(res *http.Response, sessions []map[string]any) error {
 	res.ContentLength = int64(len(body))
 	res.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	return nil
+}
+
+// StripeIdempotency answers, in front of a Stripe double (next), as Stripe does to a request
+// whose Idempotency-Key it answered before: Stripe keeps its first answer to a key (for 24
+// hours), failures included (a 400, a 500), and gives it again, with Idempotent-Replayed:
+// true, to every later request with the key. Answers Stripe does not keep (409, a request
+// with the key in flight; 429, rate limited) are not kept either; requests of one key wait for
+// each other, and those without a key always reach next.
+func StripeIdempotency(next http.Handler) http.Handler {
+	type answer struct {
+		mu     sync.Mutex
+		kept   bool
+		status int
+		header http.Header
+		body   []byte
+	}
+	var mu sync.Mutex
+	keys := map[string]*answer{}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		key := r.Header.Get("Idempotency-Key")
+		if key == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		mu.Lock()
+		a, ok := keys[key]
+		if !ok {
+			a = &answer{}
+			keys[key] = a
+		}
+		mu.Unlock()
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		if a.kept {
+			maps.Copy(w.Header(), a.header)
+			w.Header().Set("Idempotent-Replayed", "true")
+			w.WriteHeader(a.status)
+			_, _ = w.Write(a.body)
+			return
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		res := rec.Result()
+		body, _ := io.ReadAll(res.Body)
+		if res.StatusCode != http.StatusConflict && res.StatusCode != http.StatusTooManyRequests {
+			a.kept, a.status, a.header, a.body = true, res.StatusCode, res.Header.Clone(), body
+		}
+		maps.Copy(w.Header(), res.Header)
+		w.WriteHeader(res.StatusCode)
+		_, _ = w.Write(body)
+	})
 }
