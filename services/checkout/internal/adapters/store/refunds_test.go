@@ -1,6 +1,7 @@
 package store_test
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -78,6 +79,23 @@ func TestRefundsAreClaimedByOneWorkerAtATime(t *testing.T) {
 	}
 	if again, err := repo.ClaimRefunds(ctx, lease, lease.Add(time.Minute), 100); err != nil || len(again) != 30 {
 		t.Fatalf("claimed again once the lease ended: %d, want 30 (%v)", len(again), err)
+	}
+}
+
+// TestARefundDecidedByAnOlderVersionIsClaimed: during a rollout an older version decides
+// refunds without a next attempt (its rows have none); they are due at once, first.
+func TestARefundDecidedByAnOlderVersionIsClaimed(t *testing.T) {
+	pool := checkouttest.Pool(t)
+	repo := store.New(pool)
+	pendingRefund(t, repo, "chk_new", t0)
+	pendingRefund(t, repo, "chk_old", t0.Add(time.Minute))
+	if _, err := pool.Exec(t.Context(), `UPDATE checkouts SET refund_next_attempt_at = NULL WHERE id = 'chk_old'`); err != nil {
+		t.Fatal(err)
+	}
+	first, err1 := repo.ClaimRefunds(t.Context(), t0, t0.Add(time.Minute), 1)
+	second, err2 := repo.ClaimRefunds(t.Context(), t0, t0.Add(time.Minute), 1)
+	if err := errors.Join(err1, err2); err != nil || len(first) != 1 || len(second) != 1 || first[0].ID != "chk_old" || second[0].ID != "chk_new" {
+		t.Fatalf("claimed %d then %d (%v), want the older version's first, then the other", len(first), len(second), err)
 	}
 }
 

@@ -49,10 +49,11 @@ const claimRefunds = `-- name: ClaimRefunds :many
 UPDATE checkouts SET refund_next_attempt_at = $1::timestamptz
 WHERE id IN (
     SELECT due.id FROM checkouts due
-    WHERE due.state = 'REFUND_PENDING' AND due.refund_next_attempt_at <= $2::timestamptz
-    ORDER BY due.refund_next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+    WHERE due.state = 'REFUND_PENDING'
+      AND (due.refund_next_attempt_at IS NULL OR due.refund_next_attempt_at <= $2::timestamptz)
+    ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED
 )
-RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at
+RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at
 `
 
 type ClaimRefundsParams struct {
@@ -61,8 +62,9 @@ type ClaimRefundsParams struct {
 	MaxClaims  int32
 }
 
-// Claims up to max_claims refunds due at now, the longest due first, for one worker until
-// lease_until: rows another transaction holds are skipped, and no lock outlives the statement.
+// Claims up to max_claims refunds due at now, the longest due first (a refund decided by an
+// older version has no next attempt and is due at once), for one worker until lease_until:
+// rows another transaction holds are skipped, and no lock outlives the statement.
 func (q *Queries) ClaimRefunds(ctx context.Context, arg ClaimRefundsParams) ([]Checkout, error) {
 	rows, err := q.db.Query(ctx, claimRefunds, arg.LeaseUntil, arg.Now, arg.MaxClaims)
 	if err != nil {
@@ -105,6 +107,8 @@ func (q *Queries) ClaimRefunds(ctx context.Context, arg ClaimRefundsParams) ([]C
 			&i.RefundReason,
 			&i.RefundAttempts,
 			&i.RefundNextAttemptAt,
+			&i.RefundClaim,
+			&i.RefundClaimedUntil,
 			&i.RefundErrorCode,
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
@@ -120,7 +124,7 @@ func (q *Queries) ClaimRefunds(ctx context.Context, arg ClaimRefundsParams) ([]C
 }
 
 const failedRefunds = `-- name: FailedRefunds :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
 `
 
 func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
@@ -165,6 +169,8 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 			&i.RefundReason,
 			&i.RefundAttempts,
 			&i.RefundNextAttemptAt,
+			&i.RefundClaim,
+			&i.RefundClaimedUntil,
 			&i.RefundErrorCode,
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
@@ -180,7 +186,7 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 }
 
 const getCheckout = `-- name: GetCheckout :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1
 `
 
 func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) {
@@ -219,6 +225,8 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 		&i.RefundReason,
 		&i.RefundAttempts,
 		&i.RefundNextAttemptAt,
+		&i.RefundClaim,
+		&i.RefundClaimedUntil,
 		&i.RefundErrorCode,
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
@@ -227,7 +235,7 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 }
 
 const getCheckoutForUpdate = `-- name: GetCheckoutForUpdate :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout, error) {
@@ -266,6 +274,8 @@ func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout
 		&i.RefundReason,
 		&i.RefundAttempts,
 		&i.RefundNextAttemptAt,
+		&i.RefundClaim,
+		&i.RefundClaimedUntil,
 		&i.RefundErrorCode,
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,

@@ -41,6 +41,8 @@ type Checkout struct {
 	RefundReason        *string
 	RefundAttempts      int32
 	RefundNextAttemptAt *time.Time
+	RefundClaim         int32
+	RefundClaimedUntil  *time.Time
 	RefundErrorCode     *string
 	RefundErrorMessage  *string
 	RefundFailedAt      *time.Time

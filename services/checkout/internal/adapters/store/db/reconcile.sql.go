@@ -32,7 +32,7 @@ func (q *Queries) SetReconcileMark(ctx context.Context, sessionsFrom time.Time) 
 }
 
 const unsettledCheckouts = `-- name: UnsettledCheckouts :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_error_code, refund_error_message, refund_failed_at FROM checkouts
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts
 WHERE (id = ANY($1::text[])
        AND state NOT IN ('PAID', 'COMPLETED', 'REFUND_PENDING', 'REFUND_FAILED', 'REFUNDED_NO_PLACE', 'REFUNDED_NO_PROMOCODE'))
    OR (id = ANY($2::text[]) AND state IN ('HELD', 'OPEN', 'PROCESSING'))
@@ -88,6 +88,8 @@ func (q *Queries) UnsettledCheckouts(ctx context.Context, arg UnsettledCheckouts
 			&i.RefundReason,
 			&i.RefundAttempts,
 			&i.RefundNextAttemptAt,
+			&i.RefundClaim,
+			&i.RefundClaimedUntil,
 			&i.RefundErrorCode,
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,

@@ -31,13 +31,15 @@ WHERE id = $1;
 SELECT id FROM checkouts WHERE state = 'CREATED' AND created_at < $1 ORDER BY created_at LIMIT 500;
 
 -- name: ClaimRefunds :many
--- Claims up to max_claims refunds due at now, the longest due first, for one worker until
--- lease_until: rows another transaction holds are skipped, and no lock outlives the statement.
+-- Claims up to max_claims refunds due at now, the longest due first (a refund decided by an
+-- older version has no next attempt and is due at once), for one worker until lease_until:
+-- rows another transaction holds are skipped, and no lock outlives the statement.
 UPDATE checkouts SET refund_next_attempt_at = sqlc.arg(lease_until)::timestamptz
 WHERE id IN (
     SELECT due.id FROM checkouts due
-    WHERE due.state = 'REFUND_PENDING' AND due.refund_next_attempt_at <= sqlc.arg(now)::timestamptz
-    ORDER BY due.refund_next_attempt_at LIMIT sqlc.arg(max_claims) FOR UPDATE SKIP LOCKED
+    WHERE due.state = 'REFUND_PENDING'
+      AND (due.refund_next_attempt_at IS NULL OR due.refund_next_attempt_at <= sqlc.arg(now)::timestamptz)
+    ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT sqlc.arg(max_claims) FOR UPDATE SKIP LOCKED
 )
 RETURNING *;
 
