@@ -127,12 +127,13 @@ func (c *Client) Refund(ctx context.Context, r domain.Refund) (string, error) {
 }
 
 // refundError classifies a failed refund call (domain.RefundError, where the rules are
-// explained): no answer from Stripe, 409 (a request with the same idempotency key in flight),
-// 429 and lock_timeout (rate limited, or an object locked by another request) and 5xx are
-// temporary; every other 4xx (400 invalid_request_error such as charge_already_refunded,
-// charge_disputed or amount_too_large, 402 card errors, 404 resource_missing, 401 and 403 for a
-// key revoked or without the refund permission) is permanent, since Stripe answers it the same
-// until someone changes something there. The message is describe's, with no secret.
+// explained): Stripe's Stripe-Should-Retry header decides when it is sent; otherwise no answer
+// from Stripe, 409 (a request with the same idempotency key in flight), 429 and lock_timeout
+// (rate limited, or an object locked by another request) and 5xx are temporary; every other
+// 4xx (400 invalid_request_error such as charge_already_refunded, charge_disputed or
+// amount_too_large, 402 card errors, 404 resource_missing, 401 and 403 for a key revoked or
+// without the refund permission) is permanent, since Stripe answers it the same until someone
+// changes something there. The message is describe's, with no secret.
 func refundError(err error) *domain.RefundError {
 	out := &domain.RefundError{Message: "stripe: refund: " + describe(err).Error()}
 	var se *stripe.Error
@@ -140,25 +141,44 @@ func refundError(err error) *domain.RefundError {
 		return out
 	}
 	out.Code = string(se.Code)
-	switch {
-	case se.Code == stripe.ErrorCodeLockTimeout || se.Code == stripe.ErrorCodeRateLimit || se.Code == stripe.ErrorCodeIdempotencyKeyInUse:
-	case se.HTTPStatusCode == http.StatusConflict || se.HTTPStatusCode == http.StatusTooManyRequests:
+	switch shouldRetry(se) {
+	case "true":
+	case "false":
+		out.Permanent = true
 	default:
-		out.Permanent = se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500
+		switch {
+		case se.Code == stripe.ErrorCodeLockTimeout || se.Code == stripe.ErrorCodeRateLimit || se.Code == stripe.ErrorCodeIdempotencyKeyInUse:
+		case se.HTTPStatusCode == http.StatusConflict || se.HTTPStatusCode == http.StatusTooManyRequests:
+		default:
+			out.Permanent = se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500
+		}
 	}
 	return out
 }
 
+// shouldRetry is Stripe's advice on an error ("true", "false", or empty without one): the
+// Stripe-Should-Retry header of its answer.
+func shouldRetry(se *stripe.Error) string {
+	if se.LastResponse == nil {
+		return ""
+	}
+	return se.LastResponse.Header.Get("Stripe-Should-Retry")
+}
+
 // describe keeps what is safe to log of a Stripe error: its type, code, status, request id
-// and message, except the message of an authentication failure, which may quote the key.
+// and message, except the message of an authentication (401) or permission (403) failure,
+// which may quote the key (masked, but still the key's).
 func describe(err error) error {
 	var se *stripe.Error
 	if !errors.As(err, &se) {
 		return err
 	}
 	msg := se.Msg
-	if se.HTTPStatusCode == http.StatusUnauthorized {
+	switch se.HTTPStatusCode {
+	case http.StatusUnauthorized:
 		msg = "authentication with the configured key failed"
+	case http.StatusForbidden:
+		msg = "the configured key may not do this (a restricted key without the permission?)"
 	}
 	return fmt.Errorf("%s %s (HTTP %d, request %s): %s", se.Type, se.Code, se.HTTPStatusCode, se.RequestID, msg)
 }

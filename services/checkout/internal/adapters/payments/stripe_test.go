@@ -95,25 +95,30 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 
 // TestRefundFailuresAreClassified: Stripe's answers to a refund, from a loopback server speaking
 // its refunds API, are temporary (no answer, 409, 429, lock_timeout, 5xx) or permanent (any
-// other 4xx), with Stripe's code and a message that never quotes the key.
+// other 4xx), unless Stripe's Stripe-Should-Retry header says otherwise, with Stripe's code
+// and a message that never quotes the key (401, and 403 for a restricted key).
 func TestRefundFailuresAreClassified(t *testing.T) {
 	for _, tc := range []struct {
 		status          int
 		errType, code   string
+		shouldRetry     string
 		permanent       bool
 		messageContains string
 	}{
-		{400, "invalid_request_error", "charge_already_refunded", true, "Charge ch_1 has already been refunded."},
-		{400, "invalid_request_error", "charge_disputed", true, "charge_disputed"},
-		{404, "invalid_request_error", "resource_missing", true, "HTTP 404"},
-		{402, "card_error", "expired_card", true, "expired_card"},
-		{401, "invalid_request_error", "", true, "authentication with the configured key failed"},
-		{403, "invalid_request_error", "secret_key_required", true, "HTTP 403"},
-		{409, "idempotency_error", "", false, "HTTP 409"},
-		{429, "invalid_request_error", "rate_limit", false, "rate_limit"},
-		{400, "invalid_request_error", "lock_timeout", false, "lock_timeout"},
-		{500, "api_error", "", false, "HTTP 500"},
-		{503, "api_error", "", false, "HTTP 503"},
+		{400, "invalid_request_error", "charge_already_refunded", "", true, "Charge ch_1 has already been refunded."},
+		{400, "invalid_request_error", "charge_disputed", "", true, "charge_disputed"},
+		{404, "invalid_request_error", "resource_missing", "", true, "HTTP 404"},
+		{402, "card_error", "expired_card", "", true, "expired_card"},
+		{401, "invalid_request_error", "", "", true, "authentication with the configured key failed"},
+		{403, "invalid_request_error", "secret_key_required", "", true, "the configured key may not do this"},
+		{409, "idempotency_error", "", "", false, "HTTP 409"},
+		{429, "invalid_request_error", "rate_limit", "", false, "rate_limit"},
+		{400, "invalid_request_error", "lock_timeout", "", false, "lock_timeout"},
+		{500, "api_error", "", "", false, "HTTP 500"},
+		{503, "api_error", "", "", false, "HTTP 503"},
+		{400, "invalid_request_error", "charge_disputed", "true", false, "charge_disputed"},
+		{500, "api_error", "", "false", true, "HTTP 500"},
+		{409, "idempotency_error", "", "false", true, "HTTP 409"},
 	} {
 		stripe := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method+" "+r.URL.Path != checkouttest.RouteRefunds || r.Header.Get("Idempotency-Key") != "podium-refund-ord_1" {
@@ -121,11 +126,17 @@ func TestRefundFailuresAreClassified(t *testing.T) {
 				return
 			}
 			msg := "Charge ch_1 has already been refunded."
-			if tc.status == http.StatusUnauthorized {
+			switch tc.status {
+			case http.StatusUnauthorized:
 				msg = "Invalid API Key provided: sk_test_******pter"
+			case http.StatusForbidden:
+				msg = "The provided key 'rk_test_******pter' does not have the required permissions for this endpoint."
 			}
 			body, _ := json.Marshal(map[string]any{"error": map[string]any{"type": tc.errType, "code": tc.code, "message": msg}})
 			w.Header().Set("Request-Id", "req_1")
+			if tc.shouldRetry != "" {
+				w.Header().Set("Stripe-Should-Retry", tc.shouldRetry)
+			}
 			w.WriteHeader(tc.status)
 			_, _ = w.Write(body)
 		}))
@@ -133,8 +144,8 @@ func TestRefundFailuresAreClassified(t *testing.T) {
 		stripe.Close()
 		var refusal *domain.RefundError
 		if !errors.As(err, &refusal) || refusal.Permanent != tc.permanent || refusal.Code != tc.code ||
-			!strings.Contains(refusal.Message, tc.messageContains) || strings.Contains(refusal.Message, "sk_test") {
-			t.Errorf("HTTP %d %s: %#v, want permanent %v with code %q", tc.status, tc.code, refusal, tc.permanent, tc.code)
+			!strings.Contains(refusal.Message, tc.messageContains) || strings.Contains(refusal.Message, "_test_") {
+			t.Errorf("HTTP %d %s (Stripe-Should-Retry %q): %#v, want permanent %v with code %q", tc.status, tc.code, tc.shouldRetry, refusal, tc.permanent, tc.code)
 		}
 	}
 	_, err := client(t, "http://127.0.0.1:1").Refund(t.Context(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "k"})
