@@ -18,8 +18,8 @@ import (
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
-// refusedRefund stores a checkout whose refund Stripe refused for good at at.
-func refusedRefund(t *testing.T, repo *store.Repository, id string, at time.Time) {
+// refusedRefund stores a checkout whose refund Stripe refused for good at at, with message.
+func refusedRefund(t *testing.T, repo *store.Repository, id, message string, at time.Time) {
 	t.Helper()
 	c := domain.Checkout{
 		ID: id, OrganizerID: "org_1", KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 5875,
@@ -33,7 +33,7 @@ func refusedRefund(t *testing.T, repo *store.Repository, id string, at time.Time
 		if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_" + id}, at); err != nil {
 			return nil, err
 		}
-		c.RefundRefused(&domain.RefundError{Code: "charge_disputed", Message: "stripe: refund: disputed", Permanent: true}, at)
+		c.RefundRefused(&domain.RefundError{Code: "charge_disputed", Message: message, Permanent: true}, at)
 		return nil, nil
 	}); err != nil {
 		t.Fatal(err)
@@ -57,25 +57,35 @@ func refundsCommand(t *testing.T, args ...string) ([]map[string]any, error) {
 }
 
 // TestRefundsCommandListsAndRetriesRefusedRefunds: `checkout refunds list` prints each
-// REFUND_FAILED checkout with Stripe's code and message; `retry <id>` and `retry --all` move
-// them back to REFUND_PENDING, due at once, and a refund worker then makes them. The command
-// needs checkout's database only.
+// REFUND_FAILED checkout with Stripe's code and message, escaped for a terminal (Stripe's
+// message is not checkout's: a control or direction character in it is printed as an escape);
+// `retry <id>` and `retry --all` move them back to REFUND_PENDING, due at once, and a refund
+// worker then makes them. The command needs checkout's database only.
 func TestRefundsCommandListsAndRetriesRefusedRefunds(t *testing.T) {
 	pool := checkouttest.Pool(t)
 	testkit.SetEnv(t, map[string]string{"DATABASE_URL": pool.Config().ConnString()})
 	repo := store.New(pool)
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	const forged = "stripe: refund: disputed\u202e\u009b2J\u001b[31m"
+	messages := map[string]string{"chk_one": forged, "chk_two": "stripe: refund: disputed", "chk_three": "stripe: refund: disputed"}
 	for i, id := range []string{"chk_one", "chk_two", "chk_three"} {
-		refusedRefund(t, repo, id, at.Add(time.Duration(i)*time.Minute))
+		refusedRefund(t, repo, id, messages[id], at.Add(time.Duration(i)*time.Minute))
 	}
 
+	var raw bytes.Buffer
+	if err := program.Run(t.Context(), []string{"refunds", "list"}, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsAny(raw.Bytes(), "\u202e\u009b\u001b") || !bytes.Contains(raw.Bytes(), []byte(`\u202e\u009b2J\u001b[31m`)) {
+		t.Fatalf("list printed Stripe's message unescaped: %q", raw.String())
+	}
 	lines, err := refundsCommand(t, "list")
 	if err != nil || len(lines) != 3 {
 		t.Fatalf("list: %v %v", lines, err)
 	}
 	if l := lines[0]; l["checkoutId"] != "chk_one" || l["orderId"] != "ord_chk_one" || l["paymentIntent"] != "pi_chk_one" || l["amount"] != 5875.0 ||
 		l["currency"] != "EUR" || l["reason"] != "NO_PLACE_LEFT" || l["state"] != "REFUND_FAILED" || l["code"] != "charge_disputed" ||
-		l["message"] != "stripe: refund: disputed" || l["failedAt"] != "2026-11-22T10:00:00Z" {
+		l["message"] != forged || l["failedAt"] != "2026-11-22T10:00:00Z" {
 		t.Fatalf("listed %v", l)
 	}
 	if lines, err := refundsCommand(t, "retry", "chk_two"); err != nil || len(lines) != 1 || lines[0]["state"] != "REFUND_PENDING" || lines[0]["code"] != nil {

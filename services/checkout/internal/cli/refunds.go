@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podiumhq/podium/libs/safetext"
 	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -63,6 +64,18 @@ func lineOf(c domain.Checkout) refundLine {
 	}
 }
 
+// writeLine prints c as one line of JSON in which every character that could move the
+// cursor, clear a line or reorder text is escaped (safetext.EscapeJSON): the message is
+// Stripe's.
+func writeLine(out io.Writer, c domain.Checkout) error {
+	b, err := json.Marshal(lineOf(c))
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(append(safetext.EscapeJSON(b), '\n'))
+	return err
+}
+
 // RunRefunds runs the refunds command: args are what follows "refunds" on the command line.
 // A command line not understood is a service.ErrUsage.
 func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) error {
@@ -80,7 +93,6 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 			return fmt.Errorf("%w: flags go before the checkout ids: %q", service.ErrUsage, a)
 		}
 	}
-	enc := json.NewEncoder(out)
 	switch {
 	case args[0] == "list" && fs.NArg() == 0 && !*all:
 		failed, err := r.FailedRefunds(ctx)
@@ -88,13 +100,13 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 			return err
 		}
 		for _, c := range failed {
-			if err := enc.Encode(lineOf(c)); err != nil {
+			if err := writeLine(out, c); err != nil {
 				return err
 			}
 		}
 		return nil
 	case args[0] == "retry" && (fs.NArg() > 0) != *all:
-		return retry(ctx, r, fs.Args(), *all, enc)
+		return retry(ctx, r, fs.Args(), *all, out)
 	case args[0] == "retry":
 		return fmt.Errorf("%w: refunds retry needs checkout ids or --all", service.ErrUsage)
 	case args[0] == "list":
@@ -105,7 +117,7 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 
 // retry moves the named checkouts (every failed one with all) back to REFUND_PENDING and
 // prints each; one that cannot be retried does not hold the others back.
-func retry(ctx context.Context, r Refunds, ids []string, all bool, enc *json.Encoder) error {
+func retry(ctx context.Context, r Refunds, ids []string, all bool, out io.Writer) error {
 	if all {
 		failed, err := r.FailedRefunds(ctx)
 		if err != nil {
@@ -119,7 +131,7 @@ func retry(ctx context.Context, r Refunds, ids []string, all bool, enc *json.Enc
 	for _, id := range ids {
 		c, err := r.RetryRefund(ctx, id)
 		if err == nil {
-			err = enc.Encode(lineOf(c))
+			err = writeLine(out, c)
 		}
 		if err != nil {
 			errs = append(errs, err)
