@@ -33,7 +33,8 @@ func refusedRefund(t *testing.T, repo *store.Repository, id, message string, at 
 		if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_" + id}, at); err != nil {
 			return nil, err
 		}
-		c.RefundRefused(&domain.RefundError{Code: "charge_disputed", Message: message, Permanent: true}, at)
+		c.RefundClaim = 1
+		c.RefundRefused(1, &domain.RefundError{Code: "charge_disputed", Message: message, Permanent: true}, at)
 		return nil, nil
 	}); err != nil {
 		t.Fatal(err)
@@ -67,7 +68,7 @@ func TestRefundsCommandListsAndRetriesRefusedRefunds(t *testing.T) {
 	repo := store.New(pool)
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	const forged = "stripe: refund: disputed\u202e\u009b2J\u001b[31m"
-	messages := map[string]string{"chk_one": forged, "chk_two": "stripe: refund: disputed", "chk_three": "stripe: refund: disputed"}
+	messages := map[string]string{"chk_one": "stripe: refund: disputed\u202e\u009b2J\u001b[31m", "chk_two": "stripe: refund: disputed", "chk_three": "stripe: refund: disputed"}
 	for i, id := range []string{"chk_one", "chk_two", "chk_three"} {
 		refusedRefund(t, repo, id, messages[id], at.Add(time.Duration(i)*time.Minute))
 	}
@@ -109,8 +110,10 @@ func TestRefundsCommandListsAndRetriesRefusedRefunds(t *testing.T) {
 		}
 	}
 
-	stripe := payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: checkouttest.StripeMockURL(t), WebhookSecret: checkouttest.WebhookSecret, MaxNetworkRetries: -1})
-	worker := app.New(repo, nil, nil, stripe, testkit.Logger(t), app.Options{})
+	clock := &testkit.Clock{} // a minute ahead of the command's: what it retried is due on the worker's clock
+	clock.Advance(time.Minute)
+	stripe := payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: checkouttest.NewStripe(t).URL, WebhookSecret: checkouttest.WebhookSecret, MaxNetworkRetries: -1})
+	worker := app.New(repo, nil, nil, stripe, testkit.Logger(t), app.Options{Now: clock.Now})
 	if made, err := worker.MakeDueRefunds(t.Context()); err != nil || made != (app.MadeRefunds{Made: 3}) {
 		t.Fatalf("the refund worker after the retries: %+v %v", made, err)
 	}

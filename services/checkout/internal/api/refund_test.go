@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"strings"
 	"sync"
@@ -58,12 +59,21 @@ func outboxed(t *testing.T, env *checkouttest.Env, typ string) int {
 	return count(t, env, `SELECT count(*) FROM outbox WHERE headers->>$1 = $2`, broker.HeaderType, typ)
 }
 
-// refundKeysOnly checks that every refund Stripe received carried the order's idempotency key.
-func refundKeysOnly(t *testing.T, env *checkouttest.Env, orderID string, calls int) {
+// refundKeys checks the idempotency keys of the refunds Stripe received (how often each was
+// sent): the first attempt's is podium-refund-<orderId>, a later claim's has its number.
+func refundKeys(t *testing.T, env *checkouttest.Env, want map[string]int) {
 	t.Helper()
-	keys := env.Stripe.IdempotencyKeys()
-	if keys["podium-refund-"+orderID] != calls || env.Stripe.Hits(checkouttest.RouteRefunds) != calls {
-		t.Fatalf("%d refund calls, keys %v: want %d, all with podium-refund-%s", env.Stripe.Hits(checkouttest.RouteRefunds), keys, calls, orderID)
+	got, calls := map[string]int{}, 0
+	for k, n := range env.Stripe.IdempotencyKeys() {
+		if strings.HasPrefix(k, domain.RefundIdempotencyPrefix) {
+			got[k] = n
+		}
+	}
+	for _, n := range want {
+		calls += n
+	}
+	if !maps.Equal(got, want) || env.Stripe.Hits(checkouttest.RouteRefunds) != calls {
+		t.Fatalf("%d refund calls with keys %v, want %v", env.Stripe.Hits(checkouttest.RouteRefunds), got, want)
 	}
 }
 
@@ -95,9 +105,10 @@ func refundOf(t *testing.T, env *checkouttest.Env, checkoutID string) refundStat
 // (REFUND_PENDING, the use given back) and is done, while Stripe is down; the refund worker,
 // woken by the decision, asks Stripe while nothing locks the checkout, fails for now and
 // records the attempt, its error and the next attempt after the backoff. On the service's
-// clock, nothing is asked before then; once it is due and Stripe is back, the refund is made
-// with the one idempotency key, recorded once with one payment.refunded, and a redelivery of
-// the event asks Stripe nothing more.
+// clock, nothing is asked before then; once it is due and Stripe is back, the payment's refunds
+// are read (none) and the refund is asked with the second claim's key (Stripe gives the first
+// key's 503 again for a day), recorded once with one payment.refunded, and a redelivery of the
+// event asks Stripe nothing more.
 func TestRefundOfAnUnfulfillableOrderSurvivesAStripeOutage(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	s := opened(t, env, "ONCE")
@@ -140,17 +151,40 @@ func TestRefundOfAnUnfulfillableOrderSurvivesAStripeOutage(t *testing.T) {
 	if err := env.Service.HandleOrderEvent(ctx, "msg_no_place", e); err != nil {
 		t.Fatal(err)
 	}
-	refundKeysOnly(t, env, s.OrderID, 2)
+	refundKeys(t, env, map[string]int{"podium-refund-" + s.OrderID: 1, "podium-refund-" + s.OrderID + "-2": 1})
+	if n := env.Stripe.Hits(checkouttest.RouteListRefunds); n != 1 {
+		t.Fatalf("the payment's refunds read %d times, want once, before the second attempt", n)
+	}
 	locks.check(t, 2)
 	if n := outboxed(t, env, domain.EventPaymentRefunded); n != 1 {
 		t.Fatalf("%d payment.refunded, want 1", n)
 	}
 }
 
+// startQuiet starts the service with a refund worker that scans once an hour, and returns once
+// its first pass ended: from then on it makes a refund only when its process decides one.
+func startQuiet(t *testing.T) *checkouttest.Env {
+	t.Helper()
+	idle := make(chan struct{}, 1)
+	env := start(t, checkouttest.Options{RefundScan: time.Hour, RefunderIdle: func() {
+		select {
+		case idle <- struct{}{}:
+		default:
+		}
+	}})
+	select {
+	case <-idle:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the refund worker's first pass did not end within 30s")
+	}
+	return env
+}
+
 // TestARefundDecidedIsMadeAtOnce: the refund worker of the process that decided a refund is
-// woken by the decision; it does not wait for its next scan (an hour here).
+// woken by the decision; it does not wait for its next scan (an hour here). The decision comes
+// after the worker's first pass, so that pass cannot make it.
 func TestARefundDecidedIsMadeAtOnce(t *testing.T) {
-	env := start(t, checkouttest.Options{RefundScan: time.Hour})
+	env := startQuiet(t)
 	s := opened(t, env, "")
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now()), "applied")
 	e := domain.OrderEvent{Type: domain.EventOrderUnfulfillable, OrderID: s.OrderID, Reason: "NO_PLACE_LEFT", PaymentRef: "pi_test_1"}
@@ -158,7 +192,7 @@ func TestARefundDecidedIsMadeAtOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	eventually(t, env, s.CheckoutID, "REFUNDED_NO_PLACE")
-	refundKeysOnly(t, env, s.OrderID, 1)
+	refundKeys(t, env, map[string]int{"podium-refund-" + s.OrderID: 1})
 }
 
 // TestLatePaymentRefundSurvivesAStripeOutage: the webhook of a late payment whose one-use code
@@ -190,7 +224,7 @@ func TestLatePaymentRefundSurvivesAStripeOutage(t *testing.T) {
 	env.Clock.Advance(domain.RefundFirstRetry)
 	eventually(t, env, late.CheckoutID, "REFUNDED_NO_PROMOCODE")
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.async_payment_succeeded", late, true), time.Now()), "duplicate")
-	refundKeysOnly(t, env, late.OrderID, 2)
+	refundKeys(t, env, map[string]int{"podium-refund-" + late.OrderID: 1, "podium-refund-" + late.OrderID + "-2": 1})
 	locks.check(t, 2)
 	if r, p := outboxed(t, env, domain.EventPaymentRefunded), outboxed(t, env, domain.EventPaymentSucceeded); r != 1 || p != 0 {
 		t.Fatalf("%d payment.refunded and %d payment.succeeded, want 1 and 0", r, p)

@@ -44,8 +44,11 @@ type Payments interface {
 	// CreateSession opens a hosted checkout; r.IdempotencyKey makes a retry return the same one.
 	CreateSession(ctx context.Context, r domain.PaymentRequest) (domain.PaymentSession, error)
 	// Refund refunds a payment in full and returns the refund id; r.IdempotencyKey makes a
-	// retry return the same refund. A failure is a *domain.RefundError, temporary or permanent.
+	// retry return the same answer. A failure is a *domain.RefundError, temporary or permanent.
 	Refund(ctx context.Context, r domain.Refund) (string, error)
+	// Refunds lists the refunds of a payment intent; a failure is a *domain.RefundError, as
+	// Refund's.
+	Refunds(ctx context.Context, paymentIntent string) ([]domain.ProviderRefund, error)
 	// RecentSessions lists the sessions created since, each with its creation time and what
 	// its state says (domain.ListedSession).
 	RecentSessions(ctx context.Context, since time.Time) ([]domain.ListedSession, error)
@@ -132,12 +135,14 @@ type Repository interface {
 	DeleteExpiredIdempotency(ctx context.Context, now time.Time) (int64, error)
 	// StaleCheckouts lists checkouts still CREATED that were created before.
 	StaleCheckouts(ctx context.Context, before time.Time) ([]string, error)
-	// ClaimRefunds claims up to limit pending refunds due at now (the longest due first) for the
-	// caller until leaseUntil: their next attempt is moved to leaseUntil, so that no other
-	// worker claims them meanwhile, and no row stays locked once it returns.
-	ClaimRefunds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]domain.Checkout, error)
-	// FailedRefunds lists the checkouts whose refund the payment provider refused for good
-	// (REFUND_FAILED), the oldest refusal first.
+	// ClaimRefund claims the pending refund due longest at now (or decided with no next attempt)
+	// that no worker holds, for the caller: its claim count (RefundClaim) grows by one, and no
+	// other worker claims it for lease, measured on the database's clock so that the instances'
+	// clocks do not matter; a worker that dies lets it go when the lease ends. ok is false when
+	// none is due. No row stays locked once it returns.
+	ClaimRefund(ctx context.Context, now time.Time, lease time.Duration) (c domain.Checkout, ok bool, err error)
+	// FailedRefunds lists the checkouts whose refund failed for good (REFUND_FAILED), the
+	// oldest failure first.
 	FailedRefunds(ctx context.Context) ([]domain.Checkout, error)
 	// UnsettledCheckouts returns, in one read, the checkouts of the ids that their listed
 	// sessions' outcome could still move: of paid sessions (paid), those not paid or beyond; of
@@ -188,6 +193,9 @@ type Options struct {
 	// ReconcileLookback is how far back reconciliation lists Stripe's sessions at most, before
 	// its mark or when it is older (default DefaultReconcileLookback).
 	ReconcileLookback time.Duration
+	// RefunderIdle, when set, is called each time the refund worker finished a pass and waits
+	// for the next (a test waits for it).
+	RefunderIdle func()
 }
 
 // DefaultUnknownRetryWindow is how long a webhook about a checkout not known is delivered

@@ -14,9 +14,10 @@ func (s *Service) FailedRefunds(ctx context.Context) ([]domain.Checkout, error) 
 }
 
 // RetryRefund moves a refund the payment provider refused for good back to REFUND_PENDING, due
-// at once, once an operator fixed the cause at the provider: a refund worker makes it with the
-// same idempotency key. A checkout not found is domain.ErrCheckoutNotFound; one in another
-// state is a conflict, and left as it is.
+// at once, once an operator fixed the cause at the provider: a refund worker then reads the
+// payment's refunds and records the one that returns it, or asks for the refund with a new
+// idempotency key (the provider keeps its first answer to the old one). A checkout not found
+// is domain.ErrCheckoutNotFound; one in another state is a conflict, and left as it is.
 func (s *Service) RetryRefund(ctx context.Context, checkoutID string) (domain.Checkout, error) {
 	now := s.clock()
 	c, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {

@@ -55,6 +55,8 @@ type Options struct {
 	PeerTimeout time.Duration
 	// RefundScan overrides how often the refund worker looks for due refunds (RefundScan).
 	RefundScan time.Duration
+	// RefunderIdle is called each time the refund worker finished a pass (app.Options).
+	RefunderIdle func()
 }
 
 // Env is a running checkout service with its peers.
@@ -123,7 +125,7 @@ func (e *Env) serve(t testing.TB) {
 	}
 	e.Service = app.New(store.New(e.Pool), catalog.New(e.Catalog.URL, peerTimeout, self), registration.New(e.Registration.URL, peerTimeout, self),
 		payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
-		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL})
+		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL, RefunderIdle: e.opts.RefunderIdle})
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 2 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},

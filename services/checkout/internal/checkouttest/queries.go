@@ -37,6 +37,18 @@ func (q *Queries) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndDat
 // the database. It calls no peer.
 func (e *Env) CountedService(t testing.TB) (*app.Service, *Queries) {
 	t.Helper()
+	return e.instance(t, e.Clock)
+}
+
+// InstanceOn returns another instance of the service's use cases, as CountedService does, on
+// a clock of its own.
+func (e *Env) InstanceOn(t testing.TB, clock *testkit.Clock) *app.Service {
+	t.Helper()
+	svc, _ := e.instance(t, clock)
+	return svc
+}
+
+func (e *Env) instance(t testing.TB, clock *testkit.Clock) (*app.Service, *Queries) {
 	cfg := e.Pool.Config().Copy()
 	q := &Queries{}
 	cfg.ConnConfig.Tracer = q
@@ -46,5 +58,5 @@ func (e *Env) CountedService(t testing.TB) (*app.Service, *Queries) {
 	}
 	t.Cleanup(pool.Close)
 	stripe := payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1})
-	return app.New(store.New(pool), nil, nil, stripe, testkit.Logger(t), app.Options{Now: e.Clock.Now, HoldTTL: e.opts.HoldTTL}), q
+	return app.New(store.New(pool), nil, nil, stripe, testkit.Logger(t), app.Options{Now: clock.Now, HoldTTL: e.opts.HoldTTL}), q
 }

@@ -100,9 +100,12 @@ func startStripeMock() (string, error) {
 }
 
 // Stripe is a counting reverse proxy in front of stripe-mock: it counts every request that
-// reaches Stripe, by method and path, can play a Stripe outage (of every call, or of refunds
-// only) and Stripe refusing the refunds of a payment (RefuseRefunds), and answers a Checkout
-// Session list with the sessions a test settled (see List).
+// reaches Stripe, by method and path, keeps Stripe's first answer to an idempotency key and
+// gives it again to the key's later requests as Stripe does (testkit.StripeIdempotency), can
+// play a Stripe outage (of every call, or of refunds only) and Stripe refusing the refunds of a
+// payment (RefuseRefunds), answers a Checkout Session list with the sessions a test settled
+// (see List), and a payment's refunds with those made through it and those a test added
+// (AddRefund).
 type Stripe struct {
 	URL         string
 	Down        atomic.Bool
@@ -114,6 +117,8 @@ type Stripe struct {
 	keys     map[string]int
 	last     map[string]url.Values
 	listed   []map[string]any
+	// refunds are the refunds Stripe made, or a test added, by payment intent.
+	refunds map[string][]map[string]any
 	// onSession, when set, runs once Stripe answered a session's creation, before checkout
 	// gets the answer: with the request's parameters and the new session's id.
 	onSession func(form url.Values, sessionID string)
@@ -169,14 +174,36 @@ func NewStripe(t testing.TB) *Stripe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, last: map[string]url.Values{}, before: map[string]func(url.Values){}, refusals: map[string]stripeError{}}
+	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, last: map[string]url.Values{}, before: map[string]func(url.Values){},
+		refusals: map[string]stripeError{}, refunds: map[string][]map[string]any{}}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(res *http.Response) error {
-		if err := s.sessionCreated(res); err != nil {
-			return err
+		for _, modify := range []func(*http.Response) error{s.sessionCreated, s.listSettled, s.refundMade, s.listRefunds} {
+			if err := modify(res); err != nil {
+				return err
+			}
 		}
-		return s.listSettled(res)
+		return nil
 	}
+	answer := testkit.StripeIdempotency(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		form, _ := r.Context().Value(formKey{}).(url.Values)
+		s.mu.Lock()
+		refused, isRefused := s.refusals[form.Get("payment_intent")]
+		isRefused = isRefused && r.Method+" "+r.URL.Path == RouteRefunds
+		s.mu.Unlock()
+		if s.Down.Load() || (s.RefundsDown.Load() && r.Method+" "+r.URL.Path == RouteRefunds) {
+			http.Error(w, `{"error":{"type":"api_error","message":"down for the test"}}`, http.StatusServiceUnavailable)
+			return
+		}
+		if isRefused {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Request-Id", "req_test")
+			w.WriteHeader(refused.status)
+			_, _ = w.Write(refused.body)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -191,24 +218,11 @@ func NewStripe(t testing.TB) *Stripe {
 			s.keys[k]++
 		}
 		before := s.before[r.Method+" "+r.URL.Path]
-		refused, isRefused := s.refusals[form.Get("payment_intent")]
-		isRefused = isRefused && r.Method+" "+r.URL.Path == RouteRefunds
 		s.mu.Unlock()
 		if before != nil {
 			before(form)
 		}
-		if s.Down.Load() || (s.RefundsDown.Load() && r.Method+" "+r.URL.Path == RouteRefunds) {
-			http.Error(w, `{"error":{"type":"api_error","message":"down for the test"}}`, http.StatusServiceUnavailable)
-			return
-		}
-		if isRefused {
-			w.Header().Set("Content-Type", "application/json")
-			w.Header().Set("Request-Id", "req_test")
-			w.WriteHeader(refused.status)
-			_, _ = w.Write(refused.body)
-			return
-		}
-		proxy.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), formKey{}, form)))
+		answer.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), formKey{}, form)))
 	}))
 	t.Cleanup(srv.Close)
 	s.URL = srv.URL
@@ -244,6 +258,7 @@ func (s *Stripe) IdempotencyKeys() map[string]int {
 const (
 	RouteSessions     = "POST /v1/checkout/sessions"
 	RouteRefunds      = "POST /v1/refunds"
+	RouteListRefunds  = "GET /v1/refunds"
 	RouteListSessions = "GET /v1/checkout/sessions"
 )
 

@@ -88,9 +88,16 @@ type Checkout struct {
 	// ReasonPromocodeUsedUp), from the refund's decision on.
 	RefundReason string
 	// RefundAttempts counts the failed attempts of the pending refund; RefundNextAttemptAt is
-	// when the refund worker makes it (again), nil once it is made or refused for good.
+	// when the refund worker makes it (again; nil: at once while pending), nil once it is made
+	// or refused for good.
 	RefundAttempts      int
 	RefundNextAttemptAt *time.Time
+	// RefundClaim counts the claims of the refund by a worker (it only grows): it tells the
+	// worker holding the latest claim, the only one whose failure is recorded, and versions the
+	// idempotency key (RefundIdempotencyKey). RefundClaimedUntil is the claim's lease, on the
+	// database's clock; nil while no worker holds it.
+	RefundClaim        int
+	RefundClaimedUntil *time.Time
 	// RefundErrorCode and RefundErrorMessage are the last failure of the refund, as the payment
 	// provider's adapter described it (never a secret): temporary while pending, the refusal
 	// once REFUND_FAILED, at RefundFailedAt.

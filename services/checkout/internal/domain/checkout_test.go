@@ -152,6 +152,7 @@ func TestALatePaymentWithoutAPromocodeUseIsRefunded(t *testing.T) {
 		c.HoldsPromocodeUse(now) || c.PaymentIntent != "pi_late" || *c.AmountPaid != 5875 || !c.PaidOrBeyond() {
 		t.Fatalf("refund decided: %v %+v", err, c)
 	}
+	c.RefundClaim = 1
 	r := c.Refund()
 	if r.PaymentIntent != "pi_late" || r.IdempotencyKey != "podium-refund-ord_1" || r.Metadata["reason"] != domain.ReasonPromocodeUsedUp || r.Metadata["orderId"] != "ord_1" {
 		t.Fatalf("refund to make: %+v", r)

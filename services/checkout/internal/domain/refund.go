@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -11,22 +12,32 @@ import (
 // A refund is made in three steps, so that nothing waits on the payment provider while the
 // checkout's row is locked, and no message or webhook waits on it at all: the decision is
 // recorded (REFUND_PENDING, with its reason, the payment to refund and its first attempt due at
-// once) in the transaction of the event that calls for it, which is then done; the refund
-// worker claims the due refund, asks the provider outside any transaction, with an idempotency
-// key derived from the order (Refund), so that every attempt gets the first one's answer; the
-// outcome is recorded in a transaction of its own: the refund (Refunded, with
+// once) in the transaction of the event that calls for it, which is then done; a refund worker
+// claims the due refund (RefundClaim counts the claims) and asks the provider outside any
+// transaction; the outcome is recorded in a transaction of its own: the refund (Refunded, with
 // payment.refunded), another attempt later (RefundRetryLater) or a refusal for good
-// (RefundRefused).
+// (RefundRefused). A failure is recorded only by the worker holding the latest claim, so a
+// worker whose claim lapsed never overwrites a later one's outcome.
+//
+// The provider keeps its first answer to an idempotency key, failures included, and gives it
+// again to every request with the key. So only a refund's first attempt is made with the key
+// of its order (RefundIdempotencyKey); before any later one (after a temporary failure, an
+// operator's retry, or a claim that lapsed) and when the provider answers that the payment was
+// refunded already, the worker reads the payment's refunds (RefundAmong): one naming this
+// checkout is recorded as made; refunds made otherwise (the provider's dashboard) that return
+// the whole payment are recorded as its refund; otherwise the refund is asked for with a key
+// of the attempt's claim. That never refunds twice: a full refund of a payment refunded in full
+// already is refused by the provider.
 //
 // The provider's adapter classifies a failed call (RefundError). Temporary: no answer (a
 // network failure, a timeout), 409 (a request with the same idempotency key in flight), 429
 // (rate limited, lock_timeout) and 5xx; asking again later may succeed, so the refund stays
 // pending and is tried again after RefundRetryWait. Permanent: every other 4xx, such as 400
-// invalid_request_error (charge_already_refunded, charge_disputed, amount_too_large), 402 card
-// errors, 404 resource_missing, 401 and 403 (a key revoked, or a restricted key without the
-// refund permission); Stripe answers the same until someone changes something there, so the
+// invalid_request_error (charge_disputed, amount_too_large), 402 card errors, 404
+// resource_missing, 401 and 403 (a key revoked, or a restricted key without the refund
+// permission); the provider answers the same until someone changes something there, so the
 // checkout becomes REFUND_FAILED with the provider's code and message, for an operator to look
-// at and retry (RetryRefund).
+// at and retry (RetryRefund). The provider's own advice (whether to retry) comes first.
 
 // RefundIdempotencyPrefix starts the payment provider's idempotency key of an order's refund.
 const RefundIdempotencyPrefix = "podium-refund-"
@@ -103,56 +114,78 @@ func (c *Checkout) startRefund(reason string, now time.Time) {
 	c.set(StateRefundPending, now)
 }
 
-// dueForRefund makes the refund's first attempt due at now, with no failure behind it.
+// dueForRefund makes the refund's next attempt due at now, with no failure behind it.
 func (c *Checkout) dueForRefund(now time.Time) {
 	c.RefundAttempts, c.RefundNextAttemptAt = 0, &now
 	c.RefundErrorCode, c.RefundErrorMessage, c.RefundFailedAt = "", "", nil
 }
 
-// Refund is the refund a pending checkout calls for: the whole payment, with the idempotency
-// key podium-refund-<orderId> and the ids and reason in its metadata.
+// RefundAmount is what the refund returns: the amount paid, else the checkout's total.
+func (c *Checkout) RefundAmount() int64 {
+	if c.AmountPaid != nil {
+		return *c.AmountPaid
+	}
+	return c.Total
+}
+
+// RefundRetried reports whether an attempt of the claimed refund came before this one (an
+// earlier claim): the provider may have made the refund, or keeps a failed answer under the
+// earlier key, so the payment's refunds are read before asking again.
+func (c *Checkout) RefundRetried() bool { return c.RefundClaim > 1 }
+
+// RefundIdempotencyKey is the idempotency key of the claimed refund's attempt:
+// podium-refund-<orderId> for the first claim, podium-refund-<orderId>-<claim> after it.
+func (c *Checkout) RefundIdempotencyKey() string {
+	if !c.RefundRetried() {
+		return RefundIdempotencyPrefix + c.OrderID
+	}
+	return RefundIdempotencyPrefix + c.OrderID + "-" + strconv.Itoa(c.RefundClaim)
+}
+
+// Refund is the refund a claimed checkout calls for: the whole payment, with the claim's
+// idempotency key and the ids and reason in its metadata.
 func (c *Checkout) Refund() Refund {
 	return Refund{
-		PaymentIntent: c.PaymentIntent, IdempotencyKey: RefundIdempotencyPrefix + c.OrderID,
+		PaymentIntent: c.PaymentIntent, IdempotencyKey: c.RefundIdempotencyKey(),
 		Metadata: map[string]string{
 			"orderId": c.OrderID, "checkoutId": c.ID, "organizerId": c.OrganizerID, "eventId": c.EventID, "reason": c.RefundReason,
 		},
 	}
 }
 
-// Refunded records the refund made for a pending checkout (REFUNDED_NO_PLACE or
+// Refunded records the refund made for the checkout (REFUNDED_NO_PLACE or
 // REFUNDED_NO_PROMOCODE by its reason) and returns payment.refunded, which tells registration
-// its order was refunded (registration releases the order if it still holds it). A checkout
-// no longer pending (another run recorded the same refund) is left as it is.
+// its order was refunded (registration releases the order if it still holds it). It is recorded
+// whichever claim made it, also over a refusal another attempt recorded meanwhile: the payment
+// was returned. A checkout refunded already is left as it is (nil).
 func (c *Checkout) Refunded(refundID string, now time.Time) []Message {
-	if !c.RefundPending() {
+	if c.State != StateRefundPending && c.State != StateRefundFailed {
 		return nil
 	}
-	c.RefundID, c.RefundNextAttemptAt = refundID, nil
+	c.RefundID, c.RefundNextAttemptAt, c.RefundClaimedUntil = refundID, nil, nil
 	to := StateRefundedNoPlace
 	if c.RefundReason == ReasonPromocodeUsedUp {
 		to = StateRefundedNoPromocode
 	}
 	c.set(to, now)
-	amount := c.Total
-	if c.AmountPaid != nil {
-		amount = *c.AmountPaid
-	}
 	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentRefunded, Data: PaymentRefunded{
-		OrderID: c.OrderID, SessionID: c.SessionID, RefundID: refundID, Amount: amount, Currency: c.Currency, RefundedAt: now,
+		OrderID: c.OrderID, SessionID: c.SessionID, RefundID: refundID, Amount: c.RefundAmount(), Currency: c.Currency, RefundedAt: now,
 	}}}
 }
 
 // RefundError is a refund the payment provider did not make, as its adapter classified the
 // answer (see the top of this file).
 type RefundError struct {
-	// Code is the provider's error code (charge_already_refunded), empty without one.
+	// Code is the provider's error code (charge_disputed), empty without one.
 	Code string
 	// Message describes the failure, safe to store and log: never a secret.
 	Message string
 	// Permanent is true when asking again cannot succeed until someone changes something at
 	// the provider.
 	Permanent bool
+	// AlreadyRefunded is true when the provider answered that the payment was refunded already
+	// (by an earlier attempt, or outside checkout).
+	AlreadyRefunded bool
 }
 
 func (e *RefundError) Error() string { return e.Message }
@@ -175,36 +208,40 @@ func RefundRetryWait(attempts int, jitter float64) time.Duration {
 	return d/2 + time.Duration(float64(d/2)*jitter)
 }
 
-// RefundRetryLater records a temporary failure of the pending refund: one more attempt failed,
-// the next is due after wait.
-func (c *Checkout) RefundRetryLater(e *RefundError, now time.Time, wait time.Duration) {
-	if !c.RefundPending() {
-		return
+// holdsClaim reports whether the refund is pending under claim, the latest a worker made.
+func (c *Checkout) holdsClaim(claim int) bool { return c.RefundPending() && c.RefundClaim == claim }
+
+// RefundRetryLater records a temporary failure of the attempt of claim: one more attempt
+// failed, the next is due after wait. It reports whether the checkout changed: a refund no
+// longer pending, or claimed again since, is left as it is.
+func (c *Checkout) RefundRetryLater(claim int, e *RefundError, now time.Time, wait time.Duration) bool {
+	if !c.holdsClaim(claim) {
+		return false
 	}
 	next := now.Add(wait)
 	c.RefundAttempts++
-	c.RefundNextAttemptAt = &next
+	c.RefundNextAttemptAt, c.RefundClaimedUntil = &next, nil
 	c.RefundErrorCode, c.RefundErrorMessage = e.Code, e.Message
-	c.UpdatedAt = now
+	return true
 }
 
-// RefundRefused records that the payment provider refused the pending refund for good:
+// RefundRefused records that the payment provider refused the refund of claim for good:
 // REFUND_FAILED with its code and message, nothing more attempted. It reports whether the
-// checkout changed (a refund no longer pending is left as it is).
-func (c *Checkout) RefundRefused(e *RefundError, now time.Time) bool {
-	if !c.RefundPending() {
+// checkout changed: a refund no longer pending, or claimed again since, is left as it is.
+func (c *Checkout) RefundRefused(claim int, e *RefundError, now time.Time) bool {
+	if !c.holdsClaim(claim) {
 		return false
 	}
 	c.RefundAttempts++
-	c.RefundNextAttemptAt, c.RefundFailedAt = nil, &now
+	c.RefundNextAttemptAt, c.RefundClaimedUntil, c.RefundFailedAt = nil, nil, &now
 	c.RefundErrorCode, c.RefundErrorMessage = e.Code, e.Message
 	c.set(StateRefundFailed, now)
 	return true
 }
 
 // RetryRefund moves a refund the provider refused back to REFUND_PENDING, due at once and with
-// its failures forgotten, once an operator fixed the cause at the provider. The refund keeps
-// its idempotency key. A checkout in another state is refused.
+// its failures forgotten, once an operator fixed the cause at the provider. A checkout in
+// another state is refused.
 func (c *Checkout) RetryRefund(now time.Time) error {
 	if c.State != StateRefundFailed {
 		return fault.NewConflict(fmt.Sprintf("checkout %s is %s: only a refund in %s can be retried", c.ID, c.State, StateRefundFailed))

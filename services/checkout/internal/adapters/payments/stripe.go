@@ -121,26 +121,50 @@ func (c *Client) Refund(ctx context.Context, r domain.Refund) (string, error) {
 	params.SetIdempotencyKey(r.IdempotencyKey)
 	refund, err := c.api.Refunds.New(params)
 	if err != nil {
-		return "", refundError(err)
+		return "", refundError("refund", err)
 	}
 	return refund.ID, nil
+}
+
+// Refunds lists the refunds of a payment intent, every page, each with its payment intent,
+// status, amount, creation time and the checkout its metadata names. A failure is a
+// *domain.RefundError, classified as Refund's.
+func (c *Client) Refunds(ctx context.Context, paymentIntent string) ([]domain.ProviderRefund, error) {
+	params := &stripe.RefundListParams{PaymentIntent: stripe.String(paymentIntent)}
+	params.Limit = stripe.Int64(listPage)
+	params.Context = ctx
+	var out []domain.ProviderRefund
+	it := c.api.Refunds.List(params)
+	for it.Next() {
+		r := it.Refund()
+		pr := domain.ProviderRefund{ID: r.ID, Status: string(r.Status), Amount: r.Amount, Created: time.Unix(r.Created, 0).UTC(), CheckoutID: r.Metadata["checkoutId"]}
+		if r.PaymentIntent != nil {
+			pr.PaymentIntent = r.PaymentIntent.ID
+		}
+		out = append(out, pr)
+	}
+	if err := it.Err(); err != nil {
+		return nil, refundError("list refunds", err)
+	}
+	return out, nil
 }
 
 // refundError classifies a failed refund call (domain.RefundError, where the rules are
 // explained): Stripe's Stripe-Should-Retry header decides when it is sent; otherwise no answer
 // from Stripe, 409 (a request with the same idempotency key in flight), 429 and lock_timeout
 // (rate limited, or an object locked by another request) and 5xx are temporary; every other
-// 4xx (400 invalid_request_error such as charge_already_refunded, charge_disputed or
-// amount_too_large, 402 card errors, 404 resource_missing, 401 and 403 for a key revoked or
-// without the refund permission) is permanent, since Stripe answers it the same until someone
-// changes something there. The message is describe's, with no secret.
-func refundError(err error) *domain.RefundError {
-	out := &domain.RefundError{Message: "stripe: refund: " + describe(err).Error()}
+// 4xx (400 invalid_request_error such as charge_disputed or amount_too_large, 402 card errors,
+// 404 resource_missing, 401 and 403 for a key revoked or without the refund permission) is
+// permanent, since Stripe answers it the same until someone changes something there.
+// charge_already_refunded is marked as such. The message is describe's, with no secret.
+func refundError(op string, err error) *domain.RefundError {
+	out := &domain.RefundError{Message: "stripe: " + op + ": " + describe(err).Error()}
 	var se *stripe.Error
 	if !errors.As(err, &se) {
 		return out
 	}
 	out.Code = string(se.Code)
+	out.AlreadyRefunded = se.Code == stripe.ErrorCodeChargeAlreadyRefunded
 	switch shouldRetry(se) {
 	case "true":
 	case "false":

@@ -95,8 +95,9 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 
 // TestRefundFailuresAreClassified: Stripe's answers to a refund, from a loopback server speaking
 // its refunds API, are temporary (no answer, 409, 429, lock_timeout, 5xx) or permanent (any
-// other 4xx), unless Stripe's Stripe-Should-Retry header says otherwise, with Stripe's code
-// and a message that never quotes the key (401, and 403 for a restricted key).
+// other 4xx), unless Stripe's Stripe-Should-Retry header says otherwise, with Stripe's code, a
+// mark on charge_already_refunded, and a message that never quotes the key (401, and 403 for a
+// restricted key).
 func TestRefundFailuresAreClassified(t *testing.T) {
 	for _, tc := range []struct {
 		status          int
@@ -143,7 +144,7 @@ func TestRefundFailuresAreClassified(t *testing.T) {
 		_, err := client(t, stripe.URL).Refund(t.Context(), domain.Refund{PaymentIntent: "pi_1", IdempotencyKey: "podium-refund-ord_1"})
 		stripe.Close()
 		var refusal *domain.RefundError
-		if !errors.As(err, &refusal) || refusal.Permanent != tc.permanent || refusal.Code != tc.code ||
+		if !errors.As(err, &refusal) || refusal.Permanent != tc.permanent || refusal.Code != tc.code || refusal.AlreadyRefunded != (tc.code == "charge_already_refunded") ||
 			!strings.Contains(refusal.Message, tc.messageContains) || strings.Contains(refusal.Message, "_test_") {
 			t.Errorf("HTTP %d %s (Stripe-Should-Retry %q): %#v, want permanent %v with code %q", tc.status, tc.code, tc.shouldRetry, refusal, tc.permanent, tc.code)
 		}
@@ -152,6 +153,31 @@ func TestRefundFailuresAreClassified(t *testing.T) {
 	var refusal *domain.RefundError
 	if !errors.As(err, &refusal) || refusal.Permanent || refusal.Code != "" {
 		t.Errorf("Stripe unreachable: %#v, want a temporary failure", err)
+	}
+}
+
+// TestRefundsOfAPaymentOnStripeMock: a payment's refunds are listed (stripe-mock checks the
+// request) with their payment intent, status, amount and the checkout their metadata names:
+// stripe-mock's fixture (of no payment intent) and those made through the proxy.
+func TestRefundsOfAPaymentOnStripeMock(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	c := client(t, proxy.URL)
+	id, err := c.Refund(t.Context(), domain.Refund{PaymentIntent: "pi_listed", IdempotencyKey: "podium-refund-ord_1", Metadata: map[string]string{"checkoutId": "chk_1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := c.Refunds(t.Context(), "pi_listed")
+	if err != nil || len(listed) != 2 {
+		t.Fatalf("refunds %+v %v, want the fixture and the one made", listed, err)
+	}
+	if q := proxy.Last(checkouttest.RouteListRefunds); q.Get("payment_intent") != "pi_listed" || q.Get("limit") != "100" {
+		t.Fatalf("list query %v", q)
+	}
+	if r := listed[1]; r.ID != id || r.PaymentIntent != "pi_listed" || r.CheckoutID != "chk_1" || r.Status != "succeeded" || r.Amount <= 0 || r.Created.IsZero() {
+		t.Fatalf("the refund made: %+v", r)
+	}
+	if r := listed[0]; r.PaymentIntent != "" || r.CheckoutID != "" {
+		t.Fatalf("stripe-mock's fixture: %+v", r)
 	}
 }
 
@@ -166,6 +192,10 @@ func TestStripeFailuresAreErrors(t *testing.T) {
 	}
 	if _, err := client(t, proxy.URL).RecentSessions(t.Context(), time.Now().Add(-time.Hour)); err == nil {
 		t.Fatal("no error listing sessions while Stripe is down")
+	}
+	var refusal *domain.RefundError
+	if _, err := client(t, proxy.URL).Refunds(t.Context(), "pi_1"); !errors.As(err, &refusal) || refusal.Permanent {
+		t.Fatalf("listing refunds while Stripe is down: %#v, want a temporary failure", err)
 	}
 }
 

@@ -46,6 +46,7 @@ func updateParams(c domain.Checkout) db.UpdateCheckoutParams {
 		RefundReason: nilIfEmpty(c.RefundReason), RefundAttempts: int32(min(c.RefundAttempts, math.MaxInt32)), //nolint:gosec // bounded just before
 		RefundNextAttemptAt: c.RefundNextAttemptAt, RefundErrorCode: nilIfEmpty(c.RefundErrorCode),
 		RefundErrorMessage: nilIfEmpty(c.RefundErrorMessage), RefundFailedAt: c.RefundFailedAt,
+		RefundClaim: int32(min(c.RefundClaim, math.MaxInt32)), RefundClaimedUntil: c.RefundClaimedUntil, //nolint:gosec // bounded just before
 	}
 }
 
@@ -61,6 +62,7 @@ func toCheckout(row db.Checkout) (domain.Checkout, error) {
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(), PaidAt: utc(row.PaidAt), CompletedAt: utc(row.CompletedAt),
 		RefundAttempts: int(row.RefundAttempts), RefundNextAttemptAt: utc(row.RefundNextAttemptAt),
 		RefundErrorCode: deref(row.RefundErrorCode), RefundErrorMessage: deref(row.RefundErrorMessage), RefundFailedAt: utc(row.RefundFailedAt),
+		RefundClaim: int(row.RefundClaim), RefundClaimedUntil: utc(row.RefundClaimedUntil),
 	}
 	if err := json.Unmarshal(row.Quote, &c.Quote); err != nil {
 		return domain.Checkout{}, fmt.Errorf("checkout %s quote: %w", row.ID, err)

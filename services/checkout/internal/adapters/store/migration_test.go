@@ -12,6 +12,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/checkout/internal/adapters/store"
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
@@ -41,8 +42,9 @@ func migrationsBefore(t *testing.T, first string) postgres.Migrations {
 // TestRefundWorkerMigrationsRunOnALiveTable: checkouts is written while the migrations run, so
 // none may queue the writes behind a lock it waits for: while a transaction holds checkouts
 // (a long read), the migration gives up at its lock_timeout (55P03) instead of waiting, and,
-// run again once the reader is gone, completes: the state check validated, the new indexes
-// valid and the old one gone.
+// run again once the reader is gone, completes: the refund columns, the state check
+// validated, the new indexes valid and the old one gone, and a refund an older version
+// decided (no next attempt) claimed at once.
 func TestRefundWorkerMigrationsRunOnALiveTable(t *testing.T) {
 	url := testkit.DatabaseURL(t, migrationsBefore(t, "00006_"))
 	pool, err := postgres.Connect(t.Context(), url, postgres.Options{MaxConns: 4})
@@ -89,5 +91,9 @@ func TestRefundWorkerMigrationsRunOnALiveTable(t *testing.T) {
 		WHERE c.relname IN ('checkouts_refunds_due', 'checkouts_refunds_failed', 'checkouts_processing', 'checkouts_refund_pending')`).Scan(&valid, &old); err != nil ||
 		valid != 3 || old != 0 {
 		t.Fatalf("%d of the 3 new indexes valid, the old one left %d times (%v)", valid, old, err)
+	}
+	c, ok, err := store.New(pool).ClaimRefund(t.Context(), t0, time.Minute)
+	if err != nil || !ok || c.ID != "chk_old" || c.RefundClaim != 1 || c.PaymentIntent != "pi_old" {
+		t.Fatalf("the refund decided before the migration: %+v %v %v", c, ok, err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/store"
 	"github.com/podiumhq/podium/services/checkout/internal/app"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
@@ -27,58 +29,72 @@ func pendingRefund(t *testing.T, repo *store.Repository, id string, decided time
 	}
 }
 
-// TestRefundsAreClaimedByOneWorkerAtATime: workers claiming at once each get different due
-// refunds, every due one is claimed once, none before it is due, and a claimed refund is
-// claimed again only once its lease ended.
+// dbNow reads the database's clock, which claims' leases are measured on.
+func dbNow(t *testing.T, pool *pgxpool.Pool) time.Time {
+	t.Helper()
+	var now time.Time
+	if err := pool.QueryRow(t.Context(), `SELECT now()`).Scan(&now); err != nil {
+		t.Fatal(err)
+	}
+	return now
+}
+
+// TestRefundsAreClaimedByOneWorkerAtATime: workers claiming at once each get a different due
+// refund, one at a time; every due one is claimed once, none before it is due, each with its
+// first claim and a lease on the database's clock; a claimed refund is claimed again only once
+// its lease ended, with its next claim.
 func TestRefundsAreClaimedByOneWorkerAtATime(t *testing.T) {
-	repo := store.New(checkouttest.Pool(t))
+	pool := checkouttest.Pool(t)
+	repo := store.New(pool)
 	ctx := t.Context()
-	for i := range 30 {
+	for i := range 12 {
 		pendingRefund(t, repo, fmt.Sprintf("chk_due_%02d", i), t0)
 	}
 	pendingRefund(t, repo, "chk_later", t0.Add(time.Hour))
-	now, lease := t0.Add(time.Minute), t0.Add(2*time.Minute)
+	now, lease, before := t0.Add(time.Minute), 5*time.Minute, dbNow(t, pool)
 	var mu sync.Mutex
 	claimed := map[string]int{}
 	var wg sync.WaitGroup
-	for range 6 {
+	for range 4 {
 		wg.Go(func() {
-			got, err := repo.ClaimRefunds(ctx, now, lease, 4)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			mu.Lock()
-			defer mu.Unlock()
-			for _, c := range got {
+			for {
+				c, ok, err := repo.ClaimRefund(ctx, now, lease)
+				if err != nil || !ok {
+					if err != nil {
+						t.Error(err)
+					}
+					return
+				}
+				mu.Lock()
 				claimed[c.ID]++
-				if c.State != domain.StateRefundPending || !c.RefundNextAttemptAt.Equal(lease) {
-					t.Errorf("claimed %s: %s, next attempt %v", c.ID, c.State, c.RefundNextAttemptAt)
+				mu.Unlock()
+				if c.State != domain.StateRefundPending || c.RefundClaim != 1 || c.RefundClaimedUntil == nil || c.RefundClaimedUntil.Before(before.Add(lease)) ||
+					!c.RefundNextAttemptAt.Equal(t0) {
+					t.Errorf("claimed %s: %s, claim %d until %v, next attempt %v", c.ID, c.State, c.RefundClaim, c.RefundClaimedUntil, c.RefundNextAttemptAt)
 				}
 			}
 		})
 	}
 	wg.Wait()
-	rest, err := repo.ClaimRefunds(ctx, now, lease, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range rest {
-		claimed[c.ID]++
-	}
 	for id, n := range claimed {
 		if n != 1 || id == "chk_later" {
 			t.Errorf("%s claimed %d times", id, n)
 		}
 	}
-	if len(claimed) != 30 {
-		t.Fatalf("%d refunds claimed, want the 30 due", len(claimed))
+	if len(claimed) != 12 {
+		t.Fatalf("%d refunds claimed, want the 12 due", len(claimed))
 	}
-	if again, err := repo.ClaimRefunds(ctx, lease.Add(-time.Microsecond), lease.Add(time.Minute), 100); err != nil || len(again) != 0 {
-		t.Fatalf("claimed again within the lease: %d %v", len(again), err)
+	if c, ok, err := repo.ClaimRefund(ctx, t0.Add(2*time.Hour), lease); err != nil || !ok || c.ID != "chk_later" {
+		t.Fatalf("once due, the later refund: %s %v %v", c.ID, ok, err)
 	}
-	if again, err := repo.ClaimRefunds(ctx, lease, lease.Add(time.Minute), 100); err != nil || len(again) != 30 {
-		t.Fatalf("claimed again once the lease ended: %d, want 30 (%v)", len(again), err)
+	if _, ok, err := repo.ClaimRefund(ctx, t0.Add(2*time.Hour), lease); err != nil || ok {
+		t.Fatalf("claimed again within the leases: %v %v", ok, err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE checkouts SET refund_claimed_until = now() - interval '1 second' WHERE id = 'chk_due_03'`); err != nil {
+		t.Fatal(err)
+	}
+	if c, ok, err := repo.ClaimRefund(ctx, now, lease); err != nil || !ok || c.ID != "chk_due_03" || c.RefundClaim != 2 {
+		t.Fatalf("claimed again once the lease ended: %s claim %d (%v %v), want chk_due_03's second", c.ID, c.RefundClaim, ok, err)
 	}
 }
 
@@ -92,10 +108,10 @@ func TestARefundDecidedByAnOlderVersionIsClaimed(t *testing.T) {
 	if _, err := pool.Exec(t.Context(), `UPDATE checkouts SET refund_next_attempt_at = NULL WHERE id = 'chk_old'`); err != nil {
 		t.Fatal(err)
 	}
-	first, err1 := repo.ClaimRefunds(t.Context(), t0, t0.Add(time.Minute), 1)
-	second, err2 := repo.ClaimRefunds(t.Context(), t0, t0.Add(time.Minute), 1)
-	if err := errors.Join(err1, err2); err != nil || len(first) != 1 || len(second) != 1 || first[0].ID != "chk_old" || second[0].ID != "chk_new" {
-		t.Fatalf("claimed %d then %d (%v), want the older version's first, then the other", len(first), len(second), err)
+	first, ok1, err1 := repo.ClaimRefund(t.Context(), t0, time.Minute)
+	second, ok2, err2 := repo.ClaimRefund(t.Context(), t0, time.Minute)
+	if err := errors.Join(err1, err2); err != nil || !ok1 || !ok2 || first.ID != "chk_old" || second.ID != "chk_new" {
+		t.Fatalf("claimed %s then %s (%v %v %v), want the older version's first", first.ID, second.ID, ok1, ok2, err)
 	}
 }
 
@@ -111,7 +127,7 @@ func TestFailedRefundsAreListedWithTheirRefusal(t *testing.T) {
 		}
 		at := t0.Add(time.Duration(2-i) * time.Minute)
 		if _, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: id}}, func(c *domain.Checkout) ([]domain.Message, error) {
-			c.RefundRefused(&domain.RefundError{Code: "charge_disputed", Message: "Charge ch_1 is disputed.", Permanent: true}, at)
+			c.RefundRefused(c.RefundClaim, &domain.RefundError{Code: "charge_disputed", Message: "Charge ch_1 is disputed.", Permanent: true}, at)
 			return nil, nil
 		}); err != nil {
 			t.Fatal(err)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -239,14 +238,18 @@ func (r *Repository) StaleCheckouts(ctx context.Context, before time.Time) ([]st
 	return ids, nil
 }
 
-// ClaimRefunds claims up to limit refunds due at now for the caller until leaseUntil (see
-// app.Repository), in one statement that holds no lock beyond it.
-func (r *Repository) ClaimRefunds(ctx context.Context, now, leaseUntil time.Time, limit int) ([]domain.Checkout, error) {
-	rows, err := r.q.ClaimRefunds(ctx, db.ClaimRefundsParams{Now: now, LeaseUntil: leaseUntil, MaxClaims: int32(min(limit, math.MaxInt32))}) //nolint:gosec // bounded just before
-	if err != nil {
-		return nil, fmt.Errorf("claim refunds: %w", err)
+// ClaimRefund claims the refund due longest at now for the caller, for lease on the database's
+// clock (see app.Repository), in one statement that holds no lock beyond it.
+func (r *Repository) ClaimRefund(ctx context.Context, now time.Time, lease time.Duration) (domain.Checkout, bool, error) {
+	row, err := r.q.ClaimRefund(ctx, db.ClaimRefundParams{Now: now, LeaseSeconds: lease.Seconds()})
+	if postgres.IsNoRows(err) {
+		return domain.Checkout{}, false, nil
 	}
-	return toCheckouts(rows)
+	if err != nil {
+		return domain.Checkout{}, false, fmt.Errorf("claim refund: %w", err)
+	}
+	c, err := toCheckout(row)
+	return c, err == nil, err
 }
 
 // FailedRefunds lists the checkouts whose refund the payment provider refused for good, the

@@ -45,82 +45,73 @@ func (q *Queries) CheckoutIDsBySession(ctx context.Context, sessionID *string) (
 	return items, nil
 }
 
-const claimRefunds = `-- name: ClaimRefunds :many
-UPDATE checkouts SET refund_next_attempt_at = $1::timestamptz
-WHERE id IN (
+const claimRefund = `-- name: ClaimRefund :one
+UPDATE checkouts SET
+    refund_claim = refund_claim + 1,
+    refund_claimed_until = now() + make_interval(secs => $1::float8)
+WHERE id = (
     SELECT due.id FROM checkouts due
     WHERE due.state = 'REFUND_PENDING'
       AND (due.refund_next_attempt_at IS NULL OR due.refund_next_attempt_at <= $2::timestamptz)
-    ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT $3 FOR UPDATE SKIP LOCKED
+      AND (due.refund_claimed_until IS NULL OR due.refund_claimed_until <= now())
+    ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED
 )
 RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at
 `
 
-type ClaimRefundsParams struct {
-	LeaseUntil time.Time
-	Now        time.Time
-	MaxClaims  int32
+type ClaimRefundParams struct {
+	LeaseSeconds float64
+	Now          time.Time
 }
 
-// Claims up to max_claims refunds due at now, the longest due first (a refund decided by an
-// older version has no next attempt and is due at once), for one worker until lease_until:
-// rows another transaction holds are skipped, and no lock outlives the statement.
-func (q *Queries) ClaimRefunds(ctx context.Context, arg ClaimRefundsParams) ([]Checkout, error) {
-	rows, err := q.db.Query(ctx, claimRefunds, arg.LeaseUntil, arg.Now, arg.MaxClaims)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var items []Checkout
-	for rows.Next() {
-		var i Checkout
-		if err := rows.Scan(
-			&i.ID,
-			&i.OrganizerID,
-			&i.KeyID,
-			&i.IdempotencyKey,
-			&i.EventID,
-			&i.State,
-			&i.Currency,
-			&i.Total,
-			&i.Quote,
-			&i.Promocode,
-			&i.PromocodeState,
-			&i.PurchaserEmail,
-			&i.PurchaserName,
-			&i.LegalSignature,
-			&i.IpEnrichment,
-			&i.Deferred,
-			&i.OrderID,
-			&i.SessionID,
-			&i.SessionUrl,
-			&i.PaymentIntent,
-			&i.AmountPaid,
-			&i.RefundID,
-			&i.HoldExpiresAt,
-			&i.SessionExpiresAt,
-			&i.CreatedAt,
-			&i.UpdatedAt,
-			&i.PaidAt,
-			&i.CompletedAt,
-			&i.PromocodeMaxUses,
-			&i.RefundReason,
-			&i.RefundAttempts,
-			&i.RefundNextAttemptAt,
-			&i.RefundClaim,
-			&i.RefundClaimedUntil,
-			&i.RefundErrorCode,
-			&i.RefundErrorMessage,
-			&i.RefundFailedAt,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
+// Claims the refund due longest at now (the service's clock; a refund decided by an older
+// version has no next attempt and is due at once) that no worker holds, for one worker: its
+// claim count grows by one and its lease ends lease_seconds after the database's now(), so
+// the instances' clocks do not matter. A row another transaction holds is skipped, and no lock
+// outlives the statement.
+func (q *Queries) ClaimRefund(ctx context.Context, arg ClaimRefundParams) (Checkout, error) {
+	row := q.db.QueryRow(ctx, claimRefund, arg.LeaseSeconds, arg.Now)
+	var i Checkout
+	err := row.Scan(
+		&i.ID,
+		&i.OrganizerID,
+		&i.KeyID,
+		&i.IdempotencyKey,
+		&i.EventID,
+		&i.State,
+		&i.Currency,
+		&i.Total,
+		&i.Quote,
+		&i.Promocode,
+		&i.PromocodeState,
+		&i.PurchaserEmail,
+		&i.PurchaserName,
+		&i.LegalSignature,
+		&i.IpEnrichment,
+		&i.Deferred,
+		&i.OrderID,
+		&i.SessionID,
+		&i.SessionUrl,
+		&i.PaymentIntent,
+		&i.AmountPaid,
+		&i.RefundID,
+		&i.HoldExpiresAt,
+		&i.SessionExpiresAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.PaidAt,
+		&i.CompletedAt,
+		&i.PromocodeMaxUses,
+		&i.RefundReason,
+		&i.RefundAttempts,
+		&i.RefundNextAttemptAt,
+		&i.RefundClaim,
+		&i.RefundClaimedUntil,
+		&i.RefundErrorCode,
+		&i.RefundErrorMessage,
+		&i.RefundFailedAt,
+	)
+	return i, err
 }
 
 const failedRefunds = `-- name: FailedRefunds :many
@@ -374,7 +365,8 @@ UPDATE checkouts SET
     state = $2, promocode_state = $3, order_id = $4, session_id = $5, session_url = $6,
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
     updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14, refund_attempts = $15,
-    refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19
+    refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19,
+    refund_claim = $20, refund_claimed_until = $21
 WHERE id = $1
 `
 
@@ -398,6 +390,8 @@ type UpdateCheckoutParams struct {
 	RefundErrorCode     *string
 	RefundErrorMessage  *string
 	RefundFailedAt      *time.Time
+	RefundClaim         int32
+	RefundClaimedUntil  *time.Time
 }
 
 func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) error {
@@ -421,6 +415,8 @@ func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) 
 		arg.RefundErrorCode,
 		arg.RefundErrorMessage,
 		arg.RefundFailedAt,
+		arg.RefundClaim,
+		arg.RefundClaimedUntil,
 	)
 	return err
 }

@@ -24,22 +24,28 @@ UPDATE checkouts SET
     state = $2, promocode_state = $3, order_id = $4, session_id = $5, session_url = $6,
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
     updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14, refund_attempts = $15,
-    refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19
+    refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19,
+    refund_claim = $20, refund_claimed_until = $21
 WHERE id = $1;
 
 -- name: StaleCheckouts :many
 SELECT id FROM checkouts WHERE state = 'CREATED' AND created_at < $1 ORDER BY created_at LIMIT 500;
 
--- name: ClaimRefunds :many
--- Claims up to max_claims refunds due at now, the longest due first (a refund decided by an
--- older version has no next attempt and is due at once), for one worker until lease_until:
--- rows another transaction holds are skipped, and no lock outlives the statement.
-UPDATE checkouts SET refund_next_attempt_at = sqlc.arg(lease_until)::timestamptz
-WHERE id IN (
+-- name: ClaimRefund :one
+-- Claims the refund due longest at now (the service's clock; a refund decided by an older
+-- version has no next attempt and is due at once) that no worker holds, for one worker: its
+-- claim count grows by one and its lease ends lease_seconds after the database's now(), so
+-- the instances' clocks do not matter. A row another transaction holds is skipped, and no lock
+-- outlives the statement.
+UPDATE checkouts SET
+    refund_claim = refund_claim + 1,
+    refund_claimed_until = now() + make_interval(secs => sqlc.arg(lease_seconds)::float8)
+WHERE id = (
     SELECT due.id FROM checkouts due
     WHERE due.state = 'REFUND_PENDING'
       AND (due.refund_next_attempt_at IS NULL OR due.refund_next_attempt_at <= sqlc.arg(now)::timestamptz)
-    ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT sqlc.arg(max_claims) FOR UPDATE SKIP LOCKED
+      AND (due.refund_claimed_until IS NULL OR due.refund_claimed_until <= now())
+    ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED
 )
 RETURNING *;
 
