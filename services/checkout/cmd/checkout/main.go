@@ -2,8 +2,8 @@
 // summary and session, Stripe webhook), the outbox relay, the order-events consumer, the
 // refund worker, the sweeper and the reconciler; `checkout migrate` applies the database
 // migrations; `checkout dead-letters list|replay` shows and replays the order events its
-// consumer could never handle; `checkout refunds list|retry` shows the refunds Stripe refused
-// for good and hands them back to the refund workers.
+// consumer could never handle; `checkout refunds list|retry` shows the refunds that failed for
+// good and hands them back to the refund workers.
 package main
 
 import (

@@ -13,7 +13,7 @@ import (
 	"github.com/podiumhq/podium/services/checkout/internal/cli"
 )
 
-// refunds is the operator command on the refunds Stripe refused for good. It works on
+// refunds is the operator command on the refunds that failed for good. It works on
 // checkout's database directly (DATABASE_URL and the pool's settings only), as migrate does:
 // the running instances' refund workers pick up what it hands back at their next scan.
 func refunds(ctx context.Context, args []string, stdout io.Writer) error {

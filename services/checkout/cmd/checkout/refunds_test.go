@@ -30,9 +30,7 @@ func refusedRefund(t *testing.T, repo *store.Repository, id, message string, at 
 	}
 	if _, _, err := repo.Update(t.Context(), app.Update{Ref: app.CheckoutRef{ID: id}}, func(c *domain.Checkout) ([]domain.Message, error) {
 		c.State, c.OrderID = domain.StatePaid, "ord_"+id
-		if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_" + id}, at); err != nil {
-			return nil, err
-		}
+		c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_" + id}, at)
 		c.RefundClaim = 1
 		c.RefundRefused(1, &domain.RefundError{Code: "charge_disputed", Message: message, Permanent: true}, at)
 		return nil, nil
@@ -104,7 +102,10 @@ func TestRefundsCommandListsAndRetriesRefusedRefunds(t *testing.T) {
 	if _, err := refundsCommand(t, "retry", "chk_nobody"); !errors.Is(err, domain.ErrCheckoutNotFound) {
 		t.Fatalf("retry of an unknown checkout: %v", err)
 	}
-	for _, args := range [][]string{{}, {"retry"}, {"retry", "chk_one", "--all"}, {"list", "chk_one"}, {"list", "--verbose"}, {"forget"}} {
+	for _, args := range [][]string{
+		{}, {"retry"}, {"retry", "chk_one", "--all"}, {"list", "chk_one"}, {"list", "--verbose"}, {"forget"},
+		{"retry", "--payment-intent", "pi_1", "chk_one", "chk_two"}, {"retry", "--payment-intent", "pi_1", "--all"}, {"list", "--payment-intent", "pi_1"},
+	} {
 		if _, err := refundsCommand(t, args...); !errors.Is(err, service.ErrUsage) {
 			t.Errorf("refunds %v: %v, want a usage error", args, err)
 		}
@@ -119,5 +120,39 @@ func TestRefundsCommandListsAndRetriesRefusedRefunds(t *testing.T) {
 	}
 	if lines, err := refundsCommand(t, "list"); err != nil || len(lines) != 0 {
 		t.Fatalf("list after the refunds: %v %v", lines, err)
+	}
+}
+
+// TestRefundsCommandNamesAMissingPayment: a refund with no payment to refund is listed with
+// the code no_payment_to_refund; retrying it without naming the payment is refused (it would
+// fail again at once), and `retry --payment-intent pi_… <id>` makes it due with that payment.
+func TestRefundsCommandNamesAMissingPayment(t *testing.T) {
+	pool := checkouttest.Pool(t)
+	testkit.SetEnv(t, map[string]string{"DATABASE_URL": pool.Config().ConnString()})
+	repo := store.New(pool)
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	c := domain.Checkout{
+		ID: "chk_nopi", OrganizerID: "org_1", KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 5875,
+		PromoState: domain.PromoNone, PurchaserEmail: "a@example.com", PurchaserName: "Ana", HoldExpiresAt: at, CreatedAt: at, UpdatedAt: at,
+	}
+	if _, _, err := repo.CreateCheckout(t.Context(), c); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := repo.Update(t.Context(), app.Update{Ref: app.CheckoutRef{ID: c.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
+		c.State, c.OrderID = domain.StatePaid, "ord_nopi"
+		c.RefundNoPlace(domain.OrderEvent{}, at)
+		return nil, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if lines, err := refundsCommand(t, "list"); err != nil || len(lines) != 1 || lines[0]["code"] != domain.RefundCodeNoPayment || lines[0]["paymentIntent"] != "" {
+		t.Fatalf("list: %v %v", lines, err)
+	}
+	if _, err := refundsCommand(t, "retry", "chk_nopi"); !errors.Is(err, fault.ErrConflict) {
+		t.Fatalf("retry without naming the payment: %v, want a conflict", err)
+	}
+	if lines, err := refundsCommand(t, "retry", "--payment-intent", "pi_found", "chk_nopi"); err != nil || len(lines) != 1 ||
+		lines[0]["state"] != "REFUND_PENDING" || lines[0]["paymentIntent"] != "pi_found" {
+		t.Fatalf("retry naming the payment: %v %v", lines, err)
 	}
 }

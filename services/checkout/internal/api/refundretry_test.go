@@ -150,7 +150,7 @@ func TestALapsedClaimRecordsNothingOverALaterOne(t *testing.T) {
 	if made, err := other.MakeDueRefunds(t.Context()); err != nil || made != (app.MadeRefunds{Refused: 1}) {
 		t.Fatalf("the second claim: %+v %v", made, err)
 	}
-	if _, err := other.RetryRefund(t.Context(), s.CheckoutID); err != nil {
+	if _, err := other.RetryRefund(t.Context(), s.CheckoutID, ""); err != nil {
 		t.Fatal(err)
 	}
 	close(release)

@@ -85,7 +85,7 @@ func TestARefundStripeRefusesForGoodHoldsNoOrderEventBack(t *testing.T) {
 	quiet(t, env, events, refused.OrderID) // and refunds nothing
 
 	env.Stripe.AllowRefunds("pi_refused")
-	if c, err := env.Service.RetryRefund(t.Context(), refused.CheckoutID); err != nil || c.State != domain.StateRefundPending {
+	if c, err := env.Service.RetryRefund(t.Context(), refused.CheckoutID, ""); err != nil || c.State != domain.StateRefundPending {
 		t.Fatalf("operator retry: %+v %v", c, err)
 	}
 	eventually(t, env, refused.CheckoutID, "REFUNDED_NO_PLACE")
@@ -94,4 +94,52 @@ func TestARefundStripeRefusesForGoodHoldsNoOrderEventBack(t *testing.T) {
 		t.Fatalf("payment.refunded names refund %q", id)
 	}
 	quiet(t, env, events, refused.OrderID)
+}
+
+// TestARefundWithNoPaymentWaitsForAnOperator: an unfulfillable order whose checkout records no
+// payment intent (and whose event names none) can never be refunded as it is: the message is
+// done at once (nothing retried in front of its partition), the checkout REFUND_FAILED with
+// no_payment_to_refund, counted once however often the news comes; so is a late payment whose
+// promocode is used up and whose webhook names no payment intent (answered 200).
+func TestARefundWithNoPaymentWaitsForAnOperator(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	counted := checkouttest.Count(t, "checkout.refunds.failed", "code", domain.RefundCodeNoPayment)
+	s := opened(t, env, "")
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", s, true), time.Now()), "applied")
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE checkouts SET payment_intent = NULL WHERE id = $1`, s.CheckoutID); err != nil {
+		t.Fatal(err)
+	}
+	e := domain.OrderEvent{Type: domain.EventOrderUnfulfillable, OrderID: s.OrderID, Reason: "NO_PLACE_LEFT", PaymentRef: s.SessionID}
+	for _, id := range []string{"msg_no_payment", "msg_no_payment", "msg_no_payment_again"} {
+		if err := env.Service.HandleOrderEvent(t.Context(), id, e); err != nil {
+			t.Fatalf("the order event %s: %v, want it done", id, err)
+		}
+	}
+	if r := refundOf(t, env, s.CheckoutID); r.state != "REFUND_FAILED" || r.code != domain.RefundCodeNoPayment || r.failedAt == nil || r.next != nil {
+		t.Fatalf("a refund with no payment: %+v", r)
+	}
+
+	late := opened(t, env, "ONCE")
+	env.Clock.Advance(10*time.Minute + time.Second)
+	opened(t, env, "ONCE")
+	var payload map[string]any
+	if err := json.Unmarshal(stripeEvent(t, "checkout.session.completed", late, true), &payload); err != nil {
+		t.Fatal(err)
+	}
+	payload["data"].(map[string]any)["object"].(map[string]any)["payment_intent"] = nil
+	raw, _ := json.Marshal(payload)
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE checkouts SET payment_intent = NULL WHERE id = $1`, late.CheckoutID); err != nil {
+		t.Fatal(err)
+	}
+	wantWebhook(t, env.SignedWebhook(t, raw, time.Now()), "applied")
+	if r := refundOf(t, env, late.CheckoutID); r.state != "REFUND_FAILED" || r.code != domain.RefundCodeNoPayment {
+		t.Fatalf("a late payment with no payment intent: %+v", r)
+	}
+	if n := checkouttest.Count(t, "checkout.refunds.failed", "code", domain.RefundCodeNoPayment) - counted; n != 2 || env.Stripe.Hits(checkouttest.RouteRefunds) != 0 {
+		t.Fatalf("counted %d refunds with no payment, want 2; %d refund calls", n, env.Stripe.Hits(checkouttest.RouteRefunds))
+	}
+	listed, err := env.Service.FailedRefunds(t.Context())
+	if err != nil || len(listed) != 2 {
+		t.Fatalf("failed refunds listed: %d %v, want both", len(listed), err)
+	}
 }

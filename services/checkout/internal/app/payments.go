@@ -101,26 +101,41 @@ func (s *Service) settlePayment(ctx context.Context, ev domain.PaymentEvent, u U
 		st.already = c.HasOutcome(ev)
 		return c.ApplyPayment(ev, now), nil
 	})
+	failed := false
 	if errors.Is(err, domain.ErrPromocodeExhausted) {
 		st.checkout, st.outcome, err = s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
 			st.already = c.HasOutcome(ev)
-			return nil, c.RefundNoPromocode(ev, now)
+			before := c.State
+			c.RefundNoPromocode(ev, now)
+			failed = before != c.State && c.State == domain.StateRefundFailed
+			return nil, nil
 		})
 	}
 	if err != nil {
 		return settled{}, err
 	}
-	if st.checkout.RefundPending() {
-		s.refundDecided()
-	}
+	s.refundChanged(ctx, st.checkout, failed)
 	return st, nil
+}
+
+// refundChanged follows a decision about a refund just committed: a refund pending wakes the
+// refund worker; one that failed at once (failed: no payment to refund) is counted and
+// logged.
+func (s *Service) refundChanged(ctx context.Context, c domain.Checkout, failed bool) {
+	switch {
+	case c.RefundPending():
+		s.refundDecided()
+	case failed:
+		s.refundFailed(ctx, c)
+	}
 }
 
 // HandleOrderEvent applies an event of registration.orders.v1 once (the inbox dedupes by
 // message id). An unfulfillable order (paid after its hold lapsed, no place left) is refunded
 // in full: the refund is decided in the event's transaction, which is all the message waits
 // for; the refund worker makes it, so one refund Stripe refuses or delays never holds back the
-// order events behind it. Events of orders checkout did not create are recorded and ignored.
+// order events behind it, and one with no payment to refund is REFUND_FAILED at once, for an
+// operator. Events of orders checkout did not create are recorded and ignored.
 func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e domain.OrderEvent) error {
 	switch e.Type {
 	case domain.EventOrderCompleted, domain.EventOrderReleased, domain.EventOrderUnfulfillable:
@@ -132,9 +147,13 @@ func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e doma
 	}
 	now := s.clock()
 	u := Update{Ref: CheckoutRef{OrderID: e.OrderID}, Consumer: ConsumerOrders, MessageID: messageID, RecordUnknown: true}
+	failed := false
 	c, _, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
 		if e.Type == domain.EventOrderUnfulfillable {
-			return nil, c.RefundNoPlace(e, now)
+			before := c.State
+			c.RefundNoPlace(e, now)
+			failed = before != c.State && c.State == domain.StateRefundFailed
+			return nil, nil
 		}
 		c.ApplyOrder(e, now)
 		return nil, nil
@@ -142,8 +161,6 @@ func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e doma
 	if err != nil {
 		return fmt.Errorf("order event %s: %w", e.Type, err)
 	}
-	if c.RefundPending() {
-		s.refundDecided()
-	}
+	s.refundChanged(ctx, c, failed)
 	return nil
 }

@@ -1,6 +1,7 @@
 // Package cli is checkout's operator command on its refunds: `checkout refunds list` shows the
-// refunds Stripe refused for good and `checkout refunds retry` hands them back to the refund
-// workers, through the use cases on checkout's database.
+// refunds that failed for good (refused by Stripe, or with no payment to refund) and
+// `checkout refunds retry` hands them back to the refund workers, through the use cases on
+// checkout's database.
 package cli
 
 import (
@@ -20,22 +21,26 @@ import (
 
 // Usage is the usage of the refunds command.
 const Usage = `
-Refunds Stripe refused for good (database from DATABASE_URL):
+Refunds that failed for good (database from DATABASE_URL):
 
   checkout refunds list
                    print every REFUND_FAILED checkout, one JSON object a line: checkoutId,
-                   orderId, paymentIntent, amount, currency, reason, Stripe's code and message,
-                   attempts, failedAt
+                   orderId, paymentIntent, amount, currency, reason, the code and message
+                   (Stripe's, or no_payment_to_refund), attempts, failedAt
   checkout refunds retry <checkoutId>... | --all
                    once the cause is fixed in Stripe, move the named REFUND_FAILED checkouts
                    (or every one) back to REFUND_PENDING: a running instance's refund worker
-                   makes the refund within seconds, with the same idempotency key; prints each
+                   records the refund that returns the payment, or makes one, within seconds;
+                   prints each
+  checkout refunds retry --payment-intent <pi_…> <checkoutId>
+                   the same for a checkout that records no payment (no_payment_to_refund),
+                   naming the payment to refund
 `
 
 // Refunds are the use cases the command runs.
 type Refunds interface {
 	FailedRefunds(ctx context.Context) ([]domain.Checkout, error)
-	RetryRefund(ctx context.Context, checkoutID string) (domain.Checkout, error)
+	RetryRefund(ctx context.Context, checkoutID, paymentIntent string) (domain.Checkout, error)
 }
 
 // refundLine is one line of the command's output.
@@ -54,12 +59,8 @@ type refundLine struct {
 }
 
 func lineOf(c domain.Checkout) refundLine {
-	amount := c.Total
-	if c.AmountPaid != nil {
-		amount = *c.AmountPaid
-	}
 	return refundLine{
-		CheckoutID: c.ID, OrderID: c.OrderID, State: string(c.State), PaymentIntent: c.PaymentIntent, Amount: amount, Currency: c.Currency,
+		CheckoutID: c.ID, OrderID: c.OrderID, State: string(c.State), PaymentIntent: c.PaymentIntent, Amount: c.RefundAmount(), Currency: c.Currency,
 		Reason: c.RefundReason, Code: c.RefundErrorCode, Message: c.RefundErrorMessage, Attempts: c.RefundAttempts, FailedAt: c.RefundFailedAt,
 	}
 }
@@ -85,6 +86,7 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 	fs := flag.NewFlagSet("refunds "+args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	all := fs.Bool("all", false, "every REFUND_FAILED checkout")
+	paymentIntent := fs.String("payment-intent", "", "the payment to refund, for one checkout")
 	if err := fs.Parse(args[1:]); err != nil {
 		return fmt.Errorf("%w: %w", service.ErrUsage, err)
 	}
@@ -94,7 +96,7 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 		}
 	}
 	switch {
-	case args[0] == "list" && fs.NArg() == 0 && !*all:
+	case args[0] == "list" && fs.NArg() == 0 && !*all && *paymentIntent == "":
 		failed, err := r.FailedRefunds(ctx)
 		if err != nil {
 			return err
@@ -105,8 +107,10 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 			}
 		}
 		return nil
+	case args[0] == "retry" && *paymentIntent != "" && (fs.NArg() != 1 || *all):
+		return fmt.Errorf("%w: refunds retry --payment-intent names one checkout", service.ErrUsage)
 	case args[0] == "retry" && (fs.NArg() > 0) != *all:
-		return retry(ctx, r, fs.Args(), *all, out)
+		return retry(ctx, r, fs.Args(), *all, *paymentIntent, out)
 	case args[0] == "retry":
 		return fmt.Errorf("%w: refunds retry needs checkout ids or --all", service.ErrUsage)
 	case args[0] == "list":
@@ -115,9 +119,10 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 	return fmt.Errorf("%w: unknown refunds command %q", service.ErrUsage, args[0])
 }
 
-// retry moves the named checkouts (every failed one with all) back to REFUND_PENDING and
-// prints each; one that cannot be retried does not hold the others back.
-func retry(ctx context.Context, r Refunds, ids []string, all bool, out io.Writer) error {
+// retry moves the named checkouts (every failed one with all) back to REFUND_PENDING, the one
+// named with paymentIntent, and prints each; one that cannot be retried does not hold the
+// others back.
+func retry(ctx context.Context, r Refunds, ids []string, all bool, paymentIntent string, out io.Writer) error {
 	if all {
 		failed, err := r.FailedRefunds(ctx)
 		if err != nil {
@@ -129,7 +134,7 @@ func retry(ctx context.Context, r Refunds, ids []string, all bool, out io.Writer
 	}
 	var errs []error
 	for _, id := range ids {
-		c, err := r.RetryRefund(ctx, id)
+		c, err := r.RetryRefund(ctx, id, paymentIntent)
 		if err == nil {
 			err = writeLine(out, c)
 		}

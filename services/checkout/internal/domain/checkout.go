@@ -36,9 +36,10 @@ const (
 	// retried after a temporary failure; it ends in one of the two refunded states, or in
 	// REFUND_FAILED.
 	StateRefundPending State = "REFUND_PENDING"
-	// StateRefundFailed: the payment provider refused the refund for good (RefundErrorCode and
-	// RefundErrorMessage say why, see RefundError): nothing is retried until an operator, having
-	// fixed the cause at the provider, moves it back to REFUND_PENDING (RetryRefund).
+	// StateRefundFailed: the payment provider refused the refund for good, or there is no
+	// payment to refund (RefundErrorCode and RefundErrorMessage say why, see RefundError and
+	// RefundCodeNoPayment): nothing is retried until an operator, having fixed the cause, moves
+	// it back to REFUND_PENDING (RetryRefund).
 	StateRefundFailed State = "REFUND_FAILED"
 	// StateRefundedNoPlace: paid after the hold lapsed with no place left; refunded.
 	StateRefundedNoPlace State = "REFUNDED_NO_PLACE"

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
@@ -105,9 +106,9 @@ func TestPromocodeUseFollowsThePayment(t *testing.T) {
 	if c.PromoState != domain.PromoReserved {
 		t.Fatalf("a late payment did not count the promocode again: %s", c.PromoState)
 	}
-	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now); err != nil || c.PromoState != domain.PromoReleased ||
+	if c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now); c.PromoState != domain.PromoReleased ||
 		c.State != domain.StateRefundPending || !c.RefundPending() || c.RefundReason != domain.ReasonNoPlaceLeft {
-		t.Fatalf("refund decided: %v %+v", err, c)
+		t.Fatalf("refund decided: %+v", c)
 	}
 	msgs := c.Refunded("re_1", now)
 	if c.State != domain.StateRefundedNoPlace || c.RefundPending() || c.RefundID != "re_1" {
@@ -148,9 +149,9 @@ func TestALatePaymentWithoutAPromocodeUseIsRefunded(t *testing.T) {
 	}
 	e := pay(domain.PaymentCompleted, true)
 	e.PaymentIntent = "pi_late"
-	if err := c.RefundNoPromocode(e, now); err != nil || c.State != domain.StateRefundPending || c.PromoState != domain.PromoReleased ||
+	if c.RefundNoPromocode(e, now); c.State != domain.StateRefundPending || c.PromoState != domain.PromoReleased ||
 		c.HoldsPromocodeUse(now) || c.PaymentIntent != "pi_late" || *c.AmountPaid != 5875 || !c.PaidOrBeyond() {
-		t.Fatalf("refund decided: %v %+v", err, c)
+		t.Fatalf("refund decided: %+v", c)
 	}
 	c.RefundClaim = 1
 	r := c.Refund()
@@ -169,27 +170,46 @@ func TestALatePaymentWithoutAPromocodeUseIsRefunded(t *testing.T) {
 
 // TestRefundsAreDecidedOnce: a refund is decided once, whatever repeats the news; a free
 // order is refunded at once, with nothing to refund; a payment without a payment intent
-// cannot be refunded.
+// cannot be refunded, and waits for an operator (REFUND_FAILED, no_payment_to_refund) rather
+// than for an event that never comes.
 func TestRefundsAreDecidedOnce(t *testing.T) {
 	c := checkout(domain.StatePaid)
 	c.PaymentIntent = "pi_recorded"
-	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "cs_1"}, now); err != nil || c.PaymentIntent != "pi_recorded" || !c.RefundPending() {
-		t.Fatalf("refund of the recorded payment: %v %+v", err, c)
+	if c.RefundNoPlace(domain.OrderEvent{PaymentRef: "cs_1"}, now); c.PaymentIntent != "pi_recorded" || !c.RefundPending() {
+		t.Fatalf("refund of the recorded payment: %+v", c)
 	}
-	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_other"}, now.Add(time.Minute)); err != nil || c.PaymentIntent != "pi_recorded" || !c.UpdatedAt.Equal(now) {
-		t.Fatalf("a second decision changed the first: %v %+v", err, c)
+	if c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_other"}, now.Add(time.Minute)); c.PaymentIntent != "pi_recorded" || !c.UpdatedAt.Equal(now) {
+		t.Fatalf("a second decision changed the first: %+v", c)
 	}
-	if err := c.RefundNoPromocode(pay(domain.PaymentCompleted, true), now); err != nil || c.RefundReason != domain.ReasonNoPlaceLeft {
-		t.Fatalf("a late payment's refund replaced a pending one: %v %+v", err, c)
+	if c.RefundNoPromocode(pay(domain.PaymentCompleted, true), now); c.RefundReason != domain.ReasonNoPlaceLeft {
+		t.Fatalf("a late payment's refund replaced a pending one: %+v", c)
 	}
 	free := checkout(domain.StatePaid)
 	free.Total = 0
-	if err := free.RefundNoPlace(domain.OrderEvent{}, now); err != nil || free.State != domain.StateRefundedNoPlace || free.Refunded("re_1", now) != nil {
-		t.Fatalf("free order: %v %+v", err, free)
+	if free.RefundNoPlace(domain.OrderEvent{}, now); free.State != domain.StateRefundedNoPlace || free.Refunded("re_1", now) != nil {
+		t.Fatalf("free order: %+v", free)
 	}
 	none := checkout(domain.StatePaid)
-	if err := none.RefundNoPlace(domain.OrderEvent{}, now); err == nil || none.State != domain.StatePaid {
-		t.Fatalf("a refund without a payment intent: %v %+v", err, none)
+	if none.RefundNoPlace(domain.OrderEvent{}, now); none.State != domain.StateRefundFailed || none.RefundErrorCode != domain.RefundCodeNoPayment ||
+		none.RefundErrorMessage == "" || !none.RefundFailedAt.Equal(now) || none.RefundNextAttemptAt != nil || none.PromoState != domain.PromoReleased {
+		t.Fatalf("a refund without a payment intent: %+v", none)
+	}
+	late := checkout(domain.StateOpen)
+	noIntent := pay(domain.PaymentCompleted, true)
+	noIntent.PaymentIntent = ""
+	if late.RefundNoPromocode(noIntent, now); late.State != domain.StateRefundFailed || late.RefundErrorCode != domain.RefundCodeNoPayment ||
+		*late.AmountPaid != 5875 || late.RefundReason != domain.ReasonPromocodeUsedUp {
+		t.Fatalf("a late payment without a payment intent: %+v", late)
+	}
+	if err := late.RetryRefund(now, ""); !errors.Is(err, fault.ErrConflict) || late.State != domain.StateRefundFailed {
+		t.Fatalf("retried with no payment named: %v %s", err, late.State)
+	}
+	if err := late.RetryRefund(now, "ch_1"); !errors.Is(err, fault.ErrConflict) || late.PaymentIntent != "" {
+		t.Fatalf("retried naming a charge: %v %+v", err, late)
+	}
+	if err := late.RetryRefund(now, "pi_found"); err != nil || late.State != domain.StateRefundPending || late.PaymentIntent != "pi_found" ||
+		late.RefundErrorCode != "" || !late.RefundNextAttemptAt.Equal(now) {
+		t.Fatalf("retried naming the payment: %v %+v", err, late)
 	}
 }
 

@@ -42,6 +42,11 @@ import (
 // RefundIdempotencyPrefix starts the payment provider's idempotency key of an order's refund.
 const RefundIdempotencyPrefix = "podium-refund-"
 
+// RefundCodeNoPayment is the code of a refund that cannot be asked for: no payment to refund
+// is recorded (the provider reported none). It is REFUND_FAILED at once, until an operator
+// names the payment (RetryRefund).
+const RefundCodeNoPayment = "no_payment_to_refund"
+
 // Refund is a refund to make through the payment provider.
 type Refund struct {
 	PaymentIntent  string
@@ -55,24 +60,20 @@ func (c *Checkout) RefundPending() bool { return c.State == StateRefundPending }
 // RefundNoPlace decides the refund of an order registration found no place for (a payment
 // after its hold lapsed): the payment to refund is the one e names, else the one recorded. A
 // checkout that charged nothing is REFUNDED_NO_PLACE at once, with nothing to refund or
-// publish; one refunding or refunded already is left as it is.
-func (c *Checkout) RefundNoPlace(e OrderEvent, now time.Time) error {
+// publish; one with no payment to refund is REFUND_FAILED (RefundCodeNoPayment); one refunding
+// or refunded already is left as it is.
+func (c *Checkout) RefundNoPlace(e OrderEvent, now time.Time) {
 	if c.refundStarted() {
-		return nil
+		return
 	}
 	if c.Total == 0 {
 		c.RefundReason = ReasonNoPlaceLeft
 		c.releasePromo()
 		c.set(StateRefundedNoPlace, now)
-		return nil
+		return
 	}
-	pi := c.RefundPaymentIntent(e)
-	if pi == "" {
-		return fmt.Errorf("checkout %s: no payment to refund", c.ID)
-	}
-	c.PaymentIntent = pi
+	c.notePaymentIntent(c.RefundPaymentIntent(e))
 	c.startRefund(ReasonNoPlaceLeft, now)
-	return nil
 }
 
 // RefundPaymentIntent is the payment to refund for an unfulfillable order: the one it names,
@@ -88,15 +89,12 @@ func (c *Checkout) RefundPaymentIntent(e OrderEvent) string {
 // when the checkout's limited promocode had no use left (others took the uses the lapsed hold
 // gave back): the payment, its amount and time are recorded, the use stays given back. A
 // checkout paid or beyond (a delivery of the same payment settled it meanwhile) is left as it
-// is.
-func (c *Checkout) RefundNoPromocode(e PaymentEvent, now time.Time) error {
+// is; one with no payment to refund is REFUND_FAILED (RefundCodeNoPayment).
+func (c *Checkout) RefundNoPromocode(e PaymentEvent, now time.Time) {
 	if c.PaidOrBeyond() {
-		return nil
+		return
 	}
 	c.notePaymentIntent(e.PaymentIntent)
-	if c.PaymentIntent == "" {
-		return fmt.Errorf("checkout %s: no payment to refund", c.ID)
-	}
 	amount := c.Total
 	if e.AmountTotal != nil {
 		amount = *e.AmountTotal
@@ -104,13 +102,22 @@ func (c *Checkout) RefundNoPromocode(e PaymentEvent, now time.Time) error {
 	c.AmountPaid, c.PaidAt = &amount, &now
 	c.SessionID = c.sessionID(e)
 	c.startRefund(ReasonPromocodeUsedUp, now)
-	return nil
 }
 
+// startRefund decides the refund: REFUND_PENDING due at once, or REFUND_FAILED when there is
+// no payment to refund, which asking the provider again and again would never change.
 func (c *Checkout) startRefund(reason string, now time.Time) {
 	c.RefundReason = reason
 	c.releasePromo()
 	c.dueForRefund(now)
+	if c.PaymentIntent == "" {
+		c.RefundNextAttemptAt, c.RefundFailedAt = nil, &now
+		c.RefundErrorCode = RefundCodeNoPayment
+		c.RefundErrorMessage = "no payment to refund is recorded for this checkout (the payment provider reported none): " +
+			"find the payment and retry the refund naming it"
+		c.set(StateRefundFailed, now)
+		return
+	}
 	c.set(StateRefundPending, now)
 }
 
@@ -240,11 +247,19 @@ func (c *Checkout) RefundRefused(claim int, e *RefundError, now time.Time) bool 
 }
 
 // RetryRefund moves a refund the provider refused back to REFUND_PENDING, due at once and with
-// its failures forgotten, once an operator fixed the cause at the provider. A checkout in
-// another state is refused.
-func (c *Checkout) RetryRefund(now time.Time) error {
+// its failures forgotten, once an operator fixed the cause at the provider: paymentIntent,
+// when not empty, names the payment to refund (required when none is recorded). A checkout in
+// another state, or still without a payment, is refused (a conflict).
+func (c *Checkout) RetryRefund(now time.Time, paymentIntent string) error {
 	if c.State != StateRefundFailed {
 		return fault.NewConflict(fmt.Sprintf("checkout %s is %s: only a refund in %s can be retried", c.ID, c.State, StateRefundFailed))
+	}
+	if paymentIntent != "" && !strings.HasPrefix(paymentIntent, "pi_") {
+		return fault.NewConflict(fmt.Sprintf("%q is not a payment intent (pi_…)", paymentIntent))
+	}
+	c.notePaymentIntent(paymentIntent)
+	if c.PaymentIntent == "" {
+		return fault.NewConflict(fmt.Sprintf("checkout %s records no payment to refund: name it (--payment-intent pi_…)", c.ID))
 	}
 	c.dueForRefund(now)
 	c.set(StateRefundPending, now)

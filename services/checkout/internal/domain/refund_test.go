@@ -32,8 +32,8 @@ func TestRefundRetryWait(t *testing.T) {
 // is due.
 func TestRefundAttempts(t *testing.T) {
 	c := checkout(domain.StatePaid)
-	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now); err != nil || c.RefundNextAttemptAt == nil || !c.RefundNextAttemptAt.Equal(now) || c.RefundAttempts != 0 {
-		t.Fatalf("decided: %v %+v", err, c)
+	if c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now); c.RefundNextAttemptAt == nil || !c.RefundNextAttemptAt.Equal(now) || c.RefundAttempts != 0 {
+		t.Fatalf("decided: %+v", c)
 	}
 	later := now.Add(time.Minute)
 	c.RefundClaim = 1
@@ -51,7 +51,7 @@ func TestRefundAttempts(t *testing.T) {
 	if c.RefundRefused(2, refusal, later) || c.RefundRetryLater(2, refusal, later, time.Second) || c.State != domain.StateRefundFailed || c.RefundNextAttemptAt != nil {
 		t.Fatalf("a refused refund changed again: %+v", c)
 	}
-	if err := c.RetryRefund(later); err != nil || c.State != domain.StateRefundPending || !c.RefundNextAttemptAt.Equal(later) || c.RefundAttempts != 0 ||
+	if err := c.RetryRefund(later, ""); err != nil || c.State != domain.StateRefundPending || !c.RefundNextAttemptAt.Equal(later) || c.RefundAttempts != 0 ||
 		c.RefundErrorCode != "" || c.RefundFailedAt != nil || c.RefundClaim != 2 {
 		t.Fatalf("retried: %v %+v", err, c)
 	}
@@ -61,7 +61,7 @@ func TestRefundAttempts(t *testing.T) {
 	if c.Refunded("re_2", later) != nil || c.RefundID != "re_1" {
 		t.Fatalf("a refund recorded twice: %+v", c)
 	}
-	if err := c.RetryRefund(later); !errors.Is(err, fault.ErrConflict) || c.State != domain.StateRefundedNoPlace {
+	if err := c.RetryRefund(later, ""); !errors.Is(err, fault.ErrConflict) || c.State != domain.StateRefundedNoPlace {
 		t.Fatalf("retry of a refunded checkout: %v, %s", err, c.State)
 	}
 }
@@ -71,9 +71,7 @@ func TestRefundAttempts(t *testing.T) {
 // REFUND_FAILED; a refund made is recorded whichever claim made it, also over a refusal.
 func TestOnlyTheLatestClaimRecordsAFailure(t *testing.T) {
 	c := checkout(domain.StatePaid)
-	if err := c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now); err != nil {
-		t.Fatal(err)
-	}
+	c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now)
 	c.RefundClaim = 3 // claims 1 and 2 lapsed
 	refusal := &domain.RefundError{Code: "charge_disputed", Message: "disputed", Permanent: true}
 	if c.RefundRetryLater(2, &domain.RefundError{Message: "timeout"}, now, time.Minute) || c.RefundRefused(1, refusal, now) ||
