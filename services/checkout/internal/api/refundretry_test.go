@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"net/url"
 	"sync/atomic"
 	"testing"
@@ -166,5 +167,35 @@ func TestALapsedClaimRecordsNothingOverALaterOne(t *testing.T) {
 	env.Stripe.AllowRefunds("pi_test_1")
 	if made, err := other.MakeDueRefunds(t.Context()); err != nil || made != (app.MadeRefunds{Made: 1}) {
 		t.Fatalf("after the operator's retry: %+v %v", made, err)
+	}
+}
+
+// TestRefundGaugesShowWhatWaits: the refund worker's scan reads the refunds waiting for an
+// operator and how long the oldest pending one has waited, on the service's clock.
+func TestRefundGaugesShowWhatWaits(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	env.Stripe.RefuseRefunds("pi_refused", 400, "invalid_request_error", "charge_disputed")
+	refused := opened(t, env, "")
+	refused.PaymentIntent = "pi_refused"
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", refused, true), time.Now()), "applied")
+	e := domain.OrderEvent{Type: domain.EventOrderUnfulfillable, OrderID: refused.OrderID, Reason: "NO_PLACE_LEFT", PaymentRef: "pi_refused"}
+	if err := env.Service.HandleOrderEvent(t.Context(), "msg_refused", e); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, env, refused.CheckoutID, "REFUND_FAILED")
+	env.Stripe.RefundsDown.Store(true)
+	decided := env.Clock.Now()
+	env.Clock.Set(decided)
+	pending := decidedRefund(t, env, env.Service)
+	env.Clock.Advance(90 * time.Second)
+	testkit.Eventually(t, 30*time.Second, func() string {
+		failed, age := checkouttest.Gauge(t, "checkout.refunds.awaiting_operator"), checkouttest.Gauge(t, "checkout.refunds.oldest_pending_age")
+		if failed != 1 || age != 90 {
+			return fmt.Sprintf("gauges: %v awaiting an operator, oldest pending %vs; want 1 and 90s", failed, age)
+		}
+		return ""
+	})
+	if st, _ := state(t, env, pending.CheckoutID); st != "REFUND_PENDING" {
+		t.Fatalf("the pending refund is %s", st)
 	}
 }

@@ -144,6 +144,8 @@ type Repository interface {
 	// FailedRefunds lists the checkouts whose refund failed for good (REFUND_FAILED), the
 	// oldest failure first.
 	FailedRefunds(ctx context.Context) ([]domain.Checkout, error)
+	// RefundBacklog reads what waits for the refunds (the refund worker's gauges).
+	RefundBacklog(ctx context.Context) (RefundBacklog, error)
 	// UnsettledCheckouts returns, in one read, the checkouts of the ids that their listed
 	// sessions' outcome could still move: of paid sessions (paid), those not paid or beyond; of
 	// the others (unpaid: expired, or awaiting a delayed payment), those awaiting payment.

@@ -222,12 +222,23 @@ func (s *Service) refundFailed(ctx context.Context, c domain.Checkout) {
 
 // RunRefunder makes the due refunds (MakeDueRefunds) at once, whenever this process decides a
 // refund, and every scan interval (refunds decided elsewhere or before a restart, retries
-// after a temporary failure) until ctx is done. After each pass it calls
+// after a temporary failure) until ctx is done. After each pass it reads what waits (the
+// refunds failed for good, the oldest pending one) for its gauges, and calls
 // Options.RefunderIdle.
 func (s *Service) RunRefunder(ctx context.Context, scan time.Duration) error {
+	gauges, err := observeRefundBacklog()
+	if err != nil {
+		return err
+	}
+	defer gauges.close()
 	for {
 		if _, err := s.MakeDueRefunds(ctx); err != nil && ctx.Err() == nil {
 			s.log.ErrorContext(ctx, "making the due refunds failed; retrying", "err", err)
+		}
+		if b, err := s.repo.RefundBacklog(ctx); err != nil && ctx.Err() == nil {
+			s.log.ErrorContext(ctx, "reading the refunds that wait failed; retrying at the next scan", "err", err)
+		} else if err == nil {
+			gauges.set(b, s.clock())
 		}
 		if s.opts.RefunderIdle != nil {
 			s.opts.RefunderIdle()

@@ -46,3 +46,32 @@ func Count(t testing.TB, name, key, value string) int64 {
 	}
 	return n
 }
+
+// Gauge returns the value of the gauge named name (its single series), or -1 when it reports
+// none.
+func Gauge(t testing.TB, name string) float64 {
+	t.Helper()
+	Count(t, name, "", "") // installs the provider
+	var rm metricdata.ResourceMetrics
+	if err := metrics.reader.Collect(t.Context(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			if m.Name != name {
+				continue
+			}
+			switch g := m.Data.(type) {
+			case metricdata.Gauge[int64]:
+				if len(g.DataPoints) == 1 {
+					return float64(g.DataPoints[0].Value)
+				}
+			case metricdata.Gauge[float64]:
+				if len(g.DataPoints) == 1 {
+					return g.DataPoints[0].Value
+				}
+			}
+		}
+	}
+	return -1
+}

@@ -252,6 +252,25 @@ func (r *Repository) ClaimRefund(ctx context.Context, now time.Time, lease time.
 	return c, err == nil, err
 }
 
+// RefundBacklog reads what waits: the refunds refused for good, and when the oldest pending
+// refund became pending.
+func (r *Repository) RefundBacklog(ctx context.Context) (app.RefundBacklog, error) {
+	failed, err := r.q.FailedRefundCount(ctx)
+	if err != nil {
+		return app.RefundBacklog{}, fmt.Errorf("failed refunds: %w", err)
+	}
+	oldest, err := r.q.OldestPendingRefund(ctx)
+	if err != nil {
+		return app.RefundBacklog{}, fmt.Errorf("oldest pending refund: %w", err)
+	}
+	b := app.RefundBacklog{Failed: failed}
+	if len(oldest) > 0 {
+		since := oldest[0].UTC()
+		b.OldestPendingSince = &since
+	}
+	return b, nil
+}
+
 // FailedRefunds lists the checkouts whose refund the payment provider refused for good, the
 // oldest refusal first.
 func (r *Repository) FailedRefunds(ctx context.Context) ([]domain.Checkout, error) {

@@ -114,6 +114,17 @@ func (q *Queries) ClaimRefund(ctx context.Context, arg ClaimRefundParams) (Check
 	return i, err
 }
 
+const failedRefundCount = `-- name: FailedRefundCount :one
+SELECT count(*) FROM checkouts WHERE state = 'REFUND_FAILED'
+`
+
+func (q *Queries) FailedRefundCount(ctx context.Context) (int64, error) {
+	row := q.db.QueryRow(ctx, failedRefundCount)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const failedRefunds = `-- name: FailedRefunds :many
 SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
 `
@@ -334,6 +345,31 @@ func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) 
 		return 0, err
 	}
 	return result.RowsAffected(), nil
+}
+
+const oldestPendingRefund = `-- name: OldestPendingRefund :many
+SELECT updated_at FROM checkouts WHERE state = 'REFUND_PENDING' ORDER BY updated_at LIMIT 1
+`
+
+// When the oldest pending refund became pending (none, or one row).
+func (q *Queries) OldestPendingRefund(ctx context.Context) ([]time.Time, error) {
+	rows, err := q.db.Query(ctx, oldestPendingRefund)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []time.Time
+	for rows.Next() {
+		var updated_at time.Time
+		if err := rows.Scan(&updated_at); err != nil {
+			return nil, err
+		}
+		items = append(items, updated_at)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const staleCheckouts = `-- name: StaleCheckouts :many

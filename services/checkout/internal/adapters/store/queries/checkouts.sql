@@ -51,3 +51,10 @@ RETURNING *;
 
 -- name: FailedRefunds :many
 SELECT * FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id;
+
+-- name: FailedRefundCount :one
+SELECT count(*) FROM checkouts WHERE state = 'REFUND_FAILED';
+
+-- name: OldestPendingRefund :many
+-- When the oldest pending refund became pending (none, or one row).
+SELECT updated_at FROM checkouts WHERE state = 'REFUND_PENDING' ORDER BY updated_at LIMIT 1;
