@@ -111,9 +111,10 @@ func TestReconcilerRunsInTheBackground(t *testing.T) {
 
 // TestReconciliationReadsOnlyUnsettledCheckoutsFromItsMark: Stripe lists twelve sessions whose
 // payment checkout applied. The first reconciliation lists from the lookback (48 hours) and
-// reads the database three times whatever the number of sessions: the mark, the checkouts an
-// outcome could still move (none), the new mark, a minute before the newest session. The next
-// one lists from that mark only, and is given the newest session alone.
+// reads the database four times whatever the number of sessions: the mark, the checkouts an
+// outcome could still move (none), the new mark, a minute before the newest session, and the
+// checkouts awaiting a delayed payment (none). The next one lists from that mark only, and is
+// given the newest session alone.
 func TestReconciliationReadsOnlyUnsettledCheckoutsFromItsMark(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	now := env.Clock.Now().Truncate(time.Second)
@@ -135,8 +136,8 @@ func TestReconciliationReadsOnlyUnsettledCheckoutsFromItsMark(t *testing.T) {
 	if q := env.Stripe.Last(checkouttest.RouteListSessions).Get("created[gte]"); q != strconv.FormatInt(now.Add(-48*time.Hour).Unix(), 10) {
 		t.Fatalf("first list from %s, want the lookback's %d", q, now.Add(-48*time.Hour).Unix())
 	}
-	if n := queries.Count(); n > 3 {
-		t.Fatalf("%d queries to reconcile %d settled sessions, want 3 at most", n, sessions)
+	if n := queries.Count(); n > 4 {
+		t.Fatalf("%d queries to reconcile %d settled sessions, want 4 at most", n, sessions)
 	}
 	queries.Reset()
 	r, err = svc.Reconcile(t.Context())
@@ -144,8 +145,8 @@ func TestReconciliationReadsOnlyUnsettledCheckoutsFromItsMark(t *testing.T) {
 	if q := env.Stripe.Last(checkouttest.RouteListSessions).Get("created[gte]"); err != nil || q != strconv.FormatInt(mark.Unix(), 10) || r.Listed != 1 {
 		t.Fatalf("second list from %s, %d sessions (%v); want from %d, a minute before the newest, and the newest only", q, r.Listed, err, mark.Unix())
 	}
-	if n := queries.Count(); n > 3 {
-		t.Fatalf("%d queries for the second reconciliation, want 3 at most", n)
+	if n := queries.Count(); n > 4 {
+		t.Fatalf("%d queries for the second reconciliation, want 4 at most", n)
 	}
 }
 
@@ -182,5 +183,129 @@ func TestReconciliationMarkWaitsForOpenSessions(t *testing.T) {
 	}
 	if st, _ := state(t, env, open.CheckoutID); st != "PAID" {
 		t.Fatalf("the session paid without a webhook left its checkout %s", st)
+	}
+}
+
+// withSession gives s a session id of its own (stripe-mock gives every session the same one),
+// in checkout's record too.
+func withSession(t *testing.T, env *checkouttest.Env, s checkouttest.StripeSession, id string) checkouttest.StripeSession {
+	t.Helper()
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE checkouts SET session_id = $2 WHERE id = $1`, s.CheckoutID, id); err != nil {
+		t.Fatal(err)
+	}
+	s.SessionID = id
+	return s
+}
+
+// TestDelayedPaymentsHoldNoMark: sessions completed with a delayed payment method (a bank
+// debit may take days) do not hold the mark back: the mark moves a minute before the newest
+// session although two of them still await their payment, one whose completion no webhook
+// reported (its checkout moved to PROCESSING by the listing). Their checkouts are followed by
+// reading their sessions by id, a read each per run, however old: once Stripe says one was
+// paid and the other's payment failed (its payment intent needs another payment method), with
+// no webhook, the next run settles both (PAID with payment.succeeded, PAYMENT_FAILED with
+// payment.failed) and counts them.
+func TestDelayedPaymentsHoldNoMark(t *testing.T) {
+	env := start(t, checkouttest.Options{Kafka: true})
+	events := payments(t, env)
+	now := env.Clock.Now().Truncate(time.Second)
+	env.Clock.Set(now)
+	first := now.Add(-2 * time.Hour)
+	debit := withSession(t, env, opened(t, env, ""), "cs_test_debit")
+	lost := withSession(t, env, opened(t, env, ""), "cs_test_lost")
+	paid := withSession(t, env, opened(t, env, ""), "cs_test_paid")
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", debit, false), time.Now()), "applied")
+	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", paid, true), time.Now()), "applied")
+	if m := next(t, events); m.Headers[broker.HeaderType] != domain.EventPaymentSucceeded {
+		t.Fatalf("message %v", m.Headers)
+	}
+	processing := checkouttest.Count(t, "checkout.reconcile.settled", "outcome", "processing")
+	awaiting := func(s checkouttest.StripeSession, created time.Time, pi map[string]any) map[string]any {
+		f := listed(s, "complete", created)
+		f["payment_status"], f["payment_intent"] = "unpaid", pi
+		return f
+	}
+	env.Stripe.List(awaiting(debit, first, map[string]any{"id": "pi_debit", "object": "payment_intent", "status": "processing"}))
+	env.Stripe.List(awaiting(lost, first.Add(10*time.Minute), map[string]any{"id": "pi_lost", "object": "payment_intent", "status": "processing"}))
+	env.Stripe.List(listed(paid, "complete", first.Add(20*time.Minute)))
+
+	r, err := env.Service.Reconcile(t.Context())
+	if err != nil || r.Processing != 1 || r.Paid+r.Expired+r.Failed != 0 || r.Delayed != 2 || !r.Mark.Equal(first.Add(19*time.Minute)) {
+		t.Fatalf("reconciliation %+v %v, want the lost completion applied, both delayed sessions read and the mark a minute before the newest", r, err)
+	}
+	if n := checkouttest.Count(t, "checkout.reconcile.settled", "outcome", "processing") - processing; n != 1 {
+		t.Fatalf("counted %d completions awaiting a payment, want 1", n)
+	}
+	for _, s := range []checkouttest.StripeSession{debit, lost} {
+		if st, _ := state(t, env, s.CheckoutID); st != "PROCESSING" {
+			t.Fatalf("checkout %s is %s, want PROCESSING", s.CheckoutID, st)
+		}
+	}
+
+	env.Stripe.Unlist()
+	debitPaid := listed(debit, "complete", first)
+	debitPaid["payment_intent"] = map[string]any{"id": "pi_debit", "object": "payment_intent", "status": "succeeded"}
+	env.Stripe.List(debitPaid)
+	env.Stripe.List(awaiting(lost, first.Add(10*time.Minute), map[string]any{"id": "pi_lost", "object": "payment_intent", "status": "requires_payment_method"}))
+	env.Clock.Advance(3 * 24 * time.Hour) // days later: the sessions are far behind the mark and the lookback
+	r, err = env.Service.Reconcile(t.Context())
+	if err != nil || r.Paid != 1 || r.Failed != 1 || r.Delayed != 2 || r.Listed != 0 {
+		t.Fatalf("reconciliation %+v %v, want the delayed payment settled paid and the other failed, read by id", r, err)
+	}
+	if st, _ := state(t, env, debit.CheckoutID); st != "PAID" {
+		t.Fatalf("the paid bank debit's checkout is %s", st)
+	}
+	if st, _ := state(t, env, lost.CheckoutID); st != "PAYMENT_FAILED" {
+		t.Fatalf("the failed bank debit's checkout is %s", st)
+	}
+	got := map[string]string{}
+	for range 2 {
+		m := next(t, events)
+		got[m.Key] = m.Headers[broker.HeaderType]
+	}
+	if got[debit.OrderID] != domain.EventPaymentSucceeded || got[lost.OrderID] != domain.EventPaymentFailed {
+		t.Fatalf("messages %v", got)
+	}
+	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Delayed != 0 || r.Settled() != 0 {
+		t.Fatalf("a run once nothing awaits a delayed payment: %+v %v", r, err)
+	}
+}
+
+// TestAFailedSettleHoldsTheMark: a paid session whose outcome fails to apply (its checkout's
+// update fails in the database) holds the mark at its creation, while the session after it is
+// settled; the next run lists from it again and settles it.
+func TestAFailedSettleHoldsTheMark(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	now := env.Clock.Now().Truncate(time.Second)
+	env.Clock.Set(now)
+	first := now.Add(-time.Hour)
+	failing, settled := opened(t, env, ""), opened(t, env, "")
+	env.Stripe.List(listed(failing, "complete", first))
+	env.Stripe.List(listed(settled, "complete", first.Add(10*time.Minute)))
+	for _, stmt := range []string{
+		`CREATE FUNCTION refuse_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'update refused for the test'; END $$`,
+		`CREATE TRIGGER refuse_update BEFORE UPDATE ON checkouts FOR EACH ROW WHEN (OLD.id = '` + failing.CheckoutID + `') EXECUTE FUNCTION refuse_update()`,
+	} {
+		if _, err := env.Pool.Exec(t.Context(), stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	r, err := env.Service.Reconcile(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "update refused for the test") || r.Paid != 1 || !r.Mark.Equal(first) {
+		t.Fatalf("reconciliation %+v %v, want the later session settled, the failure returned and the mark at the failed session", r, err)
+	}
+	if st, _ := state(t, env, failing.CheckoutID); st != "OPEN" {
+		t.Fatalf("the checkout whose update failed is %s", st)
+	}
+	if _, err := env.Pool.Exec(t.Context(), `DROP TRIGGER refuse_update ON checkouts`); err != nil {
+		t.Fatal(err)
+	}
+	r, err = env.Service.Reconcile(t.Context())
+	if err != nil || !r.From.Equal(first) || r.Paid != 1 || !r.Mark.Equal(first.Add(9*time.Minute)) {
+		t.Fatalf("the next reconciliation %+v %v, want it listed from the failed session, settled, the mark a minute before the newest", r, err)
+	}
+	if st, _ := state(t, env, failing.CheckoutID); st != "PAID" {
+		t.Fatalf("the checkout is %s after the next run", st)
 	}
 }

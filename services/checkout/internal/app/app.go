@@ -52,6 +52,9 @@ type Payments interface {
 	// RecentSessions lists the sessions created since, each with its creation time and what
 	// its state says (domain.ListedSession).
 	RecentSessions(ctx context.Context, since time.Time) ([]domain.ListedSession, error)
+	// Session reads one session by id, as RecentSessions lists it, and tells a delayed payment
+	// that failed (PaymentAsyncFailed) from one still awaited.
+	Session(ctx context.Context, id string) (domain.ListedSession, error)
 	// ParseWebhook verifies a webhook's signature and reads it; domain.ErrInvalidSignature
 	// when the signature is missing, wrong or too old.
 	ParseWebhook(payload []byte, signature string) (domain.PaymentEvent, error)
@@ -150,6 +153,9 @@ type Repository interface {
 	// sessions' outcome could still move: of paid sessions (paid), those not paid or beyond; of
 	// the others (unpaid: expired, or awaiting a delayed payment), those awaiting payment.
 	UnsettledCheckouts(ctx context.Context, paid, unpaid []string) ([]domain.Checkout, error)
+	// ProcessingCheckouts returns the checkouts awaiting a delayed payment, the longest waiting
+	// first.
+	ProcessingCheckouts(ctx context.Context) ([]domain.Checkout, error)
 	// ReconcileMark returns the creation time from which reconciliation lists sessions (zero
 	// before any was recorded); SetReconcileMark records it.
 	ReconcileMark(ctx context.Context) (time.Time, error)

@@ -12,7 +12,7 @@ var (
 	unknownWebhooks, _ = meter.Int64Counter("checkout.webhooks.unknown",
 		metric.WithDescription("Stripe webhooks about a checkout that is not known, by what was answered: retried (503, Stripe delivers it again) or acknowledged (200)."))
 	reconciled, _ = meter.Int64Counter("checkout.reconcile.settled",
-		metric.WithDescription("Outcomes of Stripe Checkout Sessions that reconciliation applied because no webhook had, by outcome (paid, expired)."))
+		metric.WithDescription("Outcomes of Stripe Checkout Sessions that reconciliation applied because no webhook had, by outcome (paid, expired, processing, failed)."))
 	refundsFailed, _ = meter.Int64Counter("checkout.refunds.failed",
 		metric.WithDescription("Refunds the payment provider refused for good (the checkout is REFUND_FAILED until an operator retries it), by the provider's error code."))
 )
@@ -30,6 +30,10 @@ func refundFailedCode(code string) metric.AddOption {
 var (
 	outcomeRetried      = metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", "retried")))
 	outcomeAcknowledged = metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", "acknowledged")))
-	outcomePaid         = metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", "paid")))
-	outcomeExpired      = metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", "expired")))
 )
+
+// reconcileOutcome is the attribute set of a settled outcome (paid, expired, processing,
+// failed).
+func reconcileOutcome(outcome string) metric.AddOption {
+	return metric.WithAttributeSet(attribute.NewSet(attribute.String("outcome", outcome)))
+}

@@ -60,10 +60,11 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 // before it asks Stripe for its session, so a session of checkout's own (its metadata names
 // a checkout) that is not found may not be readable yet (a database failed over, a replica
 // behind): while the event is younger than Options.UnknownRetryWindow, nothing is recorded and
-// Stripe is asked to deliver it again (WebhookDeliverAgain, 503), and reconciliation settles the
-// session if the deliveries end. Beyond that window, or for a session that names no checkout
-// (another system's on the same Stripe account), the event is acknowledged. Both are counted
-// and logged with ids only.
+// Stripe is asked to deliver it again (WebhookDeliverAgain, 503); reconciliation settles the
+// session if the deliveries end first and the checkout is readable when it lists the session
+// (it passes a session whose checkout it does not find). Beyond that window, or for a session
+// that names no checkout (another system's on the same Stripe account), the event is
+// acknowledged. Both are counted and logged with ids only.
 func (s *Service) unknownSession(ctx context.Context, ev domain.PaymentEvent) WebhookResult {
 	age := s.clock().Sub(ev.Created)
 	attrs := []any{"stripe_event_id", ev.ID, "type", string(ev.Kind), "session_id", ev.SessionID, "checkout_id", ev.CheckoutID, "event_age", age.Round(time.Second).String()}

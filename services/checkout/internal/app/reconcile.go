@@ -14,7 +14,8 @@ const reconcileLock = "checkout-reconcile"
 
 // DefaultReconcileLookback is how far back reconciliation lists Stripe's sessions at most
 // (its first run, or after an outage of reconciliation itself) unless configured otherwise: a
-// session lives at most 24 hours, so its outcome is known within them; the rest is margin.
+// session is open 24 hours at most, so whether it was paid or expired is known within them (a
+// delayed payment is followed by its checkout); the rest is margin.
 const DefaultReconcileLookback = 48 * time.Hour
 
 // markMargin is how far behind the newest listed session the mark stays when no session holds
@@ -27,24 +28,32 @@ type Reconciled struct {
 	// From is the creation time sessions were listed from; Listed is how many were.
 	From   time.Time
 	Listed int
-	// Paid and Expired were settled by this run: checkout had not applied their outcome.
-	Paid, Expired int
+	// Delayed is how many sessions of checkouts awaiting a delayed payment were read by id.
+	Delayed int
+	// Paid, Expired, Processing (completed, awaiting a delayed payment) and Failed (a delayed
+	// payment that failed) were settled by this run: checkout had not applied their outcome.
+	Paid, Expired, Processing, Failed int
 	// Mark is the creation time the next run lists from.
 	Mark time.Time
 }
 
+// Settled is how many outcomes the run applied.
+func (r Reconciled) Settled() int { return r.Paid + r.Expired + r.Processing + r.Failed }
+
 // Reconcile lists the Checkout Sessions Stripe created from the reconciliation mark on (at
-// most Options.ReconcileLookback back) and settles each paid or expired one whose outcome
-// checkout has not applied (a webhook missed, or acknowledged before the checkout was
-// readable) through the webhook's own path (settlePayment): the same transition, the same
-// message for registration, and a webhook that arrives afterwards is a duplicate. The
-// checkouts are read in one query, and only those an outcome could still move. The mark then
-// moves up to the oldest session that still holds it back: one of checkout's own sessions
-// still open, awaiting a delayed payment, or whose outcome failed to apply (a session lives 24
-// hours at most, so none holds it longer); with none, to markMargin before the newest listed.
-// Sessions of no checkout (another system's), and those whose checkout is not found (a
-// checkout lost for good would hold the mark back for days), are passed. Each settled outcome
-// is counted and logged.
+// most Options.ReconcileLookback back) and applies each outcome checkout has not applied (a
+// webhook missed, or acknowledged before the checkout was readable: paid, expired, or completed
+// awaiting a delayed payment) through the webhook's own path (settlePayment): the same
+// transition, the same message for registration, and a webhook that arrives afterwards is a
+// duplicate. The checkouts are read in one query, and only those an outcome could still move.
+// The mark then moves up to the oldest session that still holds it back: one of checkout's own
+// sessions still open (for its life, which checkout sets: 35 minutes by default, a day at
+// most) or whose outcome failed to apply (until it applies); with none, to markMargin before
+// the newest listed. Sessions of no checkout (another system's), and those whose checkout is
+// not found (a checkout lost for good would hold the mark back for days), are passed. A
+// session awaiting a delayed payment (days, for a bank debit) holds nothing: its checkout is
+// PROCESSING, and reconcileDelayed reads its session by id. Each settled outcome is counted and
+// logged.
 func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
 	mark, err := s.repo.ReconcileMark(ctx)
 	if err != nil {
@@ -88,6 +97,7 @@ func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
 			r.Mark = next
 		}
 	}
+	errs = append(errs, s.reconcileDelayed(ctx, &r))
 	if err := errors.Join(errs...); err != nil {
 		return r, fmt.Errorf("reconcile: %w", err)
 	}
@@ -121,26 +131,55 @@ func (s *Service) unsettled(ctx context.Context, sessions []domain.ListedSession
 	return out, nil
 }
 
-// reconcileSession settles a listed session's outcome if checkout has not applied it, and
-// reports whether the session still holds the mark back: checkout's own session open, awaiting
-// a delayed payment, or whose outcome failed to apply.
+// reconcileSession applies a listed session's outcome if checkout has not, and reports
+// whether the session still holds the mark back: checkout's own session open, or whose outcome
+// failed to apply.
 func (s *Service) reconcileSession(ctx context.Context, ls domain.ListedSession, unsettled map[string]domain.Checkout, r *Reconciled) (bool, error) {
 	if !ls.Ours() {
 		return false, nil
 	}
-	c, found := unsettled[ls.Outcome.CheckoutID]
-	switch {
-	case ls.Open():
+	if ls.Open() {
 		return true, nil
-	case !ls.Settles(): // completed, awaiting a delayed payment: left to its webhooks
-		return found, nil
-	case !found || !c.Changes(ls.Outcome):
+	}
+	c, found := unsettled[ls.Outcome.CheckoutID]
+	if !found || !c.Changes(ls.Outcome) {
 		return false, nil
 	}
 	if err := s.reconcileOne(ctx, ls.Outcome, CheckoutRef{ID: c.ID}, r); err != nil {
 		return true, err
 	}
 	return false, nil
+}
+
+// reconcileDelayed reads, one by one, the sessions of the checkouts awaiting a delayed payment
+// (PROCESSING) and applies each outcome no webhook applied: the payment made, or failed. Such
+// sessions hold no mark, since a bank debit may take days: what they cost follows the checkouts
+// still awaiting one, a read each per run. A session that does not name its checkout is left
+// alone; a failed read does not hold the others back.
+func (s *Service) reconcileDelayed(ctx context.Context, r *Reconciled) error {
+	waiting, err := s.repo.ProcessingCheckouts(ctx)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, c := range waiting {
+		if c.SessionID == "" || ctx.Err() != nil {
+			continue
+		}
+		ls, err := s.payments.Session(ctx, c.SessionID)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("checkout %s: %w", c.ID, err))
+			continue
+		}
+		r.Delayed++
+		if ls.Outcome.CheckoutID != c.ID || !c.Changes(ls.Outcome) {
+			continue
+		}
+		if err := s.reconcileOne(ctx, ls.Outcome, CheckoutRef{ID: c.ID}, r); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // reconcileOne settles one session's outcome and counts it.
@@ -152,14 +191,22 @@ func (s *Service) reconcileOne(ctx context.Context, ev domain.PaymentEvent, ref 
 	if st.already {
 		return nil // a webhook settled it since the checkout was read
 	}
-	outcome, attrs := "paid", outcomePaid
-	if ev.Kind == domain.PaymentExpired {
-		outcome, attrs = "expired", outcomeExpired
+	var outcome string
+	switch {
+	case ev.Kind == domain.PaymentExpired:
+		outcome = "expired"
 		r.Expired++
-	} else {
+	case ev.Kind == domain.PaymentAsyncFailed:
+		outcome = "failed"
+		r.Failed++
+	case ev.Paid:
+		outcome = "paid"
 		r.Paid++
+	default:
+		outcome = "processing"
+		r.Processing++
 	}
-	reconciled.Add(ctx, 1, attrs)
+	reconciled.Add(ctx, 1, reconcileOutcome(outcome))
 	s.log.WarnContext(ctx, "reconciliation settled a Stripe session no webhook had settled",
 		"outcome", outcome, "session_id", ev.SessionID, "checkout_id", st.checkout.ID, "order_id", st.checkout.OrderID, "state", string(st.checkout.State))
 	return nil
@@ -178,8 +225,9 @@ func (s *Service) RunReconciler(ctx context.Context, interval time.Duration) err
 		switch {
 		case err != nil && ctx.Err() == nil:
 			s.log.ErrorContext(ctx, "reconciliation with Stripe failed; retrying at the next interval", "err", err)
-		case ran && r.Paid+r.Expired > 0:
-			s.log.InfoContext(ctx, "reconciliation with Stripe done", "listed_from", r.From, "listed", r.Listed, "paid", r.Paid, "expired", r.Expired, "mark", r.Mark)
+		case ran && r.Settled() > 0:
+			s.log.InfoContext(ctx, "reconciliation with Stripe done", "listed_from", r.From, "listed", r.Listed, "delayed", r.Delayed,
+				"paid", r.Paid, "expired", r.Expired, "processing", r.Processing, "failed", r.Failed, "mark", r.Mark)
 		}
 	})
 }

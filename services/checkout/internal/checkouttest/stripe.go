@@ -103,9 +103,9 @@ func startStripeMock() (string, error) {
 // reaches Stripe, by method and path, keeps Stripe's first answer to an idempotency key and
 // gives it again to the key's later requests as Stripe does (testkit.StripeIdempotency), can
 // play a Stripe outage (of every call, or of refunds only) and Stripe refusing the refunds of a
-// payment (RefuseRefunds), answers a Checkout Session list with the sessions a test settled
-// (see List), and a payment's refunds with those made through it and those a test added
-// (AddRefund).
+// payment (RefuseRefunds), answers a Checkout Session list and a session's read with the
+// sessions a test settled (see List), and a payment's refunds with those made through it and
+// those a test added (AddRefund).
 type Stripe struct {
 	URL         string
 	Down        atomic.Bool
@@ -178,7 +178,7 @@ func NewStripe(t testing.TB) *Stripe {
 		refusals: map[string]stripeError{}, refunds: map[string][]map[string]any{}}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(res *http.Response) error {
-		for _, modify := range []func(*http.Response) error{s.sessionCreated, s.listSettled, s.refundMade, s.listRefunds} {
+		for _, modify := range []func(*http.Response) error{s.sessionCreated, s.listSettled, s.readSettled, s.refundMade, s.listRefunds} {
 			if err := modify(res); err != nil {
 				return err
 			}
@@ -254,7 +254,7 @@ func (s *Stripe) IdempotencyKeys() map[string]int {
 	return out
 }
 
-// Routes Stripe is called on.
+// Routes Stripe is called on (a session is read on RouteListSessions + "/" + its id).
 const (
 	RouteSessions     = "POST /v1/checkout/sessions"
 	RouteRefunds      = "POST /v1/refunds"
@@ -264,7 +264,8 @@ const (
 
 // List makes Stripe's Checkout Session list (which stripe-mock answers with one fixture
 // session, open and naming no checkout) include a session with fields set (id, status,
-// payment_status, metadata, ...), as a session Stripe settled.
+// payment_status, metadata, ...), as a session Stripe settled; a read of the session by its id
+// answers those fields too.
 func (s *Stripe) List(fields map[string]any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

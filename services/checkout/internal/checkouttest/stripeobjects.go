@@ -12,6 +12,27 @@ import (
 	"strings"
 )
 
+// readSettled answers a read of one Checkout Session (stripe-mock's fixture) with the fields
+// List gave the session of that id, as Stripe would.
+func (s *Stripe) readSettled(res *http.Response) error {
+	id, ok := strings.CutPrefix(res.Request.URL.Path, "/v1/checkout/sessions/")
+	if res.Request.Method != http.MethodGet || !ok || strings.Contains(id, "/") || res.StatusCode != http.StatusOK {
+		return nil
+	}
+	s.mu.Lock()
+	var fields map[string]any
+	for _, f := range s.listed {
+		if f["id"] == id {
+			fields = f
+		}
+	}
+	s.mu.Unlock()
+	if fields == nil {
+		return nil
+	}
+	return rewriteJSON(res, func(session map[string]any) { maps.Copy(session, fields) })
+}
+
 // refundMade remembers a refund Stripe made, with the payment intent and metadata it was asked
 // for (stripe-mock keeps neither), so that the payment's refunds list it.
 func (s *Stripe) refundMade(res *http.Response) error {

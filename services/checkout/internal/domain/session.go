@@ -3,19 +3,14 @@ package domain
 import "time"
 
 // ListedSession is a Checkout Session as the payment provider lists it: when it was created and
-// what its state says of its payment.
+// what its state says.
 type ListedSession struct {
 	Created time.Time
 	// Outcome reads the session's state as its webhook would report it: PaymentCompleted (Paid,
-	// or awaiting a delayed payment) or PaymentExpired; its Kind is empty while the session is
-	// open.
+	// or awaiting a delayed payment), PaymentAsyncFailed (a delayed payment that failed, when
+	// the session was read with its payment) or PaymentExpired; its Kind is empty while the
+	// session is open.
 	Outcome PaymentEvent
-}
-
-// Settles reports whether the session's outcome is final and reconciliation applies it:
-// paid (or needing no payment), or expired.
-func (s ListedSession) Settles() bool {
-	return s.Outcome.Kind == PaymentExpired || (s.Outcome.Kind == PaymentCompleted && s.Outcome.Paid)
 }
 
 // Open reports whether the session is still open: it may be paid or expire at any time.

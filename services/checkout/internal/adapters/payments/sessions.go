@@ -36,15 +36,43 @@ func (c *Client) RecentSessions(ctx context.Context, since time.Time) ([]domain.
 	return out, nil
 }
 
-// outcome reads a listed session's state as its webhook would report it (no kind while open).
+// Session reads one Checkout Session by id, its payment intent expanded, as RecentSessions
+// lists it; a complete session awaiting a delayed payment whose payment intent failed (it
+// needs another payment method, or was canceled) reads as checkout.session.async_payment_failed.
+func (c *Client) Session(ctx context.Context, id string) (domain.ListedSession, error) {
+	params := &stripe.CheckoutSessionParams{}
+	params.Context = ctx
+	params.AddExpand("payment_intent")
+	s, err := c.api.CheckoutSessions.Get(id, params)
+	if err != nil {
+		return domain.ListedSession{}, fmt.Errorf("stripe: get checkout session %s: %w", id, describe(err))
+	}
+	ev, err := checked(outcome(s))
+	if err != nil {
+		return domain.ListedSession{}, fmt.Errorf("stripe: checkout session %s: %w", id, err)
+	}
+	return domain.ListedSession{Created: time.Unix(s.Created, 0).UTC(), Outcome: ev}, nil
+}
+
+// outcome reads a session's state as its webhook would report it (no kind while open).
 func outcome(s *stripe.CheckoutSession) domain.PaymentEvent {
 	switch s.Status {
 	case stripe.CheckoutSessionStatusExpired:
 		return sessionEvent(domain.PaymentExpired, s)
 	case stripe.CheckoutSessionStatusComplete:
-		return sessionEvent(domain.PaymentCompleted, s)
+		if ev := sessionEvent(domain.PaymentCompleted, s); ev.Paid || !delayedPaymentFailed(s.PaymentIntent) {
+			return ev
+		}
+		return sessionEvent(domain.PaymentAsyncFailed, s)
 	}
 	ev := sessionEvent("", s)
 	ev.Paid = false
 	return ev
+}
+
+// delayedPaymentFailed reports whether an expanded payment intent of a session awaiting its
+// payment failed: Stripe puts it back to requires_payment_method (or it was canceled). A
+// payment intent not expanded (a listed session's) says nothing.
+func delayedPaymentFailed(pi *stripe.PaymentIntent) bool {
+	return pi != nil && (pi.Status == stripe.PaymentIntentStatusRequiresPaymentMethod || pi.Status == stripe.PaymentIntentStatusCanceled)
 }

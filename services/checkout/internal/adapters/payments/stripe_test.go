@@ -78,17 +78,17 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 		t.Fatalf("sessions %+v %v, want the four listed", ls, err)
 	}
 	paid, slow, expired, open := ls[0], ls[1], ls[2], ls[3]
-	if ev := paid.Outcome; !paid.Settles() || ev.Kind != domain.PaymentCompleted || !ev.Paid || ev.SessionID != "cs_paid" || ev.CheckoutID != "chk_1" ||
+	if ev := paid.Outcome; paid.Open() || ev.Kind != domain.PaymentCompleted || !ev.Paid || ev.SessionID != "cs_paid" || ev.CheckoutID != "chk_1" ||
 		ev.OrderID != "ord_1" || ev.PaymentIntent != "pi_9" || *ev.AmountTotal != 5875 || ev.ID != "" || !paid.Created.Equal(created) {
 		t.Fatalf("paid session %+v", paid)
 	}
-	if slow.Settles() || slow.Open() || slow.Outcome.Kind != domain.PaymentCompleted || slow.Outcome.Paid {
+	if slow.Open() || slow.Outcome.Kind != domain.PaymentCompleted || slow.Outcome.Paid {
 		t.Fatalf("session awaiting a delayed payment %+v", slow)
 	}
-	if ev := expired.Outcome; !expired.Settles() || ev.Kind != domain.PaymentExpired || ev.Paid || ev.SessionID != "cs_gone" || ev.CheckoutID != "chk_2" || ev.OrderID != "ord_2" {
+	if ev := expired.Outcome; expired.Open() || ev.Kind != domain.PaymentExpired || ev.Paid || ev.SessionID != "cs_gone" || ev.CheckoutID != "chk_2" || ev.OrderID != "ord_2" {
 		t.Fatalf("expired session %+v", expired)
 	}
-	if !open.Open() || open.Settles() || !open.Ours() || !open.Created.Equal(created.Add(time.Hour)) {
+	if !open.Open() || !open.Ours() || !open.Created.Equal(created.Add(time.Hour)) {
 		t.Fatalf("open session %+v", open)
 	}
 }
@@ -181,6 +181,35 @@ func TestRefundsOfAPaymentOnStripeMock(t *testing.T) {
 	}
 }
 
+// TestSessionReadById: a session read by id comes back as a listed one; a complete one whose
+// delayed payment failed (its payment intent, expanded, needs another payment method) reads as
+// async_payment_failed, one still awaited as completed and unpaid.
+func TestSessionReadById(t *testing.T) {
+	proxy := checkouttest.NewStripe(t)
+	c := client(t, proxy.URL)
+	created := time.Now().Add(-72 * time.Hour).Truncate(time.Second).UTC()
+	meta := map[string]any{"checkoutId": "chk_1", "orderId": "ord_1"}
+	proxy.List(map[string]any{"id": "cs_failed", "status": "complete", "payment_status": "unpaid", "metadata": meta, "created": created.Unix(),
+		"payment_intent": map[string]any{"id": "pi_1", "object": "payment_intent", "status": "requires_payment_method"}})
+	proxy.List(map[string]any{"id": "cs_waiting", "status": "complete", "payment_status": "unpaid", "metadata": meta, "created": created.Unix(),
+		"payment_intent": map[string]any{"id": "pi_2", "object": "payment_intent", "status": "processing"}})
+	proxy.List(map[string]any{"id": "cs_paid", "status": "complete", "payment_status": "paid", "metadata": meta, "created": created.Unix(),
+		"payment_intent": map[string]any{"id": "pi_3", "object": "payment_intent", "status": "succeeded"}, "amount_total": 5875})
+	for id, want := range map[string]struct {
+		kind domain.PaymentEventKind
+		paid bool
+	}{"cs_failed": {domain.PaymentAsyncFailed, false}, "cs_waiting": {domain.PaymentCompleted, false}, "cs_paid": {domain.PaymentCompleted, true}} {
+		ls, err := c.Session(t.Context(), id)
+		if err != nil || ls.Outcome.Kind != want.kind || ls.Outcome.Paid != want.paid || ls.Outcome.SessionID != id || ls.Outcome.CheckoutID != "chk_1" ||
+			!ls.Created.Equal(created) {
+			t.Errorf("session %s: %+v %v, want %s paid %v", id, ls, err, want.kind, want.paid)
+		}
+	}
+	if q := proxy.Last(checkouttest.RouteListSessions + "/cs_paid"); q.Get("expand[0]") != "payment_intent" {
+		t.Fatalf("read query %v, want the payment intent expanded", q)
+	}
+}
+
 func TestStripeFailuresAreErrors(t *testing.T) {
 	proxy := checkouttest.NewStripe(t)
 	proxy.Down.Store(true)
@@ -192,6 +221,9 @@ func TestStripeFailuresAreErrors(t *testing.T) {
 	}
 	if _, err := client(t, proxy.URL).RecentSessions(t.Context(), time.Now().Add(-time.Hour)); err == nil {
 		t.Fatal("no error listing sessions while Stripe is down")
+	}
+	if _, err := client(t, proxy.URL).Session(t.Context(), "cs_1"); err == nil {
+		t.Fatal("no error reading a session while Stripe is down")
 	}
 	var refusal *domain.RefundError
 	if _, err := client(t, proxy.URL).Refunds(t.Context(), "pi_1"); !errors.As(err, &refusal) || refusal.Permanent {

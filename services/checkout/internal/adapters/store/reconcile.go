@@ -20,6 +20,16 @@ func (r *Repository) UnsettledCheckouts(ctx context.Context, paid, unpaid []stri
 	return toCheckouts(rows)
 }
 
+// ProcessingCheckouts returns the checkouts awaiting a delayed payment, the longest waiting
+// first.
+func (r *Repository) ProcessingCheckouts(ctx context.Context) ([]domain.Checkout, error) {
+	rows, err := r.q.ProcessingCheckouts(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("processing checkouts: %w", err)
+	}
+	return toCheckouts(rows)
+}
+
 // ReconcileMark returns the creation time from which reconciliation lists sessions, zero
 // before any was recorded.
 func (r *Repository) ReconcileMark(ctx context.Context) (time.Time, error) {

@@ -10,6 +10,69 @@ import (
 	"time"
 )
 
+const processingCheckouts = `-- name: ProcessingCheckouts :many
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'PROCESSING' ORDER BY updated_at
+`
+
+// The checkouts awaiting a delayed payment, the longest waiting first.
+func (q *Queries) ProcessingCheckouts(ctx context.Context) ([]Checkout, error) {
+	rows, err := q.db.Query(ctx, processingCheckouts)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []Checkout
+	for rows.Next() {
+		var i Checkout
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizerID,
+			&i.KeyID,
+			&i.IdempotencyKey,
+			&i.EventID,
+			&i.State,
+			&i.Currency,
+			&i.Total,
+			&i.Quote,
+			&i.Promocode,
+			&i.PromocodeState,
+			&i.PurchaserEmail,
+			&i.PurchaserName,
+			&i.LegalSignature,
+			&i.IpEnrichment,
+			&i.Deferred,
+			&i.OrderID,
+			&i.SessionID,
+			&i.SessionUrl,
+			&i.PaymentIntent,
+			&i.AmountPaid,
+			&i.RefundID,
+			&i.HoldExpiresAt,
+			&i.SessionExpiresAt,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.PaidAt,
+			&i.CompletedAt,
+			&i.PromocodeMaxUses,
+			&i.RefundReason,
+			&i.RefundAttempts,
+			&i.RefundNextAttemptAt,
+			&i.RefundClaim,
+			&i.RefundClaimedUntil,
+			&i.RefundErrorCode,
+			&i.RefundErrorMessage,
+			&i.RefundFailedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const reconcileMark = `-- name: ReconcileMark :one
 SELECT sessions_from FROM reconcile_mark
 `

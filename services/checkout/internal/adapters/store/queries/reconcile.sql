@@ -13,3 +13,7 @@ SELECT sessions_from FROM reconcile_mark;
 -- name: SetReconcileMark :exec
 INSERT INTO reconcile_mark (sessions_from) VALUES ($1)
 ON CONFLICT (id) DO UPDATE SET sessions_from = EXCLUDED.sessions_from;
+
+-- name: ProcessingCheckouts :many
+-- The checkouts awaiting a delayed payment, the longest waiting first.
+SELECT * FROM checkouts WHERE state = 'PROCESSING' ORDER BY updated_at;
