@@ -2,6 +2,7 @@ package faults
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -50,16 +51,25 @@ func TestBrokerUnreachable(t *testing.T) {
 // outboxRows counts the messages waiting in a service's outbox.
 func outboxRows(t *testing.T, svc string) int {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, sys.DatabaseURL(svc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
 	var n int
-	if err := conn.QueryRow(ctx, `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
+	if err := scanRow(t.Context(), svc, `SELECT count(*) FROM outbox`, nil, &n); err != nil {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// scanRow reads one row of a service's own database directly (not through the links a
+// scenario breaks) into dest.
+func scanRow(ctx context.Context, svc, query string, args []any, dest ...any) error {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, sys.DatabaseURL(svc))
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	if err := conn.QueryRow(ctx, query, args...).Scan(dest...); err != nil {
+		return fmt.Errorf("%s: %w", svc, err)
+	}
+	return nil
 }

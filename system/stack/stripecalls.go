@@ -66,8 +66,10 @@ func (c StripeCall) Currency() string {
 }
 
 // stripeRecorder is a reverse proxy between checkout and stripe-mock that records every
-// request reaching Stripe, so tests can see what Stripe was asked (and how often), and lists
-// the Checkout Sessions tests settled (see ListStripeSession) as Stripe would. With a hosted
+// request reaching Stripe, so tests can see what Stripe was asked (and how often), keeps
+// Stripe's first answer to an idempotency key, failures included, for the key's later requests
+// as Stripe does (testkit.StripeIdempotency), and lists the Checkout Sessions tests settled
+// (see ListStripeSession) as Stripe would. With a hosted
 // checkout stand-in (Options.HostedCheckout) it also serves its pages and sends the buyer of
 // each session there.
 type stripeRecorder struct {
@@ -102,13 +104,9 @@ func startStripeRecorder(target string, hosted http.Handler) (*stripeRecorder, e
 	if hosted != nil {
 		mux.Handle("/pay/", hosted)
 	}
-	mux.HandleFunc("/", func(w http.ResponseWriter, req *http.Request) {
-		body, _ := io.ReadAll(req.Body)
-		req.Body = io.NopCloser(bytes.NewReader(body))
-		form, _ := url.ParseQuery(string(body))
-		call := StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form}
+	answer := testkit.StripeIdempotency(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		call, _ := req.Context().Value(callKey{}).(StripeCall)
 		r.mu.Lock()
-		r.calls = append(r.calls, call)
 		refuse := r.refuse
 		r.mu.Unlock()
 		if refuse != nil {
@@ -117,7 +115,17 @@ func startStripeRecorder(target string, hosted http.Handler) (*stripeRecorder, e
 				return
 			}
 		}
-		proxy.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), callKey{}, call)))
+		proxy.ServeHTTP(w, req)
+	}))
+	mux.HandleFunc("/", func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		req.Body = io.NopCloser(bytes.NewReader(body))
+		form, _ := url.ParseQuery(string(body))
+		call := StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form}
+		r.mu.Lock()
+		r.calls = append(r.calls, call)
+		r.mu.Unlock()
+		answer.ServeHTTP(w, req.WithContext(context.WithValue(req.Context(), callKey{}, call)))
 	})
 	r.srv = &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: mux}
 	go func() { _ = r.srv.Serve(ln) }()
@@ -161,7 +169,8 @@ func (e StripeError) write(w http.ResponseWriter) {
 
 // RefuseStripe makes Stripe answer the calls of checkout that refuse picks with its error
 // instead of stripe-mock's answer (Options.RecordStripe), as Stripe refuses a request; nil
-// lets every call through again. The calls are recorded either way.
+// lets every call through again. The calls are recorded either way; a later call with the
+// idempotency key of a refused one gets the same refusal, as from Stripe.
 func (s *Stack) RefuseStripe(refuse func(StripeCall) (StripeError, bool)) {
 	if s.stripeRecorder == nil {
 		return
