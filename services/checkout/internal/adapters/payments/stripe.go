@@ -137,7 +137,7 @@ func (c *Client) Refunds(ctx context.Context, paymentIntent string) ([]domain.Pr
 	it := c.api.Refunds.List(params)
 	for it.Next() {
 		r := it.Refund()
-		pr := domain.ProviderRefund{ID: r.ID, Status: string(r.Status), Amount: r.Amount, Created: time.Unix(r.Created, 0).UTC(), CheckoutID: r.Metadata["checkoutId"]}
+		pr := domain.ProviderRefund{ID: r.ID, Status: string(r.Status), Amount: r.Amount, Currency: string(r.Currency), Created: time.Unix(r.Created, 0).UTC(), CheckoutID: r.Metadata["checkoutId"]}
 		if r.PaymentIntent != nil {
 			pr.PaymentIntent = r.PaymentIntent.ID
 		}
@@ -150,12 +150,14 @@ func (c *Client) Refunds(ctx context.Context, paymentIntent string) ([]domain.Pr
 }
 
 // refundError classifies a failed refund call (domain.RefundError, where the rules are
-// explained): Stripe's Stripe-Should-Retry header decides when it is sent; otherwise no answer
-// from Stripe, 409 (a request with the same idempotency key in flight), 429 and lock_timeout
-// (rate limited, or an object locked by another request) and 5xx are temporary; every other
-// 4xx (400 invalid_request_error such as charge_disputed or amount_too_large, 402 card errors,
-// 404 resource_missing, 401 and 403 for a key revoked or without the refund permission) is
+// explained): no answer from Stripe, 409 (a request with the same idempotency key in flight),
+// 429 and lock_timeout (rate limited, or an object locked by another request), 5xx, and any
+// answer Stripe marks Stripe-Should-Retry: true are temporary; every other 4xx (400
+// invalid_request_error such as charge_disputed or amount_too_large, 402 card errors, 404
+// resource_missing, 401 and 403 for a key revoked or without the refund permission) is
 // permanent, since Stripe answers it the same until someone changes something there.
+// Stripe-Should-Retry: false makes nothing permanent: it advises against asking again with
+// the same idempotency key, and the next attempt asks with another (domain.Refund).
 // charge_already_refunded is marked as such. The message is describe's, with no secret.
 func refundError(op string, err error) *domain.RefundError {
 	out := &domain.RefundError{Message: "stripe: " + op + ": " + describe(err).Error()}
@@ -165,17 +167,12 @@ func refundError(op string, err error) *domain.RefundError {
 	}
 	out.Code = string(se.Code)
 	out.AlreadyRefunded = se.Code == stripe.ErrorCodeChargeAlreadyRefunded
-	switch shouldRetry(se) {
-	case "true":
-	case "false":
-		out.Permanent = true
+	switch {
+	case shouldRetry(se) == "true":
+	case se.Code == stripe.ErrorCodeLockTimeout || se.Code == stripe.ErrorCodeRateLimit || se.Code == stripe.ErrorCodeIdempotencyKeyInUse:
+	case se.HTTPStatusCode == http.StatusConflict || se.HTTPStatusCode == http.StatusTooManyRequests:
 	default:
-		switch {
-		case se.Code == stripe.ErrorCodeLockTimeout || se.Code == stripe.ErrorCodeRateLimit || se.Code == stripe.ErrorCodeIdempotencyKeyInUse:
-		case se.HTTPStatusCode == http.StatusConflict || se.HTTPStatusCode == http.StatusTooManyRequests:
-		default:
-			out.Permanent = se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500
-		}
+		out.Permanent = se.HTTPStatusCode >= 400 && se.HTTPStatusCode < 500
 	}
 	return out
 }

@@ -95,7 +95,7 @@ func TestRecentSessionsOnStripeMock(t *testing.T) {
 
 // TestRefundFailuresAreClassified: Stripe's answers to a refund, from a loopback server speaking
 // its refunds API, are temporary (no answer, 409, 429, lock_timeout, 5xx) or permanent (any
-// other 4xx), unless Stripe's Stripe-Should-Retry header says otherwise, with Stripe's code, a
+// other 4xx, unless Stripe's Stripe-Should-Retry header says true), with Stripe's code, a
 // mark on charge_already_refunded, and a message that never quotes the key (401, and 403 for a
 // restricted key).
 func TestRefundFailuresAreClassified(t *testing.T) {
@@ -118,8 +118,9 @@ func TestRefundFailuresAreClassified(t *testing.T) {
 		{500, "api_error", "", "", false, "HTTP 500"},
 		{503, "api_error", "", "", false, "HTTP 503"},
 		{400, "invalid_request_error", "charge_disputed", "true", false, "charge_disputed"},
-		{500, "api_error", "", "false", true, "HTTP 500"},
-		{409, "idempotency_error", "", "false", true, "HTTP 409"},
+		{500, "api_error", "", "false", false, "HTTP 500"}, // advice about the same key: the next attempt uses another
+		{409, "idempotency_error", "", "false", false, "HTTP 409"},
+		{400, "invalid_request_error", "charge_disputed", "false", true, "charge_disputed"},
 	} {
 		stripe := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method+" "+r.URL.Path != checkouttest.RouteRefunds || r.Header.Get("Idempotency-Key") != "podium-refund-ord_1" {
