@@ -156,3 +156,34 @@ func TestRefundsCommandNamesAMissingPayment(t *testing.T) {
 		t.Fatalf("retry naming the payment: %v %v", lines, err)
 	}
 }
+
+// TestRefundsCommandResolvesARefundMadeOutsideCheckout: `refunds resolve --refund <ref> <id>`
+// records a payment returned outside checkout as the refund of a REFUND_FAILED checkout, with
+// payment.refunded in the outbox for registration; a checkout not refused, or the flag without
+// resolve, is refused.
+func TestRefundsCommandResolvesARefundMadeOutsideCheckout(t *testing.T) {
+	pool := checkouttest.Pool(t)
+	testkit.SetEnv(t, map[string]string{"DATABASE_URL": pool.Config().ConnString()})
+	repo := store.New(pool)
+	refusedRefund(t, repo, "chk_won", "stripe: refund: disputed", time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC))
+
+	lines, err := refundsCommand(t, "resolve", "--refund", "re_dashboard", "chk_won")
+	if err != nil || len(lines) != 1 || lines[0]["state"] != string(domain.StateRefundedNoPlace) || lines[0]["refundId"] != "re_dashboard" {
+		t.Fatalf("resolve: %v %v", lines, err)
+	}
+	var refunded int
+	if err := pool.QueryRow(t.Context(), `SELECT count(*) FROM outbox WHERE headers->>'ce_type' = $1 AND key = 'ord_chk_won'`, domain.EventPaymentRefunded).Scan(&refunded); err != nil || refunded != 1 {
+		t.Fatalf("payment.refunded in the outbox: %d %v", refunded, err)
+	}
+	if lines, err := refundsCommand(t, "list"); err != nil || len(lines) != 0 {
+		t.Fatalf("list after resolving: %v %v", lines, err)
+	}
+	if _, err := refundsCommand(t, "resolve", "--refund", "re_again", "chk_won"); !errors.Is(err, fault.ErrConflict) {
+		t.Fatalf("resolve of a refunded checkout: %v", err)
+	}
+	for _, args := range [][]string{{"resolve", "chk_won"}, {"resolve", "--refund", "re_1"}, {"retry", "--refund", "re_1", "chk_won"}, {"resolve", "--refund", "re_1", "--all"}} {
+		if _, err := refundsCommand(t, args...); !errors.Is(err, service.ErrUsage) {
+			t.Errorf("refunds %v: %v, want a usage error", args, err)
+		}
+	}
+}

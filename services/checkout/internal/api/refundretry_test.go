@@ -95,8 +95,8 @@ func TestARefundMadeInTheDashboardIsRecorded(t *testing.T) {
 	env := startQuiet(t)
 	svc, _ := env.CountedService(t)
 	env.Stripe.RefuseRefunds("pi_test_1", 400, "invalid_request_error", "charge_already_refunded")
-	env.Stripe.AddRefund(map[string]any{"id": "re_dashboard_1", "payment_intent": "pi_test_1", "status": "succeeded", "amount": 5000, "created": 1_800_000_000})
-	env.Stripe.AddRefund(map[string]any{"id": "re_dashboard_2", "payment_intent": "pi_test_1", "status": "succeeded", "amount": 875, "created": 1_800_000_060})
+	env.Stripe.AddRefund(map[string]any{"id": "re_dashboard_1", "payment_intent": "pi_test_1", "status": "succeeded", "amount": 5000, "currency": "eur", "created": 1_800_000_000})
+	env.Stripe.AddRefund(map[string]any{"id": "re_dashboard_2", "payment_intent": "pi_test_1", "status": "succeeded", "amount": 875, "currency": "eur", "created": 1_800_000_060})
 	counted := checkouttest.Count(t, "checkout.refunds.failed", "code", "charge_already_refunded")
 	s := decidedRefund(t, env, svc)
 	if made, err := svc.MakeDueRefunds(t.Context()); err != nil || made != (app.MadeRefunds{Made: 1}) {

@@ -32,3 +32,20 @@ func (s *Service) RetryRefund(ctx context.Context, checkoutID, paymentIntent str
 	s.refundDecided()
 	return c, nil
 }
+
+// ResolveRefund records that the payment of a refund that failed for good was returned outside
+// checkout, with reference (domain.Checkout.ResolveRefund): the refunded state and
+// payment.refunded, in one transaction. A checkout not found is domain.ErrCheckoutNotFound; one
+// in another state, or a reference refused, is a conflict, and left as it is.
+func (s *Service) ResolveRefund(ctx context.Context, checkoutID, reference string) (domain.Checkout, error) {
+	now := s.clock()
+	c, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
+		return c.ResolveRefund(reference, now)
+	})
+	if err != nil {
+		return domain.Checkout{}, fmt.Errorf("resolve refund of checkout %s: %w", checkoutID, err)
+	}
+	s.log.WarnContext(ctx, "an operator recorded a refund made outside checkout",
+		"checkout_id", c.ID, "order_id", c.OrderID, "refund_id", c.RefundID)
+	return c, nil
+}

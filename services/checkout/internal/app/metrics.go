@@ -14,7 +14,7 @@ var (
 	reconciled, _ = meter.Int64Counter("checkout.reconcile.settled",
 		metric.WithDescription("Outcomes of Stripe Checkout Sessions that reconciliation applied because no webhook had, by outcome (paid, expired, processing, failed)."))
 	refundsFailed, _ = meter.Int64Counter("checkout.refunds.failed",
-		metric.WithDescription("Refunds the payment provider refused for good (the checkout is REFUND_FAILED until an operator retries it), by the provider's error code."))
+		metric.WithDescription("Refunds that failed for good, refused by the payment provider or with no payment to refund (the checkout is REFUND_FAILED until an operator retries or resolves it), by the provider's error code or no_payment_to_refund."))
 )
 
 // refundFailedCode is the attribute set of a refund refused with the provider's code ("none"

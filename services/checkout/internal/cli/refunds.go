@@ -1,7 +1,7 @@
 // Package cli is checkout's operator command on its refunds: `checkout refunds list` shows the
-// refunds that failed for good (refused by Stripe, or with no payment to refund) and
-// `checkout refunds retry` hands them back to the refund workers, through the use cases on
-// checkout's database.
+// refunds that failed for good (refused by Stripe, or with no payment to refund),
+// `checkout refunds retry` hands them back to the refund workers and `checkout refunds resolve`
+// records a payment returned outside checkout, through the use cases on checkout's database.
 package cli
 
 import (
@@ -35,12 +35,18 @@ Refunds that failed for good (database from DATABASE_URL):
   checkout refunds retry --payment-intent <pi_…> <checkoutId>
                    the same for a checkout that records no payment (no_payment_to_refund),
                    naming the payment to refund
+  checkout refunds resolve --refund <reference> <checkoutId>
+                   the payment was returned outside checkout (refunded in Stripe's dashboard,
+                   a dispute the buyer won, a bank transfer): record it as the checkout's
+                   refund with that reference (Stripe's re_… id, or the transfer's), so the
+                   order reads REFUNDED; prints it
 `
 
 // Refunds are the use cases the command runs.
 type Refunds interface {
 	FailedRefunds(ctx context.Context) ([]domain.Checkout, error)
 	RetryRefund(ctx context.Context, checkoutID, paymentIntent string) (domain.Checkout, error)
+	ResolveRefund(ctx context.Context, checkoutID, reference string) (domain.Checkout, error)
 }
 
 // refundLine is one line of the command's output.
@@ -56,12 +62,14 @@ type refundLine struct {
 	Message       string     `json:"message,omitempty"`
 	Attempts      int        `json:"attempts"`
 	FailedAt      *time.Time `json:"failedAt,omitempty"`
+	RefundID      string     `json:"refundId,omitempty"`
 }
 
 func lineOf(c domain.Checkout) refundLine {
 	return refundLine{
 		CheckoutID: c.ID, OrderID: c.OrderID, State: string(c.State), PaymentIntent: c.PaymentIntent, Amount: c.RefundAmount(), Currency: c.Currency,
 		Reason: c.RefundReason, Code: c.RefundErrorCode, Message: c.RefundErrorMessage, Attempts: c.RefundAttempts, FailedAt: c.RefundFailedAt,
+		RefundID: c.RefundID,
 	}
 }
 
@@ -81,12 +89,13 @@ func writeLine(out io.Writer, c domain.Checkout) error {
 // A command line not understood is a service.ErrUsage.
 func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: refunds needs list or retry", service.ErrUsage)
+		return fmt.Errorf("%w: refunds needs list, retry or resolve", service.ErrUsage)
 	}
 	fs := flag.NewFlagSet("refunds "+args[0], flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	all := fs.Bool("all", false, "every REFUND_FAILED checkout")
 	paymentIntent := fs.String("payment-intent", "", "the payment to refund, for one checkout")
+	reference := fs.String("refund", "", "the reference of a refund made outside checkout")
 	if err := fs.Parse(args[1:]); err != nil {
 		return fmt.Errorf("%w: %w", service.ErrUsage, err)
 	}
@@ -96,6 +105,16 @@ func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) er
 		}
 	}
 	switch {
+	case *reference != "" && (args[0] != "resolve" || fs.NArg() != 1 || *all || *paymentIntent != ""):
+		return fmt.Errorf("%w: --refund goes with refunds resolve and one checkout", service.ErrUsage)
+	case args[0] == "resolve" && *reference != "":
+		c, err := r.ResolveRefund(ctx, fs.Arg(0), *reference)
+		if err != nil {
+			return err
+		}
+		return writeLine(out, c)
+	case args[0] == "resolve":
+		return fmt.Errorf("%w: refunds resolve needs --refund <reference> and one checkout", service.ErrUsage)
 	case args[0] == "list" && fs.NArg() == 0 && !*all && *paymentIntent == "":
 		failed, err := r.FailedRefunds(ctx)
 		if err != nil {

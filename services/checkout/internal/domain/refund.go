@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/safetext"
 )
 
 // A refund is made in three steps, so that nothing waits on the payment provider while the
@@ -37,7 +38,8 @@ import (
 // resource_missing, 401 and 403 (a key revoked, or a restricted key without the refund
 // permission); the provider answers the same until someone changes something there, so the
 // checkout becomes REFUND_FAILED with the provider's code and message, for an operator to look
-// at and retry (RetryRefund). The provider's own advice (whether to retry) comes first.
+// at and retry (RetryRefund). The provider's advice to retry makes any failure temporary; its
+// advice not to retry speaks of the same key, and changes nothing here.
 
 // RefundIdempotencyPrefix starts the payment provider's idempotency key of an order's refund.
 const RefundIdempotencyPrefix = "podium-refund-"
@@ -248,14 +250,18 @@ func (c *Checkout) RefundRefused(claim int, e *RefundError, now time.Time) bool 
 
 // RetryRefund moves a refund the provider refused back to REFUND_PENDING, due at once and with
 // its failures forgotten, once an operator fixed the cause at the provider: paymentIntent,
-// when not empty, names the payment to refund (required when none is recorded). A checkout in
-// another state, or still without a payment, is refused (a conflict).
+// when not empty, names the payment to refund, only where none is recorded (a typo must not
+// refund another buyer). A checkout in another state, still without a payment, or recording
+// another payment is refused (a conflict).
 func (c *Checkout) RetryRefund(now time.Time, paymentIntent string) error {
 	if c.State != StateRefundFailed {
 		return fault.NewConflict(fmt.Sprintf("checkout %s is %s: only a refund in %s can be retried", c.ID, c.State, StateRefundFailed))
 	}
 	if paymentIntent != "" && !strings.HasPrefix(paymentIntent, "pi_") {
 		return fault.NewConflict(fmt.Sprintf("%q is not a payment intent (pi_…)", paymentIntent))
+	}
+	if paymentIntent != "" && c.PaymentIntent != "" && paymentIntent != c.PaymentIntent {
+		return fault.NewConflict(fmt.Sprintf("checkout %s records the payment %s: a payment is named only for a checkout that records none", c.ID, c.PaymentIntent))
 	}
 	c.notePaymentIntent(paymentIntent)
 	if c.PaymentIntent == "" {
@@ -264,4 +270,22 @@ func (c *Checkout) RetryRefund(now time.Time, paymentIntent string) error {
 	c.dueForRefund(now)
 	c.set(StateRefundPending, now)
 	return nil
+}
+
+// maxRefundReference bounds the reference an operator gives a refund made outside checkout.
+const maxRefundReference = 255
+
+// ResolveRefund records that the payment of a refund that failed for good was returned outside
+// checkout (refunded in the provider's dashboard, a dispute the buyer won, a bank transfer),
+// with reference (the provider's refund id, or the transfer's), as Refunded does: the refunded
+// state and payment.refunded, so registration's order reads REFUNDED. A checkout in another
+// state, or a reference empty, too long or with control characters, is refused (a conflict).
+func (c *Checkout) ResolveRefund(reference string, now time.Time) ([]Message, error) {
+	if c.State != StateRefundFailed {
+		return nil, fault.NewConflict(fmt.Sprintf("checkout %s is %s: only a refund in %s can be resolved", c.ID, c.State, StateRefundFailed))
+	}
+	if reference == "" || len(reference) > maxRefundReference || !safetext.Valid(reference) {
+		return nil, fault.NewConflict(fmt.Sprintf("the refund's reference must be 1 to %d characters without control characters", maxRefundReference))
+	}
+	return c.Refunded(reference, now), nil
 }

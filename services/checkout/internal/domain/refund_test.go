@@ -2,6 +2,7 @@ package domain_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -105,7 +106,7 @@ func TestRefundIdempotencyKeys(t *testing.T) {
 
 // TestRefundAmong: among a payment's refunds, one naming the checkout is its refund unless it
 // failed or was canceled; refunds made otherwise stand for it once they return the whole
-// payment (the newest of them); another payment's refunds never count.
+// payment in its currency (the newest of them); another payment's refunds never count.
 func TestRefundAmong(t *testing.T) {
 	at := func(m int) time.Time { return now.Add(time.Duration(m) * time.Minute) }
 	ours := domain.ProviderRefund{ID: "re_ours", PaymentIntent: "pi_1", Status: "succeeded", Amount: 5875, Created: at(1), CheckoutID: "chk_1"}
@@ -122,18 +123,60 @@ func TestRefundAmong(t *testing.T) {
 		{"ours, pending", []domain.ProviderRefund{{ID: "re_p", PaymentIntent: "pi_1", Status: "pending", Amount: 5875, CheckoutID: "chk_1"}}, "re_p", domain.RefundFoundOurs},
 		{"ours failed", []domain.ProviderRefund{{ID: "re_f", PaymentIntent: "pi_1", Status: "failed", Amount: 5875, CheckoutID: "chk_1"}}, "", domain.RefundNotFound},
 		{"ours canceled", []domain.ProviderRefund{{ID: "re_c", PaymentIntent: "pi_1", Status: "canceled", Amount: 5875, CheckoutID: "chk_1"}}, "", domain.RefundNotFound},
-		{"the dashboard's, in full", []domain.ProviderRefund{{ID: "re_d", PaymentIntent: "pi_1", Status: "succeeded", Amount: 5875, Created: at(2)}}, "re_d", domain.RefundFoundInFull},
+		{"the dashboard's, in full", []domain.ProviderRefund{{ID: "re_d", PaymentIntent: "pi_1", Status: "succeeded", Amount: 5875, Currency: "eur", Created: at(2)}}, "re_d", domain.RefundFoundInFull},
 		{"the dashboard's, in two parts", []domain.ProviderRefund{
-			{ID: "re_d2", PaymentIntent: "pi_1", Status: "succeeded", Amount: 875, Created: at(3)},
-			{ID: "re_d1", PaymentIntent: "pi_1", Status: "succeeded", Amount: 5000, Created: at(2)},
-			{ID: "re_df", PaymentIntent: "pi_1", Status: "failed", Amount: 5875, Created: at(4)},
+			{ID: "re_d2", PaymentIntent: "pi_1", Status: "succeeded", Amount: 875, Currency: "eur", Created: at(3)},
+			{ID: "re_d1", PaymentIntent: "pi_1", Status: "succeeded", Amount: 5000, Currency: "EUR", Created: at(2)},
+			{ID: "re_df", PaymentIntent: "pi_1", Status: "failed", Amount: 5875, Currency: "eur", Created: at(4)},
 		}, "re_d2", domain.RefundFoundInFull},
-		{"the dashboard's, in part", []domain.ProviderRefund{{ID: "re_half", PaymentIntent: "pi_1", Status: "succeeded", Amount: 2000}}, "", domain.RefundNotFound},
+		{"the dashboard's, in part", []domain.ProviderRefund{{ID: "re_half", PaymentIntent: "pi_1", Status: "succeeded", Amount: 2000, Currency: "eur"}}, "", domain.RefundNotFound},
+		{"the dashboard's, in another currency", []domain.ProviderRefund{{ID: "re_usd", PaymentIntent: "pi_1", Status: "succeeded", Amount: 9000, Currency: "usd"}}, "", domain.RefundNotFound},
 	} {
 		c := checkout(domain.StateRefundPending)
 		c.PaymentIntent, c.AmountPaid = "pi_1", ptr(int64(5875))
 		if r, found := c.RefundAmong(tc.listed); r.ID != tc.id || found != tc.found {
 			t.Errorf("%s: %q %v, want %q %v", tc.name, r.ID, found, tc.id, tc.found)
 		}
+	}
+}
+
+// TestARetryNamesAPaymentOnlyWhereNoneIsRecorded: an operator's retry may name the payment of
+// a checkout that records none; naming another than the one recorded is refused, since a typo
+// would refund another buyer.
+func TestARetryNamesAPaymentOnlyWhereNoneIsRecorded(t *testing.T) {
+	c := checkout(domain.StatePaid)
+	c.RefundNoPlace(domain.OrderEvent{PaymentRef: "pi_1"}, now)
+	c.RefundClaim = 1
+	c.RefundRefused(1, &domain.RefundError{Code: "charge_disputed", Permanent: true}, now)
+	if err := c.RetryRefund(now, "pi_other"); !errors.Is(err, fault.ErrConflict) || c.PaymentIntent != "pi_1" || c.State != domain.StateRefundFailed {
+		t.Fatalf("retry naming another payment: %v %+v", err, c)
+	}
+	if err := c.RetryRefund(now, "pi_1"); err != nil || c.PaymentIntent != "pi_1" || c.State != domain.StateRefundPending {
+		t.Fatalf("retry naming the recorded payment: %v %+v", err, c)
+	}
+}
+
+// TestARefundResolvedOutsideCheckout: a refund that failed for good whose payment was returned
+// outside checkout is recorded with the operator's reference, in its refunded state, with
+// payment.refunded; a checkout not REFUND_FAILED, or a reference empty, too long or with a
+// control character, is refused and left as it is.
+func TestARefundResolvedOutsideCheckout(t *testing.T) {
+	pending := checkout(domain.StateExpired)
+	pending.RefundNoPromocode(domain.PaymentEvent{PaymentIntent: "pi_1"}, now)
+	if _, err := pending.ResolveRefund("re_1", now); !errors.Is(err, fault.ErrConflict) || pending.State != domain.StateRefundPending {
+		t.Fatalf("resolve of a pending refund: %v %s", err, pending.State)
+	}
+	failed := pending
+	failed.RefundClaim = 1
+	failed.RefundRefused(1, &domain.RefundError{Code: "charge_disputed", Permanent: true}, now)
+	for _, ref := range []string{"", strings.Repeat("r", 256), "re_1\n2026-11-28 refunded"} {
+		if _, err := failed.ResolveRefund(ref, now); !errors.Is(err, fault.ErrConflict) || failed.State != domain.StateRefundFailed {
+			t.Fatalf("resolve with %q: %v %s", ref, err, failed.State)
+		}
+	}
+	msgs, err := failed.ResolveRefund("re_dashboard", now.Add(time.Hour))
+	if err != nil || failed.State != domain.StateRefundedNoPromocode || failed.RefundID != "re_dashboard" || len(msgs) != 1 ||
+		msgs[0].Type != domain.EventPaymentRefunded || msgs[0].Data.(domain.PaymentRefunded).RefundID != "re_dashboard" {
+		t.Fatalf("resolved: %v %+v %+v", err, failed, msgs)
 	}
 }

@@ -1,15 +1,20 @@
 package domain
 
-import "time"
+import (
+	"strings"
+	"time"
+)
 
 // ProviderRefund is a refund the payment provider lists for a payment.
 type ProviderRefund struct {
 	ID            string
 	PaymentIntent string
 	// Status is the provider's: pending, requires_action, succeeded, failed or canceled.
-	Status  string
-	Amount  int64
-	Created time.Time
+	Status string
+	// Amount is in minor units of Currency (ISO 4217, any case).
+	Amount   int64
+	Currency string
+	Created  time.Time
 	// CheckoutID is the checkout its metadata names (checkout's own refunds), empty otherwise.
 	CheckoutID string
 }
@@ -42,9 +47,10 @@ const (
 // RefundAmong finds, among the refunds the provider lists for the checkout's payment, the one
 // that makes the checkout's refund: one naming the checkout that has not failed or been
 // canceled (an earlier attempt's, whose answer was lost or failed after it was made); else,
-// when such refunds of the payment add up to what was paid, the newest of them (someone
-// refunded the payment in full; the buyer has the money). Refunds of another payment never
-// count (a provider's test double may list them).
+// when such refunds of the payment in the checkout's currency add up to what was paid, the
+// newest of them (someone refunded the payment in full; the buyer has the money). Refunds of
+// another payment never count (a provider's test double may list them), nor do amounts in
+// another currency toward the whole.
 func (c *Checkout) RefundAmong(listed []ProviderRefund) (ProviderRefund, RefundFound) {
 	var newest ProviderRefund
 	var returned int64
@@ -54,6 +60,9 @@ func (c *Checkout) RefundAmong(listed []ProviderRefund) (ProviderRefund, RefundF
 		}
 		if r.CheckoutID == c.ID {
 			return r, RefundFoundOurs
+		}
+		if !strings.EqualFold(r.Currency, c.Currency) {
+			continue
 		}
 		returned += r.Amount
 		if newest.ID == "" || r.Created.After(newest.Created) {
