@@ -7,9 +7,12 @@
 -- Stripe refuses for good is REFUND_FAILED with Stripe's code and message, until an operator
 -- retries it.
 --
--- checkouts is written while this runs: every statement is its own transaction, waits at most
--- lock_timeout for its lock and can run again (a failed run is simply run again), the state
--- check is validated without blocking writes and the indexes are built concurrently.
+-- checkouts is written while this runs: every statement is its own transaction and can run
+-- again (a failed run is simply run again); the statements that lock out writers wait at most
+-- lock_timeout for their lock, so that they never queue writers behind a long transaction; the
+-- state check is validated without blocking writes and the indexes are built concurrently,
+-- with no lock timeout (their waits block no writer, and a timeout would only leave an index
+-- invalid).
 SET lock_timeout = '5s';
 ALTER TABLE checkouts
     ADD COLUMN IF NOT EXISTS refund_attempts        integer NOT NULL DEFAULT 0,
@@ -24,22 +27,19 @@ ALTER TABLE checkouts DROP CONSTRAINT IF EXISTS checkouts_state_check,
         'EXPIRED', 'PAYMENT_FAILED', 'RELEASED', 'FAILED', 'REFUND_PENDING', 'REFUND_FAILED', 'REFUNDED_NO_PLACE',
         'REFUNDED_NO_PROMOCODE')) NOT VALID;
 ALTER TABLE checkouts VALIDATE CONSTRAINT checkouts_state_check;
--- The refund worker finds the due refunds; the operator command lists the failed ones. An index
--- a failed run left invalid is built again.
+RESET lock_timeout;
+-- The refund worker finds the due refunds (checkouts_refund_pending, kept, finds the oldest);
+-- the operator command lists the failed ones. An index a failed run left invalid is built again.
 DROP INDEX CONCURRENTLY IF EXISTS checkouts_refunds_due;
 CREATE INDEX CONCURRENTLY checkouts_refunds_due ON checkouts (refund_next_attempt_at) WHERE state = 'REFUND_PENDING';
 DROP INDEX CONCURRENTLY IF EXISTS checkouts_refunds_failed;
 CREATE INDEX CONCURRENTLY checkouts_refunds_failed ON checkouts (refund_failed_at) WHERE state = 'REFUND_FAILED';
-DROP INDEX CONCURRENTLY IF EXISTS checkouts_refund_pending;
-RESET lock_timeout;
 
 -- +goose Down
-SET lock_timeout = '5s';
-UPDATE checkouts SET state = 'REFUND_PENDING' WHERE state = 'REFUND_FAILED';
-DROP INDEX CONCURRENTLY IF EXISTS checkouts_refund_pending;
-CREATE INDEX CONCURRENTLY checkouts_refund_pending ON checkouts (updated_at) WHERE state = 'REFUND_PENDING';
 DROP INDEX CONCURRENTLY IF EXISTS checkouts_refunds_failed;
 DROP INDEX CONCURRENTLY IF EXISTS checkouts_refunds_due;
+SET lock_timeout = '5s';
+UPDATE checkouts SET state = 'REFUND_PENDING' WHERE state = 'REFUND_FAILED';
 ALTER TABLE checkouts DROP CONSTRAINT IF EXISTS checkouts_state_check,
     ADD CONSTRAINT checkouts_state_check CHECK (state IN ('CREATED', 'HELD', 'OPEN', 'PROCESSING', 'PAID', 'COMPLETED',
         'EXPIRED', 'PAYMENT_FAILED', 'RELEASED', 'FAILED', 'REFUND_PENDING', 'REFUNDED_NO_PLACE', 'REFUNDED_NO_PROMOCODE')) NOT VALID;
