@@ -309,3 +309,28 @@ func TestAFailedSettleHoldsTheMark(t *testing.T) {
 		t.Fatalf("the checkout is %s after the next run", st)
 	}
 }
+
+// TestDelayedPaymentsAreReadAPageARun: however many checkouts await a delayed payment, a
+// reconciliation reads the sessions of one page of them (50), the next run the page after, and
+// after the last page the first again: what a run costs Stripe stays bounded, and every one is
+// read in turn.
+func TestDelayedPaymentsAreReadAPageARun(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	first := withSession(t, env, opened(t, env, ""), "cs_test_delayed_0")
+	if _, err := env.Pool.Exec(t.Context(), `UPDATE checkouts SET state = 'PROCESSING' WHERE id = $1`, first.CheckoutID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Pool.Exec(t.Context(), `INSERT INTO checkouts
+		SELECT r.* FROM checkouts c, generate_series(1, 119) g,
+			jsonb_populate_record(null::checkouts, to_jsonb(c) || jsonb_build_object('id', c.id || '_' || g, 'session_id', 'cs_test_delayed_' || g,
+				'order_id', c.order_id || '_' || g, 'idempotency_key', null)) r
+		WHERE c.id = $1`, first.CheckoutID); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{50, 50, 20, 50} {
+		r, err := env.Service.Reconcile(t.Context())
+		if err != nil || r.Delayed != want {
+			t.Fatalf("run %d: %d delayed sessions read (%v), want %d", i+1, r.Delayed, err, want)
+		}
+	}
+}

@@ -153,9 +153,9 @@ type Repository interface {
 	// sessions' outcome could still move: of paid sessions (paid), those not paid or beyond; of
 	// the others (unpaid: expired, or awaiting a delayed payment), those awaiting payment.
 	UnsettledCheckouts(ctx context.Context, paid, unpaid []string) ([]domain.Checkout, error)
-	// ProcessingCheckouts returns the checkouts awaiting a delayed payment, the longest waiting
-	// first.
-	ProcessingCheckouts(ctx context.Context) ([]domain.Checkout, error)
+	// ProcessingCheckouts returns up to limit checkouts awaiting a delayed payment whose ids
+	// follow after, by id.
+	ProcessingCheckouts(ctx context.Context, after string, limit int) ([]domain.Checkout, error)
 	// ReconcileMark returns the creation time from which reconciliation lists sessions (zero
 	// before any was recorded); SetReconcileMark records it.
 	ReconcileMark(ctx context.Context) (time.Time, error)
@@ -264,6 +264,8 @@ type Service struct {
 	answers *lru.Cache[replayKey, answer]
 	// refundsDecided wakes this process's refund worker when a refund was decided here.
 	refundsDecided chan struct{}
+	// delayed is where reconciliation's next page of delayed payments starts.
+	delayed delayedCursor
 }
 
 // rememberedHashes bounds Service.hashes (about 200 bytes each) and Service.answers (about

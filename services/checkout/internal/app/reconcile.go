@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -151,26 +152,66 @@ func (s *Service) reconcileSession(ctx context.Context, ls domain.ListedSession,
 	return false, nil
 }
 
-// reconcileDelayed reads, one by one, the sessions of the checkouts awaiting a delayed payment
-// (PROCESSING) and applies each outcome no webhook applied: the payment made, or failed. Such
-// sessions hold no mark, since a bank debit may take days: what they cost follows the checkouts
-// still awaiting one, a read each per run. A session that does not name its checkout is left
-// alone; a failed read does not hold the others back.
+// Reconciliation's reads of delayed payments: a page of delayedPage checkouts a run, and a
+// pass that ends after delayedFailuresInARow failed reads (Stripe down, or limiting checkout).
+const (
+	delayedPage           = 50
+	delayedFailuresInARow = 3
+)
+
+// delayedCursor is the id after which reconciliation's next page of checkouts awaiting a
+// delayed payment starts ("": the first), so that runs take turns over all of them.
+type delayedCursor struct {
+	mu    sync.Mutex
+	after string
+}
+
+func (d *delayedCursor) get() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.after
+}
+
+func (d *delayedCursor) set(after string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.after = after
+}
+
+// reconcileDelayed reads, one by one, the sessions of a page of the checkouts awaiting a
+// delayed payment (PROCESSING) and applies each outcome no webhook applied: the payment made,
+// or failed. Such sessions hold no mark, since a bank debit may take days: a run reads at most
+// delayedPage of them, the next run the page after (back to the first after the last), so what
+// a run costs stays bounded however many wait. A session that does not name its checkout is
+// left alone; a failed read does not hold the others back, but delayedFailuresInARow of them
+// end the pass.
 func (s *Service) reconcileDelayed(ctx context.Context, r *Reconciled) error {
-	waiting, err := s.repo.ProcessingCheckouts(ctx)
+	after := s.delayed.get()
+	waiting, err := s.repo.ProcessingCheckouts(ctx, after, delayedPage)
 	if err != nil {
 		return err
 	}
+	next := ""
+	if len(waiting) == delayedPage {
+		next = waiting[len(waiting)-1].ID
+	}
 	var errs []error
-	for _, c := range waiting {
-		if c.SessionID == "" || ctx.Err() != nil {
-			continue
+	failures := 0
+	for i, c := range waiting {
+		if ctx.Err() != nil || failures == delayedFailuresInARow {
+			next = after // the next run goes on from here
+			if i > 0 {
+				next = waiting[i-1].ID
+			}
+			break
 		}
 		ls, err := s.payments.Session(ctx, c.SessionID)
 		if err != nil {
+			failures++
 			errs = append(errs, fmt.Errorf("checkout %s: %w", c.ID, err))
 			continue
 		}
+		failures = 0
 		r.Delayed++
 		if ls.Outcome.CheckoutID != c.ID || !c.Changes(ls.Outcome) {
 			continue
@@ -179,6 +220,7 @@ func (s *Service) reconcileDelayed(ctx context.Context, r *Reconciled) error {
 			errs = append(errs, err)
 		}
 	}
+	s.delayed.set(next)
 	return errors.Join(errs...)
 }
 

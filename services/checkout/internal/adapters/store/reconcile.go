@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/podiumhq/podium/libs/postgres"
@@ -20,10 +21,10 @@ func (r *Repository) UnsettledCheckouts(ctx context.Context, paid, unpaid []stri
 	return toCheckouts(rows)
 }
 
-// ProcessingCheckouts returns the checkouts awaiting a delayed payment, the longest waiting
-// first.
-func (r *Repository) ProcessingCheckouts(ctx context.Context) ([]domain.Checkout, error) {
-	rows, err := r.q.ProcessingCheckouts(ctx)
+// ProcessingCheckouts returns up to limit checkouts awaiting a delayed payment whose ids follow
+// after, by id.
+func (r *Repository) ProcessingCheckouts(ctx context.Context, after string, limit int) ([]domain.Checkout, error) {
+	rows, err := r.q.ProcessingCheckouts(ctx, db.ProcessingCheckoutsParams{After: after, MaxRows: int32(min(limit, math.MaxInt32))}) //nolint:gosec // bounded above
 	if err != nil {
 		return nil, fmt.Errorf("processing checkouts: %w", err)
 	}

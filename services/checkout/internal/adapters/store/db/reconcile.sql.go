@@ -11,12 +11,17 @@ import (
 )
 
 const processingCheckouts = `-- name: ProcessingCheckouts :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'PROCESSING' ORDER BY updated_at
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'PROCESSING' AND id > $1::text ORDER BY id LIMIT $2
 `
 
-// The checkouts awaiting a delayed payment, the longest waiting first.
-func (q *Queries) ProcessingCheckouts(ctx context.Context) ([]Checkout, error) {
-	rows, err := q.db.Query(ctx, processingCheckouts)
+type ProcessingCheckoutsParams struct {
+	After   string
+	MaxRows int32
+}
+
+// A page of the checkouts awaiting a delayed payment, by id after the given one.
+func (q *Queries) ProcessingCheckouts(ctx context.Context, arg ProcessingCheckoutsParams) ([]Checkout, error) {
+	rows, err := q.db.Query(ctx, processingCheckouts, arg.After, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}

@@ -15,5 +15,5 @@ INSERT INTO reconcile_mark (sessions_from) VALUES ($1)
 ON CONFLICT (id) DO UPDATE SET sessions_from = EXCLUDED.sessions_from;
 
 -- name: ProcessingCheckouts :many
--- The checkouts awaiting a delayed payment, the longest waiting first.
-SELECT * FROM checkouts WHERE state = 'PROCESSING' ORDER BY updated_at;
+-- A page of the checkouts awaiting a delayed payment, by id after the given one.
+SELECT * FROM checkouts WHERE state = 'PROCESSING' AND id > sqlc.arg(after)::text ORDER BY id LIMIT sqlc.arg(max_rows);
