@@ -10,9 +10,9 @@
 // separators (Zl, Zp). The two joiners are kept: Persian and Indic words and emoji sequences
 // need them, and they neither hide nor reorder text. The format characters beyond the BMP
 // (emoji flags' tags, musical and hieroglyph layout marks) are kept too: they move nothing, the
-// subdivision flags need them, and leaving them out keeps Pattern one that every regular
-// expression dialect reads alike (a character class beyond the BMP means other things in
-// ECMA-262 without its u flag).
+// subdivision flags need them, and leaving them out keeps Pattern one that JSON Schema's
+// dialects read alike (a character class beyond the BMP means other things in ECMA-262
+// without its u flag). Invisible as they are, terminal output escapes them too.
 package safetext
 
 import (
@@ -26,10 +26,12 @@ const Rule = "must not contain control characters (line breaks, tabs, escape seq
 	"direction overrides or other invisible formatting)"
 
 // Pattern is the regular expression of a safe text: what Valid accepts among valid UTF-8
-// strings. The OpenAPI document's names carry it, so it is written to mean the same in Go's
-// syntax, ECMA-262's with or without the u flag, Python's and Java's: one class of the unsafe
-// characters, each range given by its bounds (\x escapes below U+0100, the characters
-// themselves above), no Unicode property escapes. A test holds it to Unsafe.
+// strings. The OpenAPI document's names carry it, so it is written to mean the same in JSON
+// Schema's dialect (ECMA-262, with or without the u flag) and Go's, and to compile in Python's
+// and Java's: one class of the unsafe characters, each range given by its bounds (\x escapes
+// below U+0100, the characters themselves above), no Unicode property escapes. (Where `$` may
+// match before a final line feed, as in Python's re.search, a client's check lets a name
+// ending in one through; the server refuses it.) A test holds it to Unsafe.
 const Pattern = "^[^\\x00-\\x1f\\x7f-\\x9f\\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b" +
 	"\u200e-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]*$"
 
@@ -93,18 +95,31 @@ func ValidBytes(b []byte) bool {
 	return true
 }
 
-// Escape returns s as it is when it is Valid, and otherwise quoted and escaped as a Go string
-// literal (strconv.Quote): "key\n2026-11-28 key.revoked" prints on one line, with its quotes
-// telling that it was escaped.
-func Escape(s string) string {
-	if Valid(s) {
-		return s
-	}
-	return strconv.Quote(s)
+// Invisible reports whether r is written as an escape on a terminal: an unsafe character, or a
+// format character beyond the BMP (a tag, invisible: names may hold them, in a flag, but what
+// an operator reads shows each).
+func Invisible(r rune) bool {
+	return Unsafe(r) || r > 0xffff && unicode.Is(unicode.Cf, r)
 }
 
-// EscapeJSON returns the JSON text b with every unsafe character and invalid byte written as a
-// \u escape (U+FFFD for an invalid byte), so the JSON means what it meant and prints safely;
+// Escape returns s as it is when it is valid UTF-8 with no Invisible character, and otherwise
+// quoted and escaped as a Go string literal (strconv.Quote): "key\n2026-11-28 key.revoked"
+// prints on one line, with its quotes telling that it was escaped, and a name ending in
+// invisible tags shows them.
+func Escape(s string) string {
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	for _, r := range s {
+		if Invisible(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// EscapeJSON returns the JSON text b with every Invisible character and invalid byte written
+// as a \u escape (U+FFFD for an invalid byte), so the JSON means what it meant and prints safely;
 // the newlines, tabs and spaces between its tokens are kept (nothing else unsafe can be there
 // in valid JSON). It returns b itself when there is nothing to escape.
 func EscapeJSON(b []byte) []byte {
@@ -135,7 +150,7 @@ func EscapeJSON(b []byte) []byte {
 		r, size := utf8.DecodeRune(b[i:])
 		if r == utf8.RuneError && size == 1 {
 			r = utf8.RuneError
-		} else if !Unsafe(r) {
+		} else if !Invisible(r) {
 			i += size
 			continue
 		}

@@ -63,6 +63,8 @@ func TestEscape(t *testing.T) {
 		"\x1b[2Khidden":               `"\x1b[2Khidden"`,
 		"rtl\u202eexe.txt":            `"rtl\u202eexe.txt"`,
 		"bad\xff":                     `"bad\xff"`,
+		"backend\U000E0041\U000E0042": `"backend\U000e0041\U000e0042"`, // a valid name, whose tags an operator sees
+		"Lucía 🏋️‍♀️":                 "Lucía 🏋️‍♀️",
 	}
 	for in, want := range cases {
 		if got := safetext.Escape(in); got != want {
@@ -72,8 +74,8 @@ func TestEscape(t *testing.T) {
 }
 
 func TestEscapeJSON(t *testing.T) {
-	in := []byte("{\n\t\"name\": \"a\u202eb\\n\u009b\ufeff\",\n  \"ok\": \"Lucía 🏋️‍♀️\"\n}")
-	want := "{\n\t\"name\": \"a\\u202eb\\n\\u009b\\ufeff\",\n  \"ok\": \"Lucía 🏋️‍♀️\"\n}"
+	in := []byte("{\n\t\"name\": \"a\u202eb\\n\u009b\ufeff\U000E0041\",\n  \"ok\": \"Lucía 🏋️‍♀️\"\n}")
+	want := "{\n\t\"name\": \"a\\u202eb\\n\\u009b\\ufeff\\udb40\\udc41\",\n  \"ok\": \"Lucía 🏋️‍♀️\"\n}"
 	if got := string(safetext.EscapeJSON(in)); got != want {
 		t.Fatalf("EscapeJSON:\n got %s\nwant %s", got, want)
 	}
@@ -86,20 +88,22 @@ func TestEscapeJSON(t *testing.T) {
 	}
 }
 
-// FuzzEscape: whatever the text, its escaped form is safe, and reads back as the text.
+// FuzzEscape: whatever the text, its escaped form holds nothing invisible, and reads back as
+// the text; a text with nothing invisible is printed as it is.
 func FuzzEscape(f *testing.F) {
-	for _, s := range []string{"Trail Club", "x\n2026 key.revoked", "\x1b[2K", "a\u202eb", "\xff", `"q\"`} {
+	for _, s := range []string{"Trail Club", "x\n2026 key.revoked", "\x1b[2K", "a\u202eb", "\xff", `"q\"`, "tag\U000E0041"} {
 		f.Add(s)
 	}
 	re := regexp.MustCompile(safetext.Pattern)
+	visible := func(s string) bool { return utf8.ValidString(s) && !strings.ContainsFunc(s, safetext.Invisible) }
 	f.Fuzz(func(t *testing.T, s string) {
 		e := safetext.Escape(s)
-		if !safetext.Valid(e) {
-			t.Fatalf("Escape(%q) = %q is not safe", s, e)
+		if !visible(e) {
+			t.Fatalf("Escape(%q) = %q holds an invisible character", s, e)
 		}
-		if safetext.Valid(s) {
+		if visible(s) {
 			if e != s {
-				t.Fatalf("Escape changed the safe %q to %q", s, e)
+				t.Fatalf("Escape changed the visible %q to %q", s, e)
 			}
 		} else if back, err := strconv.Unquote(e); err != nil || back != s {
 			t.Fatalf("Escape(%q) = %s does not read back: %q, %v", s, e, back, err)
@@ -110,7 +114,7 @@ func FuzzEscape(f *testing.F) {
 	})
 }
 
-// FuzzEscapeJSON: the escaped JSON holds the same value and nothing unsafe.
+// FuzzEscapeJSON: the escaped JSON holds the same value and nothing invisible.
 func FuzzEscapeJSON(f *testing.F) {
 	for _, s := range []string{"Trail Club", "x\n2026 key.revoked", "\x1b[2K", "a\u202eb\U000E0041", "\xff", `"q\"`} {
 		f.Add(s)
@@ -133,8 +137,8 @@ func FuzzEscapeJSON(f *testing.F) {
 		if !bytes.Equal(b1, b2) {
 			t.Fatalf("escaping changed the value: %s, then %s", b1, b2)
 		}
-		if !safetext.Valid((strings.NewReplacer("\n", "", "\t", "").Replace(string(escaped)))) {
-			t.Fatalf("EscapeJSON left something unsafe: %q", escaped)
+		if rest := strings.NewReplacer("\n", "", "\t", "").Replace(string(escaped)); !utf8.ValidString(rest) || strings.ContainsFunc(rest, safetext.Invisible) {
+			t.Fatalf("EscapeJSON left something invisible: %q", escaped)
 		}
 	})
 }
