@@ -218,3 +218,18 @@ func TestClientNetworkGroupsIPv6By64(t *testing.T) {
 		}
 	}
 }
+
+func TestClientPrefixGroupsIPv6ByTheGivenPrefix(t *testing.T) {
+	for addr, want := range map[string]string{
+		"203.0.113.7":             "203.0.113.7",
+		"::ffff:203.0.113.7":      "203.0.113.7",
+		"2001:db8:1:2:3:4:5:6":    "2001:db8:1::/48",
+		"2001:db8:1:ffff:ffff::1": "2001:db8:1::/48",
+		"2001:db8:2:2:3:4:5:6":    "2001:db8:2::/48",
+		"not an address":          "not an address",
+	} {
+		if got := identity.ClientPrefix(addr, 48); got != want {
+			t.Errorf("ClientPrefix(%q, 48) = %q, want %q", addr, got, want)
+		}
+	}
+}
