@@ -69,10 +69,11 @@ type Console struct {
 	// SignInRequestsPerMinute bounds the requests for sign-in links one client network makes a
 	// minute, in bursts of as many; past it a request is refused before any database work.
 	SignInRequestsPerMinute int `env:"CONSOLE_SIGNIN_REQUESTS_PER_MINUTE" envDefault:"20"`
-	// SignInDBConns bounds the database connections the console's sign-in requests (which
-	// anyone may make) hold at once, so the rest of the pool always serves key verification,
-	// the admin API and the signed-in pages.
-	SignInDBConns int `env:"CONSOLE_SIGNIN_DB_CONNS" envDefault:"2"`
+	// ConsoleDBMaxConns is the size of the console's own pool, apart from the one of the APIs
+	// (DB_MAX_CONNS): nothing the console's visitors do takes a connection key verification or
+	// the admin API needs. A console request that finds them all taken for a moment is answered
+	// 503.
+	ConsoleDBMaxConns int32 `env:"CONSOLE_DB_MAX_CONNS" envDefault:"4"`
 }
 
 // Validate reports every problem in the configuration.
@@ -93,18 +94,15 @@ func (c Config) Validate() error {
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
 	}
-	if pool := c.poolSize(); c.SignInDBConns >= int(pool) {
-		errs = append(errs, fmt.Errorf("CONSOLE_SIGNIN_DB_CONNS must be below the pool's %d connections (DB_MAX_CONNS)", pool))
-	}
 	return errors.Join(errs...)
 }
 
-// poolSize is the most connections the pool opens.
-func (c Config) poolSize() int32 {
-	if c.DBMaxConns == 0 {
-		return defaultDBMaxConns
-	}
-	return c.DBMaxConns
+// consolePostgres is the configuration of the console's pool: the service's, with the
+// console's size.
+func (c Config) consolePostgres() config.Postgres {
+	p := c.Postgres
+	p.DBMaxConns = c.ConsoleDBMaxConns
+	return p
 }
 
 // CLIConfig is the configuration of the operator commands.
@@ -130,8 +128,8 @@ func (c Console) Validate() error {
 	if c.SignInPerBrowser < 1 || c.SignInPerEmail < 1 || c.SignInPerAddress < 1 {
 		errs = append(errs, errors.New("CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"))
 	}
-	if c.SignInRequestsPerMinute < 1 || c.SignInDBConns < 1 {
-		errs = append(errs, errors.New("CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_SIGNIN_DB_CONNS must be at least 1"))
+	if c.SignInRequestsPerMinute < 1 || c.ConsoleDBMaxConns < 1 {
+		errs = append(errs, errors.New("CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_DB_MAX_CONNS must be at least 1"))
 	}
 	return errors.Join(errs...)
 }

@@ -32,28 +32,20 @@ type runningConsole struct {
 	stopJanitor func()
 }
 
-// startConsole serves the organizers' console on CONSOLE_ADDR until ctx ends.
-func startConsole(ctx context.Context, cfg Config, log *slog.Logger, svc *app.Service, pool *pgxpool.Pool) (*runningConsole, error) {
+// startConsole serves the organizers' console, configured by ccfg, on CONSOLE_ADDR until ctx
+// ends, on its own pool.
+func startConsole(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, pool *pgxpool.Pool) (*runningConsole, error) {
 	resolver, err := clientip.New(cfg.ConsoleTrustedProxies)
 	if err != nil {
 		return nil, err
 	}
-	u, err := consoleURL(cfg.ConsoleURL)
-	if err != nil {
-		return nil, err
-	}
-	origin := strings.TrimSuffix(u.String(), "/")
-	c := app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), app.ConsoleConfig{
-		URL: origin, LinkTTL: cfg.SignInLinkTTL, SessionTTL: cfg.SessionTTL, Window: cfg.SignInWindow,
-		Limits:                  domain.SignInLimits{PerBrowser: cfg.SignInPerBrowser, PerEmail: cfg.SignInPerEmail, PerNetwork: cfg.SignInPerAddress},
-		SignInRequestsPerMinute: cfg.SignInRequestsPerMinute, SignInConns: cfg.SignInDBConns,
-	}, log)
+	c := newConsole(cfg, ccfg, log, app.New(store.New(pool), time.Now), pool)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError,
 		DrainDelay: cfg.DrainDelay, RequestTimeout: 10 * time.Second,
 	})
 	console.Register(srv.App, console.Deps{
-		Console: c, ClientIP: resolver, URL: origin, LinkTTL: cfg.SignInLinkTTL,
+		Console: c, ClientIP: resolver, URL: ccfg.URL, LinkTTL: cfg.SignInLinkTTL,
 	})
 	// Listening here makes a taken port fail the start; the console then drains alongside the
 	// APIs when ctx ends.
@@ -71,6 +63,25 @@ func startConsole(ctx context.Context, cfg Config, log *slog.Logger, svc *app.Se
 	}()
 	stopJanitor := background.Start(ctx, log, "console janitor", func(bg context.Context) error { return c.RunJanitor(bg, janitorInterval) })
 	return &runningConsole{Console: c, cancel: cancel, served: served, stopJanitor: stopJanitor}, nil
+}
+
+// consoleConfig is the console's configuration.
+func consoleConfig(cfg Config) (app.ConsoleConfig, error) {
+	u, err := consoleURL(cfg.ConsoleURL)
+	if err != nil {
+		return app.ConsoleConfig{}, err
+	}
+	return app.ConsoleConfig{
+		URL: strings.TrimSuffix(u.String(), "/"), LinkTTL: cfg.SignInLinkTTL, SessionTTL: cfg.SessionTTL, Window: cfg.SignInWindow,
+		Limits:                  domain.SignInLimits{PerBrowser: cfg.SignInPerBrowser, PerEmail: cfg.SignInPerEmail, PerNetwork: cfg.SignInPerAddress},
+		SignInRequestsPerMinute: cfg.SignInRequestsPerMinute, DBConns: int(cfg.ConsoleDBMaxConns),
+	}, nil
+}
+
+// newConsole returns the console's use cases over svc and pool: the console's own, or, for the
+// operators' sign-in links of the admin API, the API's.
+func newConsole(cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, svc *app.Service, pool *pgxpool.Pool) *app.Console {
+	return app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), ccfg, log)
 }
 
 // Close stops the server (by then the APIs have drained, or failed) and the janitor, and waits

@@ -48,7 +48,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 0 || cfg.KafkaTopicPartitions != 3 || cfg.KafkaReplicationFactor != 1 ||
 		cfg.IdentityTokenTTL != time.Minute || len(cfg.KafkaBrokers) != 2 || cfg.KafkaBrokers[1] != "127.0.0.1:9093" ||
 		cfg.RequestTimeout != 2*time.Second || cfg.DBStatementTimeout != 5*time.Second || cfg.DBLockTimeout != 2*time.Second ||
-		cfg.SignInRequestsPerMinute != 20 || cfg.SignInDBConns != 2 {
+		cfg.SignInRequestsPerMinute != 20 || cfg.ConsoleDBMaxConns != 4 {
 		t.Fatalf("config %+v", cfg)
 	}
 	var buf bytes.Buffer
@@ -75,8 +75,8 @@ func TestConfigValidation(t *testing.T) {
 		"console url path":       {"CONSOLE_URL", "https://podium.test/console", "CONSOLE_URL must be an origin"},
 		"bad trusted proxy":      {"CONSOLE_TRUSTED_PROXIES", "10.0.0.0/33", "CONSOLE_TRUSTED_PROXIES"},
 		"zero sign-in limit":     {"CONSOLE_SIGNIN_PER_EMAIL", "0", "CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"},
-		"zero sign-in rate":      {"CONSOLE_SIGNIN_REQUESTS_PER_MINUTE", "0", "CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_SIGNIN_DB_CONNS must be at least 1"},
-		"sign-in takes the pool": {"CONSOLE_SIGNIN_DB_CONNS", "10", "CONSOLE_SIGNIN_DB_CONNS must be below the pool's 10 connections"},
+		"zero sign-in rate":      {"CONSOLE_SIGNIN_REQUESTS_PER_MINUTE", "0", "CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_DB_MAX_CONNS must be at least 1"},
+		"no console connections": {"CONSOLE_DB_MAX_CONNS", "0", "CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_DB_MAX_CONNS must be at least 1"},
 		"bad smtp port":          {"SMTP_PORT", "0", "SMTP_PORT"},
 	} {
 		t.Run(name, func(t *testing.T) {

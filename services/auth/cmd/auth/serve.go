@@ -22,7 +22,8 @@ import (
 
 // serve builds the dependencies in order, serves until ctx is done, and closes them in
 // reverse order: the server drains (readiness failing first), then the relay stops, then the
-// broker writer, the pool and the telemetry providers close.
+// broker writer, the pools and the telemetry providers close. The console has a pool of its
+// own, so that nothing its visitors do takes a connection of the APIs'.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	log.Info("starting auth", "config", config.LogValue(cfg))
 	tel, err := service.Observe(ctx, "auth", cfg.Base, log)
@@ -36,6 +37,11 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		return err
 	}
 	defer pool.Close()
+	consolePool, err := postgres.Open(ctx, cfg.consolePostgres(), cfg.ConsoleDBMaxConns)
+	if err != nil {
+		return err
+	}
+	defer consolePool.Close()
 
 	cluster, err := broker.NewCluster(cfg.Kafka)
 	if err != nil {
@@ -72,14 +78,18 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		DrainDelay:     cfg.DrainDelay,
 		RequestTimeout: cfg.RequestTimeout,
 	})
-	con, err := startConsole(ctx, cfg, log, svc, pool)
+	ccfg, err := consoleConfig(cfg)
+	if err != nil {
+		return err
+	}
+	con, err := startConsole(ctx, cfg, ccfg, log, consolePool)
 	if err != nil {
 		return err
 	}
 	defer con.Close()
 	api.Register(srv.App, api.Deps{
 		Service:       svc,
-		Console:       con.Console,
+		Console:       newConsole(cfg, ccfg, log, svc, pool),
 		OperatorToken: cfg.OperatorToken,
 		Verifier:      identity.NewVerifier(identity.Auth, keys, cfg.IdentityTokenTTL),
 	})

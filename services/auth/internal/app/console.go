@@ -66,9 +66,9 @@ type ConsoleConfig struct {
 	// SignInRequestsPerMinute bounds the requests for links one client network makes a minute,
 	// in bursts of as many; past it a request is refused before any database work.
 	SignInRequestsPerMinute int
-	// SignInConns bounds the database connections sign-in requests (asking for, opening and
-	// using links) hold at once; it must stay below the pool's size.
-	SignInConns int
+	// DBConns is the size of the console's own database pool, which none but the console
+	// uses: its requests that need the database take one of as many places (Hold).
+	DBConns int
 }
 
 // Console runs the organizers' console: passwordless sign-in, sessions, and the keys, members
@@ -82,18 +82,19 @@ type Console struct {
 	log  *slog.Logger
 	// sends tracks the e-mails being sent in the background, for Close.
 	sends sync.WaitGroup
-	// signInRequests limits each network's requests for links; signInPlaces are the database
-	// connections sign-in requests may hold at once (signinload.go).
+	// signInRequests limits each network's requests for links; places are the connections of
+	// the console's pool its requests hold (consoleload.go).
 	signInRequests *networkLimiter
-	signInPlaces   *semaphore.Weighted
+	places         *semaphore.Weighted
 }
 
-// NewConsole returns the console over svc (whose clock it shares) and repo.
+// NewConsole returns the console over svc (whose clock it shares) and repo, which are the
+// console's own: on a pool that serves the console only (ConsoleConfig.DBConns).
 func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, cfg ConsoleConfig, log *slog.Logger) *Console {
 	return &Console{
 		svc: svc, repo: repo, mail: mailer, cfg: cfg, log: log,
 		signInRequests: newNetworkLimiter(cfg.SignInRequestsPerMinute),
-		signInPlaces:   newSignInPlaces(cfg.SignInConns),
+		places:         newPlaces(cfg.DBConns),
 	}
 }
 
@@ -144,8 +145,13 @@ func (c *Console) RunJanitor(ctx context.Context, interval time.Duration) error 
 
 // Sweep deletes sign-in links older than the limits' window (and their lifetime), expired
 // sessions and the browsers last seen longer ago than a browser keeps its binding, and returns
-// how many of each it deleted.
+// how many of each it deleted. It waits for one of the console's places like no request does:
+// the janitor is not a visitor, and has time.
 func (c *Console) Sweep(ctx context.Context) (domain.Deleted, error) {
+	if err := c.places.Acquire(ctx, 1); err != nil {
+		return domain.Deleted{}, fmt.Errorf("sweep console: %w", err)
+	}
+	defer c.places.Release(1)
 	now := c.svc.clock()
 	d, err := c.repo.DeleteExpired(ctx, now.Add(-max(c.cfg.Window, c.cfg.LinkTTL)), now, now.Add(-domain.BrowserBindingTTL))
 	if err != nil {

@@ -41,7 +41,7 @@ func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, networ
 		Network: network, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL),
 	}
 	var created, member bool
-	err := c.signInWork(ctx, func() (err error) {
+	err := c.withPlace(ctx, func() (err error) {
 		created, err = c.repo.CreateSignInLink(ctx, link, now.Add(-c.cfg.Window), c.cfg.Limits.Allows)
 		if err != nil || !created {
 			return err
@@ -111,7 +111,7 @@ func (c *Console) OperatorSignInLink(ctx context.Context, email string) (IssuedL
 // (mail scanners that follow links use nothing).
 func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string) (domain.SignInLink, error) {
 	var l domain.SignInLink
-	err := c.signInWork(ctx, func() (err error) {
+	err := c.withPlace(ctx, func() (err error) {
 		l, err = c.repo.SignInLink(ctx, domain.HashToken(token))
 		return err
 	})
@@ -142,7 +142,7 @@ func (c *Console) SignIn(ctx context.Context, token, browserToken, address, user
 	if browserToken != "" {
 		s.BrowserHash = domain.HashToken(browserToken)
 	}
-	err := c.signInWork(ctx, func() error {
+	err := c.withPlace(ctx, func() error {
 		l, err := c.repo.UseSignInLink(ctx, domain.HashToken(token), domain.HashToken(browserToken), now)
 		if err != nil {
 			return err
@@ -163,7 +163,8 @@ func (c *Console) SignIn(ctx context.Context, token, browserToken, address, user
 	return sessionToken, s, nil
 }
 
-// Session returns the active session whose cookie token is token, or domain.ErrSessionInvalid.
+// Session returns the active session whose cookie token is token, or domain.ErrSessionInvalid;
+// the caller holds one of the console's places (Hold) for the request.
 // It records the session's use from address at most once a minute; each recorded use renews
 // the console's memory of the browser the session was opened in, so a member who stays signed
 // in stays a known browser (domain.BrowserBindingTTL). renewBinding reports a recorded use in

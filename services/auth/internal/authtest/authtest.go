@@ -19,6 +19,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/mail/mailcatch"
 	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/api"
@@ -40,18 +41,19 @@ type Options struct {
 	// SessionTTL is a console session's lifetime; zero means SessionTTL.
 	SessionTTL time.Duration
 	// SignInRequestsPerMinute bounds each client network's requests for sign-in links, and
-	// SignInConns the database connections sign-in requests hold at once; zero means 20 and 2,
-	// the service's defaults.
-	SignInRequestsPerMinute, SignInConns int
-	// PoolTracer, when set, sees every query of the service's pool.
+	// ConsoleConns is the size of the console's own pool; zero means 20 and 4, the service's
+	// defaults.
+	SignInRequestsPerMinute, ConsoleConns int
+	// PoolTracer, when set, sees every query of the service's pools.
 	PoolTracer pgx.QueryTracer
 }
 
 // Env is a running auth service.
 type Env struct {
 	// URL is the base address of the HTTP API.
-	URL  string
-	Pool *pgxpool.Pool
+	URL string
+	// Pool is the pool of the APIs, ConsolePool the console's own, on the same database.
+	Pool, ConsolePool *pgxpool.Pool
 	// Clock is the service's clock.
 	Clock *testkit.Clock
 	// Service is the service's use cases, for tests to flush the keys' recorded uses.
@@ -63,7 +65,7 @@ type Env struct {
 	Brokers []string
 	// ConsoleURL is the console's address (on localhost, as browsers treat it as secure).
 	ConsoleURL string
-	// Console is the console's use cases, with Console* settings.
+	// Console is the console's use cases on its own pool, with Console* settings.
 	Console *app.Console
 	// Mail catches what the console sends.
 	Mail *mailcatch.Catcher
@@ -80,21 +82,19 @@ const (
 func Start(t testing.TB, o Options) *Env {
 	t.Helper()
 	env := &Env{Clock: &testkit.Clock{}, Issuers: identitytest.New(t)}
-	if o.PoolTracer != nil {
-		env.Pool = tracedPool(t, o.PoolTracer)
-	} else {
-		env.Pool = Pool(t)
-	}
+	dbURL := testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations())
+	env.Pool = newPool(t, dbURL, poolSize, o.PoolTracer)
+	env.ConsolePool = newPool(t, dbURL, int32(orDefault(o.ConsoleConns, defaultConsoleConns)), o.PoolTracer)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: env.Pool.Ping}},
 	})
 	env.Service = app.New(store.New(env.Pool), env.Clock.Now)
-	env.startConsole(t, o, log)
+	operatorLinks := env.startConsole(t, o, log)
 	api.Register(srv.App, api.Deps{
 		Service:       env.Service,
-		Console:       env.Console,
+		Console:       operatorLinks,
 		OperatorToken: OperatorToken,
 		Verifier:      env.Issuers.Verifier(identity.Auth),
 	})
@@ -123,14 +123,23 @@ func Pool(t testing.TB) *pgxpool.Pool {
 	return testkit.Pool(t, migrations.Set(), outbox.Migrations())
 }
 
-// tracedPool is Pool, of the same size, whose queries tracer sees.
-func tracedPool(t testing.TB, tracer pgx.QueryTracer) *pgxpool.Pool {
+// newPool opens a pool of size connections on the database dbURL, as the service does, or, when
+// tracer is set, one whose queries tracer sees.
+func newPool(t testing.TB, dbURL string, size int32, tracer pgx.QueryTracer) *pgxpool.Pool {
 	t.Helper()
-	cfg, err := pgxpool.ParseConfig(testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations()))
+	if tracer == nil {
+		pool, err := postgres.Connect(t.Context(), dbURL, postgres.Options{MaxConns: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pool.Close)
+		return pool
+	}
+	cfg, err := pgxpool.ParseConfig(dbURL)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.MaxConns = poolSize
+	cfg.MaxConns = size
 	cfg.ConnConfig.Tracer = tracer
 	pool, err := pgxpool.NewWithConfig(t.Context(), cfg)
 	if err != nil {
@@ -140,8 +149,12 @@ func tracedPool(t testing.TB, tracer pgx.QueryTracer) *pgxpool.Pool {
 	return pool
 }
 
-// poolSize is how many connections a test service's traced pool opens at most, as testkit.Pool.
-const poolSize = 8
+// poolSize is how many connections a test service's API pool opens at most, as testkit.Pool;
+// defaultConsoleConns is the console's pool's size by default, the service's.
+const (
+	poolSize            = 8
+	defaultConsoleConns = 4
+)
 
 // Do sends method path to the service with body as JSON (when not nil) and the given headers.
 func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) testkit.Response {

@@ -20,9 +20,11 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-// startConsole serves the console on its own listener, sending mail to a catcher. Requests from
-// 127.0.0.1 may name the client in X-Forwarded-For, so tests can call from several addresses.
-func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
+// startConsole serves the console on its own listener and pool, sending mail to a catcher, and
+// returns the console's use cases on the API's pool, which make the admin API's operator links.
+// Requests from 127.0.0.1 may name the client in X-Forwarded-For, so tests can call from
+// several addresses.
+func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) *app.Console {
 	t.Helper()
 	catcher, err := mailcatch.Start("127.0.0.1:0", mailcatch.Options{Now: e.Clock.Now})
 	if err != nil {
@@ -39,13 +41,14 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
 	}
 	e.ConsoleURL = "http://localhost:" + strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	e.Mail = catcher
-	e.Console = app.NewConsole(e.Service, store.New(e.Pool), sender, app.ConsoleConfig{
+	cfg := app.ConsoleConfig{
 		URL: e.ConsoleURL, LinkTTL: SignInLinkTTL, SessionTTL: orDefault(o.SessionTTL, SessionTTL), Window: SignInWindow,
 		Limits: domain.SignInLimits{
 			PerBrowser: orDefault(o.SignInPerBrowser, 3), PerEmail: orDefault(o.SignInPerEmail, 5), PerNetwork: orDefault(o.SignInPerAddress, 20),
 		},
-		SignInRequestsPerMinute: orDefault(o.SignInRequestsPerMinute, 20), SignInConns: orDefault(o.SignInConns, 2),
-	}, log)
+		SignInRequestsPerMinute: orDefault(o.SignInRequestsPerMinute, 20), DBConns: int(e.ConsolePool.Config().MaxConns),
+	}
+	e.Console = app.NewConsole(app.New(store.New(e.ConsolePool), e.Clock.Now), store.New(e.ConsolePool), sender, cfg, log)
 	t.Cleanup(e.Console.Close)
 	resolver, err := clientip.New([]string{"127.0.0.1/32"})
 	if err != nil {
@@ -56,6 +59,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) {
 		Console: e.Console, ClientIP: resolver, URL: e.ConsoleURL, LinkTTL: SignInLinkTTL,
 	})
 	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
+	return app.NewConsole(e.Service, store.New(e.Pool), sender, cfg, log)
 }
 
 func orDefault[T int | time.Duration](v, def T) T {

@@ -73,11 +73,17 @@ func checkCSRF(c *fiber.Ctx, token string) error {
 }
 
 // requireSession loads the session of the cookie, sending a browser without one to sign in,
-// and checks the CSRF token of every POST.
+// and checks the CSRF token of every POST. A cookie that can be a session's takes one of the
+// console's places (app.Console.Hold) before the lookup and keeps it for the whole request.
 func (h *handlers) requireSession(c *fiber.Ctx) error {
 	token := c.Cookies(sessionCookie)
 	s, err := domain.Session{}, domain.ErrSessionInvalid
 	if len(token) == domain.TokenLen {
+		release, held := h.Console.Hold(c.UserContext())
+		if held != nil {
+			return held
+		}
+		defer release()
 		browser := browserBinding(c)
 		var renewBinding bool
 		s, renewBinding, err = h.Console.Session(c.UserContext(), token, browser, h.clientAddress(c))
