@@ -63,8 +63,9 @@ type ConsoleConfig struct {
 	// Window is the span of the sign-in limits: at most Limits links within any Window.
 	Window time.Duration
 	Limits domain.SignInLimits
-	// SignInRequestsPerMinute bounds the requests for links one client network makes a minute,
-	// in bursts of as many; past it a request is refused before any database work.
+	// SignInRequestsPerMinute bounds the sign-in requests (asking for, opening and using links)
+	// one client network makes a minute, in bursts of as many; past it a request is refused
+	// before any database work.
 	SignInRequestsPerMinute int
 	// DBConns is the size of the console's own database pool, which none but the console
 	// uses: its requests that need the database take one of as many places (Hold).
@@ -82,9 +83,9 @@ type Console struct {
 	log  *slog.Logger
 	// sends tracks the e-mails being sent in the background, for Close.
 	sends sync.WaitGroup
-	// signInRequests limits each network's requests for links; places are the connections of
-	// the console's pool its requests hold (consoleload.go).
-	signInRequests *networkLimiter
+	// signInRequests limits each client's sign-in requests; places are the connections of the
+	// console's pool its requests hold (consoleload.go).
+	signInRequests *requestLimiter
 	places         *semaphore.Weighted
 }
 
@@ -93,7 +94,7 @@ type Console struct {
 func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, cfg ConsoleConfig, log *slog.Logger) *Console {
 	return &Console{
 		svc: svc, repo: repo, mail: mailer, cfg: cfg, log: log,
-		signInRequests: newNetworkLimiter(cfg.SignInRequestsPerMinute),
+		signInRequests: newRequestLimiter(),
 		places:         newPlaces(cfg.DBConns),
 	}
 }

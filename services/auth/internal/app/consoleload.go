@@ -11,19 +11,25 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 )
 
 // Anyone may reach the console without an account: what a visitor asks is bounded before it
-// reaches the database. Each client network's requests for links pass a rate limit first, and
-// every console request that needs the database takes one of the places of the console's own
-// pool, waiting a moment at most: a flood is answered 503 at once rather than queued until its
-// deadline, and the API's pool (key verification, the admin API) is never the console's.
+// reaches the database. Each request for, opening or use of a sign-in link passes its client's
+// rate limits first (admitSignIn), and every console request that needs the database takes one
+// of the places of the console's own pool, waiting a moment at most: a flood is answered 503 at
+// once rather than queued until its deadline, and the API's pool (key verification, the admin
+// API) is never the console's.
 
-// maxLimitedNetworks bounds how many client networks the sign-in request limit remembers (the
-// least recently seen are forgotten first): tens of megabytes at most. Forgetting a network
-// gives it a full burst again, which only a client with that many networks of its own can
-// bring about.
-const maxLimitedNetworks = 100_000
+// maxLimitedSubjects bounds how many subjects (networks, sites) the sign-in request limits
+// remember (the least recently seen are forgotten first): tens of megabytes at most.
+// Forgetting one gives it a full burst again, which only a client with that many networks of
+// its own can bring about.
+const maxLimitedSubjects = 100_000
+
+// siteShare is how many times a network's rate the IPv6 /48 around it may use: one site's
+// allocation (65,536 /64s) shares it, so its /64s cannot each take a full budget.
+const siteShare = 8
 
 // placeWait is the longest a console request waits for one of the console's places; past it
 // the request is answered 503 with Retry-After placeRetryAfter.
@@ -37,45 +43,86 @@ var errConsoleBusy = &fault.Error{
 	Kind: fault.Unavailable, Problems: []string{"the console is busy: try again in a moment"}, RetryAfter: placeRetryAfter,
 }
 
-// errTooManySignInRequests refuses a request for a link from a network past its rate; the
-// answer depends on the network only, never on the e-mail asked for.
+// errTooManySignInRequests refuses a sign-in request from a network past its rate; the answer
+// depends on the network only, never on the e-mail or the link.
 func errTooManySignInRequests(retryAfter time.Duration) error {
 	return fault.NewTooManyRequests("too many sign-in requests came from your network: wait a moment and try again", retryAfter)
 }
 
-// networkLimiter bounds the requests each client network makes (an IPv4 address, an IPv6 /64):
-// perMinute a minute, in bursts of as many, by the times its callers give.
-type networkLimiter struct {
-	every time.Duration
-	burst int
-	mu    sync.Mutex
-	byNet *simplelru.LRU[string, *rate.Limiter]
+// Visitor is a console request as the console knows it before any database work.
+type Visitor struct {
+	// Address is the client's address (behind the trusted proxies).
+	Address string
+	// Browser is the browser's binding, "" for none.
+	Browser string
 }
 
-func newNetworkLimiter(perMinute int) *networkLimiter {
-	byNet, err := simplelru.NewLRU[string, *rate.Limiter](maxLimitedNetworks, nil)
+// admitSignIn takes one sign-in request (asking for, opening or using a link) of v from its
+// client's budgets, or refuses it (fault.TooManyRequests) before any database work: its
+// network's (an IPv4 address, an IPv6 /64) and, for IPv6, its /48's, siteShare times as large.
+func (c *Console) admitSignIn(v Visitor) error {
+	network := identity.ClientNetwork(v.Address)
+	budgets := []budget{{subject: "network " + network, perMinute: c.cfg.SignInRequestsPerMinute}}
+	if site := identity.ClientPrefix(v.Address, 48); site != network {
+		budgets = append(budgets, budget{subject: "site " + site, perMinute: siteShare * c.cfg.SignInRequestsPerMinute})
+	}
+	if wait, ok := c.signInRequests.allow(c.svc.clock(), budgets...); !ok {
+		return errTooManySignInRequests(wait)
+	}
+	return nil
+}
+
+// budget is the rate of a subject's requests: perMinute a minute, in bursts of as many.
+type budget struct {
+	subject   string
+	perMinute int
+}
+
+// requestLimiter bounds the requests of each subject by its budget, at the times its callers
+// give.
+type requestLimiter struct {
+	mu        sync.Mutex
+	bySubject *simplelru.LRU[string, *rate.Limiter]
+}
+
+func newRequestLimiter() *requestLimiter {
+	bySubject, err := simplelru.NewLRU[string, *rate.Limiter](maxLimitedSubjects, nil)
 	if err != nil {
 		panic(err) // only a size below one fails
 	}
-	perMinute = max(perMinute, 1)
-	return &networkLimiter{every: time.Minute / time.Duration(perMinute), burst: perMinute, byNet: byNet}
+	return &requestLimiter{bySubject: bySubject}
 }
 
-// allow takes one request of network at now, or reports how long until it may make one.
-func (l *networkLimiter) allow(network string, now time.Time) (time.Duration, bool) {
-	l.mu.Lock()
-	lim, ok := l.byNet.Get(network)
-	if !ok {
-		lim = rate.NewLimiter(rate.Every(l.every), l.burst)
-		l.byNet.Add(network, lim)
+// allow takes one request at now from every budget, or none when one of them has nothing left,
+// reporting then how long until all of them have.
+func (l *requestLimiter) allow(now time.Time, budgets ...budget) (time.Duration, bool) {
+	var wait time.Duration
+	taken := make([]*rate.Reservation, 0, len(budgets))
+	for _, b := range budgets {
+		r := l.limiter(b).ReserveN(now, 1)
+		taken = append(taken, r)
+		wait = max(wait, r.DelayFrom(now))
 	}
-	l.mu.Unlock()
-	r := lim.ReserveN(now, 1)
-	if wait := r.DelayFrom(now); wait > 0 {
+	if wait == 0 {
+		return 0, true
+	}
+	for _, r := range taken {
 		r.CancelAt(now)
-		return wait, false
 	}
-	return 0, true
+	return wait, false
+}
+
+// limiter returns b's subject's limiter, made for b's rate when it has none.
+func (l *requestLimiter) limiter(b budget) *rate.Limiter {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lim, ok := l.bySubject.Get(b.subject)
+	if !ok {
+		perMinute := max(b.perMinute, 1)
+		lim = rate.NewLimiter(rate.Every(time.Minute/time.Duration(perMinute)), perMinute)
+		l.bySubject.Add(b.subject, lim)
+	}
+	return lim
 }
 
 // Hold takes one of the console's places (ConsoleConfig.DBConns, the size of its pool) for a

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/ids"
 	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
@@ -17,28 +18,28 @@ import (
 // sessionTouchEvery is how stale a session's last use may be before a request records it.
 const sessionTouchEvery = time.Minute
 
-// RequestSignIn asks for a sign-in link for email, bound to the browser holding browserToken,
-// from the client network (an IPv4 address or an IPv6 /64). A network past its rate of requests
-// is refused (fault.TooManyRequests) before anything else, whatever the e-mail. Otherwise it
-// answers the same whether or not email belongs to a member and whether or not a limit is
-// reached: within the limits it makes a link and e-mails it if email is a member's; past them
-// it makes and sends nothing, refuses nothing, and counts toward no limit (domain.SignInLimits).
-func (c *Console) RequestSignIn(ctx context.Context, email, browserToken, network string) error {
-	if wait, ok := c.signInRequests.allow(network, c.svc.clock()); !ok {
-		return errTooManySignInRequests(wait)
+// RequestSignIn asks for a sign-in link for email, bound to the visitor's browser. A client
+// past its rate of sign-in requests is refused (fault.TooManyRequests) before anything else,
+// whatever the e-mail. Otherwise it answers the same whether or not email belongs to a member
+// and whether or not a limit is reached: within the limits it makes a link and e-mails it if
+// email is a member's; past them it makes and sends nothing, refuses nothing, and counts toward
+// no limit (domain.SignInLimits, which count the client by its network).
+func (c *Console) RequestSignIn(ctx context.Context, email string, v Visitor) error {
+	if err := c.admitSignIn(v); err != nil {
+		return err
 	}
 	normal, problem := domain.NormalizeEmail(email)
 	if problem != "" {
 		return fault.NewInvalid(problem)
 	}
-	if len(browserToken) != domain.TokenLen {
+	if len(v.Browser) != domain.TokenLen {
 		return domain.ErrSignInLinkOtherBrowser
 	}
 	now := c.svc.clock()
 	token := domain.NewToken()
 	link := domain.SignInLink{
-		TokenHash: domain.HashToken(token), Email: normal, BrowserHash: domain.HashToken(browserToken),
-		Network: network, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL),
+		TokenHash: domain.HashToken(token), Email: normal, BrowserHash: domain.HashToken(v.Browser),
+		Network: identity.ClientNetwork(v.Address), CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL),
 	}
 	var created, member bool
 	err := c.withPlace(ctx, func() (err error) {
@@ -106,10 +107,13 @@ func (c *Console) OperatorSignInLink(ctx context.Context, email string) (IssuedL
 	return IssuedLink{URL: c.SignInURL(token), Email: normal, ExpiresAt: link.ExpiresAt}, nil
 }
 
-// PeekSignInLink returns the link with token if it can still sign in the browser holding
-// browserToken, without using it: the confirmation page shows it, and only its form signs in
-// (mail scanners that follow links use nothing).
-func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string) (domain.SignInLink, error) {
+// PeekSignInLink returns the link with token if it can still sign in the visitor's browser,
+// without using it: the confirmation page shows it, and only its form signs in (mail scanners
+// that follow links use nothing). A client past its rate of sign-in requests is refused first.
+func (c *Console) PeekSignInLink(ctx context.Context, token string, v Visitor) (domain.SignInLink, error) {
+	if err := c.admitSignIn(v); err != nil {
+		return domain.SignInLink{}, err
+	}
 	var l domain.SignInLink
 	err := c.withPlace(ctx, func() (err error) {
 		l, err = c.repo.SignInLink(ctx, domain.HashToken(token))
@@ -121,29 +125,32 @@ func (c *Console) PeekSignInLink(ctx context.Context, token, browserToken string
 	if l.UsedAt != nil || !l.ExpiresAt.After(c.svc.clock()) {
 		return domain.SignInLink{}, domain.ErrSignInLinkInvalid
 	}
-	if l.BrowserHash != "" && subtle.ConstantTimeCompare([]byte(l.BrowserHash), []byte(domain.HashToken(browserToken))) != 1 {
+	if l.BrowserHash != "" && subtle.ConstantTimeCompare([]byte(l.BrowserHash), []byte(domain.HashToken(v.Browser))) != 1 {
 		return domain.SignInLink{}, domain.ErrSignInLinkOtherBrowser
 	}
 	return l, nil
 }
 
-// SignIn uses the link with token in the browser holding browserToken and opens a session for
-// its e-mail; it returns the session's cookie token, shown to that browser only. The browser is
-// remembered as one that signed in as that e-mail, whose later sign-in links no stranger can
-// hold back (domain.SignInLimits).
-func (c *Console) SignIn(ctx context.Context, token, browserToken, address, userAgent string) (string, domain.Session, error) {
+// SignIn uses the link with token in the visitor's browser and opens a session for its e-mail;
+// it returns the session's cookie token, shown to that browser only. The browser is remembered
+// as one that signed in as that e-mail, whose later sign-in links no stranger can hold back
+// (domain.SignInLimits). A client past its rate of sign-in requests is refused first.
+func (c *Console) SignIn(ctx context.Context, token string, v Visitor, userAgent string) (string, domain.Session, error) {
+	if err := c.admitSignIn(v); err != nil {
+		return "", domain.Session{}, err
+	}
 	now := c.svc.clock()
 	sessionToken := domain.NewToken()
 	s := domain.Session{
 		ID: ids.New(domain.SessionIDPrefix), TokenHash: domain.HashToken(sessionToken),
-		Address: address, UserAgent: truncateRunes(userAgent, domain.MaxUserAgentLen),
+		Address: v.Address, UserAgent: truncateRunes(userAgent, domain.MaxUserAgentLen),
 		CreatedAt: now, LastSeenAt: now, ExpiresAt: now.Add(c.cfg.SessionTTL),
 	}
-	if browserToken != "" {
-		s.BrowserHash = domain.HashToken(browserToken)
+	if v.Browser != "" {
+		s.BrowserHash = domain.HashToken(v.Browser)
 	}
 	err := c.withPlace(ctx, func() error {
-		l, err := c.repo.UseSignInLink(ctx, domain.HashToken(token), domain.HashToken(browserToken), now)
+		l, err := c.repo.UseSignInLink(ctx, domain.HashToken(token), domain.HashToken(v.Browser), now)
 		if err != nil {
 			return err
 		}

@@ -89,3 +89,9 @@ func securityHeaders(c *fiber.Ctx) error {
 func (h *handlers) clientAddress(c *fiber.Ctx) string {
 	return h.ClientIP.Resolve(c.Context().RemoteIP().String(), c.Get(fiber.HeaderXForwardedFor))
 }
+
+// visitor is the request as the console knows it before any database work, from the browser
+// whose binding is browser.
+func (h *handlers) visitor(c *fiber.Ctx, browser string) app.Visitor {
+	return app.Visitor{Address: h.clientAddress(c), Browser: browser}
+}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
-	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
@@ -56,7 +55,7 @@ func (h *handlers) requestSignIn(c *fiber.Ctx) error {
 		return err
 	}
 	email := c.FormValue("email")
-	err := h.Console.RequestSignIn(c.UserContext(), email, token, identity.ClientNetwork(h.clientAddress(c)))
+	err := h.Console.RequestSignIn(c.UserContext(), email, h.visitor(c, token))
 	if fault.KindOf(err) == fault.Invalid {
 		f, _ := fault.Of(err)
 		data := signInData{Email: email, Problems: f.Problems}
@@ -73,7 +72,7 @@ type confirmData struct{ Email, Token string }
 
 func (h *handlers) confirmSignInPage(c *fiber.Ctx) error {
 	browser := browserToken(c)
-	l, err := h.Console.PeekSignInLink(c.UserContext(), c.Params("token"), browser)
+	l, err := h.Console.PeekSignInLink(c.UserContext(), c.Params("token"), h.visitor(c, browser))
 	if err != nil {
 		return signInFailure(err)
 	}
@@ -86,7 +85,7 @@ func (h *handlers) signIn(c *fiber.Ctx) error {
 	if err := checkCSRF(c, browser); err != nil {
 		return err
 	}
-	token, s, err := h.Console.SignIn(c.UserContext(), c.Params("token"), browser, h.clientAddress(c), c.Get(fiber.HeaderUserAgent))
+	token, s, err := h.Console.SignIn(c.UserContext(), c.Params("token"), h.visitor(c, browser), c.Get(fiber.HeaderUserAgent))
 	if err != nil {
 		return signInFailure(err)
 	}
