@@ -29,7 +29,7 @@ func (s *Stack) consoleEnv(name string) []string {
 		u, _ := url.Parse(s.ConsoleURL)
 		addr = "127.0.0.1:" + u.Port()
 	}
-	return append([]string{"CONSOLE_ADDR=" + addr, "CONSOLE_URL=" + s.ConsoleURL}, s.smtpEnv()...)
+	return append([]string{"CONSOLE_ADDR=" + addr, "CONSOLE_URL=" + s.ConsoleURL, "CONSOLE_COOKIE_KEY=" + s.ConsoleCookieKey}, s.smtpEnv()...)
 }
 
 // smtpEnv sends a service's mail to the stack's catcher.

@@ -91,6 +91,9 @@ type Stack struct {
 	GatewayURLs   []string
 	URLs          map[string]string
 	OperatorToken string
+	// ConsoleCookieKey signs the known-browser markers of auth's console (CONSOLE_COOKIE_KEY),
+	// the same for every auth instance.
+	ConsoleCookieKey string
 	// WebhookSecret signs Stripe webhooks sent to the local stack (checkout's STRIPE_WEBHOOK_SECRET).
 	WebhookSecret string
 	// identityKeys are the key pairs of the services that sign identity tokens, by name.
@@ -194,6 +197,7 @@ func (s *Stack) secrets() error {
 		s.identityKeys[name] = keyPair{public: pub, private: priv}
 	}
 	s.OperatorToken = "op_" + randomHex(24)
+	s.ConsoleCookieKey = randomHex(32)
 	s.WebhookSecret = s.opts.StripeWebhookSecret
 	if s.WebhookSecret == "" {
 		s.WebhookSecret = "whsec_" + randomHex(24)

@@ -11,8 +11,12 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 )
 
-// minOperatorTokenLen is the shortest operator token accepted.
-const minOperatorTokenLen = 32
+// minOperatorTokenLen is the shortest operator token accepted, minCookieKeyLen the shortest
+// console cookie key, in bytes.
+const (
+	minOperatorTokenLen = 32
+	minCookieKeyLen     = 32
+)
 
 // defaultDBMaxConns is the pool's size when DB_MAX_CONNS sets none.
 const defaultDBMaxConns = 10
@@ -48,6 +52,10 @@ type Console struct {
 	// ConsoleURL is the console's public address, as sign-in links name it: https, or http for
 	// a local host.
 	ConsoleURL string `env:"CONSOLE_URL,notEmpty"`
+	// ConsoleCookieKey signs the markers the console gives the browsers that signed in, which
+	// let them through their network's sign-in rate (app.Console.KnownBrowserMarker): random,
+	// shared by every instance.
+	ConsoleCookieKey string `env:"CONSOLE_COOKIE_KEY,notEmpty" secret:"true"`
 	// ConsoleTrustedProxies are the networks (CIDRs or addresses) of the proxies in front of the
 	// console, whose X-Forwarded-For is believed: the ingress controller's.
 	ConsoleTrustedProxies []string `env:"CONSOLE_TRUSTED_PROXIES" envSeparator:","`
@@ -118,6 +126,9 @@ func (c Console) Validate() error {
 	errs := []error{c.SMTP.Validate()}
 	if _, err := consoleURL(c.ConsoleURL); err != nil {
 		errs = append(errs, err)
+	}
+	if len(c.ConsoleCookieKey) < minCookieKeyLen {
+		errs = append(errs, fmt.Errorf("CONSOLE_COOKIE_KEY must be at least %d bytes", minCookieKeyLen))
 	}
 	if _, err := clientip.New(c.ConsoleTrustedProxies); err != nil {
 		errs = append(errs, fmt.Errorf("CONSOLE_TRUSTED_PROXIES: %w", err))

@@ -75,6 +75,7 @@ func consoleConfig(cfg Config) (app.ConsoleConfig, error) {
 		URL: strings.TrimSuffix(u.String(), "/"), LinkTTL: cfg.SignInLinkTTL, SessionTTL: cfg.SessionTTL, Window: cfg.SignInWindow,
 		Limits:                  domain.SignInLimits{PerBrowser: cfg.SignInPerBrowser, PerEmail: cfg.SignInPerEmail, PerNetwork: cfg.SignInPerAddress},
 		SignInRequestsPerMinute: cfg.SignInRequestsPerMinute, DBConns: int(cfg.ConsoleDBMaxConns),
+		CookieKey: []byte(cfg.ConsoleCookieKey),
 	}, nil
 }
 

@@ -24,7 +24,10 @@ import (
 	"github.com/podiumhq/podium/services/auth/migrations"
 )
 
-const operatorToken = "operator-token-for-main-tests-0123456789"
+const (
+	operatorToken = "operator-token-for-main-tests-0123456789"
+	cookieKey     = "console-cookie-key-for-main-tests-0123456789"
+)
 
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 	issuers := identitytest.New(t)
@@ -34,6 +37,7 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 		"AUTH_OPERATOR_TOKEN":   operatorToken,
 		"IDENTITY_TRUSTED_KEYS": issuers.Keys.String(),
 		"CONSOLE_URL":           "https://console.podium.test",
+		"CONSOLE_COOKIE_KEY":    cookieKey,
 		"LOG_LEVEL":             "warn",
 	}, issuers
 }
@@ -53,7 +57,8 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
-	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), operatorToken) || !strings.Contains(buf.String(), `"HTTP_ADDR":":8080"`) {
+	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), operatorToken) || strings.Contains(buf.String(), cookieKey) ||
+		!strings.Contains(buf.String(), `"HTTP_ADDR":":8080"`) {
 		t.Fatalf("logged config leaks a secret or misses a field: %s", buf.String())
 	}
 }
@@ -74,6 +79,8 @@ func TestConfigValidation(t *testing.T) {
 		"plain http console":     {"CONSOLE_URL", "http://console.podium.test", "CONSOLE_URL must use https (http only for localhost)"},
 		"console url path":       {"CONSOLE_URL", "https://podium.test/console", "CONSOLE_URL must be an origin"},
 		"bad trusted proxy":      {"CONSOLE_TRUSTED_PROXIES", "10.0.0.0/33", "CONSOLE_TRUSTED_PROXIES"},
+		"no cookie key":          {"CONSOLE_COOKIE_KEY", "", "CONSOLE_COOKIE_KEY"},
+		"short cookie key":       {"CONSOLE_COOKIE_KEY", "0123456789abcdef0123456789abcde", "CONSOLE_COOKIE_KEY must be at least 32 bytes"},
 		"zero sign-in limit":     {"CONSOLE_SIGNIN_PER_EMAIL", "0", "CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"},
 		"zero sign-in rate":      {"CONSOLE_SIGNIN_REQUESTS_PER_MINUTE", "0", "CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_DB_MAX_CONNS must be at least 1"},
 		"no console connections": {"CONSOLE_DB_MAX_CONNS", "0", "CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_DB_MAX_CONNS must be at least 1"},

@@ -70,6 +70,8 @@ type ConsoleConfig struct {
 	// DBConns is the size of the console's own database pool, which none but the console
 	// uses: its requests that need the database take one of as many places (Hold).
 	DBConns int
+	// CookieKey makes and checks the known-browser markers (domain.KnownBrowserMarker).
+	CookieKey []byte
 }
 
 // Console runs the organizers' console: passwordless sign-in, sessions, and the keys, members

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"crypto/subtle"
 	"fmt"
 	"sync"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 // Anyone may reach the console without an account: what a visitor asks is bounded before it
@@ -53,23 +55,63 @@ func errTooManySignInRequests(retryAfter time.Duration) error {
 type Visitor struct {
 	// Address is the client's address (behind the trusted proxies).
 	Address string
-	// Browser is the browser's binding, "" for none.
-	Browser string
+	// Browser is the browser's binding, "" for none, and Marker its known-browser marker, ""
+	// for none (KnownBrowserMarker).
+	Browser, Marker string
 }
 
 // admitSignIn takes one sign-in request (asking for, opening or using a link) of v from its
-// client's budgets, or refuses it (fault.TooManyRequests) before any database work: its
-// network's (an IPv4 address, an IPv6 /64) and, for IPv6, its /48's, siteShare times as large.
-func (c *Console) admitSignIn(v Visitor) error {
-	network := identity.ClientNetwork(v.Address)
-	budgets := []budget{{subject: "network " + network, perMinute: c.cfg.SignInRequestsPerMinute}}
-	if site := identity.ClientPrefix(v.Address, 48); site != network {
-		budgets = append(budgets, budget{subject: "site " + site, perMinute: siteShare * c.cfg.SignInRequestsPerMinute})
+// client's budgets, or refuses it (fault.TooManyRequests) before any database work. A known
+// browser, whose marker says it signed in as an address knownAs accepts, spends its own budget
+// only: no stranger on its network can spend it. Any other spends its network's (an IPv4
+// address, an IPv6 /64) and, for IPv6, its /48's, siteShare times as large.
+func (c *Console) admitSignIn(v Visitor, knownAs func(emailHash string) bool) error {
+	now := c.svc.clock()
+	var budgets []budget
+	if browser, ok := c.knownBrowser(v, now, knownAs); ok {
+		budgets = []budget{{subject: "browser " + browser, perMinute: c.cfg.SignInRequestsPerMinute}}
+	} else {
+		network := identity.ClientNetwork(v.Address)
+		budgets = []budget{{subject: "network " + network, perMinute: c.cfg.SignInRequestsPerMinute}}
+		if site := identity.ClientPrefix(v.Address, 48); site != network {
+			budgets = append(budgets, budget{subject: "site " + site, perMinute: siteShare * c.cfg.SignInRequestsPerMinute})
+		}
 	}
-	if wait, ok := c.signInRequests.allow(c.svc.clock(), budgets...); !ok {
+	if wait, ok := c.signInRequests.allow(now, budgets...); !ok {
 		return errTooManySignInRequests(wait)
 	}
 	return nil
+}
+
+// knownBrowser returns the hash of v's browser binding if v's marker, made by the console for
+// that browser and unexpired at now, names an address knownAs accepts.
+func (c *Console) knownBrowser(v Visitor, now time.Time, knownAs func(emailHash string) bool) (string, bool) {
+	if len(v.Browser) != domain.TokenLen || v.Marker == "" {
+		return "", false
+	}
+	browser := domain.HashToken(v.Browser)
+	emailHash, ok := domain.KnownBrowser(c.cfg.CookieKey, v.Marker, browser, now)
+	return browser, ok && knownAs(emailHash)
+}
+
+// anyAddress accepts the marker of a browser known as anyone: opening and using a link, which
+// name no address before the database is read.
+func anyAddress(string) bool { return true }
+
+// isAddress returns what accepts the marker of a browser known as email only (a valid
+// address, normalised), or of none when problem says email is not one.
+func isAddress(email, problem string) func(string) bool {
+	want := domain.HashToken(email)
+	return func(emailHash string) bool {
+		return problem == "" && subtle.ConstantTimeCompare([]byte(emailHash), []byte(want)) == 1
+	}
+}
+
+// KnownBrowserMarker is the marker that makes the browser with binding browser known as one that
+// signed in as email, for domain.BrowserBindingTTL from now: set at sign-in, and renewed with
+// the binding whenever the session's use is recorded.
+func (c *Console) KnownBrowserMarker(browser, email string) string {
+	return domain.KnownBrowserMarker(c.cfg.CookieKey, domain.HashToken(browser), domain.HashToken(email), c.svc.clock().Add(domain.BrowserBindingTTL))
 }
 
 // budget is the rate of a subject's requests: perMinute a minute, in bursts of as many.

@@ -19,16 +19,16 @@ import (
 const sessionTouchEvery = time.Minute
 
 // RequestSignIn asks for a sign-in link for email, bound to the visitor's browser. A client
-// past its rate of sign-in requests is refused (fault.TooManyRequests) before anything else,
-// whatever the e-mail. Otherwise it answers the same whether or not email belongs to a member
+// past its rate of sign-in requests (a known browser's own, admitSignIn) is refused
+// (fault.TooManyRequests) before anything else, whatever the e-mail. Otherwise it answers the same whether or not email belongs to a member
 // and whether or not a limit is reached: within the limits it makes a link and e-mails it if
 // email is a member's; past them it makes and sends nothing, refuses nothing, and counts toward
 // no limit (domain.SignInLimits, which count the client by its network).
 func (c *Console) RequestSignIn(ctx context.Context, email string, v Visitor) error {
-	if err := c.admitSignIn(v); err != nil {
+	normal, problem := domain.NormalizeEmail(email)
+	if err := c.admitSignIn(v, isAddress(normal, problem)); err != nil {
 		return err
 	}
-	normal, problem := domain.NormalizeEmail(email)
 	if problem != "" {
 		return fault.NewInvalid(problem)
 	}
@@ -111,7 +111,7 @@ func (c *Console) OperatorSignInLink(ctx context.Context, email string) (IssuedL
 // without using it: the confirmation page shows it, and only its form signs in (mail scanners
 // that follow links use nothing). A client past its rate of sign-in requests is refused first.
 func (c *Console) PeekSignInLink(ctx context.Context, token string, v Visitor) (domain.SignInLink, error) {
-	if err := c.admitSignIn(v); err != nil {
+	if err := c.admitSignIn(v, anyAddress); err != nil {
 		return domain.SignInLink{}, err
 	}
 	var l domain.SignInLink
@@ -136,7 +136,7 @@ func (c *Console) PeekSignInLink(ctx context.Context, token string, v Visitor) (
 // as one that signed in as that e-mail, whose later sign-in links no stranger can hold back
 // (domain.SignInLimits). A client past its rate of sign-in requests is refused first.
 func (c *Console) SignIn(ctx context.Context, token string, v Visitor, userAgent string) (string, domain.Session, error) {
-	if err := c.admitSignIn(v); err != nil {
+	if err := c.admitSignIn(v, anyAddress); err != nil {
 		return "", domain.Session{}, err
 	}
 	now := c.svc.clock()

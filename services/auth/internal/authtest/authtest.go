@@ -28,8 +28,12 @@ import (
 	"github.com/podiumhq/podium/services/auth/migrations"
 )
 
-// OperatorToken is the operator token of every test service.
-const OperatorToken = "test-operator-token-0123456789abcdef"
+// OperatorToken is the operator token of every test service, CookieKey its console's cookie
+// key (tests make markers of their own with it).
+const (
+	OperatorToken = "test-operator-token-0123456789abcdef"
+	CookieKey     = "test-console-cookie-key-0123456789abcdef"
+)
 
 // Options configures Start.
 type Options struct {

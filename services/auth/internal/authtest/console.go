@@ -47,6 +47,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) *app.Conso
 			PerBrowser: orDefault(o.SignInPerBrowser, 3), PerEmail: orDefault(o.SignInPerEmail, 5), PerNetwork: orDefault(o.SignInPerAddress, 20),
 		},
 		SignInRequestsPerMinute: orDefault(o.SignInRequestsPerMinute, 20), DBConns: int(e.ConsolePool.Config().MaxConns),
+		CookieKey: []byte(CookieKey),
 	}
 	e.Console = app.NewConsole(app.New(store.New(e.ConsolePool), e.Clock.Now), store.New(e.ConsolePool), sender, cfg, log)
 	t.Cleanup(e.Console.Close)

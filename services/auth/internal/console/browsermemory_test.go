@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
+	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 // TestAMemberWhoStaysSignedInStaysAKnownBrowser: the console remembers a member's browser from
@@ -60,6 +61,13 @@ func TestAMemberWhoStaysSignedInStaysAKnownBrowser(t *testing.T) {
 	renewed := yesterday.set["__Host-podium-browser"]
 	if renewed == nil || renewed.Value != binding || renewed.MaxAge != int(180*day/time.Second) {
 		t.Fatalf("using the console renewed the browser's binding cookie as %+v, want its value %q for 180 days", renewed, binding)
+	}
+	marker := yesterday.set["__Host-podium-known"]
+	if marker == nil || marker.MaxAge != int(180*day/time.Second) {
+		t.Fatalf("using the console renewed the browser's marker as %+v, want it for 180 days", marker)
+	}
+	if _, ok := domain.KnownBrowser([]byte(authtest.CookieKey), marker.Value, domain.HashToken(binding), signedIn.Add(28*day+179*day)); !ok {
+		t.Fatal("the marker renewed on day 28 does not vouch for the browser 179 days later")
 	}
 
 	use(89)

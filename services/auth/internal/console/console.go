@@ -93,5 +93,5 @@ func (h *handlers) clientAddress(c *fiber.Ctx) string {
 // visitor is the request as the console knows it before any database work, from the browser
 // whose binding is browser.
 func (h *handlers) visitor(c *fiber.Ctx, browser string) app.Visitor {
-	return app.Visitor{Address: h.clientAddress(c), Browser: browser}
+	return app.Visitor{Address: h.clientAddress(c), Browser: browser, Marker: c.Cookies(knownCookie)}
 }

@@ -13,10 +13,12 @@ import (
 )
 
 // The console's cookies: __Host- names are Secure, host-only and for the whole path, so no
-// other site or subdomain can set them.
+// other site or subdomain can set them. The known-browser marker (app.Console.KnownBrowserMarker)
+// lives as long as the binding it vouches for.
 const (
 	sessionCookie = "__Host-podium-session"
 	browserCookie = "__Host-podium-browser"
+	knownCookie   = "__Host-podium-known"
 )
 
 // Locals set by the middleware.
@@ -37,6 +39,13 @@ var (
 	errCSRF        = httpserver.Forbidden("csrf_invalid", "this form has expired or did not come from the console; reload the page and try again")
 	errSignedOut   = httpserver.Unauthorized("session_invalid", "your session has ended; sign in again")
 )
+
+// rememberBrowser gives the browser, whose binding is browser, its binding and a marker that it
+// signed in as email for as long as the console remembers it.
+func (h *handlers) rememberBrowser(c *fiber.Ctx, browser, email string) {
+	setCookie(c, browserCookie, browser, browserCookieMaxAge)
+	setCookie(c, knownCookie, h.Console.KnownBrowserMarker(browser, email), browserCookieMaxAge)
+}
 
 func setCookie(c *fiber.Ctx, name, value string, maxAge int) {
 	c.Cookie(&fiber.Cookie{
@@ -88,7 +97,7 @@ func (h *handlers) requireSession(c *fiber.Ctx) error {
 		var renewBinding bool
 		s, renewBinding, err = h.Console.Session(c.UserContext(), token, browser, h.clientAddress(c))
 		if renewBinding {
-			setCookie(c, browserCookie, browser, browserCookieMaxAge)
+			h.rememberBrowser(c, browser, s.Email)
 		}
 	}
 	if errors.Is(err, domain.ErrSessionInvalid) {

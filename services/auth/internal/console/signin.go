@@ -90,9 +90,9 @@ func (h *handlers) signIn(c *fiber.Ctx) error {
 		return signInFailure(err)
 	}
 	setCookie(c, sessionCookie, token, int(s.ExpiresAt.Sub(s.CreatedAt).Seconds()))
-	// The browser is now one the console remembers for this person: it keeps its binding as
-	// long as the console remembers it.
-	setCookie(c, browserCookie, browser, browserCookieMaxAge)
+	// The browser is now one the console remembers for this person: it keeps its binding, and
+	// the marker that says so, as long as the console remembers it.
+	h.rememberBrowser(c, browser, s.Email)
 	return c.Redirect("/", http.StatusSeeOther)
 }
 
