@@ -30,12 +30,13 @@ type ConsoleRepository interface {
 	CreateSession(ctx context.Context, s domain.Session) error
 	// SessionByTokenHash returns the session, inactive ones included, or domain.ErrSessionInvalid.
 	SessionByTokenHash(ctx context.Context, tokenHash string) (domain.Session, error)
-	// TouchSession records a use of the session, and with it remembers the session's browser
-	// as seen at that time.
+	// TouchSession records a use of the session, unless it is revoked, and with it remembers
+	// the session's browser as seen at that time while its e-mail is a member.
 	TouchSession(ctx context.Context, id, address string, at time.Time) error
 	// Sessions returns the active sessions of email.
 	Sessions(ctx context.Context, email string, at time.Time) ([]domain.Session, error)
-	// RevokeSession revokes a session of email, or returns domain.ErrSessionInvalid.
+	// RevokeSession revokes a session of email and forgets the browser it was opened in, or
+	// returns domain.ErrSessionInvalid.
 	RevokeSession(ctx context.Context, email, id string, at time.Time) error
 	// DeleteExpired deletes links asked before linksBefore, sessions expired before
 	// sessionsBefore and browsers last seen before browsersBefore.

@@ -22,7 +22,8 @@ type MemberRepository interface {
 	SetMemberRole(ctx context.Context, actor domain.Actor, m domain.Member) (domain.Member, error)
 	// RemoveMember deletes the member, with its audit entry by actor at the given time, unless
 	// it is the organization's last owner (domain.ErrLastOwner), and returns it as it was, or
-	// domain.ErrMemberNotFound.
+	// domain.ErrMemberNotFound. From their last organization, it forgets the browsers they
+	// signed in with as well.
 	RemoveMember(ctx context.Context, actor domain.Actor, organizerID, memberID string, at time.Time) (domain.Member, error)
 }
 

@@ -114,6 +114,7 @@ func (h *handlers) signOut(c *fiber.Ctx) error {
 		return err
 	}
 	clearCookie(c, sessionCookie)
+	clearCookie(c, knownCookie) // signing out forgets the browser
 	return c.Redirect("/signin", http.StatusSeeOther)
 }
 

@@ -111,8 +111,9 @@ func (r *Repository) SessionByTokenHash(ctx context.Context, tokenHash string) (
 	return toSession(row), nil
 }
 
-// TouchSession records a use of the session at the given time from address, unless a later
-// use is already recorded, and with it remembers the session's browser as seen at that time.
+// TouchSession records a use of the session at the given time from address, unless it is
+// revoked or a later use is already recorded, and with it remembers the session's browser as
+// seen at that time while its e-mail is a member.
 func (r *Repository) TouchSession(ctx context.Context, id, address string, at time.Time) error {
 	if err := r.q.TouchSession(ctx, db.TouchSessionParams{ID: id, At: at, Address: address}); err != nil {
 		return fmt.Errorf("touch session: %w", err)
@@ -133,8 +134,9 @@ func (r *Repository) Sessions(ctx context.Context, email string, at time.Time) (
 	return out, nil
 }
 
-// RevokeSession revokes the session id of email at the given time; a session of someone else,
-// or one already revoked, is domain.ErrSessionInvalid.
+// RevokeSession revokes the session id of email at the given time, and forgets the browser it
+// was opened in as one that signed in as email; a session of someone else, or one already
+// revoked, is domain.ErrSessionInvalid.
 func (r *Repository) RevokeSession(ctx context.Context, email, id string, at time.Time) error {
 	n, err := r.q.RevokeSession(ctx, db.RevokeSessionParams{Email: email, ID: id, RevokedAt: &at})
 	if err != nil {

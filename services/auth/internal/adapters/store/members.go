@@ -76,13 +76,18 @@ func (r *Repository) SetMemberRole(ctx context.Context, actor domain.Actor, chan
 }
 
 // RemoveMember deletes the member and records its removal by actor at the given time,
-// holding the organization's owners locked as SetMemberRole.
+// holding the organization's owners locked as SetMemberRole. A member removed from their last
+// organization has the browsers they signed in with forgotten (signin_browsers): a former
+// member's browser is a stranger's to the sign-in limits.
 func (r *Repository) RemoveMember(ctx context.Context, actor domain.Actor, organizerID, memberID string, at time.Time) (domain.Member, error) {
 	var m domain.Member
 	err := r.withOwnersLocked(ctx, organizerID, memberID, "", func(q *db.Queries, current domain.Member) error {
 		m = current
 		if err := q.DeleteMember(ctx, db.DeleteMemberParams{OrganizerID: organizerID, ID: memberID}); err != nil {
 			return fmt.Errorf("delete member: %w", err)
+		}
+		if err := q.ForgetBrowsersOfNonMember(ctx, current.Email); err != nil {
+			return fmt.Errorf("forget browsers: %w", err)
 		}
 		return record(ctx, q, domain.MemberRemoved(actor, current, at))
 	})

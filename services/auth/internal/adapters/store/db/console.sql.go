@@ -360,23 +360,32 @@ func (q *Queries) RememberBrowser(ctx context.Context, arg RememberBrowserParams
 	return err
 }
 
-const revokeSession = `-- name: RevokeSession :execrows
-UPDATE console_sessions SET revoked_at = $3
-WHERE email = $1 AND id = $2 AND revoked_at IS NULL
+const revokeSession = `-- name: RevokeSession :one
+WITH revoked AS (
+    UPDATE console_sessions s SET revoked_at = $1
+    WHERE s.email = $2 AND s.id = $3 AND s.revoked_at IS NULL
+    RETURNING s.email, s.browser_hash
+), forgotten AS (
+    DELETE FROM signin_browsers b USING revoked r
+    WHERE b.email = r.email AND b.browser_hash = r.browser_hash
+)
+SELECT count(*) FROM revoked
 `
 
 type RevokeSessionParams struct {
+	RevokedAt *time.Time
 	Email     string
 	ID        string
-	RevokedAt *time.Time
 }
 
+// Revokes the session of the e-mail, unless it is revoked already, and forgets the browser it
+// was opened in as one that signed in as the e-mail: whoever holds that browser now is a
+// stranger to the sign-in limits. Returns how many sessions it revoked.
 func (q *Queries) RevokeSession(ctx context.Context, arg RevokeSessionParams) (int64, error) {
-	result, err := q.db.Exec(ctx, revokeSession, arg.Email, arg.ID, arg.RevokedAt)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
+	row := q.db.QueryRow(ctx, revokeSession, arg.RevokedAt, arg.Email, arg.ID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
 }
 
 const signInDemand = `-- name: SignInDemand :one
@@ -423,12 +432,13 @@ func (q *Queries) SignInDemand(ctx context.Context, arg SignInDemandParams) (Sig
 
 const touchSession = `-- name: TouchSession :exec
 WITH touched AS (
-    UPDATE console_sessions SET last_seen_at = $1, address = $2
-    WHERE id = $3 AND last_seen_at < $1
-    RETURNING email, browser_hash
+    UPDATE console_sessions s SET last_seen_at = $1, address = $2
+    WHERE s.id = $3 AND s.last_seen_at < $1 AND s.revoked_at IS NULL
+    RETURNING s.email, s.browser_hash
 )
 INSERT INTO signin_browsers (email, browser_hash, last_seen_at)
-SELECT t.email, t.browser_hash, $1 FROM touched t WHERE t.browser_hash <> ''
+SELECT t.email, t.browser_hash, $1 FROM touched t
+WHERE t.browser_hash <> '' AND EXISTS (SELECT 1 FROM members m WHERE m.email = t.email)
 ON CONFLICT (email, browser_hash) DO UPDATE SET last_seen_at = greatest(signin_browsers.last_seen_at, EXCLUDED.last_seen_at)
 `
 
@@ -438,9 +448,10 @@ type TouchSessionParams struct {
 	ID      string
 }
 
-// Records a use of the session at the given time from the address, unless a later use is
-// recorded, and then remembers the browser the session was opened in (if any) as seen then: an
-// active session shows that its browser signed in as the e-mail.
+// Records a use of the session at the given time from the address, unless it is revoked or a
+// later use is recorded, and then remembers the browser the session was opened in (if any) as
+// seen then, while the e-mail is a member: an active session shows that its browser signed in
+// as the e-mail.
 func (q *Queries) TouchSession(ctx context.Context, arg TouchSessionParams) error {
 	_, err := q.db.Exec(ctx, touchSession, arg.At, arg.Address, arg.ID)
 	return err

@@ -35,6 +35,16 @@ func (q *Queries) DeleteMember(ctx context.Context, arg DeleteMemberParams) erro
 	return err
 }
 
+const forgetBrowsersOfNonMember = `-- name: ForgetBrowsersOfNonMember :exec
+DELETE FROM signin_browsers b WHERE b.email = $1 AND NOT EXISTS (SELECT 1 FROM members m WHERE m.email = $1)
+`
+
+// Forgets the browsers that signed in as the e-mail once it is a member of no organization.
+func (q *Queries) ForgetBrowsersOfNonMember(ctx context.Context, email string) error {
+	_, err := q.db.Exec(ctx, forgetBrowsersOfNonMember, email)
+	return err
+}
+
 const getMemberForUpdate = `-- name: GetMemberForUpdate :one
 SELECT id, organizer_id, email, role, created_at, updated_at FROM members WHERE organizer_id = $1 AND id = $2 FOR UPDATE
 `

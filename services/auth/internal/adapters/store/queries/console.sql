@@ -47,16 +47,18 @@ VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 SELECT * FROM console_sessions WHERE token_hash = $1;
 
 -- name: TouchSession :exec
--- Records a use of the session at the given time from the address, unless a later use is
--- recorded, and then remembers the browser the session was opened in (if any) as seen then: an
--- active session shows that its browser signed in as the e-mail.
+-- Records a use of the session at the given time from the address, unless it is revoked or a
+-- later use is recorded, and then remembers the browser the session was opened in (if any) as
+-- seen then, while the e-mail is a member: an active session shows that its browser signed in
+-- as the e-mail.
 WITH touched AS (
-    UPDATE console_sessions SET last_seen_at = sqlc.arg(at), address = sqlc.arg(address)
-    WHERE id = sqlc.arg(id) AND last_seen_at < sqlc.arg(at)
-    RETURNING email, browser_hash
+    UPDATE console_sessions s SET last_seen_at = sqlc.arg(at), address = sqlc.arg(address)
+    WHERE s.id = sqlc.arg(id) AND s.last_seen_at < sqlc.arg(at) AND s.revoked_at IS NULL
+    RETURNING s.email, s.browser_hash
 )
 INSERT INTO signin_browsers (email, browser_hash, last_seen_at)
-SELECT t.email, t.browser_hash, sqlc.arg(at) FROM touched t WHERE t.browser_hash <> ''
+SELECT t.email, t.browser_hash, sqlc.arg(at) FROM touched t
+WHERE t.browser_hash <> '' AND EXISTS (SELECT 1 FROM members m WHERE m.email = t.email)
 ON CONFLICT (email, browser_hash) DO UPDATE SET last_seen_at = greatest(signin_browsers.last_seen_at, EXCLUDED.last_seen_at);
 
 -- name: ListSessions :many
@@ -65,9 +67,19 @@ WHERE email = $1 AND revoked_at IS NULL AND expires_at > $2
 ORDER BY created_at DESC, id DESC
 LIMIT 100;
 
--- name: RevokeSession :execrows
-UPDATE console_sessions SET revoked_at = $3
-WHERE email = $1 AND id = $2 AND revoked_at IS NULL;
+-- name: RevokeSession :one
+-- Revokes the session of the e-mail, unless it is revoked already, and forgets the browser it
+-- was opened in as one that signed in as the e-mail: whoever holds that browser now is a
+-- stranger to the sign-in limits. Returns how many sessions it revoked.
+WITH revoked AS (
+    UPDATE console_sessions s SET revoked_at = sqlc.arg(revoked_at)
+    WHERE s.email = sqlc.arg(email) AND s.id = sqlc.arg(id) AND s.revoked_at IS NULL
+    RETURNING s.email, s.browser_hash
+), forgotten AS (
+    DELETE FROM signin_browsers b USING revoked r
+    WHERE b.email = r.email AND b.browser_hash = r.browser_hash
+)
+SELECT count(*) FROM revoked;
 
 -- name: DeleteSessionsBefore :execrows
 DELETE FROM console_sessions WHERE expires_at < $1;

@@ -23,3 +23,7 @@ UPDATE members SET role = $3, updated_at = $4 WHERE organizer_id = $1 AND id = $
 
 -- name: DeleteMember :exec
 DELETE FROM members WHERE organizer_id = $1 AND id = $2;
+
+-- name: ForgetBrowsersOfNonMember :exec
+-- Forgets the browsers that signed in as the e-mail once it is a member of no organization.
+DELETE FROM signin_browsers b WHERE b.email = sqlc.arg(email) AND NOT EXISTS (SELECT 1 FROM members m WHERE m.email = sqlc.arg(email));
