@@ -44,10 +44,11 @@ type Options struct {
 	SignInPerBrowser, SignInPerEmail, SignInPerAddress int
 	// SessionTTL is a console session's lifetime; zero means SessionTTL.
 	SessionTTL time.Duration
-	// SignInRequestsPerMinute bounds each client network's requests for sign-in links, and
-	// ConsoleConns is the size of the console's own pool; zero means 20 and 4, the service's
-	// defaults.
-	SignInRequestsPerMinute, ConsoleConns int
+	// SignInRequestsPerMinute bounds each client network's sign-in requests; zero means 20, the
+	// service's default.
+	SignInRequestsPerMinute int
+	// ConsoleConns is the size of the console's own pool; zero means 4, the service's default.
+	ConsoleConns int32
 	// PoolTracer, when set, sees every query of the service's pools.
 	PoolTracer pgx.QueryTracer
 }
@@ -88,7 +89,7 @@ func Start(t testing.TB, o Options) *Env {
 	env := &Env{Clock: &testkit.Clock{}, Issuers: identitytest.New(t)}
 	dbURL := testkit.DatabaseURL(t, migrations.Set(), outbox.Migrations())
 	env.Pool = newPool(t, dbURL, poolSize, o.PoolTracer)
-	env.ConsolePool = newPool(t, dbURL, int32(orDefault(o.ConsoleConns, defaultConsoleConns)), o.PoolTracer)
+	env.ConsolePool = newPool(t, dbURL, orDefault(o.ConsoleConns, defaultConsoleConns), o.PoolTracer)
 	log := testkit.Logger(t)
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
@@ -156,8 +157,8 @@ func newPool(t testing.TB, dbURL string, size int32, tracer pgx.QueryTracer) *pg
 // poolSize is how many connections a test service's API pool opens at most, as testkit.Pool;
 // defaultConsoleConns is the console's pool's size by default, the service's.
 const (
-	poolSize            = 8
-	defaultConsoleConns = 4
+	poolSize            int32 = 8
+	defaultConsoleConns int32 = 4
 )
 
 // Do sends method path to the service with body as JSON (when not nil) and the given headers.

@@ -63,7 +63,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) *app.Conso
 	return app.NewConsole(e.Service, store.New(e.Pool), sender, cfg, log)
 }
 
-func orDefault[T int | time.Duration](v, def T) T {
+func orDefault[T int | int32 | time.Duration](v, def T) T {
 	if v == 0 {
 		return def
 	}
