@@ -74,8 +74,9 @@ type Console struct {
 	// SignInPerAddress bounds the sign-in links asked from one client network (an IPv4
 	// address, an IPv6 /64) in a window by browsers that never signed in as the address asked.
 	SignInPerAddress int `env:"CONSOLE_SIGNIN_PER_ADDRESS" envDefault:"20"`
-	// SignInRequestsPerMinute bounds the requests for sign-in links one client network makes a
-	// minute, in bursts of as many; past it a request is refused before any database work.
+	// SignInRequestsPerMinute bounds the sign-in requests (asking for, opening and using links)
+	// one client network makes a minute to one instance, in bursts of as many; past it a
+	// request is refused before any database work.
 	SignInRequestsPerMinute int `env:"CONSOLE_SIGNIN_REQUESTS_PER_MINUTE" envDefault:"20"`
 	// ConsoleDBMaxConns is the size of the console's own pool, apart from the one of the APIs
 	// (DB_MAX_CONNS): nothing the console's visitors do takes a connection key verification or

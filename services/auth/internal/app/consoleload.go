@@ -23,10 +23,10 @@ import (
 // once rather than queued until its deadline, and the API's pool (key verification, the admin
 // API) is never the console's.
 
-// maxLimitedSubjects bounds how many subjects (networks, sites) the sign-in request limits
-// remember (the least recently seen are forgotten first): tens of megabytes at most.
-// Forgetting one gives it a full burst again, which only a client with that many networks of
-// its own can bring about.
+// maxLimitedSubjects bounds how many subjects (networks, sites, known browsers) the sign-in
+// request limits remember (the least recently seen are forgotten first): tens of megabytes at
+// most. Forgetting one gives it a full burst again, which only a client with that many
+// networks of its own can bring about.
 const maxLimitedSubjects = 100_000
 
 // siteShare is how many times a network's rate the IPv6 /48 around it may use: one site's

@@ -20,10 +20,11 @@ const sessionTouchEvery = time.Minute
 
 // RequestSignIn asks for a sign-in link for email, bound to the visitor's browser. A client
 // past its rate of sign-in requests (a known browser's own, admitSignIn) is refused
-// (fault.TooManyRequests) before anything else, whatever the e-mail. Otherwise it answers the same whether or not email belongs to a member
-// and whether or not a limit is reached: within the limits it makes a link and e-mails it if
-// email is a member's; past them it makes and sends nothing, refuses nothing, and counts toward
-// no limit (domain.SignInLimits, which count the client by its network).
+// (fault.TooManyRequests) before anything else, whatever the e-mail. Otherwise it answers the
+// same whether or not email belongs to a member and whether or not a limit is reached: within
+// the limits it makes a link and e-mails it if email is a member's; past them it makes and
+// sends nothing, refuses nothing, and counts toward no limit (domain.SignInLimits, which count
+// the client by its network).
 func (c *Console) RequestSignIn(ctx context.Context, email string, v Visitor) error {
 	normal, problem := domain.NormalizeEmail(email)
 	if err := c.admitSignIn(v, isAddress(normal, problem)); err != nil {
@@ -171,11 +172,11 @@ func (c *Console) SignIn(ctx context.Context, token string, v Visitor, userAgent
 }
 
 // Session returns the active session whose cookie token is token, or domain.ErrSessionInvalid;
-// the caller holds one of the console's places (Hold) for the request.
-// It records the session's use from address at most once a minute; each recorded use renews
-// the console's memory of the browser the session was opened in, so a member who stays signed
-// in stays a known browser (domain.BrowserBindingTTL). renewBinding reports a recorded use in
-// that very browser, whose binding browserToken is: its cookie is then to be renewed as well.
+// the caller holds one of the console's places (Hold). It records the session's use from
+// address at most once a minute; each recorded use renews the console's memory of the browser
+// the session was opened in, so a member who stays signed in stays a known browser
+// (domain.BrowserBindingTTL). renewBinding reports a recorded use in that very browser, whose
+// binding browserToken is: its cookie and marker are then to be renewed as well.
 func (c *Console) Session(ctx context.Context, token, browserToken, address string) (s domain.Session, renewBinding bool, err error) {
 	s, err = c.repo.SessionByTokenHash(ctx, domain.HashToken(token))
 	if err != nil {
