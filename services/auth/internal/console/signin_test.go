@@ -148,7 +148,8 @@ func TestSignInLimitsStopMailingWithoutRefusing(t *testing.T) {
 // the browser they signed in with before, still gets a link, and it signs them in. The
 // stranger's requests mailed the owner no more links than the address's bound. (Each network's
 // rate of requests is raised above the stranger's 32: what a network past its rate meets is
-// TestASignInFloodNeitherReachesTheDatabaseNorStarvesKeyVerification's.)
+// TestASignInFloodNeitherReachesTheDatabaseNorQueues's, and what a known browser on it meets
+// TestAKnownBrowserSpendsItsOwnRateNotItsNetworks's.)
 func TestAStrangerCannotLockAMemberOut(t *testing.T) {
 	env := authtest.Start(t, authtest.Options{SignInRequestsPerMinute: 100})
 	acme := newOrg(t, env, "Acme Races", "acme.test")
