@@ -15,13 +15,14 @@ type Access struct {
 }
 
 // Kafka ACL resource types and operations the grants use (Describe is implied by Read and
-// Write: Kafka grants it with either).
+// Write: Kafka grants it with either). No grant is Create: the platform declares every topic
+// with fixed settings, so no service can make one another service uses, with settings of its
+// own (a min.insync.replicas above the replication factor fails every publish).
 const (
 	ResourceTopic = "topic"
 	ResourceGroup = "group"
 	OpRead        = "Read"
 	OpWrite       = "Write"
-	OpCreate      = "Create"
 )
 
 // Grant allows operations on the resource of a type named Name, or on every one whose name
@@ -36,15 +37,17 @@ type Grant struct {
 // Grants returns the ACLs a's principal needs, sorted by resource and name, each with its
 // operations sorted:
 //
-//   - a topic it produces: Write, and Create (EnsureTopics makes it when it does not exist);
-//   - a topic it consumes: Read, and Create (consumers make the topics they read, so they can
-//     start before the producer);
+//   - a topic it produces: Write;
+//   - a topic it consumes: Read;
 //   - its own dead-letter topic of each (DeadLetterTopic), which no other principal writes:
-//     Write (poison messages), Read (the dead-letters command) and Create;
-//   - its replay topic, when it consumes: Read (its consumers), Write (its dead-letters
-//     command) and Create;
-//   - the consumer groups "<Service>-*", when it consumes: Read (joining, committing, the
-//     replay group), with the Describe it implies (listing and describing its own groups).
+//     Write (poison messages) and Read (the dead-letters command);
+//   - its replay topic, when it consumes: Read (its consumers and the dead-letters command,
+//     which finds there what was replayed) and Write (the dead-letters command);
+//   - the consumer groups "<Service>-*", when it consumes: Read (joining, committing), with the
+//     Describe it implies (listing and describing its own groups).
+//
+// It has no Create: every topic exists before the service starts, so EnsureTopics finds it and
+// asks for nothing.
 func (a Access) Grants() []Grant {
 	type resource struct {
 		kind, name string
@@ -61,14 +64,14 @@ func (a Access) Grants() []Grant {
 		}
 	}
 	for _, t := range a.Produces {
-		grant(ResourceTopic, t, false, OpWrite, OpCreate)
+		grant(ResourceTopic, t, false, OpWrite)
 	}
 	for _, t := range a.Consumes {
-		grant(ResourceTopic, t, false, OpRead, OpCreate)
-		grant(ResourceTopic, DeadLetterTopic(a.Service, t), false, OpRead, OpWrite, OpCreate)
+		grant(ResourceTopic, t, false, OpRead)
+		grant(ResourceTopic, DeadLetterTopic(a.Service, t), false, OpRead, OpWrite)
 	}
 	if len(a.Consumes) > 0 {
-		grant(ResourceTopic, ReplayTopic(a.Service), false, OpRead, OpWrite, OpCreate)
+		grant(ResourceTopic, ReplayTopic(a.Service), false, OpRead, OpWrite)
 		grant(ResourceGroup, a.Service+"-", true, OpRead)
 	}
 	out := make([]Grant, 0, len(ops))

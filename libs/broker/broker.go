@@ -80,12 +80,74 @@ func (w *Writer) Publish(ctx context.Context, msgs ...Message) error {
 // Close flushes pending writes and closes connections.
 func (w *Writer) Close() error { return w.w.Close() }
 
-// EnsureTopics creates the topics of c that do not exist yet.
+// EnsureTopics creates the topics of c that do not exist yet, with partitions and replicas (-1
+// for the broker's defaults). It looks before it creates: where the platform declares the topics
+// and no principal may create one (deploy/kafkaacl), Kafka refuses a CreateTopics without the
+// right with TOPIC_AUTHORIZATION_FAILED even for a topic that exists, so only a topic that is
+// missing is asked for, and then the refusal is the error.
 func EnsureTopics(ctx context.Context, c Cluster, partitions, replicas int, topics ...string) error {
-	client := c.client()
+	specs := make([]kafka.TopicConfig, len(topics))
+	for i, t := range topics {
+		specs[i] = kafka.TopicConfig{Topic: t, NumPartitions: partitions, ReplicationFactor: replicas}
+	}
+	return ensureTopics(ctx, c, specs...)
+}
+
+// keptForever are the settings of the topics the library makes for a service's own use, its
+// dead-letter and replay topics: neither time nor size ever deletes a message of theirs (a dead
+// letter waits for its replay however long that takes, and the replay topic is the record of
+// what was replayed). Where the platform declares them, its declaration says the same.
+var keptForever = []kafka.ConfigEntry{
+	{ConfigName: "retention.ms", ConfigValue: "-1"},
+	{ConfigName: "retention.bytes", ConfigValue: "-1"},
+	{ConfigName: "cleanup.policy", ConfigValue: "delete"},
+}
+
+// ensureForever creates the topics of c that do not exist yet with the broker's default
+// partitions and replicas, kept forever (keptForever).
+func ensureForever(ctx context.Context, c Cluster, topics ...string) error {
+	specs := make([]kafka.TopicConfig, len(topics))
+	for i, t := range topics {
+		specs[i] = kafka.TopicConfig{Topic: t, NumPartitions: brokerDefault, ReplicationFactor: brokerDefault, ConfigEntries: keptForever}
+	}
+	return ensureTopics(ctx, c, specs...)
+}
+
+// brokerDefault asks the broker for its default partition count or replication factor.
+const brokerDefault = -1
+
+// ensureTopics creates those of specs that c does not have yet.
+func ensureTopics(ctx context.Context, c Cluster, specs ...kafka.TopicConfig) error {
+	if len(specs) == 0 {
+		return nil
+	}
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Topic
+	}
+	client, closeClient := c.freshClient(names)
+	defer closeClient()
+	md, err := client.Metadata(ctx, &kafka.MetadataRequest{Topics: names})
+	if err != nil {
+		return fmt.Errorf("broker: look up topics: %w", err)
+	}
+	exists := map[string]bool{}
+	for _, t := range md.Topics {
+		switch {
+		case t.Error == nil:
+			exists[t.Name] = true
+		case !errors.Is(t.Error, kafka.UnknownTopicOrPartition):
+			return fmt.Errorf("broker: look up topic %s: %w", t.Name, t.Error)
+		}
+	}
 	req := &kafka.CreateTopicsRequest{}
-	for _, t := range topics {
-		req.Topics = append(req.Topics, kafka.TopicConfig{Topic: t, NumPartitions: partitions, ReplicationFactor: replicas})
+	for _, s := range specs {
+		if !exists[s.Topic] {
+			req.Topics = append(req.Topics, s)
+		}
+	}
+	if len(req.Topics) == 0 {
+		return nil
 	}
 	res, err := client.CreateTopics(ctx, req)
 	if err != nil {

@@ -73,3 +73,15 @@ func (c Cluster) client() *kafka.Client {
 	}
 	return kc
 }
+
+// freshClient returns an admin client of the cluster that reads the metadata of topics from the
+// brokers, and the function that closes its connections. kafka-go's clients share a transport
+// that answers metadata requests from a cache it refreshes every few seconds, which can still
+// miss a topic made since.
+func (c Cluster) freshClient(topics []string) (*kafka.Client, func()) {
+	t := &kafka.Transport{MetadataTopics: topics}
+	if c.transport != nil {
+		t.Dial, t.SASL, t.TLS = c.transport.Dial, c.transport.SASL, c.transport.TLS
+	}
+	return &kafka.Client{Addr: kafka.TCP(c.Brokers...), Timeout: 10 * time.Second, Transport: t}, t.CloseIdleConnections
+}

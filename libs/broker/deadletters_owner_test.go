@@ -5,42 +5,21 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/twmb/franz-go/pkg/kfake"
-
 	"github.com/podiumhq/podium/libs/broker"
-	"github.com/podiumhq/podium/libs/config"
 )
 
 // TestNoOtherPrincipalCanPlantADeadLetterForReplay: shop's payments have two consumers, the
 // ledger and webhooks (which faces the internet). Whatever topic the webhooks' principal may
 // write, a payment it plants there, claiming in its headers to be a dead letter of the ledger's
 // consumer group, is never listed or replayed by the ledger's dead-letters command, so it never
-// reaches the ledger as a payment from shop's topic; the ledger's own dead letter is replayed.
+// reaches the ledger as a payment from shop's topic; nor does its claim to be the replay of the
+// ledger's dead letter mark that one replayed: the ledger's own dead letter is replayed.
 func TestNoOtherPrincipalCanPlantADeadLetterForReplay(t *testing.T) {
 	t.Parallel()
 	webhooks := broker.Access{Service: "webhooks", Consumes: []string{paymentsTopic}}
-	ca, serverTLS := certificates(t)
-	c, err := kfake.NewCluster(kfake.NumBrokers(1), kfake.DefaultNumPartitions(1), kfake.TLS(serverTLS),
-		kfake.EnableSASL(), kfake.Superuser(config.SCRAMSHA512, "admin", "admin-secret"), kfake.EnableACLs(),
-		kfake.User(config.SCRAMSHA512, "podium-shop", "shop-secret", seeds(shop)...),
-		kfake.User(config.SCRAMSHA512, "podium-ledger", "ledger-secret", seeds(ledger)...),
-		kfake.User(config.SCRAMSHA512, "podium-webhooks", "webhooks-secret", seeds(webhooks)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(c.Close)
-	as := func(user, password string) broker.Cluster {
-		cluster, err := broker.NewCluster(config.Kafka{KafkaBrokers: c.ListenAddrs(), KafkaSASLMechanism: config.SCRAMSHA512,
-			KafkaSASLUsername: user, KafkaSASLPassword: password, KafkaTLSCAFile: ca})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cluster
-	}
-	producer, ledgerCluster, webhooksCluster := as("podium-shop", "shop-secret"), as("podium-ledger", "ledger-secret"), as("podium-webhooks", "webhooks-secret")
-	if err := broker.EnsureTopics(t.Context(), producer, 1, 1, paymentsTopic); err != nil {
-		t.Fatal(err)
-	}
+	_, as, ca := securedCluster(t, shop, ledger, webhooks)
+	producer, ledgerCluster, webhooksCluster := as("podium-shop", "shop-secret", ca), as("podium-ledger", "ledger-secret", ca), as("podium-webhooks", "webhooks-secret", ca)
+	declare(t, as("admin", "admin-secret", ca), append(append(ownTopics(ledger), ownTopics(webhooks)...), paymentsTopic)...)
 	replayed := make(chan broker.Message, 10)
 	handler := func(_ context.Context, m broker.Message) error {
 		switch {
@@ -78,6 +57,8 @@ func TestNoOtherPrincipalCanPlantADeadLetterForReplay(t *testing.T) {
 			broker.HeaderType: "podium.shop.payment.succeeded.v1", broker.HeaderID: "forged-" + g.Name,
 			broker.HeaderDeadLetterGroup: "ledger-payments", broker.HeaderDeadLetterReason: "poison message: test",
 			broker.HeaderOriginalTopic: paymentsTopic, broker.HeaderOriginalPartition: "0", broker.HeaderOriginalOffset: "0",
+			// and, as a replay would, claims the ledger's own dead letter was replayed.
+			broker.HeaderReplayedFrom: broker.DeadLetterTopic(ledger.Service, paymentsTopic) + "/0/0",
 		}})
 		if err != nil {
 			t.Fatalf("the webhooks' principal writing %s, which it is granted: %v", g.Name, err)
