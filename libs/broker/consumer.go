@@ -47,8 +47,8 @@ type ConsumerConfig struct {
 // keeps heartbeating meanwhile, and should the group rebalance, the uncommitted message is
 // fetched again, never skipped. Consume also reads the service's replay topic (ReplayTopic) and
 // hands h each replayed message of one of its topics as a message of that topic; it makes the
-// replay and dead-letter topics first, when the broker does not have them yet. Consume returns nil when ctx ends and an error when
-// the broker fails (callers start it again).
+// replay and dead-letter topics first, kept forever, when the broker does not have them yet.
+// Consume returns nil when ctx ends and an error when the broker fails (callers start it again).
 func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	start := kafka.FirstOffset
 	if cfg.StartAtEnd {
@@ -56,11 +56,11 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	}
 	service := serviceOf(cfg.Group)
 	replays := ReplayTopic(service)
-	own := []string{replays} // topics the consumer writes, made with the broker's defaults
+	own := []string{replays} // topics the service writes besides its events, kept forever
 	for _, t := range cfg.Topics {
 		own = append(own, DeadLetterTopic(service, t))
 	}
-	if err := EnsureTopics(ctx, cfg.Cluster, brokerDefault, brokerDefault, own...); err != nil {
+	if err := ensureForever(ctx, cfg.Cluster, own...); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -109,9 +109,6 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 		}
 	}
 }
-
-// brokerDefault asks the broker for its default partition count or replication factor.
-const brokerDefault = -1
 
 // mine turns m, when it comes from the replay topic, into the message of the topic it was
 // replayed to, and reports whether m is this consumer's: a message of one of topics, or a

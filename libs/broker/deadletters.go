@@ -13,7 +13,8 @@ import (
 )
 
 // HeaderReplayedFrom marks a message an operator replayed from a dead-letter topic: it names
-// the dead letter as "<dead-letter topic>/<partition>/<offset>".
+// the dead letter as "<dead-letter topic>/<partition>/<offset>". The service's replay topic,
+// kept forever, is thus the record of what was replayed.
 const HeaderReplayedFrom = "x-replayed-from"
 
 // ErrAlreadyReplayed is returned when the dead letter asked for was replayed before.
@@ -34,7 +35,8 @@ type DeadLetter struct {
 	MessageID         string    `json:"messageId"`
 	Type              string    `json:"type"`
 	Time              time.Time `json:"time"`
-	// Replayed tells whether the dead letter was republished to its original topic.
+	// Replayed tells whether the dead letter was republished to its service's consumers: whether
+	// the service's replay topic holds a replay of it.
 	Replayed bool `json:"replayed"`
 	value    []byte
 	headers  map[string]string
@@ -45,8 +47,8 @@ type DeadLetter struct {
 type DeadLetters struct {
 	Cluster Cluster
 	// Service names the service. Its dead letters are those of its dead-letter topics
-	// (DeadLetterTopic of Service and each of Topics), which only its principal writes; the
-	// consumer group Service + "-dead-letters" remembers, on each, what the service replayed.
+	// (DeadLetterTopic of Service and each of Topics), which only its principal writes; its
+	// replay topic (ReplayTopic), which only its principal writes too, holds what it replayed.
 	Service string
 	// Topics are the topics the service consumes.
 	Topics []string
@@ -65,42 +67,41 @@ type Selection struct {
 
 // List calls fn with each selected dead letter of the service, in partition and offset order.
 func (d DeadLetters) List(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
-	return d.each(ctx, sel, func(_ *partitionLog, dl DeadLetter) error { return fn(dl) })
+	return d.each(ctx, sel, fn)
 }
 
 // Replay republishes each selected dead letter of the service that was not replayed yet to the
 // service's replay topic (same key, value and headers, plus HeaderOriginalTopic and
-// HeaderReplayedFrom), where the service's consumers of its original topic read it; remembers it
-// as replayed, and calls fn with it. A replay interrupted between publishing and remembering may
-// publish a dead letter again on the next run: consumers dedupe by message id.
+// HeaderReplayedFrom), where the service's consumers of its original topic read it, and calls fn
+// with it. The replay is its own record: the next List or Replay finds it on the replay topic,
+// which is kept forever, so no dead letter is replayed twice, however long after. Two replays
+// run at once may both publish one: consumers dedupe by message id.
 func (d DeadLetters) Replay(ctx context.Context, sel Selection, fn func(DeadLetter) error) error {
 	if _, err := d.selectTopics(sel); err != nil {
 		return err
 	}
-	if err := EnsureTopics(ctx, d.Cluster, brokerDefault, brokerDefault, ReplayTopic(d.Service)); err != nil {
+	if err := ensureForever(ctx, d.Cluster, ReplayTopic(d.Service)); err != nil {
 		return err
 	}
 	w := NewWriter(d.Cluster)
 	defer w.Close()
-	c := d.client()
-	return d.each(ctx, sel, func(pl *partitionLog, dl DeadLetter) error {
+	return d.each(ctx, sel, func(dl DeadLetter) error {
 		switch {
 		case dl.Replayed && sel.One:
-			return fmt.Errorf("%s/%d/%d: %w", dl.Topic, dl.Partition, dl.Offset, ErrAlreadyReplayed)
+			return fmt.Errorf("%s: %w", dl.ref(), ErrAlreadyReplayed)
 		case dl.Replayed:
 			return nil
 		}
 		if err := w.Publish(ctx, d.replayMessage(dl)); err != nil {
-			return fmt.Errorf("broker: replay %s/%d/%d: %w", dl.Topic, dl.Partition, dl.Offset, err)
-		}
-		pl.replayed.add(dl.Offset)
-		if err := d.remember(ctx, c, pl); err != nil {
-			return err
+			return fmt.Errorf("broker: replay %s: %w", dl.ref(), err)
 		}
 		dl.Replayed = true
 		return fn(dl)
 	})
 }
+
+// ref names dl as HeaderReplayedFrom does.
+func (dl DeadLetter) ref() string { return fmt.Sprintf("%s/%d/%d", dl.Topic, dl.Partition, dl.Offset) }
 
 // replayMessage is dl as it was first published, on the service's replay topic, naming the topic
 // it is replayed to and marked as replayed from dl.
@@ -110,18 +111,23 @@ func (d DeadLetters) replayMessage(dl DeadLetter) Message {
 		delete(h, k)
 	}
 	h[HeaderOriginalTopic] = dl.OriginalTopic
-	h[HeaderReplayedFrom] = fmt.Sprintf("%s/%d/%d", dl.Topic, dl.Partition, dl.Offset)
+	h[HeaderReplayedFrom] = dl.ref()
 	return Message{Topic: ReplayTopic(d.Service), Key: dl.Key, Value: dl.value, Headers: h}
 }
 
-// each reads the selected dead letters and calls fn with each.
-func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partitionLog, dl DeadLetter) error) error {
+// each reads the selected dead letters, marks those the replay topic holds a replay of, and
+// calls fn with each.
+func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(dl DeadLetter) error) error {
 	topics, err := d.selectTopics(sel)
 	if err != nil {
 		return err
 	}
 	c := d.client()
 	logs, err := d.partitionLogs(ctx, c, topics)
+	if err != nil {
+		return err
+	}
+	replayed, err := d.replayed(ctx, c)
 	if err != nil {
 		return err
 	}
@@ -140,8 +146,8 @@ func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(pl *partit
 		}
 		err := d.read(ctx, pl.topic, pl.partition, from, to, func(km kafka.Message) error {
 			dl := toDeadLetter(km, pl.original)
-			dl.Replayed = pl.replayed.has(dl.Offset)
-			return fn(pl, dl)
+			dl.Replayed = replayed[dl.ref()]
+			return fn(dl)
 		})
 		if err != nil {
 			return err

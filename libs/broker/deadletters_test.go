@@ -222,3 +222,119 @@ func TestAReplayGoesBackOnlyToItsTopicsConsumers(t *testing.T) {
 		t.Fatalf("the payments consumer got %q on %s, want only what was published to %s", m.Key, m.Topic, payments)
 	}
 }
+
+// TestReplaysAreRememberedAfterGroupOffsetsExpire: what was replayed is read from the service's
+// replay topic, kept forever, not from a consumer group's committed offsets, which Kafka deletes
+// once the group has had no member for offsets.retention.minutes (7 days by default): with every
+// group's offsets deleted, as expiry would, the dead letter is still listed as replayed and a
+// replay does not publish it again.
+func TestReplaysAreRememberedAfterGroupOffsetsExpire(t *testing.T) {
+	t.Parallel()
+	const topic = "expiry.orders.v1"
+	cluster := setup(t, topic)
+	dead := broker.DeadLetterTopic("shop", topic)
+	if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, dead); err != nil {
+		t.Fatal(err)
+	}
+	w := broker.NewWriter(cluster)
+	defer w.Close()
+	if err := w.Publish(t.Context(), broker.Message{Topic: dead, Key: "o1", Value: []byte(`{}`),
+		Headers: map[string]string{broker.HeaderID: "id-o1", broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
+		t.Fatal(err)
+	}
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
+		t.Fatalf("replay: %v, %s", err, keys(replayed))
+	}
+
+	deleteEveryGroup(t, cluster)
+
+	if listed, err := command(t, cluster, "shop", topic, "list"); err != nil || keys(listed) != "o1=true" {
+		t.Fatalf("list once the groups' offsets are gone: %v, %s, want o1 replayed", err, keys(listed))
+	}
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
+		t.Fatalf("replay once the groups' offsets are gone: %v, %s, want nothing replayed again", err, keys(replayed))
+	}
+	if _, err := command(t, cluster, "shop", topic, "replay", "--topic", topic, "--partition", "0", "--offset", "0"); !errors.Is(err, broker.ErrAlreadyReplayed) {
+		t.Fatalf("replaying o1 again by its offset: %v, want ErrAlreadyReplayed", err)
+	}
+	if n := endOffset(t, cluster, broker.ReplayTopic("shop")); n != 1 {
+		t.Fatalf("the replay topic holds %d messages, want the one replay", n)
+	}
+}
+
+// deleteEveryGroup deletes every consumer group of the cluster and its committed offsets, as
+// Kafka does with a group that had no member for offsets.retention.minutes.
+func deleteEveryGroup(t *testing.T, cluster broker.Cluster) {
+	t.Helper()
+	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
+	groups, err := c.ListGroups(t.Context(), &kafka.ListGroupsRequest{})
+	if err != nil || groups.Error != nil {
+		t.Fatalf("list groups: %v %v", err, groups)
+	}
+	var ids []string
+	for _, g := range groups.Groups {
+		ids = append(ids, g.GroupID)
+	}
+	if len(ids) == 0 {
+		return
+	}
+	res, err := c.DeleteGroups(t.Context(), &kafka.DeleteGroupsRequest{GroupIDs: ids})
+	if err != nil {
+		t.Fatalf("delete groups %v: %v", ids, err)
+	}
+	for id, err := range res.Errors {
+		if err != nil {
+			t.Fatalf("delete group %s: %v", id, err)
+		}
+	}
+	if left, err := c.ListGroups(t.Context(), &kafka.ListGroupsRequest{}); err != nil || len(left.Groups) != 0 {
+		t.Fatalf("groups left after deleting them all: %v %+v", err, left)
+	}
+}
+
+// TestTheLibraryKeepsDeadLettersAndReplaysForever: the dead-letter and replay topics the library
+// makes itself (the embedded broker of make run, the tests) keep their messages forever, as the
+// platform's declarations of them do: a dead letter waits however long its replay takes, and the
+// replay topic is the record of what was replayed.
+func TestTheLibraryKeepsDeadLettersAndReplaysForever(t *testing.T) {
+	t.Parallel()
+	const topic = "forever.orders.v1"
+	cluster := setup(t, topic)
+	got := consume(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-orders", Topics: []string{topic}, Backoff: fast},
+		func(context.Context, broker.Message) error { return nil })
+	publish(t, cluster, topic, "o1")
+	receive(t, got) // the consumer made its topics before it read
+	// A service whose dead-letters command replays before any of its consumers ran makes its
+	// replay topic itself.
+	if err := (broker.DeadLetters{Cluster: cluster, Service: "audit", Topics: []string{topic}}).Replay(t.Context(), broker.Selection{},
+		func(broker.DeadLetter) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	topics := []string{broker.DeadLetterTopic("shop", topic), broker.ReplayTopic("shop"), broker.ReplayTopic("audit")}
+	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
+	req := &kafka.DescribeConfigsRequest{}
+	for _, name := range topics {
+		req.Resources = append(req.Resources, kafka.DescribeConfigRequestResource{ResourceType: kafka.ResourceTypeTopic, ResourceName: name,
+			ConfigNames: []string{"retention.ms", "retention.bytes", "cleanup.policy"}})
+	}
+	res, err := c.DescribeConfigs(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	described := map[string]string{}
+	for _, r := range res.Resources {
+		if r.Error != nil {
+			t.Fatalf("configs of %s: %v", r.ResourceName, r.Error)
+		}
+		for _, e := range r.ConfigEntries {
+			described[r.ResourceName+" "+e.ConfigName] = e.ConfigValue
+		}
+	}
+	for _, name := range topics {
+		for config, want := range map[string]string{"retention.ms": "-1", "retention.bytes": "-1", "cleanup.policy": "delete"} {
+			if got := described[name+" "+config]; got != want {
+				t.Errorf("%s: %s=%q, want %q", name, config, got, want)
+			}
+		}
+	}
+}
