@@ -5,21 +5,26 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/compose-spec/compose-go/v2/types"
 
 	"github.com/podiumhq/podium/deploy/kafkaacl"
 	"github.com/podiumhq/podium/libs/config"
 )
 
-// initScript is what kafka-init does: the password variable of each user it creates, and the
-// grants of each principal as grantsOf lists them.
+// initScript is what kafka-init does: the topics it declares, the password variable of each user
+// it creates, and the grants of each principal as grantsOf lists them.
 type initScript struct {
+	topics    map[string]declaredTopic
 	passwords map[string]string
 	grants    map[string][]string
 }
 
-// loadKafkaInit reads the script kafka-init runs: its `user <name> "$VAR"` and
+// loadKafkaInit reads the script kafka-init runs: its
+// `topic <name> <partitions> <replication factor> <config>=<value>...`, `user <name> "$VAR"` and
 // `allow <user> <type> <literal|prefixed> <name> <operation>...` lines.
 func loadKafkaInit(t *testing.T, source string) initScript {
 	t.Helper()
@@ -31,11 +36,29 @@ func loadKafkaInit(t *testing.T, source string) initScript {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	s := initScript{passwords: map[string]string{}, grants: map[string][]string{}}
+	s := initScript{topics: map[string]declaredTopic{}, passwords: map[string]string{}, grants: map[string][]string{}}
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
 		switch {
+		case len(fields) >= 4 && fields[0] == "topic":
+			partitions, perr := strconv.Atoi(fields[2])
+			replicas, rerr := strconv.Atoi(fields[3])
+			if perr != nil || rerr != nil {
+				t.Errorf("kafka-init: %q: partitions and replication factor must be numbers", sc.Text())
+			}
+			if _, dup := s.topics[fields[1]]; dup {
+				t.Errorf("kafka-init declares %s twice", fields[1])
+			}
+			d := declaredTopic{partitions: partitions, replicas: replicas, config: map[string]string{}}
+			for _, kv := range fields[4:] {
+				k, v, ok := strings.Cut(kv, "=")
+				if !ok {
+					t.Errorf("kafka-init: %q: %q is not <config>=<value>", sc.Text(), kv)
+				}
+				d.config[k] = v
+			}
+			s.topics[fields[1]] = d
 		case len(fields) == 3 && fields[0] == "user":
 			s.passwords[fields[1]] = strings.TrimSuffix(strings.TrimPrefix(fields[2], `"$`), `"`)
 		case len(fields) >= 6 && fields[0] == "allow":
@@ -67,17 +90,7 @@ func loadKafkaInit(t *testing.T, source string) initScript {
 // user but on its loopback.
 func TestComposeKafkaPrincipals(t *testing.T) {
 	p := loadCompose(t)
-	initSvc := p.Services["kafka-init"]
-	var source string
-	for _, v := range initSvc.Volumes {
-		if n := len(initSvc.Entrypoint); n > 0 && v.Target == initSvc.Entrypoint[n-1] {
-			source = v.Source
-		}
-	}
-	if initSvc.NetworkMode != "service:kafka" || source == "" {
-		t.Fatalf("kafka-init: want network_mode service:kafka and its script mounted at %v", initSvc.Entrypoint)
-	}
-	script, initEnv := loadKafkaInit(t, source), composeEnv(t, initSvc)
+	script, initEnv := loadKafkaInit(t, kafkaInitSource(t, p)), composeEnv(t, p.Services["kafka-init"])
 	checkOneWriterEach(t, "kafka-init", writersOf(script.grants))
 	passwords := map[string]string{}
 	for _, svc := range services {
@@ -111,6 +124,34 @@ func TestComposeKafkaPrincipals(t *testing.T) {
 		t.Errorf("kafka-init creates %s, which is no service's principal", who)
 	}
 	checkComposeBroker(t, composeEnv(t, p.Services["kafka"]))
+}
+
+// kafkaInitSource returns the script kafka-init runs, as p mounts it, and checks that kafka-init
+// runs on the broker's network namespace (its loopback-only admin listener).
+func kafkaInitSource(t *testing.T, p *types.Project) string {
+	t.Helper()
+	initSvc := p.Services["kafka-init"]
+	var source string
+	for _, v := range initSvc.Volumes {
+		if n := len(initSvc.Entrypoint); n > 0 && v.Target == initSvc.Entrypoint[n-1] {
+			source = v.Source
+		}
+	}
+	if initSvc.NetworkMode != "service:kafka" || source == "" {
+		t.Fatalf("kafka-init: want network_mode service:kafka and its script mounted at %v", initSvc.Entrypoint)
+	}
+	return source
+}
+
+// TestComposeDeclaresTheTopicTable: kafka-init declares exactly the topics of deploy/kafkaacl
+// with their settings on the stack's one broker (the services, which may create none, wait for
+// it), and the broker makes no topic on a request for an unknown one.
+func TestComposeDeclaresTheTopicTable(t *testing.T) {
+	p := loadCompose(t)
+	checkDeclaredTopics(t, "kafka-init", loadKafkaInit(t, kafkaInitSource(t, p)).topics, kafkaacl.SingleNode)
+	if env := composeEnv(t, p.Services["kafka"]); env["KAFKA_AUTO_CREATE_TOPICS_ENABLE"] != "false" {
+		t.Errorf("kafka: KAFKA_AUTO_CREATE_TOPICS_ENABLE=%q, want false", env["KAFKA_AUTO_CREATE_TOPICS_ENABLE"])
+	}
 }
 
 // checkComposeBroker checks the broker's security: the services' listener takes SCRAM, every

@@ -1,8 +1,9 @@
-// Package kafkaacl declares what each service does on Kafka: the topics it produces and the
-// topics it consumes. Each service authenticates as its own principal (Principal), granted what
-// follows from its Access (broker.Access.Grants) and nothing more: the KafkaUsers of the
-// Kubernetes manifests (k8s/<svc>/kafkauser.yaml) and the ACLs of the Compose stack
-// (compose/kafka-init.sh) grant exactly that (the deploy tests check both), and each service's
+// Package kafkaacl declares what each service does on Kafka, the topics it produces and the
+// topics it consumes, and every topic with its settings (Topics). Each service authenticates as
+// its own principal (Principal), granted what follows from its Access (broker.Access.Grants) and
+// nothing more, creating no topic: the KafkaUsers and KafkaTopics of the Kubernetes manifests
+// (k8s/<svc>/kafkauser.yaml, kafkatopics.yaml) and the ACLs and topics of the Compose stack
+// (compose/kafka-init.sh) declare exactly that (the deploy tests check both), and each service's
 // tests check that its wiring produces and consumes what is declared here.
 package kafkaacl
 
