@@ -146,7 +146,7 @@ func (d DeadLetters) each(ctx context.Context, sel Selection, fn func(dl DeadLet
 		}
 		err := d.read(ctx, pl.topic, pl.partition, from, to, func(km kafka.Message) error {
 			dl := toDeadLetter(km, pl.original)
-			dl.Replayed = replayed[dl.ref()]
+			dl.Replayed = replayed[dl.replayKey()]
 			return fn(dl)
 		})
 		if err != nil {

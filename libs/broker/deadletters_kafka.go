@@ -70,19 +70,18 @@ func (d DeadLetters) partitionLogs(ctx context.Context, c *kafka.Client, topics 
 }
 
 // replayed reads the service's replay topic, which only its principal writes and which is kept
-// forever, and returns the dead letters replayed so far, as HeaderReplayedFrom names them.
-func (d DeadLetters) replayed(ctx context.Context, c *kafka.Client) (map[string]bool, error) {
+// forever, and returns the dead letters replayed so far (replayKey).
+func (d DeadLetters) replayed(ctx context.Context, c *kafka.Client) (map[replayKey]bool, error) {
 	logs, err := d.partitionLogs(ctx, c, []deadLetterTopic{{name: ReplayTopic(d.Service)}})
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]bool{}
+	out := map[replayKey]bool{}
 	for _, pl := range logs {
 		err := d.read(ctx, pl.topic, pl.partition, pl.first, pl.end, func(km kafka.Message) error {
-			for _, h := range km.Headers {
-				if h.Key == HeaderReplayedFrom {
-					out[string(h.Value)] = true
-				}
+			h := fromKafka(km.Headers)
+			if from, ok := h[HeaderReplayedFrom]; ok {
+				out[replayKey{from: from, messageID: h[HeaderID]}] = true
 			}
 			return nil
 		})
@@ -92,6 +91,13 @@ func (d DeadLetters) replayed(ctx context.Context, c *kafka.Client) (map[string]
 	}
 	return out, nil
 }
+
+// replayKey is what tells a replay's dead letter: its place (HeaderReplayedFrom) and its message
+// id, so that a dead-letter topic deleted and made again, whose offsets start over, holds no
+// dead letter that passes for one replayed before.
+type replayKey struct{ from, messageID string }
+
+func (dl DeadLetter) replayKey() replayKey { return replayKey{from: dl.ref(), messageID: dl.MessageID} }
 
 // read calls fn with the messages of topic's partition from offset from up to, not including,
 // offset to.

@@ -338,3 +338,43 @@ func TestTheLibraryKeepsDeadLettersAndReplaysForever(t *testing.T) {
 		}
 	}
 }
+
+// TestADeadLetterTopicMadeAgainHoldsNothingReplayed: a dead-letter topic deleted and made again
+// starts its offsets over while the replay topic keeps the replays of the old one; a new dead
+// letter at an offset replayed before is not taken for that one (a replay names its dead
+// letter's message id too), so it is listed as not replayed and replayed.
+func TestADeadLetterTopicMadeAgainHoldsNothingReplayed(t *testing.T) {
+	t.Parallel()
+	const topic = "again.orders.v1"
+	cluster := setup(t, topic)
+	dead := broker.DeadLetterTopic("shop", topic)
+	deadLetter := func(key string) {
+		t.Helper()
+		if err := broker.EnsureTopics(t.Context(), cluster, 1, 1, dead); err != nil {
+			t.Fatal(err)
+		}
+		w := broker.NewWriter(cluster)
+		defer w.Close()
+		if err := w.Publish(t.Context(), broker.Message{Topic: dead, Key: key, Value: []byte(`{}`),
+			Headers: map[string]string{broker.HeaderID: "id-" + key, broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deadLetter("o1")
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" || replayed[0].Offset != 0 {
+		t.Fatalf("replay: %v, %+v", err, replayed)
+	}
+	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
+	res, err := c.DeleteTopics(t.Context(), &kafka.DeleteTopicsRequest{Topics: []string{dead}})
+	if err != nil || res.Errors[dead] != nil {
+		t.Fatalf("delete %s: %v %v", dead, err, res)
+	}
+	deadLetter("o2")
+
+	if listed, err := command(t, cluster, "shop", topic, "list"); err != nil || keys(listed) != "o2=false" || listed[0].Offset != 0 {
+		t.Fatalf("list: %v, %+v, want o2 at offset 0, not replayed", err, listed)
+	}
+	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o2=true" {
+		t.Fatalf("replay: %v, %s, want o2", err, keys(replayed))
+	}
+}
