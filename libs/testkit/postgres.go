@@ -14,6 +14,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -65,6 +66,29 @@ func DatabaseURL(t testing.TB, sets ...postgres.Migrations) string {
 		}
 	})
 	return withDatabase(PostgresAdminURL(), name)
+}
+
+// MigrationsBefore returns set with only its migrations older than the file named first
+// ("00006_"): the schema a migration test fills before it migrates up.
+func MigrationsBefore(t testing.TB, set postgres.Migrations, first string) postgres.Migrations {
+	t.Helper()
+	entries, err := fs.ReadDir(set.FS, ".")
+	if err != nil {
+		t.Fatalf("testkit: migrations: %v", err)
+	}
+	older := fstest.MapFS{}
+	for _, e := range entries {
+		if e.Name() >= first {
+			continue
+		}
+		b, err := fs.ReadFile(set.FS, e.Name())
+		if err != nil {
+			t.Fatalf("testkit: migrations: %v", err)
+		}
+		older[e.Name()] = &fstest.MapFile{Data: b}
+	}
+	set.FS = older
+	return set
 }
 
 // Pool is DatabaseURL with an open pool that closes when the test ends.

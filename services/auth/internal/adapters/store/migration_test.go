@@ -1,9 +1,7 @@
 package store_test
 
 import (
-	"io/fs"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/podiumhq/podium/libs/postgres"
@@ -13,33 +11,10 @@ import (
 	"github.com/podiumhq/podium/services/auth/migrations"
 )
 
-// migrationsBefore returns the service's migrations older than the file named first.
-func migrationsBefore(t *testing.T, first string) postgres.Migrations {
-	t.Helper()
-	set := migrations.Set()
-	entries, err := fs.ReadDir(set.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	older := fstest.MapFS{}
-	for _, e := range entries {
-		if e.Name() >= first {
-			continue
-		}
-		b, err := fs.ReadFile(set.FS, e.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		older[e.Name()] = &fstest.MapFile{Data: b}
-	}
-	set.FS = older
-	return set
-}
-
 // TestAuditLogMigrationCarriesTheKeyTrailOver fills key_audit at version 2, migrates up and
 // reads the same trail from the audit log.
 func TestAuditLogMigrationCarriesTheKeyTrailOver(t *testing.T) {
-	url := testkit.DatabaseURL(t, migrationsBefore(t, "00003_"))
+	url := testkit.DatabaseURL(t, testkit.MigrationsBefore(t, migrations.Set(), "00003_"))
 	pool, err := postgres.Connect(t.Context(), url, postgres.Options{MaxConns: 2})
 	if err != nil {
 		t.Fatal(err)

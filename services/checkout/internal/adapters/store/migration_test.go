@@ -3,9 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
-	"io/fs"
 	"testing"
-	"testing/fstest"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -16,29 +14,6 @@ import (
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
-// migrationsBefore returns the service's migrations older than the file named first.
-func migrationsBefore(t *testing.T, first string) postgres.Migrations {
-	t.Helper()
-	set := migrations.Set()
-	entries, err := fs.ReadDir(set.FS, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	older := fstest.MapFS{}
-	for _, e := range entries {
-		if e.Name() >= first {
-			continue
-		}
-		b, err := fs.ReadFile(set.FS, e.Name())
-		if err != nil {
-			t.Fatal(err)
-		}
-		older[e.Name()] = &fstest.MapFile{Data: b}
-	}
-	set.FS = older
-	return set
-}
-
 // TestRefundWorkerMigrationsRunOnALiveTable: checkouts is written while the migrations run, so
 // none may queue the writes behind a lock it waits for: while a transaction holds checkouts
 // (a long read), the migration gives up at its lock_timeout (55P03) instead of waiting, and,
@@ -46,7 +21,7 @@ func migrationsBefore(t *testing.T, first string) postgres.Migrations {
 // validated, the new indexes valid beside the one kept, and a refund an older version
 // decided (no next attempt) claimed at once.
 func TestRefundWorkerMigrationsRunOnALiveTable(t *testing.T) {
-	url := testkit.DatabaseURL(t, migrationsBefore(t, "00006_"))
+	url := testkit.DatabaseURL(t, testkit.MigrationsBefore(t, migrations.Set(), "00006_"))
 	pool, err := postgres.Connect(t.Context(), url, postgres.Options{MaxConns: 4})
 	if err != nil {
 		t.Fatal(err)
