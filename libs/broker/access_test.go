@@ -113,7 +113,7 @@ func TestASecuredClusterServesEachPrincipalItsGrantsAlone(t *testing.T) {
 	if dls := deadLetters(t, consumer, "ledger", paymentsTopic); len(dls) != 1 || dls[0].Key != "poison" {
 		t.Fatalf("the consumer's dead letters: %+v", dls)
 	}
-	if out, err := command(t, consumer, "ledger", paymentsTopic, "replay"); err != nil || keys(out) != "poison=true" {
+	if out, err := runCommand(t, consumer, "ledger", paymentsTopic, "replay"); err != nil || keys(out) != "poison=true" {
 		t.Fatalf("the consumer's replay: %v %s", err, keys(out))
 	}
 	if m := receive(t, replayed); m.Key != "poison" || m.Topic != paymentsTopic {

@@ -72,7 +72,7 @@ func TestNoOtherPrincipalCanPlantADeadLetterForReplay(t *testing.T) {
 	if dls := deadLetters(t, ledgerCluster, "ledger", paymentsTopic); keys(dls) != "poison=false" {
 		t.Fatalf("the ledger's dead letters: %s, want its own poison alone", keys(dls))
 	}
-	if out, err := command(t, ledgerCluster, "ledger", paymentsTopic, "replay"); err != nil || keys(out) != "poison=true" {
+	if out, err := runCommand(t, ledgerCluster, "ledger", paymentsTopic, "replay"); err != nil || keys(out) != "poison=true" {
 		t.Fatalf("the ledger's replay: %v %s, want its own poison alone", err, keys(out))
 	}
 	if m := receive(t, replayed); m.Key != "poison" || m.Topic != paymentsTopic {

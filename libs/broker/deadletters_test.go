@@ -13,12 +13,13 @@ import (
 
 	"github.com/segmentio/kafka-go"
 
+	"github.com/podiumhq/podium/libs/admin/command"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/safetext"
 )
 
-// command runs `dead-letters args...` for service and returns the JSON lines it printed.
-func command(t *testing.T, cluster broker.Cluster, service, topic string, args ...string) ([]broker.DeadLetter, error) {
+// runCommand runs `dead-letters args...` for service and returns the JSON lines it printed.
+func runCommand(t *testing.T, cluster broker.Cluster, service, topic string, args ...string) ([]broker.DeadLetter, error) {
 	t.Helper()
 	var out bytes.Buffer
 	err := broker.RunDeadLetters(t.Context(), broker.DeadLetters{Cluster: cluster, Service: service, Topics: []string{topic}}, args, &out)
@@ -71,7 +72,7 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 		t.Fatalf("handled %q, want end", m.Key)
 	}
 
-	listed, err := command(t, cluster, "shop", topic, "list")
+	listed, err := runCommand(t, cluster, "shop", topic, "list")
 	if err != nil || keys(listed) != "o1=false,o2=false" {
 		t.Fatalf("list: %v, %s", err, keys(listed))
 	}
@@ -84,30 +85,30 @@ func TestDeadLettersAreListedAndEachReplayedOnce(t *testing.T) {
 	// The consumer is fixed; the operator replays o2 alone, then everything left.
 	fixed.Store(true)
 	one := []string{"replay", "--topic", topic, "--partition", strconv.Itoa(o2.Partition), "--offset", strconv.FormatInt(o2.Offset, 10)}
-	if replayed, err := command(t, cluster, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
+	if replayed, err := runCommand(t, cluster, "shop", topic, one...); err != nil || keys(replayed) != "o2=true" {
 		t.Fatalf("replay one: %v, %s", err, keys(replayed))
 	}
 	if m := receive(t, got); m.Key != "o2" || m.Topic != topic || m.Headers[broker.HeaderReplayedFrom] != "shop."+topic+".dead-letter/0/1" || m.Headers[broker.HeaderID] != "id-o2" ||
 		m.Headers[broker.HeaderDeadLetterReason] != "" {
 		t.Fatalf("replayed %+v", m)
 	}
-	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
+	if replayed, err := runCommand(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
 		t.Fatalf("replay: %v, %s", err, keys(replayed))
 	}
 	if m := receive(t, got); m.Key != "o1" {
 		t.Fatalf("replayed %q, want o1", m.Key)
 	}
 
-	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
+	if replayed, err := runCommand(t, cluster, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
 		t.Fatalf("a second replay: %v, %s", err, keys(replayed))
 	}
-	if _, err := command(t, cluster, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
+	if _, err := runCommand(t, cluster, "shop", topic, one...); !errors.Is(err, broker.ErrAlreadyReplayed) {
 		t.Fatalf("replaying o2 again: %v, want ErrAlreadyReplayed", err)
 	}
-	if listed, err := command(t, cluster, "shop", topic, "list", "--topic", "shop."+topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
+	if listed, err := runCommand(t, cluster, "shop", topic, "list", "--topic", "shop."+topic+".dead-letter"); err != nil || keys(listed) != "o1=true,o2=true" {
 		t.Fatalf("list after replay: %v, %s", err, keys(listed))
 	}
-	if theirs, err := command(t, cluster, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
+	if theirs, err := runCommand(t, cluster, "audit", topic, "list"); err != nil || keys(theirs) != "theirs=false" {
 		t.Fatalf("the other service's dead letters: %v, %s", err, keys(theirs))
 	}
 	if n, r := endOffset(t, cluster, topic), endOffset(t, cluster, broker.ReplayTopic("shop")); n != 3 || r != 2 {
@@ -149,12 +150,12 @@ func TestDeadLettersCommandLine(t *testing.T) {
 		{"replay", "--offset", "3", "--topic", "t"},
 		{"replay", "--partition", "0", "--offset", "3"},
 	} {
-		if _, err := command(t, cluster, "shop", "t", args...); !errors.Is(err, broker.ErrUsage) {
+		if _, err := runCommand(t, cluster, "shop", "t", args...); !errors.Is(err, command.ErrUsage) {
 			t.Errorf("dead-letters %v: %v, want a usage error", args, err)
 		}
 	}
 	for _, topic := range []string{"other.v1", "t.dead-letter", "audit.t.dead-letter"} {
-		if _, err := command(t, cluster, "shop", "t", "list", "--topic", topic); err == nil || !strings.Contains(err.Error(), "does not consume "+topic) {
+		if _, err := runCommand(t, cluster, "shop", "t", "list", "--topic", topic); err == nil || !strings.Contains(err.Error(), "does not consume "+topic) {
 			t.Errorf("a topic the service neither consumes nor dead-letters to, %s: %v", topic, err)
 		}
 	}
@@ -211,7 +212,7 @@ func TestAReplayGoesBackOnlyToItsTopicsConsumers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if replayed, err := command(t, cluster, "shop", orders, "replay"); err != nil || keys(replayed) != "claims-payments=true" || replayed[0].OriginalTopic != orders {
+	if replayed, err := runCommand(t, cluster, "shop", orders, "replay"); err != nil || keys(replayed) != "claims-payments=true" || replayed[0].OriginalTopic != orders {
 		t.Fatalf("replay: %v, %+v", err, replayed)
 	}
 	if m := receive(t, gotOrders); m.Key != "claims-payments" || m.Topic != orders {
@@ -242,19 +243,19 @@ func TestReplaysAreRememberedAfterGroupOffsetsExpire(t *testing.T) {
 		Headers: map[string]string{broker.HeaderID: "id-o1", broker.HeaderDeadLetterGroup: "shop-orders", broker.HeaderOriginalTopic: topic}}); err != nil {
 		t.Fatal(err)
 	}
-	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
+	if replayed, err := runCommand(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" {
 		t.Fatalf("replay: %v, %s", err, keys(replayed))
 	}
 
 	deleteEveryGroup(t, cluster)
 
-	if listed, err := command(t, cluster, "shop", topic, "list"); err != nil || keys(listed) != "o1=true" {
+	if listed, err := runCommand(t, cluster, "shop", topic, "list"); err != nil || keys(listed) != "o1=true" {
 		t.Fatalf("list once the groups' offsets are gone: %v, %s, want o1 replayed", err, keys(listed))
 	}
-	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
+	if replayed, err := runCommand(t, cluster, "shop", topic, "replay"); err != nil || len(replayed) != 0 {
 		t.Fatalf("replay once the groups' offsets are gone: %v, %s, want nothing replayed again", err, keys(replayed))
 	}
-	if _, err := command(t, cluster, "shop", topic, "replay", "--topic", topic, "--partition", "0", "--offset", "0"); !errors.Is(err, broker.ErrAlreadyReplayed) {
+	if _, err := runCommand(t, cluster, "shop", topic, "replay", "--topic", topic, "--partition", "0", "--offset", "0"); !errors.Is(err, broker.ErrAlreadyReplayed) {
 		t.Fatalf("replaying o1 again by its offset: %v, want ErrAlreadyReplayed", err)
 	}
 	if n := endOffset(t, cluster, broker.ReplayTopic("shop")); n != 1 {
@@ -361,7 +362,7 @@ func TestADeadLetterTopicMadeAgainHoldsNothingReplayed(t *testing.T) {
 		}
 	}
 	deadLetter("o1")
-	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" || replayed[0].Offset != 0 {
+	if replayed, err := runCommand(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o1=true" || replayed[0].Offset != 0 {
 		t.Fatalf("replay: %v, %+v", err, replayed)
 	}
 	c := &kafka.Client{Addr: kafka.TCP(cluster.Brokers...), Timeout: 10 * time.Second}
@@ -371,10 +372,10 @@ func TestADeadLetterTopicMadeAgainHoldsNothingReplayed(t *testing.T) {
 	}
 	deadLetter("o2")
 
-	if listed, err := command(t, cluster, "shop", topic, "list"); err != nil || keys(listed) != "o2=false" || listed[0].Offset != 0 {
+	if listed, err := runCommand(t, cluster, "shop", topic, "list"); err != nil || keys(listed) != "o2=false" || listed[0].Offset != 0 {
 		t.Fatalf("list: %v, %+v, want o2 at offset 0, not replayed", err, listed)
 	}
-	if replayed, err := command(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o2=true" {
+	if replayed, err := runCommand(t, cluster, "shop", topic, "replay"); err != nil || keys(replayed) != "o2=true" {
 		t.Fatalf("replay: %v, %s, want o2", err, keys(replayed))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/podiumhq/podium/libs/admin/command"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/logging"
@@ -20,8 +21,8 @@ import (
 )
 
 // ErrUsage marks a command line that is not understood: the binary prints its usage and
-// exits 2. broker.ErrUsage (the dead-letters command's) is answered the same way.
-var ErrUsage = errors.New("usage")
+// exits 2. It is the operator commands' command.ErrUsage.
+var ErrUsage = command.ErrUsage
 
 // Command runs one command of a binary with the arguments that follow its name.
 type Command func(ctx context.Context, args []string, stdout io.Writer) error
@@ -46,7 +47,7 @@ func (p Program) Main() {
 	if err == nil {
 		return
 	}
-	if errors.Is(err, ErrUsage) || errors.Is(err, broker.ErrUsage) {
+	if errors.Is(err, ErrUsage) {
 		fmt.Fprintf(os.Stderr, "%s: %v\n\n%s", p.Name, err, p.Usage)
 		os.Exit(2)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/admin/command"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
 )
@@ -36,17 +37,17 @@ func DeadLettersCommand(t *testing.T, run func(args []string, stdout *bytes.Buff
 	if err := w.Publish(context.Background(), letter(peer, "theirs"), letter(service, "ours")); err != nil {
 		t.Fatal(err)
 	}
-	for _, command := range []string{"list", "replay"} {
+	for _, name := range []string{"list", "replay"} {
 		var out bytes.Buffer
-		if err := run([]string{"dead-letters", command, "--topic", topic}, &out); err != nil {
-			t.Fatalf("dead-letters %s: %v", command, err)
+		if err := run([]string{"dead-letters", name, "--topic", topic}, &out); err != nil {
+			t.Fatalf("dead-letters %s: %v", name, err)
 		}
 		var dl broker.DeadLetter
 		if err := json.Unmarshal(out.Bytes(), &dl); err != nil || dl.MessageID != "ours" || dl.Group != group || dl.OriginalTopic != topic {
-			t.Fatalf("dead-letters %s printed %q (%v), want the dead letter of %s alone", command, out.String(), err, service)
+			t.Fatalf("dead-letters %s printed %q (%v), want the dead letter of %s alone", name, out.String(), err, service)
 		}
 	}
-	if err := run([]string{"dead-letters", "purge"}, &bytes.Buffer{}); !errors.Is(err, broker.ErrUsage) {
+	if err := run([]string{"dead-letters", "purge"}, &bytes.Buffer{}); !errors.Is(err, command.ErrUsage) {
 		t.Fatalf("dead-letters purge: %v, want a usage error", err)
 	}
 }

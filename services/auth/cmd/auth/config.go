@@ -114,14 +114,6 @@ func (c Config) consolePostgres() config.Postgres {
 	return p
 }
 
-// CLIConfig is the configuration of the operator commands.
-type CLIConfig struct {
-	// AdminURL is the address of auth's admin API.
-	AdminURL string `env:"AUTH_ADMIN_URL" envDefault:"http://127.0.0.1:8081"`
-	// OperatorToken is sent as the bearer token.
-	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
-}
-
 // Validate reports every problem in the console's settings.
 func (c Console) Validate() error {
 	errs := []error{c.SMTP.Validate()}

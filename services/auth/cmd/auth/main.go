@@ -1,14 +1,11 @@
 // Command auth is the auth service: `auth serve` runs the HTTP API and the outbox relay,
-// `auth migrate` applies the database migrations, and `auth organizer ...`, `auth key ...` and
-// `auth member ...` are the operator commands, an HTTP client of the admin API.
+// `auth migrate` applies the database migrations, and `auth organizer ...`, `auth key ...`,
+// `auth member ...` and `auth audit ...` are the operator commands, an HTTP client of the
+// admin API.
 package main
 
 import (
-	"context"
-	"io"
-	"time"
-
-	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/admin"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/auth/internal/cli"
@@ -31,19 +28,12 @@ var program = service.Program{
 		"organizer": operator("organizer"),
 		"key":       operator("key"),
 		"member":    operator("member"),
+		"audit":     operator("audit"),
 	},
-	Explain: cli.Explain,
+	Explain: admin.Explain,
 }
 
 func main() { program.Main() }
 
 // operator is the operator command named resource: an HTTP client of the admin API.
-func operator(resource string) service.Command {
-	return func(ctx context.Context, args []string, stdout io.Writer) error {
-		cfg, err := config.Load[CLIConfig]()
-		if err != nil {
-			return err
-		}
-		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), append([]string{resource}, args...), stdout)
-	}
-}
+var operator = admin.Operator("auth", "http://127.0.0.1:8081", cli.Commands)

@@ -138,6 +138,10 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 		t.Fatal(err)
 	}
 	key := between(out.String(), "    ", "\n")
+	out.Reset()
+	if err := program.Run(t.Context(), []string{"audit", "list", "--organizer", org}, &out); err != nil || !strings.Contains(out.String(), " key.created ") {
+		t.Fatalf("audit list: %v\n%s", err, out.String())
+	}
 	tok := issuers.Token(t, identity.Gateway, identity.Auth, identity.Principal{KeyID: "gateway", KeyType: identity.Service})
 	if r := testkit.Do(t, http.MethodPost, "http://"+addr+"/internal/keys/verify", map[string]string{"keyHash": apikey.Hash(key)},
 		map[string]string{identity.Header: tok}); r.Status != http.StatusOK {

@@ -11,5 +11,5 @@ func (h handlers) auditLog(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listView[auditEntryView]{Data: mapAll(list, newAuditEntryView), Total: total, Limit: page.Limit, Offset: page.Offset})
+	return c.JSON(ListView[AuditEntryView]{Data: mapAll(list, newAuditEntryView), Total: total, Limit: page.Limit, Offset: page.Offset})
 }

@@ -45,7 +45,7 @@ func (h handlers) listOrganizers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listView[organizerView]{Data: mapAll(list, newOrganizerView), Total: total, Limit: page.Limit, Offset: page.Offset})
+	return c.JSON(ListView[OrganizerView]{Data: mapAll(list, newOrganizerView), Total: total, Limit: page.Limit, Offset: page.Offset})
 }
 
 func (h handlers) getOrganizer(c *fiber.Ctx) error {
@@ -85,7 +85,7 @@ func (h handlers) listKeys(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listView[keyView]{Data: mapAll(list, newKeyView), Total: total, Limit: page.Limit, Offset: page.Offset})
+	return c.JSON(ListView[KeyView]{Data: mapAll(list, newKeyView), Total: total, Limit: page.Limit, Offset: page.Offset})
 }
 
 func (h handlers) revokeKey(c *fiber.Ctx) error {

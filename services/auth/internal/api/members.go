@@ -36,7 +36,7 @@ func (h handlers) listMembers(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(listView[memberView]{Data: mapAll(list, newMemberView), Total: total, Limit: page.Limit, Offset: page.Offset})
+	return c.JSON(ListView[MemberView]{Data: mapAll(list, newMemberView), Total: total, Limit: page.Limit, Offset: page.Offset})
 }
 
 func (h handlers) changeMemberRole(c *fiber.Ctx) error {

@@ -13,8 +13,8 @@ type signInLinkRequest struct {
 	Email string `json:"email"`
 }
 
-// signInLinkView is an operator's sign-in link for a member: single use, bound to no browser.
-type signInLinkView struct {
+// SignInLinkView is an operator's sign-in link for a member: single use, bound to no browser.
+type SignInLinkView struct {
 	URL       string    `json:"url"`
 	Email     string    `json:"email"`
 	ExpiresAt time.Time `json:"expiresAt"`
@@ -33,6 +33,6 @@ func signInLink(con *app.Console) fiber.Handler {
 			return err
 		}
 		c.Set(fiber.HeaderCacheControl, "no-store")
-		return c.Status(fiber.StatusCreated).JSON(signInLinkView{URL: l.URL, Email: l.Email, ExpiresAt: l.ExpiresAt})
+		return c.Status(fiber.StatusCreated).JSON(SignInLinkView{URL: l.URL, Email: l.Email, ExpiresAt: l.ExpiresAt})
 	}
 }

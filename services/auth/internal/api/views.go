@@ -7,21 +7,23 @@ import (
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-// organizerView is an organizer as the admin API returns it.
-type organizerView struct {
+// The admin API's views are exported for its client, the operator CLI (internal/cli).
+
+// OrganizerView is an organizer as the admin API returns it.
+type OrganizerView struct {
 	ID        string    `json:"id"`
 	Name      string    `json:"name"`
 	CreatedAt time.Time `json:"createdAt"`
 }
 
-// createdOrganizerView is a new organizer with its first owner, when one was given.
-type createdOrganizerView struct {
-	organizerView
-	Owner *memberView `json:"owner,omitempty"`
+// CreatedOrganizerView is a new organizer with its first owner, when one was given.
+type CreatedOrganizerView struct {
+	OrganizerView
+	Owner *MemberView `json:"owner,omitempty"`
 }
 
-// memberView is a member of an organization.
-type memberView struct {
+// MemberView is a member of an organization.
+type MemberView struct {
 	ID          string    `json:"id"`
 	OrganizerID string    `json:"organizerId"`
 	Email       string    `json:"email"`
@@ -30,8 +32,8 @@ type memberView struct {
 	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
-// keyView is a key as listed: never the key itself, only its prefix and last four characters.
-type keyView struct {
+// KeyView is a key as listed: never the key itself, only its prefix and last four characters.
+type KeyView struct {
 	ID             string     `json:"id"`
 	OrganizerID    string     `json:"organizerId"`
 	Type           string     `json:"type"`
@@ -46,10 +48,10 @@ type keyView struct {
 	RevokedAt      *time.Time `json:"revokedAt"`
 }
 
-// createdKeyView is a new key: the listing fields plus the full key, shown this once.
-type createdKeyView struct {
+// CreatedKeyView is a new key: the listing fields plus the full key, shown this once.
+type CreatedKeyView struct {
 	Key string `json:"key"`
-	keyView
+	KeyView
 }
 
 // verifiedKeyView is what the gateway needs to authenticate a request with a key.
@@ -63,8 +65,8 @@ type verifiedKeyView struct {
 	RevokedAt      *time.Time `json:"revokedAt"`
 }
 
-// auditEntryView is one recorded change of an organization.
-type auditEntryView struct {
+// AuditEntryView is one recorded change of an organization.
+type AuditEntryView struct {
 	ID          int64     `json:"id"`
 	OrganizerID string    `json:"organizerId"`
 	Actor       string    `json:"actor"`
@@ -75,20 +77,20 @@ type auditEntryView struct {
 	At          time.Time `json:"at"`
 }
 
-// listView is a page of a list.
-type listView[T any] struct {
+// ListView is a page of a list.
+type ListView[T any] struct {
 	Data   []T `json:"data"`
 	Total  int `json:"total"`
 	Limit  int `json:"limit"`
 	Offset int `json:"offset"`
 }
 
-func newOrganizerView(o domain.Organizer) organizerView {
-	return organizerView{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt.UTC()}
+func newOrganizerView(o domain.Organizer) OrganizerView {
+	return OrganizerView{ID: o.ID, Name: o.Name, CreatedAt: o.CreatedAt.UTC()}
 }
 
-func newCreatedOrganizerView(o app.CreatedOrganizer) createdOrganizerView {
-	v := createdOrganizerView{organizerView: newOrganizerView(o.Organizer)}
+func newCreatedOrganizerView(o app.CreatedOrganizer) CreatedOrganizerView {
+	v := CreatedOrganizerView{OrganizerView: newOrganizerView(o.Organizer)}
 	if o.Owner != nil {
 		owner := newMemberView(*o.Owner)
 		v.Owner = &owner
@@ -96,27 +98,27 @@ func newCreatedOrganizerView(o app.CreatedOrganizer) createdOrganizerView {
 	return v
 }
 
-func newMemberView(m domain.Member) memberView {
-	return memberView{ID: m.ID, OrganizerID: m.OrganizerID, Email: m.Email, Role: string(m.Role), CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC()}
+func newMemberView(m domain.Member) MemberView {
+	return MemberView{ID: m.ID, OrganizerID: m.OrganizerID, Email: m.Email, Role: string(m.Role), CreatedAt: m.CreatedAt.UTC(), UpdatedAt: m.UpdatedAt.UTC()}
 }
 
-func newAuditEntryView(e domain.AuditEntry) auditEntryView {
-	return auditEntryView{
+func newAuditEntryView(e domain.AuditEntry) AuditEntryView {
+	return AuditEntryView{
 		ID: e.ID, OrganizerID: e.OrganizerID, Actor: e.Actor.Email, Address: e.Actor.Address,
 		Action: string(e.Action), SubjectID: e.SubjectID, Detail: e.Detail, At: e.At.UTC(),
 	}
 }
 
-func newKeyView(k domain.Key) keyView {
-	return keyView{
+func newKeyView(k domain.Key) KeyView {
+	return KeyView{
 		ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type), Name: k.Name, Prefix: k.Prefix(), Last4: k.Last4,
 		Scopes: orEmpty(k.Scopes), AllowedOrigins: orEmpty(k.AllowedOrigins), CreatedAt: k.CreatedAt.UTC(),
 		LastUsedAt: utc(k.LastUsedAt), ExpiresAt: utc(k.ExpiresAt), RevokedAt: utc(k.RevokedAt),
 	}
 }
 
-func newCreatedKeyView(k app.CreatedKey) createdKeyView {
-	return createdKeyView{Key: k.Secret, keyView: newKeyView(k.Key)}
+func newCreatedKeyView(k app.CreatedKey) CreatedKeyView {
+	return CreatedKeyView{Key: k.Secret, KeyView: newKeyView(k.Key)}
 }
 
 func newVerifiedKeyView(k domain.Key) verifiedKeyView {

@@ -1,51 +1,36 @@
 package cli_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"net"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/podiumhq/podium/libs/admin"
+	"github.com/podiumhq/podium/libs/admin/admintest"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
 	"github.com/podiumhq/podium/services/auth/internal/cli"
 )
 
-// run executes an operator command against env and returns its output.
-func run(t *testing.T, env *authtest.Env, token string, args ...string) (string, error) {
-	t.Helper()
-	return runAt(t, env.URL+"/", token, args...)
+// operator runs the operator commands against env's admin API.
+func operator(env *authtest.Env) admintest.Operator {
+	return admintest.Operator{Commands: cli.Commands, URL: env.URL + "/"}
 }
 
-func runAt(t *testing.T, url, token string, args ...string) (string, error) {
+func run(t *testing.T, env *authtest.Env, token string, args ...string) (string, error) {
 	t.Helper()
-	var out bytes.Buffer
-	err := cli.Run(t.Context(), cli.NewClient(url, token, 10*time.Second), args, &out)
-	return out.String(), err
+	return operator(env).Run(t, token, args...)
 }
 
 func mustRun(t *testing.T, env *authtest.Env, args ...string) string {
 	t.Helper()
-	out, err := run(t, env, authtest.OperatorToken, args...)
-	if err != nil {
-		t.Fatalf("auth %s: %v", strings.Join(args, " "), err)
-	}
-	return out
+	return operator(env).MustRun(t, authtest.OperatorToken, args...)
 }
 
-func find(t *testing.T, out, pattern string) string {
-	t.Helper()
-	m := regexp.MustCompile(pattern).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("output does not match %q:\n%s", pattern, out)
-	}
-	return m[len(m)-1]
-}
+var find = admintest.Find
 
 func TestOperatorCommands(t *testing.T) {
 	env := authtest.Start(t, authtest.Options{})
@@ -103,20 +88,20 @@ func TestOperatorCommandErrors(t *testing.T) {
 
 	// What an operator reads: the request and the admin API's status and messages.
 	_, err := run(t, env, authtest.OperatorToken, "key", "create", "--organizer", org, "--type", "secret", "--name", "x", "--scopes", "events:read,events:write", "--expires", "2001-01-01T00:00:00Z")
-	if got := cli.Explain(err); got != "admin API POST /admin/organizers/"+org+"/keys answered 400: "+
+	if got := admin.Explain(err); got != "admin API POST /admin/organizers/"+org+"/keys answered 400: "+
 		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write; expiresAt must be in the future" {
 		t.Fatalf("invalid key: %s", got)
 	}
 	_, err = run(t, env, authtest.OperatorToken, "key", "revoke", "--key", "key_missing")
-	if got := cli.Explain(err); !errors.Is(err, fault.ErrNotFound) || got != "admin API POST /admin/keys/key_missing/revoke answered 404: key not found" {
+	if got := admin.Explain(err); !errors.Is(err, fault.ErrNotFound) || got != "admin API POST /admin/keys/key_missing/revoke answered 404: key not found" {
 		t.Fatalf("unknown key: %v: %s", err, got)
 	}
 	_, err = run(t, env, "wrong-token", "organizer", "list")
-	if got := cli.Explain(err); got != "admin API GET /admin/organizers?limit=50&offset=0 answered 401: the operator token is invalid" {
+	if got := admin.Explain(err); got != "admin API GET /admin/organizers?limit=50&offset=0 answered 401: the operator token is invalid" {
 		t.Fatalf("wrong token: %s", got)
 	}
-	_, err = runAt(t, "http://"+closedAddr(t), authtest.OperatorToken, "organizer", "list")
-	if got := cli.Explain(err); !strings.HasPrefix(got, "the admin API is unavailable: GET /admin/organizers") || !strings.Contains(got, "connection refused") {
+	_, err = admintest.Operator{Commands: cli.Commands, URL: "http://" + closedAddr(t)}.Run(t, authtest.OperatorToken, "organizer", "list")
+	if got := admin.Explain(err); !strings.HasPrefix(got, "the admin API is unavailable: GET /admin/organizers") || !strings.Contains(got, "connection refused") {
 		t.Fatalf("admin API out of reach: %s", got)
 	}
 	for _, args := range [][]string{

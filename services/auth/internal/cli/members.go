@@ -6,86 +6,62 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"time"
 
-	"github.com/podiumhq/podium/libs/peer"
+	"github.com/podiumhq/podium/libs/admin"
+	"github.com/podiumhq/podium/libs/admin/command"
+	"github.com/podiumhq/podium/services/auth/internal/api"
 )
 
 func membersPath(organizerID string) string {
 	return "/admin/organizers/" + url.PathEscape(organizerID) + "/members"
 }
 
-func memberAdd(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
-	f := newFlags("member add")
-	org, email, role := f.String("organizer", "", "organizer id"), f.String("email", "", "member e-mail"), f.String("role", "", "owner, admin or member")
-	if err := f.parse(args, map[string]*string{"organizer": org, "email": email, "role": role}); err != nil {
+func memberAdd(ctx context.Context, c *admin.Client, args []string, out io.Writer) error {
+	f := command.NewFlags("member add")
+	org, email, role := f.Required("organizer", "organizer id"), f.Required("email", "member e-mail"), f.Required("role", "owner, admin or member")
+	asJSON := f.JSON()
+	if err := f.Parse(args); err != nil {
 		return err
 	}
-	b, err := call(ctx, c, http.MethodPost, membersPath(*org), map[string]string{"email": *email, "role": *role})
-	if err != nil {
-		return err
-	}
-	return render(out, b, f.json, printMemberAs("Added"))
+	return admin.Show(ctx, c, out, *asJSON, http.MethodPost, membersPath(*org), map[string]string{"email": *email, "role": *role}, printMemberAs("Added"))
 }
 
-func memberList(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
-	f := newFlags("member list")
-	org := f.String("organizer", "", "organizer id")
-	limit, offset := f.Int("limit", 50, "page size (1-100)"), f.Int("offset", 0, "items to skip")
-	if err := f.parse(args, map[string]*string{"organizer": org}); err != nil {
+func memberList(ctx context.Context, c *admin.Client, args []string, out io.Writer) error {
+	f := command.NewFlags("member list")
+	org, page, asJSON := f.Required("organizer", "organizer id"), f.Page(), f.JSON()
+	if err := f.Parse(args); err != nil {
 		return err
 	}
-	b, err := call(ctx, c, http.MethodGet, membersPath(*org)+pageQuery(*limit, *offset), nil)
-	if err != nil {
-		return err
-	}
-	return render(out, b, f.json, printMembers)
+	return admin.Show(ctx, c, out, *asJSON, http.MethodGet, membersPath(*org)+page.Query(), nil, printMembers)
 }
 
-func memberRole(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
-	f := newFlags("member role")
-	org, id, role := f.String("organizer", "", "organizer id"), f.String("member", "", "member id"), f.String("role", "", "owner, admin or member")
-	if err := f.parse(args, map[string]*string{"organizer": org, "member": id, "role": role}); err != nil {
+func memberRole(ctx context.Context, c *admin.Client, args []string, out io.Writer) error {
+	f := command.NewFlags("member role")
+	org, id, role := f.Required("organizer", "organizer id"), f.Required("member", "member id"), f.Required("role", "owner, admin or member")
+	asJSON := f.JSON()
+	if err := f.Parse(args); err != nil {
 		return err
 	}
-	b, err := call(ctx, c, http.MethodPatch, membersPath(*org)+"/"+url.PathEscape(*id), map[string]string{"role": *role})
-	if err != nil {
-		return err
-	}
-	return render(out, b, f.json, printMemberAs("Updated"))
+	return admin.Show(ctx, c, out, *asJSON, http.MethodPatch, membersPath(*org)+"/"+url.PathEscape(*id), map[string]string{"role": *role}, printMemberAs("Updated"))
 }
 
-func memberRemove(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
-	f := newFlags("member remove")
-	org, id := f.String("organizer", "", "organizer id"), f.String("member", "", "member id")
-	if err := f.parse(args, map[string]*string{"organizer": org, "member": id}); err != nil {
+func memberRemove(ctx context.Context, c *admin.Client, args []string, out io.Writer) error {
+	f := command.NewFlags("member remove")
+	org, id, asJSON := f.Required("organizer", "organizer id"), f.Required("member", "member id"), f.JSON()
+	if err := f.Parse(args); err != nil {
 		return err
 	}
-	b, err := call(ctx, c, http.MethodDelete, membersPath(*org)+"/"+url.PathEscape(*id), nil)
-	if err != nil {
-		return err
-	}
-	return render(out, b, f.json, printMemberAs("Removed"))
+	return admin.Show(ctx, c, out, *asJSON, http.MethodDelete, membersPath(*org)+"/"+url.PathEscape(*id), nil, printMemberAs("Removed"))
 }
 
-// signInLink is an operator's console sign-in link as the admin API returns it.
-type signInLink struct {
-	URL       string    `json:"url"`
-	Email     string    `json:"email"`
-	ExpiresAt time.Time `json:"expiresAt"`
-}
-
-func memberSignInLink(ctx context.Context, c *peer.Client, args []string, out io.Writer) error {
-	f := newFlags("member sign-in-link")
-	email := f.String("email", "", "member e-mail")
-	if err := f.parse(args, map[string]*string{"email": email}); err != nil {
+func memberSignInLink(ctx context.Context, c *admin.Client, args []string, out io.Writer) error {
+	f := command.NewFlags("member sign-in-link")
+	email, asJSON := f.Required("email", "member e-mail"), f.JSON()
+	if err := f.Parse(args); err != nil {
 		return err
 	}
-	b, err := call(ctx, c, http.MethodPost, "/admin/sign-in-links", map[string]string{"email": *email})
-	if err != nil {
+	return admin.Show(ctx, c, out, *asJSON, http.MethodPost, "/admin/sign-in-links", map[string]string{"email": *email}, func(out io.Writer, l api.SignInLinkView) error {
+		_, err := fmt.Fprintf(out, "Console sign-in link for %s (single use, any browser, until %s):\n%s\n", command.Text(l.Email), command.Stamp(&l.ExpiresAt), command.Text(l.URL))
 		return err
-	}
-	return render(out, b, f.json, func(out io.Writer, l signInLink) {
-		fmt.Fprintf(out, "Console sign-in link for %s (single use, any browser, until %s):\n%s\n", text(l.Email), stamp(&l.ExpiresAt), text(l.URL))
 	})
 }

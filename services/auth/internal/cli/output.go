@@ -1,161 +1,87 @@
 package cli
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/podiumhq/podium/libs/safetext"
+	"github.com/podiumhq/podium/libs/admin/command"
+	"github.com/podiumhq/podium/services/auth/internal/api"
 )
 
-// organizer is an organizer as the admin API returns it.
-type organizer struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	CreatedAt time.Time `json:"createdAt"`
-}
+// Every text of an answer is printed escaped (command.Text; table cells by command.PrintList).
+var text = command.Text
 
-// createdOrganizer is a new organizer with its first owner, when one was given.
-type createdOrganizer struct {
-	organizer
-	Owner *member `json:"owner"`
-}
-
-// member is a member of an organization as the admin API returns it.
-type member struct {
-	ID          string    `json:"id"`
-	OrganizerID string    `json:"organizerId"`
-	Email       string    `json:"email"`
-	Role        string    `json:"role"`
-	CreatedAt   time.Time `json:"createdAt"`
-	UpdatedAt   time.Time `json:"updatedAt"`
-}
-
-// key is a key listing as the admin API returns it; Key is set only at creation.
-type key struct {
-	Key            string     `json:"key"`
-	ID             string     `json:"id"`
-	OrganizerID    string     `json:"organizerId"`
-	Type           string     `json:"type"`
-	Name           string     `json:"name"`
-	Prefix         string     `json:"prefix"`
-	Last4          string     `json:"last4"`
-	Scopes         []string   `json:"scopes"`
-	AllowedOrigins []string   `json:"allowedOrigins"`
-	CreatedAt      time.Time  `json:"createdAt"`
-	LastUsedAt     *time.Time `json:"lastUsedAt"`
-	ExpiresAt      *time.Time `json:"expiresAt"`
-	RevokedAt      *time.Time `json:"revokedAt"`
-}
-
-type list[T any] struct {
-	Data   []T `json:"data"`
-	Total  int `json:"total"`
-	Offset int `json:"offset"`
-}
-
-// render writes the response b as indented JSON, or decodes it into a T and prints it readably.
-// Either way, no text of the answer reaches the terminal unescaped (see text).
-func render[T any](out io.Writer, b []byte, asJSON bool, print func(io.Writer, T)) error {
-	if asJSON {
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, b, "", "  "); err != nil {
-			return fmt.Errorf("admin API answered with invalid JSON: %w", err)
-		}
-		buf.WriteByte('\n')
-		_, err := out.Write(safetext.EscapeJSON(buf.Bytes()))
-		return err
+func printOrganizer(out io.Writer, o api.CreatedOrganizerView) error {
+	_, err := fmt.Fprintf(out, "Created organizer %s (%s) at %s.\n", text(o.ID), text(o.Name), command.Stamp(&o.CreatedAt))
+	if err == nil && o.Owner != nil {
+		err = printMemberAs("Added")(out, *o.Owner)
 	}
-	var v T
-	if err := json.Unmarshal(b, &v); err != nil {
-		return fmt.Errorf("admin API answered with an unexpected body: %w", err)
-	}
-	print(out, v)
-	return nil
+	return err
 }
 
-// text is a text of the admin API as the terminal shows it: escaped and quoted when it holds
-// control characters (safetext.Escape), so that no name, even one stored before names were
-// checked, can start a line, move the cursor or reorder what follows.
-func text(s string) string { return safetext.Escape(s) }
-
-func printOrganizer(out io.Writer, o createdOrganizer) {
-	fmt.Fprintf(out, "Created organizer %s (%s) at %s.\n", text(o.ID), text(o.Name), stamp(&o.CreatedAt))
-	if o.Owner != nil {
-		printMemberAs("Added")(out, *o.Owner)
-	}
+func printOrganizers(out io.Writer, l command.List[api.OrganizerView]) error {
+	return command.PrintList(out, l, []string{"ID", "NAME", "CREATED"}, func(o api.OrganizerView) []string {
+		return []string{o.ID, o.Name, command.Stamp(&o.CreatedAt)}
+	})
 }
 
 // printMemberAs prints a member after the verb of what was done to it.
-func printMemberAs(done string) func(io.Writer, member) {
-	return func(out io.Writer, m member) {
-		fmt.Fprintf(out, "%s member %s (%s, %s) of organizer %s.\n", done, text(m.ID), text(m.Email), text(m.Role), text(m.OrganizerID))
+func printMemberAs(done string) func(io.Writer, api.MemberView) error {
+	return func(out io.Writer, m api.MemberView) error {
+		_, err := fmt.Fprintf(out, "%s member %s (%s, %s) of organizer %s.\n", done, text(m.ID), text(m.Email), text(m.Role), text(m.OrganizerID))
+		return err
 	}
 }
 
-func printMembers(out io.Writer, l list[member]) {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tEMAIL\tROLE\tCREATED\tUPDATED")
-	for _, m := range l.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", text(m.ID), text(m.Email), text(m.Role), stamp(&m.CreatedAt), stamp(&m.UpdatedAt))
-	}
-	_ = tw.Flush()
-	fmt.Fprintln(out, total(len(l.Data), l.Offset, l.Total))
+func printMembers(out io.Writer, l command.List[api.MemberView]) error {
+	return command.PrintList(out, l, []string{"ID", "EMAIL", "ROLE", "CREATED", "UPDATED"}, func(m api.MemberView) []string {
+		return []string{m.ID, m.Email, m.Role, command.Stamp(&m.CreatedAt), command.Stamp(&m.UpdatedAt)}
+	})
 }
 
-func printOrganizers(out io.Writer, l list[organizer]) {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tCREATED")
-	for _, o := range l.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", text(o.ID), text(o.Name), stamp(&o.CreatedAt))
-	}
-	_ = tw.Flush()
-	fmt.Fprintln(out, total(len(l.Data), l.Offset, l.Total))
+func printCreatedKey(out io.Writer, k api.CreatedKeyView) error {
+	_, err := fmt.Fprintf(out, "Created %s key %s (%s) for organizer %s.\n%s: %s\nExpires: %s\n\n    %s\n\n"+
+		"This key will not be shown again: store it now, for example in a secret manager.\n",
+		text(k.Type), text(k.ID), text(k.Name), text(k.OrganizerID), accessLabel(k.KeyView), text(access(k.KeyView)), command.Stamp(k.ExpiresAt), text(k.Key))
+	return err
 }
 
-func printCreatedKey(out io.Writer, k key) {
-	fmt.Fprintf(out, "Created %s key %s (%s) for organizer %s.\n", text(k.Type), text(k.ID), text(k.Name), text(k.OrganizerID))
-	fmt.Fprintf(out, "%s: %s\n", accessLabel(k), access(k))
-	fmt.Fprintf(out, "Expires: %s\n\n", stamp(k.ExpiresAt))
-	fmt.Fprintf(out, "    %s\n\n", text(k.Key))
-	fmt.Fprintln(out, "This key will not be shown again: store it now, for example in a secret manager.")
+func printRevokedKey(out io.Writer, k api.KeyView) error {
+	_, err := fmt.Fprintf(out, "Key %s (%s, %s...%s) is revoked since %s.\n", text(k.ID), text(k.Name), text(k.Prefix), text(k.Last4), command.Stamp(k.RevokedAt))
+	return err
 }
 
-func printRevokedKey(out io.Writer, k key) {
-	fmt.Fprintf(out, "Key %s (%s, %s...%s) is revoked since %s.\n", text(k.ID), text(k.Name), text(k.Prefix), text(k.Last4), stamp(k.RevokedAt))
-}
-
-func printKeys(out io.Writer, l list[key]) {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tTYPE\tNAME\tKEY\tSCOPES / ORIGINS\tCREATED\tLAST USED\tEXPIRES\tSTATUS")
+func printKeys(out io.Writer, l command.List[api.KeyView]) error {
 	now := time.Now()
-	for _, k := range l.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s...%s\t%s\t%s\t%s\t%s\t%s\n", text(k.ID), text(k.Type), text(k.Name), text(k.Prefix), text(k.Last4),
-			access(k), stamp(&k.CreatedAt), stamp(k.LastUsedAt), stamp(k.ExpiresAt), status(k, now))
-	}
-	_ = tw.Flush()
-	fmt.Fprintln(out, total(len(l.Data), l.Offset, l.Total))
+	return command.PrintList(out, l, []string{"ID", "TYPE", "NAME", "KEY", "SCOPES / ORIGINS", "CREATED", "LAST USED", "EXPIRES", "STATUS"}, func(k api.KeyView) []string {
+		return []string{k.ID, k.Type, k.Name, k.Prefix + "..." + k.Last4, access(k),
+			command.Stamp(&k.CreatedAt), command.Stamp(k.LastUsedAt), command.Stamp(k.ExpiresAt), status(k, now)}
+	})
 }
 
-func accessLabel(k key) string {
+func printAuditLog(out io.Writer, l command.List[api.AuditEntryView]) error {
+	return command.PrintList(out, l, []string{"AT", "ACTOR", "ADDRESS", "ACTION", "SUBJECT", "DETAIL"}, func(e api.AuditEntryView) []string {
+		return []string{command.Stamp(&e.At), e.Actor, command.OrDash(e.Address), e.Action, e.SubjectID, e.Detail}
+	})
+}
+
+func accessLabel(k api.KeyView) string {
 	if k.Type == "publishable" {
 		return "Allowed origins"
 	}
 	return "Scopes"
 }
 
-func access(k key) string {
+func access(k api.KeyView) string {
 	if k.Type == "publishable" {
-		return text(strings.Join(k.AllowedOrigins, ","))
+		return strings.Join(k.AllowedOrigins, ",")
 	}
-	return text(strings.Join(k.Scopes, ","))
+	return strings.Join(k.Scopes, ",")
 }
 
-func status(k key, now time.Time) string {
+func status(k api.KeyView, now time.Time) string {
 	switch {
 	case k.RevokedAt != nil:
 		return "revoked"
@@ -163,19 +89,4 @@ func status(k key, now time.Time) string {
 		return "expired"
 	}
 	return "active"
-}
-
-// stamp formats t in UTC to the second, or "never" for no time.
-func stamp(t *time.Time) string {
-	if t == nil {
-		return "never"
-	}
-	return t.UTC().Format(time.RFC3339)
-}
-
-func total(shown, offset, all int) string {
-	if shown == 0 {
-		return fmt.Sprintf("Total: %d (none shown at offset %d)", all, offset)
-	}
-	return fmt.Sprintf("Total: %d (showing %d-%d)", all, offset+1, offset+shown)
 }

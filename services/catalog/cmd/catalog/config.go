@@ -78,14 +78,6 @@ func (c Config) Validate() error {
 	return errors.Join(errs...)
 }
 
-// CLIConfig is the configuration of the operator commands.
-type CLIConfig struct {
-	// AdminURL is the address of the catalog's admin API.
-	AdminURL string `env:"CATALOG_ADMIN_URL" envDefault:"http://127.0.0.1:8082"`
-	// OperatorToken is sent as the bearer token.
-	OperatorToken string `env:"CATALOG_OPERATOR_TOKEN,notEmpty" secret:"true"`
-}
-
 // instanceID names this process uniquely: the host name plus random characters, since
 // restarted pods keep their names.
 func instanceID() string {

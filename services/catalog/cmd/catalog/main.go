@@ -6,13 +6,10 @@
 package main
 
 import (
-	"context"
-	"io"
-	"time"
 	_ "time/tzdata" // event time zones must resolve on images without a tz database
 
+	"github.com/podiumhq/podium/libs/admin"
 	"github.com/podiumhq/podium/libs/broker"
-	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/events"
@@ -37,18 +34,10 @@ var program = service.Program{
 		"events":       operator("events"),
 		"dead-letters": service.DeadLetters(events.DeadLetters),
 	},
-	Explain: cli.Explain,
+	Explain: admin.Explain,
 }
 
 func main() { program.Main() }
 
 // operator is the operator command named resource: an HTTP client of the admin API.
-func operator(resource string) service.Command {
-	return func(ctx context.Context, args []string, stdout io.Writer) error {
-		cfg, err := config.Load[CLIConfig]()
-		if err != nil {
-			return err
-		}
-		return cli.Run(ctx, cli.NewClient(cfg.AdminURL, cfg.OperatorToken, 30*time.Second), append([]string{resource}, args...), stdout)
-	}
-}
+var operator = admin.Operator("catalog", "http://127.0.0.1:8082", cli.Commands)

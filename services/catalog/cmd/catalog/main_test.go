@@ -61,11 +61,6 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if a, b := instanceID(), instanceID(); a == b || !strings.Contains(a, "-") {
 		t.Fatalf("instance ids %q %q are not unique", a, b)
 	}
-	testkit.SetEnv(t, map[string]string{"CATALOG_OPERATOR_TOKEN": operatorToken})
-	cli, err := config.Load[CLIConfig]()
-	if err != nil || cli.AdminURL != "http://127.0.0.1:8082" {
-		t.Fatalf("CLI config %+v %v", cli, err)
-	}
 }
 
 func TestConfigValidation(t *testing.T) {

@@ -2,12 +2,9 @@ package api
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"crypto/subtle"
 	"math"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/gofiber/fiber/v2"
 
@@ -86,34 +83,4 @@ func pageOf(c *fiber.Ctx) (int, int64, error) {
 		offset = n
 	}
 	return limit, offset, p.Err(fault.Invalid)
-}
-
-// operatorAuth refuses, with 401, requests without the operator token as a bearer token. The
-// token and the candidate are compared as SHA-256 digests in constant time, so neither their
-// content nor their length shows in the timing.
-func operatorAuth(token string) fiber.Handler {
-	want := sha256.Sum256([]byte(token))
-	return func(c *fiber.Ctx) error {
-		header := c.Get(fiber.HeaderAuthorization)
-		if header == "" {
-			return unauthorized("the admin API requires Authorization: Bearer <operator token>")
-		}
-		scheme, got, ok := strings.Cut(header, " ")
-		if !ok || !strings.EqualFold(scheme, "Bearer") {
-			return unauthorized("the Authorization header must be Bearer <operator token>")
-		}
-		sum := sha256.Sum256([]byte(strings.TrimSpace(got)))
-		if subtle.ConstantTimeCompare(sum[:], want[:]) != 1 {
-			return unauthorized("the operator token is invalid")
-		}
-		return c.Next()
-	}
-}
-
-func unauthorized(msg string) *httpserver.Error {
-	return &httpserver.Error{
-		Status:  http.StatusUnauthorized,
-		Message: msg,
-		Headers: map[string]string{fiber.HeaderWWWAuthenticate: `Bearer realm="podium-catalog-admin"`},
-	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/admin"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
@@ -58,11 +59,11 @@ func Register(router fiber.Router, d Deps) {
 	internal.Get("/events/:eventId", h.internalEvent)
 	internal.Get("/categories/:categoryId/event", h.internalEventOfCategory)
 
-	admin := router.Group("/admin", operatorAuth(d.OperatorToken))
-	admin.Get("/import-schema.json", h.importSchema)
-	admin.Get("/organizers/:organizerId/events", h.adminList)
-	admin.Get("/organizers/:organizerId/events/:externalId", h.adminGet)
-	admin.Put("/organizers/:organizerId/events/:externalId", h.adminImport)
+	operators := router.Group("/admin", admin.RequireOperator("catalog", d.OperatorToken))
+	operators.Get("/import-schema.json", h.importSchema)
+	operators.Get("/organizers/:organizerId/events", h.adminList)
+	operators.Get("/organizers/:organizerId/events/:externalId", h.adminGet)
+	operators.Put("/organizers/:organizerId/events/:externalId", h.adminImport)
 }
 
 // noStoreOnError keeps shared caches from storing refusals: a 404 for an unpublished event

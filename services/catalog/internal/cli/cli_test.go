@@ -1,7 +1,6 @@
 package cli_test
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -10,8 +9,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/podiumhq/podium/libs/admin"
+	"github.com/podiumhq/podium/libs/admin/admintest"
 	"github.com/podiumhq/podium/libs/safetext"
 	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
@@ -23,28 +23,15 @@ const org = "org_cli"
 
 func run(t *testing.T, env *catalogtest.Env, token string, args ...string) (string, error) {
 	t.Helper()
-	var out bytes.Buffer
-	err := cli.Run(t.Context(), cli.NewClient(env.URL+"/", token, 10*time.Second), args, &out)
-	return out.String(), err
+	return admintest.Operator{Commands: cli.Commands, URL: env.URL + "/"}.Run(t, token, args...)
 }
 
 func mustRun(t *testing.T, env *catalogtest.Env, args ...string) string {
 	t.Helper()
-	out, err := run(t, env, catalogtest.OperatorToken, args...)
-	if err != nil {
-		t.Fatalf("catalog %s: %v", strings.Join(args, " "), err)
-	}
-	return out
+	return admintest.Operator{Commands: cli.Commands, URL: env.URL + "/"}.MustRun(t, catalogtest.OperatorToken, args...)
 }
 
-func find(t *testing.T, out, pattern string) string {
-	t.Helper()
-	m := regexp.MustCompile(pattern).FindStringSubmatch(out)
-	if m == nil {
-		t.Fatalf("output does not match %q:\n%s", pattern, out)
-	}
-	return m[len(m)-1]
-}
+var find = admintest.Find
 
 func writeFile(t *testing.T, name, content string) string {
 	t.Helper()
@@ -96,7 +83,7 @@ func TestImportAndList(t *testing.T) {
 }
 
 // printed is what the catalog command prints for err.
-func printed(err error) string { return "catalog: " + cli.Explain(err) + "\n" }
+func printed(err error) string { return "catalog: " + admin.Explain(err) + "\n" }
 
 func TestCommandErrors(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
@@ -116,8 +103,8 @@ func TestCommandErrors(t *testing.T) {
 	if _, err := run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", noID); !strings.Contains(printed(err), "\n  externalId") {
 		t.Fatalf("file without externalId: %v", err)
 	}
-	// The admin API's refusals: a conflict lists its problems; an answer the client does not
-	// expect (a wrong token) is one line saying what the API answered.
+	// The admin API's refusals, a conflict as a wrong token, print the request and what the API
+	// answered, on one line.
 	places := writeFile(t, "places.yaml", catalogtest.Event("places", "Places", "DRAFT", false, "categories: [{key: a, name: A, basePrice: 1}]"))
 	out := mustRun(t, env, "import", "--organizer", org, "--file", places, "--json")
 	var created struct {
@@ -133,12 +120,12 @@ func TestCommandErrors(t *testing.T) {
 	}
 	withoutA := writeFile(t, "places.yaml", catalogtest.Event("places", "Places", "DRAFT", false, "categories: [{key: b, name: B, basePrice: 1}]"))
 	_, err = run(t, env, catalogtest.OperatorToken, "import", "--organizer", org, "--file", withoutA)
-	if got := printed(err); !strings.HasPrefix(got, "catalog: the admin API refused the request (conflict):\n  categories: category \"a\"") ||
-		strings.Count(got, "\n") != 2 {
+	if got := printed(err); !strings.HasPrefix(got, "catalog: admin API PUT /admin/organizers/"+org+"/events/places answered 409: categories: category \"a\"") ||
+		strings.Count(got, "\n") != 1 {
 		t.Fatalf("conflict printed %q", got)
 	}
 	_, err = run(t, env, "wrong-token", "events", "list", "--organizer", org)
-	if got := printed(err); !strings.HasPrefix(got, "catalog: catalog admin API GET /admin/organizers/"+org+"/events") ||
+	if got := printed(err); !strings.HasPrefix(got, "catalog: admin API GET /admin/organizers/"+org+"/events") ||
 		!strings.HasSuffix(got, " answered 401: the operator token is invalid\n") {
 		t.Fatalf("wrong token printed %q", got)
 	}

@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
 	"time"
 
-	"github.com/podiumhq/podium/libs/safetext"
+	"github.com/podiumhq/podium/libs/admin/command"
 )
 
 // event is the part of an event, as the admin API returns it, the commands print.
@@ -34,29 +33,15 @@ type event struct {
 	Fees        []json.RawMessage `json:"fees"`
 }
 
-// printJSON prints the admin API's answer b indented, every text in it escaped for a terminal
-// (safetext.EscapeJSON).
-func printJSON(out io.Writer, b []byte) error {
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, b, "", "  "); err != nil {
-		return fmt.Errorf("admin API answered invalid JSON: %w", err)
-	}
-	buf.WriteByte('\n')
-	_, err := out.Write(safetext.EscapeJSON(buf.Bytes()))
-	return err
-}
-
-// text is a text of the admin API as the terminal shows it: escaped and quoted when it holds
-// control characters (safetext.Escape), so that no name, even one stored before names were
-// checked, can start a line, move the cursor or reorder what follows.
-func text(s string) string { return safetext.Escape(s) }
+// text is a text of the admin API escaped for the terminal (command.Text).
+var text = command.Text
 
 // printImported summarises the event an import answered, result being its outcome (created,
 // updated or unchanged).
 func printImported(out io.Writer, answer []byte, result string) error {
 	var e event
 	if err := json.Unmarshal(answer, &e); err != nil {
-		return fmt.Errorf("admin API answered invalid JSON: %w", err)
+		return fmt.Errorf("admin API answered an unexpected body: %w", err)
 	}
 	verb := map[string]string{"created": "Created", "updated": "Updated", "unchanged": "Unchanged"}[result]
 	if verb == "" {
@@ -79,28 +64,9 @@ func printImported(out io.Writer, answer []byte, result string) error {
 	return err
 }
 
-func printEvents(out io.Writer, b []byte) error {
-	var page struct {
-		Data   []event `json:"data"`
-		Total  int     `json:"total"`
-		Offset int     `json:"offset"`
-	}
-	if err := json.Unmarshal(b, &page); err != nil {
-		return fmt.Errorf("admin API answered invalid JSON: %w", err)
-	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tEXTERNAL ID\tNAME\tSTATUS\tPRIVATE\tDATES\tVERSION\tUPDATED")
-	for _, e := range page.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%t\t%s..%s\t%d\t%s\n", text(e.ID), text(e.ExternalID), text(e.Name),
-			text(e.Status), e.Private, text(e.StartDate), text(e.EndDate), e.Version, e.UpdatedAt.UTC().Format(time.RFC3339))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(page.Data) == 0 {
-		_, err := fmt.Fprintf(out, "Total: %d\n", page.Total)
-		return err
-	}
-	_, err := fmt.Fprintf(out, "Total: %d (showing %d-%d)\n", page.Total, page.Offset+1, page.Offset+len(page.Data))
-	return err
+func printEvents(out io.Writer, l command.List[event]) error {
+	return command.PrintList(out, l, []string{"ID", "EXTERNAL ID", "NAME", "STATUS", "PRIVATE", "DATES", "VERSION", "UPDATED"}, func(e event) []string {
+		return []string{e.ID, e.ExternalID, e.Name, e.Status, strconv.FormatBool(e.Private), e.StartDate + ".." + e.EndDate,
+			strconv.FormatInt(e.Version, 10), command.Stamp(&e.UpdatedAt)}
+	})
 }

@@ -28,5 +28,5 @@ func refunds(ctx context.Context, args []string, stdout io.Writer) error {
 	defer pool.Close()
 	// The command runs use cases on the repository only: no peer or payment provider is called.
 	svc := app.New(store.New(pool), nil, nil, nil, logging.NewTo(os.Stderr, "checkout", "warn"), app.Options{})
-	return cli.RunRefunds(ctx, svc, args, stdout)
+	return cli.Commands.Run(ctx, svc, args, stdout)
 }

@@ -6,16 +6,11 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"flag"
-	"fmt"
 	"io"
-	"strings"
 	"time"
 
-	"github.com/podiumhq/podium/libs/safetext"
-	"github.com/podiumhq/podium/libs/service"
+	"github.com/podiumhq/podium/libs/admin/command"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
@@ -73,76 +68,47 @@ func lineOf(c domain.Checkout) refundLine {
 	}
 }
 
-// writeLine prints c as one line of JSON in which every character that could move the
-// cursor, clear a line or reorder text is escaped (safetext.EscapeJSON): the message is
-// Stripe's.
-func writeLine(out io.Writer, c domain.Checkout) error {
-	b, err := json.Marshal(lineOf(c))
+// Commands are the refunds commands by name, what follows "refunds" on the command line. Each
+// prints one JSON line a checkout, escaped for a terminal (command.JSONLine): a refund's
+// message is Stripe's.
+var Commands = command.Set[Refunds]{
+	"list":    list,
+	"retry":   retry,
+	"resolve": resolve,
+}
+
+func list(ctx context.Context, r Refunds, args []string, out io.Writer) error {
+	if err := command.NewFlags("refunds list").Parse(args); err != nil {
+		return err
+	}
+	failed, err := r.FailedRefunds(ctx)
 	if err != nil {
 		return err
 	}
-	_, err = out.Write(append(safetext.EscapeJSON(b), '\n'))
-	return err
-}
-
-// RunRefunds runs the refunds command: args are what follows "refunds" on the command line.
-// A command line not understood is a service.ErrUsage.
-func RunRefunds(ctx context.Context, r Refunds, args []string, out io.Writer) error {
-	if len(args) == 0 {
-		return fmt.Errorf("%w: refunds needs list, retry or resolve", service.ErrUsage)
-	}
-	fs := flag.NewFlagSet("refunds "+args[0], flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	all := fs.Bool("all", false, "every REFUND_FAILED checkout")
-	paymentIntent := fs.String("payment-intent", "", "the payment to refund, for one checkout")
-	reference := fs.String("refund", "", "the reference of a refund made outside checkout")
-	if err := fs.Parse(args[1:]); err != nil {
-		return fmt.Errorf("%w: %w", service.ErrUsage, err)
-	}
-	for _, a := range fs.Args() {
-		if strings.HasPrefix(a, "-") { // a flag after a checkout id
-			return fmt.Errorf("%w: flags go before the checkout ids: %q", service.ErrUsage, a)
-		}
-	}
-	switch {
-	case *reference != "" && (args[0] != "resolve" || fs.NArg() != 1 || *all || *paymentIntent != ""):
-		return fmt.Errorf("%w: --refund goes with refunds resolve and one checkout", service.ErrUsage)
-	case args[0] == "resolve" && *reference != "":
-		c, err := r.ResolveRefund(ctx, fs.Arg(0), *reference)
-		if err != nil {
+	for _, c := range failed {
+		if err := command.JSONLine(out, lineOf(c)); err != nil {
 			return err
 		}
-		return writeLine(out, c)
-	case args[0] == "resolve":
-		return fmt.Errorf("%w: refunds resolve needs --refund <reference> and one checkout", service.ErrUsage)
-	case args[0] == "list" && fs.NArg() == 0 && !*all && *paymentIntent == "":
-		failed, err := r.FailedRefunds(ctx)
-		if err != nil {
-			return err
-		}
-		for _, c := range failed {
-			if err := writeLine(out, c); err != nil {
-				return err
-			}
-		}
-		return nil
-	case args[0] == "retry" && *paymentIntent != "" && (fs.NArg() != 1 || *all):
-		return fmt.Errorf("%w: refunds retry --payment-intent names one checkout", service.ErrUsage)
-	case args[0] == "retry" && (fs.NArg() > 0) != *all:
-		return retry(ctx, r, fs.Args(), *all, *paymentIntent, out)
-	case args[0] == "retry":
-		return fmt.Errorf("%w: refunds retry needs checkout ids or --all", service.ErrUsage)
-	case args[0] == "list":
-		return fmt.Errorf("%w: refunds list takes no argument", service.ErrUsage)
 	}
-	return fmt.Errorf("%w: unknown refunds command %q", service.ErrUsage, args[0])
+	return nil
 }
 
-// retry moves the named checkouts (every failed one with all) back to REFUND_PENDING, the one
-// named with paymentIntent, and prints each; one that cannot be retried does not hold the
+// retry moves the named checkouts (every failed one with --all) back to REFUND_PENDING, the one
+// named with --payment-intent, and prints each; one that cannot be retried does not hold the
 // others back.
-func retry(ctx context.Context, r Refunds, ids []string, all bool, paymentIntent string, out io.Writer) error {
-	if all {
+func retry(ctx context.Context, r Refunds, args []string, out io.Writer) error {
+	f := command.NewFlags("refunds retry")
+	all := f.Bool("all", false, "every REFUND_FAILED checkout")
+	paymentIntent := f.String("payment-intent", "", "the payment to refund, for one checkout")
+	ids, err := f.ParseArgs(args)
+	switch {
+	case err != nil:
+		return err
+	case *paymentIntent != "" && (len(ids) != 1 || *all):
+		return f.Refuse("--payment-intent names one checkout")
+	case (len(ids) > 0) == *all:
+		return f.Refuse("needs checkout ids or --all")
+	case *all:
 		failed, err := r.FailedRefunds(ctx)
 		if err != nil {
 			return err
@@ -153,13 +119,30 @@ func retry(ctx context.Context, r Refunds, ids []string, all bool, paymentIntent
 	}
 	var errs []error
 	for _, id := range ids {
-		c, err := r.RetryRefund(ctx, id, paymentIntent)
+		c, err := r.RetryRefund(ctx, id, *paymentIntent)
 		if err == nil {
-			err = writeLine(out, c)
+			err = command.JSONLine(out, lineOf(c))
 		}
 		if err != nil {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+func resolve(ctx context.Context, r Refunds, args []string, out io.Writer) error {
+	f := command.NewFlags("refunds resolve")
+	reference := f.Required("refund", "the reference of a refund made outside checkout")
+	ids, err := f.ParseArgs(args)
+	switch {
+	case err != nil:
+		return err
+	case len(ids) != 1:
+		return f.Refuse("needs --refund <reference> and one checkout")
+	}
+	c, err := r.ResolveRefund(ctx, ids[0], *reference)
+	if err != nil {
+		return err
+	}
+	return command.JSONLine(out, lineOf(c))
 }
