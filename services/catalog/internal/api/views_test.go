@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
+	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/views")
@@ -29,7 +30,7 @@ func TestViewsGolden(t *testing.T) {
 		}
 		page := domain.Page{Events: []domain.Event{e}, Total: 7, Limit: 1, Offset: 3}
 		for view, v := range map[string]any{
-			"admin":            newAdminEvent(e),
+			"admin":            importfile.FileOf(e),
 			"admin-list":       newAdminList(page),
 			"organizer-detail": newOrganizerDetail(e),
 			"organizer-list":   newEventList(page, true),

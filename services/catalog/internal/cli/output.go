@@ -9,30 +9,8 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/safetext"
+	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
-
-// event is the part of an event, as the admin API returns it, the commands print.
-type event struct {
-	ID           string    `json:"id"`
-	ExternalID   string    `json:"externalId"`
-	Name         string    `json:"name"`
-	Status       string    `json:"status"`
-	Private      bool      `json:"private"`
-	StartDate    string    `json:"startDate"`
-	EndDate      string    `json:"endDate"`
-	PreviewToken string    `json:"previewToken"`
-	Version      int64     `json:"version"`
-	UpdatedAt    time.Time `json:"updatedAt"`
-	Categories   []struct {
-		Tiers []json.RawMessage `json:"tiers"`
-	} `json:"categories"`
-	FormFields  []json.RawMessage `json:"formFields"`
-	Waivers     []json.RawMessage `json:"waivers"`
-	Sponsors    []json.RawMessage `json:"sponsors"`
-	Supplements []json.RawMessage `json:"supplements"`
-	Promocodes  []json.RawMessage `json:"promocodes"`
-	Fees        []json.RawMessage `json:"fees"`
-}
 
 // printJSON prints the admin API's answer b indented, every text in it escaped for a terminal
 // (safetext.EscapeJSON).
@@ -54,7 +32,7 @@ func text(s string) string { return safetext.Escape(s) }
 // printImported summarises the event an import answered, result being its outcome (created,
 // updated or unchanged).
 func printImported(out io.Writer, answer []byte, result string) error {
-	var e event
+	var e importfile.File
 	if err := json.Unmarshal(answer, &e); err != nil {
 		return fmt.Errorf("admin API answered invalid JSON: %w", err)
 	}
@@ -81,9 +59,9 @@ func printImported(out io.Writer, answer []byte, result string) error {
 
 func printEvents(out io.Writer, b []byte) error {
 	var page struct {
-		Data   []event `json:"data"`
-		Total  int     `json:"total"`
-		Offset int     `json:"offset"`
+		Data   []importfile.File `json:"data"` // the summary fields of a stored event
+		Total  int               `json:"total"`
+		Offset int               `json:"offset"`
 	}
 	if err := json.Unmarshal(b, &page); err != nil {
 		return fmt.Errorf("admin API answered invalid JSON: %w", err)

@@ -9,8 +9,13 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// eventFile is an import file whose shape the schema has checked.
-type eventFile struct {
+// File is an event in the import file's shape. A file holds what the organizer authors; the
+// stored parts (ids, preview token, version, times, waiver versions, places, basis points) are
+// set only on a stored event (FileOf), the shape in which the admin API serves it, and the
+// schema refuses them in a file.
+type File struct {
+	ID            string       `json:"id"`
+	OrganizerID   string       `json:"organizerId"`
 	ExternalID    string       `json:"externalId"`
 	Name          string       `json:"name"`
 	Description   string       `json:"description"`
@@ -21,7 +26,11 @@ type eventFile struct {
 	EndDate       string       `json:"endDate"`
 	Timezone      string       `json:"timezone"`
 	Currency      string       `json:"currency"`
-	Venue         domainVenue  `json:"venue"`
+	Venue         venue        `json:"venue"`
+	PreviewToken  string       `json:"previewToken"`
+	Version       int64        `json:"version"`
+	CreatedAt     time.Time    `json:"createdAt"`
+	UpdatedAt     time.Time    `json:"updatedAt"`
 	Categories    []category   `json:"categories"`
 	FormFields    []formField  `json:"formFields"`
 	Waivers       []waiver     `json:"waivers"`
@@ -31,7 +40,7 @@ type eventFile struct {
 	Fees          []fee        `json:"fees"`
 }
 
-type domainVenue struct {
+type venue struct {
 	Name        string `json:"name"`
 	Address     string `json:"address"`
 	City        string `json:"city"`
@@ -39,25 +48,33 @@ type domainVenue struct {
 	CountryCode string `json:"countryCode"`
 }
 
+// The pointers of the authored parts are the fields a file may leave out for their default.
+
 type category struct {
-	Key         string `json:"key"`
-	Name        string `json:"name"`
-	Description string `json:"description"`
-	TeamSize    *struct {
-		Min int `json:"min"`
-		Max int `json:"max"`
-	} `json:"teamSize"`
-	Gender    string `json:"gender"`
-	AgeMin    *int   `json:"ageMin"`
-	AgeMax    *int   `json:"ageMax"`
-	Quota     *int   `json:"quota"`
-	BasePrice int64  `json:"basePrice"`
-	Private   bool   `json:"private"`
-	Published *bool  `json:"published"`
-	Tiers     []tier `json:"tiers"`
+	ID          string    `json:"id"`
+	Key         string    `json:"key"`
+	Name        string    `json:"name"`
+	Description string    `json:"description"`
+	TeamSize    *teamSize `json:"teamSize"`
+	Gender      string    `json:"gender"`
+	AgeMin      *int      `json:"ageMin"`
+	AgeMax      *int      `json:"ageMax"`
+	Quota       *int      `json:"quota"`
+	BasePrice   int64     `json:"basePrice"`
+	Private     bool      `json:"private"`
+	Published   *bool     `json:"published"`
+	Tiers       []tier    `json:"tiers"`
+	Confirmed   int       `json:"confirmed"`
+	Held        int       `json:"held"`
+}
+
+type teamSize struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
 }
 
 type tier struct {
+	ID         string  `json:"id"`
 	Key        string  `json:"key"`
 	Name       string  `json:"name"`
 	Price      int64   `json:"price"`
@@ -67,6 +84,7 @@ type tier struct {
 }
 
 type formField struct {
+	ID         string   `json:"id"`
 	Key        string   `json:"key"`
 	Label      string   `json:"label"`
 	Type       string   `json:"type"`
@@ -77,14 +95,17 @@ type formField struct {
 }
 
 type waiver struct {
+	ID        string `json:"id"`
 	Key       string `json:"key"`
 	Title     string `json:"title"`
 	Text      string `json:"text"`
 	Required  *bool  `json:"required"`
 	ForMinors bool   `json:"forMinors"`
+	Version   int    `json:"version"`
 }
 
 type sponsor struct {
+	ID         string `json:"id"`
 	Key        string `json:"key"`
 	Name       string `json:"name"`
 	LogoURL    string `json:"logoUrl"`
@@ -92,6 +113,7 @@ type sponsor struct {
 }
 
 type supplement struct {
+	ID          string   `json:"id"`
 	Key         string   `json:"key"`
 	Name        string   `json:"name"`
 	Description string   `json:"description"`
@@ -102,34 +124,41 @@ type supplement struct {
 }
 
 type option struct {
+	ID     string `json:"id"`
 	Key    string `json:"key"`
 	Name   string `json:"name"`
 	Price  int64  `json:"price"`
 	Active *bool  `json:"active"`
 }
 
+// promocode and fee give a percent (with at most two decimals) or an amount; a stored one
+// also gives the percent in basis points.
 type promocode struct {
-	Key        string       `json:"key"`
-	Code       string       `json:"code"`
-	Percent    *json.Number `json:"percent"`
-	Amount     *int64       `json:"amount"`
-	ValidFrom  *string      `json:"validFrom"`
-	ValidUntil *string      `json:"validUntil"`
-	MaxUses    *int         `json:"maxUses"`
-	Categories []string     `json:"categories"`
+	ID          string       `json:"id"`
+	Key         string       `json:"key"`
+	Code        string       `json:"code"`
+	Percent     *json.Number `json:"percent"`
+	Amount      *int64       `json:"amount"`
+	BasisPoints *int         `json:"basisPoints"`
+	ValidFrom   *string      `json:"validFrom"`
+	ValidUntil  *string      `json:"validUntil"`
+	MaxUses     *int         `json:"maxUses"`
+	Categories  []string     `json:"categories"`
 }
 
 type fee struct {
-	Key     string       `json:"key"`
-	Name    string       `json:"name"`
-	Percent *json.Number `json:"percent"`
-	Amount  *int64       `json:"amount"`
-	Per     string       `json:"per"`
+	ID          string       `json:"id"`
+	Key         string       `json:"key"`
+	Name        string       `json:"name"`
+	Percent     *json.Number `json:"percent"`
+	Amount      *int64       `json:"amount"`
+	BasisPoints *int         `json:"basisPoints"`
+	Per         string       `json:"per"`
 }
 
 // event maps the file to a domain event, applying defaults, and returns the problems the
 // mapping found (the choices between two fields, dates).
-func (f eventFile) event() (domain.Event, []string) {
+func (f File) event() (domain.Event, []string) {
 	var p []string
 	date := func(path, s string) domain.Date {
 		d, err := domain.ParseDate(s)
