@@ -2,7 +2,6 @@ package importfile_test
 
 import (
 	"encoding/json"
-	"os"
 	"reflect"
 	"testing"
 
@@ -15,15 +14,12 @@ var storedParts = []string{"id", "organizerId", "previewToken", "version", "crea
 // TestFileOfReimports checks that a stored event in the file's shape, less its stored parts
 // and its empty values (a file leaves them out), is a file that imports to the same event.
 func TestFileOfReimports(t *testing.T) {
-	for _, name := range []string{"rich", "bare"} {
-		body, err := os.ReadFile("testdata/" + name + ".yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := importfile.Parse(importfile.YAML, body)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+	paths := []string{"testdata/rich.yaml", "testdata/bare.yaml"}
+	for _, name := range demoFiles {
+		paths = append(paths, "../../demo/"+name+".yaml")
+	}
+	for _, path := range paths {
+		e := parseFile(t, path)
 		b, err := json.Marshal(importfile.FileOf(e))
 		if err != nil {
 			t.Fatal(err)
@@ -38,10 +34,10 @@ func TestFileOfReimports(t *testing.T) {
 		}
 		again, err := importfile.Parse(importfile.JSON, b)
 		if err != nil {
-			t.Fatalf("%s: the stored event does not import: %v\n%s", name, err, b)
+			t.Fatalf("%s: the stored event does not import: %v\n%s", path, err, b)
 		}
 		if !reflect.DeepEqual(again, e) {
-			t.Fatalf("%s: the stored event imports as\n%+v\nwant\n%+v", name, again, e)
+			t.Fatalf("%s: the stored event imports as\n%+v\nwant\n%+v", path, again, e)
 		}
 	}
 }
