@@ -9,7 +9,8 @@ import (
 // The external API's event views (libs/apispec/openapi.yaml) and the internal API's
 // (GET /internal/events/{eventId}) are built from the parts below. Each part shows what its
 // audience sees; a field only some audiences see is a pointer left nil, or a string left
-// empty, for the others.
+// empty, for the others. The admin API serves the import file's shape instead
+// (importfile.FileOf): it names items by key, these views by id.
 
 // audience is who an event view is for.
 type audience int
