@@ -79,11 +79,9 @@ type optionView struct {
 }
 
 type promocodeView struct {
-	ID          string     `json:"id,omitempty"` // not service
-	Code        string     `json:"code"`
-	Type        string     `json:"type"`
-	BasisPoints *int       `json:"basisPoints"`
-	Amount      *int64     `json:"amount"`
+	ID   string `json:"id,omitempty"` // not service
+	Code string `json:"code"`
+	adjustmentView
 	ValidFrom   *time.Time `json:"validFrom"`
 	ValidUntil  *time.Time `json:"validUntil"`
 	MaxUses     *int       `json:"maxUses"`
@@ -91,12 +89,18 @@ type promocodeView struct {
 }
 
 type feeView struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	adjustmentView
+	Per string `json:"per"`
+}
+
+// adjustmentView is a promocode's discount or a fee: basis points for PERCENT, an amount for
+// FIXED, the other null.
+type adjustmentView struct {
 	Type        string `json:"type"`
 	BasisPoints *int   `json:"basisPoints"`
 	Amount      *int64 `json:"amount"`
-	Per         string `json:"per"`
 }
 
 // eventParts builds the parts of one event's view for one audience.
@@ -154,9 +158,8 @@ func (p eventParts) option(o domain.SupplementOption) optionView {
 }
 
 func (p eventParts) promocode(c domain.Promocode) promocodeView {
-	bp, amount := adjustmentFields(c.Discount)
 	v := promocodeView{
-		Code: c.Code, Type: string(c.Discount.Type), BasisPoints: bp, Amount: amount,
+		Code: c.Code, adjustmentView: newAdjustment(c.Discount),
 		ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil, MaxUses: c.MaxUses, CategoryIDs: p.e.CategoryIDs(c.CategoryKeys),
 	}
 	if p.a != service {
@@ -166,8 +169,7 @@ func (p eventParts) promocode(c domain.Promocode) promocodeView {
 }
 
 func (eventParts) fee(f domain.Fee) feeView {
-	bp, amount := adjustmentFields(f.Charge)
-	return feeView{ID: f.ID, Name: f.Name, Type: string(f.Charge.Type), BasisPoints: bp, Amount: amount, Per: string(f.Per)}
+	return feeView{ID: f.ID, Name: f.Name, adjustmentView: newAdjustment(f.Charge), Per: string(f.Per)}
 }
 
 func supplementKind(s domain.Supplement) string {
@@ -177,12 +179,14 @@ func supplementKind(s domain.Supplement) string {
 	return "SINGLE_PRICE"
 }
 
-// adjustmentFields returns basis points for PERCENT and an amount for FIXED, the other nil.
-func adjustmentFields(a domain.Adjustment) (*int, *int64) {
+func newAdjustment(a domain.Adjustment) adjustmentView {
+	v := adjustmentView{Type: string(a.Type)}
 	if a.Type == domain.Percent {
-		return ptr(a.BasisPoints), nil
+		v.BasisPoints = &a.BasisPoints
+	} else {
+		v.Amount = &a.Amount
 	}
-	return nil, ptr(a.Amount)
+	return v
 }
 
 // each returns the views of xs, never nil.

@@ -1,7 +1,6 @@
 package importfile
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/big"
 	"time"
@@ -57,7 +56,7 @@ func (f File) event() (domain.Event, []string) {
 	}
 	for i, x := range f.Fees {
 		at := fmt.Sprintf("fees[%d]", i)
-		e.Fees[i] = domain.Fee{Key: x.Key, Name: x.Name, Charge: adjustment(at, x.Percent, x.Amount, &p), Per: domain.Scope(or(x.Per, string(domain.PerRegistration)))}
+		e.Fees[i] = domain.Fee{Key: x.Key, Name: x.Name, Charge: x.read(at, &p), Per: domain.Scope(or(x.Per, string(domain.PerRegistration)))}
 	}
 	return e, p
 }
@@ -99,15 +98,16 @@ func (s supplement) supplement(at string, p *[]string) domain.Supplement {
 
 func (c promocode) promocode(at string, loc *time.Location, p *[]string) domain.Promocode {
 	return domain.Promocode{
-		Key: c.Key, Code: c.Code, Discount: adjustment(at, c.Percent, c.Amount, p),
+		Key: c.Key, Code: c.Code, Discount: c.read(at, p),
 		ValidFrom: instant(at+".validFrom", c.ValidFrom, loc, p), ValidUntil: instant(at+".validUntil", c.ValidUntil, loc, p),
 		MaxUses: c.MaxUses, CategoryKeys: orEmpty(c.Categories),
 	}
 }
 
-// adjustment reads the choice between percent (with at most two decimals, stored as basis
-// points) and amount. Neither is reported by the domain rules.
-func adjustment(at string, percent *json.Number, amount *int64, p *[]string) domain.Adjustment {
+// read reads the choice between percent (with at most two decimals, stored as basis points)
+// and amount. Neither is reported by the domain rules.
+func (a adjustment) read(at string, p *[]string) domain.Adjustment {
+	percent, amount := a.Percent, a.Amount
 	if percent != nil && amount != nil {
 		*p = append(*p, at+" must have either percent or amount, not both")
 		amount = nil

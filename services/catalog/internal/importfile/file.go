@@ -127,27 +127,29 @@ type option struct {
 	Active *bool  `json:"active"`
 }
 
-// promocode and fee give a percent (with at most two decimals) or an amount; a stored one
-// also gives the percent in basis points.
 type promocode struct {
-	ID          string       `json:"id"`
-	Key         string       `json:"key"`
-	Code        string       `json:"code"`
-	Percent     *json.Number `json:"percent"`
-	Amount      *int64       `json:"amount"`
-	BasisPoints *int         `json:"basisPoints"`
-	ValidFrom   *string      `json:"validFrom"`
-	ValidUntil  *string      `json:"validUntil"`
-	MaxUses     *int         `json:"maxUses"`
-	Categories  []string     `json:"categories"`
+	ID   string `json:"id"`
+	Key  string `json:"key"`
+	Code string `json:"code"`
+	adjustment
+	ValidFrom  *string  `json:"validFrom"`
+	ValidUntil *string  `json:"validUntil"`
+	MaxUses    *int     `json:"maxUses"`
+	Categories []string `json:"categories"`
 }
 
 type fee struct {
-	ID          string       `json:"id"`
-	Key         string       `json:"key"`
-	Name        string       `json:"name"`
+	ID   string `json:"id"`
+	Key  string `json:"key"`
+	Name string `json:"name"`
+	adjustment
+	Per string `json:"per"`
+}
+
+// adjustment is a promocode's discount or a fee: a percent (with at most two decimals) or an
+// amount; a stored one also gives the percent in basis points.
+type adjustment struct {
 	Percent     *json.Number `json:"percent"`
 	Amount      *int64       `json:"amount"`
 	BasisPoints *int         `json:"basisPoints"`
-	Per         string       `json:"per"`
 }

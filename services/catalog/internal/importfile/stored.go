@@ -41,15 +41,13 @@ func FileOf(e domain.Event) File {
 		f.Supplements[i] = storedSupplement(s)
 	}
 	for i, p := range e.Promocodes {
-		pct, amount, bp := storedAdjustment(p.Discount)
 		f.Promocodes[i] = promocode{
-			ID: p.ID, Key: p.Key, Code: p.Code, Percent: pct, Amount: amount, BasisPoints: bp,
+			ID: p.ID, Key: p.Key, Code: p.Code, adjustment: storedAdjustment(p.Discount),
 			ValidFrom: instantString(p.ValidFrom), ValidUntil: instantString(p.ValidUntil), MaxUses: p.MaxUses, Categories: p.CategoryKeys,
 		}
 	}
 	for i, x := range e.Fees {
-		pct, amount, bp := storedAdjustment(x.Charge)
-		f.Fees[i] = fee{ID: x.ID, Key: x.Key, Name: x.Name, Percent: pct, Amount: amount, BasisPoints: bp, Per: string(x.Per)}
+		f.Fees[i] = fee{ID: x.ID, Key: x.Key, Name: x.Name, adjustment: storedAdjustment(x.Charge), Per: string(x.Per)}
 	}
 	return f
 }
@@ -82,12 +80,12 @@ func storedSupplement(s domain.Supplement) supplement {
 
 // storedAdjustment writes a PERCENT adjustment as its percent and basis points, a FIXED one
 // as its amount. The percent is written as encoding/json writes the float basis points / 100.
-func storedAdjustment(a domain.Adjustment) (percent *json.Number, amount *int64, bp *int) {
+func storedAdjustment(a domain.Adjustment) adjustment {
 	if a.Type == domain.Percent {
 		pct := json.Number(strconv.FormatFloat(float64(a.BasisPoints)/100, 'f', -1, 64))
-		return &pct, nil, &a.BasisPoints
+		return adjustment{Percent: &pct, BasisPoints: &a.BasisPoints}
 	}
-	return nil, &a.Amount, nil
+	return adjustment{Amount: &a.Amount}
 }
 
 func dateString(d *domain.Date) *string {
