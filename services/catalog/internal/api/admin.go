@@ -36,7 +36,7 @@ func (h *handlers) adminImport(c *fiber.Ctx) error {
 		result = "updated"
 	}
 	c.Set(HeaderImportResult, result)
-	return c.Status(status).JSON(newAdminEvent(res.Event))
+	return c.Status(status).JSON(importfile.FileOf(res.Event))
 }
 
 func (h *handlers) adminGet(c *fiber.Ctx) error {
@@ -44,7 +44,7 @@ func (h *handlers) adminGet(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newAdminEvent(e))
+	return c.JSON(importfile.FileOf(e))
 }
 
 func (h *handlers) adminList(c *fiber.Ctx) error {

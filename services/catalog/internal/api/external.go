@@ -43,7 +43,11 @@ func (h *handlers) search(c *fiber.Ctx, public bool) error {
 		if err != nil {
 			return cache.Fill{}, err
 		}
-		return render(newEventList(page, !public), h.svc.Now().Add(h.ttl))
+		a := organizer
+		if public {
+			a = browser
+		}
+		return render(newEventList(page, a), h.svc.Now().Add(h.ttl))
 	})
 	if err != nil {
 		return err

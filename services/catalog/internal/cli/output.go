@@ -5,33 +5,10 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"time"
 
 	"github.com/podiumhq/podium/libs/admin/command"
+	"github.com/podiumhq/podium/services/catalog/internal/importfile"
 )
-
-// event is the part of an event, as the admin API returns it, the commands print.
-type event struct {
-	ID           string    `json:"id"`
-	ExternalID   string    `json:"externalId"`
-	Name         string    `json:"name"`
-	Status       string    `json:"status"`
-	Private      bool      `json:"private"`
-	StartDate    string    `json:"startDate"`
-	EndDate      string    `json:"endDate"`
-	PreviewToken string    `json:"previewToken"`
-	Version      int64     `json:"version"`
-	UpdatedAt    time.Time `json:"updatedAt"`
-	Categories   []struct {
-		Tiers []json.RawMessage `json:"tiers"`
-	} `json:"categories"`
-	FormFields  []json.RawMessage `json:"formFields"`
-	Waivers     []json.RawMessage `json:"waivers"`
-	Sponsors    []json.RawMessage `json:"sponsors"`
-	Supplements []json.RawMessage `json:"supplements"`
-	Promocodes  []json.RawMessage `json:"promocodes"`
-	Fees        []json.RawMessage `json:"fees"`
-}
 
 // text is a text of the admin API escaped for the terminal (command.Text).
 var text = command.Text
@@ -39,7 +16,7 @@ var text = command.Text
 // printImported summarises the event an import answered, result being its outcome (created,
 // updated or unchanged).
 func printImported(out io.Writer, answer []byte, result string) error {
-	var e event
+	var e importfile.File
 	if err := json.Unmarshal(answer, &e); err != nil {
 		return fmt.Errorf("admin API answered an unexpected body: %w", err)
 	}
@@ -64,8 +41,10 @@ func printImported(out io.Writer, answer []byte, result string) error {
 	return err
 }
 
-func printEvents(out io.Writer, l command.List[event]) error {
-	return command.PrintList(out, l, []string{"ID", "EXTERNAL ID", "NAME", "STATUS", "PRIVATE", "DATES", "VERSION", "UPDATED"}, func(e event) []string {
+// printEvents prints a page of stored events, summarised (importfile.File is the admin API's
+// view of an event).
+func printEvents(out io.Writer, l command.List[importfile.File]) error {
+	return command.PrintList(out, l, []string{"ID", "EXTERNAL ID", "NAME", "STATUS", "PRIVATE", "DATES", "VERSION", "UPDATED"}, func(e importfile.File) []string {
 		return []string{e.ID, e.ExternalID, e.Name, e.Status, strconv.FormatBool(e.Private), e.StartDate + ".." + e.EndDate,
 			strconv.FormatInt(e.Version, 10), command.Stamp(&e.UpdatedAt)}
 	})

@@ -63,7 +63,7 @@ func Parse(f Format, body []byte) (domain.Event, error) {
 	if problems := checkShape(doc); len(problems) > 0 {
 		return domain.Event{}, invalid(problems...)
 	}
-	var file eventFile
+	var file File
 	if err := json.Unmarshal(doc, &file); err != nil {
 		return domain.Event{}, invalid("file does not have the documented shape: " + err.Error())
 	}

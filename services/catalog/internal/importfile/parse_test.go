@@ -29,20 +29,29 @@ func problems(t *testing.T, f importfile.Format, body string) []string {
 	return fe.Problems
 }
 
+// demoFiles are the demo events of `make run`.
+var demoFiles = []string{"summer-throwdown", "winter-draft", "members-only"}
+
 func TestDemoFilesParse(t *testing.T) {
-	for _, name := range []string{"summer-throwdown", "winter-draft", "members-only"} {
-		b, err := os.ReadFile("../../demo/" + name + ".yaml")
-		if err != nil {
-			t.Fatal(err)
-		}
-		e, err := importfile.Parse(importfile.YAML, b)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if e.ExternalID != name {
+	for _, name := range demoFiles {
+		if e := parseFile(t, "../../demo/"+name+".yaml"); e.ExternalID != name {
 			t.Fatalf("%s: externalId %q", name, e.ExternalID)
 		}
 	}
+}
+
+// parseFile parses the YAML file at path, which must be valid.
+func parseFile(t *testing.T, path string) domain.Event {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := importfile.Parse(importfile.YAML, b)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return e
 }
 
 func TestParseAppliesDefaultsAndConversions(t *testing.T) {
