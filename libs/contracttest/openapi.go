@@ -106,7 +106,7 @@ func compile(doc map[string]any, examples bool) (*API, error) {
 			if !ok || !slices.Contains([]string{"get", "put", "post", "delete", "patch"}, method) {
 				continue
 			}
-			o, err := operation(c, path, method, op, examples)
+			o, err := operation(c, doc, path, method, op, examples)
 			if err != nil {
 				return nil, fmt.Errorf("contract: %s %s: %w", strings.ToUpper(method), path, err)
 			}
@@ -119,7 +119,7 @@ func compile(doc map[string]any, examples bool) (*API, error) {
 	return a, nil
 }
 
-func operation(c *jsonschema.Compiler, path, method string, op map[string]any, examples bool) (*Operation, error) {
+func operation(c *jsonschema.Compiler, doc map[string]any, path, method string, op map[string]any, examples bool) (*Operation, error) {
 	o := &Operation{Method: strings.ToUpper(method), Path: path, Responses: map[int]*Response{}}
 	o.ID, _ = op["operationId"].(string)
 	if o.ID == "" {
@@ -127,7 +127,11 @@ func operation(c *jsonschema.Compiler, path, method string, op map[string]any, e
 	}
 	at := "#/paths/" + pointerEscape(path) + "/" + method
 	if body, ok := op["requestBody"].(map[string]any); ok {
-		s, example, err := media(c, body, at+"/requestBody", examples)
+		body, ptr, err := resolve(doc, body, at+"/requestBody")
+		if err != nil {
+			return nil, fmt.Errorf("request body: %w", err)
+		}
+		s, example, err := media(c, body, ptr, examples)
 		if err != nil {
 			return nil, fmt.Errorf("request body: %w", err)
 		}
@@ -142,8 +146,11 @@ func operation(c *jsonschema.Compiler, path, method string, op map[string]any, e
 		if err != nil || http.StatusText(status) == "" {
 			return nil, fmt.Errorf("response %q is not a status code", code)
 		}
-		resp, _ := r.(map[string]any)
-		s, example, err := media(c, resp, at+"/responses/"+code, examples)
+		resp, ptr, err := resolve(doc, r, at+"/responses/"+code)
+		if err != nil {
+			return nil, fmt.Errorf("response %s: %w", code, err)
+		}
+		s, example, err := media(c, resp, ptr, examples)
 		if err != nil {
 			return nil, fmt.Errorf("response %s: %w", code, err)
 		}
@@ -269,6 +276,31 @@ func (o *Operation) CheckAnswer(status int, body []byte) error {
 		return fmt.Errorf("%s answered %d: %w: %s", o.ID, status, err, body)
 	}
 	return nil
+}
+
+// resolve follows the $ref of a request body or response object at pointer `at` to a
+// component of doc; it returns the object and its pointer.
+func resolve(doc map[string]any, obj any, at string) (map[string]any, string, error) {
+	m, ok := obj.(map[string]any)
+	if !ok {
+		return nil, "", errors.New("not an object")
+	}
+	ref, ok := m["$ref"].(string)
+	if !ok {
+		return m, at, nil
+	}
+	names, ok := strings.CutPrefix(ref, "#/components/")
+	parts := strings.Split(names, "/")
+	if !ok || len(parts) != 2 {
+		return nil, "", fmt.Errorf("$ref %s is not a component of the document", ref)
+	}
+	components, _ := doc["components"].(map[string]any)
+	kind, _ := components[parts[0]].(map[string]any)
+	target, ok := kind[parts[1]].(map[string]any)
+	if !ok {
+		return nil, "", fmt.Errorf("$ref %s names nothing", ref)
+	}
+	return target, ref, nil
 }
 
 func sortedKeys(m map[string]any) []string {
