@@ -214,3 +214,25 @@ func TestAnIncompatibleChangeFailsTheCaller(t *testing.T) {
 		t.Fatalf("the edits changed the original: %q", got)
 	}
 }
+
+func TestDocumentLaysTheCallersValuesOverTheExample(t *testing.T) {
+	r := orders(t).Operation(t, "getOrder").Response(t, 200)
+	type callerLine struct {
+		SKU string `json:"sku"`
+	}
+	type callerOrder struct {
+		ID    string       `json:"id"`
+		Lines []callerLine `json:"lines"`
+	}
+	body, err := r.Document(callerOrder{ID: "ord_9", Lines: []callerLine{{SKU: "cap"}, {SKU: "mug"}}})
+	want := `{"id":"ord_9","lines":[{"quantity":2,"sku":"cap"},{"quantity":2,"sku":"mug"}],"paidAt":null,"total":1500}`
+	if err != nil || string(body) != want {
+		t.Fatalf("%s %v\nwant %s", body, err, want)
+	}
+	if body, err := r.Document(callerOrder{ID: "ord_9"}); err != nil || !strings.Contains(string(body), `"lines":[]`) {
+		t.Fatalf("a nil slice: %s %v", body, err)
+	}
+	if _, err := r.Document(map[string]any{"total": "free"}); err == nil || !strings.Contains(err.Error(), "breaks the contract") {
+		t.Fatalf("a body the contract refuses: %v", err)
+	}
+}
