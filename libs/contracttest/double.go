@@ -7,7 +7,8 @@ import (
 
 // Document returns a body of the response built from the caller's value v, for a test double
 // of the owner: the response's example with each member v has set to v's. Objects are merged
-// member by member, each item of an array is laid over the example's first item, and a null
+// member by member; each item of an array is laid over the example's items merged into one
+// (of each member the first value that is not null, and every item of its arrays); a null
 // over an array (a nil Go slice) is an empty array; what v does not have keeps the example's
 // value. The body is checked against the response's schema, so a double serves only what the
 // owner may answer.
@@ -59,15 +60,41 @@ func overlay(base, v any) any {
 		if !ok {
 			return v
 		}
+		var item any
+		for _, x := range b {
+			item = merge(item, x)
+		}
 		out := make([]any, len(items))
 		for i, x := range items {
-			var first any
-			if len(b) > 0 {
-				first = b[0]
-			}
-			out[i] = overlay(first, x)
+			out[i] = overlay(item, x)
 		}
 		return out
 	}
 	return v
+}
+
+// merge returns a and b merged as Document's template items are: objects member by member,
+// arrays item after item, otherwise the first that is not null.
+func merge(a, b any) any {
+	switch x := a.(type) {
+	case nil:
+		return b
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok {
+			return a
+		}
+		out := make(map[string]any, len(x)+len(y))
+		for k, v := range y {
+			out[k] = v
+		}
+		for k, v := range x {
+			out[k] = merge(v, y[k])
+		}
+		return out
+	case []any:
+		y, _ := b.([]any)
+		return append(append([]any{}, x...), y...)
+	}
+	return a
 }
