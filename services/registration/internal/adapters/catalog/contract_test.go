@@ -74,3 +74,13 @@ func TestAnIncompatibleChangeOfTheCatalogsContractFailsRegistration(t *testing.T
 		t.Fatalf("problems\n%q\nwant\n%q", got, want)
 	}
 }
+
+// catalogDocument is the catalog's answer for e: its contract's example with e's values.
+func catalogDocument(t testing.TB, e domain.Event) []byte {
+	t.Helper()
+	body, err := contracttest.Load(t, catalogcontracts.Internal).Operation(t, "getEvent").Response(t, http.StatusOK).Document(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return body
+}
