@@ -1,7 +1,6 @@
 package brokertest
 
 import (
-	"bytes"
 	"encoding/json"
 	"io/fs"
 	"maps"
@@ -14,10 +13,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/contracttest"
 )
-
-// SchemaDraft is the JSON Schema dialect of every event schema.
-const SchemaDraft = "https://json-schema.org/draft/2020-12/schema"
 
 // Contracts are the event contracts of one producer (services/<svc>/events): for each event
 // type it publishes on a topic, <topic>/<type>.schema.json and <topic>/examples/<type>.json
@@ -30,7 +27,6 @@ type Contracts struct {
 type contract struct {
 	topic   string
 	schema  *jsonschema.Schema
-	fields  []string
 	example string
 }
 
@@ -60,14 +56,13 @@ func LoadContracts(t testing.TB, fsys fs.FS) *Contracts {
 		t.Fatalf("no event schemas (*/*.schema.json): %v", err)
 	}
 	c := &Contracts{fsys: fsys, types: map[string]contract{}}
-	compiler := jsonschema.NewCompiler()
-	compiler.AssertFormat()
+	compiler := contracttest.NewCompiler()
 	for _, file := range files {
 		topic, name := path.Split(file)
 		typ := strings.TrimSuffix(name, ".schema.json")
 		doc, _ := read(t, fsys, file).(map[string]any)
-		if doc["$schema"] != SchemaDraft {
-			t.Fatalf("%s: $schema is %v, want %s", file, doc["$schema"], SchemaDraft)
+		if doc["$schema"] != contracttest.Draft {
+			t.Fatalf("%s: $schema is %v, want %s", file, doc["$schema"], contracttest.Draft)
 		}
 		url := "https://podium.invalid/events/" + file
 		if err := compiler.AddResource(url, doc); err != nil {
@@ -77,15 +72,17 @@ func LoadContracts(t testing.TB, fsys fs.FS) *Contracts {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		props, _ := doc["properties"].(map[string]any)
 		c.types[typ] = contract{
-			topic: strings.TrimSuffix(topic, "/"), schema: schema,
-			fields: slices.Sorted(maps.Keys(props)), example: path.Join(topic, "examples", typ+".json"),
+			topic: strings.TrimSuffix(topic, "/"), schema: schema, example: path.Join(topic, "examples", typ+".json"),
 		}
 	}
 	for typ, k := range c.types {
-		if err := k.schema.Validate(read(t, fsys, k.example)); err != nil {
+		example := read(t, fsys, k.example)
+		if err := k.schema.Validate(example); err != nil {
 			t.Fatalf("example of %s: %v", typ, err)
+		}
+		if extra := contracttest.Undocumented(k.schema, example); len(extra) > 0 {
+			t.Fatalf("example of %s: fields not in its schema: %v", typ, extra)
 		}
 	}
 	return c
@@ -93,7 +90,7 @@ func LoadContracts(t testing.TB, fsys fs.FS) *Contracts {
 
 // Check validates the events a producer builds, marshalled as the outbox marshals them: each
 // must match the schema of its type, be published on that schema's topic and carry only
-// fields its schema describes (consumers may rely on nothing undocumented); and every type
+// fields its schema describes, at any depth (consumers may rely on nothing undocumented); and every type
 // with a schema must be among them, so no schema outlives its event.
 func (c *Contracts) Check(t testing.TB, events ...Produced) {
 	t.Helper()
@@ -112,19 +109,15 @@ func (c *Contracts) Check(t testing.TB, events ...Produced) {
 		if err != nil {
 			t.Fatalf("%s: %v", e.Type, err)
 		}
-		value, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		value, err := contracttest.ReadJSON(b)
 		if err != nil {
 			t.Fatalf("%s: %v", e.Type, err)
 		}
 		if err := k.schema.Validate(value); err != nil {
 			t.Errorf("%s %s: %v", e.Type, b, err)
 		}
-		if obj, ok := value.(map[string]any); ok {
-			for field := range obj {
-				if !slices.Contains(k.fields, field) {
-					t.Errorf("%s: field %q is not in its schema", e.Type, field)
-				}
-			}
+		for _, field := range contracttest.Undocumented(k.schema, value) {
+			t.Errorf("%s: field %q is not in its schema", e.Type, field)
 		}
 	}
 	for typ := range c.types {
@@ -178,7 +171,7 @@ func read(t testing.TB, fsys fs.FS, file string) any {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	v, err := contracttest.ReadJSON(b)
 	if err != nil {
 		t.Fatalf("%s: %v", file, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"context"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
@@ -21,6 +23,7 @@ import (
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/auth/contracts"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/api"
 	"github.com/podiumhq/podium/services/auth/internal/app"
@@ -164,8 +167,16 @@ const (
 // Do sends method path to the service with body as JSON (when not nil) and the given headers.
 func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) testkit.Response {
 	t.Helper()
-	return testkit.Do(t, method, e.URL+path, body, headers)
+	r := testkit.Do(t, method, e.URL+path, body, headers)
+	if strings.HasPrefix(path, "/internal/") {
+		InternalAPI.Served(t, method, path, r.Status, r.Raw)
+	}
+	return r
 }
+
+// InternalAPI is auth's internal contract. Every answer of an internal route that Do reads is
+// checked against it.
+var InternalAPI = contracttest.MustParse(contracts.Internal)
 
 // Admin calls the admin API with the operator token.
 func (e *Env) Admin(t testing.TB, method, path string, body any) testkit.Response {

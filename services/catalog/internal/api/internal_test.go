@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"slices"
-	"sort"
 	"testing"
 	"time"
 
@@ -12,17 +11,8 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 )
 
-func keysOf(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// TestInternalEventShape checks GET /internal/events/{eventId} field for field against
-// docs/contracts/catalog-internal.md.
+// TestInternalEventShape checks the values of GET /internal/events/{eventId} for the demo
+// event; Do checks its shape against the internal contract.
 func TestInternalEventShape(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{})
 	created := env.Import(t, orgA, catalogtest.Demo(t, "summer-throwdown")).Body
@@ -34,28 +24,6 @@ func TestInternalEventShape(t *testing.T) {
 		t.Fatalf("internal event: %d %v %s", r.Status, r.Header, r.Raw)
 	}
 	e := r.Body
-	want := map[string][]string{
-		"event": {"categories", "currency", "endDate", "fees", "formFields", "id", "name", "organizerId", "previewToken", "private",
-			"promocodes", "startDate", "status", "supplements", "timezone", "updatedAt", "version", "waivers"},
-		"category": {"activePrice", "ageMax", "ageMin", "basePrice", "confirmed", "gender", "held", "id", "name", "private", "published",
-			"quota", "teamSize"},
-		"formField":  {"appliesTo", "categoryIds", "id", "label", "options", "required", "type"},
-		"waiver":     {"forMinors", "id", "required", "title", "version"},
-		"supplement": {"active", "id", "kind", "name", "options", "per", "price"},
-		"option":     {"active", "id", "name", "price"},
-		"promocode":  {"amount", "basisPoints", "categoryIds", "code", "maxUses", "type", "validFrom", "validUntil"},
-		"fee":        {"amount", "basisPoints", "id", "name", "per", "type"},
-	}
-	first := func(field string) map[string]any { return e[field].([]any)[0].(map[string]any) }
-	for name, got := range map[string]map[string]any{
-		"event": e, "category": first("categories"), "formField": first("formFields"), "waiver": first("waivers"),
-		"supplement": first("supplements"), "option": first("supplements")["options"].([]any)[0].(map[string]any),
-		"promocode": first("promocodes"), "fee": first("fees"),
-	} {
-		if !slices.Equal(keysOf(got), want[name]) {
-			t.Errorf("%s fields %v\nwant %v", name, keysOf(got), want[name])
-		}
-	}
 	if e["organizerId"] != orgA || e["version"] != 1.0 || e["previewToken"] != created["previewToken"] || e["status"] != "PUBLISHED" {
 		t.Fatalf("event %v", e)
 	}

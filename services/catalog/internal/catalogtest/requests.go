@@ -2,16 +2,27 @@ package catalogtest
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/catalog/contracts"
 )
+
+// InternalAPI is the catalog's internal contract. Every answer of an internal route that Do
+// reads is checked against it.
+var InternalAPI = contracttest.MustParse(contracts.Internal)
 
 // Do sends a request to the service (testkit.Do) at path.
 func (e *Env) Do(t testing.TB, method, path string, body any, headers map[string]string) testkit.Response {
 	t.Helper()
-	return testkit.Do(t, method, e.URL+path, body, headers)
+	r := testkit.Do(t, method, e.URL+path, body, headers)
+	if strings.HasPrefix(path, "/internal/") {
+		InternalAPI.Served(t, method, path, r.Status, r.Raw)
+	}
+	return r
 }
 
 // Token mints an identity token for p as the gateway does for the routes it forwards.

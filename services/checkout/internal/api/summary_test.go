@@ -139,7 +139,7 @@ func TestSummaryNeedsABrowserIdentity(t *testing.T) {
 
 func TestSummaryWhenTheCatalogIsDown(t *testing.T) {
 	env := checkouttest.Start(t, checkouttest.Options{})
-	env.Catalog.Put(map[string]any{"id": "evt_broken", "organizerId": checkouttest.OrgID, "startDate": "not a date", "categories": []any{}})
+	env.Catalog.PutBroken(map[string]any{"id": "evt_broken", "organizerId": checkouttest.OrgID, "startDate": "not a date", "categories": []any{}})
 	b := summaryBody()
 	b["eventId"] = "evt_broken"
 	r := env.Browser(t, "summary", b, checkouttest.KeyID)

@@ -8,25 +8,30 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/identity"
+	catalogcontracts "github.com/podiumhq/podium/services/catalog/contracts"
 )
 
 // Catalog is an HTTP double of the catalog service speaking its internal contract
-// (docs/contracts/catalog-internal.md): it verifies checkout's identity token and scopes events
-// by the token's organizer, as the real one does.
+// (services/catalog/contracts): it verifies checkout's identity token and scopes events by the
+// token's organizer, as the real one does, and fails the test when it serves a document the
+// contract refuses.
 type Catalog struct {
 	URL      string
 	Calls    atomic.Int64
 	mu       sync.Mutex
 	events   map[string]map[string]any
+	broken   map[string]bool // ids of documents that break the contract on purpose
 	verifier *identity.Verifier
+	t        testing.TB
 	// LastRequestID is the X-Request-Id of the last call.
 	LastRequestID atomic.Value
 }
 
 // NewCatalog starts the double until the test ends.
 func NewCatalog(t testing.TB, v *identity.Verifier) *Catalog {
-	c := &Catalog{events: map[string]map[string]any{}, verifier: v}
+	c := &Catalog{events: map[string]map[string]any{}, broken: map[string]bool{}, verifier: v, t: t}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /internal/events/{id}", func(w http.ResponseWriter, r *http.Request) {
 		c.serve(w, r, func() (map[string]any, string) {
@@ -58,6 +63,15 @@ func (c *Catalog) Put(ev map[string]any) {
 	c.events[ev["id"].(string)] = ev
 }
 
+// PutBroken stores a document the catalog's contract refuses, for a test of checkout facing a
+// catalog that breaks it; every other document served is checked against the contract.
+func (c *Catalog) PutBroken(ev map[string]any) {
+	c.Put(ev)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.broken[ev["id"].(string)] = true
+}
+
 func (c *Catalog) serve(w http.ResponseWriter, r *http.Request, find func() (map[string]any, string)) {
 	c.Calls.Add(1)
 	c.LastRequestID.Store(r.Header.Get("X-Request-Id"))
@@ -68,8 +82,10 @@ func (c *Catalog) serve(w http.ResponseWriter, r *http.Request, find func() (map
 	c.mu.Lock()
 	ev, missing := find()
 	var raw []byte
+	var broken bool
 	if ev != nil {
 		raw, _ = json.Marshal(ev)
+		broken = c.broken[ev["id"].(string)]
 	}
 	c.mu.Unlock()
 	if ev == nil || p.OrganizerID != ev["organizerId"] {
@@ -79,9 +95,17 @@ func (c *Catalog) serve(w http.ResponseWriter, r *http.Request, find func() (map
 		writeError(w, http.StatusNotFound, missing)
 		return
 	}
+	if op, ok := catalogAPI.Match(r.Method, r.URL.Path); !ok {
+		c.t.Errorf("checkout called %s %s, which the catalog's contract does not have", r.Method, r.URL.Path)
+	} else if err := op.CheckAnswer(http.StatusOK, raw); err != nil && !broken {
+		c.t.Errorf("the catalog double serves what the catalog's contract does not give: %v", err)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write(raw)
 }
+
+// catalogAPI is the catalog's internal contract.
+var catalogAPI = contracttest.MustParse(catalogcontracts.Internal)
 
 // principal verifies checkout's identity token as the peers' internal routes do: only
 // checkout calls them, and always for an organizer.

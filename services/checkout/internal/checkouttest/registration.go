@@ -1,8 +1,11 @@
 package checkouttest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -10,7 +13,9 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/identity"
+	registrationcontracts "github.com/podiumhq/podium/services/registration/contracts"
 )
 
 // Order is a hold the registration double made.
@@ -24,9 +29,9 @@ type Order struct {
 	places    map[string]int
 }
 
-// Registration is an HTTP double of registration's hold API
-// (docs/contracts/registration-holds.md) with a quota per category and counters of what
-// checkout asked.
+// Registration is an HTTP double of registration's hold API with a quota per category and
+// counters of what checkout asked. Every request it gets and every answer it gives is checked
+// against registration's internal contract (services/registration/contracts).
 type Registration struct {
 	URL string
 	// Holds counts orders created; HoldCalls every hold request; Confirms and Releases their calls.
@@ -39,16 +44,20 @@ type Registration struct {
 	refuse                               *refusal
 	loseNext                             bool
 	verifier                             *identity.Verifier
+	t                                    testing.TB
 }
+
+// registrationAPI is registration's internal contract.
+var registrationAPI = contracttest.MustParse(registrationcontracts.Internal)
 
 // NewRegistration starts the double until the test ends.
 func NewRegistration(t testing.TB, v *identity.Verifier) *Registration {
-	g := &Registration{orders: map[string]*Order{}, byHold: map[string]*Order{}, released: map[string]bool{}, quota: map[string]int{}, verifier: v}
+	g := &Registration{orders: map[string]*Order{}, byHold: map[string]*Order{}, released: map[string]bool{}, quota: map[string]int{}, verifier: v, t: t}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /internal/holds", g.hold)
 	mux.HandleFunc("POST /internal/holds/{id}/confirm", g.confirm)
 	mux.HandleFunc("POST /internal/holds/release", g.release)
-	srv := httptest.NewServer(mux)
+	srv := httptest.NewServer(g.checked(mux))
 	t.Cleanup(srv.Close)
 	g.URL = srv.URL
 	return g
@@ -134,7 +143,7 @@ func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 	defer g.mu.Unlock()
 	holdID, _ := body["holdId"].(string)
 	if o, ok := g.byHold[holdID]; ok {
-		writeJSON(w, http.StatusOK, map[string]any{"orderId": o.ID, "status": o.Status, "expiresAt": body["expiresAt"]})
+		writeJSON(w, http.StatusOK, o.answer())
 		return
 	}
 	if g.released[holdID] {
@@ -174,8 +183,17 @@ func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 		g.mu.Lock()
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"orderId": o.ID, "status": o.Status, "expiresAt": body["expiresAt"],
-		"registrations": []any{map[string]any{"registrationId": "reg_" + o.ID[4:], "categoryId": body["registrations"].([]any)[0].(map[string]any)["categoryId"]}}})
+	writeJSON(w, http.StatusCreated, o.answer())
+}
+
+// answer is the hold's answer: the order with one registration per one held.
+func (o *Order) answer() map[string]any {
+	var regs []any
+	for i, reg := range o.Body["registrations"].([]any) {
+		regs = append(regs, map[string]any{"registrationId": fmt.Sprintf("reg_%s_%d", o.ID[4:], i),
+			"categoryId": reg.(map[string]any)["categoryId"], "ticketIds": []any{}})
+	}
+	return map[string]any{"orderId": o.ID, "status": o.Status, "expiresAt": o.Body["expiresAt"], "registrations": regs}
 }
 
 func (g *Registration) confirm(w http.ResponseWriter, r *http.Request) {
@@ -184,7 +202,7 @@ func (g *Registration) confirm(w http.ResponseWriter, r *http.Request) {
 		if o.Status == "PENDING" {
 			o.Status = "COMPLETED"
 		}
-		return http.StatusOK, map[string]any{"orderId": o.ID, "status": o.Status}
+		return http.StatusOK, o.answer()
 	})
 }
 
@@ -210,7 +228,7 @@ func (g *Registration) release(w http.ResponseWriter, r *http.Request) {
 	g.released[body.HoldID] = true
 	o, ok := g.byHold[body.HoldID]
 	if !ok || o.Organizer != p.OrganizerID {
-		writeJSON(w, http.StatusOK, map[string]any{"holdId": body.HoldID, "orderId": nil, "status": nil})
+		writeJSON(w, http.StatusOK, map[string]any{"holdId": body.HoldID, "orderId": nil, "status": nil, "reason": body.Reason})
 		return
 	}
 	switch o.Status {
@@ -225,7 +243,7 @@ func (g *Registration) release(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"holdId": body.HoldID, "orderId": o.ID, "status": o.Status})
+	writeJSON(w, http.StatusOK, map[string]any{"holdId": body.HoldID, "orderId": o.ID, "status": o.Status, "reason": body.Reason})
 }
 
 func (g *Registration) transition(w http.ResponseWriter, r *http.Request, fn func(*Order) (int, any)) {
@@ -242,4 +260,38 @@ func (g *Registration) transition(w http.ResponseWriter, r *http.Request, fn fun
 	}
 	status, body := fn(o)
 	writeJSON(w, status, body)
+}
+
+// checked checks each request checkout sends and each answer the double gives against
+// registration's contract: a double that answered what registration cannot, or accepted what
+// it would refuse, would let checkout's tests pass against a registration that is not there.
+func (g *Registration) checked(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		op, ok := registrationAPI.Match(r.Method, r.URL.Path)
+		if !ok {
+			g.t.Errorf("checkout called %s %s, which registration's contract does not have", r.Method, r.URL.Path)
+			writeError(w, http.StatusNotFound, "no such route")
+			return
+		}
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			writeError(w, http.StatusBadRequest, "unreadable body")
+			return
+		}
+		if err := op.CheckRequest(body); err != nil {
+			g.t.Errorf("checkout sent a request registration's contract refuses: %v", err)
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		if r.Context().Err() != nil {
+			return // checkout gave up: no one reads the answer
+		}
+		if err := op.CheckAnswer(rec.Code, rec.Body.Bytes()); err != nil {
+			g.t.Errorf("the registration double answered what registration's contract does not give: %v", err)
+		}
+		maps.Copy(w.Header(), rec.Header())
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+	})
 }

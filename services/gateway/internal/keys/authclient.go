@@ -12,7 +12,7 @@ import (
 // gatewayPrincipal is who the gateway's calls to auth are made for: the gateway itself.
 var gatewayPrincipal = identity.Principal{KeyID: "gateway", KeyType: identity.Service}
 
-// AuthClient looks keys up in the auth service's internal API.
+// AuthClient looks keys up in the auth service's internal API (services/auth/contracts).
 type AuthClient struct {
 	auth *peer.Client
 }
@@ -26,7 +26,7 @@ func NewAuthClient(base string, signer *identity.Signer, timeout time.Duration) 
 // failed (5xx) is ErrUnreachable, any other refusal an error of its own.
 func (c *AuthClient) Lookup(ctx context.Context, hash string) (*Key, error) {
 	var k Key
-	if err := c.auth.Do(ctx, gatewayPrincipal, http.MethodPost, "/internal/keys/verify", map[string]string{"keyHash": hash}, &k); err != nil {
+	if err := c.auth.Do(ctx, gatewayPrincipal, http.MethodPost, "/internal/keys/verify", verifyRequest{KeyHash: hash}, &k); err != nil {
 		return nil, err
 	}
 	return &k, nil
@@ -34,11 +34,22 @@ func (c *AuthClient) Lookup(ctx context.Context, hash string) (*Key, error) {
 
 // OriginAllowed implements Source.
 func (c *AuthClient) OriginAllowed(ctx context.Context, origin string) (bool, error) {
-	var out struct {
-		Allowed bool `json:"allowed"`
-	}
-	if err := c.auth.Do(ctx, gatewayPrincipal, http.MethodPost, "/internal/origins/check", map[string]string{"origin": origin}, &out); err != nil {
+	var out originAnswer
+	if err := c.auth.Do(ctx, gatewayPrincipal, http.MethodPost, "/internal/origins/check", originRequest{Origin: origin}, &out); err != nil {
 		return false, err
 	}
 	return out.Allowed, nil
 }
+
+// The bodies of the look-ups; the answer of a key look-up is read into Key.
+type (
+	verifyRequest struct {
+		KeyHash string `json:"keyHash"`
+	}
+	originRequest struct {
+		Origin string `json:"origin"`
+	}
+	originAnswer struct {
+		Allowed bool `json:"allowed"`
+	}
+)

@@ -29,7 +29,7 @@ func TestAuthClientClassifiesAuthsAnswers(t *testing.T) {
 		var body struct{ KeyHash string }
 		_ = json.NewDecoder(r.Body).Decode(&body)
 		w.WriteHeader(status[body.KeyHash])
-		_, _ = w.Write([]byte(`{"id":"key_1","organizerId":"org_1","type":"secret","scopes":["events:read"],"allowedOrigins":[]}`))
+		_, _ = w.Write([]byte(`{"id":"key_1","organizerId":"org_1","type":"secret","scopes":["events:read"],"allowedOrigins":[],"expiresAt":null,"revokedAt":null}`))
 	}))
 	t.Cleanup(srv.Close)
 	c := keys.NewAuthClient(srv.URL, issuers.Signer(identity.Gateway), 5*time.Second)

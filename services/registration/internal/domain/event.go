@@ -2,7 +2,8 @@ package domain
 
 import "time"
 
-// Event is what registration needs of a catalog event (catalog's internal API).
+// Event is what registration reads of a catalog event (services/catalog/contracts; its
+// adapter's tests check this type against the contract).
 type Event struct {
 	ID          string       `json:"id"`
 	OrganizerID string       `json:"organizerId"`

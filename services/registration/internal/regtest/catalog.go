@@ -10,13 +10,17 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/identity"
+	catalogcontracts "github.com/podiumhq/podium/services/catalog/contracts"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
 // Catalog is an HTTP double of the catalog's internal API: GET /internal/events/{id}
 // answers the stored event to its organizer and 404 otherwise, and refuses requests without a
-// valid identity token from registration that names an organizer.
+// valid identity token from registration that names an organizer. The event is served as a
+// document of the catalog's contract: its example with the event's values (what registration
+// does not read keeps the example's).
 type Catalog struct {
 	URL    string
 	mu     sync.Mutex
@@ -26,6 +30,12 @@ type Catalog struct {
 	// Fail makes every call answer 503.
 	Fail atomic.Bool
 }
+
+// catalogEvent is the catalog's answer to GET /internal/events/{eventId}.
+var catalogEvent = func() *contracttest.Response {
+	op, _ := contracttest.MustParse(catalogcontracts.Internal).Match(http.MethodGet, "/internal/events/x")
+	return op.Responses[http.StatusOK]
+}()
 
 // StartCatalog starts the double until the test ends.
 func StartCatalog(t testing.TB, v *identity.Verifier) *Catalog {
@@ -52,8 +62,14 @@ func StartCatalog(t testing.TB, v *identity.Verifier) *Catalog {
 			writeError(w, http.StatusNotFound, fmt.Sprintf("event %s not found", id))
 			return
 		}
+		body, err := catalogEvent.Document(e)
+		if err != nil {
+			t.Error(err)
+			writeError(w, http.StatusInternalServerError, err.Error())
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
-		_ = json.NewEncoder(w).Encode(e)
+		_, _ = w.Write(body)
 	}))
 	t.Cleanup(srv.Close)
 	c.URL = srv.URL

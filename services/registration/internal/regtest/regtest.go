@@ -18,6 +18,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
@@ -26,6 +27,7 @@ import (
 	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/registration/contracts"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
 	"github.com/podiumhq/podium/services/registration/internal/api"
@@ -148,8 +150,16 @@ func (e *Env) Do(t testing.TB, method, path string, body any, token string) test
 	if token != "" {
 		headers = map[string]string{identity.Header: e.asCaller(t, path, token)}
 	}
-	return testkit.Do(t, method, e.URL+path, body, headers)
+	r := testkit.Do(t, method, e.URL+path, body, headers)
+	if strings.HasPrefix(path, "/internal/") {
+		InternalAPI.Served(t, method, path, r.Status, r.Raw)
+	}
+	return r
 }
+
+// InternalAPI is registration's internal contract. Every answer of an internal route that Do
+// reads is checked against it.
+var InternalAPI = contracttest.MustParse(contracts.Internal)
 
 // Token mints an identity token for p as the gateway does for the routes it forwards. Do sends
 // such a token to an /internal route as checkout's token for the same principal, since

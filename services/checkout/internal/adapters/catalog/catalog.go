@@ -1,5 +1,5 @@
 // Package catalog reads events from the catalog service's internal API
-// (docs/contracts/catalog-internal.md) through libs/peer, on behalf of the principal of the
+// (services/catalog/contracts) through libs/peer, on behalf of the principal of the
 // browser request being served.
 package catalog
 
@@ -60,7 +60,8 @@ func (c *Client) get(ctx context.Context, as identity.Principal, path, what stri
 	return ev, nil
 }
 
-// eventDoc is the catalog's event document.
+// eventDoc is what checkout reads of the catalog's event document (checked against the
+// catalog's contract by TestEventDocReadsOnlyWhatTheCatalogsContractSays).
 type eventDoc struct {
 	ID           string `json:"id"`
 	OrganizerID  string `json:"organizerId"`

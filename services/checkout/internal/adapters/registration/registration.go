@@ -1,5 +1,5 @@
 // Package registration holds, confirms and releases places through the registration
-// service's internal API (docs/contracts/registration-holds.md) through libs/peer, on behalf
+// service's internal API (services/registration/contracts) through libs/peer, on behalf
 // of the principal of the browser request being served. Registration's refusals come back as
 // libs/peer answers them: 404, 409, 422 and 429 keep their category, registration down is
 // unavailable, and any other refusal is checkout's own bug.

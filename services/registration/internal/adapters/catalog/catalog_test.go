@@ -1,8 +1,8 @@
 package catalog_test
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -21,6 +21,7 @@ import (
 	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
+	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
 var browser = identity.Principal{OrganizerID: "org_1", KeyID: "key_pk", KeyType: identity.Publishable, Origin: "https://shop.example"}
@@ -46,7 +47,7 @@ func TestEventIsCachedAndCallerSigned(t *testing.T) {
 		gotRequestID.Store(r.Header.Get(httpserver.HeaderRequestID))
 		switch r.URL.Path {
 		case "/internal/events/evt_1":
-			_ = json.NewEncoder(w).Encode(domain.Event{ID: "evt_1", OrganizerID: "org_1", StartDate: "2027-06-12"})
+			_, _ = w.Write(catalogDocument(t, regtest.Event("evt_1", "org_1")))
 		case "/internal/events/evt_down":
 			w.WriteHeader(http.StatusServiceUnavailable)
 		case "/internal/events/evt_refused":
@@ -101,6 +102,7 @@ func (f roundTrip) RoundTrip(r *http.Request) (*http.Response, error) { return f
 // for the same read fails alone; the read goes on and the second gets the event.
 func TestACancelledCallerLeavesTheSharedReadToOthers(t *testing.T) {
 	issuers := identitytest.New(t)
+	event := catalogDocument(t, regtest.Event("evt_1", "org_1"))
 	synctest.Test(t, func(t *testing.T) {
 		var calls atomic.Int32
 		release := make(chan struct{})
@@ -112,7 +114,7 @@ func TestACancelledCallerLeavesTheSharedReadToOthers(t *testing.T) {
 				return nil, r.Context().Err()
 			}
 			return &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Request: r,
-				Body: io.NopCloser(strings.NewReader(`{"id":"evt_1","organizerId":"org_1"}`))}, nil
+				Body: io.NopCloser(bytes.NewReader(event))}, nil
 		})
 		c := newClient(issuers, "http://catalog.test", catalogAnswers, 0)
 
