@@ -6,8 +6,8 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// internalEventView is GET /internal/events/{eventId}, exactly as
-// docs/contracts/catalog-internal.md defines it.
+// internalEventView is GET /internal/events/{eventId}, as services/catalog/contracts
+// (internal.openapi.yaml) defines it.
 type internalEventView struct {
 	summaryView
 	PreviewToken string                   `json:"previewToken"`
