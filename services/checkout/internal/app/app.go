@@ -24,15 +24,14 @@ type Catalog interface {
 	EventOfCategory(ctx context.Context, as identity.Principal, categoryID string) (domain.Event, error)
 }
 
-// Registration holds, confirms and releases places through the registration service, on
-// behalf of the principal a browser request is made for. Its refusals are failure categories.
+// Registration holds and releases places through the registration service, on behalf of the
+// principal a browser request is made for. Its refusals are failure categories. Orders are
+// confirmed by the payments checkout publishes (payment.succeeded), never by a call.
 type Registration interface {
 	// Hold creates (or, for a known hold id, returns) a PENDING order holding the places. It is
 	// refused as a conflict (sold out), broken rules, not found or too many requests (a cap on
 	// places held and not paid for).
 	Hold(ctx context.Context, as identity.Principal, r domain.HoldRequest) (domain.Hold, error)
-	// Confirm completes an order; a conflict when its places are gone.
-	Confirm(ctx context.Context, as identity.Principal, orderID, paymentRef string, amount int64) error
 	// ReleaseHold frees the places of the PENDING order made for a hold id, whether or not its
 	// hold's answer arrived; a hold with that id made afterwards is refused. Releasing a hold
 	// id no order was made for is fine.

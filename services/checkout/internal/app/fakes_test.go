@@ -165,10 +165,6 @@ func (r *registration) Hold(ctx context.Context, _ identity.Principal, h domain.
 	return domain.Hold{OrderID: id, ExpiresAt: h.ExpiresAt}, nil
 }
 
-func (r *registration) Confirm(context.Context, identity.Principal, string, string, int64) error {
-	return nil
-}
-
 func (r *registration) ReleaseHold(_ context.Context, _ identity.Principal, holdID, _ string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -36,7 +36,8 @@ type SessionResult struct {
 }
 
 // CreateSession validates and prices the purchase, holds its places through registration
-// and opens a Stripe Checkout Session (or, for a zero total, confirms the order at once).
+// and opens a Stripe Checkout Session (or, for a zero total, records the checkout paid, which
+// has registration confirm the order).
 // With an idempotency key, the same request again returns the same answer with no second
 // hold or Stripe call (see claim).
 func (s *Service) CreateSession(ctx context.Context, in SessionInput) (res SessionResult, err error) {
@@ -59,7 +60,7 @@ func (s *Service) CreateSession(ctx context.Context, in SessionInput) (res Sessi
 	res, err = s.runSession(ctx, in, c.CheckoutID, c)
 	var unrecorded *unrecordedError
 	if errors.As(err, &unrecorded) {
-		// The hold (and Stripe session, or confirmation) exist but could not be recorded: the
+		// The hold (and its Stripe session) exist but could not be recorded: the
 		// key stays RUNNING, so once its lease lapses a retry resumes this very checkout.
 		return SessionResult{}, unrecorded.err
 	}
@@ -178,26 +179,26 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 	}
 	exp := session.ExpiresAt
 	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp}
-	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) { c.Opened(session, s.clock()) })
+	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) []domain.Message {
+		c.Opened(session, s.clock())
+		return nil
+	})
 }
 
-// confirmFree confirms a zero-total order at once, without Stripe.
+// confirmFree completes a zero-total checkout without Stripe: its answer and its
+// payment.succeeded of amount 0 are recorded in one transaction, and registration confirms
+// the order from that event, as it confirms a paid one.
 func (s *Service) confirmFree(ctx context.Context, in SessionInput, checkoutID, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
-	if err := s.registration.Confirm(ctx, in.Buyer.Principal, orderID, domain.PaymentRefFree, 0); err != nil {
-		s.fail(ctx, in.Buyer.Principal, checkoutID, true)
-		if errors.Is(err, fault.ErrConflict) {
-			return SessionResult{}, fault.NewConflict("no place is left in the chosen category").WithCode(domain.CodeQuotaExhausted)
-		}
-		return SessionResult{}, fmt.Errorf("session: confirm: %w", err)
-	}
 	id := domain.NewFreeSessionID()
 	res := SessionResult{SessionID: id, SessionURL: domain.AppendQuery(in.Purchase.SuccessURL, "session_id="+id), OrderID: orderID}
-	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) { c.CompletedFree(res.SessionID, res.SessionURL, s.clock()) })
+	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) []domain.Message {
+		return c.PaidFree(res.SessionID, res.SessionURL, s.clock())
+	})
 }
 
-// finish records the checkout's new state and, with an idempotency key, the answer, in one
-// transaction.
-func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResult, idem *domain.IdempotencyRecord, change func(*domain.Checkout)) (SessionResult, error) {
+// finish records the checkout's new state, the messages change returns and, with an
+// idempotency key, the answer, in one transaction.
+func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResult, idem *domain.IdempotencyRecord, change func(*domain.Checkout) []domain.Message) (SessionResult, error) {
 	u := Update{Ref: CheckoutRef{ID: checkoutID}}
 	if idem != nil {
 		body, err := json.Marshal(res)
@@ -207,16 +208,16 @@ func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResu
 		u.Idempotency = &IdempotencyOutcome{KeyID: idem.KeyID, Key: idem.Key, CheckoutID: checkoutID, Response: body}
 	}
 	if _, _, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
-		change(c)
-		return nil, nil
+		return change(c), nil
 	}); err != nil {
 		return SessionResult{}, &unrecordedError{err: fmt.Errorf("session: record: %w", err)}
 	}
 	return res, nil
 }
 
-// unrecordedError is a failure to record the outcome of side effects that happened (a hold
-// with its Stripe session, or a confirmed order): the attempt must be resumed, not redone.
+// unrecordedError is a failure to record the outcome of side effects that happened (a hold,
+// with its Stripe session when there is a total to pay): the attempt must be resumed, not
+// redone.
 type unrecordedError struct{ err error }
 
 func (e *unrecordedError) Error() string { return e.err.Error() }

@@ -29,8 +29,8 @@ type Order struct {
 // checkout asked.
 type Registration struct {
 	URL string
-	// Holds counts orders created; HoldCalls every hold request; Confirms and Releases their calls.
-	Holds, HoldCalls, Confirms, Releases atomic.Int64
+	// Holds counts orders created; HoldCalls every hold request; Releases its calls.
+	Holds, HoldCalls, Releases atomic.Int64
 	mu                                   sync.Mutex
 	orders                               map[string]*Order // by order id
 	byHold                               map[string]*Order
@@ -46,7 +46,6 @@ func NewRegistration(t testing.TB, v *identity.Verifier) *Registration {
 	g := &Registration{orders: map[string]*Order{}, byHold: map[string]*Order{}, released: map[string]bool{}, quota: map[string]int{}, verifier: v}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /internal/holds", g.hold)
-	mux.HandleFunc("POST /internal/holds/{id}/confirm", g.confirm)
 	mux.HandleFunc("POST /internal/holds/release", g.release)
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
@@ -178,16 +177,6 @@ func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 		"registrations": []any{map[string]any{"registrationId": "reg_" + o.ID[4:], "categoryId": body["registrations"].([]any)[0].(map[string]any)["categoryId"]}}})
 }
 
-func (g *Registration) confirm(w http.ResponseWriter, r *http.Request) {
-	g.Confirms.Add(1)
-	g.transition(w, r, func(o *Order) (int, any) {
-		if o.Status == "PENDING" {
-			o.Status = "COMPLETED"
-		}
-		return http.StatusOK, map[string]any{"orderId": o.ID, "status": o.Status}
-	})
-}
-
 // release releases a hold by its hold id, as registration does: the order made for it, if
 // any, is cancelled and its places given back, and the id is remembered so a hold with it is
 // refused afterwards.
@@ -228,18 +217,3 @@ func (g *Registration) release(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"holdId": body.HoldID, "orderId": o.ID, "status": o.Status})
 }
 
-func (g *Registration) transition(w http.ResponseWriter, r *http.Request, fn func(*Order) (int, any)) {
-	p, ok := principal(w, r, g.verifier)
-	if !ok {
-		return
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	o, ok := g.orders[r.PathValue("id")]
-	if !ok || o.Organizer != p.OrganizerID {
-		writeError(w, http.StatusNotFound, "order not found")
-		return
-	}
-	status, body := fn(o)
-	writeJSON(w, status, body)
-}
