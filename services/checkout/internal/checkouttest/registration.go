@@ -31,14 +31,14 @@ type Registration struct {
 	URL string
 	// Holds counts orders created; HoldCalls every hold request; Releases its calls.
 	Holds, HoldCalls, Releases atomic.Int64
-	mu                                   sync.Mutex
-	orders                               map[string]*Order // by order id
-	byHold                               map[string]*Order
-	released                             map[string]bool // hold ids released by id
-	quota                                map[string]int  // places left per category; absent: unlimited
-	refuse                               *refusal
-	loseNext                             bool
-	verifier                             *identity.Verifier
+	mu                         sync.Mutex
+	orders                     map[string]*Order // by order id
+	byHold                     map[string]*Order
+	released                   map[string]bool // hold ids released by id
+	quota                      map[string]int  // places left per category; absent: unlimited
+	refuse                     *refusal
+	loseNext                   bool
+	verifier                   *identity.Verifier
 }
 
 // NewRegistration starts the double until the test ends.
@@ -216,4 +216,3 @@ func (g *Registration) release(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"holdId": body.HoldID, "orderId": o.ID, "status": o.Status})
 }
-
