@@ -59,7 +59,8 @@ func TestCheckoutTriggerCommandPaysASession(t *testing.T) {
 }
 
 // TestFreeCheckoutConfirmsWithoutStripe uses a 100 % promocode: the total is zero (fees apply
-// only to what is paid), so the order is confirmed at once and Stripe is never called.
+// only to what is paid), so the session is answered at once with the success URL, Stripe is
+// never called, and the order is confirmed by checkout's payment.succeeded of amount 0.
 func TestFreeCheckoutConfirmsWithoutStripe(t *testing.T) {
 	s := newShop(t, "PUBLISHED")
 	res := s.post(t, "summary", map[string]any{"categoryId": s.cat, "purchaserEmail": "ana@example.com", "promocode": "FREE100"})

@@ -10,7 +10,7 @@ import (
 )
 
 // TestEveryEventCheckoutBuildsMatchesItsSchema moves checkouts through the domain's payment
-// outcomes (paid, failed, expired, refunded) and checks every message they return, as the
+// outcomes (paid, paid with nothing to pay, failed, expired, refunded) and checks every message they return, as the
 // store hands it to the outbox, against the published schemas.
 func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	now := time.Date(2026, 5, 9, 20, 2, 58, 31_000_000, time.FixedZone("CEST", 2*3600))
@@ -36,7 +36,10 @@ func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	noPromocode := open()
 	noPromocode.RefundNoPromocode(payment(domain.PaymentCompleted, true), now)
 	msgs = append(msgs, noPromocode.Refunded("re_3PqL8e2eZvKYlo2C0uR7dW1t", now)...)
-	if len(msgs) != 5 {
+	free := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR"}
+	free.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
+	msgs = append(msgs, free.PaidFree(domain.NewFreeSessionID(), "https://shop.example/thanks?session_id=free_1", now)...)
+	if len(msgs) != 6 {
 		t.Fatalf("%d messages, want one per outcome: %+v", len(msgs), msgs)
 	}
 	produced := make([]brokertest.Produced, len(msgs))

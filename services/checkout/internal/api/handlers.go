@@ -43,25 +43,18 @@ func (h handlers) summary(c *fiber.Ctx) error {
 	return c.Status(fiber.StatusCreated).JSON(newSummaryView(q))
 }
 
-// session replays the stored answer of a retry of the very same bytes before decoding the
-// purchase (a body with a long signature costs more to decode than the replay itself), else
-// creates the session (which replays other retries itself).
+// session creates the session, or replays its stored answer; the purchase is decoded only
+// when the service needs it (a retry of the very same bytes is answered without it).
 func (h handlers) session(c *fiber.Ctx) error {
-	body := bytes.Clone(c.Body())
-	b := buyer(c)
-	res, replayed, err := h.svc.Replay(c.UserContext(), b.KeyID, body)
+	res, err := h.svc.CreateSession(c.UserContext(), app.SessionRequest{
+		Buyer: buyer(c), Body: bytes.Clone(c.Body()),
+		Decode: func() (p domain.Purchase, err error) {
+			err = httpserver.DecodeJSON(c, &p)
+			return p, err
+		},
+	})
 	if err != nil {
 		return err
-	}
-	if !replayed {
-		var p domain.Purchase
-		if err := httpserver.DecodeJSON(c, &p); err != nil {
-			return err
-		}
-		res, err = h.svc.CreateSession(c.UserContext(), app.SessionInput{Buyer: b, Purchase: p, Body: body})
-		if err != nil {
-			return err
-		}
 	}
 	if res.Replayed {
 		c.Set(HeaderReplayed, "true")

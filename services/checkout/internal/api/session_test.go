@@ -9,7 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
+	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
 func TestSessionHoldsAndOpensAStripeCheckout(t *testing.T) {
@@ -209,8 +211,13 @@ func TestStripeDownReleasesTheHold(t *testing.T) {
 	}
 }
 
-func TestZeroTotalConfirmsWithoutStripe(t *testing.T) {
-	env := start(t, checkouttest.Options{})
+// TestZeroTotalIsPaidWithoutStripe: a zero total is answered at once with checkout's own free
+// session, the checkout recorded PAID with a payment.succeeded of amount 0 (the one way
+// registration confirms an order) in the same transaction, and no Stripe call; registration's
+// order.completed completes it, as a paid one.
+func TestZeroTotalIsPaidWithoutStripe(t *testing.T) {
+	env := start(t, checkouttest.Options{Kafka: true})
+	events := payments(t, env)
 	b := checkouttest.Purchase()
 	b["promocode"] = "FREE"
 	r := session(t, env, b)
@@ -218,17 +225,24 @@ func TestZeroTotalConfirmsWithoutStripe(t *testing.T) {
 		t.Fatalf("free session: %d %s", r.Status, r.Raw)
 	}
 	conforms(t, "browserCheckoutSession", r)
-	id := r.Body["sessionId"].(string)
+	id, orderID := r.Body["sessionId"].(string), r.Body["orderId"].(string)
 	if !strings.HasPrefix(id, "free_") || r.Body["sessionUrl"] != checkouttest.Site+"/thanks?step=done&session_id="+id {
 		t.Fatalf("answer %s", r.Raw)
 	}
-	order, _ := env.Registration.Order(r.Body["orderId"].(string))
-	if env.Stripe.Hits(checkouttest.RouteSessions) != 0 || env.Registration.Confirms.Load() != 1 || order.Status != "COMPLETED" || order.Body["amount"] != 0.0 {
-		t.Fatalf("Stripe calls %d, confirms %d, order %+v", env.Stripe.Hits(checkouttest.RouteSessions), env.Registration.Confirms.Load(), order)
+	checkoutID := checkoutOfOrder(t, env, orderID)
+	if s, _ := state(t, env, checkoutID); s != "PAID" || env.Stripe.Hits(checkouttest.RouteSessions) != 0 {
+		t.Fatalf("checkout %s, Stripe calls %d", s, env.Stripe.Hits(checkouttest.RouteSessions))
 	}
-	if s, _ := state(t, env, order.HoldID); s != "COMPLETED" {
-		t.Fatalf("checkout %s", s)
+	m := next(t, events)
+	var data map[string]any
+	_ = json.Unmarshal(m.Value, &data)
+	if m.Key != orderID || m.Headers[broker.HeaderType] != domain.EventPaymentSucceeded || data["orderId"] != orderID || data["sessionId"] != id ||
+		data["paymentRef"] != domain.PaymentRefFree || data["amount"] != 0.0 || data["currency"] != "EUR" || data["paidAt"] == nil {
+		t.Fatalf("message %s %v %s", m.Key, m.Headers, m.Value)
 	}
+	publishOrderEvent(t, env, "msg_free_completed", domain.EventOrderCompleted, map[string]any{"orderId": orderID})
+	eventually(t, env, checkoutID, "COMPLETED")
+	quiet(t, env, events, orderID)
 }
 
 func TestPromocodeMaxUsesAreReservedAtomically(t *testing.T) {

@@ -24,15 +24,14 @@ type Catalog interface {
 	EventOfCategory(ctx context.Context, as identity.Principal, categoryID string) (domain.Event, error)
 }
 
-// Registration holds, confirms and releases places through the registration service, on
-// behalf of the principal a browser request is made for. Its refusals are failure categories.
+// Registration holds and releases places through the registration service, on behalf of the
+// principal a browser request is made for. Its refusals are failure categories. Orders are
+// confirmed by the payments checkout publishes (payment.succeeded), never by a call.
 type Registration interface {
 	// Hold creates (or, for a known hold id, returns) a PENDING order holding the places. It is
 	// refused as a conflict (sold out), broken rules, not found or too many requests (a cap on
 	// places held and not paid for).
 	Hold(ctx context.Context, as identity.Principal, r domain.HoldRequest) (domain.Hold, error)
-	// Confirm completes an order; a conflict when its places are gone.
-	Confirm(ctx context.Context, as identity.Principal, orderID, paymentRef string, amount int64) error
 	// ReleaseHold frees the places of the PENDING order made for a hold id, whether or not its
 	// hold's answer arrived; a hold with that id made afterwards is refused. Releasing a hold
 	// id no order was made for is fine.
@@ -257,10 +256,10 @@ type Service struct {
 	payments     Payments
 	log          *slog.Logger
 	opts         Options
-	// hashes remembers the idempotency key and canonical hash of recent session bodies by the
-	// SHA-256 of their bytes (see requestHash).
-	hashes *lru.Cache[[32]byte, bodyHash]
-	// answers remembers succeeded answers by publishable key and body bytes (see Replay).
+	// bodies remembers the idempotency key and canonical hash of recent session bodies by the
+	// SHA-256 of their bytes (see identify).
+	bodies *lru.Cache[[32]byte, bodyID]
+	// answers remembers succeeded answers by publishable key and body bytes (see claim).
 	answers *lru.Cache[replayKey, answer]
 	// refundsDecided wakes this process's refund worker when a refund was decided here.
 	refundsDecided chan struct{}
@@ -268,9 +267,9 @@ type Service struct {
 	delayed delayedCursor
 }
 
-// rememberedHashes bounds Service.hashes (about 200 bytes each) and Service.answers (about
+// rememberedBodies bounds Service.bodies (about 200 bytes each) and Service.answers (about
 // 400 bytes each).
-const rememberedHashes = 10_000
+const rememberedBodies = 10_000
 
 // New returns a Service.
 func New(repo Repository, catalog Catalog, registration Registration, payments Payments, log *slog.Logger, o Options) *Service {
@@ -301,9 +300,9 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	if o.ReconcileLookback == 0 {
 		o.ReconcileLookback = DefaultReconcileLookback
 	}
-	hashes, _ := lru.New[[32]byte, bodyHash](rememberedHashes) // fails only for a size below 1
-	answers, _ := lru.New[replayKey, answer](rememberedHashes)
-	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, hashes: hashes, answers: answers,
+	bodies, _ := lru.New[[32]byte, bodyID](rememberedBodies) // fails only for a size below 1
+	answers, _ := lru.New[replayKey, answer](rememberedBodies)
+	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, bodies: bodies, answers: answers,
 		refundsDecided: make(chan struct{}, 1)}
 }
 

@@ -19,6 +19,8 @@ type store struct {
 	mu        sync.Mutex
 	records   map[string]domain.IdempotencyRecord // by key id and key
 	checkouts map[string]domain.Checkout
+	// recordReads counts the reads of idempotency records.
+	recordReads int
 }
 
 func newStore() *store {
@@ -41,9 +43,17 @@ func (s *store) checkout(id string) domain.Checkout {
 	return s.checkouts[id]
 }
 
+// reads returns how many idempotency records were read.
+func (s *store) reads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.recordReads
+}
+
 func (s *store) Idempotency(_ context.Context, keyID, key string) (domain.IdempotencyRecord, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.recordReads++
 	r, ok := s.records[recordKey(keyID, key)]
 	return r, ok, nil
 }
@@ -163,10 +173,6 @@ func (r *registration) Hold(ctx context.Context, _ identity.Principal, h domain.
 		r.orders[h.HoldID] = id
 	}
 	return domain.Hold{OrderID: id, ExpiresAt: h.ExpiresAt}, nil
-}
-
-func (r *registration) Confirm(context.Context, identity.Principal, string, string, int64) error {
-	return nil
 }
 
 func (r *registration) ReleaseHold(_ context.Context, _ identity.Principal, holdID, _ string) error {

@@ -13,7 +13,9 @@ import (
 // pollMax bounds the wait between two reads of a running idempotency record.
 const pollMax = 50 * time.Millisecond
 
-// claim decides what a session request with an idempotency key does:
+// claim is the one idempotency check of a session request with an idempotency key; it
+// decides what the request does:
+//   - its very bytes answered or replayed here before: replay that answer from memory;
 //   - no record: insert one RUNNING (INSERT … ON CONFLICT DO NOTHING picks the one winner)
 //     and run;
 //   - a record of another body: domain.ErrIdempotencyMismatch (422);
@@ -25,17 +27,20 @@ const pollMax = 50 * time.Millisecond
 //     domain.ErrIdempotencyBusy (409).
 //
 // It returns the record to run under, or the answer to replay.
-func (s *Service) claim(ctx context.Context, keyID, key string, hash []byte) (*domain.IdempotencyRecord, *SessionResult, error) {
+func (s *Service) claim(ctx context.Context, keyID string, b bodyID) (*domain.IdempotencyRecord, *SessionResult, error) {
+	if a, found := s.answers.Get(replayKey{keyID, b.digest}); found && s.clock().Before(a.expires) {
+		return nil, &a.res, nil
+	}
 	deadline := s.opts.Now().Add(s.opts.IdempotencyWait)
 	delay := 2 * time.Millisecond
 	for {
 		now := s.clock()
-		rec, found, err := s.repo.Idempotency(ctx, keyID, key)
+		rec, found, err := s.repo.Idempotency(ctx, keyID, b.key)
 		if err != nil {
 			return nil, nil, fmt.Errorf("idempotency: %w", err)
 		}
 		own := domain.IdempotencyRecord{
-			KeyID: keyID, Key: key, RequestHash: hash, State: domain.IdemRunning, CheckoutID: domain.NewCheckoutID(),
+			KeyID: keyID, Key: b.key, RequestHash: b.hash, State: domain.IdemRunning, CheckoutID: domain.NewCheckoutID(),
 			LockedUntil: now.Add(s.opts.Lease), ExpiresAt: now.Add(s.opts.Retention),
 		}
 		expired := found && !now.Before(rec.ExpiresAt)
@@ -49,13 +54,14 @@ func (s *Service) claim(ctx context.Context, keyID, key string, hash []byte) (*d
 				return &own, nil, nil
 			}
 			continue // another request inserted first: read its record
-		case !expired && !rec.Matches(hash):
+		case !expired && !rec.Matches(b.hash):
 			return nil, nil, domain.ErrIdempotencyMismatch
 		case !expired && rec.State == domain.IdemSucceeded:
 			res, err := storedAnswer(rec)
 			if err != nil {
 				return nil, nil, err
 			}
+			s.remember(keyID, b.digest, res, rec.ExpiresAt)
 			return nil, &res, nil
 		case expired || rec.State == domain.IdemFailed || now.After(rec.LockedUntil):
 			id, ok, err := s.repo.TakeOverIdempotency(ctx, own, own.CheckoutID, now)
@@ -80,28 +86,36 @@ func (s *Service) claim(ctx context.Context, keyID, key string, hash []byte) (*d
 	}
 }
 
-// bodyHash is what a session body says about idempotency: its idempotencyKey and its
-// canonical hash (domain.RequestHash).
-type bodyHash struct {
-	key  string
-	hash []byte
+// bodyID is what a session body says about idempotency: the SHA-256 of its bytes, its
+// idempotencyKey and its canonical hash (domain.RequestHash).
+type bodyID struct {
+	digest [32]byte
+	key    string
+	hash   []byte
 }
 
-// requestHash returns the canonical hash of the body of a request with idempotency key key,
-// and remembers both by the SHA-256 of the body's bytes: a retry usually sends the very same
-// bytes, which Replay then recognises without decoding them (putting a large body, a
-// signature of many points, in canonical form costs far more than hashing its bytes).
-func (s *Service) requestHash(key string, body []byte) ([]byte, error) {
-	raw := sha256.Sum256(body)
-	if m, ok := s.hashes.Get(raw); ok {
-		return m.hash, nil
+// identify reads what a session body says about idempotency: from memory when this process
+// saw its very bytes with an idempotency key before, with nothing decoded (a retry usually
+// sends the very same bytes, and putting a large body, a signature of many points, in
+// canonical form costs far more than hashing its bytes); else by decoding it, returning the
+// purchase too so that it is decoded once.
+func (s *Service) identify(r SessionRequest) (bodyID, *domain.Purchase, error) {
+	digest := sha256.Sum256(r.Body)
+	if b, ok := s.bodies.Get(digest); ok {
+		return b, nil, nil
 	}
-	h, err := domain.RequestHash(body)
+	p, err := r.Decode()
 	if err != nil {
-		return nil, err
+		return bodyID{}, nil, err
 	}
-	s.hashes.Add(raw, bodyHash{key: key, hash: h})
-	return h, nil
+	b := bodyID{digest: digest, key: p.IdempotencyKey}
+	if b.key != "" {
+		if b.hash, err = domain.RequestHash(r.Body); err != nil {
+			return bodyID{}, nil, err
+		}
+		s.bodies.Add(digest, b)
+	}
+	return b, &p, nil
 }
 
 // replayKey names a remembered answer: the publishable key and the SHA-256 of the body's bytes
@@ -116,34 +130,6 @@ type replayKey struct {
 type answer struct {
 	res     SessionResult
 	expires time.Time
-}
-
-// Replay answers a retry of a session request whose first request succeeded with the stored
-// answer, when this process has seen the body's very bytes before (see requestHash): from
-// memory when it answered or replayed it already, else with one read of the record, and
-// nothing decoded. ok is false when it cannot tell (bytes not seen here, a record still
-// running, failed or expired): CreateSession then decides, as for any request.
-func (s *Service) Replay(ctx context.Context, keyID string, body []byte) (res SessionResult, ok bool, err error) {
-	digest := sha256.Sum256(body)
-	if a, found := s.answers.Get(replayKey{keyID, digest}); found && s.clock().Before(a.expires) {
-		return a.res, true, nil
-	}
-	m, seen := s.hashes.Get(digest)
-	if !seen {
-		return SessionResult{}, false, nil
-	}
-	rec, found, err := s.repo.Idempotency(ctx, keyID, m.key)
-	if err != nil {
-		return SessionResult{}, false, fmt.Errorf("idempotency: %w", err)
-	}
-	if !found || rec.State != domain.IdemSucceeded || !rec.Matches(m.hash) || !s.clock().Before(rec.ExpiresAt) {
-		return SessionResult{}, false, nil
-	}
-	if res, err = storedAnswer(rec); err != nil {
-		return SessionResult{}, false, err
-	}
-	s.remember(keyID, digest, res, rec.ExpiresAt)
-	return res, true, nil
 }
 
 // remember keeps the replay of a succeeded answer for its retention.

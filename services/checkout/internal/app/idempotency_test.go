@@ -44,7 +44,7 @@ func (f *fixture) restart(o app.Options) *app.Service {
 }
 
 // purchase is a session request of team with idempotency key key.
-func purchase(t *testing.T, key, team string) app.SessionInput {
+func purchase(t *testing.T, key, team string) app.SessionRequest {
 	p := domain.Purchase{
 		EventID: "evt_1", IdempotencyKey: key, CategoryID: "cat_rx", TeamName: team, TermsAccepted: true,
 		Athletes:       []domain.Athlete{{Fullname: "Ana Ruiz", Email: "ana@example.com", Gender: "F", BirthDate: "1990-04-01"}},
@@ -54,30 +54,42 @@ func purchase(t *testing.T, key, team string) app.SessionInput {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return app.SessionInput{Buyer: buyer, Purchase: p, Body: body}
+	return app.SessionRequest{Buyer: buyer, Body: body, Decode: func() (domain.Purchase, error) { return p, nil }}
 }
 
 // TestAFinishedRequestIsReplayed: the first request with a key runs (one hold, one payment
 // session) and stores its answer; the same request again, in this process or another one,
-// gets that answer and runs nothing.
+// gets that answer and runs nothing, after one check: in this process from memory (no read,
+// nothing decoded), in another with one read of the record.
 func TestAFinishedRequestIsReplayed(t *testing.T) {
 	f := newFixture(app.Options{})
 	in := purchase(t, "key-1", "Team A")
+	decodes := 0
+	decode := in.Decode
+	in.Decode = func() (domain.Purchase, error) { decodes++; return decode() }
 	first, err := f.svc.CreateSession(t.Context(), in)
-	if err != nil || first.Replayed || first.SessionID == "" || first.OrderID == "" {
-		t.Fatalf("first request: %+v %v", first, err)
+	if err != nil || first.Replayed || first.SessionID == "" || first.OrderID == "" || decodes != 1 {
+		t.Fatalf("first request: %+v %v, decoded %d times", first, err, decodes)
 	}
 	if r := f.store.record(buyer.KeyID, "key-1"); r.State != domain.IdemSucceeded || len(r.Response) == 0 {
 		t.Fatalf("record after the first request: %+v", r)
 	}
-	replayed, ok, err := f.svc.Replay(t.Context(), buyer.KeyID, in.Body)
-	if err != nil || !ok || !replayed.Replayed || replayed.SessionID != first.SessionID {
-		t.Fatalf("replay of the same bytes: %+v %v %v", replayed, ok, err)
-	}
-	for name, svc := range map[string]*app.Service{"same instance": f.svc, "restarted": f.restart(app.Options{})} {
-		again, err := svc.CreateSession(t.Context(), in)
+	for _, c := range []struct {
+		name           string
+		svc            *app.Service
+		decodes, reads int
+	}{
+		{"same instance", f.svc, 0, 0},
+		{"restarted", f.restart(app.Options{}), 1, 1},
+	} {
+		decodes = 0
+		reads := f.store.reads()
+		again, err := c.svc.CreateSession(t.Context(), in)
 		if err != nil || !again.Replayed || again.SessionID != first.SessionID || again.SessionURL != first.SessionURL || again.OrderID != first.OrderID {
-			t.Fatalf("%s: %+v %v, want the first answer %+v replayed", name, again, err, first)
+			t.Fatalf("%s: %+v %v, want the first answer %+v replayed", c.name, again, err, first)
+		}
+		if decodes != c.decodes || f.store.reads()-reads != c.reads {
+			t.Fatalf("%s: decoded %d times, read %d records; want %d and %d", c.name, decodes, f.store.reads()-reads, c.decodes, c.reads)
 		}
 	}
 	if holds, _ := f.registration.holds(); holds != 1 || f.payments.opened() != 1 {

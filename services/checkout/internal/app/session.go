@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -16,13 +15,21 @@ import (
 // paymentProviderDown answers a session whose payment provider failed.
 const paymentProviderDown = "the payment provider is unavailable; nothing was charged, retry"
 
-// SessionInput is a checkout session request of a browser.
-type SessionInput struct {
+// SessionRequest is a checkout session request of a browser.
+type SessionRequest struct {
 	// Buyer sends the request; idempotency keys are scoped to its KeyID.
-	Buyer    Buyer
-	Purchase domain.Purchase
+	Buyer Buyer
 	// Body is the request body as sent, hashed to recognise a retry of the same request.
 	Body []byte
+	// Decode reads the purchase from Body. It is not called for a retry of bytes this process
+	// saw before that is answered from its stored answer.
+	Decode func() (domain.Purchase, error)
+}
+
+// sessionInput is a session request whose purchase was decoded.
+type sessionInput struct {
+	Buyer    Buyer
+	Purchase domain.Purchase
 }
 
 // SessionResult is the answer to a session request: where to send the browser.
@@ -36,48 +43,60 @@ type SessionResult struct {
 }
 
 // CreateSession validates and prices the purchase, holds its places through registration
-// and opens a Stripe Checkout Session (or, for a zero total, confirms the order at once).
-// With an idempotency key, the same request again returns the same answer with no second
-// hold or Stripe call (see claim).
-func (s *Service) CreateSession(ctx context.Context, in SessionInput) (res SessionResult, err error) {
+// and opens a Stripe Checkout Session (or, for a zero total, records the checkout paid, which
+// has registration confirm the order). With an idempotency key, the request is checked once
+// (claim): the same request again returns the same answer with no second hold or Stripe call.
+func (s *Service) CreateSession(ctx context.Context, r SessionRequest) (res SessionResult, err error) {
 	defer func() { tagOrder(ctx, res.OrderID) }()
-	key := in.Purchase.IdempotencyKey
-	if key == "" {
-		return s.runSession(ctx, in, domain.NewCheckoutID(), nil)
-	}
-	hash, err := s.requestHash(key, in.Body)
+	b, p, err := s.identify(r)
 	if err != nil {
 		return SessionResult{}, err
 	}
-	c, replay, err := s.claim(ctx, in.Buyer.KeyID, key, hash)
+	if b.key == "" {
+		return s.runSession(ctx, sessionInput{Buyer: r.Buyer, Purchase: *p}, domain.NewCheckoutID(), nil)
+	}
+	c, replay, err := s.claim(ctx, r.Buyer.KeyID, b)
 	if err != nil || replay != nil {
 		if replay != nil {
 			return *replay, nil
 		}
 		return SessionResult{}, err
 	}
-	res, err = s.runSession(ctx, in, c.CheckoutID, c)
+	res, err = s.runClaimed(ctx, r, p, c)
 	var unrecorded *unrecordedError
 	if errors.As(err, &unrecorded) {
-		// The hold (and Stripe session, or confirmation) exist but could not be recorded: the
-		// key stays RUNNING, so once its lease lapses a retry resumes this very checkout.
+		// The hold (and its Stripe session) exist but could not be recorded: the key stays
+		// RUNNING, so once its lease lapses a retry resumes this very checkout.
 		return SessionResult{}, unrecorded.err
 	}
 	if err != nil {
-		if ferr := s.repo.FailIdempotency(context.WithoutCancel(ctx), in.Buyer.KeyID, key, c.CheckoutID); ferr != nil {
+		if ferr := s.repo.FailIdempotency(context.WithoutCancel(ctx), r.Buyer.KeyID, b.key, c.CheckoutID); ferr != nil {
 			s.log.ErrorContext(ctx, "marking an idempotency key failed did not work; its lease will lapse", "checkout_id", c.CheckoutID, "err", ferr)
 		}
 		return SessionResult{}, err
 	}
-	s.remember(in.Buyer.KeyID, sha256.Sum256(in.Body), res, c.ExpiresAt)
+	s.remember(r.Buyer.KeyID, b.digest, res, c.ExpiresAt)
 	return res, nil
+}
+
+// runClaimed runs a request that claimed its idempotency key, decoding its purchase first when
+// identify did not need to (bytes seen before, whose answer is not stored).
+func (s *Service) runClaimed(ctx context.Context, r SessionRequest, p *domain.Purchase, c *domain.IdempotencyRecord) (SessionResult, error) {
+	if p == nil {
+		decoded, err := r.Decode()
+		if err != nil {
+			return SessionResult{}, err
+		}
+		p = &decoded
+	}
+	return s.runSession(ctx, sessionInput{Buyer: r.Buyer, Purchase: *p}, c.CheckoutID, c)
 }
 
 // runSession runs one attempt of a session request with the checkout id given (a new one, or
 // that of an interrupted attempt being resumed). idem is nil without an idempotency key. A
 // promocode is refused unseen while the buyer's address or key is blocked for failing too
 // many, and a code that is unknown or cannot be used counts as a failure (see admitPromocode).
-func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+func (s *Service) runSession(ctx context.Context, in sessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	charged, err := s.admitPromocode(ctx, in.Buyer, in.Purchase.Promocode)
 	if err != nil {
 		return SessionResult{}, err
@@ -88,7 +107,7 @@ func (s *Service) runSession(ctx context.Context, in SessionInput, checkoutID st
 }
 
 // attempt runs the steps of a session request (see runSession).
-func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+func (s *Service) attempt(ctx context.Context, in sessionInput, checkoutID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	p := &in.Purchase
 	ev, err := s.catalog.Event(ctx, in.Buyer.Principal, p.EventID)
 	if err != nil {
@@ -134,7 +153,7 @@ func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID strin
 }
 
 // createCheckout records the attempt and reserves its promocode use atomically.
-func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string, ev *domain.Event, q domain.Quote, promo *domain.Promocode) (domain.Checkout, error) {
+func (s *Service) createCheckout(ctx context.Context, in sessionInput, id string, ev *domain.Event, q domain.Quote, promo *domain.Promocode) (domain.Checkout, error) {
 	now := s.clock()
 	p := &in.Purchase
 	c := domain.Checkout{
@@ -163,7 +182,7 @@ func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string
 // the checkout fails, so nothing is held and nothing was charged: the answer says the payment
 // provider is unavailable (503 with Retry-After), and a retry with the same idempotency key
 // runs again.
-func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.Event, chk domain.Checkout, q domain.Quote, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
+func (s *Service) openPayment(ctx context.Context, in sessionInput, ev *domain.Event, chk domain.Checkout, q domain.Quote, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	p := &in.Purchase
 	session, err := s.payments.CreateSession(ctx, domain.PaymentRequest{
 		CheckoutID: chk.ID, OrderID: orderID, EventID: ev.ID, OrganizerID: ev.OrganizerID, Currency: q.Currency,
@@ -178,26 +197,26 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 	}
 	exp := session.ExpiresAt
 	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp}
-	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) { c.Opened(session, s.clock()) })
+	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) []domain.Message {
+		c.Opened(session, s.clock())
+		return nil
+	})
 }
 
-// confirmFree confirms a zero-total order at once, without Stripe.
-func (s *Service) confirmFree(ctx context.Context, in SessionInput, checkoutID, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
-	if err := s.registration.Confirm(ctx, in.Buyer.Principal, orderID, domain.PaymentRefFree, 0); err != nil {
-		s.fail(ctx, in.Buyer.Principal, checkoutID, true)
-		if errors.Is(err, fault.ErrConflict) {
-			return SessionResult{}, fault.NewConflict("no place is left in the chosen category").WithCode(domain.CodeQuotaExhausted)
-		}
-		return SessionResult{}, fmt.Errorf("session: confirm: %w", err)
-	}
+// confirmFree completes a zero-total checkout without Stripe: its answer and its
+// payment.succeeded of amount 0 are recorded in one transaction, and registration confirms
+// the order from that event, as it confirms a paid one.
+func (s *Service) confirmFree(ctx context.Context, in sessionInput, checkoutID, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	id := domain.NewFreeSessionID()
 	res := SessionResult{SessionID: id, SessionURL: domain.AppendQuery(in.Purchase.SuccessURL, "session_id="+id), OrderID: orderID}
-	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) { c.CompletedFree(res.SessionID, res.SessionURL, s.clock()) })
+	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) []domain.Message {
+		return c.PaidFree(res.SessionID, res.SessionURL, s.clock())
+	})
 }
 
-// finish records the checkout's new state and, with an idempotency key, the answer, in one
-// transaction.
-func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResult, idem *domain.IdempotencyRecord, change func(*domain.Checkout)) (SessionResult, error) {
+// finish records the checkout's new state, the messages change returns and, with an
+// idempotency key, the answer, in one transaction.
+func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResult, idem *domain.IdempotencyRecord, change func(*domain.Checkout) []domain.Message) (SessionResult, error) {
 	u := Update{Ref: CheckoutRef{ID: checkoutID}}
 	if idem != nil {
 		body, err := json.Marshal(res)
@@ -207,16 +226,16 @@ func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResu
 		u.Idempotency = &IdempotencyOutcome{KeyID: idem.KeyID, Key: idem.Key, CheckoutID: checkoutID, Response: body}
 	}
 	if _, _, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
-		change(c)
-		return nil, nil
+		return change(c), nil
 	}); err != nil {
 		return SessionResult{}, &unrecordedError{err: fmt.Errorf("session: record: %w", err)}
 	}
 	return res, nil
 }
 
-// unrecordedError is a failure to record the outcome of side effects that happened (a hold
-// with its Stripe session, or a confirmed order): the attempt must be resumed, not redone.
+// unrecordedError is a failure to record the outcome of side effects that happened (a hold,
+// with its Stripe session when there is a total to pay): the attempt must be resumed, not
+// redone.
 type unrecordedError struct{ err error }
 
 func (e *unrecordedError) Error() string { return e.err.Error() }

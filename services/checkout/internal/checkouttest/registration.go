@@ -34,17 +34,17 @@ type Order struct {
 // against registration's internal contract (services/registration/contracts).
 type Registration struct {
 	URL string
-	// Holds counts orders created; HoldCalls every hold request; Confirms and Releases their calls.
-	Holds, HoldCalls, Confirms, Releases atomic.Int64
-	mu                                   sync.Mutex
-	orders                               map[string]*Order // by order id
-	byHold                               map[string]*Order
-	released                             map[string]bool // hold ids released by id
-	quota                                map[string]int  // places left per category; absent: unlimited
-	refuse                               *refusal
-	loseNext                             bool
-	verifier                             *identity.Verifier
-	t                                    testing.TB
+	// Holds counts orders created; HoldCalls every hold request; Releases its calls.
+	Holds, HoldCalls, Releases atomic.Int64
+	mu                         sync.Mutex
+	orders                     map[string]*Order // by order id
+	byHold                     map[string]*Order
+	released                   map[string]bool // hold ids released by id
+	quota                      map[string]int  // places left per category; absent: unlimited
+	refuse                     *refusal
+	loseNext                   bool
+	verifier                   *identity.Verifier
+	t                          testing.TB
 }
 
 // registrationAPI is registration's internal contract.
@@ -55,7 +55,6 @@ func NewRegistration(t testing.TB, v *identity.Verifier) *Registration {
 	g := &Registration{orders: map[string]*Order{}, byHold: map[string]*Order{}, released: map[string]bool{}, quota: map[string]int{}, verifier: v, t: t}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /internal/holds", g.hold)
-	mux.HandleFunc("POST /internal/holds/{id}/confirm", g.confirm)
 	mux.HandleFunc("POST /internal/holds/release", g.release)
 	srv := httptest.NewServer(g.checked(mux))
 	t.Cleanup(srv.Close)
@@ -196,16 +195,6 @@ func (o *Order) answer() map[string]any {
 	return map[string]any{"orderId": o.ID, "status": o.Status, "expiresAt": o.Body["expiresAt"], "registrations": regs}
 }
 
-func (g *Registration) confirm(w http.ResponseWriter, r *http.Request) {
-	g.Confirms.Add(1)
-	g.transition(w, r, func(o *Order) (int, any) {
-		if o.Status == "PENDING" {
-			o.Status = "COMPLETED"
-		}
-		return http.StatusOK, o.answer()
-	})
-}
-
 // release releases a hold by its hold id, as registration does: the order made for it, if
 // any, is cancelled and its places given back, and the id is remembered so a hold with it is
 // refused afterwards.
@@ -244,22 +233,6 @@ func (g *Registration) release(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"holdId": body.HoldID, "orderId": o.ID, "status": o.Status, "reason": body.Reason})
-}
-
-func (g *Registration) transition(w http.ResponseWriter, r *http.Request, fn func(*Order) (int, any)) {
-	p, ok := principal(w, r, g.verifier)
-	if !ok {
-		return
-	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	o, ok := g.orders[r.PathValue("id")]
-	if !ok || o.Organizer != p.OrganizerID {
-		writeError(w, http.StatusNotFound, "order not found")
-		return
-	}
-	status, body := fn(o)
-	writeJSON(w, status, body)
 }
 
 // checked checks each request checkout sends and each answer the double gives against

@@ -18,9 +18,10 @@ const (
 	StateOpen State = "OPEN"
 	// StateProcessing: completed with a delayed payment method, awaiting its outcome.
 	StateProcessing State = "PROCESSING"
-	// StatePaid: Stripe collected the money; registration is confirming the order.
+	// StatePaid: Stripe collected the money, or there was nothing to pay (a zero total);
+	// registration is confirming the order (payment.succeeded).
 	StatePaid State = "PAID"
-	// StateCompleted: registration confirmed the order (or a zero total confirmed at once).
+	// StateCompleted: registration confirmed the order (order.completed).
 	StateCompleted State = "COMPLETED"
 	// StateExpired: the Stripe session expired unpaid; the hold is being released.
 	StateExpired State = "EXPIRED"
@@ -135,13 +136,21 @@ func (c *Checkout) Opened(s PaymentSession, now time.Time) {
 	}
 }
 
-// CompletedFree records a zero-total checkout that registration confirmed at once.
-func (c *Checkout) CompletedFree(sessionID, sessionURL string, now time.Time) {
+// PaidFree records a zero-total checkout as paid, under the session id and URL checkout made
+// for it (no payment provider takes part), and returns its payment.succeeded of amount 0:
+// registration confirms the order from it as from any payment. A checkout paid or beyond
+// already is left as it is.
+func (c *Checkout) PaidFree(sessionID, sessionURL string, now time.Time) []Message {
+	if c.PaidOrBeyond() || c.OrderID == "" {
+		return nil
+	}
 	c.SessionID, c.SessionURL = sessionID, sessionURL
 	zero := int64(0)
-	c.AmountPaid = &zero
-	c.PaidAt, c.CompletedAt = &now, &now
-	c.set(StateCompleted, now)
+	c.AmountPaid, c.PaidAt = &zero, &now
+	c.set(StatePaid, now)
+	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentSucceeded, Data: PaymentSucceeded{
+		OrderID: c.OrderID, SessionID: sessionID, PaymentRef: PaymentRefFree, Amount: 0, Currency: c.Currency, PaidAt: now,
+	}}}
 }
 
 // Failed records that the session could not be created; the promocode use is given back.

@@ -240,6 +240,25 @@ func TestOutcomesAlreadyApplied(t *testing.T) {
 	}
 }
 
+// TestZeroTotalIsPaidOnce: a held zero-total checkout is PAID with a payment.succeeded of
+// amount 0 and reference "free", keeping its promocode use; recording it again publishes
+// nothing more.
+func TestZeroTotalIsPaidOnce(t *testing.T) {
+	c := checkout(domain.StateHeld)
+	c.Total, c.SessionID = 0, ""
+	msgs := c.PaidFree("free_1", "https://a.example/ok?session_id=free_1", now)
+	want := domain.PaymentSucceeded{OrderID: "ord_1", SessionID: "free_1", PaymentRef: domain.PaymentRefFree, Amount: 0, Currency: "EUR", PaidAt: now}
+	if len(msgs) != 1 || msgs[0].Type != domain.EventPaymentSucceeded || msgs[0].Topic != domain.PaymentsTopic || msgs[0].Key != "ord_1" || msgs[0].Data != want {
+		t.Fatalf("messages %+v", msgs)
+	}
+	if c.State != domain.StatePaid || c.AmountPaid == nil || *c.AmountPaid != 0 || c.SessionID != "free_1" || !c.HoldsPromocodeUse(now) {
+		t.Fatalf("checkout %+v", c)
+	}
+	if again := c.PaidFree("free_2", "https://a.example/ok?session_id=free_2", now); again != nil || c.SessionID != "free_1" {
+		t.Fatalf("paid again: %+v, session %s", again, c.SessionID)
+	}
+}
+
 func TestOrderTransitions(t *testing.T) {
 	for _, c := range []struct {
 		from    domain.State

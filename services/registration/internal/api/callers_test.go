@@ -11,7 +11,7 @@ import (
 // TestHoldRoutesAcceptOnlyCheckoutForItsOrganizer sends the internal hold routes tokens that a
 // trusted service signed but that they must refuse: the gateway's and registration's own (only
 // checkout holds places), checkout's token for another service, and checkout's token naming no
-// organizer, which would otherwise confirm or release any organizer's order. Checkout's token
+// organizer, which would otherwise release any organizer's order. Checkout's token
 // for another organizer finds nothing of this one's.
 func TestHoldRoutesAcceptOnlyCheckoutForItsOrganizer(t *testing.T) {
 	env := start(t, regtest.Options{})
@@ -28,7 +28,6 @@ func TestHoldRoutesAcceptOnlyCheckoutForItsOrganizer(t *testing.T) {
 		body map[string]any
 	}{
 		{"/internal/holds", holdBody("callers-2", time.Now().Add(time.Hour), holdReg("Bea"))},
-		{"/internal/holds/" + order + "/confirm", map[string]any{"paymentRef": "pi_1", "amountPaid": 6500}},
 		{"/internal/holds/" + order + "/release", map[string]any{"reason": "CANCELLED"}},
 	}
 	service := identity.Principal{KeyID: "checkout", KeyType: identity.Service}
@@ -52,12 +51,11 @@ func TestHoldRoutesAcceptOnlyCheckoutForItsOrganizer(t *testing.T) {
 	other := buyer
 	other.OrganizerID, other.KeyID = orgB, "key_pk_"+orgB
 	checkoutB := env.Issuers.Token(t, identity.Checkout, identity.Registration, other)
-	wantError(t, env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_1", "amountPaid": 6500}, checkoutB), 404, "not found")
 	wantError(t, env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "CANCELLED"}, checkoutB), 404, "not found")
 	if s := orderStatus(t, env, order); s != "PENDING" {
 		t.Fatalf("the refused calls left the order %s", s)
 	}
-	if c := env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_1", "amountPaid": 6500}, checkoutA); c.Status != 200 {
-		t.Fatalf("checkout's confirmation for the organizer: %d %s", c.Status, c.Raw)
+	if c := env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "CANCELLED"}, checkoutA); c.Status != 200 {
+		t.Fatalf("checkout's release for the organizer: %d %s", c.Status, c.Raw)
 	}
 }

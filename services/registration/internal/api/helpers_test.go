@@ -1,11 +1,14 @@
 package api_test
 
 import (
+	"crypto/rand"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/registration/internal/app"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
 )
 
@@ -23,6 +26,16 @@ func start(t testing.TB, o regtest.Options) *regtest.Env {
 	env.Catalog.Put(regtest.Event(evtA, orgA))
 	env.Catalog.Put(regtest.Event(evtB, orgB))
 	return env
+}
+
+// pay applies checkout's payment.succeeded of an order, in a message of its own, as the
+// payments consumer does: the one way an order is confirmed. Safe from several goroutines.
+func pay(t testing.TB, env *regtest.Env, orderID, paymentRef string, amount int64) {
+	t.Helper()
+	p := app.Payment{MessageID: "msg_" + rand.Text(), Type: domain.EventPaymentSucceeded, OrderID: orderID, PaymentRef: paymentRef, Amount: &amount}
+	if err := env.Service.ApplyPayment(t.Context(), p); err != nil {
+		t.Errorf("payment of %s: %v", orderID, err)
+	}
 }
 
 func athlete(name, gender, birth string) map[string]any {

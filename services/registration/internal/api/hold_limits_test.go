@@ -118,8 +118,8 @@ func TestANewHoldReleasesTheEmailsOldestHolds(t *testing.T) {
 		t.Fatalf("a hold in another event: %d %s", r.Status, r.Raw)
 	}
 	// A paid order holds confirmed places, not unpaid ones: the next hold releases nothing.
-	if c := env.Do(t, "POST", "/internal/holds/"+orders[1]+"/confirm", map[string]any{"paymentRef": "pi_1", "amountPaid": 6500}, tok); c.Status != 200 {
-		t.Fatalf("confirm: %d %s", c.Status, c.Raw)
+	if pay(t, env, orders[1], "pi_1", 6500); orderStatus(t, env, orders[1]) != "COMPLETED" {
+		t.Fatalf("paid order %s", orderStatus(t, env, orders[1]))
 	}
 	if r := env.Do(t, "POST", "/internal/holds", cappedHold("e-paid", 11, "team.buyer@example.com", "203.0.113.9", exp), tok); r.Status != 201 ||
 		orderStatus(t, env, orders[2]) != "PENDING" {
@@ -165,8 +165,9 @@ func TestNobodyCanLockAPurchaserEmailOut(t *testing.T) {
 	if err := json.Unmarshal(m.Value, &data); err != nil || data["reason"] != "CANCELLED" {
 		t.Fatalf("released event %s", m.Value)
 	}
-	if c := env.Do(t, "POST", "/internal/holds/"+victim.Body["orderId"].(string)+"/confirm", map[string]any{"paymentRef": "pi_v", "amountPaid": 13000}, tok); c.Status != 200 {
-		t.Fatalf("the victim pays: %d %s", c.Status, c.Raw)
+	v := victim.Body["orderId"].(string)
+	if pay(t, env, v, "pi_v", 13000); orderStatus(t, env, v) != "COMPLETED" {
+		t.Fatalf("the victim paid: order %s", orderStatus(t, env, v))
 	}
 }
 

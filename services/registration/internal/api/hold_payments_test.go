@@ -73,6 +73,9 @@ func TestPaymentsConsumer(t *testing.T) {
 	tok := env.Browser(t, orgA)
 	o1 := env.Do(t, "POST", "/internal/holds", holdBody("p-1", time.Now().Add(time.Hour), holdReg("Ana")), tok).Body["orderId"].(string)
 	o2 := env.Do(t, "POST", "/internal/holds", holdBody("p-2", time.Now().Add(time.Hour), holdReg("Bea")), tok).Body["orderId"].(string)
+	free := holdBody("p-3", time.Now().Add(time.Hour), holdReg("Cid"))
+	free["amount"] = 0
+	o3 := env.Do(t, "POST", "/internal/holds", free, tok).Body["orderId"].(string)
 	w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})
 	defer w.Close()
 	msg := func(id, typ, order string, data map[string]any) broker.Message {
@@ -82,51 +85,31 @@ func TestPaymentsConsumer(t *testing.T) {
 	}
 	succeeded := msg("m1", domain.EventPaymentSucceeded, o1, map[string]any{"sessionId": "cs_1", "paymentRef": "pi_1", "amount": 6500, "currency": "EUR", "paidAt": time.Now()})
 	failed := msg("m2", domain.EventPaymentFailed, o2, map[string]any{"sessionId": "cs_2", "reason": "EXPIRED"})
+	// An order with nothing to pay is confirmed by the same event, of amount 0.
+	nothingToPay := msg("m5", domain.EventPaymentSucceeded, o3, map[string]any{"sessionId": "free_1", "paymentRef": "free", "amount": 0, "currency": "EUR", "paidAt": time.Now()})
 	// Duplicates, and a failure or a refund arriving after the success for the same order, are
 	// harmless: checkout refunds only orders that found no place.
 	lateFail := msg("m3", domain.EventPaymentFailed, o1, map[string]any{"sessionId": "cs_1", "reason": "FAILED"})
 	strayRefund := msg("m4", domain.EventPaymentRefunded, o1, map[string]any{"sessionId": "cs_1", "refundId": "re_1", "amount": 6500, "currency": "EUR"})
-	if err := w.Publish(t.Context(), succeeded, succeeded, failed, lateFail, strayRefund, failed); err != nil {
+	if err := w.Publish(t.Context(), succeeded, succeeded, failed, lateFail, strayRefund, failed, nothingToPay); err != nil {
 		t.Fatal(err)
 	}
 	// Every message is processed once its id is in the inbox (duplicates change nothing).
 	testkit.Eventually(t, 30*time.Second, func() string {
 		var n int
 		_ = env.Pool.QueryRow(t.Context(), `SELECT count(*) FROM inbox WHERE consumer = 'registration-payments'`).Scan(&n)
-		return unless(n == 4, fmt.Sprintf("%d of 4 payment messages processed", n))
+		return unless(n == 5, fmt.Sprintf("%d of 5 payment messages processed", n))
 	})
-	if s1, s2 := orderStatus(t, env, o1), orderStatus(t, env, o2); s1 != "COMPLETED" || s2 != "CANCELLED" {
-		t.Fatalf("orders %s %s", s1, s2)
+	if s1, s2, s3 := orderStatus(t, env, o1), orderStatus(t, env, o2), orderStatus(t, env, o3); s1 != "COMPLETED" || s2 != "CANCELLED" || s3 != "COMPLETED" {
+		t.Fatalf("orders %s %s %s", s1, s2, s3)
 	}
-	if c, h := places(t, env, "cat_rx"); c != 1 || h != 0 {
+	var ref string
+	var paid int64
+	if err := env.Pool.QueryRow(t.Context(), `SELECT payment_ref, amount_paid FROM orders WHERE id = $1`, o3).Scan(&ref, &paid); err != nil || ref != "free" || paid != 0 {
+		t.Fatalf("free order paid %d by %q (%v)", paid, ref, err)
+	}
+	if c, h := places(t, env, "cat_rx"); c != 2 || h != 0 {
 		t.Fatalf("places %d/%d", c, h)
-	}
-}
-
-func TestLatePaymentWithoutPlaceIsUnfulfillable(t *testing.T) {
-	env := start(t, regtest.Options{Kafka: true})
-	e := regtest.Event(evtA, orgA)
-	e.Categories[0].Quota = intp(1)
-	env.Catalog.Put(e)
-	tok := env.Browser(t, orgA)
-	r := env.Do(t, "POST", "/internal/holds", holdBody("h-1", time.Now().Add(time.Minute), holdReg("Ana")), tok)
-	order := r.Body["orderId"].(string)
-	env.Do(t, "POST", "/internal/holds/"+order+"/release", map[string]any{"reason": "EXPIRED"}, tok)
-	create(t, env, createBody("Bea")) // takes the last place
-	c := env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_9"}, tok)
-	if c.Status != 409 || c.Body["code"] != "quota_exhausted" || c.Body["statusCode"].(float64) != 409 {
-		t.Fatalf("late confirm without place: %d %s", c.Status, c.Raw)
-	}
-	if s := orderStatus(t, env, order); s != "FAILED" {
-		t.Fatalf("order %s", s)
-	}
-	got := consume(t, env, domain.OrdersTopic, func(m broker.Message) bool {
-		return m.Headers[broker.HeaderType] == domain.EventOrderUnfulfilled
-	})
-	var data map[string]any
-	_ = json.Unmarshal(got.Value, &data)
-	if got.Key != order || data["reason"] != "NO_PLACE_LEFT" || data["paymentRef"] != "pi_9" {
-		t.Fatalf("unfulfillable event %s %s", got.Key, got.Value)
 	}
 }
 
@@ -155,8 +138,10 @@ func TestLatePaymentThroughTheConsumer(t *testing.T) {
 	m := consume(t, env, domain.OrdersTopic, func(m broker.Message) bool {
 		return m.Headers[broker.HeaderType] == domain.EventOrderUnfulfilled
 	})
-	if m.Key != order || orderStatus(t, env, order) != "FAILED" {
-		t.Fatalf("unfulfillable event for %s, order %s", m.Key, orderStatus(t, env, order))
+	var data map[string]any
+	_ = json.Unmarshal(m.Value, &data)
+	if m.Key != order || data["reason"] != "NO_PLACE_LEFT" || data["paymentRef"] != "pi_late" || orderStatus(t, env, order) != "FAILED" {
+		t.Fatalf("unfulfillable event %s %s, order %s", m.Key, m.Value, orderStatus(t, env, order))
 	}
 	if c, h := places(t, env, "cat_rx"); c != 1 || h != 0 {
 		t.Fatalf("ledger %d/%d", c, h)

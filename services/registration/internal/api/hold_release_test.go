@@ -147,8 +147,8 @@ func TestHoldReleasedBeforeItArrivesIsRefused(t *testing.T) {
 	}
 	// A paid order is not released; a request without a hold id or a reason is refused.
 	order := held.Body["orderId"].(string)
-	if c := env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_1"}, tok); c.Status != 200 {
-		t.Fatalf("confirm: %d %s", c.Status, c.Raw)
+	if pay(t, env, order, "pi_1", 6500); orderStatus(t, env, order) != "COMPLETED" {
+		t.Fatalf("paid order %s", orderStatus(t, env, order))
 	}
 	wantError(t, releaseByID(t, env, tok, "mine-1"), 409, "COMPLETED")
 	wantError(t, env.Do(t, "POST", "/internal/holds/release", map[string]any{"reason": "CANCELLED"}, tok), 400, "holdId is required")

@@ -62,10 +62,10 @@ func TestHoldConfirmRelease(t *testing.T) {
 	wantError(t, env.Do(t, "POST", "/internal/holds", holdBody("idem-2", exp, young), tok), 422, "registrations[0].athletes[0].birthDate: athlete is 12")
 	wantError(t, env.Do(t, "POST", "/internal/holds", map[string]any{"eventId": evtA}, tok), 400, "holdId is required", "registrations must have at least 1 item")
 
-	for range 2 {
-		c := env.Do(t, "POST", "/internal/holds/"+order+"/confirm", map[string]any{"paymentRef": "pi_1", "amountPaid": 6500}, tok)
-		if c.Status != 200 || c.Body["status"] != "COMPLETED" {
-			t.Fatalf("confirm: %d %s", c.Status, c.Raw)
+	for range 2 { // two messages of one payment: the second changes nothing
+		pay(t, env, order, "pi_1", 6500)
+		if s := orderStatus(t, env, order); s != "COMPLETED" {
+			t.Fatalf("paid order %s", s)
 		}
 	}
 	if c, h := places(t, env, "cat_rx"); c != 2 || h != 0 {
@@ -93,9 +93,8 @@ func TestHoldConfirmRelease(t *testing.T) {
 		t.Fatalf("failed order search %s", s.Raw)
 	}
 	// A late payment takes the place again when one is left.
-	late := env.Do(t, "POST", "/internal/holds/"+o3+"/confirm", map[string]any{"paymentRef": "pi_3"}, tok)
-	if late.Status != 200 || late.Body["status"] != "COMPLETED" {
-		t.Fatalf("late confirm: %d %s", late.Status, late.Raw)
+	if pay(t, env, o3, "pi_3", 6500); orderStatus(t, env, o3) != "COMPLETED" {
+		t.Fatalf("late payment: order %s", orderStatus(t, env, o3))
 	}
 	if c, _ := places(t, env, "cat_rx"); c != 3 {
 		t.Fatalf("confirmed %d after the late payment", c)
@@ -184,8 +183,8 @@ func TestClientNetworkIsKeptWhileTheHoldIsUnpaid(t *testing.T) {
 	}
 	paid, released, expired, unpaid := hold("paid", now.Add(time.Hour)), hold("released", now.Add(time.Hour)),
 		hold("expired", now.Add(time.Minute)), hold("unpaid", now.Add(time.Hour))
-	if r := env.Do(t, "POST", "/internal/holds/"+paid+"/confirm", map[string]any{"paymentRef": "pi_1"}, tok); r.Status != 200 {
-		t.Fatalf("confirm: %d %s", r.Status, r.Raw)
+	if pay(t, env, paid, "pi_1", 6500); orderStatus(t, env, paid) != "COMPLETED" {
+		t.Fatalf("paid order %s", orderStatus(t, env, paid))
 	}
 	if r := env.Do(t, "POST", "/internal/holds/"+released+"/release", map[string]any{"reason": "CANCELLED"}, tok); r.Status != 200 {
 		t.Fatalf("release: %d %s", r.Status, r.Raw)

@@ -1,12 +1,10 @@
 package api
 
 import (
-	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v2"
 
-	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/app"
@@ -97,29 +95,6 @@ func (h handlers) createHold(c *fiber.Ctx) error {
 		status = fiber.StatusOK
 	}
 	return c.Status(status).JSON(newHoldView(hold.Order, hold.Registrations))
-}
-
-type confirmBody struct {
-	PaymentRef string `json:"paymentRef"`
-	AmountPaid *int64 `json:"amountPaid"`
-}
-
-func (h handlers) confirmHold(c *fiber.Ctx) error {
-	var b confirmBody
-	if err := httpserver.DecodeJSON(c, &b); err != nil {
-		return err
-	}
-	o, regs, err := h.svc.ConfirmHold(c.UserContext(), identity.From(c).OrganizerID, param(c, "orderId"), b.PaymentRef, b.AmountPaid)
-	if f, ok := fault.Of(err); ok && f.Code == domain.CodeQuotaExhausted {
-		return c.Status(fiber.StatusConflict).JSON(fiber.Map{
-			"statusCode": fiber.StatusConflict, "error": "Conflict", "message": strings.Join(f.Problems, "; "),
-			"code": f.Code, "orderId": o.ID, "status": o.Status, "requestId": httpserver.RequestID(c),
-		})
-	}
-	if err != nil {
-		return err
-	}
-	return c.JSON(newHoldView(o, regs))
 }
 
 type releaseBody struct {

@@ -180,7 +180,6 @@ func TestAnotherOrganizersIdsAreNotFound(t *testing.T) {
 	wantError(t, env.Do(t, "DELETE", "/external/v1/organizer/registrations/tkt_unknown", nil, env.Secret(t, orgA)), 404, "ticket tkt_unknown not found")
 	// The internal hold API is scoped the same way.
 	svc := env.Browser(t, orgB)
-	wantError(t, env.Do(t, "POST", "/internal/holds/"+reg["orderId"].(string)+"/confirm", map[string]any{"paymentRef": "pi_1"}, svc), 404, "not found")
 	wantError(t, env.Do(t, "POST", "/internal/holds/"+reg["orderId"].(string)+"/release", map[string]any{"reason": "EXPIRED"}, svc), 404, "not found")
 }
 

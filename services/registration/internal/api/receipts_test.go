@@ -21,13 +21,13 @@ func TestReceipts(t *testing.T) {
 	tok := env.Browser(t, orgA)
 	o := env.Do(t, "POST", "/internal/holds", map[string]any{"holdId": "r-1", "eventId": evtA, "expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339),
 		"currency": "EUR", "amount": 6500, "purchaserEmail": "ana@example.com", "purchaserName": "Ana", "registrations": []any{holdReg("Guest")}}, tok).Body["orderId"].(string)
-	env.Do(t, "POST", "/internal/holds/"+o+"/confirm", map[string]any{"paymentRef": "pi_1"}, tok)
+	pay(t, env, o, "pi_1", 6500)
 	// Bea bought a place for Carla too: Carla's contact finds that order's receipt.
 	carla := holdReg("Carla")
 	carla["guestEmail"], carla["guestName"] = "carla@example.com", "Carla"
 	guestOrder := env.Do(t, "POST", "/internal/holds", map[string]any{"holdId": "r-3", "eventId": evtA, "expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339),
 		"currency": "EUR", "amount": 13000, "purchaserEmail": "bea@example.com", "purchaserName": "Bea", "registrations": []any{holdReg("Bea"), carla}}, tok).Body["orderId"].(string)
-	env.Do(t, "POST", "/internal/holds/"+guestOrder+"/confirm", map[string]any{"paymentRef": "pi_3"}, tok)
+	pay(t, env, guestOrder, "pi_3", 13000)
 	env.Do(t, "POST", "/internal/holds", map[string]any{"holdId": "r-2", "eventId": evtA, "expiresAt": time.Now().Add(time.Hour).Format(time.RFC3339),
 		"currency": "EUR", "amount": 6500, "purchaserEmail": "ana@example.com", "purchaserName": "Ana", "registrations": []any{holdReg("Later")}}, tok)
 

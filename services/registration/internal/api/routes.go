@@ -44,6 +44,5 @@ func Register(app *fiber.App, d Deps) {
 		identity.RequireOrganizer)
 	holds.Post("", h.createHold)
 	holds.Post("/release", h.releaseHoldByID)
-	holds.Post("/:orderId/confirm", h.confirmHold)
 	holds.Post("/:orderId/release", h.releaseHold)
 }

@@ -45,10 +45,10 @@ type Repository interface {
 	DeleteRegistration(ctx context.Context, organizerID, ticketID string, now time.Time) (domain.DeleteResult, error)
 	// Search returns a page of ticket rows and the number of matching tickets.
 	Search(ctx context.Context, organizerID string, q domain.SearchQuery) ([]domain.SearchRow, int, error)
-	// ConfirmOrder confirms a PENDING order (or, after its hold lapsed, takes its places again
-	// when the quota allows; otherwise it becomes FAILED with an unfulfillable event and a
-	// conflict is returned alongside the order).
-	ConfirmOrder(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
+	// ConfirmOrder confirms a PENDING order after its payment (or, after its hold lapsed, takes
+	// its places again when the quota allows; otherwise it becomes FAILED with an
+	// unfulfillable event and a conflict is returned alongside the order).
+	ConfirmOrder(ctx context.Context, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
 	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
 	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
 	// ReleaseHoldByID records that the organizer's hold id is released, so a hold with it

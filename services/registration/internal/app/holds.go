@@ -138,15 +138,6 @@ func problemsOf(err error) []string {
 	return nil
 }
 
-// ConfirmHold confirms a held order after payment (idempotent).
-func (s *Service) ConfirmHold(ctx context.Context, organizerID, orderID, paymentRef string, amountPaid *int64) (domain.Order, []domain.Registration, error) {
-	o, regs, err := s.repo.ConfirmOrder(ctx, organizerID, orderID, paymentRef, amountPaid, s.clock())
-	if err != nil {
-		return o, regs, fmt.Errorf("confirm hold: %w", err)
-	}
-	return o, regs, nil
-}
-
 // SweepExpired releases up to limit holds whose expiry passed, reason EXPIRED, and returns
 // how many it released.
 func (s *Service) SweepExpired(ctx context.Context, limit int) (int, error) {
@@ -186,7 +177,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 	_, err := s.repo.Once(ctx, domain.PaymentsConsumerGroup, p.MessageID, func(r Repository) error {
 		switch p.Type {
 		case domain.EventPaymentSucceeded:
-			_, _, err := r.ConfirmOrder(ctx, "", p.OrderID, p.PaymentRef, p.Amount, s.clock())
+			_, _, err := r.ConfirmOrder(ctx, p.OrderID, p.PaymentRef, p.Amount, s.clock())
 			if isConflict(err) || isNotFound(err) {
 				return nil
 			}

@@ -1,4 +1,4 @@
-// Package registration holds, confirms and releases places through the registration
+// Package registration holds and releases places through the registration
 // service's internal API (services/registration/contracts) through libs/peer, on behalf
 // of the principal of the browser request being served. Registration's refusals come back as
 // libs/peer answers them: 404, 409, 422 and 429 keep their category, registration down is
@@ -8,7 +8,6 @@ package registration
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"time"
 
 	"github.com/podiumhq/podium/libs/identity"
@@ -76,12 +75,6 @@ func (c *Client) Hold(ctx context.Context, as identity.Principal, r domain.HoldR
 		return domain.Hold{}, err
 	}
 	return domain.Hold{OrderID: ans.OrderID, ExpiresAt: ans.ExpiresAt}, nil
-}
-
-// Confirm posts /internal/holds/{orderId}/confirm; 409 means the order's places are gone.
-func (c *Client) Confirm(ctx context.Context, as identity.Principal, orderID, paymentRef string, amount int64) error {
-	body := map[string]any{"paymentRef": paymentRef, "amountPaid": amount}
-	return c.peer.Do(ctx, as, http.MethodPost, "/internal/holds/"+url.PathEscape(orderID)+"/confirm", body, nil)
 }
 
 // ReleaseHold posts /internal/holds/release with the hold id: registration releases the

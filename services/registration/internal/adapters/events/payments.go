@@ -1,6 +1,6 @@
 // Package events consumes checkout's payment events (checkout.payments.v1) and applies them:
-// a succeeded payment confirms its order, a failed one releases it, a refunded one marks it
-// REFUNDED. Each message is applied once (inbox by ce_id); the transitions themselves are
+// a succeeded payment confirms its order (the one way an order is confirmed; a free order's
+// payment has amount 0), a failed one releases it, a refunded one marks it REFUNDED. Each message is applied once (inbox by ce_id); the transitions themselves are
 // idempotent, so duplicates, replays and any arrival order are harmless.
 package events
 
