@@ -29,7 +29,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Name: "auth", Config: cfg, Base: cfg.Base, Log: log,
 		Postgres: &cfg.Postgres, DBMaxConns: defaultDBMaxConns,
 		Kafka: &cfg.Kafka, Topics: []string{domain.KeysTopic}, Relay: true,
-		HTTP:  httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
+		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(ctx context.Context, r *service.Resources) (service.Parts, error) {
 			keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
 			if err != nil {

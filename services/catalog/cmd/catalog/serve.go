@@ -29,7 +29,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Name: "catalog", Config: cfg, Base: cfg.Base, Log: log,
 		Postgres: &cfg.Postgres, DBMaxConns: 10,
 		Kafka: &cfg.Kafka, Topics: []string{domain.EventsTopic, domain.PlacesTopic}, Relay: true,
-		HTTP:  httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
+		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {
 			keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
 			if err != nil {

@@ -34,7 +34,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Name: "checkout", Config: cfg, Base: cfg.Base, Log: log,
 		Postgres: &cfg.Postgres, DBMaxConns: 20,
 		Kafka: &cfg.Kafka, Topics: []string{domain.PaymentsTopic, domain.OrdersTopic}, Relay: true,
-		HTTP:  httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
+		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {
 			svc, verifier, err := build(cfg, r, log)
 			if err != nil {
