@@ -29,7 +29,7 @@ func (s *Service) claim(ctx context.Context, keyID, key string, hash []byte) (*d
 	deadline := s.opts.Now().Add(s.opts.IdempotencyWait)
 	delay := 2 * time.Millisecond
 	for {
-		now := s.clock()
+		now := s.clock.Now()
 		rec, found, err := s.repo.Idempotency(ctx, keyID, key)
 		if err != nil {
 			return nil, nil, fmt.Errorf("idempotency: %w", err)
@@ -125,7 +125,7 @@ type answer struct {
 // running, failed or expired): CreateSession then decides, as for any request.
 func (s *Service) Replay(ctx context.Context, keyID string, body []byte) (res SessionResult, ok bool, err error) {
 	digest := sha256.Sum256(body)
-	if a, found := s.answers.Get(replayKey{keyID, digest}); found && s.clock().Before(a.expires) {
+	if a, found := s.answers.Get(replayKey{keyID, digest}); found && s.clock.Now().Before(a.expires) {
 		return a.res, true, nil
 	}
 	m, seen := s.hashes.Get(digest)
@@ -136,7 +136,7 @@ func (s *Service) Replay(ctx context.Context, keyID string, body []byte) (res Se
 	if err != nil {
 		return SessionResult{}, false, fmt.Errorf("idempotency: %w", err)
 	}
-	if !found || rec.State != domain.IdemSucceeded || !rec.Matches(m.hash) || !s.clock().Before(rec.ExpiresAt) {
+	if !found || rec.State != domain.IdemSucceeded || !rec.Matches(m.hash) || !s.clock.Now().Before(rec.ExpiresAt) {
 		return SessionResult{}, false, nil
 	}
 	if res, err = storedAnswer(rec); err != nil {

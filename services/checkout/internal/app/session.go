@@ -122,7 +122,7 @@ func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID strin
 		return SessionResult{}, fmt.Errorf("session: hold: %w", domain.InPurchaseTerms(err))
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: chk.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
-		c.Held(hold.OrderID, s.clock())
+		c.Held(hold.OrderID, s.clock.Now())
 		return nil, nil
 	}); err != nil {
 		return SessionResult{}, fmt.Errorf("session: record hold: %w", err)
@@ -135,7 +135,7 @@ func (s *Service) attempt(ctx context.Context, in SessionInput, checkoutID strin
 
 // createCheckout records the attempt and reserves its promocode use atomically.
 func (s *Service) createCheckout(ctx context.Context, in SessionInput, id string, ev *domain.Event, q domain.Quote, promo *domain.Promocode) (domain.Checkout, error) {
-	now := s.clock()
+	now := s.clock.Now()
 	p := &in.Purchase
 	c := domain.Checkout{
 		ID: id, OrganizerID: ev.OrganizerID, KeyID: in.Buyer.KeyID, IdempotencyKey: p.IdempotencyKey, EventID: ev.ID,
@@ -178,7 +178,7 @@ func (s *Service) openPayment(ctx context.Context, in SessionInput, ev *domain.E
 	}
 	exp := session.ExpiresAt
 	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp}
-	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) { c.Opened(session, s.clock()) })
+	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) { c.Opened(session, s.clock.Now()) })
 }
 
 // confirmFree confirms a zero-total order at once, without Stripe.
@@ -192,7 +192,7 @@ func (s *Service) confirmFree(ctx context.Context, in SessionInput, checkoutID, 
 	}
 	id := domain.NewFreeSessionID()
 	res := SessionResult{SessionID: id, SessionURL: domain.AppendQuery(in.Purchase.SuccessURL, "session_id="+id), OrderID: orderID}
-	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) { c.CompletedFree(res.SessionID, res.SessionURL, s.clock()) })
+	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) { c.CompletedFree(res.SessionID, res.SessionURL, s.clock.Now()) })
 }
 
 // finish records the checkout's new state and, with an idempotency key, the answer, in one
@@ -233,7 +233,7 @@ func (s *Service) fail(ctx context.Context, as identity.Principal, checkoutID st
 		}
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
-		c.Failed(s.clock())
+		c.Failed(s.clock.Now())
 		return nil, nil
 	}); err != nil {
 		s.log.ErrorContext(ctx, "marking a checkout failed did not work", "checkout_id", checkoutID, "err", err)
