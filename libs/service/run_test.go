@@ -93,7 +93,7 @@ func (r *rig) worker(name string) service.Worker {
 		r.workers[name] = ctx
 		r.mu.Unlock()
 		<-ctx.Done()
-		if err := r.pool.Ping(context.Background()); err != nil {
+		if err := r.pool.Ping(context.WithoutCancel(ctx)); err != nil {
 			r.add(name + " stopped without its pool")
 			return nil
 		}
