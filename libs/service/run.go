@@ -67,6 +67,9 @@ type Resources struct {
 // EnsureTopics declares the service's topics again: a consumer's Topics, so that a topic
 // deleted while the service runs comes back before the consumer rejoins.
 func (r *Resources) EnsureTopics(ctx context.Context) error {
+	if r.kafka == nil {
+		return errors.New("service: topics need Kafka")
+	}
 	return broker.EnsureTopics(ctx, r.Cluster, r.kafka.KafkaTopicPartitions, r.kafka.KafkaReplicationFactor, r.topics...)
 }
 
