@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -68,41 +65,8 @@ func TestConfigValidation(t *testing.T) {
 // TestRunMigrateAndServe runs the binary's subcommands in process: migrate a fresh database
 // twice, serve until ready, answer a search through the served API, and stop on cancellation.
 func TestRunMigrateAndServe(t *testing.T) {
-	vars, issuers := validEnv(t)
-	addr := testkit.FreeAddr(t)
-	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = testkit.DatabaseURL(t), strings.Join(testkit.Kafka(t), ",")
-	vars["PPROF_ADDR"] = testkit.FreeAddr(t)
-	testkit.SetEnv(t, vars)
-	t.Setenv("HTTP_ADDR", addr)
-	for range 2 {
-		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-			t.Fatalf("migrate: %v", err)
-		}
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
-	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
-
-	tok := issuers.Token(t, identity.Gateway, identity.Registration, identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
-	req.Header.Set(identity.Header, tok)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("search through the served API: %v %v", resp, err)
-	}
-	resp.Body.Close()
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v after cancellation", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop within 30s of cancellation")
-	}
-	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); err == nil {
-		t.Fatal("unknown command accepted")
+	search, _ := serveForSearch(t, map[string]string{"PPROF_ADDR": testkit.FreeAddr(t)})
+	if status, _, b := search(); status != http.StatusCreated {
+		t.Fatalf("search through the served API: %d %+v", status, b)
 	}
 }
