@@ -82,8 +82,8 @@ func TestComposeMigrations(t *testing.T) {
 		if !oneShot(m) || !slices.Equal(m.Command, types.ShellCommand{"migrate"}) {
 			t.Errorf("%s-migrate: want command [migrate] and restart \"no\", got %v / %q", o, m.Command, m.Restart)
 		}
-		if m.Build == nil || svc.Build == nil || m.Build.Dockerfile != svc.Build.Dockerfile {
-			t.Errorf("%s-migrate: must be built from %s's Dockerfile", o, o)
+		if m.Build == nil || svc.Build == nil || m.Build.Dockerfile != svc.Build.Dockerfile || !maps.EqualFunc(m.Build.Args, svc.Build.Args, sameArg) {
+			t.Errorf("%s-migrate: must be built as %s's image", o, o)
 		}
 		if !maps.Equal(composeEnv(t, m), composeEnv(t, svc)) {
 			t.Errorf("%s-migrate: environment differs from %s's", o, o)
@@ -184,8 +184,8 @@ func TestComposeImages(t *testing.T) {
 			continue
 		}
 		svc := strings.TrimSuffix(name, "-migrate")
-		if want := "services/" + svc + "/Dockerfile"; !slices.Contains(services, svc) || s.Build.Dockerfile != want {
-			t.Errorf("%s: builds %q, want %s", name, s.Build.Dockerfile, want)
+		if arg := s.Build.Args["SERVICE"]; !slices.Contains(services, svc) || s.Build.Dockerfile != "deploy/Dockerfile" || arg == nil || *arg != svc {
+			t.Errorf("%s: builds %q with %v, want deploy/Dockerfile with SERVICE=%s", name, s.Build.Dockerfile, s.Build.Args, svc)
 		}
 		if filepath.Clean(s.Build.Context) != root {
 			t.Errorf("%s: build context %q, want the repository root (go.work)", name, s.Build.Context)
@@ -214,3 +214,6 @@ func TestComposeHardening(t *testing.T) {
 		}
 	}
 }
+
+// sameArg reports whether two build arguments are the same value (or both unset).
+func sameArg(a, b *string) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }

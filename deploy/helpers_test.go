@@ -1,4 +1,4 @@
-// Package deploy_test checks the deployment files (docker-compose.yml, services/*/Dockerfile,
+// Package deploy_test checks the deployment files (docker-compose.yml, deploy/Dockerfile,
 // deploy/k8s) against each other and against the services' configuration code.
 package deploy_test
 

@@ -1,6 +1,7 @@
 // Package service is what every service's binary shares: the dispatch of its commands (serve by
 // default, migrate, dead-letters, help) under a context that SIGINT and SIGTERM cancel, the
-// exit codes, and the start of its observability (telemetry and, under PPROF_ADDR, profiles).
+// exit codes, the start of its observability (telemetry and, under PPROF_ADDR, profiles), and
+// Run, which starts what the service declares in one order and stops it in reverse.
 package service
 
 import (

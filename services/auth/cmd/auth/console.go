@@ -2,18 +2,17 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"net"
 	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/podiumhq/podium/libs/background"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/httpserver/clientip"
 	"github.com/podiumhq/podium/libs/mail"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/console"
@@ -24,45 +23,28 @@ import (
 // deleted.
 const janitorInterval = 10 * time.Minute
 
-// runningConsole is the console's server and janitor, running until Close.
-type runningConsole struct {
-	*app.Console
-	cancel      context.CancelFunc
-	served      chan struct{}
-	stopJanitor func()
-}
-
-// startConsole serves the organizers' console, configured by ccfg, on CONSOLE_ADDR until ctx
-// ends, on its own pool.
-func startConsole(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, pool *pgxpool.Pool) (*runningConsole, error) {
+// consoleParts are the organizers' console, configured by ccfg: its listener on CONSOLE_ADDR
+// and its janitor, on a pool of its own so that nothing its visitors do takes a connection of
+// the APIs'. The pool closes, and the e-mails being sent are waited for, after they stopped.
+func consoleParts(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, r *service.Resources) (service.Listener, service.Worker, error) {
 	resolver, err := clientip.New(cfg.ConsoleTrustedProxies)
 	if err != nil {
-		return nil, err
+		return service.Listener{}, service.Worker{}, err
 	}
-	c := newConsole(cfg, ccfg, log, app.New(store.New(pool), time.Now), pool)
+	pool, err := postgres.Open(ctx, cfg.consolePostgres(), cfg.ConsoleDBMaxConns)
+	if err != nil {
+		return service.Listener{}, service.Worker{}, err
+	}
+	r.OnClose(pool.Close)
+	c := newConsole(cfg, ccfg, r.Log, app.New(store.New(pool), time.Now), pool)
+	r.OnClose(c.Close)
 	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError,
+		Log: r.Log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError,
 		DrainDelay: cfg.DrainDelay, RequestTimeout: 10 * time.Second,
 	})
-	console.Register(srv.App, console.Deps{
-		Console: c, ClientIP: resolver, URL: ccfg.URL, LinkTTL: cfg.SignInLinkTTL,
-	})
-	// Listening here makes a taken port fail the start; the console then drains alongside the
-	// APIs when ctx ends.
-	ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", cfg.ConsoleAddr)
-	if err != nil {
-		return nil, fmt.Errorf("console: %w", err)
-	}
-	serveCtx, cancel := context.WithCancel(ctx)
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		if err := srv.Serve(serveCtx, ln, cfg.ShutdownTimeout); err != nil {
-			log.Error("console server stopped", "err", err)
-		}
-	}()
-	stopJanitor := background.Start(ctx, log, "console janitor", func(bg context.Context) error { return c.RunJanitor(bg, janitorInterval) })
-	return &runningConsole{Console: c, cancel: cancel, served: served, stopJanitor: stopJanitor}, nil
+	console.Register(srv.App, console.Deps{Console: c, ClientIP: resolver, URL: ccfg.URL, LinkTTL: cfg.SignInLinkTTL})
+	janitor := service.Worker{Name: "console janitor", Run: func(ctx context.Context) error { return c.RunJanitor(ctx, janitorInterval) }}
+	return service.Listener{Name: "console", Addr: cfg.ConsoleAddr, Server: srv}, janitor, nil
 }
 
 // consoleConfig is the console's configuration.
@@ -83,13 +65,4 @@ func consoleConfig(cfg Config) (app.ConsoleConfig, error) {
 // operators' sign-in links of the admin API, the API's.
 func newConsole(cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, svc *app.Service, pool *pgxpool.Pool) *app.Console {
 	return app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), ccfg, log)
-}
-
-// Close stops the server (by then the APIs have drained, or failed) and the janitor, and waits
-// for the e-mails being sent.
-func (r *runningConsole) Close() {
-	r.cancel()
-	<-r.served
-	r.stopJanitor()
-	r.Console.Close()
 }

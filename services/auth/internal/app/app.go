@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
@@ -44,19 +45,15 @@ type Repository interface {
 
 // Service runs the use cases.
 type Service struct {
-	repo Repository
-	now  func() time.Time
-	uses keyUses
+	repo  Repository
+	clock clock.Clock
+	uses  keyUses
 }
 
-// New returns a Service over repo; now is the clock (time.Now in production).
-func New(repo Repository, now func() time.Time) *Service {
-	return &Service{repo: repo, now: now, uses: keyUses{pending: map[string]time.Time{}}}
+// New returns a Service over repo and its clock (time.Now in production).
+func New(repo Repository, c clock.Clock) *Service {
+	return &Service{repo: repo, clock: c, uses: keyUses{pending: map[string]time.Time{}}}
 }
-
-// clock returns the current time in UTC at the database's microsecond precision, so a value
-// returned at creation equals the one read back later.
-func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
 // CreatedOrganizer is a new organizer with its first owner, when one was given.
 type CreatedOrganizer struct {
@@ -67,7 +64,7 @@ type CreatedOrganizer struct {
 // CreateOrganizer validates name and, unless ownerEmail is empty, the first owner's e-mail,
 // and stores the organizer with its owner, whose addition actor's audit entry records.
 func (s *Service) CreateOrganizer(ctx context.Context, actor domain.Actor, name, ownerEmail string) (CreatedOrganizer, error) {
-	now := s.clock()
+	now := s.clock.Now()
 	o, err := domain.NewOrganizer(name, now)
 	if err != nil {
 		return CreatedOrganizer{}, err
@@ -121,7 +118,7 @@ func (s *Service) CreateKey(ctx context.Context, actor domain.Actor, organizerID
 		return CreatedKey{}, fmt.Errorf("create key: %w", err)
 	}
 	for attempt := 1; ; attempt++ {
-		k, full, err := domain.NewKey(organizerID, r, s.clock())
+		k, full, err := domain.NewKey(organizerID, r, s.clock.Now())
 		if err != nil {
 			return CreatedKey{}, err
 		}
@@ -150,7 +147,7 @@ func (s *Service) ListKeys(ctx context.Context, organizerID string, page domain.
 // RevokeKey revokes a key of any organizer, recorded as revoked by actor; revoking it again
 // returns it unchanged and records nothing.
 func (s *Service) RevokeKey(ctx context.Context, actor domain.Actor, keyID string) (domain.Key, error) {
-	k, err := s.repo.RevokeKey(ctx, actor, "", keyID, s.clock())
+	k, err := s.repo.RevokeKey(ctx, actor, "", keyID, s.clock.Now())
 	if err != nil {
 		return domain.Key{}, fmt.Errorf("revoke key: %w", err)
 	}
@@ -163,7 +160,7 @@ func (s *Service) RevokeOrganizerKey(ctx context.Context, actor domain.Actor, or
 	if organizerID == "" {
 		return domain.Key{}, fmt.Errorf("revoke key: %w", domain.ErrKeyNotFound)
 	}
-	k, err := s.repo.RevokeKey(ctx, actor, organizerID, keyID, s.clock())
+	k, err := s.repo.RevokeKey(ctx, actor, organizerID, keyID, s.clock.Now())
 	if err != nil {
 		return domain.Key{}, fmt.Errorf("revoke key: %w", err)
 	}
@@ -178,7 +175,7 @@ func (s *Service) VerifyKey(ctx context.Context, hash string) (domain.Key, error
 	if err != nil {
 		return domain.Key{}, fmt.Errorf("verify key: %w", err)
 	}
-	s.uses.record(k.ID, s.clock())
+	s.uses.record(k.ID, s.clock.Now())
 	return k, nil
 }
 
@@ -189,7 +186,7 @@ func (s *Service) OriginAllowed(ctx context.Context, origin string) (bool, error
 	if err != nil {
 		return false, nil //nolint:nilerr // a malformed origin is simply not an allowed one
 	}
-	ok, err := s.repo.OriginAllowed(ctx, normal, s.clock())
+	ok, err := s.repo.OriginAllowed(ctx, normal, s.clock.Now())
 	if err != nil {
 		return false, fmt.Errorf("origin allowed: %w", err)
 	}

@@ -103,7 +103,7 @@ func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, cfg Console
 }
 
 // Now is the console's clock, in UTC.
-func (c *Console) Now() time.Time { return c.svc.clock() }
+func (c *Console) Now() time.Time { return c.svc.clock.Now() }
 
 // Close waits for the e-mails being sent.
 func (c *Console) Close() { c.sends.Wait() }
@@ -156,7 +156,7 @@ func (c *Console) Sweep(ctx context.Context) (domain.Deleted, error) {
 		return domain.Deleted{}, fmt.Errorf("sweep console: %w", err)
 	}
 	defer c.places.Release(1)
-	now := c.svc.clock()
+	now := c.svc.clock.Now()
 	d, err := c.repo.DeleteExpired(ctx, now.Add(-max(c.cfg.Window, c.cfg.LinkTTL)), now, now.Add(-domain.BrowserBindingTTL))
 	if err != nil {
 		return d, fmt.Errorf("sweep console: %w", err)

@@ -66,7 +66,7 @@ type Visitor struct {
 // only: no stranger on its network can spend it. Any other spends its network's (an IPv4
 // address, an IPv6 /64) and, for IPv6, its /48's, siteShare times as large.
 func (c *Console) admitSignIn(v Visitor, knownAs func(emailHash string) bool) error {
-	now := c.svc.clock()
+	now := c.svc.clock.Now()
 	var budgets []budget
 	if browser, ok := c.knownBrowser(v, now, knownAs); ok {
 		budgets = []budget{{subject: "browser " + browser, perMinute: c.cfg.SignInRequestsPerMinute}}
@@ -111,7 +111,7 @@ func isAddress(email, problem string) func(string) bool {
 // signed in as email, for domain.BrowserBindingTTL from now: set at sign-in, and renewed with
 // the binding whenever the session's use is recorded.
 func (c *Console) KnownBrowserMarker(browser, email string) string {
-	return domain.KnownBrowserMarker(c.cfg.CookieKey, domain.HashToken(browser), domain.HashToken(email), c.svc.clock().Add(domain.BrowserBindingTTL))
+	return domain.KnownBrowserMarker(c.cfg.CookieKey, domain.HashToken(browser), domain.HashToken(email), c.svc.clock.Now().Add(domain.BrowserBindingTTL))
 }
 
 // budget is the rate of a subject's requests: perMinute a minute, in bursts of as many.

@@ -33,7 +33,7 @@ func (s *Service) AddMember(ctx context.Context, actor domain.Actor, organizerID
 	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
 		return domain.Member{}, fmt.Errorf("add member: %w", err)
 	}
-	m, err := domain.NewMember(organizerID, email, role, s.clock())
+	m, err := domain.NewMember(organizerID, email, role, s.clock.Now())
 	if err != nil {
 		return domain.Member{}, err
 	}
@@ -62,7 +62,7 @@ func (s *Service) ChangeMemberRole(ctx context.Context, actor domain.Actor, orga
 	if problem != "" {
 		return domain.Member{}, fault.NewInvalid(problem)
 	}
-	m, err := s.repo.SetMemberRole(ctx, actor, domain.Member{ID: memberID, OrganizerID: organizerID, Role: r, UpdatedAt: s.clock()})
+	m, err := s.repo.SetMemberRole(ctx, actor, domain.Member{ID: memberID, OrganizerID: organizerID, Role: r, UpdatedAt: s.clock.Now()})
 	if err != nil {
 		return domain.Member{}, fmt.Errorf("change member role: %w", err)
 	}
@@ -72,7 +72,7 @@ func (s *Service) ChangeMemberRole(ctx context.Context, actor domain.Actor, orga
 // RemoveMember removes a member from the organizer, recorded as removed by actor; the last
 // owner stays.
 func (s *Service) RemoveMember(ctx context.Context, actor domain.Actor, organizerID, memberID string) (domain.Member, error) {
-	m, err := s.repo.RemoveMember(ctx, actor, organizerID, memberID, s.clock())
+	m, err := s.repo.RemoveMember(ctx, actor, organizerID, memberID, s.clock.Now())
 	if err != nil {
 		return domain.Member{}, fmt.Errorf("remove member: %w", err)
 	}

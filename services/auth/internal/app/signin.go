@@ -36,7 +36,7 @@ func (c *Console) RequestSignIn(ctx context.Context, email string, v Visitor) er
 	if len(v.Browser) != domain.TokenLen {
 		return domain.ErrSignInLinkOtherBrowser
 	}
-	now := c.svc.clock()
+	now := c.svc.clock.Now()
 	token := domain.NewToken()
 	link := domain.SignInLink{
 		TokenHash: domain.HashToken(token), Email: normal, BrowserHash: domain.HashToken(v.Browser),
@@ -99,7 +99,7 @@ func (c *Console) OperatorSignInLink(ctx context.Context, email string) (IssuedL
 	if len(memberships) == 0 {
 		return IssuedLink{}, domain.ErrMemberNotFound
 	}
-	now := c.svc.clock()
+	now := c.svc.clock.Now()
 	token := domain.NewToken()
 	link := domain.SignInLink{TokenHash: domain.HashToken(token), Email: normal, Network: domain.Operator, CreatedAt: now, ExpiresAt: now.Add(c.cfg.LinkTTL)}
 	if _, err := c.repo.CreateSignInLink(ctx, link, now, func(domain.SignInDemand) bool { return true }); err != nil {
@@ -123,7 +123,7 @@ func (c *Console) PeekSignInLink(ctx context.Context, token string, v Visitor) (
 	if err != nil {
 		return domain.SignInLink{}, err
 	}
-	if l.UsedAt != nil || !l.ExpiresAt.After(c.svc.clock()) {
+	if l.UsedAt != nil || !l.ExpiresAt.After(c.svc.clock.Now()) {
 		return domain.SignInLink{}, domain.ErrSignInLinkInvalid
 	}
 	if l.BrowserHash != "" && subtle.ConstantTimeCompare([]byte(l.BrowserHash), []byte(domain.HashToken(v.Browser))) != 1 {
@@ -140,7 +140,7 @@ func (c *Console) SignIn(ctx context.Context, token string, v Visitor, userAgent
 	if err := c.admitSignIn(v, anyAddress); err != nil {
 		return "", domain.Session{}, err
 	}
-	now := c.svc.clock()
+	now := c.svc.clock.Now()
 	sessionToken := domain.NewToken()
 	s := domain.Session{
 		ID: ids.New(domain.SessionIDPrefix), TokenHash: domain.HashToken(sessionToken),
@@ -182,7 +182,7 @@ func (c *Console) Session(ctx context.Context, token, browserToken, address stri
 	if err != nil {
 		return domain.Session{}, false, err
 	}
-	now := c.svc.clock()
+	now := c.svc.clock.Now()
 	if !s.Active(now) {
 		return domain.Session{}, false, domain.ErrSessionInvalid
 	}
@@ -200,7 +200,7 @@ func (c *Console) Session(ctx context.Context, token, browserToken, address stri
 
 // Sessions returns the active sessions of email.
 func (c *Console) Sessions(ctx context.Context, email string) ([]domain.Session, error) {
-	list, err := c.repo.Sessions(ctx, email, c.svc.clock())
+	list, err := c.repo.Sessions(ctx, email, c.svc.clock.Now())
 	if err != nil {
 		return nil, fmt.Errorf("sessions: %w", err)
 	}
@@ -209,7 +209,7 @@ func (c *Console) Sessions(ctx context.Context, email string) ([]domain.Session,
 
 // RevokeSession ends one of email's sessions; another person's session is not found.
 func (c *Console) RevokeSession(ctx context.Context, email, id string) error {
-	err := c.repo.RevokeSession(ctx, email, id, c.svc.clock())
+	err := c.repo.RevokeSession(ctx, email, id, c.svc.clock.Now())
 	if errors.Is(err, domain.ErrSessionInvalid) {
 		return fault.NewNotFound("session")
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
@@ -49,19 +50,19 @@ type Invalidator interface {
 // Service runs the use cases.
 type Service struct {
 	repo  Repository
-	now   func() time.Time
+	clock clock.Clock
 	inval Invalidator
 }
 
 // New returns a Service over repo; now is the clock (time.Now in production) and inval is told
 // about every change this process makes.
-func New(repo Repository, now func() time.Time, inval Invalidator) *Service {
-	return &Service{repo: repo, now: now, inval: inval}
+func New(repo Repository, now clock.Clock, inval Invalidator) *Service {
+	return &Service{repo: repo, clock: now, inval: inval}
 }
 
 // Now returns the current time of the service's clock, at the database's microsecond
 // precision.
-func (s *Service) Now() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
+func (s *Service) Now() time.Time { return s.clock.Now() }
 
 // ImportResult is an event as an import left it.
 type ImportResult struct {

@@ -6,17 +6,11 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/gofiber/fiber/v2"
 
-	"github.com/podiumhq/podium/libs/background"
-	"github.com/podiumhq/podium/libs/broker"
-	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
-	"github.com/podiumhq/podium/libs/outbox"
-	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/service"
-	"github.com/podiumhq/podium/libs/telemetry"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/events"
 	"github.com/podiumhq/podium/services/checkout/internal/adapters/payments"
@@ -33,76 +27,50 @@ const peerTimeout = 5 * time.Second
 // sweepInterval is how often idempotency keys and stale checkouts are swept.
 const sweepInterval = time.Minute
 
-// serve builds the dependencies in order, serves until ctx is done, and closes them in
-// reverse order: the server drains (readiness failing first), then the consumer, the
-// reconciler, the refund worker, the sweeper and the relay stop, then the broker writer, the pool and the
-// telemetry providers close.
+// serve runs checkout: its pool, topics and relay, the sweeper, the refund worker, the
+// reconciler, the order-events consumer and the HTTP API.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
-	log.Info("starting checkout", "config", config.LogValue(cfg))
-	tel, err := service.Observe(ctx, "checkout", cfg.Base, log)
-	if err != nil {
-		return err
-	}
-	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
+	return service.Run(ctx, service.Service{
+		Name: "checkout", Config: cfg, Base: cfg.Base, Log: log,
+		Postgres: &cfg.Postgres, DBMaxConns: 20,
+		Kafka: &cfg.Kafka, Topics: []string{domain.PaymentsTopic, domain.OrdersTopic}, Relay: true,
+		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
+		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {
+			svc, verifier, err := build(cfg, r, log)
+			if err != nil {
+				return service.Parts{}, err
+			}
+			return service.Parts{
+				Workers: []service.Worker{
+					{Name: "sweeper", Run: func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) }},
+					{Name: "refund worker", Run: func(ctx context.Context) error { return svc.RunRefunder(ctx, app.DefaultRefundScan) }},
+					{Name: "reconciler", Run: func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) }},
+				},
+				Consumers: []service.Consumer{
+					{Name: "order-events consumer", Consumer: (&events.OrdersConsumer{Cluster: r.Cluster, Handler: svc, Log: log}).Consumer()},
+				},
+				Routes: func(a *fiber.App) error { api.Register(a, svc, verifier); return nil },
+			}, nil
+		},
+	})
+}
 
-	pool, err := postgres.Open(ctx, cfg.Postgres, 20)
-	if err != nil {
-		return err
-	}
-	defer pool.Close()
-
-	cluster, err := broker.NewCluster(cfg.Kafka)
-	if err != nil {
-		return err
-	}
-	if err := broker.EnsureTopics(ctx, cluster, cfg.KafkaTopicPartitions, cfg.KafkaReplicationFactor, domain.PaymentsTopic, domain.OrdersTopic); err != nil {
-		return err
-	}
-	writer := broker.NewWriter(cluster)
-	defer writer.Close() //nolint:errcheck // pending writes are already flushed: the relay stopped
-
-	relay := &outbox.Relay{Pool: pool, Publisher: writer, Log: log}
-	defer background.Start(ctx, log, "outbox relay", relay.Run)()
-
+// build makes the use cases over the pool, the peers and the payment provider, and the
+// verifier of the callers' identity tokens.
+func build(cfg Config, r *service.Resources, log *slog.Logger) (*app.Service, *identity.Verifier, error) {
 	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
 	if err != nil {
-		return fmt.Errorf("config: %w", err)
+		return nil, nil, fmt.Errorf("config: %w", err)
+	}
+	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
+	if err != nil {
+		return nil, nil, fmt.Errorf("config: %w", err)
 	}
 	signer := identity.NewSigner(identity.Checkout, key, cfg.IdentityTokenTTL)
 	addressBackoff, keyBackoff := cfg.Backoffs()
-	svc := app.New(store.New(pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
+	svc := app.New(store.New(r.Pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
 		payments.New(payments.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
 		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff,
 			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback})
-	defer background.Start(ctx, log, "sweeper", func(ctx context.Context) error { return svc.RunSweeper(ctx, sweepInterval) })()
-	defer background.Start(ctx, log, "refund worker", func(ctx context.Context) error { return svc.RunRefunder(ctx, app.DefaultRefundScan) })()
-	defer background.Start(ctx, log, "reconciler", func(ctx context.Context) error { return svc.RunReconciler(ctx, cfg.ReconcileInterval) })()
-	orders := (&events.OrdersConsumer{Cluster: cluster, Handler: svc, Log: log}).Consumer()
-	defer background.Start(ctx, log, "order-events consumer", orders.Run)()
-
-	srv, err := newServer(cfg, log, pool, tel, svc, orders.Ready) //nolint:contextcheck // Fiber gives each request its own context; a server is not built under one
-	if err != nil {
-		return err
-	}
-	return srv.ListenAndServe(ctx, cfg.HTTPAddr, cfg.ShutdownTimeout)
-}
-
-// newServer builds the HTTP server of svc: its routes, identity verification, readiness on
-// the pool and the order-events consumer, and metrics.
-func newServer(cfg Config, log *slog.Logger, pool *pgxpool.Pool, tel *telemetry.Telemetry, svc *app.Service, consumerReady func(context.Context) error) (*httpserver.Server, error) {
-	keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
-	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
-	}
-	srv := httpserver.New(httpserver.Options{
-		Log:            log,
-		BodyLimit:      cfg.BodyLimit,
-		TrustRequestID: true,
-		Ready:          []httpserver.Check{{Name: "postgres", Fn: pool.Ping}, {Name: "order-events consumer", Fn: consumerReady}},
-		Metrics:        tel.MetricsHandler(),
-		DrainDelay:     cfg.DrainDelay,
-		RequestTimeout: cfg.RequestTimeout,
-	})
-	api.Register(srv.App, svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL))
-	return srv, nil
+	return svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL), nil
 }

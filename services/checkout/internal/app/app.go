@@ -10,6 +10,7 @@ import (
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -189,7 +190,7 @@ type Options struct {
 	// may take over, as after a crash (default 2 minutes).
 	Lease time.Duration
 	// Now is the clock (default time.Now).
-	Now func() time.Time
+	Now clock.Clock
 	// AddressBackoff and KeyBackoff limit failed promocodes per client network and per
 	// publishable key (default domain.DefaultAddressBackoff and DefaultKeyBackoff).
 	AddressBackoff, KeyBackoff domain.Backoff
@@ -256,6 +257,8 @@ type Service struct {
 	payments     Payments
 	log          *slog.Logger
 	opts         Options
+	// clock is opts.Now: the use cases stamp what they store with clock.Now().
+	clock clock.Clock
 	// bodies remembers the idempotency key and canonical hash of recent session bodies by the
 	// SHA-256 of their bytes (see identify).
 	bodies *lru.Cache[[32]byte, bodyID]
@@ -302,9 +305,6 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	}
 	bodies, _ := lru.New[[32]byte, bodyID](rememberedBodies) // fails only for a size below 1
 	answers, _ := lru.New[replayKey, answer](rememberedBodies)
-	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, bodies: bodies, answers: answers,
+	return &Service{repo: repo, catalog: catalog, registration: registration, payments: payments, log: log, opts: o, clock: o.Now, bodies: bodies, answers: answers,
 		refundsDecided: make(chan struct{}, 1)}
 }
-
-// clock is the current time in UTC at the database's microsecond precision.
-func (s *Service) clock() time.Time { return s.opts.Now().UTC().Truncate(time.Microsecond) }

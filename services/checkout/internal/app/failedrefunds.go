@@ -22,7 +22,7 @@ func (s *Service) FailedRefunds(ctx context.Context) ([]domain.Checkout, error) 
 // domain.ErrCheckoutNotFound; one in another state, or still without a payment, is a conflict,
 // and left as it is.
 func (s *Service) RetryRefund(ctx context.Context, checkoutID, paymentIntent string) (domain.Checkout, error) {
-	now := s.clock()
+	now := s.clock.Now()
 	c, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
 		return nil, c.RetryRefund(now, paymentIntent)
 	})
@@ -38,7 +38,7 @@ func (s *Service) RetryRefund(ctx context.Context, checkoutID, paymentIntent str
 // payment.refunded, in one transaction. A checkout not found is domain.ErrCheckoutNotFound; one
 // in another state, or a reference refused, is a conflict, and left as it is.
 func (s *Service) ResolveRefund(ctx context.Context, checkoutID, reference string) (domain.Checkout, error) {
-	now := s.clock()
+	now := s.clock.Now()
 	c, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
 		return c.ResolveRefund(reference, now)
 	})

@@ -44,7 +44,7 @@ func (s *Service) admitPromocode(ctx context.Context, b Buyer, code string) ([]d
 	if code == "" || len(subjects) == 0 {
 		return nil, nil
 	}
-	charged, wait, err := s.repo.AdmitPromocode(ctx, subjects, s.clock())
+	charged, wait, err := s.repo.AdmitPromocode(ctx, subjects, s.clock.Now())
 	if err != nil {
 		return nil, err
 	}

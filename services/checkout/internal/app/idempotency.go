@@ -28,13 +28,13 @@ const pollMax = 50 * time.Millisecond
 //
 // It returns the record to run under, or the answer to replay.
 func (s *Service) claim(ctx context.Context, keyID string, b bodyID) (*domain.IdempotencyRecord, *SessionResult, error) {
-	if a, found := s.answers.Get(replayKey{keyID, b.digest}); found && s.clock().Before(a.expires) {
+	if a, found := s.answers.Get(replayKey{keyID, b.digest}); found && s.clock.Now().Before(a.expires) {
 		return nil, &a.res, nil
 	}
 	deadline := s.opts.Now().Add(s.opts.IdempotencyWait)
 	delay := 2 * time.Millisecond
 	for {
-		now := s.clock()
+		now := s.clock.Now()
 		rec, found, err := s.repo.Idempotency(ctx, keyID, b.key)
 		if err != nil {
 			return nil, nil, fmt.Errorf("idempotency: %w", err)

@@ -66,7 +66,7 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 // that names no checkout (another system's on the same Stripe account), the event is
 // acknowledged. Both are counted and logged with ids only.
 func (s *Service) unknownSession(ctx context.Context, ev domain.PaymentEvent) WebhookResult {
-	age := s.clock().Sub(ev.Created)
+	age := s.clock.Now().Sub(ev.Created)
 	attrs := []any{"stripe_event_id", ev.ID, "type", string(ev.Kind), "session_id", ev.SessionID, "checkout_id", ev.CheckoutID, "event_age", age.Round(time.Second).String()}
 	if ev.CheckoutID != "" && age < s.opts.UnknownRetryWindow {
 		unknownWebhooks.Add(ctx, 1, outcomeRetried)
@@ -95,7 +95,7 @@ type settled struct {
 // refund decided in a second transaction with the same inbox record; the refund worker makes
 // it, so nothing here waits on Stripe.
 func (s *Service) settlePayment(ctx context.Context, ev domain.PaymentEvent, u Update) (settled, error) {
-	now := s.clock()
+	now := s.clock.Now()
 	var st settled
 	var err error
 	st.checkout, st.outcome, err = s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
@@ -146,7 +146,7 @@ func (s *Service) HandleOrderEvent(ctx context.Context, messageID string, e doma
 	if e.OrderID == "" {
 		return errors.New("order event without orderId")
 	}
-	now := s.clock()
+	now := s.clock.Now()
 	u := Update{Ref: CheckoutRef{OrderID: e.OrderID}, Consumer: ConsumerOrders, MessageID: messageID, RecordUnknown: true}
 	failed := false
 	c, _, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {

@@ -60,7 +60,7 @@ func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
 	if err != nil {
 		return Reconciled{}, fmt.Errorf("reconcile: %w", err)
 	}
-	r := Reconciled{From: s.clock().Add(-s.opts.ReconcileLookback), Mark: mark}
+	r := Reconciled{From: s.clock.Now().Add(-s.opts.ReconcileLookback), Mark: mark}
 	if mark.After(r.From) {
 		r.From = mark
 	}

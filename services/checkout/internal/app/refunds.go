@@ -49,7 +49,7 @@ func (s *Service) MakeDueRefunds(ctx context.Context) (MadeRefunds, error) {
 	var made MadeRefunds
 	var errs []error
 	for ctx.Err() == nil {
-		c, ok, err := s.repo.ClaimRefund(ctx, s.clock(), refundLease)
+		c, ok, err := s.repo.ClaimRefund(ctx, s.clock.Now(), refundLease)
 		if err != nil {
 			errs = append(errs, err)
 			break
@@ -144,7 +144,7 @@ func (s *Service) findRefund(ctx context.Context, c domain.Checkout) (madeRefund
 // recordRefund records the refund made for c, with payment.refunded, and logs it if it changed
 // the checkout (another attempt may have recorded it first).
 func (s *Service) recordRefund(ctx context.Context, c domain.Checkout, r madeRefund, made *MadeRefunds) error {
-	now := s.clock()
+	now := s.clock.Now()
 	recorded := false
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: c.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
 		msgs := c.Refunded(r.id, now)
@@ -172,7 +172,7 @@ func (s *Service) recordRefund(ctx context.Context, c domain.Checkout, r madeRef
 // recordRetry records a temporary failure of c's attempt, with its next attempt after the
 // backoff, while c's claim is the latest.
 func (s *Service) recordRetry(ctx context.Context, c domain.Checkout, refusal *domain.RefundError, made *MadeRefunds) error {
-	now := s.clock()
+	now := s.clock.Now()
 	wait := domain.RefundRetryWait(c.RefundAttempts+1, rand.Float64()) //nolint:gosec // jitter needs no cryptographic randomness
 	recorded := false
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: c.ID}}, func(cur *domain.Checkout) ([]domain.Message, error) {
@@ -194,7 +194,7 @@ func (s *Service) recordRetry(ctx context.Context, c domain.Checkout, refusal *d
 // claim is the latest: REFUND_FAILED with its code and message, counted and logged once, for
 // an operator to look at (`checkout refunds list`) and retry.
 func (s *Service) recordRefusal(ctx context.Context, c domain.Checkout, refusal *domain.RefundError, made *MadeRefunds) error {
-	now := s.clock()
+	now := s.clock.Now()
 	refused := false
 	stored, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: c.ID}}, func(cur *domain.Checkout) ([]domain.Message, error) {
 		refused = cur.RefundRefused(c.RefundClaim, refusal, now)
@@ -238,7 +238,7 @@ func (s *Service) RunRefunder(ctx context.Context, scan time.Duration) error {
 		if b, err := s.repo.RefundBacklog(ctx); err != nil && ctx.Err() == nil {
 			s.log.ErrorContext(ctx, "reading the refunds that wait failed; retrying at the next scan", "err", err)
 		} else if err == nil {
-			gauges.set(b, s.clock())
+			gauges.set(b, s.clock.Now())
 		}
 		if s.opts.RefunderIdle != nil {
 			s.opts.RefunderIdle()

@@ -141,7 +141,7 @@ func (s *Service) attempt(ctx context.Context, in sessionInput, checkoutID strin
 		return SessionResult{}, fmt.Errorf("session: hold: %w", domain.InPurchaseTerms(err))
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: chk.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
-		c.Held(hold.OrderID, s.clock())
+		c.Held(hold.OrderID, s.clock.Now())
 		return nil, nil
 	}); err != nil {
 		return SessionResult{}, fmt.Errorf("session: record hold: %w", err)
@@ -154,7 +154,7 @@ func (s *Service) attempt(ctx context.Context, in sessionInput, checkoutID strin
 
 // createCheckout records the attempt and reserves its promocode use atomically.
 func (s *Service) createCheckout(ctx context.Context, in sessionInput, id string, ev *domain.Event, q domain.Quote, promo *domain.Promocode) (domain.Checkout, error) {
-	now := s.clock()
+	now := s.clock.Now()
 	p := &in.Purchase
 	c := domain.Checkout{
 		ID: id, OrganizerID: ev.OrganizerID, KeyID: in.Buyer.KeyID, IdempotencyKey: p.IdempotencyKey, EventID: ev.ID,
@@ -198,7 +198,7 @@ func (s *Service) openPayment(ctx context.Context, in sessionInput, ev *domain.E
 	exp := session.ExpiresAt
 	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp}
 	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) []domain.Message {
-		c.Opened(session, s.clock())
+		c.Opened(session, s.clock.Now())
 		return nil
 	})
 }
@@ -210,7 +210,7 @@ func (s *Service) confirmFree(ctx context.Context, in sessionInput, checkoutID, 
 	id := domain.NewFreeSessionID()
 	res := SessionResult{SessionID: id, SessionURL: domain.AppendQuery(in.Purchase.SuccessURL, "session_id="+id), OrderID: orderID}
 	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) []domain.Message {
-		return c.PaidFree(res.SessionID, res.SessionURL, s.clock())
+		return c.PaidFree(res.SessionID, res.SessionURL, s.clock.Now())
 	})
 }
 
@@ -252,7 +252,7 @@ func (s *Service) fail(ctx context.Context, as identity.Principal, checkoutID st
 		}
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: checkoutID}}, func(c *domain.Checkout) ([]domain.Message, error) {
-		c.Failed(s.clock())
+		c.Failed(s.clock.Now())
 		return nil, nil
 	}); err != nil {
 		s.log.ErrorContext(ctx, "marking a checkout failed did not work", "checkout_id", checkoutID, "err", err)

@@ -67,11 +67,11 @@ func (s *Service) promocode(ctx context.Context, ev *domain.Event, code string, 
 	}
 	var used int64
 	if p, ok := ev.Promocode(code); ok && p.MaxUses != nil && countUses {
-		n, err := s.repo.PromocodeUses(ctx, ev.ID, code, s.clock())
+		n, err := s.repo.PromocodeUses(ctx, ev.ID, code, s.clock.Now())
 		if err != nil {
 			return nil, fmt.Errorf("promocode uses: %w", err)
 		}
 		used = n
 	}
-	return domain.CheckPromocode(ev, code, s.clock(), used)
+	return domain.CheckPromocode(ev, code, s.clock.Now(), used)
 }

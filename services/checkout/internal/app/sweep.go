@@ -14,7 +14,7 @@ import (
 // back) and prunes the inbox and the promocode failures forgiven. A step that fails does not
 // hold the others back.
 func (s *Service) Sweep(ctx context.Context) error {
-	now := s.clock()
+	now := s.clock.Now()
 	var errs []error
 	if _, err := s.repo.DeleteExpiredIdempotency(ctx, now); err != nil {
 		errs = append(errs, err)

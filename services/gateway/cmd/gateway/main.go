@@ -10,11 +10,9 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
-	"golang.org/x/sync/errgroup"
 
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/broker"
-	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/httpserver/clientip"
 	"github.com/podiumhq/podium/libs/identity"
@@ -46,42 +44,39 @@ var program = service.Program{
 
 func main() { program.Main() }
 
-// runEdge runs the gateway until ctx ends.
+// runEdge runs the gateway until ctx ends: its listeners (readiness waits for each), the
+// admission's calibrations, the count of instances, and the edge.
 func runEdge(ctx context.Context, cfg gwconfig.Config, log *slog.Logger) error {
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = instanceID()
 	}
-	log.Info("starting", "config", config.LogValue(cfg))
-
-	tel, err := service.Observe(ctx, "gateway", cfg.Base, log)
-	if err != nil {
-		return err
-	}
-	defer tel.Close(log) //nolint:contextcheck // the run context has ended by then
-	rdb, err := redisconn.Open(cfg.RedisURL, true)
-	if err != nil {
-		return err
-	}
-	defer rdb.Close()
-	gw, err := newGateway(cfg, rdb, log)
-	if err != nil {
-		return err
-	}
-	cluster, err := broker.NewCluster(cfg.Kafka)
-	if err != nil {
-		return err
-	}
-	listeners := newListeners(cfg, cluster, gw, log)
-	instances := countInstances(cfg, cluster, gw.Limiter, log)
-	srv := httpserver.New(httpserver.Options{
-		Log: log, BodyLimit: edge.BodyLimit(), Metrics: tel.MetricsHandler(), DrainDelay: cfg.DrainDelay, Ready: readiness(listeners),
+	return service.Run(ctx, service.Service{
+		Name: "gateway", Config: cfg, Base: cfg.Base, Log: log, Kafka: &cfg.Kafka,
+		HTTP: httpserver.Options{BodyLimit: edge.BodyLimit()},
+		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {
+			rdb, err := redisconn.Open(cfg.RedisURL, true)
+			if err != nil {
+				return service.Parts{}, err
+			}
+			r.OnClose(func() { _ = rdb.Close() })
+			gw, err := newGateway(cfg, rdb, log)
+			if err != nil {
+				return service.Parts{}, err
+			}
+			var consumers []service.Consumer
+			for _, l := range newListeners(cfg, r.Cluster, gw, log) {
+				consumers = append(consumers, service.Consumer{Name: l.what + " listener", Consumer: l})
+			}
+			return service.Parts{
+				Workers: []service.Worker{
+					{Name: "admission calibration", Run: gw.Admission.Run},
+					{Name: "instance count", Run: countInstances(cfg, r.Cluster, gw.Limiter, log).Run},
+				},
+				Consumers: consumers,
+				Routes:    gw.Register,
+			}, nil
+		},
 	})
-	if err := gw.Register(srv.App); err != nil {
-		return err
-	}
-	err = serve(ctx, cfg, srv, gw.Admission, instances, listeners)
-	log.Info("stopped", "err", err)
-	return err
 }
 
 // newGateway wires the edge: the identity signer, the key store over auth, the limiter over
@@ -135,8 +130,8 @@ func newListeners(cfg gwconfig.Config, cluster broker.Cluster, gw *edge.Gateway,
 // countInstances returns the counter of the live gateway instances, which sets the share of
 // each limit the limiter allows while Redis is down (one over the configured maximum until they
 // are counted). Each instance's key-event group has a member while it runs; they are counted
-// every 2 seconds, and a count holds for 30 seconds, longer than an instance that left its group
-// at SIGTERM may still serve (its drain delay and shutdown timeout).
+// every 2 seconds, and a count holds for 30 seconds, longer than an instance that was told to
+// stop may still serve before it leaves its group (its drain delay and shutdown timeout).
 func countInstances(cfg gwconfig.Config, cluster broker.Cluster, limiter *ratelimit.Limiter, log *slog.Logger) *fleet.Counter {
 	return fleet.New(fleet.Options{
 		Members: func(ctx context.Context) (map[string]int, error) {
@@ -146,28 +141,6 @@ func countInstances(cfg gwconfig.Config, cluster broker.Cluster, limiter *rateli
 		Interval: 2 * time.Second, Hold: 30 * time.Second, Timeout: 5 * time.Second,
 		Share: limiter.SetShare, Log: log,
 	})
-}
-
-// readiness makes the instance ready only once every listener has joined its topic.
-func readiness(listeners []*listener) []httpserver.Check {
-	var ready []httpserver.Check
-	for _, l := range listeners {
-		ready = append(ready, httpserver.Check{Name: l.what + " listener", Fn: l.Ready})
-	}
-	return ready
-}
-
-// serve runs the listeners, the admission's calibrations, the count of instances and srv until
-// ctx ends or one of them fails.
-func serve(ctx context.Context, cfg gwconfig.Config, srv *httpserver.Server, admit *admission.Controller, instances *fleet.Counter, listeners []*listener) error {
-	g, gctx := errgroup.WithContext(ctx)
-	g.Go(func() error { return admit.Run(gctx) })
-	g.Go(func() error { return instances.Run(gctx) })
-	for _, l := range listeners {
-		g.Go(func() error { return l.Run(gctx) })
-	}
-	g.Go(func() error { return srv.ListenAndServe(gctx, cfg.HTTPAddr, cfg.ShutdownTimeout) })
-	return g.Wait()
 }
 
 func newUpstreams(cfg gwconfig.Config) (map[string]*proxy.Upstream, error) {

@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"log/slog"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
-	"github.com/podiumhq/podium/libs/config"
+	"github.com/podiumhq/podium/libs/config/configtest"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
@@ -31,106 +27,46 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 
 func TestConfigDefaultsAndMasking(t *testing.T) {
 	vars, _ := validEnv(t)
-	testkit.SetEnv(t, vars)
-	cfg, err := config.Load[Config]()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if cfg.HTTPAddr != ":8080" || cfg.DBMaxConns != 0 || cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second ||
-		cfg.HoldSweepInterval != 5*time.Second || cfg.SMTPPort != 1025 || cfg.KafkaTopicPartitions != 3 || cfg.IdentityTokenTTL != time.Minute ||
-		cfg.AppOptions() != app.DefaultOptions ||
-		cfg.RequestTimeout != 10*time.Second || cfg.DBLockTimeout != 2*time.Second {
+	cfg := configtest.Load[Config](t, vars)
+	if cfg.CatalogURL != "http://127.0.0.1:8082" || cfg.CatalogCacheTTL != 2*time.Second || cfg.HoldSweepInterval != 5*time.Second ||
+		cfg.IdentityTokenTTL != time.Minute || cfg.AppOptions() != app.DefaultOptions || cfg.RequestTimeout != 10*time.Second {
 		t.Fatalf("config %+v", cfg)
 	}
-	var buf bytes.Buffer
-	slog.New(slog.NewJSONHandler(&buf, nil)).Info("start", "config", config.LogValue(cfg))
-	if strings.Contains(buf.String(), "secret@") || strings.Contains(buf.String(), "smtp-secret-value") || !strings.Contains(buf.String(), `"SMTP_USERNAME":"mailer"`) ||
-		strings.Contains(buf.String(), vars["IDENTITY_PRIVATE_KEY"]) {
-		t.Fatalf("logged config leaks a secret or misses a field: %s", buf.String())
-	}
+	configtest.Masked(t, cfg, "secret@", "smtp-secret-value", vars["IDENTITY_PRIVATE_KEY"])
 }
 
 func TestConfigTurnsACapOff(t *testing.T) {
 	vars, _ := validEnv(t)
 	vars["HOLD_MAX_PLACES_PER_ADDRESS"], vars["RECEIPT_COOLDOWN"] = "0", "0s"
-	testkit.SetEnv(t, vars)
-	cfg, err := config.Load[Config]()
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg := configtest.Load[Config](t, vars)
 	if o := cfg.AppOptions(); o.HoldLimits.PerAddress != 0 || o.HoldLimits.PerEmail != 22 || o.ReceiptCooldown != 0 {
 		t.Fatalf("options %+v: the address cap and the cooldown must be off, the e-mail cap 22", o)
 	}
 }
 
 func TestConfigValidation(t *testing.T) {
-	for name, c := range map[string]struct{ key, value, want string }{
-		"bad trusted key":     {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
-		"no checkout key":     {"IDENTITY_TRUSTED_KEYS", "gateway:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of checkout is listed"},
-		"bad private key":     {"IDENTITY_PRIVATE_KEY", "c2hvcnQ=", "IDENTITY_PRIVATE_KEY"},
-		"no private key":      {"IDENTITY_PRIVATE_KEY", "", "IDENTITY_PRIVATE_KEY"},
-		"short token ttl":     {"IDENTITY_TOKEN_TTL", "5s", "IDENTITY_TOKEN_TTL must be at least 10s"},
-		"request timeout":     {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
-		"no database":         {"DATABASE_URL", "", "DATABASE_URL"},
-		"broker with a space": {"KAFKA_BROKERS", "a:9092, b:9092", `KAFKA_BROKERS entry " b:9092"`},
-		"catalog url":         {"CATALOG_URL", "catalog:8082", "CATALOG_URL must be an http(s) URL"},
-		"negative cache":      {"CATALOG_CACHE_TTL", "-1s", "CATALOG_CACHE_TTL must not be negative"},
-		"smtp port":           {"SMTP_PORT", "0", "SMTP_PORT"},
-		"sweep interval":      {"HOLD_SWEEP_INTERVAL", "0s", "HOLD_SWEEP_INTERVAL must be positive"},
-		"pool":                {"DB_MAX_CONNS", "-1", "DB_MAX_CONNS must not be negative"},
-		"address cap":         {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS must be 0 (no cap) or at least 11"},
-		"e-mail cap":          {"HOLD_MAX_PLACES_PER_EMAIL", "-1", "HOLD_MAX_PLACES_PER_EMAIL must be 0 (no cap) or at least 11"},
-		"receipt cooldown":    {"RECEIPT_COOLDOWN", "-1m", "RECEIPT_COOLDOWN must not be negative"},
-	} {
-		t.Run(name, func(t *testing.T) {
-			vars, _ := validEnv(t)
-			vars[c.key] = c.value
-			testkit.SetEnv(t, vars)
-			if _, err := config.Load[Config](); err == nil || !strings.Contains(err.Error(), c.want) {
-				t.Fatalf("error %v does not mention %q", err, c.want)
-			}
-		})
-	}
+	vars, _ := validEnv(t)
+	configtest.Refuses[Config](t, vars, map[string]configtest.Case{
+		"bad trusted key":  {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
+		"no checkout key":  {"IDENTITY_TRUSTED_KEYS", "gateway:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of checkout is listed"},
+		"bad private key":  {"IDENTITY_PRIVATE_KEY", "c2hvcnQ=", "IDENTITY_PRIVATE_KEY"},
+		"no private key":   {"IDENTITY_PRIVATE_KEY", "", "IDENTITY_PRIVATE_KEY"},
+		"short token ttl":  {"IDENTITY_TOKEN_TTL", "5s", "IDENTITY_TOKEN_TTL must be at least 10s"},
+		"request timeout":  {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
+		"catalog url":      {"CATALOG_URL", "catalog:8082", "CATALOG_URL must be an http(s) URL"},
+		"negative cache":   {"CATALOG_CACHE_TTL", "-1s", "CATALOG_CACHE_TTL must not be negative"},
+		"sweep interval":   {"HOLD_SWEEP_INTERVAL", "0s", "HOLD_SWEEP_INTERVAL must be positive"},
+		"address cap":      {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS must be 0 (no cap) or at least 11"},
+		"e-mail cap":       {"HOLD_MAX_PLACES_PER_EMAIL", "-1", "HOLD_MAX_PLACES_PER_EMAIL must be 0 (no cap) or at least 11"},
+		"receipt cooldown": {"RECEIPT_COOLDOWN", "-1m", "RECEIPT_COOLDOWN must not be negative"},
+	})
 }
 
 // TestRunMigrateAndServe runs the binary's subcommands in process: migrate a fresh database
 // twice, serve until ready, answer a search through the served API, and stop on cancellation.
 func TestRunMigrateAndServe(t *testing.T) {
-	vars, issuers := validEnv(t)
-	addr := testkit.FreeAddr(t)
-	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = testkit.DatabaseURL(t), strings.Join(testkit.Kafka(t), ",")
-	vars["PPROF_ADDR"] = testkit.FreeAddr(t)
-	testkit.SetEnv(t, vars)
-	t.Setenv("HTTP_ADDR", addr)
-	for range 2 {
-		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-			t.Fatalf("migrate: %v", err)
-		}
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
-	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
-
-	tok := issuers.Token(t, identity.Gateway, identity.Registration, identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "http://"+addr+"/external/v1/organizer/registrations/search", strings.NewReader(`{}`))
-	req.Header.Set(identity.Header, tok)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil || resp.StatusCode != http.StatusCreated {
-		t.Fatalf("search through the served API: %v %v", resp, err)
-	}
-	resp.Body.Close()
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v after cancellation", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop within 30s of cancellation")
-	}
-	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); err == nil {
-		t.Fatal("unknown command accepted")
+	search, _ := serveForSearch(t, map[string]string{"PPROF_ADDR": testkit.FreeAddr(t)})
+	if status, _, b := search(); status != http.StatusCreated {
+		t.Fatalf("search through the served API: %d %+v", status, b)
 	}
 }

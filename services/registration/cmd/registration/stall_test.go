@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ import (
 // format with Retry-After instead of holding its connection until the caller gives up; once
 // the lock goes, the same search succeeds.
 func TestStalledTableAnswers503AndRecovers(t *testing.T) {
-	search, dbURL := serveForSearch(t)
+	search, dbURL := serveForSearch(t, map[string]string{"DB_LOCK_TIMEOUT": "300ms"})
 	if status, _, _ := search(); status != http.StatusCreated {
 		t.Fatalf("search before the stall: %d", status)
 	}
@@ -56,29 +57,24 @@ func TestStalledTableAnswers503AndRecovers(t *testing.T) {
 // searchFunc searches an organizer's registrations and returns the answer.
 type searchFunc func() (int, http.Header, httpserver.Body)
 
-// serveForSearch migrates a fresh database and serves the binary on it, with a lock timeout of
-// 300 ms, until the test ends; it returns a search of the service and the database URL.
-func serveForSearch(t *testing.T) (searchFunc, string) {
+// serveForSearch migrates a fresh database twice (the second run finds nothing to apply) and
+// serves the binary on it, with the settings extra, until the test ends, which must find it
+// stopped without error; it returns a search of the service and the database URL.
+func serveForSearch(t *testing.T, extra map[string]string) (searchFunc, string) {
 	t.Helper()
 	vars, issuers := validEnv(t)
 	addr := testkit.FreeAddr(t)
 	dbURL := testkit.DatabaseURL(t)
 	vars["DATABASE_URL"], vars["KAFKA_BROKERS"] = dbURL, strings.Join(testkit.Kafka(t), ",")
-	vars["DB_LOCK_TIMEOUT"] = "300ms"
+	maps.Copy(vars, extra)
 	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
-	if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("serve: %v", err)
+	for range 2 {
+		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
+			t.Fatalf("migrate: %v", err)
 		}
-	})
+	}
+	testkit.Background(t, func(ctx context.Context) error { return program.Run(ctx, nil, &bytes.Buffer{}) })
 	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
 
 	tok := issuers.Token(t, identity.Gateway, identity.Registration,

@@ -7,6 +7,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
@@ -100,17 +101,14 @@ var DefaultOptions = Options{HoldLimits: domain.DefaultHoldLimits, ReceiptCooldo
 type Service struct {
 	repo    Repository
 	catalog Catalog
-	now     func() time.Time
+	clock   clock.Clock
 	opts    Options
 }
 
-// New returns a Service; now is the clock (time.Now in production).
-func New(repo Repository, catalog Catalog, now func() time.Time, o Options) *Service {
-	return &Service{repo: repo, catalog: catalog, now: now, opts: o}
+// New returns a Service on its clock (time.Now in production).
+func New(repo Repository, catalog Catalog, c clock.Clock, o Options) *Service {
+	return &Service{repo: repo, catalog: catalog, clock: c, opts: o}
 }
-
-// clock returns the current time in UTC at the database's microsecond precision.
-func (s *Service) clock() time.Time { return s.now().UTC().Truncate(time.Microsecond) }
 
 // event returns the caller's organizer's event, or a not-found error for another organizer's.
 func (s *Service) event(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error) {

@@ -68,7 +68,7 @@ func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in 
 	if err := rules.Err(fault.Unprocessable); err != nil {
 		return Hold{}, err
 	}
-	now := s.clock()
+	now := s.clock.Now()
 	exp := in.ExpiresAt.UTC().Truncate(time.Microsecond)
 	o := domain.Order{
 		ID: domain.NewOrderID(), OrganizerID: organizerID, EventID: e.ID, Status: domain.OrderPending,
@@ -141,13 +141,13 @@ func problemsOf(err error) []string {
 // SweepExpired releases up to limit holds whose expiry passed, reason EXPIRED, and returns
 // how many it released.
 func (s *Service) SweepExpired(ctx context.Context, limit int) (int, error) {
-	ids, err := s.repo.ExpiredHolds(ctx, s.clock(), limit)
+	ids, err := s.repo.ExpiredHolds(ctx, s.clock.Now(), limit)
 	if err != nil {
 		return 0, fmt.Errorf("sweep holds: %w", err)
 	}
 	n := 0
 	for _, id := range ids {
-		if _, err := s.repo.ReleaseOrder(ctx, "", id, domain.ReleaseExpired, s.clock()); err != nil {
+		if _, err := s.repo.ReleaseOrder(ctx, "", id, domain.ReleaseExpired, s.clock.Now()); err != nil {
 			if isConflict(err) { // paid meanwhile
 				continue
 			}
@@ -177,7 +177,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 	_, err := s.repo.Once(ctx, domain.PaymentsConsumerGroup, p.MessageID, func(r Repository) error {
 		switch p.Type {
 		case domain.EventPaymentSucceeded:
-			_, _, err := r.ConfirmOrder(ctx, p.OrderID, p.PaymentRef, p.Amount, s.clock())
+			_, _, err := r.ConfirmOrder(ctx, p.OrderID, p.PaymentRef, p.Amount, s.clock.Now())
 			if isConflict(err) || isNotFound(err) {
 				return nil
 			}
@@ -187,7 +187,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 			if p.Reason == domain.ReleaseExpired {
 				reason = domain.ReleaseExpired
 			}
-			_, err := r.ReleaseOrder(ctx, "", p.OrderID, reason, s.clock())
+			_, err := r.ReleaseOrder(ctx, "", p.OrderID, reason, s.clock.Now())
 			if isConflict(err) || isNotFound(err) { // already paid, or not ours
 				return nil
 			}
@@ -195,7 +195,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 		case domain.EventPaymentRefunded:
 			// Checkout refunds a late payment registration found no place for (the order is
 			// FAILED), or whose limited promocode was used up (the order may still be PENDING).
-			_, err := r.RefundOrder(ctx, p.OrderID, s.clock())
+			_, err := r.RefundOrder(ctx, p.OrderID, s.clock.Now())
 			if isConflict(err) || isNotFound(err) {
 				return nil
 			}

@@ -32,7 +32,7 @@ func (s *Service) Create(ctx context.Context, caller identity.Principal, in Crea
 	if err := domain.CheckEligibility("", e, c, in.RegistrationInput); err != nil {
 		return domain.Registration{}, err
 	}
-	now := s.clock()
+	now := s.clock.Now()
 	o := domain.Order{
 		ID: domain.NewOrderID(), OrganizerID: caller.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted,
 		Source: domain.SourceManual, Currency: e.Currency, PaidAt: &now, CreatedAt: now, UpdatedAt: now,
@@ -56,7 +56,7 @@ func (s *Service) Update(ctx context.Context, caller identity.Principal, ticketI
 	if err != nil {
 		return domain.Registration{}, err
 	}
-	now := s.clock()
+	now := s.clock.Now()
 	r, err := s.repo.UpdateRegistration(ctx, organizerID, ticketID, func(locked domain.Registration) (domain.UpdatePlan, error) {
 		return domain.PlanUpdate(e, locked, p, now)
 	}, quotaOf(e))
@@ -68,7 +68,7 @@ func (s *Service) Update(ctx context.Context, caller identity.Principal, ticketI
 
 // Delete deletes or cancels the registration holding ticketID (domain.DecideDelete).
 func (s *Service) Delete(ctx context.Context, organizerID, ticketID string) (domain.DeleteResult, error) {
-	res, err := s.repo.DeleteRegistration(ctx, organizerID, ticketID, s.clock())
+	res, err := s.repo.DeleteRegistration(ctx, organizerID, ticketID, s.clock.Now())
 	if err != nil {
 		return domain.DeleteResult{}, fmt.Errorf("delete registration: %w", err)
 	}

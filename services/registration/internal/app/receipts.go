@@ -51,7 +51,7 @@ func (s *Service) SendReceipts(ctx context.Context, caller identity.Principal, e
 		return 0, nil
 	}
 	m := domain.ReceiptMail(e, strings.TrimSpace(email), list)
-	if err := s.repo.QueueReceiptMail(ctx, m, e.ID, s.clock(), s.opts.ReceiptCooldown); err != nil {
+	if err := s.repo.QueueReceiptMail(ctx, m, e.ID, s.clock.Now(), s.opts.ReceiptCooldown); err != nil {
 		return 0, fmt.Errorf("send receipts: %w", err)
 	}
 	return len(list), nil

@@ -18,7 +18,7 @@ func (s *Service) ReleaseHold(ctx context.Context, organizerID, orderID, reason 
 	if err := checkReleaseReason(reason); err != nil {
 		return domain.Order{}, err
 	}
-	o, err := s.repo.ReleaseOrder(ctx, organizerID, orderID, reason, s.clock())
+	o, err := s.repo.ReleaseOrder(ctx, organizerID, orderID, reason, s.clock.Now())
 	if err != nil {
 		return domain.Order{}, fmt.Errorf("release hold: %w", err)
 	}
@@ -36,7 +36,7 @@ func (s *Service) ReleaseHoldByID(ctx context.Context, organizerID, holdID, reas
 	if holdID == "" {
 		return domain.Order{}, false, fault.NewInvalid("holdId is required")
 	}
-	return s.repo.ReleaseHoldByID(ctx, organizerID, holdID, reason, s.clock())
+	return s.repo.ReleaseHoldByID(ctx, organizerID, holdID, reason, s.clock.Now())
 }
 
 func checkReleaseReason(reason string) error {
@@ -49,7 +49,7 @@ func checkReleaseReason(reason string) error {
 
 // pruneReleasedHolds forgets hold ids released more than a day ago.
 func (s *Service) pruneReleasedHolds(ctx context.Context) error {
-	if _, err := s.repo.PruneReleasedHolds(ctx, s.clock().Add(-releasedHoldKeep)); err != nil {
+	if _, err := s.repo.PruneReleasedHolds(ctx, s.clock.Now().Add(-releasedHoldKeep)); err != nil {
 		return fmt.Errorf("sweep holds: %w", err)
 	}
 	return nil
