@@ -77,7 +77,7 @@ func run(ctx context.Context) error {
 		return err
 	}
 	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
-	rep := report{started: time.Now(), shape: fmt.Sprintf("%d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis", o.Rounds, o.Round)}
+	rep := report{started: time.Now(), load: loadAverage(), shape: fmt.Sprintf("%d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis", o.Rounds, o.Round)}
 	fmt.Printf("podium bench: %s\n", rep.shape)
 	err = runScenarios(ctx, chosen, s, demo, o, &rep)
 	if werr := rep.write(*reportPath); werr != nil {

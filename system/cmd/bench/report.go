@@ -15,8 +15,10 @@ import (
 // figures beside the baselines measured in the same run.
 type report struct {
 	started time.Time
-	shape   string
-	parts   []section
+	// load is the machine's load average when the run started: other work on it shows there.
+	load  string
+	shape string
+	parts []section
 }
 
 type section struct {
@@ -41,6 +43,7 @@ func (r *report) write(path string) error {
 		{"cores", fmt.Sprint(runtime.NumCPU())},
 		{"memory", procField("/proc/meminfo", "MemTotal")},
 		{"kernel", strings.TrimSpace(readFile("/proc/sys/kernel/osrelease"))},
+		{"load average at the start (1, 5, 15 min)", r.load},
 		{"Go", runtime.Version()},
 		{"commit", commit()},
 	} {
@@ -66,6 +69,15 @@ func procField(path, name string) string {
 		}
 	}
 	return "unknown"
+}
+
+// loadAverage is the machine's load average over 1, 5 and 15 minutes.
+func loadAverage() string {
+	f := strings.Fields(readFile("/proc/loadavg"))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func readFile(path string) string {

@@ -13,7 +13,7 @@ import (
 // TestTheReportNamesTheMachineAndHoldsEachScenarioAsItRan: the report states the machine and
 // the Go version, then each scenario's output, and says which failed.
 func TestTheReportNamesTheMachineAndHoldsEachScenarioAsItRan(t *testing.T) {
-	rep := report{started: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), shape: "3 rounds of 5s per path"}
+	rep := report{started: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC), load: "1.20 0.80 0.50", shape: "3 rounds of 5s per path"}
 	rep.add("gateway", []byte("\nGateway overhead\n  through bare nginx  15009 req/s\n"), nil)
 	rep.add("catalog", []byte("Catalog public reads\n"), errors.New("bench: 3 of 9 requests failed"))
 	path := filepath.Join(t.TempDir(), "bench", "report.md")
@@ -26,7 +26,7 @@ func TestTheReportNamesTheMachineAndHoldsEachScenarioAsItRan(t *testing.T) {
 	}
 	got := string(raw)
 	for _, want := range []string{
-		"3 rounds of 5s per path", "| date | 2026-11-28T12:00:00Z |", "| Go | " + runtime.Version() + " |",
+		"3 rounds of 5s per path", "| date | 2026-11-28T12:00:00Z |", "| Go | " + runtime.Version() + " |", "| load average at the start (1, 5, 15 min) | 1.20 0.80 0.50 |",
 		"| CPU | " + procField("/proc/cpuinfo", "model name") + " |", "| memory | " + procField("/proc/meminfo", "MemTotal") + " |",
 		"## gateway\n\n```\nGateway overhead\n  through bare nginx  15009 req/s\n```\n",
 		"## catalog\n\n```\nCatalog public reads\n```\n\nFailed: bench: 3 of 9 requests failed\n",
