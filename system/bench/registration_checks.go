@@ -1,20 +1,18 @@
 package bench
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/procfs"
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
@@ -128,16 +126,16 @@ func (r rush) run(ctx context.Context) (made, refused int, err error) {
 // per connection), named by backendName, to watch their CPU time as a service's.
 func databaseProcesses(dbURLs ...string) map[string]int {
 	names, out := databaseNames(dbURLs), map[string]int{}
-	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, f := range cmdlines {
-		raw, err := os.ReadFile(f)
-		if err != nil || !bytes.HasPrefix(raw, []byte("postgres: ")) {
+	procs, _ := procfs.AllProcs()
+	for _, p := range procs {
+		args, err := p.CmdLine()
+		title := strings.Join(args, " ")
+		if err != nil || !strings.HasPrefix(title, "postgres: ") {
 			continue
 		}
 		for _, db := range names {
-			if strings.Contains(string(raw), " "+db+" ") { // postgres: user db host(port) state
-				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-				out[backendName(db, pid)] = pid
+			if strings.Contains(title, " "+db+" ") { // postgres: user db host(port) state
+				out[backendName(db, p.PID)] = p.PID
 			}
 		}
 	}
