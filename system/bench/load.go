@@ -84,10 +84,10 @@ func (r Result) CPUPerRequest(name string) time.Duration {
 
 // Options shapes a run.
 type Options struct {
-	// Rate is requests per second, open loop; zero runs a closed loop of Workers clients, each
-	// sending its next request when its last is answered.
+	// Rate is requests per second, open loop; zero runs a closed loop, each client sending its
+	// next request when its last is answered.
 	Rate int
-	// Workers are the clients of a closed loop, and those an open loop starts with.
+	// Workers are the clients: never more requests in flight.
 	Workers  int
 	Duration time.Duration
 	// Timeout bounds each request (default 10 s).
@@ -98,21 +98,13 @@ type Options struct {
 	Counters func() (map[string]float64, error)
 }
 
-// openLoopClients bounds the clients of an open loop. Vegeta adds one whenever every client
-// is waiting for an answer, so that a slow answer does not hold back the next request and its
-// latency counts from when the rate called for it (no coordinated omission).
-const openLoopClients = 4096
-
 // failureBody is how much of an answer a failure's message quotes.
 const failureBody = 200
 
 // Run sends t for o.Duration and returns what it measured.
 func Run(ctx context.Context, t Target, o Options) (Result, error) {
-	clients := uint64(o.Workers)
-	if o.Rate > 0 {
-		clients = max(clients, openLoopClients)
-	}
-	attacker := vegeta.NewAttacker(vegeta.Workers(uint64(o.Workers)), vegeta.MaxWorkers(clients),
+	workers := uint64(o.Workers)
+	attacker := vegeta.NewAttacker(vegeta.Workers(workers), vegeta.MaxWorkers(workers),
 		vegeta.Timeout(cmp.Or(o.Timeout, 10*time.Second)), vegeta.MaxBody(failureBody), vegeta.Redirects(vegeta.NoFollow))
 	res := Result{Target: t.Name, Latency: newHistogram(), RefusedLatency: newHistogram(), CPU: map[string]time.Duration{}, Counters: map[string]float64{}}
 	before, err := watchedTimes(o.Processes)
@@ -123,15 +115,17 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	pacer := vegeta.ConstantPacer{Freq: o.Rate, Per: time.Second}
 	start := time.Now()
 	stop := context.AfterFunc(ctx, func() { attacker.Stop() })
 	var firstErr error
-	for hit := range attacker.Attack(targeter(t), vegeta.ConstantPacer{Freq: o.Rate, Per: time.Second}, o.Duration, t.Name) {
+	for hit := range attacker.Attack(targeter(t), pacer, o.Duration, t.Name) {
+		took := fromSlot(hit, start, pacer)
 		switch {
 		case int(hit.Code) == t.Status:
-			_ = res.Latency.RecordValue(int64(hit.Latency))
+			_ = res.Latency.RecordValue(int64(took))
 		case t.Refusals && isRefusal(hit):
-			_ = res.RefusedLatency.RecordValue(int64(hit.Latency))
+			_ = res.RefusedLatency.RecordValue(int64(took))
 		default:
 			res.Failed++
 			firstErr = cmp.Or(firstErr, fmt.Errorf("%s: status %d: %s: %s", t.Name, hit.Code, hit.Error, hit.Body))
@@ -158,6 +152,18 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 		return res, fmt.Errorf("bench: %d of %d requests failed; first: %w", res.Failed, res.Requests+res.Failed, firstErr)
 	}
 	return res, ctx.Err()
+}
+
+// fromSlot is hit's latency counted from its slot in an open loop's schedule (the pacer sends
+// the n-th request, from 0, at start + (n+1) intervals), so that the wait for a free client
+// counts as latency rather than lowering the rate (no coordinated omission); in a closed
+// loop, from when it was sent.
+func fromSlot(hit *vegeta.Result, start time.Time, pacer vegeta.ConstantPacer) time.Duration {
+	if pacer.Freq <= 0 {
+		return hit.Latency
+	}
+	slot := start.Add(time.Duration(hit.Seq+1) * pacer.Per / time.Duration(pacer.Freq))
+	return max(hit.Latency, hit.Timestamp.Add(hit.Latency).Sub(slot))
 }
 
 // targeter makes vegeta's requests of t, each with its own body when t has NextBody.

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // TestRunCountsWhatItsCountersGrewByDuringTheRun: counters read before and after a run give
@@ -129,5 +131,28 @@ func TestARushSendsItsAttemptsAndCountsPlacesAndRefusals(t *testing.T) {
 	}
 	if made != places || refused != attempts-places || served.Load() != attempts {
 		t.Fatalf("made %d, refused %d, server saw %d; want %d, %d of %d", made, refused, served.Load(), places, attempts-places, attempts)
+	}
+}
+
+// TestAnOpenLoopCountsLatencyFromTheRequestsSlot: a request sent late, because every client was
+// busy, counts from when the rate called for it; in a closed loop from when it was sent.
+func TestAnOpenLoopCountsLatencyFromTheRequestsSlot(t *testing.T) {
+	start := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	perMs := vegeta.ConstantPacer{Freq: 1000, Per: time.Second}
+	for _, c := range []struct {
+		name   string
+		pacer  vegeta.ConstantPacer
+		seq    uint64
+		sentAt time.Duration
+		want   time.Duration
+	}{
+		{"on time", perMs, 4, 5 * time.Millisecond, time.Millisecond},
+		{"3ms after its slot", perMs, 4, 8 * time.Millisecond, 4 * time.Millisecond},
+		{"closed loop", vegeta.ConstantPacer{}, 4, 8 * time.Millisecond, time.Millisecond},
+	} {
+		hit := &vegeta.Result{Seq: c.seq, Timestamp: start.Add(c.sentAt), Latency: time.Millisecond}
+		if got := fromSlot(hit, start, c.pacer); got != c.want {
+			t.Errorf("%s: latency %v, want %v", c.name, got, c.want)
+		}
 	}
 }
