@@ -4,9 +4,11 @@
 package bench
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"time"
 
@@ -168,13 +170,7 @@ func fromSlot(hit *vegeta.Result, start time.Time, pacer vegeta.ConstantPacer) t
 
 // targeter makes vegeta's requests of t, each with its own body when t has NextBody.
 func targeter(t Target) vegeta.Targeter {
-	header := http.Header{}
-	for k, v := range t.Headers {
-		header.Set(k, v)
-	}
-	if t.Body != nil || t.NextBody != nil {
-		header.Set("Content-Type", "application/json")
-	}
+	header := headers(t)
 	return func(tgt *vegeta.Target) error {
 		tgt.Method, tgt.URL, tgt.Header, tgt.Body = t.Method, t.URL, header, t.Body
 		if t.NextBody != nil {
@@ -182,6 +178,34 @@ func targeter(t Target) vegeta.Targeter {
 		}
 		return nil
 	}
+}
+
+// headers are t's headers, with the content type of its JSON body when it has one.
+func headers(t Target) http.Header {
+	h := http.Header{}
+	for k, v := range t.Headers {
+		h.Set(k, v)
+	}
+	if t.Body != nil || t.NextBody != nil {
+		h.Set("Content-Type", "application/json")
+	}
+	return h
+}
+
+// send sends one request of t with body and returns the answer's status and body.
+func send(ctx context.Context, t Target, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, t.Method, t.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header = headers(t)
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("bench: %s %s: %w", t.Method, t.URL, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	return res.StatusCode, raw, err
 }
 
 // readCounters reads counters, none when it is nil.

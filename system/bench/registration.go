@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -259,25 +258,19 @@ func (r regPaths) seed(ctx context.Context, body func() []byte, rate float64) (i
 
 // count returns how many active tickets the event has, from a search's total.
 func (r regPaths) count(ctx context.Context) (int, error) {
-	body := fmt.Appendf(nil, `{"eventId":%q,"limit":1}`, r.eventID)
-	req, err := http.NewRequestWithContext(ctx, "POST", r.s.GatewayURL()+"/external/v1/organizer/registrations/search", bytes.NewReader(body))
+	search := Target{Method: http.MethodPost, URL: r.s.GatewayURL() + "/external/v1/organizer/registrations/search",
+		Headers: map[string]string{"Authorization": "Bearer " + r.d.SecretAll.Key}}
+	status, raw, err := send(ctx, search, fmt.Appendf(nil, `{"eventId":%q,"limit":1}`, r.eventID))
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Authorization", "Bearer "+r.d.SecretAll.Key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
+	if status != http.StatusCreated {
+		return 0, fmt.Errorf("bench: count tickets: status %d", status)
 	}
-	defer res.Body.Close()
 	var page struct {
 		Total int `json:"total"`
 	}
-	if res.StatusCode != http.StatusCreated {
-		return 0, fmt.Errorf("bench: count tickets: status %d", res.StatusCode)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&page); err != nil {
+	if err := json.Unmarshal(raw, &page); err != nil {
 		return 0, fmt.Errorf("bench: count tickets: %w", err)
 	}
 	return page.Total, nil
