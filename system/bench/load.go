@@ -105,6 +105,9 @@ const failureBody = 200
 
 // Run sends t for o.Duration and returns what it measured.
 func Run(ctx context.Context, t Target, o Options) (Result, error) {
+	if o.Duration <= 0 || o.Workers <= 0 {
+		return Result{}, fmt.Errorf("bench: %s: a run needs a duration and workers, got %v and %d", t.Name, o.Duration, o.Workers)
+	}
 	workers := uint64(o.Workers)
 	attacker := vegeta.NewAttacker(vegeta.Workers(workers), vegeta.MaxWorkers(workers),
 		vegeta.Timeout(cmp.Or(o.Timeout, 10*time.Second)), vegeta.MaxBody(failureBody), vegeta.Redirects(vegeta.NoFollow))

@@ -275,35 +275,3 @@ func (r regPaths) count(ctx context.Context) (int, error) {
 	}
 	return page.Total, nil
 }
-
-// alternateFresh is alternate for targets made anew before each run: it warms each up, then
-// runs them in turn for o.Rounds rounds and merges each target's rounds into one result. The
-// processes watched are asked for before each run (database backends come with connections).
-func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunOptions, procs func() map[string]int) ([]Result, error) {
-	runOne := func(newTarget func() (Target, error), d time.Duration) (Result, error) {
-		t, err := newTarget()
-		if err != nil {
-			return Result{}, err
-		}
-		return Run(ctx, t, Options{Rate: o.Rate, Workers: o.Workers, Duration: d, Processes: procs(), Counters: o.Counters})
-	}
-	for _, m := range makers {
-		if o.Warmup == 0 {
-			break
-		}
-		if _, err := runOne(m, o.Warmup); err != nil {
-			return nil, err
-		}
-	}
-	merged := make([]Result, len(makers))
-	for range o.Rounds {
-		for i, m := range makers {
-			r, err := runOne(m, o.Round)
-			if err != nil {
-				return nil, err
-			}
-			merged[i] = merge(merged[i], r)
-		}
-	}
-	return merged, nil
-}
