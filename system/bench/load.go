@@ -1,19 +1,19 @@
-// Package bench measures the running system: it drives HTTP load against a target with vegeta,
-// records every latency in HDR histograms and reads the CPU time the services spent, so that a
-// path can be compared with its baseline in the same run.
+// Package bench measures the running system: it drives HTTP load at a fixed rate against a
+// target, records every latency in HDR histograms and reads the CPU time the services spent, so
+// that a path can be compared with its baseline in the same run.
 package bench
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
+	"github.com/valyala/fasthttp"
 )
 
 // Target is one request to repeat.
@@ -86,10 +86,8 @@ func (r Result) CPUPerRequest(name string) time.Duration {
 
 // Options shapes a run.
 type Options struct {
-	// Rate is requests per second, open loop; zero runs a closed loop, each client sending its
-	// next request when its last is answered.
-	Rate int
-	// Workers are the clients: never more requests in flight.
+	// Rate is requests per second; zero runs closed-loop as fast as Workers allow.
+	Rate     int
 	Workers  int
 	Duration time.Duration
 	// Timeout bounds each request (default 10 s).
@@ -100,17 +98,21 @@ type Options struct {
 	Counters func() (map[string]float64, error)
 }
 
-// failureBody is how much of an answer a failure's message quotes.
-const failureBody = 200
-
 // Run sends t for o.Duration and returns what it measured.
 func Run(ctx context.Context, t Target, o Options) (Result, error) {
-	if o.Duration <= 0 || o.Workers <= 0 {
-		return Result{}, fmt.Errorf("bench: %s: a run needs a duration and workers, got %v and %d", t.Name, o.Duration, o.Workers)
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
 	}
-	workers := uint64(o.Workers)
-	attacker := vegeta.NewAttacker(vegeta.Workers(workers), vegeta.MaxWorkers(workers),
-		vegeta.Timeout(cmp.Or(o.Timeout, 10*time.Second)), vegeta.MaxBody(failureBody), vegeta.Redirects(vegeta.NoFollow))
+	client := &fasthttp.Client{MaxConnsPerHost: o.Workers * 2, ReadTimeout: timeout, WriteTimeout: timeout}
+	jobs := make(chan time.Time, o.Workers*4)
+	workers := make([]worker, o.Workers)
+	var wg sync.WaitGroup
+	for i := range workers {
+		w := &workers[i]
+		w.ok, w.refused = newHistogram(), newHistogram()
+		wg.Go(func() { w.run(client, t, o.Rate <= 0, jobs) })
+	}
 	res := Result{Target: t.Name, Latency: newHistogram(), RefusedLatency: newHistogram(), CPU: map[string]time.Duration{}, Counters: map[string]float64{}}
 	before, err := watchedTimes(o.Processes)
 	if err != nil {
@@ -120,23 +122,9 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	pacer := vegeta.ConstantPacer{Freq: o.Rate, Per: time.Second}
 	start := time.Now()
-	stop := context.AfterFunc(ctx, func() { attacker.Stop() })
-	var firstErr error
-	for hit := range attacker.Attack(targeter(t), pacer, o.Duration, t.Name) {
-		took := fromSlot(hit, start, pacer)
-		switch {
-		case int(hit.Code) == t.Status:
-			_ = res.Latency.RecordValue(int64(took))
-		case t.Refusals && isRefusal(hit):
-			_ = res.RefusedLatency.RecordValue(int64(took))
-		default:
-			res.Failed++
-			firstErr = cmp.Or(firstErr, fmt.Errorf("%s: status %d: %s: %s", t.Name, hit.Code, hit.Error, hit.Body))
-		}
-	}
-	stop()
+	schedule(ctx, jobs, o, start, time.Sleep)
+	wg.Wait()
 	res.Elapsed = time.Since(start)
 	after, err := watchedTimes(o.Processes)
 	if err != nil {
@@ -152,48 +140,25 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 	for name, v := range countersAfter {
 		res.Counters[name] = v - countersBefore[name]
 	}
+	var firstErr error
+	for _, w := range workers {
+		res.Latency.Merge(w.ok)
+		res.RefusedLatency.Merge(w.refused)
+		res.Failed += w.failed
+		if firstErr == nil {
+			firstErr = w.firstErr
+		}
+	}
 	res.Requests, res.Refused = int(res.Latency.TotalCount()), int(res.RefusedLatency.TotalCount())
 	if res.Failed > 0 && !t.Refusals {
 		return res, fmt.Errorf("bench: %d of %d requests failed; first: %w", res.Failed, res.Requests+res.Failed, firstErr)
 	}
-	return res, ctx.Err()
+	return res, nil
 }
 
-// fromSlot is hit's latency counted from its slot in an open loop's schedule (the pacer sends
-// the n-th request, from 0, at start + (n+1) intervals), so that the wait for a free client
-// counts as latency rather than lowering the rate (no coordinated omission); in a closed
-// loop, from when it was sent.
-func fromSlot(hit *vegeta.Result, start time.Time, pacer vegeta.ConstantPacer) time.Duration {
-	if pacer.Freq <= 0 {
-		return hit.Latency
-	}
-	slot := start.Add(time.Duration(hit.Seq+1) * pacer.Per / time.Duration(pacer.Freq))
-	return max(hit.Latency, hit.Timestamp.Add(hit.Latency).Sub(slot))
-}
-
-// targeter makes vegeta's requests of t, each with its own body when t has NextBody.
-func targeter(t Target) vegeta.Targeter {
-	header := headers(t)
-	return func(tgt *vegeta.Target) error {
-		tgt.Method, tgt.URL, tgt.Header, tgt.Body = t.Method, t.URL, header, t.Body
-		if t.NextBody != nil {
-			tgt.Body = t.NextBody()
-		}
-		return nil
-	}
-}
-
-// headers are t's headers, with the content type of its JSON body when it has one.
-func headers(t Target) http.Header {
-	h := http.Header{}
-	for k, v := range t.Headers {
-		h.Set(k, v)
-	}
-	if t.Body != nil || t.NextBody != nil {
-		h.Set("Content-Type", "application/json")
-	}
-	return h
-}
+// singles sends the requests made one at a time (send), from as many goroutines as a sold-out
+// rush has clients, each keeping its connection.
+var singles = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: createWorkers}}
 
 // send sends one request of t with body and returns the answer's status and body.
 func send(ctx context.Context, t Target, body []byte) (int, []byte, error) {
@@ -201,8 +166,13 @@ func send(ctx context.Context, t Target, body []byte) (int, []byte, error) {
 	if err != nil {
 		return 0, nil, err
 	}
-	req.Header = headers(t)
-	res, err := http.DefaultClient.Do(req)
+	for k, v := range t.Headers {
+		req.Header.Set(k, v)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := singles.Do(req)
 	if err != nil {
 		return 0, nil, fmt.Errorf("bench: %s %s: %w", t.Method, t.URL, err)
 	}
@@ -219,8 +189,103 @@ func readCounters(counters func() (map[string]float64, error)) (map[string]float
 	return counters()
 }
 
+// worker sends requests as the schedule releases them and sorts their answers.
+type worker struct {
+	ok, refused *hdrhistogram.Histogram
+	failed      int
+	firstErr    error
+}
+
+func (w *worker) run(client *fasthttp.Client, t Target, closed bool, jobs <-chan time.Time) {
+	req, resp := fasthttp.AcquireRequest(), fasthttp.AcquireResponse()
+	defer fasthttp.ReleaseRequest(req)
+	defer fasthttp.ReleaseResponse(resp)
+	for scheduled := range jobs {
+		prepare(req, t)
+		// Latency counts from when the schedule released the request (see schedule), so a
+		// backlog shows as latency instead of silently lowering the rate (no coordinated
+		// omission). Closed-loop runs have no schedule to fall behind: their latency is the
+		// request's own.
+		from := scheduled
+		if closed {
+			from = time.Now()
+		}
+		err := client.Do(req, resp)
+		took := int64(time.Since(from))
+		switch status := resp.StatusCode(); {
+		case err == nil && status == t.Status:
+			_ = w.ok.RecordValue(took)
+		case err == nil && t.Refusals && isRefusal(resp):
+			_ = w.refused.RecordValue(took)
+		default:
+			w.failed++
+			if w.firstErr == nil {
+				w.firstErr = fmt.Errorf("%s: status %d: %.200s", t.Name, status, resp.Body())
+				if err != nil {
+					w.firstErr = fmt.Errorf("%s: %w", t.Name, err)
+				}
+			}
+		}
+	}
+}
+
 // isRefusal tells a refusal to come back later: 429 or 503 with Retry-After.
-func isRefusal(hit *vegeta.Result) bool {
-	return (hit.Code == http.StatusTooManyRequests || hit.Code == http.StatusServiceUnavailable) &&
-		hit.Headers.Get("Retry-After") != ""
+func isRefusal(resp *fasthttp.Response) bool {
+	status := resp.StatusCode()
+	return (status == fasthttp.StatusTooManyRequests || status == fasthttp.StatusServiceUnavailable) &&
+		len(resp.Header.Peek(fasthttp.HeaderRetryAfter)) > 0
+}
+
+// schedule feeds release times to the workers at o.Rate (or as fast as they take them) until
+// o.Duration has passed, then closes jobs. A request is released at its slot, or, when its slot
+// passed while the schedule slept, at the wake-up: a timer waking late is the load generator's
+// own lateness on a busy or idle virtual machine, not the system's. A slot missed because the
+// workers were all busy keeps its time and counts. sleep waits (time.Sleep).
+func schedule(ctx context.Context, jobs chan<- time.Time, o Options, start time.Time, sleep func(time.Duration)) {
+	defer close(jobs)
+	end := start.Add(o.Duration)
+	if o.Rate <= 0 {
+		for time.Now().Before(end) && ctx.Err() == nil {
+			jobs <- time.Now()
+		}
+		return
+	}
+	interval := time.Second / time.Duration(o.Rate)
+	var awake time.Time
+	for i := 0; ; i++ {
+		at := start.Add(time.Duration(i) * interval)
+		if !at.Before(end) || ctx.Err() != nil {
+			return
+		}
+		if d := time.Until(at); d > 0 {
+			sleep(d)
+			awake = time.Now()
+		}
+		jobs <- later(at, awake)
+	}
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func prepare(req *fasthttp.Request, t Target) {
+	req.Reset()
+	req.Header.SetMethod(t.Method)
+	req.SetRequestURI(t.URL)
+	for k, v := range t.Headers {
+		req.Header.Set(k, v)
+	}
+	body := t.Body
+	if t.NextBody != nil {
+		body = t.NextBody()
+	}
+	if body != nil {
+		req.Header.SetContentType("application/json")
+		req.SetBodyRaw(body)
+	}
 }

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -15,7 +14,6 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/ids"
@@ -98,34 +96,31 @@ func OutboxLatency(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 // commitTicks commits one event per transaction at outboxRate for d, from 8 workers, and
 // returns how many it committed.
 func commitTicks(ctx context.Context, pool *pgxpool.Pool, d time.Duration) (int, error) {
-	jobs := make(chan int, 64)
+	jobs := make(chan time.Time, 64)
 	var (
 		wg       sync.WaitGroup
 		mu       sync.Mutex
+		seq      int
 		firstErr error
 	)
 	for range 8 {
 		wg.Go(func() {
-			for n := range jobs {
+			for range jobs {
+				mu.Lock()
+				seq++
+				n := seq
+				mu.Unlock()
 				if err := commitOne(ctx, pool, n); err != nil {
 					mu.Lock()
-					firstErr = cmp.Or(firstErr, err)
+					firstErr = firstOf(firstErr, err)
 					mu.Unlock()
 				}
 			}
 		})
 	}
-	pacer := vegeta.ConstantPacer{Freq: outboxRate, Per: time.Second}
-	start, sent := time.Now(), 0
-	for elapsed := time.Duration(0); elapsed < d && ctx.Err() == nil; elapsed = time.Since(start) {
-		wait, _ := pacer.Pace(elapsed, uint64(sent))
-		time.Sleep(wait)
-		sent++
-		jobs <- sent
-	}
-	close(jobs)
+	schedule(ctx, jobs, Options{Rate: outboxRate, Duration: d}, time.Now(), time.Sleep)
 	wg.Wait()
-	return sent, firstErr
+	return seq, firstErr
 }
 
 func commitOne(ctx context.Context, pool *pgxpool.Pool, n int) error {
@@ -206,4 +201,11 @@ func (h *tickHandler) wait(ctx context.Context, n int) (*hdrhistogram.Histogram,
 			return nil, ctx.Err()
 		}
 	}
+}
+
+func firstOf(first, err error) error {
+	if first != nil {
+		return first
+	}
+	return err
 }

@@ -1,19 +1,18 @@
 package bench
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/prometheus/procfs"
-	vegeta "github.com/tsenart/vegeta/v12/lib"
 )
 
 // oversell counts, from registration's database, the registrations that hold a place in each
@@ -96,30 +95,37 @@ type rush struct {
 }
 
 func (r rush) run(ctx context.Context) (made, refused int, err error) {
-	next := targeter(Target{Method: http.MethodPost, URL: r.url, NextBody: r.bodies.next,
-		Headers: map[string]string{"Authorization": "Bearer " + r.key}})
-	var sent atomic.Int64
-	attempts := func(tgt *vegeta.Target) error {
-		if sent.Add(1) > int64(r.attempts) {
-			return vegeta.ErrNoTargets
-		}
-		return next(tgt)
+	create := Target{Method: http.MethodPost, URL: r.url, Headers: map[string]string{"Authorization": "Bearer " + r.key}}
+	var sent, ok, full atomic.Int64
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for range r.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for sent.Add(1) <= int64(r.attempts) && ctx.Err() == nil {
+				status, body, err := send(ctx, create, r.bodies.next())
+				switch {
+				case err == nil && status == http.StatusCreated:
+					ok.Add(1)
+				case err == nil && status == http.StatusConflict:
+					full.Add(1)
+				default:
+					if err == nil {
+						err = fmt.Errorf("status %d: %.200s", status, body)
+					}
+					mu.Lock()
+					if first == nil {
+						first = fmt.Errorf("bench: sold-out rush: %w", err)
+					}
+					mu.Unlock()
+				}
+			}
+		}()
 	}
-	workers := uint64(r.workers)
-	attacker := vegeta.NewAttacker(vegeta.Workers(workers), vegeta.MaxWorkers(workers), vegeta.Timeout(30*time.Second), vegeta.MaxBody(failureBody))
-	stop := context.AfterFunc(ctx, func() { attacker.Stop() })
-	defer stop()
-	for hit := range attacker.Attack(attempts, vegeta.ConstantPacer{}, 0, "sold-out rush") {
-		switch {
-		case hit.Code == http.StatusCreated:
-			made++
-		case hit.Code == http.StatusConflict:
-			refused++
-		case hit.Error != vegeta.ErrNoTargets.Error():
-			err = cmp.Or(err, fmt.Errorf("bench: sold-out rush: status %d: %s: %s", hit.Code, hit.Error, hit.Body))
-		}
-	}
-	return made, refused, cmp.Or(err, ctx.Err())
+	wg.Wait()
+	return int(ok.Load()), int(full.Load()), first
 }
 
 // databaseProcesses returns the Postgres backends serving the databases of dbURLs (one process
