@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/prometheus/procfs"
 )
 
 // report is what make bench writes: the machine, the run's shape, then each scenario's
@@ -35,20 +37,11 @@ func (r *report) add(scenario string, text []byte, err error) {
 // write writes the report as Markdown to path, making its directory.
 func (r *report) write(path string) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# make bench\n\n%s\n\n", r.shape)
-	b.WriteString("| machine | |\n|---|---|\n")
-	for _, row := range [][2]string{
-		{"date", r.started.UTC().Format(time.RFC3339)},
-		{"CPU", procField("/proc/cpuinfo", "model name")},
-		{"cores", fmt.Sprint(runtime.NumCPU())},
-		{"memory", procField("/proc/meminfo", "MemTotal")},
-		{"kernel", strings.TrimSpace(readFile("/proc/sys/kernel/osrelease"))},
-		{"load average at the start (1, 5, 15 min)", r.load},
-		{"Go", runtime.Version()},
-		{"commit", commit()},
-	} {
+	fmt.Fprintf(&b, "# make bench\n\n%s\n\n| machine | |\n|---|---|\n", r.shape)
+	for _, row := range append([][2]string{{"date", r.started.UTC().Format(time.RFC3339)}}, machine()...) {
 		fmt.Fprintf(&b, "| %s | %s |\n", row[0], row[1])
 	}
+	fmt.Fprintf(&b, "| load average at the start (1, 5, 15 min) | %s |\n", r.load)
 	for _, s := range r.parts {
 		fmt.Fprintf(&b, "\n## %s\n\n```\n%s```\n", s.scenario, bytes.TrimLeft(s.text, "\n"))
 		if s.err != nil {
@@ -61,28 +54,33 @@ func (r *report) write(path string) error {
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
-// procField is the value of the first "name: value" line of a /proc file, "unknown" if none.
-func procField(path, name string) string {
-	for line := range strings.Lines(readFile(path)) {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == name {
-			return strings.Join(strings.Fields(v), " ")
+// machine describes the machine the run measured on: CPU model, cores, memory, Go version and
+// commit, "unknown" for what it cannot read.
+func machine() [][2]string {
+	model, memory := "unknown", "unknown"
+	if fs, err := procfs.NewDefaultFS(); err == nil {
+		if cpus, err := fs.CPUInfo(); err == nil && len(cpus) > 0 {
+			model = cpus[0].ModelName
+		}
+		if mem, err := fs.Meminfo(); err == nil && mem.MemTotal != nil {
+			memory = fmt.Sprintf("%.1f GiB", float64(*mem.MemTotal)/(1<<20))
 		}
 	}
-	return "unknown"
+	return [][2]string{{"CPU", model}, {"cores", fmt.Sprint(runtime.NumCPU())}, {"memory", memory},
+		{"Go", runtime.Version()}, {"commit", commit()}}
 }
 
 // loadAverage is the machine's load average over 1, 5 and 15 minutes.
 func loadAverage() string {
-	f := strings.Fields(readFile("/proc/loadavg"))
-	if len(f) < 3 {
+	fs, err := procfs.NewDefaultFS()
+	if err != nil {
 		return "unknown"
 	}
-	return strings.Join(f[:3], " ")
-}
-
-func readFile(path string) string {
-	raw, _ := os.ReadFile(path)
-	return string(raw)
+	l, err := fs.LoadAvg()
+	if err != nil {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.2f %.2f %.2f", l.Load1, l.Load5, l.Load15)
 }
 
 // commit is the checked-out commit, marked dirty when the tree has changes.
