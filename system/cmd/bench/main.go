@@ -80,7 +80,7 @@ func run(ctx context.Context) error {
 	rep := report{started: time.Now(), load: loadAverage(), shape: fmt.Sprintf("%d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis", o.Rounds, o.Round)}
 	fmt.Printf("podium bench: %s\n", rep.shape)
 	err = runScenarios(ctx, chosen, s, demo, o, &rep)
-	if werr := rep.write(*reportPath); werr != nil {
+	if werr := rep.write(context.WithoutCancel(ctx), *reportPath); werr != nil {
 		return errors.Join(err, werr)
 	}
 	fmt.Printf("\nreport: %s\n", *reportPath)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -35,10 +36,10 @@ func (r *report) add(scenario string, text []byte, err error) {
 }
 
 // write writes the report as Markdown to path, making its directory.
-func (r *report) write(path string) error {
+func (r *report) write(ctx context.Context, path string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# make bench\n\n%s\n\n| machine | |\n|---|---|\n", r.shape)
-	for _, row := range append([][2]string{{"date", r.started.UTC().Format(time.RFC3339)}}, machine()...) {
+	for _, row := range append([][2]string{{"date", r.started.UTC().Format(time.RFC3339)}}, machine(ctx)...) {
 		fmt.Fprintf(&b, "| %s | %s |\n", row[0], row[1])
 	}
 	fmt.Fprintf(&b, "| load average at the start (1, 5, 15 min) | %s |\n", r.load)
@@ -56,7 +57,7 @@ func (r *report) write(path string) error {
 
 // machine describes the machine the run measured on: CPU model, cores, memory, Go version and
 // commit, "unknown" for what it cannot read.
-func machine() [][2]string {
+func machine(ctx context.Context) [][2]string {
 	model, memory := "unknown", "unknown"
 	if fs, err := procfs.NewDefaultFS(); err == nil {
 		if cpus, err := fs.CPUInfo(); err == nil && len(cpus) > 0 {
@@ -67,7 +68,7 @@ func machine() [][2]string {
 		}
 	}
 	return [][2]string{{"CPU", model}, {"cores", fmt.Sprint(runtime.NumCPU())}, {"memory", memory},
-		{"Go", runtime.Version()}, {"commit", commit()}}
+		{"Go", runtime.Version()}, {"commit", commit(ctx)}}
 }
 
 // loadAverage is the machine's load average over 1, 5 and 15 minutes.
@@ -84,8 +85,8 @@ func loadAverage() string {
 }
 
 // commit is the checked-out commit, marked dirty when the tree has changes.
-func commit() string {
-	out, err := exec.Command("git", "describe", "--always", "--dirty").Output()
+func commit(ctx context.Context) string {
+	out, err := exec.CommandContext(ctx, "git", "describe", "--always", "--dirty").Output()
 	if err != nil {
 		return "unknown"
 	}

@@ -18,7 +18,7 @@ func TestTheReportNamesTheMachineAndHoldsEachScenarioAsItRan(t *testing.T) {
 	rep.add("gateway", []byte("\nGateway overhead\n  through bare nginx  15009 req/s\n"), nil)
 	rep.add("catalog", []byte("Catalog public reads\n"), errors.New("bench: 3 of 9 requests failed"))
 	path := filepath.Join(t.TempDir(), "bench", "report.md")
-	if err := rep.write(path); err != nil {
+	if err := rep.write(t.Context(), path); err != nil {
 		t.Fatal(err)
 	}
 	raw, err := os.ReadFile(path)
@@ -36,7 +36,7 @@ func TestTheReportNamesTheMachineAndHoldsEachScenarioAsItRan(t *testing.T) {
 			t.Errorf("the report lacks %q:\n%s", want, got)
 		}
 	}
-	for _, row := range machine() {
+	for _, row := range machine(t.Context()) {
 		if row[0] != "commit" && (row[1] == "unknown" || row[1] == "") {
 			t.Errorf("the machine's %s was not read", row[0])
 		}
