@@ -43,9 +43,9 @@ fuzz: tools ## Run every fuzz target for FUZZTIME each (default 30s; FUZZ=regexp
 	PATH="$(TOOLS):$$PATH" ./scripts/fuzz.sh
 
 .PHONY: bench
-bench: build tools nginx ## Measure the gateway and the services against their baselines (bare nginx and Go proxies among them).
+bench: build tools nginx ## Measure the services against same-run baselines (bare nginx, a bare Go proxy, pgbench); report in bin/bench/report.md.
 	go build -o $(TOOLS)/ ./system/cmd/bareproxy
-	PATH="$(TOOLS):$$PATH" go run ./system/cmd/bench -bin $(BIN)
+	PATH="$(TOOLS):$$PATH" go run ./system/cmd/bench -bin $(BIN) -report $(BIN)/bench/report.md
 
 .PHONY: lint
 lint: $(TOOLS)/golangci-lint npm-tools ## Run golangci-lint on every module, Redocly CLI and Spectral on the OpenAPI document.

@@ -48,7 +48,7 @@ func Checkout(ctx context.Context, s *stack.Stack, d *stack.Demo, o RunOptions, 
 		return err
 	}
 	// The replays answered what the first request did (the same order): nothing was bought again.
-	last, err := post(ctx, p.replay.URL, p.replay.Headers, p.replay.Body)
+	last, err := post(ctx, p.replay)
 	if err != nil {
 		return fmt.Errorf("bench: replay after the runs: %w", err)
 	}
@@ -96,7 +96,8 @@ func newCheckoutPaths(ctx context.Context, s *stack.Stack, d *stack.Demo) (check
 	if err != nil {
 		return checkoutPaths{}, err
 	}
-	first, err := post(ctx, url, headers, replay)
+	viaGateway := Target{Name: "replay through the gateway", Method: "POST", URL: url, Headers: headers, Body: replay, Status: 201, Rate: replayRate}
+	first, err := post(ctx, viaGateway)
 	if err != nil {
 		return checkoutPaths{}, err
 	}
@@ -111,7 +112,7 @@ func newCheckoutPaths(ctx context.Context, s *stack.Stack, d *stack.Demo) (check
 	direct := map[string]string{identity.Header: token, identity.HeaderClientIP: "127.0.0.1"}
 	return checkoutPaths{
 		create: Target{Name: "new session through the gateway", Method: "POST", URL: url, Headers: headers, Body: create, Status: 201, Rate: sessionRate},
-		replay: Target{Name: "replay through the gateway", Method: "POST", URL: url, Headers: headers, Body: replay, Status: 201, Rate: replayRate},
+		replay: viaGateway,
 		direct: Target{Name: "replay straight to checkout", Method: "POST", URL: s.URLs["checkout"] + path,
 			Headers: direct, Body: replay, Status: 201, Rate: replayRate},
 		first: first,
@@ -154,24 +155,11 @@ func benchPurchase(ev stack.Event) map[string]any {
 	}
 }
 
-// post sends one session request and returns its 201 answer.
-func post(ctx context.Context, url string, headers map[string]string, body []byte) ([]byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(res.Body)
-	if err == nil && res.StatusCode != http.StatusCreated {
-		err = fmt.Errorf("bench: session: %d %s", res.StatusCode, raw)
+// post sends t once and returns its 201 answer.
+func post(ctx context.Context, t Target) ([]byte, error) {
+	status, raw, err := send(ctx, t, t.Body)
+	if err == nil && status != http.StatusCreated {
+		err = fmt.Errorf("bench: session: %d %s", status, raw)
 	}
 	return raw, err
 }

@@ -118,15 +118,36 @@ type RunOptions struct {
 // alternate warms each target up, then runs them in turn for o.Rounds rounds and merges each
 // target's rounds into one result.
 func alternate(ctx context.Context, targets []Target, o RunOptions, procs map[string]int) ([]Result, error) {
-	for _, t := range targets {
-		if _, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Warmup, Processes: procs, Counters: o.Counters}); err != nil {
+	makers := make([]func() (Target, error), len(targets))
+	for i, t := range targets {
+		makers[i] = func() (Target, error) { return t, nil }
+	}
+	return alternateFresh(ctx, makers, o, func() map[string]int { return procs })
+}
+
+// alternateFresh is alternate for targets made anew before each run: it warms each up, then
+// runs them in turn for o.Rounds rounds and merges each target's rounds into one result. The
+// processes watched are asked for before each run (database backends come with connections).
+func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunOptions, procs func() map[string]int) ([]Result, error) {
+	runOne := func(newTarget func() (Target, error), d time.Duration) (Result, error) {
+		t, err := newTarget()
+		if err != nil {
+			return Result{}, err
+		}
+		return Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: d, Processes: procs(), Counters: o.Counters})
+	}
+	for _, m := range makers {
+		if o.Warmup == 0 {
+			break
+		}
+		if _, err := runOne(m, o.Warmup); err != nil {
 			return nil, err
 		}
 	}
-	merged := make([]Result, len(targets))
+	merged := make([]Result, len(makers))
 	for range o.Rounds {
-		for i, t := range targets {
-			r, err := Run(ctx, t, Options{Rate: rateOf(t, o), Workers: o.Workers, Duration: o.Round, Processes: procs, Counters: o.Counters})
+		for i, m := range makers {
+			r, err := runOne(m, o.Round)
 			if err != nil {
 				return nil, err
 			}

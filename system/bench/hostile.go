@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -101,33 +100,24 @@ const ownerDecodeRefusal = "body must be a valid JSON object of the documented s
 // probe sends one request of t and returns its status, 400 or 404, and whether the answer lists
 // the gateway's problems with the body (not the owner's refusal to decode it).
 func probe(ctx context.Context, t Target) (int, bool, error) {
-	req, err := http.NewRequestWithContext(ctx, t.Method, t.URL, bytes.NewReader(t.NextBody()))
+	status, raw, err := send(ctx, t, t.NextBody())
 	if err != nil {
 		return 0, false, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range t.Headers {
-		req.Header.Set(k, v)
-	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, false, err
-	}
-	defer res.Body.Close()
 	var answer struct {
 		Message any `json:"message"`
 	}
-	if err := json.NewDecoder(res.Body).Decode(&answer); err != nil {
-		return 0, false, fmt.Errorf("bench: %s: status %d: %w", t.Name, res.StatusCode, err)
+	if err := json.Unmarshal(raw, &answer); err != nil {
+		return 0, false, fmt.Errorf("bench: %s: status %d: %w", t.Name, status, err)
 	}
-	if res.StatusCode != http.StatusBadRequest && res.StatusCode != http.StatusNotFound {
-		return 0, false, fmt.Errorf("bench: %s: status %d: %v", t.Name, res.StatusCode, answer.Message)
+	if status != http.StatusBadRequest && status != http.StatusNotFound {
+		return 0, false, fmt.Errorf("bench: %s: status %d: %v", t.Name, status, answer.Message)
 	}
 	list, problems := answer.Message.([]any)
 	if problems && len(list) == 1 && list[0] == ownerDecodeRefusal {
 		problems = false
 	}
-	return res.StatusCode, problems, nil
+	return status, problems, nil
 }
 
 // report prints each body's gateway CPU per request and its ratio to the benign body's.

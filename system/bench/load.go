@@ -4,8 +4,11 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"sync"
 	"time"
 
@@ -151,6 +154,31 @@ func Run(ctx context.Context, t Target, o Options) (Result, error) {
 		return res, fmt.Errorf("bench: %d of %d requests failed; first: %w", res.Failed, res.Requests+res.Failed, firstErr)
 	}
 	return res, nil
+}
+
+// singles sends the requests made one at a time (send), from as many goroutines as a sold-out
+// rush has clients, each keeping its connection.
+var singles = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: createWorkers}}
+
+// send sends one request of t with body and returns the answer's status and body.
+func send(ctx context.Context, t Target, body []byte) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, t.Method, t.URL, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	for k, v := range t.Headers {
+		req.Header.Set(k, v)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := singles.Do(req)
+	if err != nil {
+		return 0, nil, fmt.Errorf("bench: %s %s: %w", t.Method, t.URL, err)
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(res.Body)
+	return res.StatusCode, raw, err
 }
 
 // readCounters reads counters, none when it is nil.

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
@@ -12,20 +13,15 @@ import (
 
 // scrapeMetrics reads the metric families the service at base serves on /metrics.
 func scrapeMetrics(ctx context.Context, base string) (map[string]*dto.MetricFamily, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	status, raw, err := send(ctx, Target{Method: http.MethodGet, URL: base + "/metrics"}, nil)
 	if err != nil {
 		return nil, err
 	}
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("bench: metrics of %s: %w", base, err)
-	}
-	defer res.Body.Close()
-	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("bench: metrics of %s: %s", base, res.Status)
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("bench: metrics of %s: status %d", base, status)
 	}
 	parser := expfmt.NewTextParser(model.UTF8Validation)
-	families, err := parser.TextToMetricFamilies(res.Body)
+	families, err := parser.TextToMetricFamilies(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("bench: metrics of %s: %w", base, err)
 	}

@@ -7,11 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
 	"text/template"
+
+	"github.com/prometheus/procfs"
 
 	"github.com/podiumhq/podium/system/stack"
 )
@@ -127,26 +128,15 @@ func (n *Nginx) kill() error {
 
 // childPIDs lists the processes whose parent is pid, in pid order.
 func childPIDs(pid int) ([]int, error) {
-	entries, err := os.ReadDir("/proc")
+	procs, err := procfs.AllProcs()
 	if err != nil {
 		return nil, err
 	}
 	var out []int
-	for _, e := range entries {
-		child, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		raw, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// The parent is the second field after the parenthesised command name.
-		rest := strings.Fields(string(raw[strings.LastIndexByte(string(raw), ')')+2:]))
-		if len(rest) > 1 && rest[1] == strconv.Itoa(pid) {
-			out = append(out, child)
+	for _, p := range procs {
+		if stat, err := p.Stat(); err == nil && stat.PPID == pid {
+			out = append(out, p.PID)
 		}
 	}
-	sort.Ints(out)
 	return out, nil
 }

@@ -117,7 +117,7 @@ func seconds(s float64) string {
 	if math.IsInf(s, 1) {
 		return "+Inf"
 	}
-	return time.Duration(s * float64(time.Second)).String()
+	return fromSeconds(s).String()
 }
 
 // sessionsFirst offers the searches at twice their knee and the sessions at half theirs, at

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -259,58 +258,20 @@ func (r regPaths) seed(ctx context.Context, body func() []byte, rate float64) (i
 
 // count returns how many active tickets the event has, from a search's total.
 func (r regPaths) count(ctx context.Context) (int, error) {
-	body := fmt.Appendf(nil, `{"eventId":%q,"limit":1}`, r.eventID)
-	req, err := http.NewRequestWithContext(ctx, "POST", r.s.GatewayURL()+"/external/v1/organizer/registrations/search", bytes.NewReader(body))
+	search := Target{Method: http.MethodPost, URL: r.s.GatewayURL() + "/external/v1/organizer/registrations/search",
+		Headers: map[string]string{"Authorization": "Bearer " + r.d.SecretAll.Key}}
+	status, raw, err := send(ctx, search, fmt.Appendf(nil, `{"eventId":%q,"limit":1}`, r.eventID))
 	if err != nil {
 		return 0, err
 	}
-	req.Header.Set("Authorization", "Bearer "+r.d.SecretAll.Key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return 0, err
+	if status != http.StatusCreated {
+		return 0, fmt.Errorf("bench: count tickets: status %d", status)
 	}
-	defer res.Body.Close()
 	var page struct {
 		Total int `json:"total"`
 	}
-	if res.StatusCode != http.StatusCreated {
-		return 0, fmt.Errorf("bench: count tickets: status %d", res.StatusCode)
-	}
-	if err := json.NewDecoder(res.Body).Decode(&page); err != nil {
+	if err := json.Unmarshal(raw, &page); err != nil {
 		return 0, fmt.Errorf("bench: count tickets: %w", err)
 	}
 	return page.Total, nil
-}
-
-// alternateFresh is alternate for targets made anew before each run: it warms each up, then
-// runs them in turn for o.Rounds rounds and merges each target's rounds into one result. The
-// processes watched are asked for before each run (database backends come with connections).
-func alternateFresh(ctx context.Context, makers []func() (Target, error), o RunOptions, procs func() map[string]int) ([]Result, error) {
-	runOne := func(newTarget func() (Target, error), d time.Duration) (Result, error) {
-		t, err := newTarget()
-		if err != nil {
-			return Result{}, err
-		}
-		return Run(ctx, t, Options{Rate: o.Rate, Workers: o.Workers, Duration: d, Processes: procs(), Counters: o.Counters})
-	}
-	for _, m := range makers {
-		if o.Warmup == 0 {
-			break
-		}
-		if _, err := runOne(m, o.Warmup); err != nil {
-			return nil, err
-		}
-	}
-	merged := make([]Result, len(makers))
-	for range o.Rounds {
-		for i, m := range makers {
-			r, err := runOne(m, o.Round)
-			if err != nil {
-				return nil, err
-			}
-			merged[i] = merge(merged[i], r)
-		}
-	}
-	return merged, nil
 }

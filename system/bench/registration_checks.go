@@ -1,14 +1,10 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +12,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/prometheus/procfs"
 )
 
 // oversell counts, from registration's database, the registrations that hold a place in each
@@ -98,7 +95,7 @@ type rush struct {
 }
 
 func (r rush) run(ctx context.Context) (made, refused int, err error) {
-	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: r.workers}}
+	create := Target{Method: http.MethodPost, URL: r.url, Headers: map[string]string{"Authorization": "Bearer " + r.key}}
 	var sent, ok, full atomic.Int64
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -108,7 +105,7 @@ func (r rush) run(ctx context.Context) (made, refused int, err error) {
 		go func() {
 			defer wg.Done()
 			for sent.Add(1) <= int64(r.attempts) && ctx.Err() == nil {
-				status, body, err := postCreate(ctx, client, r.url, r.key, r.bodies.next())
+				status, body, err := send(ctx, create, r.bodies.next())
 				switch {
 				case err == nil && status == http.StatusCreated:
 					ok.Add(1)
@@ -131,36 +128,20 @@ func (r rush) run(ctx context.Context) (made, refused int, err error) {
 	return int(ok.Load()), int(full.Load()), first
 }
 
-func postCreate(ctx context.Context, client *http.Client, url, key string, body []byte) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	req.Header.Set("Content-Type", "application/json")
-	res, err := client.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer res.Body.Close()
-	b, err := io.ReadAll(res.Body)
-	return res.StatusCode, b, err
-}
-
 // databaseProcesses returns the Postgres backends serving the databases of dbURLs (one process
 // per connection), named by backendName, to watch their CPU time as a service's.
 func databaseProcesses(dbURLs ...string) map[string]int {
 	names, out := databaseNames(dbURLs), map[string]int{}
-	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
-	for _, f := range cmdlines {
-		raw, err := os.ReadFile(f)
-		if err != nil || !bytes.HasPrefix(raw, []byte("postgres: ")) {
+	procs, _ := procfs.AllProcs()
+	for _, p := range procs {
+		args, err := p.CmdLine()
+		title := strings.Join(args, " ")
+		if err != nil || !strings.HasPrefix(title, "postgres: ") {
 			continue
 		}
 		for _, db := range names {
-			if strings.Contains(string(raw), " "+db+" ") { // postgres: user db host(port) state
-				pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(f)))
-				out[backendName(db, pid)] = pid
+			if strings.Contains(title, " "+db+" ") { // postgres: user db host(port) state
+				out[backendName(db, p.PID)] = p.PID
 			}
 		}
 	}

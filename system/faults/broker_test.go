@@ -8,6 +8,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -21,12 +22,12 @@ const brokerOutage = 30 * time.Second
 func TestBrokerUnreachable(t *testing.T) {
 	s := newShop(t, 0)
 	l := startLoad(t, s)
-	waitFor(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the outage, want 5", l.sent()) })
+	testkit.Eventually(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the outage, want 5", l.sent()) })
 	if err := sys.Cut(stack.KafkaLink); err != nil {
 		t.Fatal(err)
 	}
 	cut := time.Now()
-	waitFor(t, brokerOutage, func() string {
+	testkit.Eventually(t, brokerOutage, func() string {
 		return unless(outboxRows(t, "checkout") > 0, "no payment is waiting in checkout's outbox while the broker is unreachable")
 	})
 	<-time.After(time.Until(cut.Add(brokerOutage)))
@@ -35,13 +36,13 @@ func TestBrokerUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := l.sent()
-	waitFor(t, time.Minute, func() string {
+	testkit.Eventually(t, time.Minute, func() string {
 		return unless(l.sent() >= after+5, "%d purchases paid after the broker came back, want 5", l.sent()-after)
 	})
 	paid := l.stopLoad()
 	c := s.settle(t, paid, 2*time.Minute)
 	report(t, "broker-down-30s", c, &l.tally)
-	waitFor(t, time.Minute, func() string {
+	testkit.Eventually(t, time.Minute, func() string {
 		n := outboxRows(t, "checkout") + outboxRows(t, "registration")
 		return unless(n == 0, "%d messages still in the outboxes after the broker came back", n)
 	})

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -32,7 +33,7 @@ func TestRegistrationDatabaseDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	cut := time.Now()
-	waitFor(t, 30*time.Second, func() string {
+	testkit.Eventually(t, 30*time.Second, func() string {
 		return unless(!anyReady("registration"), "registration is still ready with its database unreachable")
 	})
 	var paid []*purchase
@@ -46,7 +47,7 @@ func TestRegistrationDatabaseDown(t *testing.T) {
 	if err := sys.Restore(stack.PostgresLink("registration")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, time.Minute, func() string { return unless(allReady("registration"), "registration is not ready again") })
+	testkit.Eventually(t, time.Minute, func() string { return unless(allReady("registration"), "registration is not ready again") })
 	wg.Wait()
 	paid = append(paid, l.stopLoad()...)
 	c := s.settle(t, paid, 2*time.Minute)

@@ -3,6 +3,8 @@ package faults
 import (
 	"testing"
 	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // ownerOutage is how long registration, every instance, stays down.
@@ -15,7 +17,7 @@ const ownerOutage = 10 * time.Second
 func TestOwnerDown(t *testing.T) {
 	s := newShop(t, 0)
 	l := startLoad(t, s)
-	waitFor(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the outage, want 5", l.sent()) })
+	testkit.Eventually(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the outage, want 5", l.sent()) })
 	instances := sys.Instances("registration")
 	for _, name := range instances {
 		if err := sys.StopService(name); err != nil {
@@ -29,7 +31,7 @@ func TestOwnerDown(t *testing.T) {
 		}
 	}
 	after := l.sent()
-	waitFor(t, time.Minute, func() string {
+	testkit.Eventually(t, time.Minute, func() string {
 		return unless(l.sent() >= after+5, "%d purchases paid after registration came back, want 5", l.sent()-after)
 	})
 	paid := l.stopLoad()

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -18,7 +19,7 @@ const redisOutage = 30 * time.Second
 func TestRedisDown(t *testing.T) {
 	s := newShop(t, 0)
 	l := startLoad(t, s)
-	waitFor(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the outage, want 5", l.sent()) })
+	testkit.Eventually(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the outage, want 5", l.sent()) })
 	if err := sys.Cut(stack.RedisLink); err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +30,7 @@ func TestRedisDown(t *testing.T) {
 		t.Fatal(err)
 	}
 	during := l.sent()
-	waitFor(t, time.Minute, func() string {
+	testkit.Eventually(t, time.Minute, func() string {
 		return unless(l.sent() >= during+5, "%d purchases paid after Redis came back, want 5", l.sent()-during)
 	})
 	paid := l.stopLoad()

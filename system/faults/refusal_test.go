@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -32,7 +33,7 @@ func TestRefundRefusedForGood(t *testing.T) {
 		t.Fatalf("the late buyer's session: %v", a)
 	}
 	deliver(t, &g, &tl, expiredEvent)(late)
-	waitFor(t, time.Minute, orderIs(ctx, late.orderID, "CANCELLED"))
+	testkit.Eventually(t, time.Minute, orderIs(ctx, late.orderID, "CANCELLED"))
 	if a := one.open(ctx, &g, &tl, first); a.status != 201 || !one.pay(ctx, t, &g, &tl, first) {
 		t.Fatalf("the buyer of the last place: %v", a)
 	}
@@ -43,11 +44,11 @@ func TestRefundRefusedForGood(t *testing.T) {
 	})
 	defer sys.RefuseStripe(nil)
 	l := startLoad(t, s)
-	waitFor(t, time.Minute, func() string { return unless(l.sent() >= 5, "the load paid %d purchases", l.sent()) })
+	testkit.Eventually(t, time.Minute, func() string { return unless(l.sent() >= 5, "the load paid %d purchases", l.sent()) })
 	deliver(t, &g, &tl, paidEvent)(late)
-	waitFor(t, 2*time.Minute, checkoutIs(ctx, late.orderID, "REFUND_FAILED"))
+	testkit.Eventually(t, 2*time.Minute, checkoutIs(ctx, late.orderID, "REFUND_FAILED"))
 	refusedAt := l.sent()
-	waitFor(t, 3*time.Minute, func() string {
+	testkit.Eventually(t, 3*time.Minute, func() string {
 		return unless(l.sent() >= refusedAt+afterRefusal, "%d purchases paid since the refusal", l.sent()-refusedAt)
 	})
 	paid := l.stopLoad()
@@ -62,7 +63,7 @@ func TestRefundRefusedForGood(t *testing.T) {
 	for _, p := range append(paid, first) {
 		paidOrders = append(paidOrders, p.orderID)
 	}
-	waitFor(t, 2*time.Minute, func() string { // none waits behind the refused refund's order event
+	testkit.Eventually(t, 2*time.Minute, func() string { // none waits behind the refused refund's order event
 		var n int
 		err := scanRow(ctx, "checkout", `SELECT count(*) FROM checkouts WHERE order_id = ANY($1) AND state = 'COMPLETED'`, []any{paidOrders}, &n)
 		return unless(err == nil && n == len(paidOrders), "%d of %d paid purchases' checkouts COMPLETED (%v): order events were held back", n, len(paidOrders), err)
@@ -77,8 +78,8 @@ func TestRefundRefusedForGood(t *testing.T) {
 	if _, err := sys.CheckoutRefunds(ctx, "retry", refused[0]["checkoutId"].(string)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, time.Minute, checkoutIs(ctx, late.orderID, "REFUNDED_NO_PLACE"))
-	waitFor(t, time.Minute, orderIs(ctx, late.orderID, "REFUNDED"))
+	testkit.Eventually(t, time.Minute, checkoutIs(ctx, late.orderID, "REFUNDED_NO_PLACE"))
+	testkit.Eventually(t, time.Minute, orderIs(ctx, late.orderID, "REFUNDED"))
 	t.Logf("FAULTS %-20s refund-failed=1 code=%s checkouts-completed=%d/%d refunded-after-retry=1",
 		"refund-refused", refused[0]["code"], len(paidOrders), len(paidOrders))
 }
@@ -96,7 +97,7 @@ func deliver(t *testing.T, g *gateways, tl *tally, event func(testing.TB, *purch
 	}
 }
 
-// orderIs is a waitFor check that an order's status in registration's database is want.
+// orderIs is a testkit.Eventually check that an order's status in registration's database is want.
 func orderIs(ctx context.Context, orderID, want string) func() string {
 	return func() string {
 		var status string
@@ -105,7 +106,7 @@ func orderIs(ctx context.Context, orderID, want string) func() string {
 	}
 }
 
-// checkoutIs is a waitFor check that the checkout of an order is in state want.
+// checkoutIs is a testkit.Eventually check that the checkout of an order is in state want.
 func checkoutIs(ctx context.Context, orderID, want string) func() string {
 	return func() string {
 		state, err := sys.CheckoutState(ctx, orderID)

@@ -3,6 +3,8 @@ package faults
 import (
 	"testing"
 	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // TestRollingRestart restarts every instance of every service, one at a time, under load, as a
@@ -14,7 +16,7 @@ import (
 func TestRollingRestart(t *testing.T) {
 	s := newShop(t, 0)
 	l := startLoad(t, s)
-	waitFor(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the restarts, want 5", l.sent()) })
+	testkit.Eventually(t, time.Minute, func() string { return unless(l.sent() >= 5, "%d purchases paid before the restarts, want 5", l.sent()) })
 	restarted := 0
 	for _, svc := range append(append([]string{}, owners...), "gateway") {
 		for _, name := range sys.Instances(svc) {
@@ -23,7 +25,7 @@ func TestRollingRestart(t *testing.T) {
 			}
 			restarted++
 			before := l.sent()
-			waitFor(t, time.Minute, func() string {
+			testkit.Eventually(t, time.Minute, func() string {
 				return unless(l.sent() > before, "no purchase paid since %s came back", name)
 			})
 		}

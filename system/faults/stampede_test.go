@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // The quota stampede: racers well above the places left.
@@ -58,7 +60,7 @@ func TestQuotaStampede(t *testing.T) {
 	}
 	close(start)
 	victim := sys.Instances("registration")[1]
-	waitFor(t, time.Minute, func() string { return unless(opened.Load() >= 3, "only %d sessions opened", opened.Load()) })
+	testkit.Eventually(t, time.Minute, func() string { return unless(opened.Load() >= 3, "only %d sessions opened", opened.Load()) })
 	if err := sys.KillInstance(victim); err != nil {
 		t.Fatal(err)
 	}

@@ -103,30 +103,13 @@ func report(t *testing.T, scenario string, c counts, tl *tally) {
 	}
 }
 
-// waitFor polls check, which describes what is still wrong or returns "", until it passes or
-// wait has gone by.
-func waitFor(t *testing.T, wait time.Duration, check func() string) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for {
-		problem := check()
-		if problem == "" {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal(problem)
-		}
-		<-time.After(100 * time.Millisecond)
-	}
-}
-
 // ready reports whether the service instance at url answers its readiness probe with 200.
 func ready(url string) bool {
 	a := send(context.Background(), url, request{method: "GET", path: "/readyz"})
 	return a.err == nil && a.status == 200
 }
 
-// unless returns "" when cond holds and the problem described otherwise, for waitFor's checks.
+// unless returns "" when cond holds and the problem described otherwise, for testkit.Eventually's checks.
 func unless(cond bool, format string, args ...any) string {
 	if cond {
 		return ""

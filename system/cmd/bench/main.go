@@ -3,7 +3,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -34,6 +36,7 @@ func run(ctx context.Context) error {
 	rounds := flag.Int("rounds", 3, "rounds per target, alternating with its baseline")
 	logs := flag.String("logs", os.TempDir()+"/podium-bench-services.log", "file receiving the services' logs")
 	only := flag.String("only", "", "comma-separated scenarios to run (default all): "+strings.Join(order, ", "))
+	reportPath := flag.String("report", "bin/bench/report.md", "file receiving the report: the machine, then each scenario's figures and baselines")
 	flag.Parse()
 	chosen, err := choose(*only)
 	if err != nil {
@@ -74,12 +77,28 @@ func run(ctx context.Context) error {
 		return err
 	}
 	o := bench.RunOptions{Rate: *rate, Workers: 16, Round: *round, Rounds: *rounds, Warmup: 2 * time.Second}
-	fmt.Printf("podium bench: %d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis\n", o.Rounds, o.Round)
+	rep := report{started: time.Now(), load: loadAverage(), shape: fmt.Sprintf("%d rounds of %v per path, 2 cores shared by the load generator, the services, Postgres and Redis", o.Rounds, o.Round)}
+	fmt.Printf("podium bench: %s\n", rep.shape)
+	err = runScenarios(ctx, chosen, s, demo, o, &rep)
+	if werr := rep.write(context.WithoutCancel(ctx), *reportPath); werr != nil {
+		return errors.Join(err, werr)
+	}
+	fmt.Printf("\nreport: %s\n", *reportPath)
+	return err
+}
+
+// runScenarios runs the chosen scenarios in turn, each once the services are idle, printing
+// their figures and adding them to rep, until one fails.
+func runScenarios(ctx context.Context, chosen []string, s *stack.Stack, demo *stack.Demo, o bench.RunOptions, rep *report) error {
 	for _, name := range chosen {
-		if err := bench.Settle(ctx, s, os.Stdout); err != nil {
-			return err
+		var text bytes.Buffer
+		out := io.MultiWriter(os.Stdout, &text)
+		err := bench.Settle(ctx, s, out)
+		if err == nil {
+			err = scenarios[name](ctx, s, demo, o, out)
 		}
-		if err := scenarios[name](ctx, s, demo, o, os.Stdout); err != nil {
+		rep.add(name, text.Bytes(), err)
+		if err != nil {
 			return err
 		}
 	}
