@@ -110,6 +110,8 @@ func repoRoot(t testing.TB) string {
 type envSpec struct {
 	svc     string
 	structs envspec.Structs
+	// operator is what its operator commands read (operatorEnv).
+	operator []string
 }
 
 func loadEnvSpec(t testing.TB, svc string) envSpec {
@@ -122,7 +124,7 @@ func loadEnvSpec(t testing.TB, svc string) envSpec {
 	if _, ok := structs["Config"]; !ok {
 		t.Fatalf("%s: no Config struct with env tags under services/%s: update the deploy tests", svc, svc)
 	}
-	return envSpec{svc: svc, structs: structs}
+	return envSpec{svc: svc, structs: structs, operator: operatorEnv(t, root, svc)}
 }
 
 // required lists the variables a deployment of the service must set.
@@ -136,7 +138,23 @@ func (s envSpec) required() []string {
 // known reports whether the service reads name (in any of its configuration structs, or the Go
 // runtime does), which catches misspelt names.
 func (s envSpec) known(name string) bool {
-	return slices.Contains(runtimeEnv, name) || s.structs.Known(name)
+	return slices.Contains(runtimeEnv, name) || s.structs.Known(name) || slices.Contains(s.operator, name)
+}
+
+// operatorEnv lists what a service's operator commands read through libs/admin (admin.FromEnv:
+// <SVC>_ADMIN_URL and <SVC>_OPERATOR_TOKEN), for a service whose binary wires
+// admin.Operator("<svc>", …); none for another.
+func operatorEnv(t testing.TB, root, svc string) []string {
+	t.Helper()
+	main, err := os.ReadFile(filepath.Join(root, "services", svc, "cmd", svc, "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(main), `admin.Operator("`+svc+`"`) {
+		return nil
+	}
+	prefix := strings.ToUpper(svc) + "_"
+	return []string{prefix + "ADMIN_URL", prefix + "OPERATOR_TOKEN"}
 }
 
 // value is the value of a variable: set in env, or else its envDefault in the code.
