@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -33,55 +31,23 @@ func runMain(m *testing.M) int {
 	chromium, _ = exec.LookPath("chromium")
 	if chromium == "" {
 		if os.Getenv("CI") != "" {
-			return fail(fmt.Errorf("chromium is not installed (make chromium installs it)"))
+			fmt.Fprintln(os.Stderr, "browser: chromium is not installed (make chromium installs it)")
+			return 1
 		}
 		return m.Run()
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	var err error
-	if root, err = stack.RepoRoot("."); err != nil {
-		return fail(err)
-	}
-	binDir, err := stack.BuildTemp(ctx, "podium-browser-bin")
-	if binDir != "" {
-		defer os.RemoveAll(binDir)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	logs, err := os.Create(filepath.Join(os.TempDir(), "podium-browser-services.log"))
-	if err != nil {
-		return fail(err)
-	}
-	defer logs.Close()
-	sys, err = stack.Start(ctx, stack.Options{
-		BinDir:         binDir,
-		PostgresURL:    testkit.PostgresAdminURL(),
-		OwnRedis:       true,
-		StripeMock:     true,
-		HostedCheckout: true,
-		Output:         logs,
-	})
-	if err != nil {
-		return fail(fmt.Errorf("%w (service logs: %s)", err, logs.Name()))
-	}
-	defer func() {
-		if err := sys.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, "browser: stop:", err)
-		}
-	}()
-	if demo, err = sys.SeedDemo(ctx); err != nil {
-		return fail(err)
-	}
-	code := m.Run()
-	if code != 0 {
-		fmt.Fprintf(os.Stderr, "service logs: %s\n", logs.Name())
-	}
-	return code
-}
-
-func fail(err error) int {
-	fmt.Fprintln(os.Stderr, "browser:", err)
-	return 1
+	return stack.Suite{
+		Name:    "browser",
+		Timeout: 10 * time.Minute,
+		Options: stack.Options{OwnRedis: true, StripeMock: true, HostedCheckout: true},
+		Ready: func(ctx context.Context, s *stack.Stack) error {
+			sys = s
+			var err error
+			if root, err = stack.RepoRoot("."); err != nil {
+				return err
+			}
+			demo, err = s.SeedDemo(ctx)
+			return err
+		},
+	}.Run(m)
 }

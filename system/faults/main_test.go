@@ -10,11 +10,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -28,58 +26,32 @@ var owners = []string{"auth", "catalog", "registration", "checkout"}
 const receiptsPerIP = 5
 
 func TestMain(m *testing.M) {
-	os.Exit(runMain(m))
-}
-
-func runMain(m *testing.M) int {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	binDir, err := stack.BuildTemp(ctx, "podium-faults-bin")
-	if binDir != "" {
-		defer os.RemoveAll(binDir)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	logs, err := os.Create(filepath.Join(os.TempDir(), "podium-faults-services.log"))
-	if err != nil {
-		return fail(err)
-	}
-	defer logs.Close()
-	sys, err = stack.Start(ctx, options(binDir, logs))
-	if err != nil {
-		return fail(fmt.Errorf("%w (service logs: %s)", err, logs.Name()))
-	}
-	defer func() {
-		if err := sys.Stop(); err != nil {
-			fmt.Fprintln(os.Stderr, "faults: stop:", err)
-		}
-	}()
-	for _, svc := range owners {
-		if _, err := sys.AddInstance(ctx, svc); err != nil {
-			return fail(fmt.Errorf("%w (service logs: %s)", err, logs.Name()))
-		}
-	}
-	code := m.Run()
-	if code != 0 {
-		fmt.Fprintf(os.Stderr, "service logs: %s\n", logs.Name())
-	}
-	return code
+	os.Exit(stack.Suite{
+		Name:    "faults",
+		Timeout: 5 * time.Minute,
+		Options: options(),
+		Ready: func(ctx context.Context, s *stack.Stack) error {
+			sys = s
+			for _, svc := range owners {
+				if _, err := s.AddInstance(ctx, svc); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+	}.Run(m))
 }
 
 // options starts two gateways with limits the load stays under (every worker is a client
 // address of its own), but for receipt lookups, and without registration's caps on unpaid
 // places per address and e-mail, which a load from a few addresses would reach.
-func options(binDir string, logs *os.File) stack.Options {
+func options() stack.Options {
 	return stack.Options{
-		BinDir:        binDir,
-		PostgresURL:   testkit.PostgresAdminURL(),
 		OwnRedis:      true,
 		StripeMock:    true,
 		RecordStripe:  true,
 		Faults:        true,
 		ExtraGateways: 1,
-		Output:        logs,
 		Env: map[string][]string{
 			"gateway": {
 				"TRUSTED_PROXIES=127.0.0.1/32",
@@ -95,9 +67,4 @@ func options(binDir string, logs *os.File) stack.Options {
 			"registration": {"HOLD_MAX_PLACES_PER_ADDRESS=0", "HOLD_MAX_PLACES_PER_EMAIL=0", "DB_MAX_CONNS=10"},
 		},
 	}
-}
-
-func fail(err error) int {
-	fmt.Fprintln(os.Stderr, "faults:", err)
-	return 1
 }

@@ -43,10 +43,10 @@ func RepoRoot(dir string) (string, error) {
 	}
 }
 
-// BuildTemp compiles every service and tool of the repository above the working directory
+// buildTemp compiles every service and tool of the repository above the working directory
 // into a new temporary directory named after pattern (os.MkdirTemp), for a test suite's stack.
 // The caller removes the directory.
-func BuildTemp(ctx context.Context, pattern string) (string, error) {
+func buildTemp(ctx context.Context, pattern string) (string, error) {
 	root, err := RepoRoot(".")
 	if err != nil {
 		return "", err

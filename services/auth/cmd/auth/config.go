@@ -28,12 +28,8 @@ type Config struct {
 	config.Kafka
 	// OperatorToken guards the admin API.
 	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
-	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens auth
-	// accepts, as issuer:base64 entries, comma-separated: the gateway's (several while rotating).
-	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
-	// IdentityTokenTTL is the callers' token lifetime, which bounds how long a verified
-	// token is remembered.
-	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// Identity trusts the gateway's keys.
+	config.Identity
 	// KeyUseFlushInterval is how often the keys' last uses, kept in memory by verification,
 	// are written in one batch.
 	KeyUseFlushInterval time.Duration `env:"KEY_USE_FLUSH_INTERVAL" envDefault:"5s"`
@@ -87,15 +83,12 @@ type Console struct {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.Console.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.Identity.Validate(), c.Console.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("AUTH_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
 	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, identity.Gateway); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
-	}
-	if c.IdentityTokenTTL <= 0 {
-		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
 	}
 	if c.KeyUseFlushInterval <= 0 {
 		errs = append(errs, errors.New("KEY_USE_FLUSH_INTERVAL must be positive"))

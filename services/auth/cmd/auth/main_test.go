@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/service"
+	"github.com/podiumhq/podium/libs/service/servicetest"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/auth/migrations"
 )
@@ -80,8 +80,7 @@ func serveOn(t *testing.T, vars map[string]string, dbURL string) string {
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("CONSOLE_ADDR", testkit.FreeAddr(t))
 	t.Setenv("AUTH_ADMIN_URL", "http://"+addr)
-	testkit.Background(t, func(ctx context.Context) error { return program.Run(ctx, nil, &bytes.Buffer{}) })
-	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
+	servicetest.Serve(t, program, addr)
 	return addr
 }
 
@@ -94,11 +93,7 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	vars["PPROF_ADDR"] = testkit.FreeAddr(t)
 	vars["DATABASE_URL"] = dbURL
 	testkit.SetEnv(t, vars)
-	for range 2 { // a second run finds nothing to apply
-		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-			t.Fatalf("migrate: %v", err)
-		}
-	}
+	servicetest.Migrate(t, program)
 	addr := serveOn(t, vars, dbURL)
 
 	var out bytes.Buffer
@@ -123,7 +118,7 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	if r := testkit.Do(t, http.MethodGet, "http://"+vars["PPROF_ADDR"]+"/debug/pprof/", nil, nil); r.Status != http.StatusOK {
 		t.Fatalf("profiles: %d", r.Status)
 	}
-	waitOutboxEmpty(t, dbURL)
+	servicetest.WaitOutboxEmpty(t, dbURL)
 
 	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, service.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
@@ -160,26 +155,6 @@ func TestReadinessFollowsTheDatabase(t *testing.T) {
 	}
 	exec(`ALTER DATABASE ` + db + ` ALLOW_CONNECTIONS true`)
 	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
-}
-
-// waitOutboxEmpty waits until the relay has published every outbox message.
-func waitOutboxEmpty(t *testing.T, url string) {
-	t.Helper()
-	conn, err := pgx.Connect(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.WithoutCancel(t.Context()))
-	testkit.Eventually(t, 20*time.Second, func() string {
-		var n int
-		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
-			return fmt.Sprintf("the relay left %d messages in the outbox", n)
-		}
-		return ""
-	})
 }
 
 func between(s, start, end string) string {

@@ -25,13 +25,8 @@ type Config struct {
 	config.Kafka
 	// OperatorToken guards the admin API.
 	OperatorToken string `env:"CATALOG_OPERATOR_TOKEN,notEmpty" secret:"true"`
-	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens the
-	// catalog accepts, as issuer:base64 entries, comma-separated: the gateway's, checkout's and
-	// registration's (several per issuer while rotating).
-	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
-	// IdentityTokenTTL is the callers' token lifetime, which bounds how long a verified token
-	// is remembered.
-	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// Identity trusts the keys of the callers.
+	config.Identity
 	// RequestTimeout is each request's deadline; a request that runs out of time answers 503.
 	// It stays below the gateway's UPSTREAM_TIMEOUT (15 s), so the catalog answers first.
 	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
@@ -53,15 +48,12 @@ type Config struct {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.Identity.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("CATALOG_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
 	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, callers...); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
-	}
-	if c.IdentityTokenTTL <= 0 {
-		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be positive"))
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/twmb/franz-go/pkg/kerr"
 	"github.com/twmb/franz-go/pkg/kfake"
 	"github.com/twmb/franz-go/pkg/kmsg"
@@ -23,6 +21,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/service"
+	"github.com/podiumhq/podium/libs/service/servicetest"
 	"github.com/podiumhq/podium/libs/testkit"
 )
 
@@ -117,21 +116,10 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	t.Setenv("HTTP_ADDR", addr)
 	t.Setenv("CATALOG_ADMIN_URL", "http://"+addr)
 
-	for range 2 { // a second run finds nothing to apply
-		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-			t.Fatalf("migrate: %v", err)
-		}
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	done := make(chan error, 1)
-	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
+	servicetest.Migrate(t, program)
+	servicetest.Start(t, program)
 	readyz := "http://" + addr + "/readyz"
 	testkit.Eventually(t, 30*time.Second, func() string {
-		select {
-		case err := <-done:
-			t.Fatalf("serve stopped: %v", err)
-		default:
-		}
 		r, err := get(t, readyz)
 		if err != nil || r.Status != http.StatusServiceUnavailable || !strings.Contains(string(r.Raw), "cache invalidation consumer is not ready") {
 			return fmt.Sprintf("readiness before the consumer joined: %v %d %s", err, r.Status, r.Raw)
@@ -163,17 +151,8 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	if r, err := get(t, "http://"+vars["PPROF_ADDR"]+"/debug/pprof/"); err != nil || r.Status != http.StatusOK {
 		t.Fatalf("profiles: %v %d", err, r.Status)
 	}
-	waitOutboxEmpty(t, dbURL)
+	servicetest.WaitOutboxEmpty(t, dbURL)
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v after cancellation", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop within 30s of cancellation")
-	}
 	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, service.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}
@@ -181,24 +160,4 @@ func TestRunMigrateServeAndOperate(t *testing.T) {
 	if err := program.Run(t.Context(), []string{"help"}, &out); err != nil || !strings.Contains(out.String(), "catalog import --organizer ORG --file event.yaml") {
 		t.Fatalf("help: %v\n%s", err, out.String())
 	}
-}
-
-// waitOutboxEmpty waits until the relay has published every outbox message.
-func waitOutboxEmpty(t *testing.T, url string) {
-	t.Helper()
-	conn, err := pgx.Connect(t.Context(), url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.WithoutCancel(t.Context()))
-	testkit.Eventually(t, 20*time.Second, func() string {
-		var n int
-		if err := conn.QueryRow(t.Context(), `SELECT count(*) FROM outbox`).Scan(&n); err != nil {
-			t.Fatal(err)
-		}
-		if n > 0 {
-			return fmt.Sprintf("the relay left %d messages in the outbox", n)
-		}
-		return ""
-	})
 }

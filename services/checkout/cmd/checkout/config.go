@@ -18,16 +18,9 @@ type Config struct {
 	config.Base
 	config.Postgres
 	config.Kafka
-	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens
-	// checkout accepts, as issuer:base64 entries, comma-separated: the gateway's (several while
-	// rotating).
-	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
-	// IdentityPrivateKey signs checkout's calls to the catalog and registration (base64 Ed25519
-	// seed); its public half is in their IDENTITY_TRUSTED_KEYS as checkout:<key>.
-	IdentityPrivateKey string `env:"IDENTITY_PRIVATE_KEY,notEmpty" secret:"true"`
-	// IdentityTokenTTL is the lifetime of the tokens checkout signs, and bounds how long a
-	// verified token is cached.
-	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// SigningIdentity trusts the gateway's keys and signs checkout's calls to the catalog and
+	// registration.
+	config.SigningIdentity
 	// RequestTimeout is each request's deadline; a request that runs out of time answers 503.
 	// A session request calls the catalog and registration (5 s each at most) and Stripe (6 s,
 	// retried once), so it gets longer than the other services' 10 s, still below the gateway's
@@ -81,15 +74,12 @@ const (
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.SigningIdentity.Validate()}
 	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, identity.Gateway); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
 	if _, err := identity.ParsePrivateKey(c.IdentityPrivateKey); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_PRIVATE_KEY: %w", err))
-	}
-	if c.IdentityTokenTTL < 10*time.Second {
-		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be at least 10s"))
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))

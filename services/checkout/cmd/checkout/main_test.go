@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"net/http"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/service"
+	"github.com/podiumhq/podium/libs/service/servicetest"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/checkout/internal/checkouttest"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
@@ -87,16 +87,8 @@ func TestMigrateAndServe(t *testing.T) {
 	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
 
-	for range 2 { // a second run finds nothing to apply
-		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-			t.Fatalf("migrate: %v", err)
-		}
-	}
-	ctx, cancel := context.WithCancel(t.Context())
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- program.Run(ctx, nil, &bytes.Buffer{}) }()
-	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
+	servicetest.Migrate(t, program)
+	servicetest.Serve(t, program, addr)
 
 	env := &checkouttest.Env{URL: "http://" + addr, Issuers: issuers}
 	r := env.Browser(t, "session", checkouttest.Purchase(), checkouttest.KeyID)
@@ -108,15 +100,6 @@ func TestMigrateAndServe(t *testing.T) {
 		t.Fatalf("webhook through the served API: %d %s", w.Status, w.Raw)
 	}
 
-	cancel()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("serve returned %v after cancellation", err)
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop within 30s of cancellation")
-	}
 	if err := program.Run(t.Context(), []string{"frobnicate"}, &bytes.Buffer{}); !errors.Is(err, service.ErrUsage) {
 		t.Fatalf("unknown command: %v", err)
 	}

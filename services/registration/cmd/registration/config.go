@@ -23,16 +23,9 @@ type Config struct {
 	config.Kafka
 	// SMTP is the server of the mail worker.
 	config.SMTP
-	// IdentityTrustedKeys are the Ed25519 public keys of the services whose identity tokens
-	// registration accepts, as issuer:base64 entries, comma-separated: the gateway's and
-	// checkout's (several per issuer while rotating).
-	IdentityTrustedKeys string `env:"IDENTITY_TRUSTED_KEYS,notEmpty"`
-	// IdentityPrivateKey signs registration's calls to the catalog (base64 Ed25519 seed); its
-	// public half is in the catalog's IDENTITY_TRUSTED_KEYS as registration:<key>.
-	IdentityPrivateKey string `env:"IDENTITY_PRIVATE_KEY,notEmpty" secret:"true"`
-	// IdentityTokenTTL is the lifetime of the tokens registration signs, and bounds how long a
-	// verified token is remembered.
-	IdentityTokenTTL time.Duration `env:"IDENTITY_TOKEN_TTL" envDefault:"60s"`
+	// SigningIdentity trusts the keys of the callers and signs registration's calls to the
+	// catalog.
+	config.SigningIdentity
 	// RequestTimeout is each request's deadline; a request that runs out of time answers 503.
 	// It stays below the gateway's UPSTREAM_TIMEOUT (15 s), so registration answers before the
 	// gateway gives up with 504.
@@ -65,15 +58,12 @@ func (c Config) AppOptions() app.Options {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.SMTP.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.SMTP.Validate(), c.SigningIdentity.Validate()}
 	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, callers...); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
 	}
 	if _, err := identity.ParsePrivateKey(c.IdentityPrivateKey); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_PRIVATE_KEY: %w", err))
-	}
-	if c.IdentityTokenTTL < 10*time.Second {
-		errs = append(errs, errors.New("IDENTITY_TOKEN_TTL must be at least 10s"))
 	}
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"maps"
 	"net/http"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/service/servicetest"
 	"github.com/podiumhq/podium/libs/testkit"
 )
 
@@ -69,13 +68,8 @@ func serveForSearch(t *testing.T, extra map[string]string) (searchFunc, string) 
 	maps.Copy(vars, extra)
 	testkit.SetEnv(t, vars)
 	t.Setenv("HTTP_ADDR", addr)
-	for range 2 {
-		if err := program.Run(t.Context(), []string{"migrate"}, &bytes.Buffer{}); err != nil {
-			t.Fatalf("migrate: %v", err)
-		}
-	}
-	testkit.Background(t, func(ctx context.Context) error { return program.Run(ctx, nil, &bytes.Buffer{}) })
-	testkit.WaitStatus(t, "http://"+addr+"/readyz", http.StatusOK)
+	servicetest.Migrate(t, program)
+	servicetest.Serve(t, program, addr)
 
 	tok := issuers.Token(t, identity.Gateway, identity.Registration,
 		identity.Principal{OrganizerID: "org_1", KeyID: "k", KeyType: identity.Secret, Scopes: []string{"registrations:read"}})
