@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/system/stack"
+	"github.com/podiumhq/podium/system/stack/suite"
 )
 
 var (
@@ -36,7 +37,7 @@ func runMain(m *testing.M) int {
 		}
 		return m.Run()
 	}
-	return stack.Suite{
+	return suite.Suite{
 		Name:    "browser",
 		Timeout: 10 * time.Minute,
 		Options: stack.Options{OwnRedis: true, StripeMock: true, HostedCheckout: true},

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/system/stack"
+	"github.com/podiumhq/podium/system/stack/suite"
 )
 
 var (
@@ -40,7 +41,7 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	defer stopOTLP()
-	return stack.Suite{
+	return suite.Suite{
 		Name:    "e2e",
 		Timeout: 10 * time.Minute,
 		Options: stack.Options{

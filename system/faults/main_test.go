@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/system/stack"
+	"github.com/podiumhq/podium/system/stack/suite"
 )
 
 var sys *stack.Stack
@@ -26,7 +27,7 @@ var owners = []string{"auth", "catalog", "registration", "checkout"}
 const receiptsPerIP = 5
 
 func TestMain(m *testing.M) {
-	os.Exit(stack.Suite{
+	os.Exit(suite.Suite{
 		Name:    "faults",
 		Timeout: 5 * time.Minute,
 		Options: options(),

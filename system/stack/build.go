@@ -43,10 +43,10 @@ func RepoRoot(dir string) (string, error) {
 	}
 }
 
-// buildTemp compiles every service and tool of the repository above the working directory
+// BuildTemp compiles every service and tool of the repository above the working directory
 // into a new temporary directory named after pattern (os.MkdirTemp), for a test suite's stack.
 // The caller removes the directory.
-func buildTemp(ctx context.Context, pattern string) (string, error) {
+func BuildTemp(ctx context.Context, pattern string) (string, error) {
 	root, err := RepoRoot(".")
 	if err != nil {
 		return "", err

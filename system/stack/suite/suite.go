@@ -1,4 +1,7 @@
-package stack
+// Package suite runs a test package's tests against a whole stack (system/stack) that it
+// builds and starts before them and stops after them; it is kept apart from system/stack so
+// that binaries starting a stack (devstack, bench) do not build in the testing package.
+package suite
 
 import (
 	"context"
@@ -9,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/system/stack"
 )
 
 // Suite is a test package's stack, built and started before its tests and stopped after them.
@@ -18,9 +22,9 @@ type Suite struct {
 	// Timeout bounds the suite's run, tests included.
 	Timeout time.Duration
 	// Options start the stack; Run sets BinDir and Output, and PostgresURL when empty.
-	Options Options
+	Options stack.Options
 	// Ready receives the running stack before the tests: the suite keeps it and seeds it there.
-	Ready func(ctx context.Context, s *Stack) error
+	Ready func(ctx context.Context, s *stack.Stack) error
 }
 
 // Run builds the binaries, starts the stack, calls Ready and runs the tests, then stops the
@@ -29,7 +33,7 @@ type Suite struct {
 func (su Suite) Run(m *testing.M) int {
 	ctx, cancel := context.WithTimeout(context.Background(), su.Timeout)
 	defer cancel()
-	binDir, err := buildTemp(ctx, "podium-"+su.Name+"-bin")
+	binDir, err := stack.BuildTemp(ctx, "podium-"+su.Name+"-bin")
 	if binDir != "" {
 		defer os.RemoveAll(binDir)
 	}
@@ -46,7 +50,7 @@ func (su Suite) Run(m *testing.M) int {
 	if o.PostgresURL == "" {
 		o.PostgresURL = testkit.PostgresAdminURL()
 	}
-	s, err := Start(ctx, o)
+	s, err := stack.Start(ctx, o)
 	if err != nil {
 		return su.fail(fmt.Errorf("%w (service logs: %s)", err, logs.Name()))
 	}
