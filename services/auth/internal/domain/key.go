@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/podiumhq/podium/libs/apikey"
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/safetext"
 )
@@ -125,7 +126,7 @@ func validateKeyRequest(r KeyRequest, now time.Time) (Key, error) {
 		case !exp.After(now):
 			p.Add("expiresAt must be in the future")
 		default:
-			exp = exp.UTC().Truncate(time.Microsecond)
+			exp = clock.Stored(exp)
 			k.ExpiresAt = &exp
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math/big"
 	"time"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
@@ -157,7 +158,7 @@ func instant(path string, s *string, loc *time.Location, p *[]string) *time.Time
 		*p = append(*p, path+" must be a date YYYY-MM-DD (00:00 in the event's time zone) or an RFC 3339 date-time")
 		return nil
 	}
-	t = t.UTC().Truncate(time.Microsecond)
+	t = clock.Stored(t)
 	return &t
 }
 

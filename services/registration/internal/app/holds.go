@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -69,7 +70,7 @@ func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in 
 		return Hold{}, err
 	}
 	now := s.clock.Now()
-	exp := in.ExpiresAt.UTC().Truncate(time.Microsecond)
+	exp := clock.Stored(in.ExpiresAt)
 	o := domain.Order{
 		ID: domain.NewOrderID(), OrganizerID: organizerID, EventID: e.ID, Status: domain.OrderPending,
 		Source: domain.SourceCheckout, HoldID: in.HoldID, Amount: in.Amount, Currency: strings.ToUpper(in.Currency),

@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"time"
+
+	"github.com/podiumhq/podium/libs/clock"
+)
 
 // NewRegistration builds a registration of order o in category c of event e from in, with a
 // new ticket per athlete. The input must have passed CheckEligibility.
@@ -46,7 +50,7 @@ func nonNilTimes(s []time.Time) []time.Time {
 	}
 	out := make([]time.Time, len(s))
 	for i, t := range s {
-		out[i] = t.UTC().Truncate(time.Microsecond)
+		out[i] = clock.Stored(t)
 	}
 	return out
 }
