@@ -97,7 +97,7 @@ func Start(t testing.TB, o Options) *Env {
 		testkit.Background(t, (&outbox.Relay{Pool: env.Pool, Publisher: w, Log: log, Poll: 50 * time.Millisecond}).Run)
 		joined := make(chan struct{})
 		consumer := &events.OrdersConsumer{Cluster: broker.Cluster{Brokers: env.Brokers}, Handler: env.Service, Log: log, Joined: func() { close(joined) }}
-		testkit.Background(t, consumer.Run)
+		testkit.Background(t, consumer.Consumer().Run)
 		select {
 		case <-joined:
 		case <-time.After(30 * time.Second):

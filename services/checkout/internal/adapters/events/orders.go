@@ -39,9 +39,6 @@ func (c *OrdersConsumer) Consumer() *broker.Consumer {
 	}
 }
 
-// Run consumes until ctx is done.
-func (c *OrdersConsumer) Run(ctx context.Context) error { return c.Consumer().Run(ctx) }
-
 // orderData is the union of the order events' data.
 type orderData struct {
 	OrderID    string `json:"orderId"`
