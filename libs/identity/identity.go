@@ -36,6 +36,7 @@ const (
 	Catalog      = "catalog"
 	Registration = "registration"
 	Checkout     = "checkout"
+	Webhooks     = "webhooks"
 )
 
 // KeyType says what kind of credential authenticated the caller.

@@ -1,6 +1,7 @@
 // Package identitytest gives tests a key pair and a signer per calling service (the gateway,
-// checkout and registration) and the trusted keys that name them all, so a service under test
-// can be sent a token from any caller, and its route groups' caller checks tested on their own.
+// checkout, registration, auth and webhooks) and the trusted keys that name them all, so a
+// service under test can be sent a token from any caller, and its route groups' caller checks
+// tested on their own.
 package identitytest
 
 import (
@@ -20,7 +21,7 @@ type Issuers struct {
 }
 
 // Signing are the services that sign tokens.
-var Signing = []string{identity.Gateway, identity.Checkout, identity.Registration}
+var Signing = []string{identity.Gateway, identity.Checkout, identity.Registration, identity.Auth, identity.Webhooks}
 
 // New makes a key pair and a signer, with one-minute tokens, for each service in Signing.
 func New(t testing.TB) *Issuers {
