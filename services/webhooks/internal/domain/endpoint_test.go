@@ -1,0 +1,100 @@
+package domain
+
+import (
+	"net/netip"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/podiumhq/podium/libs/fault"
+)
+
+func ptr[T any](v T) *T { return &v }
+
+func TestEndpointURLs(t *testing.T) {
+	for raw, want := range map[string]string{
+		"https://hooks.example.com/podium":                       "",
+		"https://hooks.example.com:8443/x?a=1":                   "",
+		"https://93.184.216.34/x":                                "",
+		"https://[2606:2800:220:1::]/x":                          "",
+		"http://hooks.example.com/":                              "must be an https URL",
+		"ftp://hooks.example.com/":                               "must be an https URL",
+		"https://user:pw@hooks.example.com/":                     "must not carry a user name or password",
+		"https://127.0.0.1/":                                     "must not address",
+		"https://10.0.0.1/":                                      "must not address",
+		"https://169.254.169.254/latest":                         "must not address",
+		"https://[::1]/":                                         "must not address",
+		"https://[::ffff:10.0.0.1]/":                             "must not address",
+		"https://[64:ff9b::a9fe:a9fe]/":                          "must not address",
+		"https://[fd00:ec2::254]/":                               "must not address",
+		"https://100.100.100.200/":                               "must not address",
+		"https://localhost/":                                     "must not address",
+		"https://a.localhost./":                                  "must not address",
+		"https:///nohost":                                        "must be an absolute https URL",
+		"hooks.example.com":                                      "must be an absolute https URL",
+		"https://hooks.example.com/\n":                           "must be an absolute https URL",
+		"https://hooks.example.com/" + strings.Repeat("a", 2048): "must be at most 2048 characters",
+	} {
+		if got := (Rules{}).urlProblem(raw); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
+			t.Errorf("%q: %q, want %q", raw, got, want)
+		}
+	}
+	loop := Rules{AllowLoopback: true}
+	for raw, want := range map[string]string{
+		"http://127.0.0.1:9000/hook": "", "http://localhost:9000/": "", "http://[::1]/": "",
+		"http://10.0.0.1/": "must not address", "https://192.168.1.1/": "must not address",
+	} {
+		if got := loop.urlProblem(raw); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
+			t.Errorf("loopback allowed, %q: %q, want %q", raw, got, want)
+		}
+	}
+}
+
+func TestRefusedAddresses(t *testing.T) {
+	for _, s := range []string{"0.1.2.3", "100.64.0.1", "172.31.255.255", "192.0.0.8", "198.19.1.1", "224.0.0.1", "255.255.255.255", "::", "ff02::1", "fe80::1"} {
+		if !RefusedAddress(netip.MustParseAddr(s), true) {
+			t.Errorf("%s allowed", s)
+		}
+	}
+	for _, s := range []string{"8.8.8.8", "2001:4860:4860::8888", "172.32.0.1"} {
+		if RefusedAddress(netip.MustParseAddr(s), false) {
+			t.Errorf("%s refused", s)
+		}
+	}
+}
+
+func TestEndpointChanges(t *testing.T) {
+	rules := Rules{}
+	ok := EndpointChange{URL: ptr("https://h.example/x"), EventTypes: []string{OrderCompleted, OrderCompleted, PricingChanged}, Description: ptr("Shop ✓")}
+	if err := rules.CheckCreate(&ok); err != nil || !slices.Equal(ok.EventTypes, []string{OrderCompleted, PricingChanged}) {
+		t.Fatalf("valid create: %v %v", err, ok.EventTypes)
+	}
+	for name, c := range map[string]struct {
+		change EndpointChange
+		create bool
+		want   []string
+	}{
+		"empty create":     {EndpointChange{}, true, []string{"url is required", "eventTypes is required"}},
+		"enabled create":   {EndpointChange{URL: ok.URL, EventTypes: ok.EventTypes, Enabled: ptr(true)}, true, []string{"enabled is not accepted when creating an endpoint"}},
+		"no types":         {EndpointChange{EventTypes: []string{}}, false, []string{"eventTypes must name at least one event type"}},
+		"unknown type":     {EndpointChange{EventTypes: []string{OrderCompleted, "ping"}}, false, []string{"eventTypes[1] must be one of"}},
+		"long description": {EndpointChange{Description: ptr(strings.Repeat("é", 501))}, false, []string{"description must be at most 500 characters"}},
+		"control chars":    {EndpointChange{Description: ptr("a\u202eb")}, false, []string{"description "}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			check := rules.CheckUpdate
+			if c.create {
+				check = rules.CheckCreate
+			}
+			f, isFault := fault.Of(check(&c.change))
+			if !isFault || f.Kind != fault.Invalid || len(f.Problems) != len(c.want) {
+				t.Fatalf("problems %v, want %v", f, c.want)
+			}
+			for i, p := range f.Problems {
+				if !strings.HasPrefix(p, c.want[i]) {
+					t.Errorf("problem %q, want %q", p, c.want[i])
+				}
+			}
+		})
+	}
+}

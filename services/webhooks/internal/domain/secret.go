@@ -1,0 +1,74 @@
+package domain
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// SecretPrefix starts every signing secret (Standard Webhooks).
+const SecretPrefix = "whsec_"
+
+// SecretOverlap is how long a rotated-out secret keeps signing beside the new one.
+const SecretOverlap = 24 * time.Hour
+
+// secretBytes is the random length of a secret.
+const secretBytes = 32
+
+// NewSecret returns a signing secret: "whsec_" and the base64 of 32 random bytes.
+func NewSecret() string {
+	b := make([]byte, secretBytes)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return SecretPrefix + base64.StdEncoding.EncodeToString(b)
+}
+
+// Sealer encrypts secrets at rest with AES-256-GCM; each sealed secret is bound to its
+// endpoint's id (the additional data), so a sealed value moved to another endpoint does not
+// open.
+type Sealer struct{ aead cipher.AEAD }
+
+// ParseSecretsKey decodes SECRETS_KEY: the base64 of 32 bytes.
+func ParseSecretsKey(s string) ([]byte, error) {
+	key, err := base64.StdEncoding.DecodeString(s)
+	if err != nil || len(key) != 32 {
+		return nil, errors.New("must be the base64 of 32 bytes")
+	}
+	return key, nil
+}
+
+// NewSealer returns a Sealer under key (32 bytes).
+func NewSealer(key []byte) (*Sealer, error) {
+	block, err := aes.NewCipher(key)
+	if err != nil || len(key) != 32 {
+		return nil, errors.New("secrets key must be 32 bytes")
+	}
+	aead, err := cipher.NewGCM(block)
+	if err != nil {
+		return nil, err
+	}
+	return &Sealer{aead: aead}, nil
+}
+
+// Seal returns secret encrypted for endpointID: a random nonce followed by the ciphertext.
+func (s *Sealer) Seal(endpointID, secret string) []byte {
+	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(secret)+s.aead.Overhead())
+	_, _ = rand.Read(nonce)
+	return s.aead.Seal(nonce, nonce, []byte(secret), []byte(endpointID))
+}
+
+// Open returns the secret sealed for endpointID.
+func (s *Sealer) Open(endpointID string, sealed []byte) (string, error) {
+	n := s.aead.NonceSize()
+	if len(sealed) < n {
+		return "", errors.New("sealed secret too short")
+	}
+	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], []byte(endpointID))
+	if err != nil {
+		return "", fmt.Errorf("open secret of %s: %w", endpointID, err)
+	}
+	return string(plain), nil
+}
