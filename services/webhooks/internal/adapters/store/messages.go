@@ -1,0 +1,104 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/podiumhq/podium/libs/ids"
+	"github.com/podiumhq/podium/libs/outbox"
+	"github.com/podiumhq/podium/libs/postgres"
+	"github.com/podiumhq/podium/services/webhooks/internal/adapters/store/db"
+	"github.com/podiumhq/podium/services/webhooks/internal/domain"
+)
+
+// StoreEvent stores e as a message, with the object's next sequence and a pending delivery to
+// each enabled subscribed endpoint, in the transaction that records sourceID in consumer's
+// inbox: a redelivered event adds nothing.
+func (r *Repository) StoreEvent(ctx context.Context, consumer string, e domain.Event, sourceID string, now time.Time) (bool, int, error) {
+	n := 0
+	stored, err := outbox.Once(ctx, r.pool, consumer, sourceID, func(tx pgx.Tx) error {
+		q := r.q.WithTx(tx)
+		seq, err := q.NextSequence(ctx, db.NextSequenceParams{OrganizerID: e.OrganizerID, ObjectID: e.ObjectID})
+		if err != nil {
+			return fmt.Errorf("next sequence: %w", err)
+		}
+		m, err := domain.NewMessage(e, seq, sourceID, now)
+		if err != nil {
+			return err
+		}
+		delivered, err := insertMessage(ctx, q, m, "")
+		n = len(delivered)
+		return err
+	})
+	return stored, n, err
+}
+
+// EnqueuePing stores m with one pending delivery to endpointID.
+func (r *Repository) EnqueuePing(ctx context.Context, m domain.Message, endpointID string) (domain.Delivery, error) {
+	var delivered []string
+	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
+		var err error
+		delivered, err = insertMessage(ctx, r.q.WithTx(tx), m, endpointID)
+		return err
+	})
+	if err != nil {
+		return domain.Delivery{}, err
+	}
+	d, _, err := r.Delivery(ctx, endpointID, delivered[0])
+	return d, err
+}
+
+// insertMessage stores m and its deliveries: to endpointID, or, when it is "", to every
+// enabled endpoint of m's organization and mode subscribed to its type. It returns their ids.
+func insertMessage(ctx context.Context, q *db.Queries, m domain.Message, endpointID string) ([]string, error) {
+	var source *string
+	if m.SourceID != "" {
+		source = &m.SourceID
+	}
+	if err := q.InsertMessage(ctx, db.InsertMessageParams{
+		ID: m.ID, OrganizerID: m.OrganizerID, Livemode: m.Livemode, Type: m.Type, ObjectID: m.ObjectID,
+		Sequence: m.Sequence, OccurredAt: m.OccurredAt, Body: m.Body, SourceID: source, CreatedAt: m.CreatedAt,
+	}); err != nil {
+		return nil, fmt.Errorf("insert message: %w", err)
+	}
+	endpoints := []string{endpointID}
+	if endpointID == "" {
+		var err error
+		endpoints, err = q.SubscribedEndpoints(ctx, db.SubscribedEndpointsParams{OrganizerID: m.OrganizerID, Livemode: m.Livemode, Type: m.Type})
+		if err != nil || len(endpoints) == 0 {
+			return nil, err
+		}
+	}
+	deliveryIDs := make([]string, len(endpoints))
+	for i := range endpoints {
+		deliveryIDs[i] = ids.New(domain.DeliveryPrefix)
+	}
+	now := m.CreatedAt
+	if err := q.InsertDeliveries(ctx, db.InsertDeliveriesParams{Ids: deliveryIDs, EndpointIds: endpoints, MessageID: m.ID, Now: &now}); err != nil {
+		return nil, fmt.Errorf("insert deliveries: %w", err)
+	}
+	return deliveryIDs, nil
+}
+
+// inboxKeep is how long the consumer remembers the events it stored; Kafka redelivers only
+// what was not committed, within minutes.
+const inboxKeep = 7 * 24 * time.Hour
+
+// Sweep deletes up to batch messages created before before, with their deliveries and
+// attempts, the secrets expired by then, and the inbox records older than inboxKeep.
+func (r *Repository) Sweep(ctx context.Context, before time.Time, batch int) (int64, error) {
+	n, err := r.q.DeleteOldMessages(ctx, db.DeleteOldMessagesParams{Before: before, Batch: int32(batch)}) //nolint:gosec // a constant
+	if err != nil {
+		return n, fmt.Errorf("delete old messages: %w", err)
+	}
+	if _, err := r.q.DeleteExpiredSecrets(ctx, &before); err != nil {
+		return n, fmt.Errorf("delete expired secrets: %w", err)
+	}
+	if _, err := outbox.PruneInbox(ctx, r.pool, inboxKeep); err != nil {
+		return n, err
+	}
+	return n, nil
+}

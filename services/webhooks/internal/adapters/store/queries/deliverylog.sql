@@ -1,0 +1,30 @@
+-- name: CountDeliveries :one
+SELECT count(*) FROM deliveries
+WHERE endpoint_id = $1 AND (sqlc.narg(status)::text IS NULL OR status = sqlc.narg(status));
+
+-- name: ListDeliveries :many
+SELECT sqlc.embed(d), m.type FROM deliveries d JOIN messages m ON m.id = d.message_id
+WHERE d.endpoint_id = $1 AND (sqlc.narg(status)::text IS NULL OR d.status = sqlc.narg(status))
+ORDER BY d.created_at DESC, d.id DESC LIMIT $2 OFFSET $3;
+
+-- name: GetDelivery :one
+SELECT sqlc.embed(d), m.type FROM deliveries d JOIN messages m ON m.id = d.message_id
+WHERE d.id = $1 AND d.endpoint_id = $2;
+
+-- name: ListAttempts :many
+SELECT * FROM attempts WHERE delivery_id = $1 ORDER BY n;
+
+-- name: RetryDelivery :execrows
+-- Hands a delivery back to the dispatcher for attempts at once, with a fresh schedule; its
+-- attempts keep their numbers.
+UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, finished_at = NULL
+WHERE id = $1 AND endpoint_id = $2 AND (leased_until IS NULL OR leased_until < $3);
+
+-- name: RecoverDeliveries :execrows
+UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, finished_at = NULL
+WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2;
+
+-- name: FailPendingDeliveries :execrows
+-- Fails the pending deliveries of a disabled endpoint.
+UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, finished_at = $2, last_error = $3
+WHERE endpoint_id = $1 AND status = 'pending';

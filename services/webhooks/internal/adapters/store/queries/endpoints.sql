@@ -1,0 +1,37 @@
+-- name: LockOrganizerEndpoints :exec
+-- Serialises the creates of one organization, so that the endpoint limit holds.
+SELECT pg_advisory_xact_lock(hashtextextended('webhooks.endpoints:' || sqlc.arg(organizer_id)::text, 0));
+
+-- name: CountEndpoints :one
+SELECT count(*) FROM endpoints WHERE organizer_id = $1 AND livemode = $2;
+
+-- name: InsertEndpoint :exec
+INSERT INTO endpoints (id, organizer_id, livemode, url, description, event_types, status, created_at, updated_at)
+VALUES ($1, $2, $3, $4, $5, $6, 'enabled', $7, $7);
+
+-- name: InsertSecret :exec
+INSERT INTO endpoint_secrets (endpoint_id, sealed, created_at) VALUES ($1, $2, $3);
+
+-- name: ExpireCurrentSecret :exec
+UPDATE endpoint_secrets SET expires_at = $2 WHERE endpoint_id = $1 AND expires_at IS NULL;
+
+-- name: DeleteExpiredSecrets :execrows
+DELETE FROM endpoint_secrets WHERE expires_at < $1;
+
+-- name: GetEndpoint :one
+SELECT * FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3;
+
+-- name: GetEndpointForUpdate :one
+SELECT * FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR UPDATE;
+
+-- name: ListEndpoints :many
+SELECT * FROM endpoints WHERE organizer_id = $1 AND livemode = $2
+ORDER BY created_at, id LIMIT $3 OFFSET $4;
+
+-- name: UpdateEndpoint :exec
+UPDATE endpoints SET url = $2, description = $3, event_types = $4, status = $5, disabled_reason = $6,
+    disabled_at = $7, failing_since = $8, notified_at = $9, updated_at = $10
+WHERE id = $1;
+
+-- name: DeleteEndpoint :execrows
+DELETE FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3;

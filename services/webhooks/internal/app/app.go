@@ -1,0 +1,98 @@
+// Package app is the webhooks service's use cases: managing endpoints and their secrets,
+// storing each producer event as a message and its deliveries, the delivery log with retry and
+// recover, the notice of endpoints disabled for failing, and the retention sweep.
+package app
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/podiumhq/podium/libs/clock"
+	"github.com/podiumhq/podium/services/webhooks/internal/domain"
+)
+
+// Repository is the service's store.
+type Repository interface {
+	// CreateEndpoint stores ep with its sealed secret unless its organization and mode have max
+	// endpoints already (domain.EndpointLimitError).
+	CreateEndpoint(ctx context.Context, ep domain.Endpoint, sealed []byte, max int) error
+	Endpoint(ctx context.Context, org Owner, id string) (domain.Endpoint, error)
+	Endpoints(ctx context.Context, org Owner, page domain.Page) ([]domain.Endpoint, int, error)
+	// UpdateEndpoint applies change to the endpoint; when it disables it, its pending deliveries
+	// fail.
+	UpdateEndpoint(ctx context.Context, org Owner, id string, now time.Time, change func(*domain.Endpoint) error) (domain.Endpoint, error)
+	DeleteEndpoint(ctx context.Context, org Owner, id string) (domain.Endpoint, error)
+	// RotateSecret makes sealed the endpoint's current secret; the former one expires at
+	// expiresAt.
+	RotateSecret(ctx context.Context, org Owner, id string, sealed []byte, now, expiresAt time.Time) (domain.Endpoint, error)
+	// StoreMessage stores m with a pending delivery to each enabled endpoint of its organization
+	// and mode subscribed to its type, in the transaction that records consumer's processing of
+	// m.SourceID; stored is false for a message processed before. e gives m its sequence.
+	StoreEvent(ctx context.Context, consumer string, e domain.Event, sourceID string, now time.Time) (stored bool, deliveries int, err error)
+	// EnqueuePing stores m with one pending delivery to endpointID.
+	EnqueuePing(ctx context.Context, m domain.Message, endpointID string) (domain.Delivery, error)
+	Deliveries(ctx context.Context, endpointID, status string, page domain.Page) ([]domain.Delivery, int, error)
+	Delivery(ctx context.Context, endpointID, id string) (domain.Delivery, []domain.Attempt, error)
+	RetryDelivery(ctx context.Context, endpointID, id string, now time.Time) (domain.Delivery, error)
+	RecoverDeliveries(ctx context.Context, endpointID string, since, now time.Time) (int, error)
+	// NotifyNext hands an endpoint disabled for failing whose organization was not told to tell
+	// and marks it notified at now when tell succeeds; found is false when none is left.
+	NotifyNext(ctx context.Context, now time.Time, tell func(context.Context, domain.Endpoint) error) (found bool, err error)
+	// Sweep deletes up to batch messages created before before (their deliveries and attempts
+	// with them) and the secrets expired by then.
+	Sweep(ctx context.Context, before time.Time, batch int) (int64, error)
+}
+
+// Owner is whose endpoints a request reaches: an organization in one mode.
+type Owner struct {
+	OrganizerID string
+	Livemode    bool
+}
+
+// Options are the deployment's settings.
+type Options struct {
+	Rules domain.Rules
+	// MaxEndpoints is the most endpoints an organization has per mode.
+	MaxEndpoints int
+	// Retention is how long messages and their deliveries are kept; recover reaches no further.
+	Retention time.Duration
+	// Wake tells the dispatcher that deliveries are due (buffered; a send never blocks).
+	Wake chan<- struct{}
+}
+
+// Service runs the use cases.
+type Service struct {
+	repo   Repository
+	sealer *domain.Sealer
+	clock  clock.Clock
+	log    *slog.Logger
+	opts   Options
+}
+
+// New returns the use cases over repo.
+func New(repo Repository, sealer *domain.Sealer, clk clock.Clock, log *slog.Logger, opts Options) *Service {
+	return &Service{repo: repo, sealer: sealer, clock: clk, log: log, opts: opts}
+}
+
+// wake tells the dispatcher, without waiting, that a delivery is due.
+func (s *Service) wake() {
+	select {
+	case s.opts.Wake <- struct{}{}:
+	default:
+	}
+}
+
+// every runs fn at once and then every interval until ctx ends.
+func every(ctx context.Context, interval time.Duration, fn func(context.Context)) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		fn(ctx)
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-t.C:
+		}
+	}
+}
