@@ -1,0 +1,77 @@
+// Package events consumes the producers' topics and stores each event that is a webhook as a
+// message with its deliveries, before its offset is committed; the inbox in the same
+// transaction makes a redelivery a no-op.
+package events
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/podiumhq/podium/libs/broker"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
+	"github.com/podiumhq/podium/services/webhooks/internal/domain"
+)
+
+// Group is the consumer group every webhooks instance shares.
+const Group = "webhooks"
+
+// Ingester stores a producer's event that is a webhook (app.Service).
+type Ingester interface {
+	Ingest(ctx context.Context, sourceID string, e domain.Event) (app.Ingested, error)
+}
+
+// Consumer reads the producers' topics (domain.Topics).
+type Consumer struct {
+	Cluster broker.Cluster
+	Service Ingester
+	Log     *slog.Logger
+	// Joined is called once the consumer joined its group (readiness, tests).
+	Joined func()
+}
+
+// Consumer returns c's runner: a message is committed only after its webhook and deliveries
+// were stored; a failure (the database) is retried until it succeeds, and only a message that
+// can never be stored goes to the dead-letter topic (libs/broker). It restarts after broker
+// failures and tells readiness once it joined its group.
+func (c *Consumer) Consumer() *broker.Consumer {
+	return &broker.Consumer{
+		Config:  broker.ConsumerConfig{Cluster: c.Cluster, Group: Group, Topics: domain.Topics, Log: c.Log, Joined: c.Joined},
+		Handler: c.handle,
+		Log:     c.Log,
+	}
+}
+
+// handle stores the events that are webhooks. Another version of a mapped type, a mapped type
+// on another topic, a missing ce_id and a webhook event that cannot be mapped (undecodable,
+// incomplete) are poison; the producers' other types are skipped.
+func (c *Consumer) handle(ctx context.Context, m broker.Message) error {
+	accepted := false
+	for _, topic := range domain.Topics {
+		ok, err := broker.Accepts(m, topic, domain.SourceTypes(topic)...)
+		if err != nil {
+			return err
+		}
+		accepted = accepted || ok
+	}
+	if !accepted {
+		return nil
+	}
+	id, err := broker.RequireID(m)
+	if err != nil {
+		return err
+	}
+	e, ok, err := domain.Map(m.Headers[broker.HeaderType], m.Value)
+	if err != nil {
+		return broker.Poison(err)
+	}
+	if !ok {
+		return nil
+	}
+	_, err = c.Service.Ingest(ctx, id, e)
+	return err
+}
+
+// DeadLetters returns the dead letters of the consumer (operator command).
+func DeadLetters(cluster broker.Cluster) broker.DeadLetters {
+	return broker.DeadLetters{Cluster: cluster, Service: "webhooks", Topics: domain.Topics}
+}

@@ -1,0 +1,57 @@
+// Package api serves the webhook endpoints API: the organizer routes of the external API
+// (reached only through the gateway, secret keys with the webhooks:write scope) and the same
+// handlers for the console under /internal/v1/webhook-endpoints (tokens auth signs for the
+// console member's organization). Every lookup is scoped by the token's organizer, so another
+// organization's ids answer 404.
+package api
+
+import (
+	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
+)
+
+// ScopeWrite is the scope of every external route.
+const ScopeWrite = "webhooks:write"
+
+// Paths of the two mounts of the handlers.
+const (
+	ExternalBase = "/external/v1/organizer/webhook-endpoints"
+	InternalBase = "/internal/v1/webhook-endpoints"
+)
+
+// Deps are what the handlers need.
+type Deps struct {
+	Service  *app.Service
+	Verifier *identity.Verifier
+}
+
+// Register adds the routes; every one requires an identity token from the caller it serves.
+func Register(a *fiber.App, d Deps) {
+	h := handlers{svc: d.Service}
+	h.mount(a.Group(ExternalBase, identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)),
+		identity.RequireType(identity.Secret), identity.RequireOrganizer, identity.RequireScope(ScopeWrite)))
+	h.mount(a.Group(InternalBase, identity.Middleware(d.Verifier, identity.Callers(identity.Auth)),
+		identity.RequireType(identity.Service), identity.RequireOrganizer))
+}
+
+func (h handlers) mount(r fiber.Router) {
+	r.Post("", h.create)
+	r.Get("", h.list)
+	r.Get("/:endpointId", h.get)
+	r.Patch("/:endpointId", h.update)
+	r.Delete("/:endpointId", h.remove)
+	r.Post("/:endpointId/rotate-secret", h.rotate)
+	r.Post("/:endpointId/test", h.test)
+	r.Post("/:endpointId/recover", h.recover)
+	r.Get("/:endpointId/deliveries", h.deliveries)
+	r.Get("/:endpointId/deliveries/:deliveryId", h.delivery)
+	r.Post("/:endpointId/deliveries/:deliveryId/retry", h.retry)
+}
+
+// owner is whose endpoints the request reaches: the token's organizer, in live mode (the only
+// mode keys have yet).
+func owner(c *fiber.Ctx) app.Owner {
+	return app.Owner{OrganizerID: identity.From(c).OrganizerID, Livemode: true}
+}
