@@ -141,8 +141,17 @@ func contains(s []string, v string) bool {
 	return false
 }
 
+// loopbackHost reports whether host is localhost or a loopback address.
+func loopbackHost(host string) bool {
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && inAny(a.Unmap(), loopbackPrefixes)
+}
+
 // urlProblem returns what is wrong with raw as a receiver's URL ("" when nothing): an https
-// URL (or, with AllowLoopback, http) of at most MaxURLLength characters, with a host, without
+// URL (or, with AllowLoopback, an http one to a loopback receiver) of at most MaxURLLength characters, with a host, without
 // user information, whose host is no IP literal of a refused range nor a local name.
 func (r Rules) urlProblem(raw string) string {
 	if len(raw) > MaxURLLength {
@@ -164,6 +173,9 @@ func (r Rules) urlProblem(raw string) string {
 	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
 	if host == "" {
 		return "must be an absolute https URL"
+	}
+	if u.Scheme == "http" && !loopbackHost(host) {
+		return "must be an https URL (http only to a loopback receiver)"
 	}
 	if a, err := netip.ParseAddr(host); err == nil {
 		if RefusedAddress(a, r.AllowLoopback) {

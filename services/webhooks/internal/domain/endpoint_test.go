@@ -42,7 +42,8 @@ func TestEndpointURLs(t *testing.T) {
 	loop := Rules{AllowLoopback: true}
 	for raw, want := range map[string]string{
 		"http://127.0.0.1:9000/hook": "", "http://localhost:9000/": "", "http://[::1]/": "",
-		"http://10.0.0.1/": "must not address", "https://192.168.1.1/": "must not address",
+		"http://10.0.0.1/": "must be an https URL", "https://10.0.0.1/": "must not address", "https://192.168.1.1/": "must not address",
+		"http://hooks.example.com/": "must be an https URL", "https://hooks.example.com/": "",
 	} {
 		if got := loop.urlProblem(raw); !strings.HasPrefix(got, want) || (want == "") != (got == "") {
 			t.Errorf("loopback allowed, %q: %q, want %q", raw, got, want)
