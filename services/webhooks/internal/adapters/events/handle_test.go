@@ -6,9 +6,9 @@ import (
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/broker/brokertest"
+	registrationevents "github.com/podiumhq/podium/services/registration/events"
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
-	registrationevents "github.com/podiumhq/podium/services/registration/events"
 )
 
 type recorder struct{ events []domain.Event }
