@@ -113,7 +113,7 @@ func sealedSecrets(t *testing.T, e *webhookstest.Env, id string) []string {
 		if err := rows.Scan(&sealed); err != nil {
 			t.Fatal(err)
 		}
-		s, err := e.Sealer.Open(id, sealed)
+		s, err := e.Sealer.Open(sealed)
 		if err != nil {
 			t.Fatal(err)
 		}

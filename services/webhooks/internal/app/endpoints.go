@@ -30,7 +30,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, org Owner, c domain.Endpoi
 		ep.Description = *c.Description
 	}
 	secret := domain.NewSecret()
-	if err := s.repo.CreateEndpoint(ctx, ep, s.sealer.Seal(ep.ID, secret), s.opts.MaxEndpoints); err != nil {
+	if err := s.repo.CreateEndpoint(ctx, ep, s.sealer.Seal(secret), s.opts.MaxEndpoints); err != nil {
 		return Created{}, err
 	}
 	return Created{Endpoint: ep, Secret: secret}, nil
@@ -87,7 +87,7 @@ func (s *Service) RotateSecret(ctx context.Context, org Owner, id string) (Creat
 	now := s.clock.Now()
 	secret := domain.NewSecret()
 	expires := now.Add(domain.SecretOverlap)
-	ep, err := s.repo.RotateSecret(ctx, org, id, s.sealer.Seal(id, secret), now, expires)
+	ep, err := s.repo.RotateSecret(ctx, org, id, s.sealer.Seal(secret), now, expires)
 	if err != nil {
 		return Created{}, err
 	}

@@ -26,9 +26,7 @@ func NewSecret() string {
 	return SecretPrefix + base64.StdEncoding.EncodeToString(b)
 }
 
-// Sealer encrypts secrets at rest with AES-256-GCM; each sealed secret is bound to its
-// endpoint's id (the additional data), so a sealed value moved to another endpoint does not
-// open.
+// Sealer encrypts secrets at rest with AES-256-GCM under SECRETS_KEY.
 type Sealer struct{ aead cipher.AEAD }
 
 // ParseSecretsKey decodes SECRETS_KEY: the base64 of 32 bytes.
@@ -53,22 +51,22 @@ func NewSealer(key []byte) (*Sealer, error) {
 	return &Sealer{aead: aead}, nil
 }
 
-// Seal returns secret encrypted for endpointID: a random nonce followed by the ciphertext.
-func (s *Sealer) Seal(endpointID, secret string) []byte {
+// Seal returns secret encrypted: a random nonce followed by the ciphertext.
+func (s *Sealer) Seal(secret string) []byte {
 	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(secret)+s.aead.Overhead())
 	_, _ = rand.Read(nonce)
-	return s.aead.Seal(nonce, nonce, []byte(secret), []byte(endpointID))
+	return s.aead.Seal(nonce, nonce, []byte(secret), nil)
 }
 
-// Open returns the secret sealed for endpointID.
-func (s *Sealer) Open(endpointID string, sealed []byte) (string, error) {
+// Open returns the secret sealed in sealed.
+func (s *Sealer) Open(sealed []byte) (string, error) {
 	n := s.aead.NonceSize()
 	if len(sealed) < n {
 		return "", errors.New("sealed secret too short")
 	}
-	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], []byte(endpointID))
+	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], nil)
 	if err != nil {
-		return "", fmt.Errorf("open secret of %s: %w", endpointID, err)
+		return "", fmt.Errorf("open secret: %w", err)
 	}
 	return string(plain), nil
 }

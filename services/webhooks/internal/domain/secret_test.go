@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestSecretsAreSealedPerEndpoint(t *testing.T) {
+func TestSecretsAreSealed(t *testing.T) {
 	s := NewSecret()
 	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(s, SecretPrefix))
 	if !strings.HasPrefix(s, SecretPrefix) || err != nil || len(raw) != 32 || s == NewSecret() {
@@ -21,15 +21,23 @@ func TestSecretsAreSealedPerEndpoint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sealed := sealer.Seal("we_1", s)
-	if bytes.Contains(sealed, []byte(s)) || bytes.Equal(sealed, sealer.Seal("we_1", s)) {
+	sealed := sealer.Seal(s)
+	if bytes.Contains(sealed, []byte(s)) || bytes.Equal(sealed, sealer.Seal(s)) {
 		t.Fatal("sealed secret is readable or not randomized")
 	}
-	if got, err := sealer.Open("we_1", sealed); err != nil || got != s {
+	if got, err := sealer.Open(sealed); err != nil || got != s {
 		t.Fatalf("open: %q %v", got, err)
 	}
-	if _, err := sealer.Open("we_2", sealed); err == nil {
-		t.Fatal("a secret sealed for one endpoint opened for another")
+	other, err := NewSealer(bytes.Repeat([]byte{8}, 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Open(sealed); err == nil {
+		t.Fatal("a secret opened under another key")
+	}
+	sealed[len(sealed)-1] ^= 1
+	if _, err := sealer.Open(sealed); err == nil {
+		t.Fatal("a changed sealed secret opened")
 	}
 	for _, bad := range []string{"", "c2hvcnQ=", "not base64!"} {
 		if _, err := ParseSecretsKey(bad); err == nil {
