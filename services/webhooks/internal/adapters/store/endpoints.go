@@ -94,7 +94,7 @@ func (r *Repository) UpdateEndpoint(ctx context.Context, org app.Owner, id strin
 		if !wasEnabled || ep.Status == domain.StatusEnabled {
 			return nil
 		}
-		_, err = q.FailPendingDeliveries(ctx, db.FailPendingDeliveriesParams{EndpointID: id, FinishedAt: &now, LastError: orNil(errEndpointDisabled)})
+		_, err = q.FailDisabledEndpointDeliveries(ctx, db.FailDisabledEndpointDeliveriesParams{EndpointID: id, FinishedAt: &now, LastError: orNil(errEndpointDisabled)})
 		return err
 	})
 	return ep, err

@@ -27,20 +27,20 @@ func (q *Queries) CountDeliveries(ctx context.Context, arg CountDeliveriesParams
 	return count, err
 }
 
-const failPendingDeliveries = `-- name: FailPendingDeliveries :execrows
-UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, finished_at = $2, last_error = $3
+const failDisabledEndpointDeliveries = `-- name: FailDisabledEndpointDeliveries :execrows
+UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, leased_until = NULL, finished_at = $2, last_error = $3
 WHERE endpoint_id = $1 AND status = 'pending'
 `
 
-type FailPendingDeliveriesParams struct {
+type FailDisabledEndpointDeliveriesParams struct {
 	EndpointID string
 	FinishedAt *time.Time
 	LastError  *string
 }
 
-// Fails the pending deliveries of a disabled endpoint.
-func (q *Queries) FailPendingDeliveries(ctx context.Context, arg FailPendingDeliveriesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, failPendingDeliveries, arg.EndpointID, arg.FinishedAt, arg.LastError)
+// Fails the pending deliveries of an endpoint the organizer disabled.
+func (q *Queries) FailDisabledEndpointDeliveries(ctx context.Context, arg FailDisabledEndpointDeliveriesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, failDisabledEndpointDeliveries, arg.EndpointID, arg.FinishedAt, arg.LastError)
 	if err != nil {
 		return 0, err
 	}
