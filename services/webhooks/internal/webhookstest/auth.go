@@ -91,11 +91,11 @@ func StartAuth(t testing.TB, verifier *identity.Verifier) *Auth {
 		switch {
 		case err != nil:
 			http.Error(w, `{"statusCode":401}`, http.StatusUnauthorized)
-		case v.Issuer != identity.Webhooks || v.Principal.KeyType != identity.Service:
+		case v.Issuer != identity.Webhooks || v.KeyType != identity.Service:
 			http.Error(w, `{"statusCode":403}`, http.StatusForbidden)
 		case failing:
 			http.Error(w, `{"statusCode":503}`, http.StatusServiceUnavailable)
-		case r.Method != http.MethodGet || !known || v.Principal.OrganizerID != organizerOf(r.URL.Path):
+		case r.Method != http.MethodGet || !known || v.OrganizerID != organizerOf(r.URL.Path):
 			http.Error(w, `{"statusCode":404}`, http.StatusNotFound)
 		default:
 			body, err := op.Response(t, http.StatusOK).Document(auth.ContactsAnswer{Data: contacts})

@@ -43,14 +43,14 @@ func (o *observer) Ingest(ctx context.Context, sourceID string, ev domain.Event)
 	if err := o.e.Pool.QueryRow(ctx, `SELECT count(*) FROM deliveries d JOIN messages m ON m.id = d.message_id WHERE m.source_id = $1`, sourceID).Scan(&n); err != nil {
 		o.t.Error(err)
 	}
-	o.seen <- observed{ingested: in, deliveries: n, committed: committed(o.t, o.e, domain.OrdersTopic)}
+	o.seen <- observed{ingested: in, deliveries: n, committed: committed(ctx, o.t, o.e, domain.OrdersTopic)}
 	return in, nil
 }
 
 // committed returns the sum of the group's committed offsets on topic's partitions.
-func committed(t *testing.T, e *webhookstest.Env, topic string) int64 {
+func committed(ctx context.Context, t *testing.T, e *webhookstest.Env, topic string) int64 {
 	c := &kafka.Client{Addr: kafka.TCP(e.Brokers...)}
-	res, err := c.OffsetFetch(context.Background(), &kafka.OffsetFetchRequest{GroupID: events.Group, Topics: map[string][]int{topic: {0, 1, 2}}})
+	res, err := c.OffsetFetch(ctx, &kafka.OffsetFetchRequest{GroupID: events.Group, Topics: map[string][]int{topic: {0, 1, 2}}})
 	if err != nil {
 		t.Error(err)
 		return -1
@@ -109,7 +109,7 @@ func TestEventsAreStoredBeforeTheirOffsetIsCommitted(t *testing.T) {
 		t.Fatal("the dispatcher was not woken")
 	}
 	testkit.Eventually(t, 10*time.Second, func() string {
-		if n := committed(t, e, domain.OrdersTopic); n != 1 {
+		if n := committed(t.Context(), t, e, domain.OrdersTopic); n != 1 {
 			return fmt.Sprintf("committed %d, want 1", n)
 		}
 		return ""
