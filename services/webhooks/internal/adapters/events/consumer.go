@@ -12,8 +12,9 @@ import (
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
-// Group is the consumer group every webhooks instance shares.
-const Group = "webhooks"
+// Group is the consumer group every webhooks instance shares; the service's Kafka principal
+// may use the groups named "webhooks-…" (deploy/kafkaacl).
+const Group = "webhooks-events"
 
 // Ingester stores a producer's event that is a webhook (app.Service).
 type Ingester interface {
