@@ -2,12 +2,12 @@ package store_test
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
-	"github.com/podiumhq/podium/libs/ids"
 	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/webhooks/internal/adapters/store"
@@ -27,7 +27,7 @@ func TestConcurrentCreatesKeepTheLimit(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			ep := domain.Endpoint{ID: ids.New(domain.EndpointPrefix), OrganizerID: "org_1", Livemode: true, URL: "https://h.example/",
+			ep := domain.Endpoint{ID: fmt.Sprintf("we_race%d", i), OrganizerID: "org_1", Livemode: true, URL: "https://h.example/",
 				EventTypes: []string{domain.OrderCompleted}, Status: domain.StatusEnabled, CreatedAt: time.Now().Add(time.Duration(i))}
 			errs <- repo.CreateEndpoint(t.Context(), ep, []byte("sealed"), limit)
 		}()
@@ -52,7 +52,7 @@ func TestConcurrentCreatesKeepTheLimit(t *testing.T) {
 	if _, total, err := repo.Endpoints(t.Context(), app.Owner{OrganizerID: "org_1", Livemode: true}, domain.Page{Limit: 10}); err != nil || total != limit {
 		t.Fatalf("stored %d: %v", total, err)
 	}
-	other := domain.Endpoint{ID: ids.New(domain.EndpointPrefix), OrganizerID: "org_2", Livemode: true, URL: "https://h.example/",
+	other := domain.Endpoint{ID: "we_other", OrganizerID: "org_2", Livemode: true, URL: "https://h.example/",
 		EventTypes: []string{domain.OrderCompleted}, Status: domain.StatusEnabled, CreatedAt: time.Now()}
 	if err := repo.CreateEndpoint(t.Context(), other, []byte("sealed"), limit); err != nil {
 		t.Fatalf("another organization's endpoint: %v", err)
