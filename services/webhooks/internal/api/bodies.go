@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"net/http"
 	"strconv"
 	"time"
 
@@ -24,46 +24,23 @@ const (
 	maxLimit     = 100
 )
 
-// members decodes the body as a JSON object and refuses members other than allowed.
-func members(c *fiber.Ctx, allowed ...string) (map[string]json.RawMessage, error) {
+// members decodes the body as a JSON object; an empty body is one without members unless
+// required. Members the route does not read are ignored, as the OpenAPI document allows.
+func members(c *fiber.Ctx, required bool) (map[string]json.RawMessage, error) {
+	if len(bytes.TrimSpace(c.Body())) == 0 {
+		if required {
+			return nil, httpserver.BadRequest("body is required: send a JSON object")
+		}
+		return map[string]json.RawMessage{}, nil
+	}
 	var m map[string]json.RawMessage
 	if err := httpserver.DecodeJSON(c, &m); err != nil {
 		return nil, err
 	}
-	if len(c.Body()) > 0 && m == nil {
+	if m == nil {
 		return nil, httpserver.BadRequest("body must be a valid JSON object of the documented shape")
 	}
-	var p fault.Problems
-	names := make([]string, 0, len(m))
-	for name := range m {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		if !contains(allowed, name) {
-			p.Add(fieldName(name) + " is not a documented field")
-		}
-	}
-	return m, p.Err(fault.Invalid)
-}
-
-// fieldName is name as a problem's path, or the body's when it is no plain name.
-func fieldName(name string) string {
-	for i, r := range name {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && (r >= '0' && r <= '9' || r == '_')) {
-			return fault.RootName + ": " + strconv.Quote(name)
-		}
-	}
-	return name
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
+	return m, nil
 }
 
 // field decodes member name of m into v when m has it (a null is absent); a value of another
@@ -83,11 +60,7 @@ func field[T any](m map[string]json.RawMessage, name, want string, v **T, p *fau
 
 // endpointBody reads a create's or an update's body.
 func endpointBody(c *fiber.Ctx, create bool) (domain.EndpointChange, error) {
-	allowed := []string{"url", "eventTypes", "description"}
-	if !create {
-		allowed = append(allowed, "enabled")
-	}
-	m, err := members(c, allowed...)
+	m, err := members(c, create)
 	if err != nil {
 		return domain.EndpointChange{}, err
 	}
@@ -97,7 +70,9 @@ func endpointBody(c *fiber.Ctx, create bool) (domain.EndpointChange, error) {
 	field(m, "url", "a string", &ch.URL, &p)
 	field(m, "eventTypes", "an array of strings", &types, &p)
 	field(m, "description", "a string", &ch.Description, &p)
-	field(m, "enabled", "a boolean", &ch.Enabled, &p)
+	if !create {
+		field(m, "enabled", "a boolean", &ch.Enabled, &p)
+	}
 	if types != nil {
 		ch.EventTypes = *types
 		if ch.EventTypes == nil {
@@ -109,7 +84,7 @@ func endpointBody(c *fiber.Ctx, create bool) (domain.EndpointChange, error) {
 
 // recoverBody reads recover's {since}.
 func recoverBody(c *fiber.Ctx) (time.Time, error) {
-	m, err := members(c, "since")
+	m, err := members(c, true)
 	if err != nil {
 		return time.Time{}, err
 	}
@@ -125,10 +100,15 @@ func recoverBody(c *fiber.Ctx) (time.Time, error) {
 	return since.UTC(), nil
 }
 
-// emptyBody refuses a body with members on a route that takes none.
-func emptyBody(c *fiber.Ctx) error {
-	_, err := members(c)
-	return err
+// errBodyNotTaken refuses a body sent to an operation that takes none, as the gateway does.
+var errBodyNotTaken = httpserver.NewError(http.StatusRequestEntityTooLarge, "this operation takes no body").WithCode(httpserver.CodeBodyTooLarge)
+
+// noBody refuses a body on a route that takes none.
+func noBody(c *fiber.Ctx) error {
+	if len(c.Body()) > 0 {
+		return errBodyNotTaken
+	}
+	return nil
 }
 
 // pageQuery reads limit (1 to 100, 50 by default) and offset (0 or more).

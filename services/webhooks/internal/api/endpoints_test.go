@@ -45,7 +45,7 @@ func TestEndpointLifecycle(t *testing.T) {
 		c.create("https://hooks.example.com/second", domain.PricingChanged)
 		list := c.do(http.MethodGet, "?limit=1&offset=1", nil)
 		if data, _ := list.Body["data"].([]any); list.Status != http.StatusOK || len(data) != 1 || list.Body["total"] != 2.0 ||
-			list.Body["limit"] != 1.0 || list.Body["offset"] != 1.0 || data[0].(map[string]any)["url"] != "https://hooks.example.com/second" {
+			list.Body["limit"] != 1.0 || list.Body["offset"] != 1.0 || data[0].(map[string]any)["id"] != id {
 			t.Fatalf("list: %d %s", list.Status, list.Raw)
 		}
 
@@ -86,8 +86,17 @@ func TestEndpointLifecycle(t *testing.T) {
 			t.Fatal("the rotated secrets are not the ones answered")
 		}
 
+		e.Clock.Set(at.Add(2 * time.Hour))
+		again := c.do(http.MethodPost, "/"+id+"/rotate-secret", nil)
+		if again.Status != http.StatusOK || again.Body["previousSecretExpiresAt"] != "2026-05-10T20:00:00Z" {
+			t.Fatalf("rotate again: %d %s", again.Status, again.Raw)
+		}
+		if live := liveSecrets(t, e, id, at.Add(2*time.Hour)); len(live) != 2 || live[0] != next || live[1] != again.Body["secret"] {
+			t.Fatalf("live secrets after a second rotation %v: the first secret must stop at once", live)
+		}
+
 		deleted := c.do(http.MethodDelete, "/"+id, nil)
-		if deleted.Status != http.StatusOK || deleted.Body["status"] != "deleted" || deleted.Body["id"] != id {
+		if deleted.Status != http.StatusOK || deleted.Body["status"] != "enabled" || deleted.Body["id"] != id {
 			t.Fatalf("delete: %d %s", deleted.Status, deleted.Raw)
 		}
 		if r := c.do(http.MethodGet, "/"+id, nil); r.Status != http.StatusNotFound {
@@ -97,6 +106,30 @@ func TestEndpointLifecycle(t *testing.T) {
 			t.Fatal("secrets outlived their endpoint")
 		}
 	})
+}
+
+// liveSecrets opens the secrets of an endpoint that sign at now, oldest first.
+func liveSecrets(t *testing.T, e *webhookstest.Env, id string, now time.Time) []string {
+	t.Helper()
+	rows, err := e.Pool.Query(context.Background(), `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1
+		AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at`, id, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var sealed []byte
+		if err := rows.Scan(&sealed); err != nil {
+			t.Fatal(err)
+		}
+		s, err := e.Sealer.Open(sealed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // sealedSecrets opens the stored secrets of an endpoint, oldest first.
@@ -127,7 +160,7 @@ func TestEndpointLimitPerOrganization(t *testing.T) {
 	c := client{t: t, e: e, m: mounts[0], org: orgA}
 	c.create("https://a.example.com/", domain.OrderCompleted)
 	c.create("https://b.example.com/", domain.OrderCompleted)
-	if r := c.do(http.MethodPost, "", map[string]any{"url": "https://c.example.com/", "eventTypes": []string{domain.OrderCompleted}}); r.Status != http.StatusUnprocessableEntity ||
+	if r := c.do(http.MethodPost, "", map[string]any{"url": "https://c.example.com/", "eventTypes": []string{domain.OrderCompleted}}); r.Status != http.StatusConflict ||
 		r.Body["code"] != domain.CodeEndpointLimit {
 		t.Fatalf("third endpoint: %d %s", r.Status, r.Raw)
 	}
@@ -145,7 +178,8 @@ func TestBodiesAndQueriesAreChecked(t *testing.T) {
 			want         []string
 		}{
 			"not an object":   {http.MethodPost, "", `[1]`, nil},
-			"unknown member":  {http.MethodPost, "", map[string]any{"url": "https://h.example/", "eventTypes": []string{"order.completed"}, "secret": "x"}, []string{"secret is not a documented field"}},
+			"no body":         {http.MethodPost, "", "", []string{"body is required: send a JSON object"}},
+			"no recover body": {http.MethodPost, "/" + id + "/recover", "", []string{"body is required: send a JSON object"}},
 			"required":        {http.MethodPost, "", map[string]any{}, []string{"url is required", "eventTypes is required"}},
 			"wrong types":     {http.MethodPost, "", map[string]any{"url": 1, "eventTypes": "order.completed"}, []string{"url must be a string", "eventTypes must be an array of strings"}},
 			"http":            {http.MethodPost, "", map[string]any{"url": "http://hooks.example.com/", "eventTypes": []string{"order.completed"}}, []string{"url must be an https URL"}},
@@ -153,7 +187,6 @@ func TestBodiesAndQueriesAreChecked(t *testing.T) {
 			"unknown type":    {http.MethodPatch, "/" + id, map[string]any{"eventTypes": []string{"order.shipped"}}, []string{"eventTypes[0] must be one of"}},
 			"no types":        {http.MethodPatch, "/" + id, map[string]any{"eventTypes": []string{}}, []string{"eventTypes must name at least one event type"}},
 			"enabled":         {http.MethodPatch, "/" + id, map[string]any{"enabled": "yes"}, []string{"enabled must be a boolean"}},
-			"rotate body":     {http.MethodPost, "/" + id + "/rotate-secret", map[string]any{"x": 1}, []string{"x is not a documented field"}},
 			"recover":         {http.MethodPost, "/" + id + "/recover", map[string]any{}, []string{"since is required"}},
 			"recover time":    {http.MethodPost, "/" + id + "/recover", map[string]any{"since": "yesterday"}, []string{"since must be an RFC 3339 date-time"}},
 			"recover future":  {http.MethodPost, "/" + id + "/recover", map[string]any{"since": "2999-01-01T00:00:00Z"}, []string{"since must not be in the future"}},
@@ -179,6 +212,28 @@ func TestBodiesAndQueriesAreChecked(t *testing.T) {
 					}
 				}
 			})
+		}
+	})
+}
+
+// Members a route does not read are ignored, as the OpenAPI document allows; an operation that
+// takes no body refuses one, as the gateway does.
+func TestUnknownMembersAndBodiesNotTaken(t *testing.T) {
+	each(t, func(t *testing.T, as func(*webhookstest.Env, string) client) {
+		e := webhookstest.Start(t, webhookstest.Options{})
+		c := as(e, orgA)
+		r := c.do(http.MethodPost, "", map[string]any{"url": "https://h.example/", "eventTypes": []string{domain.OrderCompleted}, "secret": "mine", "enabled": false})
+		if r.Status != http.StatusCreated || r.Body["secret"] == "mine" || r.Body["status"] != "enabled" {
+			t.Fatalf("create with unknown members: %d %s", r.Status, r.Raw)
+		}
+		id := r.Body["id"].(string)
+		if r := c.do(http.MethodPatch, "/"+id, ""); r.Status != http.StatusOK {
+			t.Fatalf("update without a body: %d %s", r.Status, r.Raw)
+		}
+		for _, path := range []string{"/rotate-secret", "/test"} {
+			if r := c.do(http.MethodPost, "/"+id+path, map[string]any{}); r.Status != http.StatusRequestEntityTooLarge || r.Body["code"] != "body_too_large" {
+				t.Fatalf("%s with a body: %d %s", path, r.Status, r.Raw)
+			}
 		}
 	})
 }

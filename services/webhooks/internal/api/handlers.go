@@ -63,13 +63,11 @@ func (h handlers) remove(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	v := newEndpointView(ep)
-	v.Status = statusDeleted
-	return c.JSON(v)
+	return c.JSON(newEndpointView(ep))
 }
 
 func (h handlers) rotate(c *fiber.Ctx) error {
-	if err := emptyBody(c); err != nil {
+	if err := noBody(c); err != nil {
 		return err
 	}
 	rotated, err := h.svc.RotateSecret(c.UserContext(), owner(c), c.Params("endpointId"))
@@ -80,7 +78,7 @@ func (h handlers) rotate(c *fiber.Ctx) error {
 }
 
 func (h handlers) test(c *fiber.Ctx) error {
-	if err := emptyBody(c); err != nil {
+	if err := noBody(c); err != nil {
 		return err
 	}
 	d, err := h.svc.Test(c.UserContext(), owner(c), c.Params("endpointId"))
@@ -131,7 +129,7 @@ func (h handlers) delivery(c *fiber.Ctx) error {
 }
 
 func (h handlers) retry(c *fiber.Ctx) error {
-	if err := emptyBody(c); err != nil {
+	if err := noBody(c); err != nil {
 		return err
 	}
 	d, err := h.svc.Retry(c.UserContext(), owner(c), c.Params("endpointId"), c.Params("deliveryId"))

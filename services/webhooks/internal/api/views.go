@@ -7,9 +7,6 @@ import (
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
-// statusDeleted is the status DELETE answers the endpoint with, as it was before.
-const statusDeleted = "deleted"
-
 type listView[T any] struct {
 	Data   []T `json:"data"`
 	Total  int `json:"total"`
@@ -55,6 +52,7 @@ func newSecretView(c app.Created) secretView {
 
 type deliveryView struct {
 	ID             string     `json:"id"`
+	EndpointID     string     `json:"endpointId"`
 	MessageID      string     `json:"messageId"`
 	Type           string     `json:"type"`
 	Status         string     `json:"status"`
@@ -69,7 +67,7 @@ type deliveryView struct {
 
 func newDeliveryView(d domain.Delivery) deliveryView {
 	v := deliveryView{
-		ID: d.ID, MessageID: d.MessageID, Type: d.Type, Status: d.Status, Attempts: d.Attempts, LastStatusCode: d.LastStatusCode,
+		ID: d.ID, EndpointID: d.EndpointID, MessageID: d.MessageID, Type: d.Type, Status: d.Status, Attempts: d.Attempts, LastStatusCode: d.LastStatusCode,
 		LastLatencyMs: d.LastLatencyMs, NextAttemptAt: d.NextAttemptAt, CreatedAt: d.CreatedAt, FinishedAt: d.FinishedAt,
 	}
 	if d.LastError != "" {

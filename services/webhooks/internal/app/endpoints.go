@@ -41,7 +41,7 @@ func (s *Service) Endpoint(ctx context.Context, org Owner, id string) (domain.En
 	return s.repo.Endpoint(ctx, org, id)
 }
 
-// Endpoints returns a page of org's endpoints, oldest first, and their total.
+// Endpoints returns a page of org's endpoints, newest first, and their total.
 func (s *Service) Endpoints(ctx context.Context, org Owner, page domain.Page) ([]domain.Endpoint, int, error) {
 	return s.repo.Endpoints(ctx, org, page)
 }
@@ -82,7 +82,7 @@ func (s *Service) DeleteEndpoint(ctx context.Context, org Owner, id string) (dom
 }
 
 // RotateSecret gives an endpoint of org a new current secret; the former one keeps signing
-// beside it for domain.SecretOverlap.
+// beside it for domain.SecretOverlap, and one that was already being replaced stops at once.
 func (s *Service) RotateSecret(ctx context.Context, org Owner, id string) (Created, error) {
 	now := s.clock.Now()
 	secret := domain.NewSecret()

@@ -57,8 +57,8 @@ func (e Endpoint) Subscribes(t string) bool {
 	return false
 }
 
-// EndpointChange is what a create sets (URL and EventTypes required) or an update changes
-// (nil members are kept).
+// EndpointChange is what a create sets (URL and EventTypes required; Enabled is not read) or
+// an update changes (nil members are kept).
 type EndpointChange struct {
 	URL         *string
 	EventTypes  []string
@@ -81,9 +81,6 @@ func (r Rules) CheckCreate(c *EndpointChange) error {
 	}
 	if c.EventTypes == nil {
 		p.Add("eventTypes is required")
-	}
-	if c.Enabled != nil {
-		p.Add("enabled is not accepted when creating an endpoint")
 	}
 	r.check(c, &p)
 	return p.Err(fault.Invalid)

@@ -76,7 +76,6 @@ func TestEndpointChanges(t *testing.T) {
 		want   []string
 	}{
 		"empty create":     {EndpointChange{}, true, []string{"url is required", "eventTypes is required"}},
-		"enabled create":   {EndpointChange{URL: ok.URL, EventTypes: ok.EventTypes, Enabled: ptr(true)}, true, []string{"enabled is not accepted when creating an endpoint"}},
 		"no types":         {EndpointChange{EventTypes: []string{}}, false, []string{"eventTypes must name at least one event type"}},
 		"unknown type":     {EndpointChange{EventTypes: []string{OrderCompleted, "ping"}}, false, []string{"eventTypes[1] must be one of"}},
 		"long description": {EndpointChange{Description: ptr(strings.Repeat("é", 501))}, false, []string{"description must be at most 500 characters"}},

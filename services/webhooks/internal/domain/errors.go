@@ -8,8 +8,8 @@ import (
 
 // Codes of the failures a client can act on.
 const (
-	CodeEndpointLimit    = "endpoint_limit_reached"
-	CodeEndpointDisabled = "endpoint_disabled"
+	CodeEndpointLimit    = "webhook_endpoint_limit"
+	CodeEndpointDisabled = "webhook_endpoint_disabled"
 )
 
 // Failures the use cases return.
@@ -17,10 +17,10 @@ var (
 	ErrEndpointNotFound = fault.NewNotFound("webhook endpoint")
 	ErrDeliveryNotFound = fault.NewNotFound("delivery")
 	// ErrEndpointDisabled refuses a test or a retry to a disabled endpoint.
-	ErrEndpointDisabled = fault.NewConflict("the endpoint is disabled; enable it first").WithCode(CodeEndpointDisabled)
+	ErrEndpointDisabled = fault.NewConflict("the webhook endpoint is disabled; enable it with an update first").WithCode(CodeEndpointDisabled)
 )
 
 // EndpointLimitError refuses a create beyond max endpoints per organization and mode.
 func EndpointLimitError(max int) error {
-	return fault.NewUnprocessable(fmt.Sprintf("body: an organization may have at most %d webhook endpoints per mode", max)).WithCode(CodeEndpointLimit)
+	return fault.NewConflict(fmt.Sprintf("the organization has %d webhook endpoints, as many as it may; delete one first", max)).WithCode(CodeEndpointLimit)
 }

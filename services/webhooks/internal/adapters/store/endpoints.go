@@ -50,7 +50,7 @@ func (r *Repository) Endpoint(ctx context.Context, org app.Owner, id string) (do
 	return toEndpoint(row), nil
 }
 
-// Endpoints returns a page of org's endpoints, oldest first, and their total.
+// Endpoints returns a page of org's endpoints, newest first, and their total.
 func (r *Repository) Endpoints(ctx context.Context, org app.Owner, page domain.Page) ([]domain.Endpoint, int, error) {
 	total, err := r.q.CountEndpoints(ctx, db.CountEndpointsParams{OrganizerID: org.OrganizerID, Livemode: org.Livemode})
 	if err != nil {
@@ -117,8 +117,8 @@ func (r *Repository) DeleteEndpoint(ctx context.Context, org app.Owner, id strin
 	return ep, err
 }
 
-// RotateSecret expires the endpoint's current secret at expiresAt and stores sealed as the new
-// current one.
+// RotateSecret expires the endpoint's current secret at expiresAt (one already being replaced
+// at now) and stores sealed as the new current one.
 func (r *Repository) RotateSecret(ctx context.Context, org app.Owner, id string, sealed []byte, now, expiresAt time.Time) (domain.Endpoint, error) {
 	var ep domain.Endpoint
 	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
@@ -128,7 +128,7 @@ func (r *Repository) RotateSecret(ctx context.Context, org app.Owner, id string,
 			return notFound(err, domain.ErrEndpointNotFound)
 		}
 		ep = toEndpoint(row)
-		if err := q.ExpireCurrentSecret(ctx, db.ExpireCurrentSecretParams{EndpointID: id, ExpiresAt: &expiresAt}); err != nil {
+		if err := q.ExpireSecrets(ctx, db.ExpireSecretsParams{EndpointID: id, ExpiresAt: expiresAt, Now: now}); err != nil {
 			return err
 		}
 		return q.InsertSecret(ctx, db.InsertSecretParams{EndpointID: id, Sealed: sealed, CreatedAt: now})

@@ -56,17 +56,21 @@ func (q *Queries) DeleteExpiredSecrets(ctx context.Context, expiresAt *time.Time
 	return result.RowsAffected(), nil
 }
 
-const expireCurrentSecret = `-- name: ExpireCurrentSecret :exec
-UPDATE endpoint_secrets SET expires_at = $2 WHERE endpoint_id = $1 AND expires_at IS NULL
+const expireSecrets = `-- name: ExpireSecrets :exec
+UPDATE endpoint_secrets SET expires_at = CASE WHEN expires_at IS NULL THEN $1::timestamptz ELSE $2::timestamptz END
+WHERE endpoint_id = $3 AND (expires_at IS NULL OR expires_at > $2::timestamptz)
 `
 
-type ExpireCurrentSecretParams struct {
+type ExpireSecretsParams struct {
+	ExpiresAt  time.Time
+	Now        time.Time
 	EndpointID string
-	ExpiresAt  *time.Time
 }
 
-func (q *Queries) ExpireCurrentSecret(ctx context.Context, arg ExpireCurrentSecretParams) error {
-	_, err := q.db.Exec(ctx, expireCurrentSecret, arg.EndpointID, arg.ExpiresAt)
+// Rotates an endpoint's secrets out: a secret already being replaced stops signing at now, the
+// current one at expires_at.
+func (q *Queries) ExpireSecrets(ctx context.Context, arg ExpireSecretsParams) error {
+	_, err := q.db.Exec(ctx, expireSecrets, arg.ExpiresAt, arg.Now, arg.EndpointID)
 	return err
 }
 
@@ -177,7 +181,7 @@ func (q *Queries) InsertSecret(ctx context.Context, arg InsertSecretParams) erro
 
 const listEndpoints = `-- name: ListEndpoints :many
 SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints WHERE organizer_id = $1 AND livemode = $2
-ORDER BY created_at, id LIMIT $3 OFFSET $4
+ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4
 `
 
 type ListEndpointsParams struct {

@@ -12,8 +12,11 @@ VALUES ($1, $2, $3, $4, $5, $6, 'enabled', $7, $7);
 -- name: InsertSecret :exec
 INSERT INTO endpoint_secrets (endpoint_id, sealed, created_at) VALUES ($1, $2, $3);
 
--- name: ExpireCurrentSecret :exec
-UPDATE endpoint_secrets SET expires_at = $2 WHERE endpoint_id = $1 AND expires_at IS NULL;
+-- name: ExpireSecrets :exec
+-- Rotates an endpoint's secrets out: a secret already being replaced stops signing at now, the
+-- current one at expires_at.
+UPDATE endpoint_secrets SET expires_at = CASE WHEN expires_at IS NULL THEN sqlc.arg(expires_at)::timestamptz ELSE sqlc.arg(now)::timestamptz END
+WHERE endpoint_id = sqlc.arg(endpoint_id) AND (expires_at IS NULL OR expires_at > sqlc.arg(now)::timestamptz);
 
 -- name: DeleteExpiredSecrets :execrows
 DELETE FROM endpoint_secrets WHERE expires_at < $1;
@@ -26,7 +29,7 @@ SELECT * FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FO
 
 -- name: ListEndpoints :many
 SELECT * FROM endpoints WHERE organizer_id = $1 AND livemode = $2
-ORDER BY created_at, id LIMIT $3 OFFSET $4;
+ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4;
 
 -- name: UpdateEndpoint :exec
 UPDATE endpoints SET url = $2, description = $3, event_types = $4, status = $5, disabled_reason = $6,
