@@ -22,6 +22,7 @@ type endpointView struct {
 	Status         string     `json:"status"`
 	DisabledReason *string    `json:"disabledReason"`
 	DisabledAt     *time.Time `json:"disabledAt"`
+	FailingSince   *time.Time `json:"failingSince"`
 	Livemode       bool       `json:"livemode"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	UpdatedAt      time.Time  `json:"updatedAt"`
@@ -30,7 +31,7 @@ type endpointView struct {
 func newEndpointView(ep domain.Endpoint) endpointView {
 	v := endpointView{
 		ID: ep.ID, URL: ep.URL, EventTypes: ep.EventTypes, Description: ep.Description, Status: ep.Status,
-		DisabledAt: ep.DisabledAt, Livemode: ep.Livemode, CreatedAt: ep.CreatedAt, UpdatedAt: ep.UpdatedAt,
+		DisabledAt: ep.DisabledAt, FailingSince: ep.FailingSince, Livemode: ep.Livemode, CreatedAt: ep.CreatedAt, UpdatedAt: ep.UpdatedAt,
 	}
 	if ep.DisabledReason != "" {
 		v.DisabledReason = &ep.DisabledReason
@@ -81,7 +82,7 @@ type attemptView struct {
 	StartedAt  time.Time `json:"startedAt"`
 	StatusCode *int      `json:"statusCode"`
 	LatencyMs  int       `json:"latencyMs"`
-	Error      string    `json:"error"`
+	Error      *string   `json:"error"`
 }
 
 type deliveryDetail struct {
@@ -92,7 +93,10 @@ type deliveryDetail struct {
 func newDeliveryDetail(d domain.Delivery, attempts []domain.Attempt) deliveryDetail {
 	v := deliveryDetail{deliveryView: newDeliveryView(d), AttemptLog: make([]attemptView, len(attempts))}
 	for i, a := range attempts {
-		v.AttemptLog[i] = attemptView{N: a.N, StartedAt: a.StartedAt, StatusCode: a.StatusCode, LatencyMs: a.LatencyMs, Error: a.Error}
+		v.AttemptLog[i] = attemptView{N: a.N, StartedAt: a.StartedAt, StatusCode: a.StatusCode, LatencyMs: a.LatencyMs}
+		if a.Error != "" {
+			v.AttemptLog[i].Error = &a.Error
+		}
 	}
 	return v
 }
