@@ -8,8 +8,9 @@ import (
 // sweepBatch is how many messages one statement deletes.
 const sweepBatch = 1000
 
-// Sweep deletes the messages older than Retention, with their deliveries and attempts, in
-// batches, and the secrets that stopped signing; it returns how many messages went.
+// Sweep deletes the messages older than Retention that no delivery is pending for, with their
+// deliveries and attempts, in batches, and the secrets that stopped signing; it returns how
+// many messages went.
 func (s *Service) Sweep(ctx context.Context) (int64, error) {
 	before := s.clock.Now().Add(-s.opts.Retention)
 	var total int64

@@ -9,7 +9,8 @@ import (
 	"github.com/podiumhq/podium/services/webhooks/internal/webhookstest"
 )
 
-// Messages older than the retention go with their deliveries and attempts; newer ones stay.
+// Messages older than the retention go with their deliveries and attempts; newer ones and one
+// still being delivered stay.
 func TestSweepDeletesWhatIsPastRetention(t *testing.T) {
 	e := webhookstest.Start(t, webhookstest.Options{Retention: 720 * time.Hour})
 	start := time.Date(2026, 5, 1, 0, 0, 0, 0, time.UTC)
@@ -28,11 +29,17 @@ func TestSweepDeletesWhatIsPastRetention(t *testing.T) {
 	if _, err := e.Pool.Exec(t.Context(), `INSERT INTO attempts (delivery_id, n, started_at, latency_ms) VALUES ($1, 1, $2, 5)`, delivery, start); err != nil {
 		t.Fatal(err)
 	}
+	// Every delivery but the one of the second message is finished; that one was recovered and
+	// is still pending.
+	if _, err := e.Pool.Exec(t.Context(), `UPDATE deliveries d SET status = 'succeeded', next_attempt_at = NULL, finished_at = m.created_at
+		FROM messages m WHERE m.id = d.message_id AND m.created_at <> $1`, start.Add(24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
 
-	e.Clock.Set(start.Add(720*time.Hour + 12*time.Hour))
+	e.Clock.Set(start.Add(720*time.Hour + 36*time.Hour))
 	n, err := e.Service.Sweep(t.Context())
 	if err != nil || n != 1 {
-		t.Fatalf("swept %d: %v, want 1", n, err)
+		t.Fatalf("swept %d: %v, want 1 (the second message is still being delivered)", n, err)
 	}
 	var messages, deliveries, attempts int
 	if err := e.Pool.QueryRow(t.Context(), `SELECT (SELECT count(*) FROM messages), (SELECT count(*) FROM deliveries), (SELECT count(*) FROM attempts)`).

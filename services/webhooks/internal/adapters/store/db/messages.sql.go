@@ -12,7 +12,10 @@ import (
 
 const deleteOldMessages = `-- name: DeleteOldMessages :execrows
 DELETE FROM messages WHERE id IN (
-    SELECT old.id FROM messages old WHERE old.created_at < $1 ORDER BY old.created_at LIMIT $2
+    SELECT old.id FROM messages old
+    WHERE old.created_at < $1
+      AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = old.id AND d.status = 'pending')
+    ORDER BY old.created_at LIMIT $2
 )
 `
 
@@ -21,6 +24,7 @@ type DeleteOldMessagesParams struct {
 	Batch  int32
 }
 
+// A message still being delivered (recovered near the end of its retention) waits for the end.
 func (q *Queries) DeleteOldMessages(ctx context.Context, arg DeleteOldMessagesParams) (int64, error) {
 	result, err := q.db.Exec(ctx, deleteOldMessages, arg.Before, arg.Batch)
 	if err != nil {

@@ -19,6 +19,10 @@ INSERT INTO deliveries (id, endpoint_id, message_id, status, next_attempt_at, cr
 SELECT unnest(sqlc.arg(ids)::text[]), unnest(sqlc.arg(endpoint_ids)::text[]), sqlc.arg(message_id), 'pending', sqlc.arg(now), sqlc.arg(now);
 
 -- name: DeleteOldMessages :execrows
+-- A message still being delivered (recovered near the end of its retention) waits for the end.
 DELETE FROM messages WHERE id IN (
-    SELECT old.id FROM messages old WHERE old.created_at < sqlc.arg(before) ORDER BY old.created_at LIMIT sqlc.arg(batch)
+    SELECT old.id FROM messages old
+    WHERE old.created_at < sqlc.arg(before)
+      AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.message_id = old.id AND d.status = 'pending')
+    ORDER BY old.created_at LIMIT sqlc.arg(batch)
 );
