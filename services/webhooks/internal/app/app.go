@@ -36,9 +36,12 @@ type Repository interface {
 	Delivery(ctx context.Context, endpointID, id string) (domain.Delivery, []domain.Attempt, error)
 	RetryDelivery(ctx context.Context, endpointID, id string, now time.Time) (domain.Delivery, error)
 	RecoverDeliveries(ctx context.Context, endpointID string, since, now time.Time) (int, error)
-	// NotifyNext hands an endpoint disabled for failing whose organization was not told to tell
-	// and marks it notified at now when tell succeeds; found is false when none is left.
-	NotifyNext(ctx context.Context, now time.Time, tell func(context.Context, domain.Endpoint) error) (found bool, err error)
+	// EndpointsToNotify returns up to limit endpoints disabled for failing whose organization
+	// was not told yet, oldest first.
+	EndpointsToNotify(ctx context.Context, limit int) ([]string, error)
+	// NotifyEndpoint hands endpoint id to tell if it still waits for its notice, and marks it
+	// notified at now when tell succeeds; told is false when it no longer waits.
+	NotifyEndpoint(ctx context.Context, id string, now time.Time, tell func(context.Context, domain.Endpoint) error) (told bool, err error)
 	// Sweep deletes up to batch messages created before before (their deliveries and attempts
 	// with them) and the secrets expired by then.
 	Sweep(ctx context.Context, before time.Time, batch int) (int64, error)

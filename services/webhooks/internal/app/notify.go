@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -45,14 +46,24 @@ func (n *Notifier) Run(ctx context.Context) error {
 	})
 }
 
-// NotifyAll tells about every endpoint waiting for its notice, stopping at the first failure.
+// notifyBatch is how many endpoints one round tells about at most.
+const notifyBatch = 100
+
+// NotifyAll tells about the endpoints waiting for their notice; one that fails (its
+// organization unknown to auth, a mail refused) waits for the next round without holding the
+// others back.
 func (n *Notifier) NotifyAll(ctx context.Context) error {
-	for {
-		found, err := n.Service.repo.NotifyNext(ctx, n.Service.clock.Now(), n.tell)
-		if err != nil || !found {
-			return err
+	ids, err := n.Service.repo.EndpointsToNotify(ctx, notifyBatch)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range ids {
+		if _, err := n.Service.repo.NotifyEndpoint(ctx, id, n.Service.clock.Now(), n.tell); err != nil {
+			errs = append(errs, err)
 		}
 	}
+	return errors.Join(errs...)
 }
 
 func (n *Notifier) tell(ctx context.Context, ep domain.Endpoint) error {

@@ -35,7 +35,8 @@ func disableFailing(t *testing.T, e *webhookstest.Env, ep domain.Endpoint, at ti
 }
 
 // The owners and admins of an endpoint disabled for failing are mailed once; a failure to
-// reach auth leaves the notice to the next round.
+// reach auth leaves the notice to the next round, and an organization auth does not know fails
+// only its own notice.
 func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 	e := webhookstest.Start(t, webhookstest.Options{})
 	at := time.Date(2026, 5, 14, 18, 0, 0, 0, time.UTC)
@@ -49,6 +50,10 @@ func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// An organization auth does not know (404) fails its own notice only.
+	unknown := endpoint(t, e, app.Owner{OrganizerID: "org_unknown", Livemode: true}, domain.OrderCompleted)
+	disableFailing(t, e, unknown, at.Add(-time.Hour))
+
 	auth.Fail(true)
 	if err := notifier.NotifyAll(t.Context()); err == nil || len(mail.Messages()) != 0 {
 		t.Fatalf("auth down: %v, %d mails", err, len(mail.Messages()))
@@ -58,8 +63,8 @@ func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 	}
 
 	auth.Fail(false)
-	if err := notifier.NotifyAll(t.Context()); err != nil {
-		t.Fatal(err)
+	if err := notifier.NotifyAll(t.Context()); err == nil {
+		t.Fatal("the unknown organization's notice did not fail")
 	}
 	msgs := mail.Messages()
 	var to []string
@@ -77,7 +82,7 @@ func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 		t.Fatalf("notified at %v, want %v", ep.NotifiedAt, at)
 	}
 	calls := auth.Calls()
-	if err := notifier.NotifyAll(t.Context()); err != nil || len(mail.Messages()) != 2 || auth.Calls() != calls {
+	if err := notifier.NotifyAll(t.Context()); err == nil || len(mail.Messages()) != 2 || auth.Calls() != calls+1 {
 		t.Fatalf("a second round: %v, %d mails", err, len(mail.Messages()))
 	}
 
@@ -87,7 +92,7 @@ func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	disableFailing(t, e, failing, at.Add(240*time.Hour))
-	if err := notifier.NotifyAll(t.Context()); err != nil || len(mail.Messages()) != 4 {
+	if err := notifier.NotifyAll(t.Context()); err == nil || len(mail.Messages()) != 4 {
 		t.Fatalf("disabled again: %v, %d mails", err, len(mail.Messages()))
 	}
 }

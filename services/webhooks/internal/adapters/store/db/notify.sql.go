@@ -10,16 +10,43 @@ import (
 	"time"
 )
 
-const claimEndpointToNotify = `-- name: ClaimEndpointToNotify :one
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints
+const endpointsToNotify = `-- name: EndpointsToNotify :many
+SELECT id FROM endpoints
 WHERE disabled_reason = 'failing' AND notified_at IS NULL
-ORDER BY disabled_at LIMIT 1 FOR UPDATE SKIP LOCKED
+ORDER BY disabled_at, id LIMIT $1
 `
 
-// One endpoint disabled for failing whose organization was not told yet, locked until the
-// caller's transaction ends.
-func (q *Queries) ClaimEndpointToNotify(ctx context.Context) (Endpoint, error) {
-	row := q.db.QueryRow(ctx, claimEndpointToNotify)
+// The endpoints disabled for failing whose organization was not told yet, oldest first.
+func (q *Queries) EndpointsToNotify(ctx context.Context, limit int32) ([]string, error) {
+	rows, err := q.db.Query(ctx, endpointsToNotify, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const lockEndpointToNotify = `-- name: LockEndpointToNotify :one
+SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints
+WHERE id = $1 AND disabled_reason = 'failing' AND notified_at IS NULL
+FOR UPDATE SKIP LOCKED
+`
+
+// The endpoint when it still waits for its notice, locked until the caller's transaction ends;
+// none when another instance holds it.
+func (q *Queries) LockEndpointToNotify(ctx context.Context, id string) (Endpoint, error) {
+	row := q.db.QueryRow(ctx, lockEndpointToNotify, id)
 	var i Endpoint
 	err := row.Scan(
 		&i.ID,
