@@ -50,8 +50,9 @@ type Receiver struct {
 	queue    chan Webhook
 	done     chan struct{}
 
-	mu   sync.Mutex
-	seen map[string]time.Time // webhook-id → when it was queued
+	mu       sync.Mutex
+	seen     map[string]time.Time // webhook-id → when it was queued
+	forgotAt time.Time
 	// applied is the highest sequence applied per object; read by Process only.
 	applied map[string]int64
 }
@@ -120,11 +121,12 @@ func (r *Receiver) enqueue(hook Webhook) bool {
 	return true
 }
 
-// forget drops the ids older than keepIDs, once the map has grown.
+// forget drops the ids older than keepIDs, at most once an hour.
 func (r *Receiver) forget(now time.Time) {
-	if len(r.seen) < queueSize {
+	if now.Sub(r.forgotAt) < time.Hour {
 		return
 	}
+	r.forgotAt = now
 	for id, at := range r.seen {
 		if now.Sub(at) >= keepIDs {
 			delete(r.seen, id)

@@ -151,3 +151,27 @@ func TestReceiverRefusesAnEmptySecret(t *testing.T) {
 		}
 	}
 }
+
+// TestReceiverForgetsIDsAfterAWeek: a webhook-id is taken once for a week, then forgotten, so
+// the memory of ids stays bounded (an event sent again after that meets its sequence).
+func TestReceiverForgetsIDsAfterAWeek(t *testing.T) {
+	r, err := NewReceiver(secret(1), func(Webhook) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 5, 9, 18, 0, 0, 0, time.UTC)
+	r.now = func() time.Time { return now }
+	hook := Webhook{ID: "msg_1"}
+	for _, step := range []struct {
+		after  time.Duration
+		queued int
+	}{{0, 1}, {time.Hour, 1}, {keepIDs - 2*time.Hour, 1}, {2 * time.Hour, 2}, {time.Minute, 2}} {
+		now = now.Add(step.after)
+		if !r.enqueue(hook) || len(r.queue) != step.queued {
+			t.Fatalf("after %v more: %d queued, want %d", step.after, len(r.queue), step.queued)
+		}
+	}
+	if len(r.seen) != 1 {
+		t.Fatalf("%d ids remembered", len(r.seen))
+	}
+}
