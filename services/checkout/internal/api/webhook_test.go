@@ -246,7 +246,7 @@ func wantExpiredSession(t *testing.T, env *checkouttest.Env, value []byte, s che
 	o := data.Object
 	utc := func(v any) bool { str, ok := v.(string); return ok && strings.HasSuffix(str, "Z") }
 	if data.OrganizerID != checkouttest.OrgID || !data.Livemode || !utc(data.OccurredAt) ||
-		o["sessionId"] != s.SessionID || o["orderId"] != s.OrderID || o["eventId"] != s.EventID || o["status"] != "expired" ||
+		o["sessionId"] != s.SessionID || o["orderId"] != s.OrderID || o["eventId"] != s.EventID || o["status"] != "EXPIRED" ||
 		o["amountTotal"] != float64(total) || o["currency"] != "EUR" || !utc(o["createdAt"]) || !utc(o["expiresAt"]) || len(o) != 8 {
 		t.Fatalf("expiry message %s", value)
 	}

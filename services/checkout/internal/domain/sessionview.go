@@ -4,8 +4,8 @@ import "time"
 
 // Statuses of a checkout session as organizers see it.
 const (
-	SessionStatusExpired = "expired"
-	SessionStatusFailed  = "failed"
+	SessionStatusExpired = "EXPIRED"
+	SessionStatusFailed  = "FAILED"
 )
 
 // CheckoutSession is a checkout as an organizer's integration sees it: the buyer's session,
