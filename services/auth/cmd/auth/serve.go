@@ -31,7 +31,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Kafka: &cfg.Kafka, Topics: []string{domain.KeysTopic}, Relay: true,
 		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(ctx context.Context, r *service.Resources) (service.Parts, error) {
-			keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
+			keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
 			if err != nil {
 				return service.Parts{}, fmt.Errorf("config: %w", err)
 			}

@@ -36,6 +36,13 @@ type Member struct {
 	UpdatedAt   time.Time
 }
 
+// Contact is a member who manages the organization, as the services that mail its
+// organization about an integration see it.
+type Contact struct {
+	Email string
+	Role  Role
+}
+
 // NewMember validates email and role and returns a new member of the organizer created at now.
 func NewMember(organizerID, email, role string, now time.Time) (Member, error) {
 	var p fault.Problems
