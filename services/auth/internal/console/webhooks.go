@@ -26,11 +26,11 @@ type webhookForm struct {
 }
 
 type webhooksData struct {
-	Endpoints      []domain.WebhookEndpoint
-	Pager          *pager
-	AllEventTypes  []string
-	Form           webhookForm
-	Notice         string
+	Endpoints     []domain.WebhookEndpoint
+	Pager         *pager
+	AllEventTypes []string
+	Form          webhookForm
+	Notice        string
 }
 
 func (h *handlers) webhooksTab(c *fiber.Ctx) error {

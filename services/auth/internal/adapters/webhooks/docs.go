@@ -73,17 +73,17 @@ func (d rotatedDoc) toDomain() domain.WebhookSecret {
 }
 
 type deliveryDoc struct {
-	ID             string       `json:"id"`
-	MessageID      string       `json:"messageId"`
-	Type           string       `json:"type"`
-	Status         string       `json:"status"`
-	Attempts       int          `json:"attempts"`
-	LastStatusCode *int         `json:"lastStatusCode"`
-	LastLatencyMs  *int         `json:"lastLatencyMs"`
-	LastError      *string      `json:"lastError"`
-	NextAttemptAt  *time.Time   `json:"nextAttemptAt"`
-	CreatedAt      time.Time    `json:"createdAt"`
-	FinishedAt     *time.Time   `json:"finishedAt"`
+	ID             string     `json:"id"`
+	MessageID      string     `json:"messageId"`
+	Type           string     `json:"type"`
+	Status         string     `json:"status"`
+	Attempts       int        `json:"attempts"`
+	LastStatusCode *int       `json:"lastStatusCode"`
+	LastLatencyMs  *int       `json:"lastLatencyMs"`
+	LastError      *string    `json:"lastError"`
+	NextAttemptAt  *time.Time `json:"nextAttemptAt"`
+	CreatedAt      time.Time  `json:"createdAt"`
+	FinishedAt     *time.Time `json:"finishedAt"`
 }
 
 // deliveryDetailDoc is a delivery read alone, with its attempts.
