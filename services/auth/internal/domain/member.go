@@ -23,7 +23,8 @@ const (
 // MaxEmailLen is the longest e-mail address accepted, in characters.
 const MaxEmailLen = 254
 
-// CanManage reports whether a member with role may manage the organization's keys and members.
+// CanManage reports whether a member with role may manage the organization's keys, members and
+// webhook endpoints.
 func CanManage(role Role) bool { return role == RoleOwner || role == RoleAdmin }
 
 // Member is a person of an organization, identified by e-mail.
