@@ -155,6 +155,9 @@ func (h *handlers) recoverWebhookDeliveries(c *fiber.Ctx) error {
 	orgID, id, since := c.Params("organizerId"), c.Params("endpointId"), c.FormValue("since")
 	at, err := time.Parse("2006-01-02T15:04", since)
 	if err != nil {
+		at, err = time.Parse("2006-01-02T15:04:05", since) // datetime-local with seconds
+	}
+	if err != nil {
 		return h.renderWebhookEndpoint(c, http.StatusBadRequest, endpointData{Since: since, Problems: []string{"since must be a date and time such as 2026-05-01T09:30 (UTC)"}})
 	}
 	n, err := h.Console.RecoverWebhookDeliveries(c.UserContext(), session(c).Email, orgID, id, at.UTC())

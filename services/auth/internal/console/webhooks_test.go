@@ -196,7 +196,7 @@ func TestTheDeliveryLogShowsEachAttemptAndRetriesAndRecovers(t *testing.T) {
 	if p := b.post(path+"/recover", url.Values{"since": {"yesterday"}}); p.status != http.StatusBadRequest || !strings.Contains(p.body, "since must be a date and time") {
 		t.Fatalf("bad since: %d %s", p.status, p.body)
 	}
-	p := b.post(path+"/recover", url.Values{"since": {"2026-05-09T00:00"}})
+	p := b.post(path+"/recover", url.Values{"since": {"2026-05-09T00:00:00"}})
 	if p.status != http.StatusSeeOther || p.location != path+"?done=recovered&n=1" {
 		t.Fatalf("recover: %d %s", p.status, p.location)
 	}
