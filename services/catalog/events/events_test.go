@@ -43,8 +43,12 @@ func TestEveryEventCatalogBuildsMatchesItsSchema(t *testing.T) {
 	if len(switched) != 3 {
 		t.Fatalf("%d categories switched, want every one with a quota", len(switched))
 	}
+	changed, err := app.EventChangedMessage(e, now)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var built []brokertest.Produced
-	for _, m := range append([]domain.Message{app.EventChangedMessage(e, now)}, switched...) {
+	for _, m := range append([]domain.Message{changed}, switched...) {
 		built = append(built, brokertest.Produced{Topic: m.Topic, Type: m.Type, Data: m.Data})
 	}
 	brokertest.LoadContracts(t, events.Files).Check(t, built...)

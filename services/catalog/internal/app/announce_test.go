@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
@@ -207,5 +209,27 @@ func TestAnImportThatSwitchesATierAnnouncesIt(t *testing.T) {
 	wantPricingChanged(t, env, got[1:], id, e.Categories[0].ID)
 	if got[1].Data["object"].(map[string]any)["activePrice"] != float64(1000) {
 		t.Fatalf("card %v", got[1].Data["object"])
+	}
+}
+
+// TestAnEventTooLargeForAMessageIsAnnouncedWithoutItsObject: the relay could never publish a
+// message over Kafka's bound, and would hold back every later one.
+func TestAnEventTooLargeForAMessageIsAnnouncedWithoutItsObject(t *testing.T) {
+	e := domain.Event{ID: "evt_large", OrganizerID: org, Version: 2, Timezone: "UTC", Currency: "EUR",
+		Description: strings.Repeat("a", app.MaxEventObjectBytes)}
+	m, err := app.EventChangedMessage(e, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(m.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 1024 || strings.Contains(string(b), `"object"`) {
+		t.Fatalf("%d bytes: %.200s", len(b), b)
+	}
+	e.Description = "small"
+	if m, _ = app.EventChangedMessage(e, t0); m.Data.(domain.EventChanged).Object == nil {
+		t.Fatal("a small event without its object")
 	}
 }

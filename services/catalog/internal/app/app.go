@@ -103,7 +103,11 @@ func (s *Service) Import(ctx context.Context, organizerID, externalID string, f 
 		if err != nil || !changed {
 			return merged, nil, err
 		}
-		msgs := []domain.Message{EventChangedMessage(merged, now)}
+		changedMsg, err := EventChangedMessage(merged, now)
+		if err != nil {
+			return merged, nil, err
+		}
+		msgs := []domain.Message{changedMsg}
 		if current != nil {
 			switched, err := pricingSwitches(*current, now, merged, now)
 			if err != nil {

@@ -37,7 +37,7 @@ type Message struct {
 
 // EventChanged is the data of a podium.catalog.event.changed.v1 message: the event's new
 // version and, as Object, the event as the organizer API's event detail shows it after the
-// change.
+// change (absent when too large for a message).
 type EventChanged struct {
 	EventID     string `json:"eventId"`
 	OrganizerID string `json:"organizerId"`
@@ -45,7 +45,7 @@ type EventChanged struct {
 	// Livemode is true: the catalog has live data only.
 	Livemode   bool      `json:"livemode"`
 	OccurredAt time.Time `json:"occurredAt"`
-	Object     any       `json:"object"`
+	Object     any       `json:"object,omitempty"`
 }
 
 // PricingChanged is the data of a podium.catalog.pricing.changed.v1 message: the organizer

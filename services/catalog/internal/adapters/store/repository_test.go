@@ -41,7 +41,8 @@ func importAt(t *testing.T, repo *store.Repository, org, yaml string, at time.Ti
 		if err != nil || !c {
 			return merged, nil, err
 		}
-		return merged, []domain.Message{app.EventChangedMessage(merged, at)}, nil
+		m, err := app.EventChangedMessage(merged, at)
+		return merged, []domain.Message{m}, err
 	})
 	return e, changed, err
 }
