@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
-	"github.com/podiumhq/podium/services/catalog/internal/views"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
+	"github.com/podiumhq/podium/services/catalog/internal/views"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/views")
