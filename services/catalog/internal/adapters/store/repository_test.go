@@ -95,7 +95,12 @@ func TestImportCreatesAndReadsBack(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT payload FROM outbox WHERE key = $1`, created.ID).Scan(&payload); err != nil {
 		t.Fatal(err)
 	}
-	if string(payload) != `{"eventId":"`+created.ID+`","organizerId":"org_1","version":1}` {
+	var m struct {
+		EventID, OrganizerID string
+		Version              int64
+		Object               struct{ ID string }
+	}
+	if err := json.Unmarshal(payload, &m); err != nil || m.EventID != created.ID || m.OrganizerID != "org_1" || m.Version != 1 || m.Object.ID != created.ID {
 		t.Fatalf("message %s", payload)
 	}
 }
