@@ -27,14 +27,20 @@ func newSecret(t *testing.T) string {
 	return "whsec_" + base64.StdEncoding.EncodeToString(b)
 }
 
-// send posts body to url signed with secret as a webhooks service would, and returns the status.
+// send posts body to url signed with secret now, as a webhooks service would, and returns the
+// status.
 func send(t *testing.T, url, secret, id string, body []byte) int {
+	t.Helper()
+	return sendAt(t, url, secret, id, body, time.Now())
+}
+
+// sendAt is send with the signature's timestamp at now.
+func sendAt(t *testing.T, url, secret, id string, body []byte, now time.Time) int {
 	t.Helper()
 	wh, err := standardwebhooks.NewWebhook(secret)
 	if err != nil {
 		t.Fatal(err)
 	}
-	now := time.Now()
 	sig, err := wh.Sign(id, now, body)
 	if err != nil {
 		t.Fatal(err)
@@ -134,6 +140,21 @@ func TestReceiverAnswersWhatItsOptionsSay(t *testing.T) {
 	}
 	if hooks := r.Webhooks(); len(hooks) != 1 || hooks[0].Status != http.StatusGone || !hooks[0].Verified {
 		t.Errorf("kept %+v", hooks)
+	}
+}
+
+func TestReceiverChecksTheTimestampUnlessToldNotTo(t *testing.T) {
+	dayLater := time.Now().Add(24 * time.Hour)
+	for _, ignore := range []bool{false, true} {
+		r := startReceiver(t, ReceiverOptions{IgnoreTimestamp: ignore})
+		secret := newSecret(t)
+		if err := r.SetSecret(secret); err != nil {
+			t.Fatal(err)
+		}
+		sendAt(t, r.EndpointURL(), secret, "msg_1", []byte(`{"type":"ping"}`), dayLater)
+		if hooks := r.Webhooks(); len(hooks) != 1 || hooks[0].Verified != ignore {
+			t.Errorf("IgnoreTimestamp %t: a webhook signed a day ahead was kept as %+v", ignore, hooks)
+		}
 	}
 }
 
