@@ -51,7 +51,7 @@ type Console struct {
 	config.SMTP
 	// WebhooksURL is the webhooks service's internal API, which the console's Webhooks tab
 	// calls for the signed-in member's organization.
-	WebhooksURL string `env:"WEBHOOKS_URL" envDefault:"http://127.0.0.1:8086"`
+	WebhooksURL string `env:"WEBHOOKS_URL" envDefault:"http://127.0.0.1:8085"`
 	// WebhooksTimeout bounds each of those calls: past it the tab says webhooks are
 	// unavailable, and the rest of the console is unaffected.
 	WebhooksTimeout time.Duration `env:"WEBHOOKS_TIMEOUT" envDefault:"3s"`

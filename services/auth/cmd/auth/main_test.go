@@ -48,7 +48,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if cfg.IdentityTokenTTL != time.Minute || cfg.RequestTimeout != 2*time.Second || cfg.SignInRequestsPerMinute != 20 || cfg.ConsoleDBMaxConns != 4 {
 		t.Fatalf("config %+v", cfg)
 	}
-	if cfg.WebhooksURL != "http://127.0.0.1:8086" || cfg.WebhooksTimeout != 3*time.Second {
+	if cfg.WebhooksURL != "http://127.0.0.1:8085" || cfg.WebhooksTimeout != 3*time.Second {
 		t.Fatalf("webhooks config %+v", cfg.Console)
 	}
 	configtest.Masked(t, cfg, "secret@", operatorToken, cookieKey, vars["IDENTITY_PRIVATE_KEY"])
@@ -64,7 +64,7 @@ func TestConfigValidation(t *testing.T) {
 		"no private key":         {"IDENTITY_PRIVATE_KEY", "", "IDENTITY_PRIVATE_KEY"},
 		"bad private key":        {"IDENTITY_PRIVATE_KEY", "bm90LWEta2V5", "IDENTITY_PRIVATE_KEY: identity: private key must be"},
 		"short signed tokens":    {"IDENTITY_TOKEN_TTL", "5s", "IDENTITY_TOKEN_TTL must be at least 10s"},
-		"bad webhooks url":       {"WEBHOOKS_URL", "127.0.0.1:8086", "WEBHOOKS_URL must be an http(s) URL"},
+		"bad webhooks url":       {"WEBHOOKS_URL", "127.0.0.1:8085", "WEBHOOKS_URL must be an http(s) URL"},
 		"bad webhooks timeout":   {"WEBHOOKS_TIMEOUT", "0s", "WEBHOOKS_TIMEOUT must be positive"},
 		"bad request timeout":    {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
 		"bad ttl":                {"IDENTITY_TOKEN_TTL", "-1s", "IDENTITY_TOKEN_TTL must be positive"},
