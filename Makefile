@@ -6,7 +6,7 @@ BIN         := $(CURDIR)/bin
 TOOLS       := $(BIN)/tools
 MODULES     := $(shell go work edit -json | awk -F'"' '/"DiskPath"/ {print $$4}')
 PACKAGES    := $(foreach m,$(MODULES),$(m)/...)
-SERVICES    := auth catalog registration checkout gateway
+SERVICES    := auth catalog registration checkout webhooks gateway
 
 STRIPE_MOCK_VERSION   := v0.203.0
 SQLC_VERSION          := v1.31.1

@@ -96,11 +96,12 @@ func TestComposeMigrations(t *testing.T) {
 
 func TestComposeDependsOn(t *testing.T) {
 	want := map[string][]string{
-		"gateway":      {"auth", "catalog", "registration", "checkout", "redis", "kafka", "kafka-init"},
+		"gateway":      {"auth", "catalog", "registration", "checkout", "webhooks", "redis", "kafka", "kafka-init"},
 		"auth":         {"auth-migrate", "postgres", "kafka", "kafka-init", "mailpit"},
 		"catalog":      {"catalog-migrate", "postgres", "kafka", "kafka-init"},
 		"registration": {"registration-migrate", "catalog", "postgres", "kafka", "kafka-init", "mailpit"},
 		"checkout":     {"checkout-migrate", "catalog", "registration", "postgres", "kafka", "kafka-init", "stripe-mock"},
+		"webhooks":     {"webhooks-migrate", "auth", "postgres", "kafka", "kafka-init", "mailpit"},
 	}
 	p := loadCompose(t, "*")
 	for svc, deps := range want {

@@ -15,10 +15,10 @@ import (
 	"github.com/podiumhq/podium/deploy/internal/envspec"
 )
 
-// services are the five deployable services; owners are those with their own database.
+// services are the deployable services; owners are those with their own database.
 var (
-	services = []string{"gateway", "auth", "catalog", "registration", "checkout"}
-	owners   = []string{"auth", "catalog", "registration", "checkout"}
+	services = []string{"gateway", "auth", "catalog", "registration", "checkout", "webhooks"}
+	owners   = []string{"auth", "catalog", "registration", "checkout", "webhooks"}
 )
 
 // commonEnv is set for every service by both deployments.
@@ -27,26 +27,28 @@ var commonEnv = []string{"OTEL_EXPORTER_OTLP_ENDPOINT", "SHUTDOWN_DRAIN_DELAY", 
 // deployEnv is what a deployment must set beyond the variables the code marks notEmpty: the
 // settings whose defaults fit only a developer's machine (peers and SMTP on 127.0.0.1).
 var deployEnv = map[string][]string{
-	"gateway":      {"AUTH_URL", "CATALOG_URL", "REGISTRATION_URL", "CHECKOUT_URL", "REDIS_URL", "IDENTITY_PRIVATE_KEY", "TRUSTED_PROXIES"},
-	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS", "CONSOLE_URL", "CONSOLE_TRUSTED_PROXIES", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
+	"gateway":      {"AUTH_URL", "CATALOG_URL", "REGISTRATION_URL", "CHECKOUT_URL", "WEBHOOKS_URL", "REDIS_URL", "IDENTITY_PRIVATE_KEY", "TRUSTED_PROXIES"},
+	"auth":         {"DATABASE_URL", "AUTH_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "WEBHOOKS_URL", "CONSOLE_URL", "CONSOLE_TRUSTED_PROXIES", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
 	"catalog":      {"DATABASE_URL", "CATALOG_OPERATOR_TOKEN", "IDENTITY_TRUSTED_KEYS"},
 	"registration": {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "CATALOG_URL", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
 	"checkout":     {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "CATALOG_URL", "REGISTRATION_URL", "STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"},
+	"webhooks":     {"DATABASE_URL", "IDENTITY_TRUSTED_KEYS", "IDENTITY_PRIVATE_KEY", "AUTH_URL", "SECRETS_KEY", "SMTP_HOST", "SMTP_PORT", "SMTP_FROM"},
 }
 
 // runtimeEnv is read by the Go runtime of every service, not by its configuration.
 var runtimeEnv = []string{"GOMEMLIMIT"}
 
 // signers sign the identity tokens of their calls with their own IDENTITY_PRIVATE_KEY.
-var signers = []string{"gateway", "checkout", "registration"}
+var signers = []string{"gateway", "checkout", "registration", "auth", "webhooks"}
 
 // trusts names, per service, the callers whose public keys its IDENTITY_TRUSTED_KEYS must hold,
 // and no others: who calls whom (the NetworkPolicies allow the same flows).
 var trusts = map[string][]string{
-	"auth":         {"gateway"},
+	"auth":         {"gateway", "webhooks"},
 	"catalog":      {"gateway", "checkout", "registration"},
 	"registration": {"gateway", "checkout"},
 	"checkout":     {"gateway"},
+	"webhooks":     {"gateway", "auth"},
 }
 
 // publicKeyOf returns the base64 public half of a base64 Ed25519 seed.

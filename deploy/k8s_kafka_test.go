@@ -176,11 +176,12 @@ func TestEachTopicIsWrittenByItsProducerAlone(t *testing.T) {
 	writers := writersOf(grants)
 	checkOneWriterEach(t, "the KafkaUsers", writers)
 	for topic, want := range map[string]string{
-		"checkout.payments.v1":   "podium-checkout",
-		"registration.orders.v1": "podium-registration",
-		"registration.places.v1": "podium-registration",
-		"auth.keys.v1":           "podium-auth",
-		"catalog.events.v1":      "podium-catalog",
+		"checkout.payments.v1":          "podium-checkout",
+		"registration.orders.v1":        "podium-registration",
+		"registration.places.v1":        "podium-registration",
+		"registration.registrations.v1": "podium-registration",
+		"auth.keys.v1":                  "podium-auth",
+		"catalog.events.v1":             "podium-catalog",
 	} {
 		if got := writers[topic]; !slices.Equal(got, []string{want}) {
 			t.Errorf("%s is written by %v, want %s alone", topic, got, want)
@@ -199,6 +200,11 @@ func TestEachTopicIsWrittenByItsProducerAlone(t *testing.T) {
 	for _, topic := range []string{"auth.keys.v1", "catalog.events.v1"} {
 		if !slices.Contains(readers[topic], kafkaacl.Principal("gateway")) {
 			t.Errorf("the gateway may not read %s", topic)
+		}
+	}
+	for _, topic := range []string{"registration.registrations.v1", "registration.orders.v1", "checkout.payments.v1", "catalog.events.v1"} {
+		if !slices.Contains(readers[topic], kafkaacl.Principal("webhooks")) {
+			t.Errorf("webhooks may not read %s, which it turns into webhooks", topic)
 		}
 	}
 	if !slices.Contains(readers["checkout.payments.v1"], kafkaacl.Principal("registration")) ||

@@ -53,6 +53,7 @@ var wantFlows = []string{
 	"gateway -> catalog:8080",
 	"gateway -> registration:8080",
 	"gateway -> checkout:8080",
+	"gateway -> webhooks:8080",
 	"gateway -> redis:6379",
 	"registration -> catalog:8080", // GET /internal/events/{id}
 	"registration -> smtp-relay:587",
@@ -60,6 +61,12 @@ var wantFlows = []string{
 	"checkout -> catalog:8080",      // prices
 	"checkout -> registration:8080", // holds
 	"checkout -> stripe:443",
+	"checkout -> receiver:443",   // Stripe has no fixed range: any public address is open
+	"auth -> webhooks:8080",      // the console's Webhooks tab
+	"webhooks -> auth:8080",      // the contacts of an organization whose endpoint is disabled
+	"webhooks -> smtp-relay:587", // that mail
+	"webhooks -> receiver:443",   // an organizer's endpoint
+	"webhooks -> stripe:443",     // any public address is a possible endpoint
 }
 
 // endpoint is a pod (namespace and labels) or an address outside the cluster (ip), with the
@@ -72,7 +79,8 @@ type endpoint struct {
 
 // outsiders are the endpoints outside the namespace that the model knows: where the base's
 // configuration points (Kafka, collector, DNS), stand-ins for the per-environment addresses
-// (Postgres, Redis, SMTP relay, Stripe) and some that nothing may reach or come from.
+// (Postgres, Redis, SMTP relay, Stripe, an organizer's webhook receiver) and some that nothing
+// may reach or come from: an HTTPS server in each private, carrier-grade NAT and link-local range.
 var outsiders = []endpoint{
 	{name: "dns", namespace: "kube-system", labels: map[string]string{"k8s-app": "kube-dns"}, ports: []string{"53/UDP", "53/TCP"}},
 	{name: "kafka", namespace: "kafka", labels: map[string]string{"strimzi.io/kind": "Kafka"}, ports: []string{"9092"}},
@@ -83,9 +91,13 @@ var outsiders = []endpoint{
 	{name: "postgres", ip: "10.30.0.5", ports: []string{"5432"}},
 	{name: "redis", ip: "10.30.0.6", ports: []string{"6379"}},
 	{name: "private-https", ip: "10.30.0.7", ports: []string{"443"}},
+	{name: "private-https-172", ip: "172.20.0.7", ports: []string{"443"}},
+	{name: "private-https-192", ip: "192.168.1.7", ports: []string{"443"}},
+	{name: "cgnat-https", ip: "100.64.0.7", ports: []string{"443"}},
 	{name: "cloud-metadata", ip: "169.254.169.254", ports: []string{"80", "443"}},
 	{name: "smtp-relay", ip: "198.51.100.25", ports: []string{"587", "25"}},
 	{name: "stripe", ip: "203.0.113.10", ports: []string{"443"}},
+	{name: "receiver", ip: "198.51.100.80", ports: []string{"443", "80"}},
 }
 
 // expectedFlows is wantFlows plus what is common: Prometheus scrapes every server; every pod

@@ -44,6 +44,7 @@ topic catalog.events.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retentio
 topic checkout.payments.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
 topic registration.orders.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
 topic registration.places.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
+topic registration.registrations.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
 topic catalog.catalog.events.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic catalog.registration.places.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic catalog.replays 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
@@ -54,6 +55,11 @@ topic gateway.catalog.events.v1.dead-letter 1 1 cleanup.policy=delete min.insync
 topic gateway.replays 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic registration.checkout.payments.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic registration.replays 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
+topic webhooks.catalog.events.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
+topic webhooks.checkout.payments.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
+topic webhooks.registration.orders.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
+topic webhooks.registration.registrations.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
+topic webhooks.replays 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 
 user podium-auth "$AUTH_KAFKA_PASSWORD"
 allow podium-auth topic literal auth.keys.v1 Write
@@ -72,6 +78,7 @@ allow podium-registration topic literal checkout.payments.v1 Read
 allow podium-registration topic literal registration.checkout.payments.v1.dead-letter Read Write
 allow podium-registration topic literal registration.orders.v1 Write
 allow podium-registration topic literal registration.places.v1 Write
+allow podium-registration topic literal registration.registrations.v1 Write
 allow podium-registration topic literal registration.replays Read Write
 
 user podium-checkout "$CHECKOUT_KAFKA_PASSWORD"
@@ -88,3 +95,15 @@ allow podium-gateway topic literal catalog.events.v1 Read
 allow podium-gateway topic literal gateway.auth.keys.v1.dead-letter Read Write
 allow podium-gateway topic literal gateway.catalog.events.v1.dead-letter Read Write
 allow podium-gateway topic literal gateway.replays Read Write
+
+user podium-webhooks "$WEBHOOKS_KAFKA_PASSWORD"
+allow podium-webhooks group prefixed webhooks- Read
+allow podium-webhooks topic literal catalog.events.v1 Read
+allow podium-webhooks topic literal webhooks.catalog.events.v1.dead-letter Read Write
+allow podium-webhooks topic literal checkout.payments.v1 Read
+allow podium-webhooks topic literal webhooks.checkout.payments.v1.dead-letter Read Write
+allow podium-webhooks topic literal registration.orders.v1 Read
+allow podium-webhooks topic literal webhooks.registration.orders.v1.dead-letter Read Write
+allow podium-webhooks topic literal registration.registrations.v1 Read
+allow podium-webhooks topic literal webhooks.registration.registrations.v1.dead-letter Read Write
+allow podium-webhooks topic literal webhooks.replays Read Write

@@ -11,3 +11,6 @@ CREATE DATABASE registration OWNER registration;
 
 CREATE ROLE checkout LOGIN PASSWORD 'checkout-local-dev-only';
 CREATE DATABASE checkout OWNER checkout;
+
+CREATE ROLE webhooks LOGIN PASSWORD 'webhooks-local-dev-only';
+CREATE DATABASE webhooks OWNER webhooks;

@@ -1,8 +1,10 @@
 // Command organizer-backend is a worked example of the organizer API: it finds an event, reads
 // its categories and form fields, registers an athlete, searches the registrations with a
-// filter page by page, renames the team and cancels the ticket.
+// filter page by page, renames the team and cancels the ticket. With `webhooks`, it receives
+// the organizer's webhooks instead, verifying each with the Standard Webhooks library.
 //
 //	PODIUM_API_URL=http://localhost:8080/external/v1 PODIUM_SECRET_KEY=pdm_sk_live_… go run .
+//	PODIUM_WEBHOOK_SECRET=whsec_… WEBHOOK_ADDR=127.0.0.1:4242 go run . webhooks
 package main
 
 import (
@@ -15,6 +17,13 @@ import (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "webhooks" {
+		if err := serveWebhooks(env("WEBHOOK_ADDR", "127.0.0.1:4242"), os.Getenv("PODIUM_WEBHOOK_SECRET")); err != nil {
+			fmt.Fprintln(os.Stderr, "organizer-backend:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	c := &Client{BaseURL: env("PODIUM_API_URL", "http://localhost:8080/external/v1"), Key: os.Getenv("PODIUM_SECRET_KEY"), HTTP: &http.Client{Timeout: 30 * time.Second}}

@@ -1,6 +1,7 @@
 package clock_test
 
 import (
+	"os"
 	"testing"
 	"time"
 
@@ -16,5 +17,39 @@ func TestNowIsUTCAtMicrosecondPrecision(t *testing.T) {
 	}
 	if again := clock.Stored(got); !again.Equal(got) {
 		t.Fatalf("Stored(Now()) = %v, want Now() unchanged", again)
+	}
+}
+
+func TestAShiftedClockRunsAheadByWhatItsFileSays(t *testing.T) {
+	path := t.TempDir() + "/shift"
+	base := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+	now := base
+	c := clock.Shifted(func() time.Time { return now }, path)
+	if got := c(); !got.Equal(base) {
+		t.Fatalf("without a file: %v, want %v", got, base)
+	}
+	if err := os.WriteFile(path, []byte("26h\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := c(); !got.Equal(base) {
+		t.Fatalf("read again within 100 ms: %v, want the old shift", got)
+	}
+	now = now.Add(100 * time.Millisecond)
+	if got, want := c(), now.Add(26*time.Hour); !got.Equal(want) {
+		t.Fatalf("after the file changed: %v, want %v", got, want)
+	}
+	if err := os.WriteFile(path, []byte("soon"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Second)
+	if got, want := c(), now.Add(26*time.Hour); !got.Equal(want) {
+		t.Fatalf("a file that does not parse: %v, want the last shift kept (%v)", got, want)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(time.Second)
+	if got := c(); !got.Equal(now) {
+		t.Fatalf("file removed: %v, want no shift", got)
 	}
 }

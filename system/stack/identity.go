@@ -7,16 +7,18 @@ import (
 )
 
 // signers are the services that sign identity tokens for their calls to others.
-var signers = []string{identity.Gateway, identity.Checkout, identity.Registration}
+var signers = []string{identity.Gateway, identity.Checkout, identity.Registration, identity.Auth, identity.Webhooks}
 
 // trusts lists, per service, the callers whose tokens it accepts: auth is called by the
-// gateway only; the catalog by the gateway, checkout and registration; registration by the
-// gateway and checkout; checkout by the gateway.
+// gateway and webhooks (an organization's contacts); the catalog by the gateway, checkout and
+// registration; registration by the gateway and checkout; checkout by the gateway; webhooks by
+// the gateway and auth (the console's Webhooks tab).
 var trusts = map[string][]string{
-	identity.Auth:         {identity.Gateway},
+	identity.Auth:         {identity.Gateway, identity.Webhooks},
 	identity.Catalog:      {identity.Gateway, identity.Checkout, identity.Registration},
 	identity.Registration: {identity.Gateway, identity.Checkout},
 	identity.Checkout:     {identity.Gateway},
+	identity.Webhooks:     {identity.Gateway, identity.Auth},
 }
 
 // keyPair is a service's identity key pair as its settings hold them (base64).

@@ -69,7 +69,7 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 func (s *Stack) peerEnv(name, svc string) []string {
 	switch svc {
 	case "auth":
-		return append([]string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken}, s.consoleEnv(name)...)
+		return append([]string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken, "WEBHOOKS_URL=" + s.URLs["webhooks"]}, s.consoleEnv(name)...)
 	case "catalog":
 		return []string{"CATALOG_OPERATOR_TOKEN=" + s.OperatorToken, "CATALOG_INSTANCE_ID=" + name + "-" + randomHex(4)}
 	case "registration":
@@ -84,6 +84,12 @@ func (s *Stack) peerEnv(name, svc string) []string {
 		}
 		// stripe-mock accepts sk_test_ plus letters and digits only (a further "_" is a 401).
 		return append(env, "STRIPE_SECRET_KEY=sk_test_stripemock", "STRIPE_API_BASE="+s.stripeAPIBase())
+	case "webhooks":
+		// Local receivers (Receiver) listen on the loopback over plain http, which only the
+		// stack allows; deployments never set ALLOW_LOOPBACK_RECEIVERS.
+		return append([]string{
+			"AUTH_URL=" + s.URLs["auth"], "SECRETS_KEY=" + s.webhooksSecretsKey, "ALLOW_LOOPBACK_RECEIVERS=true",
+		}, s.smtpEnv()...)
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),
@@ -92,6 +98,7 @@ func (s *Stack) peerEnv(name, svc string) []string {
 			"CATALOG_URL=" + s.URLs["catalog"],
 			"REGISTRATION_URL=" + s.URLs["registration"],
 			"CHECKOUT_URL=" + s.URLs["checkout"],
+			"WEBHOOKS_URL=" + s.URLs["webhooks"],
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-// Package stack runs the whole system locally as processes: the five services built from this
+// Package stack runs the whole system locally as processes: the six services built from this
 // repository, an embedded Kafka-protocol broker (unless brokers are given), Postgres databases
 // and Redis from the machine. `make run`, the end-to-end suite and the benchmarks all start the
 // system through it, so what they exercise is what a developer runs.
@@ -7,6 +7,7 @@ package stack
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -24,17 +25,17 @@ import (
 )
 
 // Services in start order; the gateway goes last, once its owners answer.
-var Services = []string{"auth", "catalog", "registration", "checkout", "gateway"}
+var Services = []string{"auth", "catalog", "registration", "checkout", "webhooks", "gateway"}
 
 // withDatabase lists the services that own a Postgres database and have a migrate command.
-var withDatabase = map[string]bool{"auth": true, "catalog": true, "registration": true, "checkout": true}
+var withDatabase = map[string]bool{"auth": true, "catalog": true, "registration": true, "checkout": true, "webhooks": true}
 
 // Options configures Start.
 type Options struct {
 	// BinDir holds the service binaries (see Build).
 	BinDir string
-	// BasePort is the gateway's port; auth, catalog, registration and checkout take the next
-	// four and extra gateways the ones after. Zero picks free ports.
+	// BasePort is the gateway's port; auth, catalog, registration, checkout and webhooks take
+	// the next five and extra gateways the ones after. Zero picks free ports.
 	BasePort int
 	// DatabasePrefix names the databases (<prefix>_auth, ...). Empty picks a random prefix and
 	// drops the databases at Stop.
@@ -96,6 +97,9 @@ type Stack struct {
 	ConsoleCookieKey string
 	// WebhookSecret signs Stripe webhooks sent to the local stack (checkout's STRIPE_WEBHOOK_SECRET).
 	WebhookSecret string
+	// webhooksSecretsKey encrypts the webhook endpoints' secrets at rest (webhooks' SECRETS_KEY),
+	// made for each run.
+	webhooksSecretsKey string
 	// identityKeys are the key pairs of the services that sign identity tokens, by name.
 	identityKeys map[string]keyPair
 	KafkaBrokers []string
@@ -173,6 +177,7 @@ func (s *Stack) start(ctx context.Context) error {
 	if err := s.consoleAddress(); err != nil {
 		return err
 	}
+	s.planURLs(ports)
 	for i, name := range Services {
 		if err := s.startService(ctx, name, name, ports[i]); err != nil {
 			return err
@@ -196,6 +201,11 @@ func (s *Stack) secrets() error {
 		}
 		s.identityKeys[name] = keyPair{public: pub, private: priv}
 	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return err
+	}
+	s.webhooksSecretsKey = base64.StdEncoding.EncodeToString(key)
 	s.OperatorToken = "op_" + randomHex(24)
 	s.ConsoleCookieKey = randomHex(32)
 	s.WebhookSecret = s.opts.StripeWebhookSecret
@@ -283,8 +293,19 @@ func (s *Stack) startFaults() error {
 	return nil
 }
 
+// planURLs fixes the owners' addresses before any starts, so that a service started before a
+// peer it calls knows where it will be (auth calls webhooks, which calls auth); under
+// Options.Faults their fronts' addresses are fixed already.
+func (s *Stack) planURLs(ports []int) {
+	for i, svc := range Services {
+		if _, fixed := s.URLs[svc]; !fixed && svc != "gateway" {
+			s.URLs[svc] = fmt.Sprintf("http://127.0.0.1:%d", ports[i])
+		}
+	}
+}
+
 // ports returns the port of each service in Services order, then of each extra gateway. With a
-// base port the gateway takes it, auth and the owners the next four, extra gateways the rest.
+// base port the gateway takes it, auth and the owners the next five, extra gateways the rest.
 func (s *Stack) ports() ([]int, error) {
 	out := make([]int, len(Services)+s.opts.ExtraGateways)
 	for i := range out {

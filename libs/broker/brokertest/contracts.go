@@ -56,19 +56,22 @@ func LoadContracts(t testing.TB, fsys fs.FS) *Contracts {
 		t.Fatalf("no event schemas (*/*.schema.json): %v", err)
 	}
 	c := &Contracts{fsys: fsys, types: map[string]contract{}}
+	// Every schema is added before any is compiled, so one may refer to a definition in another
+	// whatever their order.
 	compiler := contracttest.NewCompiler()
 	for _, file := range files {
-		topic, name := path.Split(file)
-		typ := strings.TrimSuffix(name, ".schema.json")
 		doc, _ := read(t, fsys, file).(map[string]any)
 		if doc["$schema"] != contracttest.Draft {
 			t.Fatalf("%s: $schema is %v, want %s", file, doc["$schema"], contracttest.Draft)
 		}
-		url := "https://podium.invalid/events/" + file
-		if err := compiler.AddResource(url, doc); err != nil {
+		if err := compiler.AddResource(schemaURL(file), doc); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		schema, err := compiler.Compile(url)
+	}
+	for _, file := range files {
+		topic, name := path.Split(file)
+		typ := strings.TrimSuffix(name, ".schema.json")
+		schema, err := compiler.Compile(schemaURL(file))
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -87,6 +90,9 @@ func LoadContracts(t testing.TB, fsys fs.FS) *Contracts {
 	}
 	return c
 }
+
+// schemaURL names the schema in file for references between schemas.
+func schemaURL(file string) string { return "https://podium.invalid/events/" + file }
 
 // Check validates the events a producer builds, marshalled as the outbox marshals them: each
 // must match the schema of its type, be published on that schema's topic and carry only

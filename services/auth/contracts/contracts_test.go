@@ -8,7 +8,7 @@ import (
 )
 
 func TestInternalContractLoads(t *testing.T) {
-	if ops := contracttest.Load(t, contracts.Internal).Operations(); len(ops) != 2 {
+	if ops := contracttest.Load(t, contracts.Internal).Operations(); len(ops) != 3 {
 		t.Fatalf("%d operations", len(ops))
 	}
 }

@@ -10,13 +10,14 @@ import (
 )
 
 // TestEveryEventCheckoutBuildsMatchesItsSchema moves checkouts through the domain's payment
-// outcomes (paid, paid with nothing to pay, failed, expired, refunded) and checks every message they return, as the
-// store hands it to the outbox, against the published schemas.
+// outcomes (paid, paid with nothing to pay, failed, expired, expired before its session was
+// recorded, refunded) and checks every message they return, as the store hands it to the
+// outbox, against the published schemas.
 func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	now := time.Date(2026, 5, 9, 20, 2, 58, 31_000_000, time.FixedZone("CEST", 2*3600))
 	amount := int64(5875)
 	open := func() *domain.Checkout {
-		c := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount}
+		c := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount, CreatedAt: now}
 		c.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
 		c.Opened(domain.PaymentSession{ID: "cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ", ExpiresAt: now.Add(30 * time.Minute)}, now)
 		return c
@@ -27,6 +28,9 @@ func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	var msgs []domain.Message
 	msgs = append(msgs, open().ApplyPayment(payment(domain.PaymentCompleted, true), now)...)
 	msgs = append(msgs, open().ApplyPayment(payment(domain.PaymentExpired, false), now)...)
+	unrecorded := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount, CreatedAt: now}
+	unrecorded.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
+	msgs = append(msgs, unrecorded.ApplyPayment(payment(domain.PaymentExpired, false), now)...)
 	processing := open()
 	processing.ApplyPayment(payment(domain.PaymentCompleted, false), now)
 	msgs = append(msgs, processing.ApplyPayment(payment(domain.PaymentAsyncFailed, false), now)...)
@@ -39,7 +43,7 @@ func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	free := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR"}
 	free.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
 	msgs = append(msgs, free.PaidFree(domain.NewFreeSessionID(), "https://shop.example/thanks?session_id=free_1", now)...)
-	if len(msgs) != 6 {
+	if len(msgs) != 7 {
 		t.Fatalf("%d messages, want one per outcome: %+v", len(msgs), msgs)
 	}
 	produced := make([]brokertest.Produced, len(msgs))

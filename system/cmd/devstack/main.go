@@ -1,8 +1,10 @@
 // Command devstack runs the whole system locally for `make run`: Postgres and Redis from this
 // machine, an embedded Kafka-protocol broker unless KAFKA_BROKERS is set, stripe-mock unless
 // STRIPE_SECRET_KEY is set (with a stand-in for Stripe's hosted checkout page), migrations
-// applied, a demo organizer seeded and its keys printed, and the demo organizer website
-// (examples/website) served on the demo key's origin. Ctrl-C stops everything in order.
+// applied, a demo organizer seeded and its keys printed, the demo organizer website
+// (examples/website) served on the demo key's origin, and a local webhook receiver page
+// registered as the demo organizer's endpoint for every event type. Ctrl-C stops everything in
+// order.
 package main
 
 import (
@@ -34,9 +36,10 @@ func main() {
 
 func run(ctx context.Context) error {
 	binDir := flag.String("bin", "bin", "directory holding the service binaries (make build)")
-	port := flag.Int("port", 8080, "gateway port; auth and the owners take the next four")
+	port := flag.Int("port", 8080, "gateway port; auth and the owners take the next five")
 	site := flag.String("website", "examples/website", "directory of the demo organizer website")
 	siteAddr := flag.String("website-addr", "localhost:5173", "where the website is served (its origin is the demo key's)")
+	receiverAddr := flag.String("receiver-addr", "127.0.0.1:8075", "where the local webhook receiver listens (loopback only)")
 	jaeger := flag.String("jaeger", "", "Jaeger binary to run and export traces to (make run JAEGER=1)")
 	flag.Parse()
 
@@ -88,11 +91,17 @@ func run(ctx context.Context) error {
 		return err
 	}
 	defer web.Close()
+	receiver, endpoint, err := startReceiver(ctx, s, demo, *receiverAddr)
+	if err != nil {
+		return err
+	}
+	defer receiver.Close()
 	link, err := s.SignInLink(ctx, demo.OwnerEmail)
 	if err != nil {
 		return err
 	}
 	printSummary(s, demo, web.URL)
+	printReceiver(s, demo, receiver, endpoint)
 	printConsole(s, demo, link)
 	<-ctx.Done()
 	return nil
@@ -115,7 +124,7 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
 ================================================================================
  Podium is running.  Gateway: %[1]s   (Ctrl-C stops everything)
 
- auth %[2]s   catalog %[3]s   registration %[4]s   checkout %[5]s
+ auth %[2]s   catalog %[3]s   registration %[4]s   checkout %[5]s   webhooks %[18]s
  Kafka %[6]s   Redis %[7]s   Stripe %[8]s
  SMTP catcher %[15]s (each message received is logged below as "smtp")
  Mail inbox %[17]s (the messages received, newest first; their links can be clicked)
@@ -136,7 +145,7 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
      -H 'x-publishable-key: %[13]s' -H 'Origin: %[12]s' -H 'Content-Type: application/json' -d '{}'
 `, s.GatewayURL(), s.URLs["auth"], s.URLs["catalog"], s.URLs["registration"], s.URLs["checkout"],
 		strings.Join(s.KafkaBrokers, ","), s.RedisURL, stripeLabel(s), d.OrganizerID,
-		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr, website, s.MailInboxURL)
+		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr, website, s.MailInboxURL, s.WebhooksURL())
 	fmt.Printf("\n Demo events (services/catalog/demo; re-import with bin/catalog import, CATALOG_ADMIN_URL=%s):\n", s.URLs["catalog"])
 	for _, id := range slices.Sorted(maps.Keys(d.Events)) {
 		ev := d.Events[id]
@@ -149,6 +158,35 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
      go run ./system/cmd/stripe-trigger --session ord_… --url %s/webhooks/stripe
 `, s.DatabaseURL("checkout"), s.WebhookSecret, s.GatewayURL())
 	fmt.Println("================================================================================")
+}
+
+// startReceiver starts the local webhook receiver page and registers it, through the organizer
+// API with the demo's secret key, as the demo organizer's endpoint for every event type; each
+// webhook it takes is logged as "webhook".
+func startReceiver(ctx context.Context, s *stack.Stack, d *stack.Demo, addr string) (*stack.Receiver, stack.WebhookEndpoint, error) {
+	r, err := stack.StartReceiver(addr, stack.ReceiverOptions{OnWebhook: func(w stack.Webhook) {
+		fmt.Printf("%-12s %s %s verified=%t\n", "webhook", w.ID, w.Type, w.Verified)
+	}})
+	if err != nil {
+		return nil, stack.WebhookEndpoint{}, err
+	}
+	e, err := s.RegisterReceiver(ctx, r, d.SecretAll.Key)
+	if err != nil {
+		_ = r.Close()
+		return nil, stack.WebhookEndpoint{}, err
+	}
+	return r, e, nil
+}
+
+func printReceiver(s *stack.Stack, d *stack.Demo, r *stack.Receiver, e stack.WebhookEndpoint) {
+	fmt.Printf(`
+ Webhook receiver: %[1]s (what arrives, newest first, verified with the endpoint's secret;
+ JSON at %[1]s/events; each one is logged below as "webhook")
+   the demo organizer's endpoint %[2]s, every event type: a purchase on the demo website
+   shows its order.completed there. Signing secret: %[3]s
+   Its delivery log:
+     curl -s %[4]s/external/v1/organizer/webhook-endpoints/%[2]s/deliveries -H 'Authorization: Bearer %[5]s'
+`, r.URL, e.ID, e.Secret, s.GatewayURL(), d.SecretAll.Key)
 }
 
 // startJaeger runs Jaeger all-in-one (in memory) until ctx ends and returns its OTLP/HTTP

@@ -21,6 +21,11 @@ const (
 // defaultDBMaxConns is the pool's size when DB_MAX_CONNS sets none.
 const defaultDBMaxConns = 10
 
+// callers are the services whose tokens auth's internal routes accept: the gateway (key and
+// origin look-ups) and the webhooks service (an organization's contacts). It must trust a key
+// of each.
+var callers = []string{identity.Gateway, identity.Webhooks}
+
 // Config is the configuration of `auth serve` and `auth migrate`.
 type Config struct {
 	config.Base
@@ -28,8 +33,9 @@ type Config struct {
 	config.Kafka
 	// OperatorToken guards the admin API.
 	OperatorToken string `env:"AUTH_OPERATOR_TOKEN,notEmpty" secret:"true"`
-	// Identity trusts the gateway's keys.
-	config.Identity
+	// SigningIdentity trusts the keys of the callers and signs the console's calls to the
+	// webhooks service.
+	config.SigningIdentity
 	// KeyUseFlushInterval is how often the keys' last uses, kept in memory by verification,
 	// are written in one batch.
 	KeyUseFlushInterval time.Duration `env:"KEY_USE_FLUSH_INTERVAL" envDefault:"5s"`
@@ -43,6 +49,12 @@ type Config struct {
 // Console configures the organizers' console, served on its own listener.
 type Console struct {
 	config.SMTP
+	// WebhooksURL is the webhooks service's internal API, which the console's Webhooks tab
+	// calls for the signed-in member's organization.
+	WebhooksURL string `env:"WEBHOOKS_URL" envDefault:"http://127.0.0.1:8085"`
+	// WebhooksTimeout bounds each of those calls: past it the tab says webhooks are
+	// unavailable, and the rest of the console is unaffected.
+	WebhooksTimeout time.Duration `env:"WEBHOOKS_TIMEOUT" envDefault:"3s"`
 	// ConsoleAddr is the listen address of the console.
 	ConsoleAddr string `env:"CONSOLE_ADDR" envDefault:":8090"`
 	// ConsoleURL is the console's public address, as sign-in links name it: https, or http for
@@ -83,12 +95,15 @@ type Console struct {
 
 // Validate reports every problem in the configuration.
 func (c Config) Validate() error {
-	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.Identity.Validate(), c.Console.Validate()}
+	errs := []error{c.Base.Validate(), c.Postgres.Validate(), c.Kafka.Validate(), c.Identity.Validate(), c.SigningIdentity.Validate(), c.Console.Validate()}
 	if len(c.OperatorToken) < minOperatorTokenLen {
 		errs = append(errs, fmt.Errorf("AUTH_OPERATOR_TOKEN must be at least %d characters", minOperatorTokenLen))
 	}
-	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, identity.Gateway); err != nil {
+	if _, err := identity.ParseTrustedKeys(c.IdentityTrustedKeys, callers...); err != nil {
 		errs = append(errs, fmt.Errorf("IDENTITY_TRUSTED_KEYS: %w", err))
+	}
+	if _, err := identity.ParsePrivateKey(c.IdentityPrivateKey); err != nil {
+		errs = append(errs, fmt.Errorf("IDENTITY_PRIVATE_KEY: %w", err))
 	}
 	if c.KeyUseFlushInterval <= 0 {
 		errs = append(errs, errors.New("KEY_USE_FLUSH_INTERVAL must be positive"))
@@ -124,6 +139,12 @@ func (c Console) Validate() error {
 	}
 	if c.SignInPerBrowser < 1 || c.SignInPerEmail < 1 || c.SignInPerAddress < 1 {
 		errs = append(errs, errors.New("CONSOLE_SIGNIN_PER_BROWSER, CONSOLE_SIGNIN_PER_EMAIL and CONSOLE_SIGNIN_PER_ADDRESS must be at least 1"))
+	}
+	if u, err := url.Parse(c.WebhooksURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, errors.New("WEBHOOKS_URL must be an http(s) URL"))
+	}
+	if c.WebhooksTimeout <= 0 {
+		errs = append(errs, errors.New("WEBHOOKS_TIMEOUT must be positive"))
 	}
 	if c.SignInRequestsPerMinute < 1 || c.ConsoleDBMaxConns < 1 {
 		errs = append(errs, errors.New("CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_DB_MAX_CONNS must be at least 1"))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"strings"
 	"time"
@@ -10,10 +11,12 @@ import (
 
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/httpserver/clientip"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/service"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/webhooks"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/console"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
@@ -26,7 +29,7 @@ const janitorInterval = 10 * time.Minute
 // consoleParts are the organizers' console, configured by ccfg: its listener on CONSOLE_ADDR
 // and its janitor, on a pool of its own so that nothing its visitors do takes a connection of
 // the APIs'. The pool closes, and the e-mails being sent are waited for, after they stopped.
-func consoleParts(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, r *service.Resources) (service.Listener, service.Worker, error) {
+func consoleParts(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, r *service.Resources, hooks app.Webhooks) (service.Listener, service.Worker, error) {
 	resolver, err := clientip.New(cfg.ConsoleTrustedProxies)
 	if err != nil {
 		return service.Listener{}, service.Worker{}, err
@@ -36,7 +39,7 @@ func consoleParts(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, r *se
 		return service.Listener{}, service.Worker{}, err
 	}
 	r.OnClose(pool.Close)
-	c := newConsole(cfg, ccfg, r.Log, app.New(store.New(pool), time.Now), pool)
+	c := newConsole(cfg, ccfg, r.Log, app.New(store.New(pool), time.Now), pool, hooks)
 	r.OnClose(c.Close)
 	srv := httpserver.New(httpserver.Options{
 		Log: r.Log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError,
@@ -61,8 +64,19 @@ func consoleConfig(cfg Config) (app.ConsoleConfig, error) {
 	}, nil
 }
 
-// newConsole returns the console's use cases over svc and pool: the console's own, or, for the
-// operators' sign-in links of the admin API, the API's.
-func newConsole(cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, svc *app.Service, pool *pgxpool.Pool) *app.Console {
-	return app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), ccfg, log)
+// newConsole returns the console's use cases over svc and pool: the console's own, with the
+// webhooks service, or, for the operators' sign-in links of the admin API, the API's, with
+// none.
+func newConsole(cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, svc *app.Service, pool *pgxpool.Pool, hooks app.Webhooks) *app.Console {
+	return app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), hooks, ccfg, log)
+}
+
+// webhooksClient is the console's client of the webhooks service, whose tokens auth signs.
+func webhooksClient(cfg Config, log *slog.Logger) (*webhooks.Client, error) {
+	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	signer := identity.NewSigner(identity.Auth, key, cfg.IdentityTokenTTL)
+	return webhooks.New(cfg.WebhooksURL, cfg.WebhooksTimeout, signer, log), nil
 }

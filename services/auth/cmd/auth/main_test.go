@@ -35,6 +35,7 @@ func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
 		"KAFKA_BROKERS":         "127.0.0.1:9092,127.0.0.1:9093",
 		"AUTH_OPERATOR_TOKEN":   operatorToken,
 		"IDENTITY_TRUSTED_KEYS": issuers.Keys.String(),
+		"IDENTITY_PRIVATE_KEY":  issuers.Private[identity.Auth],
 		"CONSOLE_URL":           "https://console.podium.test",
 		"CONSOLE_COOKIE_KEY":    cookieKey,
 		"LOG_LEVEL":             "warn",
@@ -47,7 +48,10 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if cfg.IdentityTokenTTL != time.Minute || cfg.RequestTimeout != 2*time.Second || cfg.SignInRequestsPerMinute != 20 || cfg.ConsoleDBMaxConns != 4 {
 		t.Fatalf("config %+v", cfg)
 	}
-	configtest.Masked(t, cfg, "secret@", operatorToken, cookieKey)
+	if cfg.WebhooksURL != "http://127.0.0.1:8085" || cfg.WebhooksTimeout != 3*time.Second {
+		t.Fatalf("webhooks config %+v", cfg.Console)
+	}
+	configtest.Masked(t, cfg, "secret@", operatorToken, cookieKey, vars["IDENTITY_PRIVATE_KEY"])
 }
 
 func TestConfigValidation(t *testing.T) {
@@ -55,7 +59,13 @@ func TestConfigValidation(t *testing.T) {
 	configtest.Refuses[Config](t, vars, map[string]configtest.Case{
 		"short operator token":   {"AUTH_OPERATOR_TOKEN", "short", "AUTH_OPERATOR_TOKEN must be at least 32 characters"},
 		"bad trusted key":        {"IDENTITY_TRUSTED_KEYS", "gateway:bm90LWEta2V5", "IDENTITY_TRUSTED_KEYS"},
-		"no gateway key":         {"IDENTITY_TRUSTED_KEYS", "checkout:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of gateway is listed"},
+		"no gateway key":         {"IDENTITY_TRUSTED_KEYS", "checkout:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of gateway, webhooks is listed"},
+		"no webhooks key":        {"IDENTITY_TRUSTED_KEYS", "gateway:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of webhooks is listed"},
+		"no private key":         {"IDENTITY_PRIVATE_KEY", "", "IDENTITY_PRIVATE_KEY"},
+		"bad private key":        {"IDENTITY_PRIVATE_KEY", "bm90LWEta2V5", "IDENTITY_PRIVATE_KEY: identity: private key must be"},
+		"short signed tokens":    {"IDENTITY_TOKEN_TTL", "5s", "IDENTITY_TOKEN_TTL must be at least 10s"},
+		"bad webhooks url":       {"WEBHOOKS_URL", "127.0.0.1:8085", "WEBHOOKS_URL must be an http(s) URL"},
+		"bad webhooks timeout":   {"WEBHOOKS_TIMEOUT", "0s", "WEBHOOKS_TIMEOUT must be positive"},
 		"bad request timeout":    {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
 		"bad ttl":                {"IDENTITY_TOKEN_TTL", "-1s", "IDENTITY_TOKEN_TTL must be positive"},
 		"no console url":         {"CONSOLE_URL", "", "CONSOLE_URL"},

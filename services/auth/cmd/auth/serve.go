@@ -19,7 +19,7 @@ import (
 
 // serve runs auth: its pool, the key events' topic and the relay, the key-use flusher (which
 // writes the last use of each key in batches, and once more after the servers drained), the
-// console and the HTTP APIs.
+// console (with its client of the webhooks service) and the HTTP APIs.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	ccfg, err := consoleConfig(cfg)
 	if err != nil {
@@ -31,12 +31,16 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 		Kafka: &cfg.Kafka, Topics: []string{domain.KeysTopic}, Relay: true,
 		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(ctx context.Context, r *service.Resources) (service.Parts, error) {
-			keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, identity.Gateway)
+			keys, err := identity.ParseTrustedKeys(cfg.IdentityTrustedKeys, callers...)
 			if err != nil {
 				return service.Parts{}, fmt.Errorf("config: %w", err)
 			}
+			hooks, err := webhooksClient(cfg, log)
+			if err != nil {
+				return service.Parts{}, err
+			}
 			svc := app.New(store.New(r.Pool), time.Now)
-			console, janitor, err := consoleParts(ctx, cfg, ccfg, r)
+			console, janitor, err := consoleParts(ctx, cfg, ccfg, r, hooks)
 			if err != nil {
 				return service.Parts{}, err
 			}
@@ -48,7 +52,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 				Listeners: []service.Listener{console},
 				Routes: func(a *fiber.App) error {
 					api.Register(a, api.Deps{
-						Service: svc, Console: newConsole(cfg, ccfg, log, svc, r.Pool), OperatorToken: cfg.OperatorToken,
+						Service: svc, Console: newConsole(cfg, ccfg, log, svc, r.Pool, nil), OperatorToken: cfg.OperatorToken,
 						Verifier: identity.NewVerifier(identity.Auth, keys, cfg.IdentityTokenTTL),
 					})
 					return nil

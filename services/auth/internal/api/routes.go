@@ -1,6 +1,7 @@
 // Package api serves the auth service's HTTP API: the operators' admin API under /admin,
-// guarded by the operator token, and the gateway's internal API under /internal, guarded by
-// the internal identity token of a service principal.
+// guarded by the operator token, and the internal API under /internal, guarded by the internal
+// identity token of a service principal: the gateway's key and origin look-ups, and the
+// webhooks service's look-up of an organization's contacts.
 package api
 
 import (
@@ -40,7 +41,12 @@ func Register(router fiber.Router, d Deps) {
 	operators.Get("/organizers/:organizerId/audit", h.auditLog)
 	operators.Post("/sign-in-links", signInLink(d.Console))
 
-	internal := router.Group("/internal", identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)), identity.RequireType(identity.Service))
-	internal.Post("/keys/verify", h.verifyKey)
-	internal.Post("/origins/check", h.checkOrigin)
+	// Each route names its callers: a group's middleware would apply to every path under its
+	// prefix, the other callers' routes included.
+	gateway := []fiber.Handler{identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)), identity.RequireType(identity.Service)}
+	router.Post("/internal/keys/verify", append(gateway, h.verifyKey)...)
+	router.Post("/internal/origins/check", append(gateway, h.checkOrigin)...)
+
+	webhooks := []fiber.Handler{identity.Middleware(d.Verifier, identity.Callers(identity.Webhooks)), identity.RequireType(identity.Service), identity.RequireOrganizer}
+	router.Get("/internal/v1/organizers/:organizerId/contacts", append(webhooks, h.contacts)...)
 }

@@ -82,8 +82,10 @@ type Console struct {
 	svc  *Service
 	repo ConsoleRepository
 	mail Mailer
-	cfg  ConsoleConfig
-	log  *slog.Logger
+	// hooks is the webhooks service, nil where the console has none (the admin API's).
+	hooks Webhooks
+	cfg   ConsoleConfig
+	log   *slog.Logger
 	// sends tracks the e-mails being sent in the background, for Close.
 	sends sync.WaitGroup
 	// signInRequests limits each client's sign-in requests; places are the connections of the
@@ -93,10 +95,11 @@ type Console struct {
 }
 
 // NewConsole returns the console over svc (whose clock it shares) and repo, which are the
-// console's own: on a pool that serves the console only (ConsoleConfig.DBConns).
-func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, cfg ConsoleConfig, log *slog.Logger) *Console {
+// console's own: on a pool that serves the console only (ConsoleConfig.DBConns). hooks, which
+// may be nil (then webhooks are unavailable), is the webhooks service.
+func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, hooks Webhooks, cfg ConsoleConfig, log *slog.Logger) *Console {
 	return &Console{
-		svc: svc, repo: repo, mail: mailer, cfg: cfg, log: log,
+		svc: svc, repo: repo, mail: mailer, hooks: hooks, cfg: cfg, log: log,
 		signInRequests: newRequestLimiter(),
 		places:         newPlaces(cfg.DBConns),
 	}

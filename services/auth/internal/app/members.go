@@ -25,6 +25,8 @@ type MemberRepository interface {
 	// domain.ErrMemberNotFound. From their last organization, it forgets the browsers they
 	// signed in with as well.
 	RemoveMember(ctx context.Context, actor domain.Actor, organizerID, memberID string, at time.Time) (domain.Member, error)
+	// Contacts returns the organization's owners and admins.
+	Contacts(ctx context.Context, organizerID string) ([]domain.Contact, error)
 }
 
 // AddMember validates email and role and adds a member to the organizer, recorded as added by
@@ -77,4 +79,17 @@ func (s *Service) RemoveMember(ctx context.Context, actor domain.Actor, organize
 		return domain.Member{}, fmt.Errorf("remove member: %w", err)
 	}
 	return m, nil
+}
+
+// Contacts returns who is told about the organization's integrations (a webhook endpoint
+// disabled after failing): its owners and admins.
+func (s *Service) Contacts(ctx context.Context, organizerID string) ([]domain.Contact, error) {
+	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
+		return nil, fmt.Errorf("contacts: %w", err)
+	}
+	list, err := s.repo.Contacts(ctx, organizerID)
+	if err != nil {
+		return nil, fmt.Errorf("contacts: %w", err)
+	}
+	return list, nil
 }

@@ -1,6 +1,7 @@
 // Package authtest starts the auth service for tests: a database of the test's own, the HTTP
-// API on a real listener, identity signers of its callers, a controllable clock and, on request, the
-// outbox relay publishing to an in-process Kafka-protocol broker.
+// API on a real listener, identity signers of its callers, a controllable clock, the console
+// with a double of the webhooks service it calls and, on request, the outbox relay publishing
+// to an in-process Kafka-protocol broker.
 package authtest
 
 import (
@@ -52,6 +53,8 @@ type Options struct {
 	SignInRequestsPerMinute int
 	// ConsoleConns is the size of the console's own pool; zero means 4, the service's default.
 	ConsoleConns int32
+	// WebhooksTimeout bounds the console's calls to the webhooks double; zero means 5s.
+	WebhooksTimeout time.Duration
 	// PoolTracer, when set, sees every query of the service's pools.
 	PoolTracer pgx.QueryTracer
 }
@@ -77,6 +80,8 @@ type Env struct {
 	Console *app.Console
 	// Mail catches what the console sends.
 	Mail *mailcatch.Catcher
+	// Webhooks is the double of the webhooks service the console calls.
+	Webhooks *Webhooks
 }
 
 // Console lifetimes of every test service.

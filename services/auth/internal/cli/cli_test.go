@@ -43,9 +43,9 @@ func TestOperatorCommands(t *testing.T) {
 	find(t, out, `Total: 1 \(showing 1-1\)`)
 
 	out = mustRun(t, env, "key", "create", "--organizer", org, "--type", "secret", "--name", "backend",
-		"--scopes", "events:read, registrations:write", "--expires", "2099-01-01T00:00:00Z")
+		"--scopes", "events:read, registrations:write,webhooks:write", "--expires", "2099-01-01T00:00:00Z")
 	secretID := find(t, out, `Created secret key (key_\w+) \(backend\) for organizer `+org)
-	find(t, out, `Scopes: events:read,registrations:write\n`)
+	find(t, out, `Scopes: events:read,registrations:write,webhooks:write\n`)
 	find(t, out, `Expires: 2099-01-01T00:00:00Z\n`)
 	secret := find(t, out, `\n    (pdm_sk_live_\w{38})\n`)
 	find(t, out, `This key will not be shown again`)
@@ -69,7 +69,7 @@ func TestOperatorCommands(t *testing.T) {
 	}
 	find(t, out, `(?m)^ID\s+TYPE\s+NAME\s+KEY\s+SCOPES / ORIGINS\s+CREATED\s+LAST USED\s+EXPIRES\s+STATUS$`)
 	find(t, out, `(?m)^`+created["id"].(string)+`\s+publishable\s+site\s+pdm_pk_live_\.\.\.\w{4}\s+https://shop.example,http://localhost:3000\s+\S+Z\s+never\s+never\s+active$`)
-	find(t, out, `(?m)^`+secretID+`\s+secret\s+backend\s+pdm_sk_live_\.\.\.\w{4}\s+events:read,registrations:write\s+\S+Z\s+never\s+2099-01-01T00:00:00Z\s+revoked$`)
+	find(t, out, `(?m)^`+secretID+`\s+secret\s+backend\s+pdm_sk_live_\.\.\.\w{4}\s+events:read,registrations:write,webhooks:write\s+\S+Z\s+never\s+2099-01-01T00:00:00Z\s+revoked$`)
 	find(t, out, `Total: 2 \(showing 1-2\)`)
 
 	out = mustRun(t, env, "key", "list", "--organizer", org, "--json", "--limit", "1")
@@ -89,7 +89,7 @@ func TestOperatorCommandErrors(t *testing.T) {
 	// What an operator reads: the request and the admin API's status and messages.
 	_, err := run(t, env, authtest.OperatorToken, "key", "create", "--organizer", org, "--type", "secret", "--name", "x", "--scopes", "events:read,events:write", "--expires", "2001-01-01T00:00:00Z")
 	if got := admin.Explain(err); got != "admin API POST /admin/organizers/"+org+"/keys answered 400: "+
-		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write; expiresAt must be in the future" {
+		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write; expiresAt must be in the future" {
 		t.Fatalf("invalid key: %s", got)
 	}
 	_, err = run(t, env, authtest.OperatorToken, "key", "revoke", "--key", "key_missing")

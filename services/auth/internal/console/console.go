@@ -1,6 +1,7 @@
 // Package console serves the organizers' console: a server-rendered web app, on auth's second
 // listener, where members sign in with an e-mailed link and see, and by their role manage, their
-// organization's API keys, members and audit log.
+// organization's API keys, webhook endpoints (kept by the webhooks service, which it calls),
+// members and audit log.
 //
 // Every form carries a CSRF token derived from the browser's cookie (the session's once signed
 // in, the browser binding's before), and every POST must come from the console's own origin.
@@ -61,6 +62,19 @@ func Register(router fiber.Router, d Deps) {
 	org.Post("/api/keys", h.createKey)
 	org.Get("/api/keys/:keyId/revoke", h.confirmRevokePage)
 	org.Post("/api/keys/:keyId/revoke", h.revokeKey)
+	hooks := org.Group("/webhooks", releasePlace)
+	hooks.Get("", h.webhooksTab)
+	hooks.Post("", h.createWebhookEndpoint)
+	hooks.Get("/:endpointId", h.webhookEndpoint)
+	hooks.Post("/:endpointId/enable", h.setWebhookEnabled(true))
+	hooks.Post("/:endpointId/disable", h.setWebhookEnabled(false))
+	hooks.Get("/:endpointId/delete", h.confirmDeleteWebhookPage)
+	hooks.Post("/:endpointId/delete", h.deleteWebhookEndpoint)
+	hooks.Post("/:endpointId/rotate-secret", h.rotateWebhookSecret)
+	hooks.Post("/:endpointId/test", h.sendWebhookTest)
+	hooks.Post("/:endpointId/recover", h.recoverWebhookDeliveries)
+	hooks.Get("/:endpointId/deliveries/:deliveryId", h.webhookDelivery)
+	hooks.Post("/:endpointId/deliveries/:deliveryId/retry", h.retryWebhookDelivery)
 	org.Get("/members", h.members)
 	org.Post("/members", h.inviteMember)
 	org.Post("/members/:memberId/role", h.changeRole)

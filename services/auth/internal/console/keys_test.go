@@ -169,3 +169,21 @@ func TestAMemberSeesTheKeysAndCanNeitherCreateNorRevoke(t *testing.T) {
 		t.Fatal("a member created a key")
 	}
 }
+
+func TestTheSecretKeyFormOffersWebhooksWrite(t *testing.T) {
+	env := authtest.Start(t, authtest.Options{})
+	acme := newOrg(t, env, "Acme Races", "acme.test")
+	b := newBrowser(t, env)
+	b.signIn(acme.owner)
+	tab := b.get("/orgs/" + acme.id + "/api")
+	if !strings.Contains(tab.body, `name="scopes" value="webhooks:write"`) {
+		t.Fatalf("no webhooks:write checkbox: %s", tab.body)
+	}
+	created := b.post("/orgs/"+acme.id+"/api/keys", url.Values{"type": {"secret"}, "name": {"hooks"}, "scopes": {"webhooks:write"}})
+	if created.status != http.StatusCreated {
+		t.Fatalf("create: %d %s", created.status, created.body)
+	}
+	if v := verify(t, env, regexp1(t, created.body, newKeyField)); len(v["scopes"].([]any)) != 1 || v["scopes"].([]any)[0] != "webhooks:write" {
+		t.Fatalf("verified key: %v", v)
+	}
+}

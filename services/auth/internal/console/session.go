@@ -26,6 +26,7 @@ const (
 	localSession    = "console.session"
 	localCSRF       = "console.csrf"
 	localMembership = "console.membership"
+	localRelease    = "console.release"
 )
 
 // browserCookieMaxAge is how long a browser keeps its binding, in seconds: it ties sign-in
@@ -93,6 +94,7 @@ func (h *handlers) requireSession(c *fiber.Ctx) error {
 			return held
 		}
 		defer release()
+		c.Locals(localRelease, release)
 		browser := browserBinding(c)
 		var renewBinding bool
 		s, renewBinding, err = h.Console.Session(c.UserContext(), token, browser, h.clientAddress(c))
@@ -135,6 +137,16 @@ func (h *handlers) requireMembership(c *fiber.Ctx) error {
 		return err
 	}
 	c.Locals(localMembership, m)
+	return c.Next()
+}
+
+// releasePlace gives back the console's place the session's lookup took, for pages whose
+// remaining work waits on another service rather than the database: each of their database
+// checks then takes a place of its own (app.Console's webhooks use cases).
+func releasePlace(c *fiber.Ctx) error {
+	if release, ok := c.Locals(localRelease).(func()); ok {
+		release()
+	}
 	return c.Next()
 }
 

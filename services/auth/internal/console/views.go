@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v2"
+
+	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
 //go:embed templates/*.html
@@ -42,7 +44,28 @@ var funcs = template.FuncMap{
 		return t.UTC().Format("2006-01-02")
 	},
 	"localOrigin": func(origin string) bool { return strings.HasPrefix(origin, "http://") },
+	"disabledWhy": disabledWhy,
 	"has":         slices.Contains[[]string, string],
+}
+
+// disabledWhy says why a disabled endpoint gets no deliveries.
+func disabledWhy(e domain.WebhookEndpoint) string {
+	at := ""
+	if e.DisabledAt != nil {
+		at = e.DisabledAt.UTC().Format("2006-01-02 15:04 UTC")
+	}
+	switch e.DisabledReason {
+	case domain.WebhookGone:
+		return "answered 410 Gone (" + at + ")"
+	case domain.WebhookFailing:
+		if e.FailingSince != nil {
+			return fmt.Sprintf("failing for %d days since %s", domain.WebhookFailingDays, e.FailingSince.UTC().Format("2006-01-02 15:04 UTC"))
+		}
+		return fmt.Sprintf("failing for %d days (disabled %s)", domain.WebhookFailingDays, at)
+	case domain.WebhookDisabledByOrganizer:
+		return "disabled by your organization (" + at + ")"
+	}
+	return "disabled (" + at + ")"
 }
 
 func parsePages() map[string]*template.Template {
@@ -77,7 +100,7 @@ type view struct {
 type orgView struct {
 	ID, Name, Role string
 	CanManage      bool
-	// Tab is the page's tab: api, members or audit.
+	// Tab is the page's tab: api, webhooks, members or audit.
 	Tab string
 }
 

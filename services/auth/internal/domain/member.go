@@ -23,7 +23,8 @@ const (
 // MaxEmailLen is the longest e-mail address accepted, in characters.
 const MaxEmailLen = 254
 
-// CanManage reports whether a member with role may manage the organization's keys and members.
+// CanManage reports whether a member with role may manage the organization's keys, members and
+// webhook endpoints.
 func CanManage(role Role) bool { return role == RoleOwner || role == RoleAdmin }
 
 // Member is a person of an organization, identified by e-mail.
@@ -34,6 +35,13 @@ type Member struct {
 	Role        Role
 	CreatedAt   time.Time
 	UpdatedAt   time.Time
+}
+
+// Contact is a member who manages the organization, as the services that mail its
+// organization about an integration see it.
+type Contact struct {
+	Email string
+	Role  Role
 }
 
 // NewMember validates email and role and returns a new member of the organizer created at now.

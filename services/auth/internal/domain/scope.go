@@ -13,10 +13,12 @@ const (
 	ScopePricingRead        = "pricing:read"
 	ScopeRegistrationsRead  = "registrations:read"
 	ScopeRegistrationsWrite = "registrations:write"
+	// ScopeWebhooksWrite manages the organizer's webhook endpoints and their deliveries.
+	ScopeWebhooksWrite = "webhooks:write"
 )
 
 // AllScopes lists every scope in the order they are documented.
-var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite}
+var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite, ScopeWebhooksWrite}
 
 // ValidScope reports whether s is a known scope.
 func ValidScope(s string) bool { return slices.Contains(AllScopes, s) }

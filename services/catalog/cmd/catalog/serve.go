@@ -20,7 +20,8 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// serve runs catalog: its pool, topics and relay, its consumers and the HTTP APIs.
+// serve runs catalog: its pool, topics and relay, its consumers, the worker announcing
+// date-based tier switches and the HTTP APIs.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	if cfg.InstanceID == "" {
 		cfg.InstanceID = instanceID()
@@ -39,6 +40,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			svc := app.New(store.New(r.Pool), time.Now, views)
 			invalidation, places := consumers(cfg, r.Cluster, log, views, svc, r.EnsureTopics)
 			return service.Parts{
+				Workers: []service.Worker{
+					{Name: "tier switches", Run: func(ctx context.Context) error { return svc.RunTierSwitches(ctx, app.TierSwitchInterval, log) }},
+				},
 				Consumers: []service.Consumer{
 					{Name: "cache invalidation consumer", Consumer: invalidation},
 					{Name: "places consumer", Consumer: places},

@@ -3,6 +3,8 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"reflect"
 	"testing"
 	"time"
 
@@ -13,9 +15,9 @@ import (
 )
 
 // TestImportsPublishEventChanged reads catalog.events.v1 as another service would: one
-// message per import that changed the event, keyed by event id, with the new version. The
-// messages of one event arrive in commit order, so a message of the unchanged import would
-// come second, with version 1.
+// message per import that changed the event, keyed by event id, with the new version and the
+// event as the organizer API shows it. The messages of one event arrive in commit order, so a
+// message of the unchanged import would come second, with version 1.
 func TestImportsPublishEventChanged(t *testing.T) {
 	env := catalogtest.Start(t, catalogtest.Options{Kafka: true})
 	file := catalogtest.Event("e", "E", "DRAFT", false)
@@ -30,6 +32,7 @@ func TestImportsPublishEventChanged(t *testing.T) {
 		}, func(_ context.Context, m broker.Message) error { got <- m; return nil })
 	})
 	var versions []float64
+	var object any
 	deadline := time.After(30 * time.Second)
 	for len(versions) < 2 {
 		select {
@@ -39,15 +42,21 @@ func TestImportsPublishEventChanged(t *testing.T) {
 				t.Fatalf("message key %q headers %v", m.Key, m.Headers)
 			}
 			var data map[string]any
-			if err := json.Unmarshal(m.Value, &data); err != nil || len(data) != 3 || data["eventId"] != id || data["organizerId"] != orgA {
+			if err := json.Unmarshal(m.Value, &data); err != nil || len(data) != 6 || data["eventId"] != id || data["organizerId"] != orgA ||
+				data["livemode"] != true || data["occurredAt"] == nil {
 				t.Fatalf("data %s", m.Value)
 			}
-			versions = append(versions, data["version"].(float64))
+			versions, object = append(versions, data["version"].(float64)), data["object"]
 		case <-deadline:
 			t.Fatalf("received %d messages within 30s, want 2", len(versions))
 		}
 	}
 	if versions[0] != 1 || versions[1] != 2 {
 		t.Fatalf("versions %v, want [1 2]", versions)
+	}
+	detail := env.Do(t, http.MethodGet, "/external/v1/organizer/events/"+id, nil, allScopes(t, env, orgA))
+	var want any
+	if err := json.Unmarshal(detail.Raw, &want); err != nil || !reflect.DeepEqual(object, want) {
+		t.Fatalf("object %v\nwant the organizer detail %s", object, detail.Raw)
 	}
 }

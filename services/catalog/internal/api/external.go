@@ -10,6 +10,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
+	"github.com/podiumhq/podium/services/catalog/internal/views"
 )
 
 // searchRequest is the body of both event searches (status on the organizer surface only).
@@ -43,11 +44,11 @@ func (h *handlers) search(c *fiber.Ctx, public bool) error {
 		if err != nil {
 			return cache.Fill{}, err
 		}
-		a := organizer
+		a := views.Organizer
 		if public {
-			a = browser
+			a = views.Browser
 		}
-		return render(newEventList(page, a), h.svc.Now().Add(h.ttl))
+		return render(views.NewEventList(page, a), h.svc.Now().Add(h.ttl))
 	})
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func (h *handlers) organizerEvent(c *fiber.Ctx) error {
 		if err != nil {
 			return cache.Fill{}, err
 		}
-		return render(newOrganizerDetail(ev), h.svc.Now().Add(h.ttl))
+		return render(views.NewOrganizerDetail(ev), h.svc.Now().Add(h.ttl))
 	})
 	if err != nil {
 		return err
@@ -83,7 +84,7 @@ func (h *handlers) browserEvent(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		f, err := render(newPublicDetail(ev), time.Time{})
+		f, err := render(views.NewPublicDetail(ev), time.Time{})
 		if err != nil {
 			return err
 		}
@@ -95,7 +96,7 @@ func (h *handlers) browserEvent(c *fiber.Ctx) error {
 		if err != nil {
 			return cache.Fill{}, err
 		}
-		return render(newPublicDetail(ev), h.svc.Now().Add(h.ttl))
+		return render(views.NewPublicDetail(ev), h.svc.Now().Add(h.ttl))
 	})
 	if err != nil {
 		return err
@@ -127,7 +128,7 @@ func (h *handlers) browserPricing(c *fiber.Ctx) error {
 		if err != nil {
 			return err
 		}
-		f, err := render(newPricing(p, false), time.Time{})
+		f, err := render(views.NewPricing(p, false), time.Time{})
 		if err != nil {
 			return err
 		}
@@ -156,7 +157,7 @@ func pricingTags(org, eventID string) []string {
 // instances) or at the next date boundary of a tier, whichever comes first, and untrue from
 // that boundary on.
 func (h *handlers) renderPricing(p domain.Pricing, organizer bool) (cache.Fill, error) {
-	f, err := render(newPricing(p, organizer), h.svc.Now().Add(h.pricingTTL))
+	f, err := render(views.NewPricing(p, organizer), h.svc.Now().Add(h.pricingTTL))
 	if p.NextChange != nil {
 		f.Until = *p.NextChange
 		f.Expires = minTime(f.Expires, f.Until)
@@ -194,7 +195,7 @@ func (h *handlers) internalEventOfCategory(c *fiber.Ctx) error {
 }
 
 func sendInternalEvent(c *fiber.Ctx, e domain.Event, pricing domain.Pricing) error {
-	f, err := render(newInternalEvent(e, pricing), time.Time{})
+	f, err := render(views.NewInternalEvent(e, pricing), time.Time{})
 	if err != nil {
 		return err
 	}

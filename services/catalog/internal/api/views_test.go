@@ -11,6 +11,7 @@ import (
 
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
+	"github.com/podiumhq/podium/services/catalog/internal/views"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/views")
@@ -32,13 +33,13 @@ func TestViewsGolden(t *testing.T) {
 		for view, v := range map[string]any{
 			"admin":            importfile.FileOf(e),
 			"admin-list":       newAdminList(page),
-			"organizer-detail": newOrganizerDetail(e),
-			"organizer-list":   newEventList(page, organizer),
-			"public-detail":    newPublicDetail(e.PublicView()),
-			"public-list":      newEventList(page, browser),
-			"internal":         newInternalEvent(e, pricing),
-			"organizer-cards":  newPricing(pricing, true),
-			"public-cards":     newPricing(publicPricing, false),
+			"organizer-detail": views.NewOrganizerDetail(e),
+			"organizer-list":   views.NewEventList(page, views.Organizer),
+			"public-detail":    views.NewPublicDetail(e.PublicView()),
+			"public-list":      views.NewEventList(page, views.Browser),
+			"internal":         views.NewInternalEvent(e, pricing),
+			"organizer-cards":  views.NewPricing(pricing, true),
+			"public-cards":     views.NewPricing(publicPricing, false),
 		} {
 			// The views are served as json.Marshal writes them; the golden files hold them
 			// indented, which changes only whitespace between tokens.
@@ -160,3 +161,5 @@ func bareEvent() domain.Event {
 		CreatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), UpdatedAt: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
 	}
 }
+
+func ptr[T any](v T) *T { return &v }

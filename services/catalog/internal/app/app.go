@@ -18,10 +18,10 @@ import (
 // message is written in the transaction that stores it.
 type Repository interface {
 	// Import serialises the imports of (organizerID, externalID), calls merge with the stored
-	// event (nil when there is none, places included) and, when merge reports a change, stores
-	// its result and a podium.catalog.event.changed.v1 message in one transaction. It returns
-	// the event as stored.
-	Import(ctx context.Context, organizerID, externalID string, merge func(current *domain.Event) (domain.Event, bool, error)) (domain.Event, error)
+	// event (nil when there is none, places included) and, when merge returns messages (it
+	// does for every change), stores its result and the messages in one transaction. No places
+	// of the event are applied meanwhile. It returns the event as stored.
+	Import(ctx context.Context, organizerID, externalID string, merge func(current *domain.Event) (domain.Event, []domain.Message, error)) (domain.Event, error)
 	// EventByExternalID returns an organizer's event by its external id, or
 	// domain.EventNotFound.
 	EventByExternalID(ctx context.Context, organizerID, externalID string) (domain.Event, error)
@@ -34,8 +34,16 @@ type Repository interface {
 	// Search returns a page of events (without children) and how many match.
 	Search(ctx context.Context, s domain.Search) (domain.Page, error)
 	// ApplyPlaces stores the counts of each category of m unless a message of the same or a
-	// higher version for the category was applied; it reports whether it stored any.
-	ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time) (bool, error)
+	// higher version for the category was applied; it reports whether it stored any. When it
+	// did and the event exists, it stores the messages announce makes of the event (its
+	// categories with their places) before and after, in the same transaction, with no other
+	// change of the event's pricing in between.
+	ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time, announce func(before, after domain.Event) ([]domain.Message, error)) (bool, error)
+	// SwitchTiers, unless another instance is at it, calls announce for every event whose
+	// tiers may have switched by date since the mark (each with its categories and places),
+	// stores the messages it returns and moves the mark to now, in one transaction; the first
+	// run only sets the mark. It returns how many messages it stored.
+	SwitchTiers(ctx context.Context, now time.Time, announce func(e domain.Event, mark time.Time) ([]domain.Message, error)) (int, error)
 }
 
 // Invalidator drops views derived from events when they change; the HTTP layer's cache
@@ -73,7 +81,9 @@ type ImportResult struct {
 	Changed bool
 }
 
-// Import creates or updates the organizer's event externalID from an import file.
+// Import creates or updates the organizer's event externalID from an import file. A change is
+// announced by podium.catalog.event.changed.v1 and, for each category whose active tier or
+// sold-out state it switched, podium.catalog.pricing.changed.v1.
 func (s *Service) Import(ctx context.Context, organizerID, externalID string, f importfile.Format, body []byte) (ImportResult, error) {
 	if err := checkRefs(organizerID, externalID); err != nil {
 		return ImportResult{}, err
@@ -86,10 +96,26 @@ func (s *Service) Import(ctx context.Context, organizerID, externalID string, f 
 		return ImportResult{}, fault.NewInvalid(fmt.Sprintf("externalId %q in the file does not match %q in the path", draft.ExternalID, externalID))
 	}
 	var res ImportResult
-	e, err := s.repo.Import(ctx, organizerID, externalID, func(current *domain.Event) (domain.Event, bool, error) {
-		merged, changed, err := domain.Merge(current, draft, organizerID, s.Now())
+	e, err := s.repo.Import(ctx, organizerID, externalID, func(current *domain.Event) (domain.Event, []domain.Message, error) {
+		now := s.Now()
+		merged, changed, err := domain.Merge(current, draft, organizerID, now)
 		res.Created, res.Changed = current == nil && changed, changed
-		return merged, changed, err
+		if err != nil || !changed {
+			return merged, nil, err
+		}
+		changedMsg, err := EventChangedMessage(merged, now)
+		if err != nil {
+			return merged, nil, err
+		}
+		msgs := []domain.Message{changedMsg}
+		if current != nil {
+			switched, err := pricingSwitches(*current, now, merged, now)
+			if err != nil {
+				return merged, nil, err
+			}
+			msgs = append(msgs, switched...)
+		}
+		return merged, msgs, nil
 	})
 	if err != nil {
 		return ImportResult{}, fmt.Errorf("import: %w", err)

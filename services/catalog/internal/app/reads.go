@@ -92,13 +92,17 @@ func (s *Service) internal(e domain.Event) (domain.Event, domain.Pricing, error)
 var ErrInvalidPlaces = errors.New("invalid places message")
 
 // ApplyPlaces applies a places message to the projection and, when it was newer than what the
-// projection holds for one of its categories, drops this process's pricing views of the
-// event. Older and repeated versions change nothing.
+// projection holds for one of its categories, announces each category whose active tier or
+// sold-out state switched (podium.catalog.pricing.changed.v1) and drops this process's pricing
+// views of the event. Older and repeated versions change nothing.
 func (s *Service) ApplyPlaces(ctx context.Context, m domain.PlacesChanged) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidPlaces, err)
 	}
-	applied, err := s.repo.ApplyPlaces(ctx, m, s.Now())
+	now := s.Now()
+	applied, err := s.repo.ApplyPlaces(ctx, m, now, func(before, after domain.Event) ([]domain.Message, error) {
+		return pricingSwitches(before, now, after, now)
+	})
 	if err != nil {
 		return fmt.Errorf("apply places: %w", err)
 	}

@@ -112,3 +112,38 @@ func AllCategories(Category) bool { return true }
 
 // PublicCategories includes the published, non-private categories (browser surface).
 func PublicCategories(c Category) bool { return c.Public() }
+
+// ActiveTierID is the id of the tier that sets the card's active price, or "" when the base
+// price does.
+func (c Card) ActiveTierID() string {
+	for _, t := range c.Tiers {
+		if t.Active {
+			return t.ID
+		}
+	}
+	return ""
+}
+
+// SoldOut reports whether the category has a quota and every place under it is taken.
+func (c Card) SoldOut() bool {
+	available := c.Category.Places.Available(c.Category.Quota)
+	return available != nil && *available == 0
+}
+
+// PricingChanges returns the cards of after whose category is in before with another active
+// tier, or sold out where it was not or the other way round: what buyers see switch. A
+// category only in after (new) is no switch.
+func PricingChanges(before, after Pricing) []Card {
+	was := make(map[string]Card, len(before.Cards))
+	for _, c := range before.Cards {
+		was[c.Category.ID] = c
+	}
+	var out []Card
+	for _, c := range after.Cards {
+		b, ok := was[c.Category.ID]
+		if ok && (b.ActiveTierID() != c.ActiveTierID() || b.SoldOut() != c.SoldOut()) {
+			out = append(out, c)
+		}
+	}
+	return out
+}

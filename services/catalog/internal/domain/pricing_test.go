@@ -1,6 +1,7 @@
 package domain_test
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -169,5 +170,53 @@ func TestPlaces(t *testing.T) {
 	}
 	if v1 := (domain.PlacesChangedV1{EventID: "evt_1", CategoryID: "cat_1", Confirmed: 1, Version: 1}).Current(); v1.Validate() != nil || len(v1.Categories) != 1 {
 		t.Fatalf("v1 as current: %+v", v1)
+	}
+}
+
+// TestPricingChangesAreTierSwitchesAndSoldOuts: a card switches when another tier (or the base
+// price) becomes active or when it sells out or stops being sold out; other counts, and a
+// category new in after, are no switch.
+func TestPricingChangesAreTierSwitchesAndSoldOuts(t *testing.T) {
+	now := time.Date(2027, 3, 1, 10, 0, 0, 0, time.UTC)
+	three, two := 3, 2
+	event := func(taken int) domain.Event {
+		return domain.Event{ID: "evt_1", Timezone: "UTC", Categories: []domain.Category{
+			{ID: "cat_a", Quota: &three, BasePrice: 100, Tiers: []domain.Tier{{ID: "tir_1", Price: 50, UpToPlaces: &two}}, Places: domain.Places{Confirmed: taken}},
+			{ID: "cat_b", BasePrice: 100, Places: domain.Places{Confirmed: taken}},
+		}}
+	}
+	pricing := func(e domain.Event) domain.Pricing {
+		p, err := e.PricingAt(now, domain.AllCategories)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	switched := func(before, after domain.Event) []string {
+		var ids []string
+		for _, c := range domain.PricingChanges(pricing(before), pricing(after)) {
+			ids = append(ids, c.Category.ID)
+		}
+		return ids
+	}
+	for _, c := range []struct {
+		from, to int
+		want     []string
+	}{
+		{0, 1, nil},               // still the first tier
+		{1, 2, []string{"cat_a"}}, // the tier's bound reached: the base price
+		{2, 3, []string{"cat_a"}}, // sold out
+		{3, 4, nil},               // still sold out
+		{3, 2, []string{"cat_a"}}, // no longer sold out
+		{2, 1, []string{"cat_a"}}, // the tier again
+	} {
+		if got := switched(event(c.from), event(c.to)); !slices.Equal(got, c.want) {
+			t.Errorf("%d to %d taken: switched %v, want %v", c.from, c.to, got, c.want)
+		}
+	}
+	grown := event(0)
+	grown.Categories = append(grown.Categories, domain.Category{ID: "cat_new", Quota: &two, Places: domain.Places{Confirmed: 2}})
+	if got := switched(event(0), grown); got != nil {
+		t.Errorf("a new category: switched %v", got)
 	}
 }

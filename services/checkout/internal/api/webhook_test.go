@@ -117,6 +117,7 @@ func TestWebhooksInAnyOrder(t *testing.T) {
 	if m.Headers[broker.HeaderType] != domain.EventPaymentFailed || !strings.Contains(string(m.Value), `"reason":"EXPIRED"`) {
 		t.Fatalf("expiry message %v %s", m.Headers, m.Value)
 	}
+	wantExpiredSession(t, env, m.Value, late)
 	wantWebhook(t, env.SignedWebhook(t, stripeEvent(t, "checkout.session.completed", late, true), time.Now()), "applied")
 	if st, p := state(t, env, late.CheckoutID); st != "PAID" || p != "RESERVED" || uses(t, env, "ONCE") != 1 {
 		t.Fatalf("late payment: %s %s", st, p)
@@ -223,4 +224,30 @@ func TestWebhookThatOvertakesTheSessionAnswer(t *testing.T) {
 		t.Fatalf("message %v", m.Headers)
 	}
 	quiet(t, env, events, r.Body["orderId"].(string))
+}
+
+// wantExpiredSession checks a payment.failed of an expiry names the organizer and carries the
+// checkout session as organizers see it: what the checkout stored, times in UTC.
+func wantExpiredSession(t *testing.T, env *checkouttest.Env, value []byte, s checkouttest.StripeSession) {
+	t.Helper()
+	var total int64
+	if err := env.Pool.QueryRow(t.Context(), `SELECT total FROM checkouts WHERE id = $1`, s.CheckoutID).Scan(&total); err != nil {
+		t.Fatal(err)
+	}
+	var data struct {
+		OrganizerID string         `json:"organizerId"`
+		Livemode    bool           `json:"livemode"`
+		OccurredAt  string         `json:"occurredAt"`
+		Object      map[string]any `json:"object"`
+	}
+	if err := json.Unmarshal(value, &data); err != nil {
+		t.Fatal(err)
+	}
+	o := data.Object
+	utc := func(v any) bool { str, ok := v.(string); return ok && strings.HasSuffix(str, "Z") }
+	if data.OrganizerID != checkouttest.OrgID || !data.Livemode || !utc(data.OccurredAt) ||
+		o["sessionId"] != s.SessionID || o["orderId"] != s.OrderID || o["eventId"] != s.EventID || o["status"] != "EXPIRED" ||
+		o["amountTotal"] != float64(total) || o["currency"] != "EUR" || !utc(o["createdAt"]) || !utc(o["expiresAt"]) || len(o) != 8 {
+		t.Fatalf("expiry message %s", value)
+	}
 }

@@ -86,8 +86,8 @@ func TestPaymentEventsData(t *testing.T) {
 	}
 	c = checkout(domain.StateOpen)
 	msgs = c.ApplyPayment(pay(domain.PaymentExpired, false), now)
-	if msgs[0].Data != (domain.PaymentFailed{OrderID: "ord_1", SessionID: "cs_1", Reason: domain.FailureExpired}) {
-		t.Fatalf("failed %+v", msgs[0].Data)
+	if got := msgs[0].Data.(domain.PaymentFailed); got.OrderID != "ord_1" || got.SessionID != "cs_1" || got.Reason != domain.FailureExpired {
+		t.Fatalf("failed %+v", got)
 	}
 	c = checkout(domain.StateOpen)
 	c.OrderID = ""

@@ -52,11 +52,16 @@ type PaymentSucceeded struct {
 	PaidAt     time.Time `json:"paidAt"`
 }
 
-// PaymentFailed is the data of podium.checkout.payment.failed.v1.
+// PaymentFailed is the data of podium.checkout.payment.failed.v1. Livemode is true until
+// test-mode keys exist.
 type PaymentFailed struct {
-	OrderID   string `json:"orderId"`
-	SessionID string `json:"sessionId"`
-	Reason    string `json:"reason"`
+	OrderID     string          `json:"orderId"`
+	SessionID   string          `json:"sessionId"`
+	Reason      string          `json:"reason"`
+	OrganizerID string          `json:"organizerId"`
+	Livemode    bool            `json:"livemode"`
+	OccurredAt  time.Time       `json:"occurredAt"`
+	Object      CheckoutSession `json:"object"`
 }
 
 // PaymentRefunded is the data of podium.checkout.payment.refunded.v1: the payment of an order
@@ -150,9 +155,9 @@ func (c *Checkout) ApplyPayment(e PaymentEvent, now time.Time) []Message {
 		}
 		return nil
 	case e.Kind == PaymentAsyncFailed:
-		return c.unpaid(e, StatePaymentFailed, FailureFailed, now)
+		return c.unpaid(e, StatePaymentFailed, FailureFailed, SessionStatusFailed, now)
 	case e.Kind == PaymentExpired:
-		return c.unpaid(e, StateExpired, FailureExpired, now)
+		return c.unpaid(e, StateExpired, FailureExpired, SessionStatusExpired, now)
 	}
 	return nil
 }
@@ -201,7 +206,7 @@ func (c *Checkout) paid(e PaymentEvent, now time.Time) Message {
 	}}
 }
 
-func (c *Checkout) unpaid(e PaymentEvent, to State, reason string, now time.Time) []Message {
+func (c *Checkout) unpaid(e PaymentEvent, to State, reason, status string, now time.Time) []Message {
 	if !c.awaitingPayment() {
 		return nil
 	}
@@ -209,6 +214,7 @@ func (c *Checkout) unpaid(e PaymentEvent, to State, reason string, now time.Time
 	c.releasePromo()
 	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentFailed, Data: PaymentFailed{
 		OrderID: c.OrderID, SessionID: c.sessionID(e), Reason: reason,
+		OrganizerID: c.OrganizerID, Livemode: true, OccurredAt: now.UTC(), Object: c.sessionView(e, status),
 	}}}
 }
 

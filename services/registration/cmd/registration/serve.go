@@ -34,7 +34,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	return service.Run(ctx, service.Service{
 		Name: "registration", Config: cfg, Base: cfg.Base, Log: log,
 		Postgres: &cfg.Postgres, DBMaxConns: 20,
-		Kafka: &cfg.Kafka, Topics: []string{domain.PlacesTopic, domain.OrdersTopic, domain.PaymentsTopic}, Relay: true,
+		Kafka: &cfg.Kafka, Topics: []string{domain.PlacesTopic, domain.OrdersTopic, domain.RegistrationsTopic, domain.PaymentsTopic}, Relay: true,
 		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {
 			key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)

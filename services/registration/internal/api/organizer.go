@@ -79,7 +79,7 @@ func (h handlers) create(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(newRegistrationView(r))
+	return c.Status(fiber.StatusCreated).JSON(domain.NewRegistrationView(r))
 }
 
 func (h handlers) update(c *fiber.Ctx) error {
@@ -103,7 +103,7 @@ func (h handlers) update(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return c.JSON(newRegistrationView(r))
+	return c.JSON(domain.NewRegistrationView(r))
 }
 
 func (h handlers) remove(c *fiber.Ctx) error {

@@ -4,9 +4,10 @@ import "time"
 
 // Topics registration produces and consumes.
 const (
-	PlacesTopic   = "registration.places.v1"
-	OrdersTopic   = "registration.orders.v1"
-	PaymentsTopic = "checkout.payments.v1"
+	PlacesTopic        = "registration.places.v1"
+	OrdersTopic        = "registration.orders.v1"
+	RegistrationsTopic = "registration.registrations.v1"
+	PaymentsTopic      = "checkout.payments.v1"
 )
 
 // EventSource is the CloudEvents source of every event registration publishes.
@@ -18,6 +19,10 @@ const (
 	EventOrderCompleted   = "podium.registration.order.completed.v1"
 	EventOrderReleased    = "podium.registration.order.released.v1"
 	EventOrderUnfulfilled = "podium.registration.order.unfulfillable.v1"
+	EventOrderRefunded    = "podium.registration.order.refunded.v1"
+	EventRegCreated       = "podium.registration.registration.created.v1"
+	EventRegUpdated       = "podium.registration.registration.updated.v1"
+	EventRegCancelled     = "podium.registration.registration.cancelled.v1"
 	EventPaymentSucceeded = "podium.checkout.payment.succeeded.v1"
 	EventPaymentFailed    = "podium.checkout.payment.failed.v1"
 	EventPaymentRefunded  = "podium.checkout.payment.refunded.v1"
@@ -42,19 +47,78 @@ type CategoryPlaces struct {
 	Version    int64  `json:"version"`
 }
 
+// Livemode is the mode of every event: data made with live keys (there is no test mode yet).
+const Livemode = true
+
+// RegistrationEvent is the data of the registration events (created when a registration is
+// confirmed, updated by the organizer, cancelled): the registration as the organizer API shows
+// it after the change.
+type RegistrationEvent struct {
+	OrganizerID string           `json:"organizerId"`
+	Livemode    bool             `json:"livemode"`
+	OccurredAt  time.Time        `json:"occurredAt"`
+	Object      RegistrationView `json:"object"`
+}
+
+// NewRegistrationEvent returns the data of an event about r (its Order loaded) at now.
+func NewRegistrationEvent(r Registration, now time.Time) RegistrationEvent {
+	return RegistrationEvent{OrganizerID: r.OrganizerID, Livemode: Livemode, OccurredAt: now.UTC(), Object: NewRegistrationView(r)}
+}
+
 // OrderCompletedEvent is the data of podium.registration.order.completed.v1.
 type OrderCompletedEvent struct {
-	OrderID     string    `json:"orderId"`
-	EventID     string    `json:"eventId"`
-	OrganizerID string    `json:"organizerId"`
-	CompletedAt time.Time `json:"completedAt"`
+	OrderID     string          `json:"orderId"`
+	EventID     string          `json:"eventId"`
+	OrganizerID string          `json:"organizerId"`
+	CompletedAt time.Time       `json:"completedAt"`
+	Livemode    bool            `json:"livemode"`
+	OccurredAt  time.Time       `json:"occurredAt"`
+	Object      OrderDetailView `json:"object"`
 }
 
 // OrderReleasedEvent is the data of podium.registration.order.released.v1.
 type OrderReleasedEvent struct {
-	OrderID    string    `json:"orderId"`
-	Reason     string    `json:"reason"`
-	ReleasedAt time.Time `json:"releasedAt"`
+	OrderID     string          `json:"orderId"`
+	Reason      string          `json:"reason"`
+	ReleasedAt  time.Time       `json:"releasedAt"`
+	OrganizerID string          `json:"organizerId"`
+	Livemode    bool            `json:"livemode"`
+	OccurredAt  time.Time       `json:"occurredAt"`
+	Object      OrderDetailView `json:"object"`
+}
+
+// OrderRefundedEvent is the data of podium.registration.order.refunded.v1.
+type OrderRefundedEvent struct {
+	OrderID     string          `json:"orderId"`
+	EventID     string          `json:"eventId"`
+	OrganizerID string          `json:"organizerId"`
+	Livemode    bool            `json:"livemode"`
+	OccurredAt  time.Time       `json:"occurredAt"`
+	Object      OrderDetailView `json:"object"`
+}
+
+// NewOrderCompletedEvent returns the data of o's completion at now; regs are its registrations.
+func NewOrderCompletedEvent(o Order, regs []Registration, now time.Time) OrderCompletedEvent {
+	return OrderCompletedEvent{
+		OrderID: o.ID, EventID: o.EventID, OrganizerID: o.OrganizerID, CompletedAt: now.UTC(),
+		Livemode: Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
+	}
+}
+
+// NewOrderReleasedEvent returns the data of o's release for reason at now.
+func NewOrderReleasedEvent(o Order, regs []Registration, reason string, now time.Time) OrderReleasedEvent {
+	return OrderReleasedEvent{
+		OrderID: o.ID, Reason: reason, ReleasedAt: now.UTC(), OrganizerID: o.OrganizerID,
+		Livemode: Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
+	}
+}
+
+// NewOrderRefundedEvent returns the data of o's refund at now.
+func NewOrderRefundedEvent(o Order, regs []Registration, now time.Time) OrderRefundedEvent {
+	return OrderRefundedEvent{
+		OrderID: o.ID, EventID: o.EventID, OrganizerID: o.OrganizerID,
+		Livemode: Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
+	}
 }
 
 // OrderUnfulfillableEvent is the data of podium.registration.order.unfulfillable.v1.

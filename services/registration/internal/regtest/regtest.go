@@ -109,7 +109,7 @@ func Start(t testing.TB, o Options) *Env {
 	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
 	if o.Kafka {
 		env.Brokers = testkit.Kafka(t)
-		if err := broker.EnsureTopics(t.Context(), broker.Cluster{Brokers: env.Brokers}, 3, 1, domain.PlacesTopic, domain.OrdersTopic, domain.PaymentsTopic); err != nil {
+		if err := broker.EnsureTopics(t.Context(), broker.Cluster{Brokers: env.Brokers}, 3, 1, domain.PlacesTopic, domain.OrdersTopic, domain.RegistrationsTopic, domain.PaymentsTopic); err != nil {
 			t.Fatal(err)
 		}
 		w := broker.NewWriter(broker.Cluster{Brokers: env.Brokers})

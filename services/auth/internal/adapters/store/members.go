@@ -144,3 +144,16 @@ func toMember(row db.Member) domain.Member {
 		CreatedAt: row.CreatedAt.UTC(), UpdatedAt: row.UpdatedAt.UTC(),
 	}
 }
+
+// Contacts returns the organization's owners and admins, owners first.
+func (r *Repository) Contacts(ctx context.Context, organizerID string) ([]domain.Contact, error) {
+	rows, err := r.q.ListContacts(ctx, organizerID)
+	if err != nil {
+		return nil, fmt.Errorf("list contacts: %w", err)
+	}
+	out := make([]domain.Contact, len(rows))
+	for i, row := range rows {
+		out[i] = domain.Contact{Email: row.Email, Role: domain.Role(row.Role)}
+	}
+	return out, nil
+}

@@ -44,7 +44,7 @@ func TestRegistrationsPublishedPlacesAreApplied(t *testing.T) {
 
 // TestTheCatalogsPublishedChangeInvalidatesItsViews: the catalog reads its own published
 // example like any consumer: the organizer's and event's views are dropped; its next version
-// is poison.
+// is poison; a pricing switch is skipped.
 func TestTheCatalogsPublishedChangeInvalidatesItsViews(t *testing.T) {
 	inv := &invalidator{}
 	h := events.ChangesHandler(inv)
@@ -57,5 +57,10 @@ func TestTheCatalogsPublishedChangeInvalidatesItsViews(t *testing.T) {
 	}
 	if err := h(t.Context(), brokertest.NextVersion(t, changed)); !broker.IsPoison(err) {
 		t.Fatalf("the next version: %v, want poison", err)
+	}
+	// A pricing switch on the same topic is not an event change: skipped.
+	pricing := brokertest.LoadContracts(t, catalogevents.Files).Example(t, domain.PricingChangedType)
+	if err := h(t.Context(), pricing); err != nil || len(inv.events) != 1 {
+		t.Fatalf("pricing.changed: %v, invalidated %v", err, inv.events)
 	}
 }

@@ -77,7 +77,10 @@ func ChangesHandler(inval Invalidator) broker.Handler {
 		if ok, err := broker.Accepts(m, domain.EventsTopic, domain.EventChangedType); !ok {
 			return err
 		}
-		var c domain.EventChanged
+		var c struct { // the object it carries is not read here
+			EventID     string `json:"eventId"`
+			OrganizerID string `json:"organizerId"`
+		}
 		if err := broker.Decode(m, &c); err != nil {
 			return err
 		}

@@ -22,7 +22,7 @@ type repo struct {
 	last    map[string]int64
 }
 
-func (r *repo) ApplyPlaces(_ context.Context, m domain.PlacesChanged, _ time.Time) (bool, error) {
+func (r *repo) ApplyPlaces(_ context.Context, m domain.PlacesChanged, _ time.Time, _ func(before, after domain.Event) ([]domain.Message, error)) (bool, error) {
 	if r.last == nil {
 		r.last = map[string]int64{}
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
@@ -30,10 +29,11 @@ func New(pool *pgxpool.Pool) *Repository {
 	return &Repository{pool: pool, q: db.New(pool)}
 }
 
-// Import locks the (organizer, external id) pair for the transaction, loads the stored event,
-// merges and, when something changed, replaces the event and its children and enqueues the
-// event-changed message, all in one transaction.
-func (r *Repository) Import(ctx context.Context, organizerID, externalID string, merge func(*domain.Event) (domain.Event, bool, error)) (domain.Event, error) {
+// Import locks the (organizer, external id) pair for the transaction, loads the stored event
+// (locking its pricing, so no places apply meanwhile), merges and, when merge returns messages
+// (it does whenever something changed), replaces the event and its children and enqueues the
+// messages, all in one transaction.
+func (r *Repository) Import(ctx context.Context, organizerID, externalID string, merge func(*domain.Event) (domain.Event, []domain.Message, error)) (domain.Event, error) {
 	var out domain.Event
 	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
@@ -47,25 +47,24 @@ func (r *Repository) Import(ctx context.Context, organizerID, externalID string,
 		case err != nil:
 			return fmt.Errorf("get event: %w", err)
 		default:
+			if err := lockPricing(ctx, q, row.ID); err != nil {
+				return err
+			}
 			e, err := loadChildren(ctx, q, toEvent(db.GetEventRow(row)))
 			if err != nil {
 				return err
 			}
 			current = &e
 		}
-		merged, changed, err := merge(current)
-		if err != nil || !changed {
-			out = merged
+		merged, msgs, err := merge(current)
+		out = merged
+		if err != nil || len(msgs) == 0 {
 			return err
 		}
 		if err := store(ctx, q, merged, current == nil); err != nil {
 			return err
 		}
-		_, err = outbox.Enqueue(ctx, tx, outbox.Event{
-			Topic: domain.EventsTopic, Key: merged.ID, Type: domain.EventChangedType, Source: domain.EventSource, Data: merged.ChangedEvent(),
-		})
-		out = merged
-		return err
+		return enqueue(ctx, tx, msgs)
 	})
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("import event: %w", err)
@@ -179,8 +178,10 @@ func (r *Repository) Search(ctx context.Context, s domain.Search) (domain.Page, 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // ApplyPlaces upserts the counts of each category of m whose version is higher than the
-// stored one, in one statement.
-func (r *Repository) ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time) (bool, error) {
+// stored one, in one statement, and, when it stored any and m's event exists, enqueues what
+// announce makes of the event (with its categories and their places) before and after, in the
+// same transaction. The event's pricing stays locked meanwhile.
+func (r *Repository) ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time, announce func(before, after domain.Event) ([]domain.Message, error)) (bool, error) {
 	type category struct {
 		ID        string `json:"category_id"`
 		Confirmed int32  `json:"confirmed"`
@@ -195,9 +196,36 @@ func (r *Repository) ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at
 	if err != nil {
 		return false, err
 	}
-	n, err := r.q.ApplyPlaces(ctx, db.ApplyPlacesParams{EventID: m.EventID, UpdatedAt: at, Categories: b})
+	var applied bool
+	err = postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
+		q := r.q.WithTx(tx)
+		if err := lockPricing(ctx, q, m.EventID); err != nil {
+			return err
+		}
+		before, found, err := pricedEvent(ctx, q, m.EventID)
+		if err != nil {
+			return err
+		}
+		n, err := q.ApplyPlaces(ctx, db.ApplyPlacesParams{EventID: m.EventID, UpdatedAt: at, Categories: b})
+		if err != nil {
+			return fmt.Errorf("apply places: %w", err)
+		}
+		applied = n > 0
+		if !applied || !found {
+			return nil
+		}
+		after := before
+		if err := loadCategories(ctx, q, &after); err != nil {
+			return err
+		}
+		msgs, err := announce(before, after)
+		if err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, msgs)
+	})
 	if err != nil {
 		return false, fmt.Errorf("apply places: %w", err)
 	}
-	return n > 0, nil
+	return applied, nil
 }

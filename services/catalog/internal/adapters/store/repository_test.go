@@ -13,6 +13,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/catalog/internal/adapters/store"
+	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/catalogtest"
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 	"github.com/podiumhq/podium/services/catalog/internal/importfile"
@@ -34,13 +35,19 @@ func importAt(t *testing.T, repo *store.Repository, org, yaml string, at time.Ti
 	t.Helper()
 	draft := parse(t, yaml)
 	var changed bool
-	e, err := repo.Import(t.Context(), org, draft.ExternalID, func(cur *domain.Event) (domain.Event, bool, error) {
+	e, err := repo.Import(t.Context(), org, draft.ExternalID, func(cur *domain.Event) (domain.Event, []domain.Message, error) {
 		merged, c, err := domain.Merge(cur, draft, org, at)
 		changed = c
-		return merged, c, err
+		if err != nil || !c {
+			return merged, nil, err
+		}
+		m, err := app.EventChangedMessage(merged, at)
+		return merged, []domain.Message{m}, err
 	})
 	return e, changed, err
 }
+
+func noAnnouncement(before, after domain.Event) ([]domain.Message, error) { return nil, nil }
 
 func mustImport(t *testing.T, repo *store.Repository, org, yaml string) domain.Event {
 	t.Helper()
@@ -88,7 +95,12 @@ func TestImportCreatesAndReadsBack(t *testing.T) {
 	if err := pool.QueryRow(ctx, `SELECT payload FROM outbox WHERE key = $1`, created.ID).Scan(&payload); err != nil {
 		t.Fatal(err)
 	}
-	if string(payload) != `{"eventId":"`+created.ID+`","organizerId":"org_1","version":1}` {
+	var m struct {
+		EventID, OrganizerID string
+		Version              int64
+		Object               struct{ ID string }
+	}
+	if err := json.Unmarshal(payload, &m); err != nil || m.EventID != created.ID || m.OrganizerID != "org_1" || m.Version != 1 || m.Object.ID != created.ID {
 		t.Fatalf("message %s", payload)
 	}
 }
@@ -175,7 +187,7 @@ func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 	repo := store.New(pool)
 	file := catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}\n  - {key: b, name: B, basePrice: 1}")
 	e := mustImport(t, repo, "org_1", file)
-	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: e.Categories[1].ID, Confirmed: 0, Held: 1, Version: 1}.Current(), t0); err != nil {
+	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: e.Categories[1].ID, Confirmed: 0, Held: 1, Version: 1}.Current(), t0, noAnnouncement); err != nil {
 		t.Fatal(err)
 	}
 	without := catalogtest.Event("e1", "E", "PUBLISHED", false, "categories:\n  - {key: a, name: A, basePrice: 1}")
@@ -193,7 +205,7 @@ func TestImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 		t.Fatalf("hiding the category: %v", err)
 	}
 	// Once its places are released it can go.
-	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: e.Categories[1].ID, Version: 2}.Current(), t0); err != nil {
+	if _, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: e.Categories[1].ID, Version: 2}.Current(), t0, noAnnouncement); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := importAt(t, repo, "org_1", without, t0); err != nil {
@@ -247,7 +259,7 @@ func TestPlacesKeepTheHighestVersion(t *testing.T) {
 		{6, 8, 8, false},
 	}
 	for _, s := range steps {
-		applied, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: cat, Confirmed: s.confirmed, Held: s.held, Version: s.version}.Current(), t0)
+		applied, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: cat, Confirmed: s.confirmed, Held: s.held, Version: s.version}.Current(), t0, noAnnouncement)
 		if err != nil || applied != s.applied {
 			t.Fatalf("version %d: applied %v, %v; want %v", s.version, applied, err, s.applied)
 		}
@@ -257,14 +269,14 @@ func TestPlacesKeepTheHighestVersion(t *testing.T) {
 		t.Fatalf("places %+v, want version 7's counts", p)
 	}
 	// A category unknown to the catalog is recorded too (it may have been removed since).
-	if applied, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: "cat_gone", Confirmed: 1, Version: 1}.Current(), t0); err != nil || !applied {
+	if applied, err := repo.ApplyPlaces(ctx, domain.PlacesChangedV1{EventID: e.ID, CategoryID: "cat_gone", Confirmed: 1, Version: 1}.Current(), t0, noAnnouncement); err != nil || !applied {
 		t.Fatalf("unknown category: %v", err)
 	}
 	// Each category of a message is kept or not on its own version.
 	both := domain.PlacesChanged{EventID: e.ID, Categories: []domain.CategoryPlaces{
 		{CategoryID: cat, Confirmed: 1, Version: 6}, {CategoryID: "cat_gone", Confirmed: 2, Version: 2},
 	}}
-	if applied, err := repo.ApplyPlaces(ctx, both, t0); err != nil || !applied {
+	if applied, err := repo.ApplyPlaces(ctx, both, t0, noAnnouncement); err != nil || !applied {
 		t.Fatalf("a message newer for one of its categories: %v, %v", applied, err)
 	}
 	var gone int

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/podiumhq/podium/libs/outbox"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
@@ -27,9 +28,10 @@ import (
 //     round trip) and granted in arrival order; the requests that do not fit get their quota
 //     error and are left out;
 //   - the granted orders, registrations and tickets are inserted with one statement per
-//     table, the places of every category taken with one statement (rows locked in category
-//     id order), one places event written per event, the relay notified, and the implicit
-//     transaction of the pipeline commits once.
+//     table, their registrations' creation events with one more, the places of every
+//     category taken with one statement (rows locked in category id order), one places event
+//     written per event, the relay notified, and the implicit transaction of the pipeline
+//     commits once.
 //
 // The database is the guard against overselling: the ledger's places_within_quota constraint
 // fails the whole transaction if another transaction took places between the read and the
@@ -259,13 +261,18 @@ func (c *combiner) write(ctx context.Context, g grant) error {
 	q := db.New(qu)
 	in := newInserts(len(g.granted))
 	var now time.Time
+	var created []outbox.Event
 	for _, req := range g.granted {
 		if err := in.addOrder(req.order, req.regs); err != nil {
 			return err
 		}
 		now = later(now, req.order.CreatedAt)
+		created = append(created, createdEvents(req.order, req.regs)...)
 	}
 	in.queue(ctx, q)
+	if err := enqueue(ctx, qu, created...); err != nil {
+		return err
+	}
 	takes, err := json.Marshal(g.takes)
 	if err != nil {
 		return err

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"github.com/podiumhq/podium/libs/broker/brokertest"
 	"github.com/podiumhq/podium/services/registration/events"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
@@ -17,8 +19,9 @@ import (
 // TestEveryEventRegistrationWritesMatchesItsSchema checks the events registration publishes
 // against their schemas (docs/adr/0005): the places events as the outbox holds them after
 // combined creates over two events, a hold, a cancellation and a release (the store builds
-// them in SQL), and the orders events as the store marshals them, every release reason
-// included. The last places event of each event carries the ledger's counts.
+// them in SQL), and the registrations and orders events as the outbox holds them after every
+// change that writes them, every release reason included (an unfulfillable order's as the
+// store builds it). The last places event of each event carries the ledger's counts.
 func TestEveryEventRegistrationWritesMatchesItsSchema(t *testing.T) {
 	pool := regtest.NewPool(t, 0)
 	repo := store.New(pool)
@@ -90,19 +93,64 @@ func TestEveryEventRegistrationWritesMatchesItsSchema(t *testing.T) {
 		t.Fatalf("places events of the events: %+v", last)
 	}
 
-	now := time.Date(2026, 5, 9, 20, 3, 21, 447_000_000, time.FixedZone("CEST", 2*3600))
-	order := domain.NewOrderID()
-	produced = append(produced,
-		brokertest.Produced{Topic: domain.OrdersTopic, Type: domain.EventOrderCompleted, Data: domain.OrderCompletedEvent{
-			OrderID: order, EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", CompletedAt: now,
-		}},
-		brokertest.Produced{Topic: domain.OrdersTopic, Type: domain.EventOrderUnfulfilled, Data: domain.OrderUnfulfillableEvent{
-			OrderID: order, Reason: domain.ReasonNoPlaceLeft, PaymentRef: "pi_3PqL8e2eZvKYlo2C1xT9mB4R",
-		}})
-	for _, reason := range []string{domain.ReleaseExpired, domain.ReleaseFailed, domain.ReleaseCancelled} {
-		produced = append(produced, brokertest.Produced{Topic: domain.OrdersTopic, Type: domain.EventOrderReleased, Data: domain.OrderReleasedEvent{
-			OrderID: order, Reason: reason, ReleasedAt: now,
-		}})
-	}
+	more := announceEveryOrderChange(t, repo, pool)
+	produced = append(produced, more...)
+	produced = append(produced, brokertest.Produced{Topic: domain.OrdersTopic, Type: domain.EventOrderUnfulfilled, Data: domain.OrderUnfulfillableEvent{
+		OrderID: domain.NewOrderID(), Reason: domain.ReasonNoPlaceLeft, PaymentRef: "pi_3PqL8e2eZvKYlo2C1xT9mB4R",
+	}})
 	brokertest.LoadContracts(t, events.Files).Check(t, produced...)
 }
+
+// announceEveryOrderChange makes each change that writes a registrations or orders event (a
+// create, a payment, an update, a cancel, a release for each reason, a refund) and returns
+// every such event the outbox holds.
+func announceEveryOrderChange(t *testing.T, repo *store.Repository, pool *pgxpool.Pool) []brokertest.Produced {
+	t.Helper()
+	ctx := t.Context()
+	e := regtest.Event("evt_c", "org_1")
+	in := domain.RegistrationInput{CategoryID: "cat_rx", Club: ptr("Box Norte"), Bib: ptr(int64(7)), Note: ptr("front row"),
+		Athletes:      []domain.Athlete{athlete("Contract", "FEMALE", "1990-01-01")},
+		CustomFields:  []domain.CustomFieldValue{{FieldID: "fld_size", Value: "M"}},
+		SupplementIDs: []string{"sup_tee"}, SupplementSelections: []domain.SupplementSelection{{SupplementID: "sup_meal", OptionID: "opt_veg"}},
+		Guest: &domain.Guest{Email: "guest@example.com", Name: "Guest"}}
+	made := put(t, repo, t0, "org_1", e.ID, domain.OrderCompleted, in, 0)
+	updateTeam(t, repo, e, made, "Renamed", t0.Add(time.Minute))
+	in.Bib = nil
+	paid := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
+	amount := int64(4500)
+	if _, _, err := repo.ConfirmOrder(ctx, paid.OrderID, "pi_1", &amount, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := repo.DeleteRegistration(ctx, "org_1", paid.Tickets[0].ID, t0.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	failed := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
+	if _, err := repo.RefundOrder(ctx, failed.OrderID, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	deleted := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
+	if _, err := repo.DeleteRegistration(ctx, "org_1", deleted.Tickets[0].ID, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := pool.Query(ctx, `SELECT topic, headers->>'ce_type', payload FROM outbox WHERE topic = ANY($1) ORDER BY id`,
+		[]string{domain.OrdersTopic, domain.RegistrationsTopic})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []brokertest.Produced
+	for rows.Next() {
+		var topic, typ string
+		var payload []byte
+		if err := rows.Scan(&topic, &typ, &payload); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, brokertest.Produced{Topic: topic, Type: typ, Data: json.RawMessage(payload)})
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }

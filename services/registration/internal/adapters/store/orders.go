@@ -30,8 +30,9 @@ func (r *Repository) CreateOrder(ctx context.Context, o domain.Order, regs []dom
 	return nil
 }
 
-// createOrder inserts o, regs and their tickets in one round trip and takes the places last,
-// so the ledger rows stay locked only until the commit.
+// createOrder inserts o, regs and their tickets in one round trip, announces the
+// registrations of a COMPLETED order, and takes the places last, so the ledger rows stay
+// locked only until the commit.
 func (r *Repository) createOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error {
 	deltas := placeDeltas(regs, o.Status, 1)
 	for i := range deltas {
@@ -44,6 +45,9 @@ func (r *Repository) createOrder(ctx context.Context, o domain.Order, regs []dom
 				bib = regs[0].Bib
 			}
 			return translate(err, bib)
+		}
+		if err := enqueue(ctx, tx, createdEvents(o, regs)...); err != nil {
+			return err
 		}
 		return applyPlaces(ctx, tx, q, deltas, o.CreatedAt)
 	})
@@ -133,7 +137,8 @@ func liveRegistrations(regs []domain.Registration) []domain.Registration {
 	return out
 }
 
-// ConfirmOrder confirms an order after payment; see app.Repository.
+// ConfirmOrder confirms an order after payment; see app.Repository. Its completion and the
+// creation of each of its registrations are announced in the transaction.
 func (r *Repository) ConfirmOrder(ctx context.Context, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error) {
 	var o domain.Order
 	var regs []domain.Registration
@@ -169,25 +174,26 @@ func (r *Repository) ConfirmOrder(ctx context.Context, orderID, paymentRef strin
 				if err := setOrderState(ctx, q, o); err != nil {
 					return err
 				}
-				return enqueue(ctx, tx, domain.OrdersTopic, o.ID, domain.EventOrderUnfulfilled,
-					domain.OrderUnfulfillableEvent{OrderID: o.ID, Reason: domain.ReasonNoPlaceLeft, PaymentRef: paymentRef})
+				return enqueue(ctx, tx, orderEvent(o, domain.EventOrderUnfulfilled,
+					domain.OrderUnfulfillableEvent{OrderID: o.ID, Reason: domain.ReasonNoPlaceLeft, PaymentRef: paymentRef}))
 			}
 		}
 		o.Status, o.PaymentRef, o.AmountPaid, o.PaidAt, o.UpdatedAt = domain.OrderCompleted, paymentRef, amountPaid, &now, now
 		if err := setOrderState(ctx, q, o); err != nil {
 			return err
 		}
-		return enqueue(ctx, tx, domain.OrdersTopic, o.ID, domain.EventOrderCompleted,
-			domain.OrderCompletedEvent{OrderID: o.ID, EventID: o.EventID, OrganizerID: o.OrganizerID, CompletedAt: now})
+		if regs, err = r.loadRegistrations(ctx, q, orderID); err != nil {
+			return err
+		}
+		regs = withOrder(regs, o)
+		return enqueue(ctx, tx, append(registrationEvents(domain.EventRegCreated, regs, now),
+			orderEvent(o, domain.EventOrderCompleted, domain.NewOrderCompletedEvent(o, regs, now)))...)
 	})
 	if err != nil {
 		return domain.Order{}, nil, fmt.Errorf("confirm order: %w", err)
 	}
 	if unfulfillable {
 		return o, regs, fault.NewConflict(fmt.Sprintf("order %s was paid after its hold lapsed and no place is left", o.ID)).WithCode(domain.CodeQuotaExhausted)
-	}
-	if regs, err = r.loadRegistrations(ctx, r.q, orderID); err != nil {
-		return domain.Order{}, nil, err
 	}
 	return o, regs, nil
 }

@@ -92,6 +92,11 @@ func (r *Repository) UpdateRegistration(ctx context.Context, organizerID, ticket
 				return err
 			}
 		}
+		if cur.Order.Status == domain.OrderCompleted {
+			if err := enqueue(ctx, tx, registrationEvents(domain.EventRegUpdated, []domain.Registration{next}, next.UpdatedAt)...); err != nil {
+				return err
+			}
+		}
 		if p.EmailChangedTo != "" {
 			m := domain.EmailChangeMail(next, p.EmailChangedTo)
 			if err := q.InsertMail(ctx, db.InsertMailParams{Recipient: m.To, Subject: m.Subject, Body: m.Body}); err != nil {
@@ -176,7 +181,10 @@ func (r *Repository) DeleteRegistration(ctx context.Context, organizerID, ticket
 			return nil
 		case domain.ActionCancel:
 			res.Result, res.TicketState, res.CancelledAt = domain.ResultCancelled, domain.TicketCancelled, &now
-			return cancelRegistration(ctx, tx, q, o, reg, now)
+			if err := cancelRegistration(ctx, tx, q, o, reg, now); err != nil {
+				return err
+			}
+			return announceCancelled(ctx, tx, q, organizerID, ticketID, now)
 		}
 		res.Result = domain.ResultDeleted
 		return removeRegistration(ctx, tx, q, o, reg, now)
@@ -198,6 +206,16 @@ func cancelRegistration(ctx context.Context, tx pgx.Tx, q *db.Queries, o domain.
 		return err
 	}
 	return q.SetTicketsCancelledByRegistration(ctx, db.SetTicketsCancelledByRegistrationParams{RegistrationID: reg.ID, CancelledAt: &now})
+}
+
+// announceCancelled writes the cancellation event of the registration holding ticketID, as
+// its cancellation left it.
+func announceCancelled(ctx context.Context, tx pgx.Tx, q *db.Queries, organizerID, ticketID string, now time.Time) error {
+	reg, err := load(ctx, q, organizerID, ticketID, false)
+	if err != nil {
+		return err
+	}
+	return enqueue(ctx, tx, registrationEvents(domain.EventRegCancelled, []domain.Registration{reg}, now)...)
 }
 
 // removeRegistration deletes an unpaid registration, frees its place, remembers its ticket
@@ -226,6 +244,5 @@ func removeRegistration(ctx context.Context, tx pgx.Tx, q *db.Queries, o domain.
 	if err := setOrderState(ctx, q, o); err != nil {
 		return err
 	}
-	return enqueue(ctx, tx, domain.OrdersTopic, o.ID, domain.EventOrderReleased,
-		domain.OrderReleasedEvent{OrderID: o.ID, Reason: domain.ReleaseCancelled, ReleasedAt: now})
+	return enqueue(ctx, tx, orderEvent(o, domain.EventOrderReleased, domain.NewOrderReleasedEvent(o, nil, domain.ReleaseCancelled, now)))
 }

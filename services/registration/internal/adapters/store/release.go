@@ -40,8 +40,8 @@ func (r *Repository) releaseLocked(ctx context.Context, tx pgx.Tx, q *db.Queries
 	return r.release(ctx, tx, q, o, reason, now)
 }
 
-// RefundOrder marks an order whose payment was returned REFUNDED; see app.Repository. A
-// PENDING order is released first (reason FAILED), its places freed.
+// RefundOrder marks an order whose payment was returned REFUNDED and announces it; see
+// app.Repository. A PENDING order is released first (reason FAILED), its places freed.
 func (r *Repository) RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error) {
 	var o domain.Order
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
@@ -60,7 +60,14 @@ func (r *Repository) RefundOrder(ctx context.Context, orderID string, now time.T
 			}
 		}
 		o.Status, o.UpdatedAt = domain.OrderRefunded, now
-		return setOrderState(ctx, q, o)
+		if err := setOrderState(ctx, q, o); err != nil {
+			return err
+		}
+		regs, err := r.loadRegistrations(ctx, q, o.ID)
+		if err != nil {
+			return err
+		}
+		return enqueue(ctx, tx, orderEvent(o, domain.EventOrderRefunded, domain.NewOrderRefundedEvent(o, regs, now)))
 	})
 	if err != nil {
 		return domain.Order{}, fmt.Errorf("refund order: %w", err)
@@ -101,6 +108,5 @@ func cancelHold(ctx context.Context, tx pgx.Tx, q *db.Queries, o *domain.Order, 
 	if err := setOrderState(ctx, q, *o); err != nil {
 		return nil, err
 	}
-	return deltas, enqueue(ctx, tx, domain.OrdersTopic, o.ID, domain.EventOrderReleased,
-		domain.OrderReleasedEvent{OrderID: o.ID, Reason: reason, ReleasedAt: now})
+	return deltas, enqueue(ctx, tx, orderEvent(*o, domain.EventOrderReleased, domain.NewOrderReleasedEvent(*o, regs, reason, now)))
 }

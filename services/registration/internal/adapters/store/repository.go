@@ -68,12 +68,6 @@ func (r *Repository) inTx(ctx context.Context, fn func(tx pgx.Tx, q *db.Queries)
 	return pgx.BeginFunc(ctx, r.conn, func(tx pgx.Tx) error { return fn(tx, db.New(tx)) })
 }
 
-// enqueue writes an event to the outbox inside tx.
-func enqueue(ctx context.Context, tx pgx.Tx, topic, key, eventType string, data any) error {
-	_, err := outbox.Enqueue(ctx, tx, outbox.Event{Topic: topic, Key: key, Type: eventType, Source: domain.EventSource, Data: data})
-	return err
-}
-
 // queue is a db.DBTX that queues statements into a batch instead of running them, so a
 // series of inserts costs one round trip (tx.SendBatch).
 type queue struct{ b *pgx.Batch }

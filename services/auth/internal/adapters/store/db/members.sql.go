@@ -94,6 +94,37 @@ func (q *Queries) InsertMember(ctx context.Context, arg InsertMemberParams) erro
 	return err
 }
 
+const listContacts = `-- name: ListContacts :many
+SELECT email, role FROM members WHERE organizer_id = $1 AND role IN ('owner', 'admin')
+ORDER BY role = 'owner' DESC, email
+`
+
+type ListContactsRow struct {
+	Email string
+	Role  string
+}
+
+// The members who manage the organization (owners and admins), owners first.
+func (q *Queries) ListContacts(ctx context.Context, organizerID string) ([]ListContactsRow, error) {
+	rows, err := q.db.Query(ctx, listContacts, organizerID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ListContactsRow
+	for rows.Next() {
+		var i ListContactsRow
+		if err := rows.Scan(&i.Email, &i.Role); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const listMembers = `-- name: ListMembers :many
 SELECT id, organizer_id, email, role, created_at, updated_at FROM members WHERE organizer_id = $1
 ORDER BY created_at DESC, id DESC

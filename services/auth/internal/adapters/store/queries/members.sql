@@ -27,3 +27,8 @@ DELETE FROM members WHERE organizer_id = $1 AND id = $2;
 -- name: ForgetBrowsersOfNonMember :exec
 -- Forgets the browsers that signed in as the e-mail once it is a member of no organization.
 DELETE FROM signin_browsers b WHERE b.email = sqlc.arg(email) AND NOT EXISTS (SELECT 1 FROM members m WHERE m.email = sqlc.arg(email));
+
+-- name: ListContacts :many
+-- The members who manage the organization (owners and admins), owners first.
+SELECT email, role FROM members WHERE organizer_id = $1 AND role IN ('owner', 'admin')
+ORDER BY role = 'owner' DESC, email;

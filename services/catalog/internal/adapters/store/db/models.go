@@ -147,6 +147,11 @@ type SupplementOption struct {
 	Active       bool
 }
 
+type TierSwitchMark struct {
+	ID          bool
+	AnnouncedTo time.Time
+}
+
 type Waiver struct {
 	ID        string
 	EventID   string

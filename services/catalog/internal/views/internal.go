@@ -1,4 +1,4 @@
-package api
+package views
 
 import (
 	"time"
@@ -6,9 +6,9 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// internalEventView is GET /internal/events/{eventId}, as services/catalog/contracts
+// InternalEvent is GET /internal/events/{eventId}, as services/catalog/contracts
 // (internal.openapi.yaml) defines it.
-type internalEventView struct {
+type InternalEvent struct {
 	summaryView
 	PreviewToken string                   `json:"previewToken"`
 	Version      int64                    `json:"version"`
@@ -32,10 +32,11 @@ type internalSupplementView struct {
 	Options []optionView `json:"options"`
 }
 
-func newInternalEvent(e domain.Event, p domain.Pricing) internalEventView {
-	parts := eventParts{e, service}
-	return internalEventView{
-		summaryView:  newSummary(e, service),
+// NewInternalEvent renders e with its pricing p for the internal API.
+func NewInternalEvent(e domain.Event, p domain.Pricing) InternalEvent {
+	parts := eventParts{e, Service}
+	return InternalEvent{
+		summaryView:  newSummary(e, Service),
 		PreviewToken: e.PreviewToken, Version: e.Version, UpdatedAt: e.UpdatedAt.UTC(),
 		Categories: each(p.Cards, parts.card), FormFields: each(e.FormFields, parts.formField),
 		Waivers: each(e.Waivers, parts.waiver), Supplements: each(e.Supplements, parts.internalSupplement),

@@ -1,4 +1,9 @@
-package api
+// Package views renders events as the catalog's APIs show them: the external API's organizer
+// and browser views (libs/apispec/openapi.yaml), the internal API's
+// (GET /internal/events/{eventId}), and the objects the catalog's messages carry, which are the
+// organizer views. The admin API serves the import file's shape instead (importfile.FileOf): it
+// names items by key, these views by id.
+package views
 
 import (
 	"time"
@@ -6,23 +11,20 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// The external API's event views (libs/apispec/openapi.yaml) and the internal API's
-// (GET /internal/events/{eventId}) are built from the parts below. Each part shows what its
-// audience sees; a field only some audiences see is a pointer left nil, or a string left
-// empty, for the others. The admin API serves the import file's shape instead
-// (importfile.FileOf): it names items by key, these views by id.
+// The event views are built from the parts below. Each part shows what its audience sees; a
+// field only some audiences see is a pointer left nil, or a string left empty, for the others.
 
-// audience is who an event view is for.
-type audience int
+// Audience is who an event view is for.
+type Audience int
 
 const (
-	// browser is the public browser surface.
-	browser audience = iota
-	// organizer is the organizer surface: the browser's fields and the organizer-only ones.
-	organizer
-	// service is the internal API: what registration and checkout need, with places and
+	// Browser is the public browser surface.
+	Browser Audience = iota
+	// Organizer is the organizer surface: the browser's fields and the organizer-only ones.
+	Organizer
+	// Service is the internal API: what registration and checkout need, with places and
 	// active prices, without descriptions.
-	service
+	Service
 )
 
 type teamSizeView struct {
@@ -103,10 +105,10 @@ type adjustmentView struct {
 	Amount      *int64 `json:"amount"`
 }
 
-// eventParts builds the parts of one event's view for one audience.
+// eventParts builds the parts of one event's view for one Audience.
 type eventParts struct {
 	e domain.Event
-	a audience
+	a Audience
 }
 
 func (p eventParts) category(c domain.Category) categoryView {
@@ -114,10 +116,10 @@ func (p eventParts) category(c domain.Category) categoryView {
 		ID: c.ID, Name: c.Name, TeamSize: teamSizeView(c.TeamSize), Gender: string(c.Gender),
 		AgeMin: c.AgeMin, AgeMax: c.AgeMax, Quota: c.Quota, BasePrice: c.BasePrice,
 	}
-	if p.a != service {
+	if p.a != Service {
 		v.Description = &c.Description
 	}
-	if p.a != browser {
+	if p.a != Browser {
 		v.Private, v.Published = &c.Private, &c.Published
 	}
 	return v
@@ -143,7 +145,7 @@ func (p eventParts) formField(f domain.FormField) formFieldView {
 
 func (p eventParts) waiver(w domain.Waiver) waiverView {
 	v := waiverView{ID: w.ID, Title: w.Title, Version: w.Version, Required: w.Required, ForMinors: w.ForMinors}
-	if p.a != service {
+	if p.a != Service {
 		v.Text = &w.Text
 	}
 	return v
@@ -151,7 +153,7 @@ func (p eventParts) waiver(w domain.Waiver) waiverView {
 
 func (p eventParts) option(o domain.SupplementOption) optionView {
 	v := optionView{ID: o.ID, Name: o.Name, Price: o.Price}
-	if p.a == service {
+	if p.a == Service {
 		v.Active = &o.Active
 	}
 	return v
@@ -162,7 +164,7 @@ func (p eventParts) promocode(c domain.Promocode) promocodeView {
 		Code: c.Code, adjustmentView: newAdjustment(c.Discount),
 		ValidFrom: c.ValidFrom, ValidUntil: c.ValidUntil, MaxUses: c.MaxUses, CategoryIDs: p.e.CategoryIDs(c.CategoryKeys),
 	}
-	if p.a != service {
+	if p.a != Service {
 		v.ID = c.ID
 	}
 	return v

@@ -1,4 +1,4 @@
-package api
+package views
 
 import (
 	"time"
@@ -6,8 +6,8 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// The JSON of the external API's catalog operations (libs/apispec/openapi.yaml): the
-// organizer views add the organizer-only fields to the public ones.
+// The JSON of the external API's event operations (libs/apispec/openapi.yaml): the organizer
+// views add the organizer-only fields to the public ones.
 
 type locationView struct {
 	Venue       string `json:"venue,omitempty"`
@@ -32,7 +32,8 @@ type summaryView struct {
 	Location    *locationView `json:"location,omitempty"` // not service
 }
 
-type eventListView struct {
+// EventList is a page of events (both searches).
+type EventList struct {
 	Data   []summaryView `json:"data"`
 	Total  int64         `json:"total"`
 	Limit  int           `json:"limit"`
@@ -57,8 +58,8 @@ type supplementView struct {
 	Options     []optionView `json:"options,omitempty"`
 }
 
-// publicDetailView is the browser event detail.
-type publicDetailView struct {
+// PublicDetail is the browser event detail.
+type PublicDetail struct {
 	summaryView
 	Description string           `json:"description"`
 	Categories  []categoryView   `json:"categories"`
@@ -68,10 +69,10 @@ type publicDetailView struct {
 	Supplements []supplementView `json:"supplements"`
 }
 
-// organizerDetailView is the organizer event detail: the public one with every category and
+// OrganizerDetail is the organizer event detail: the public one with every category and
 // the organizer-only fields.
-type organizerDetailView struct {
-	publicDetailView
+type OrganizerDetail struct {
+	PublicDetail
 	InternalNotes string          `json:"internalNotes"`
 	PreviewToken  string          `json:"previewToken"`
 	Version       int64           `json:"version"`
@@ -81,21 +82,21 @@ type organizerDetailView struct {
 	UpdatedAt     time.Time       `json:"updatedAt"`
 }
 
-func newSummary(e domain.Event, a audience) summaryView {
+func newSummary(e domain.Event, a Audience) summaryView {
 	v := summaryView{
 		ID: e.ID, Name: e.Name, Status: string(e.Status), StartDate: e.StartDate.String(), EndDate: e.EndDate.String(),
 		Timezone: e.Timezone, Currency: e.Currency,
 	}
 	switch a {
-	case organizer:
+	case Organizer:
 		v.ExternalID = e.ExternalID
-	case service:
+	case Service:
 		v.OrganizerID = e.OrganizerID
 	}
-	if a != browser {
+	if a != Browser {
 		v.Private = &e.Private
 	}
-	if a != service {
+	if a != Service {
 		v.Location = &locationView{
 			Venue: e.Venue.Name, Address: e.Venue.Address, City: e.Venue.City, Region: e.Venue.Region, CountryCode: e.Venue.CountryCode,
 		}
@@ -103,31 +104,33 @@ func newSummary(e domain.Event, a audience) summaryView {
 	return v
 }
 
-func newEventList(p domain.Page, a audience) eventListView {
-	return eventListView{
+// NewEventList renders a page of events for a.
+func NewEventList(p domain.Page, a Audience) EventList {
+	return EventList{
 		Data:  each(p.Events, func(e domain.Event) summaryView { return newSummary(e, a) }),
 		Total: p.Total, Limit: p.Limit, Offset: p.Offset,
 	}
 }
 
-// newPublicDetail renders e, which must already be the public view (domain.Event.PublicView).
-func newPublicDetail(e domain.Event) publicDetailView {
-	return newDetail(e, e.Supplements, browser)
+// NewPublicDetail renders e, which must already be the public view (domain.Event.PublicView).
+func NewPublicDetail(e domain.Event) PublicDetail {
+	return newDetail(e, e.Supplements, Browser)
 }
 
-func newOrganizerDetail(e domain.Event) organizerDetailView {
-	parts := eventParts{e, organizer}
-	return organizerDetailView{
-		publicDetailView: newDetail(e, e.ActiveSupplements(), organizer),
-		InternalNotes:    e.InternalNotes, PreviewToken: e.PreviewToken, Version: e.Version,
+// NewOrganizerDetail renders the organizer event detail of e.
+func NewOrganizerDetail(e domain.Event) OrganizerDetail {
+	parts := eventParts{e, Organizer}
+	return OrganizerDetail{
+		PublicDetail:  newDetail(e, e.ActiveSupplements(), Organizer),
+		InternalNotes: e.InternalNotes, PreviewToken: e.PreviewToken, Version: e.Version,
 		Promocodes: each(e.Promocodes, parts.promocode), Fees: each(e.Fees, parts.fee),
 		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC(),
 	}
 }
 
-func newDetail(e domain.Event, supplements []domain.Supplement, a audience) publicDetailView {
+func newDetail(e domain.Event, supplements []domain.Supplement, a Audience) PublicDetail {
 	parts := eventParts{e, a}
-	return publicDetailView{
+	return PublicDetail{
 		summaryView: newSummary(e, a), Description: e.Description,
 		Categories: each(e.Categories, parts.category), FormFields: each(e.FormFields, parts.formField),
 		Waivers: each(e.Waivers, parts.waiver), Sponsors: each(e.Sponsors, newSponsor),
