@@ -14,9 +14,6 @@ import (
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 )
 
-// contactsPath is auth's route of an organization's contacts.
-const contactsPath = "/internal/v1/organizers/{organizerId}/contacts"
-
 // Auth is an HTTP double of auth's contacts route: it accepts only the webhooks service's
 // tokens for the organizer of the path, and answers what the contract allows.
 type Auth struct {
@@ -49,37 +46,10 @@ func (a *Auth) Calls() int {
 	return a.calls
 }
 
-// AuthContract is auth's internal contract with its contacts operation.
-func AuthContract(t testing.TB) *contracttest.API {
-	api := contracttest.Load(t, authcontracts.Internal)
-	if _, ok := api.Match(http.MethodGet, "/internal/v1/organizers/org_x/contacts"); ok {
-		return api
-	}
-	return api.Edit(t, func(doc map[string]any) { contracttest.At(doc, "paths")[contactsPath] = plannedContacts() })
-}
-
-// plannedContacts is the contacts operation as auth documents it.
-func plannedContacts() map[string]any {
-	item := map[string]any{"type": "object", "required": []any{"email", "role"}, "properties": map[string]any{
-		"email": map[string]any{"type": "string"}, "role": map[string]any{"enum": []any{"owner", "admin"}}}}
-	return map[string]any{"get": map[string]any{
-		"operationId": "listContacts",
-		"parameters":  []any{map[string]any{"name": "organizerId", "in": "path", "required": true, "schema": map[string]any{"type": "string"}}},
-		"responses": map[string]any{
-			"200": map[string]any{"description": "The contacts.", "content": map[string]any{"application/json": map[string]any{
-				"schema": map[string]any{"type": "object", "required": []any{"data"}, "properties": map[string]any{
-					"data": map[string]any{"type": "array", "items": item}}},
-				"example": map[string]any{"data": []any{map[string]any{"email": "ana@trailclub.example", "role": "owner"}}},
-			}}},
-			"404": map[string]any{"description": "No such organizer."},
-		},
-	}}
-}
-
 // StartAuth runs the double until the test ends; verifier checks tokens for auth.
 func StartAuth(t testing.TB, verifier *identity.Verifier) *Auth {
 	t.Helper()
-	op := AuthContract(t).Operation(t, "listContacts")
+	op := contracttest.Load(t, authcontracts.Internal).Operation(t, "listContacts")
 	a := &Auth{contacts: map[string][]app.Contact{}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.mu.Lock()
