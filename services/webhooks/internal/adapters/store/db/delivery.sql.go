@@ -13,7 +13,7 @@ import (
 const claimDeliveries = `-- name: ClaimDeliveries :many
 WITH chosen AS (
     SELECT due.id
-    FROM endpoints e
+    FROM unnest($1::text[]) AS e(id)
     CROSS JOIN LATERAL (
         SELECT count(*)::int AS n FROM deliveries f
         WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.leased_until > $2::timestamptz
@@ -26,23 +26,24 @@ WITH chosen AS (
         LIMIT greatest($3::int - busy.n, 0)
         FOR NO KEY UPDATE OF d SKIP LOCKED
     ) due
-    WHERE e.status = 'enabled' AND NOT (e.id = ANY($4::text[]))
     ORDER BY due.next_attempt_at, due.id
-    LIMIT $5
-    FOR NO KEY UPDATE OF e SKIP LOCKED
+    LIMIT $4
+), leased AS (
+    UPDATE deliveries d SET leased_until = $5::timestamptz
+    FROM chosen WHERE d.id = chosen.id
+    RETURNING d.id, d.endpoint_id, d.message_id, d.attempts, d.first_attempt_at, d.next_attempt_at
 )
-UPDATE deliveries d SET leased_until = $1::timestamptz
-FROM chosen, endpoints e, messages m
-WHERE d.id = chosen.id AND e.id = d.endpoint_id AND m.id = d.message_id
-RETURNING d.id, d.endpoint_id, e.url, d.message_id, m.body, d.attempts, d.first_attempt_at, d.leased_until
+SELECT l.id, l.endpoint_id, e.url, l.message_id, m.body, l.attempts, l.first_attempt_at
+FROM leased l JOIN endpoints e ON e.id = l.endpoint_id JOIN messages m ON m.id = l.message_id
+ORDER BY l.next_attempt_at, l.id
 `
 
 type ClaimDeliveriesParams struct {
-	LeaseUntil  time.Time
+	EndpointIds []string
 	Now         time.Time
 	PerEndpoint int32
-	Skip        []string
 	MaxJobs     int32
+	LeaseUntil  time.Time
 }
 
 type ClaimDeliveriesRow struct {
@@ -53,20 +54,19 @@ type ClaimDeliveriesRow struct {
 	Body           []byte
 	Attempts       int32
 	FirstAttemptAt *time.Time
-	LeasedUntil    *time.Time
 }
 
-// Leases the due deliveries, oldest due first, at most max_jobs in all and per endpoint at most
-// per_endpoint minus its deliveries under a running lease. The endpoints are locked (skipping
-// those another claim or a recording holds), so that two claims never both fill an endpoint's
-// room; the deliveries another transaction holds are skipped.
+// Leases the due deliveries of the endpoints this transaction locked, oldest due first, at
+// most max_jobs in all and per endpoint at most per_endpoint minus its deliveries under a
+// running lease, counted after the lock was taken, so that two claims never both fill an
+// endpoint's room; the deliveries another transaction holds are skipped.
 func (q *Queries) ClaimDeliveries(ctx context.Context, arg ClaimDeliveriesParams) ([]ClaimDeliveriesRow, error) {
 	rows, err := q.db.Query(ctx, claimDeliveries,
-		arg.LeaseUntil,
+		arg.EndpointIds,
 		arg.Now,
 		arg.PerEndpoint,
-		arg.Skip,
 		arg.MaxJobs,
+		arg.LeaseUntil,
 	)
 	if err != nil {
 		return nil, err
@@ -83,7 +83,6 @@ func (q *Queries) ClaimDeliveries(ctx context.Context, arg ClaimDeliveriesParams
 			&i.Body,
 			&i.Attempts,
 			&i.FirstAttemptAt,
-			&i.LeasedUntil,
 		); err != nil {
 			return nil, err
 		}
@@ -206,6 +205,60 @@ func (q *Queries) LiveSecrets(ctx context.Context, arg LiveSecretsParams) ([]Liv
 			return nil, err
 		}
 		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const lockClaimableEndpoints = `-- name: LockClaimableEndpoints :many
+WITH candidates AS MATERIALIZED (
+    SELECT e.id FROM endpoints e
+    CROSS JOIN LATERAL (
+        SELECT min(d.next_attempt_at) AS at FROM deliveries d
+        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1::timestamptz
+          AND (d.leased_until IS NULL OR d.leased_until <= $1::timestamptz)
+    ) oldest
+    WHERE e.status = 'enabled' AND NOT (e.id = ANY($2::text[])) AND oldest.at IS NOT NULL
+      AND (SELECT count(*) FROM deliveries f
+           WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.leased_until > $1::timestamptz) < $3::int
+    ORDER BY oldest.at, e.id
+    LIMIT $4
+)
+SELECT id FROM candidates WHERE pg_try_advisory_xact_lock(hashtextextended('webhooks.claim:' || id, 0))
+`
+
+type LockClaimableEndpointsParams struct {
+	Now          time.Time
+	Skip         []string
+	PerEndpoint  int32
+	MaxEndpoints int32
+}
+
+// The enabled endpoints, none of skip, that have due deliveries and had room for more when
+// this statement started (fewer than per_endpoint under a running lease), the oldest due
+// first, at most max_endpoints, each then locked for this transaction's claim; those another
+// claim holds are left out. The lock is advisory, so that recording an attempt (which locks
+// the endpoint's row) never keeps a claim from an endpoint.
+func (q *Queries) LockClaimableEndpoints(ctx context.Context, arg LockClaimableEndpointsParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, lockClaimableEndpoints,
+		arg.Now,
+		arg.Skip,
+		arg.PerEndpoint,
+		arg.MaxEndpoints,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -1,11 +1,32 @@
+-- name: LockClaimableEndpoints :many
+-- The enabled endpoints, none of skip, that have due deliveries and had room for more when
+-- this statement started (fewer than per_endpoint under a running lease), the oldest due
+-- first, at most max_endpoints, each then locked for this transaction's claim; those another
+-- claim holds are left out. The lock is advisory, so that recording an attempt (which locks
+-- the endpoint's row) never keeps a claim from an endpoint.
+WITH candidates AS MATERIALIZED (
+    SELECT e.id FROM endpoints e
+    CROSS JOIN LATERAL (
+        SELECT min(d.next_attempt_at) AS at FROM deliveries d
+        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= sqlc.arg(now)::timestamptz
+          AND (d.leased_until IS NULL OR d.leased_until <= sqlc.arg(now)::timestamptz)
+    ) oldest
+    WHERE e.status = 'enabled' AND NOT (e.id = ANY(sqlc.arg(skip)::text[])) AND oldest.at IS NOT NULL
+      AND (SELECT count(*) FROM deliveries f
+           WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.leased_until > sqlc.arg(now)::timestamptz) < sqlc.arg(per_endpoint)::int
+    ORDER BY oldest.at, e.id
+    LIMIT sqlc.arg(max_endpoints)
+)
+SELECT id FROM candidates WHERE pg_try_advisory_xact_lock(hashtextextended('webhooks.claim:' || id, 0));
+
 -- name: ClaimDeliveries :many
--- Leases the due deliveries, oldest due first, at most max_jobs in all and per endpoint at most
--- per_endpoint minus its deliveries under a running lease. The endpoints are locked (skipping
--- those another claim or a recording holds), so that two claims never both fill an endpoint's
--- room; the deliveries another transaction holds are skipped.
+-- Leases the due deliveries of the endpoints this transaction locked, oldest due first, at
+-- most max_jobs in all and per endpoint at most per_endpoint minus its deliveries under a
+-- running lease, counted after the lock was taken, so that two claims never both fill an
+-- endpoint's room; the deliveries another transaction holds are skipped.
 WITH chosen AS (
     SELECT due.id
-    FROM endpoints e
+    FROM unnest(sqlc.arg(endpoint_ids)::text[]) AS e(id)
     CROSS JOIN LATERAL (
         SELECT count(*)::int AS n FROM deliveries f
         WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.leased_until > sqlc.arg(now)::timestamptz
@@ -18,15 +39,16 @@ WITH chosen AS (
         LIMIT greatest(sqlc.arg(per_endpoint)::int - busy.n, 0)
         FOR NO KEY UPDATE OF d SKIP LOCKED
     ) due
-    WHERE e.status = 'enabled' AND NOT (e.id = ANY(sqlc.arg(skip)::text[]))
     ORDER BY due.next_attempt_at, due.id
     LIMIT sqlc.arg(max_jobs)
-    FOR NO KEY UPDATE OF e SKIP LOCKED
+), leased AS (
+    UPDATE deliveries d SET leased_until = sqlc.arg(lease_until)::timestamptz
+    FROM chosen WHERE d.id = chosen.id
+    RETURNING d.id, d.endpoint_id, d.message_id, d.attempts, d.first_attempt_at, d.next_attempt_at
 )
-UPDATE deliveries d SET leased_until = sqlc.arg(lease_until)::timestamptz
-FROM chosen, endpoints e, messages m
-WHERE d.id = chosen.id AND e.id = d.endpoint_id AND m.id = d.message_id
-RETURNING d.id, d.endpoint_id, e.url, d.message_id, m.body, d.attempts, d.first_attempt_at, d.leased_until;
+SELECT l.id, l.endpoint_id, e.url, l.message_id, m.body, l.attempts, l.first_attempt_at
+FROM leased l JOIN endpoints e ON e.id = l.endpoint_id JOIN messages m ON m.id = l.message_id
+ORDER BY l.next_attempt_at, l.id;
 
 -- name: LiveSecrets :many
 -- The secrets of the endpoints that sign at now, each endpoint's newest first.
