@@ -28,7 +28,12 @@ func (d *Dispatcher) attempt(ctx context.Context, j Job) {
 	}
 	took := time.Since(sent)
 	o, err := d.record(ctx, Record{Job: j, Attempt: a, Latency: took}, sent.Add(j.LeasedUntil.Sub(started)))
-	if err != nil {
+	switch {
+	case errors.Is(err, ErrNotLeased):
+		d.Log.InfoContext(ctx, "delivery attempt left unrecorded: the delivery was recorded or failed meanwhile",
+			"endpoint", j.EndpointID, "delivery", j.DeliveryID, "attempt", a.N)
+		return
+	case err != nil:
 		d.Log.ErrorContext(ctx, "recording a delivery attempt failed; it is attempted again once its lease ends",
 			"endpoint", j.EndpointID, "delivery", j.DeliveryID, "attempt", a.N, "err", err)
 		return

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/propagation"
 )
 
 // Bounds of an attempt.
@@ -80,7 +81,8 @@ func NewClient(o ClientOptions) *Client {
 	}
 	return &Client{
 		http: &http.Client{
-			Transport: otelhttp.NewTransport(transport),
+			// A span per attempt, but no trace context sent: receivers are not ours.
+			Transport: otelhttp.NewTransport(transport, otelhttp.WithPropagators(propagation.NewCompositeTextMapPropagator())),
 			Timeout:   o.Timeout,
 			CheckRedirect: func(*http.Request, []*http.Request) error {
 				return http.ErrUseLastResponse

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/netip"
+	neturl "net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/webhooks/internal/delivery"
 )
 
@@ -247,4 +250,45 @@ func TestEndpointURLsAreValidated(t *testing.T) {
 			t.Errorf("ValidateURL(%q, loopback %v) = %v, want ok %v", c.url, c.allowLoopback, err, c.ok)
 		}
 	}
+}
+
+func TestAnAttemptIsTracedButSendsNoTraceContext(t *testing.T) {
+	_, spans := testkit.Tracing(t)
+	var header http.Header
+	rcv := newReceiver(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) { header = r.Header.Clone() }))
+	c := rcv.client(newResolver(map[string][][]string{"receiver.example.com": {{publicAddr}}}), false)
+	if res := send(c, "https://receiver.example.com/hook"); res.StatusCode != http.StatusOK {
+		t.Fatal(describe(res))
+	}
+	if len(spans.Ended()) == 0 {
+		t.Fatal("no client span for the attempt")
+	}
+	if tp := header.Get("traceparent"); tp != "" {
+		t.Fatalf("the receiver got our trace context %q", tp)
+	}
+}
+
+// FuzzValidateURL holds what ValidateURL accepts to what is safe to dial: an https URL (http
+// only to loopback when allowed) with a host and no user information, whose host is not an IP
+// address of a refused range.
+func FuzzValidateURL(f *testing.F) {
+	for _, s := range []string{"https://hooks.example.com/x", "http://127.0.0.1:8080/", "https://[::ffff:10.0.0.1]/", "https://u@h/", "https://0x7f.1/"} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, raw string, allowLoopback bool) {
+		if delivery.ValidateURL(raw, allowLoopback) != nil {
+			return
+		}
+		u, err := neturl.Parse(raw)
+		if err != nil || u.Host == "" || u.User != nil || (u.Scheme != "https" && !(allowLoopback && u.Scheme == "http")) {
+			t.Fatalf("ValidateURL accepted %q", raw)
+		}
+		if a, err := netip.ParseAddr(u.Hostname()); err == nil {
+			a = a.Unmap()
+			if a.IsPrivate() || a.IsLinkLocalUnicast() || a.IsMulticast() || a.IsUnspecified() || (a.IsLoopback() && !allowLoopback) {
+				t.Fatalf("ValidateURL accepted %q, whose address %s is refused", raw, a)
+			}
+		}
+	})
 }
