@@ -1,8 +1,14 @@
 package delivery
 
 import (
+	"errors"
+	"net"
 	"net/netip"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 func TestTheAddressClassifier(t *testing.T) {
@@ -101,4 +107,53 @@ func FuzzClassify(f *testing.F) {
 			t.Fatalf("classify(%s) = %q but its IPv4-mapped form %q and NAT64 form %q", u, why, classify(mapped), classify(nat64))
 		}
 	})
+}
+
+func TestTheDialersControlRefusesAtConnectTime(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var accepted atomic.Int64
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	// No dial is injected: the guard's own dialer, whose Control sees the socket's address.
+	g := newGuard(false, nil, nil)
+	d := &net.Dialer{Control: g.control}
+	if _, err := d.DialContext(t.Context(), "tcp", ln.Addr().String()); err == nil {
+		t.Fatal("the dialer connected to a loopback address")
+	}
+	var refused *RefusedAddressError
+	if err := g.control("tcp", "[::ffff:169.254.169.254]:80", nil); !errors.As(err, &refused) || refused.Why != string(metadata) {
+		t.Fatalf("control of a mapped metadata address: %v", err)
+	}
+	if _, err := g.DialContext(t.Context(), "tcp", ln.Addr().String()); err == nil {
+		t.Fatal("the guard dialed a loopback address")
+	}
+	// The listener counts: the connection allowed with loopback allowed is accepted after any
+	// that the refusals above would have made.
+	allowed := newGuard(true, nil, nil)
+	conn, err := (&net.Dialer{Control: allowed.control}).DialContext(t.Context(), "tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatalf("with loopback allowed: %v", err)
+	}
+	conn.Close()
+	testkit.Eventually(t, 5*time.Second, func() string {
+		if accepted.Load() == 0 {
+			return "the allowed connection was not accepted"
+		}
+		return ""
+	})
+	if n := accepted.Load(); n != 1 {
+		t.Fatalf("the listener accepted %d connections, want only the allowed one", n)
+	}
 }

@@ -22,14 +22,18 @@ const (
 // back. It claims when woken (a delivery was stored), at every Scan (retries come due, other
 // instances' leases lapse), and when an attempt ends that leaves room for more.
 type Dispatcher struct {
-	Store  Store
+	Store Store
+	// Client sends the attempts; nil is NewClient(ClientOptions{}).
 	Client *Client
-	// Clock stamps and decides every attempt.
-	Clock       clock.Clock
+	// Clock stamps and decides every attempt; nil is time.Now.
+	Clock clock.Clock
+	// Workers bounds the attempts in flight (DefaultWorkers when 0); PerEndpoint bounds
+	// those of one endpoint (DefaultPerEndpoint when 0).
 	Workers     int
 	PerEndpoint int
 	// Wake, when not nil, asks for a claim now.
 	Wake <-chan struct{}
+	// Scan is how often the due deliveries are claimed besides (DefaultScan when 0).
 	Scan time.Duration
 	Log  *slog.Logger
 	// Random is the source of the retries' jitter, uniform in [0, 1); nil is math/rand/v2.
@@ -51,6 +55,12 @@ func (d *Dispatcher) defaults() {
 	}
 	if d.Log == nil {
 		d.Log = slog.New(slog.DiscardHandler)
+	}
+	if d.Clock == nil {
+		d.Clock = time.Now
+	}
+	if d.Client == nil {
+		d.Client = NewClient(ClientOptions{})
 	}
 }
 
