@@ -34,6 +34,10 @@ type Config struct {
 	// AllowLoopbackReceivers accepts http:// and loopback receivers; only local runs and tests
 	// set it, never a deployment. No other private range is ever allowed.
 	AllowLoopbackReceivers bool `env:"ALLOW_LOOPBACK_RECEIVERS" envDefault:"false"`
+	// ClockShiftFile, when set, names a file holding how far ahead of the system clock the
+	// service runs (clock.Shifted): only local stacks and fault tests set it, to let days of
+	// retries pass in minutes; never a deployment.
+	ClockShiftFile string `env:"CLOCK_SHIFT_FILE"`
 	// DeliveryWorkers is the shared pool of attempts in flight; DeliveryPerEndpoint bounds one
 	// endpoint's share of it.
 	DeliveryWorkers     int `env:"DELIVERY_WORKERS" envDefault:"64"`

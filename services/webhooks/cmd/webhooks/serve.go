@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/mail"
@@ -37,6 +38,8 @@ type parts struct {
 	sealer   *domain.Sealer
 	verifier *identity.Verifier
 	notifier *app.Notifier
+	// clock is the one clock of every decision: the system's, or shifted for a fault test.
+	clock clock.Clock
 	// wake tells the dispatcher that deliveries are due.
 	wake chan struct{}
 }
@@ -89,7 +92,8 @@ func build(cfg Config, r *service.Resources, log *slog.Logger) (parts, error) {
 	}
 	p := parts{repo: store.New(r.Pool), sealer: sealer, wake: make(chan struct{}, 1),
 		verifier: identity.NewVerifier(identity.Webhooks, keys, cfg.IdentityTokenTTL)}
-	p.svc = app.New(p.repo, sealer, time.Now, log, app.Options{
+	p.clock = cfg.clock()
+	p.svc = app.New(p.repo, sealer, p.clock, log, app.Options{
 		Rules: domain.Rules{AllowLoopback: cfg.AllowLoopbackReceivers}, MaxEndpoints: cfg.MaxEndpoints, Retention: cfg.Retention, Wake: p.wake,
 	})
 	signer := identity.NewSigner(identity.Webhooks, key, cfg.IdentityTokenTTL)
@@ -100,4 +104,12 @@ func build(cfg Config, r *service.Resources, log *slog.Logger) (parts, error) {
 		Poll:     notifyInterval,
 	}
 	return p, nil
+}
+
+// clock is the system clock, shifted by CLOCK_SHIFT_FILE when that is set.
+func (c Config) clock() clock.Clock {
+	if c.ClockShiftFile == "" {
+		return time.Now
+	}
+	return clock.Shifted(time.Now, c.ClockShiftFile)
 }
