@@ -52,6 +52,9 @@ func TestEveryWebhookExampleMatchesItsSchema(t *testing.T) {
 	if err := v.ValidateWebhook("order.completed", bodies["registration.created"]); err == nil {
 		t.Error("a registration body passes as order.completed")
 	}
+	if err := v.ValidateWebhook("order.failed", bodies["order.completed"]); err == nil || !strings.Contains(err.Error(), "type must be order.failed") {
+		t.Errorf("an order.completed body as order.failed: %v", err)
+	}
 	if err := v.ValidateWebhook("order.shipped", bodies["order.completed"]); err == nil ||
 		!strings.Contains(err.Error(), "unknown webhook type") {
 		t.Errorf("an unknown type: %v", err)
