@@ -97,6 +97,8 @@ func TestBodiesHaveAtMost64Members(t *testing.T) {
 		"organizerCreateRegistration": createRegistration(), "organizerUpdateRegistration": createRegistration(),
 		"organizerSearchRegistrations": searchRegistrations(), "browserCheckoutSummary": checkoutSummary(),
 		"browserCheckoutSession": checkoutSession(), "browserLookupReceipts": receipt(), "browserSendReceipts": receipt(),
+		"organizerCreateWebhookEndpoint": webhookEndpoint(), "organizerUpdateWebhookEndpoint": webhookEndpointUpdate(),
+		"organizerRecoverWebhookDeliveries": recoverDeliveries(),
 	}
 	for _, op := range Operations() {
 		if !op.HasBody {

@@ -89,6 +89,12 @@ func fixtures(operationID string) []map[string]any {
 		return []map[string]any{checkoutSession()}
 	case "browserLookupReceipts", "browserSendReceipts":
 		return []map[string]any{receipt()}
+	case "organizerCreateWebhookEndpoint":
+		return []map[string]any{webhookEndpoint()}
+	case "organizerUpdateWebhookEndpoint":
+		return []map[string]any{webhookEndpointUpdate()}
+	case "organizerRecoverWebhookDeliveries":
+		return []map[string]any{recoverDeliveries()}
 	}
 	return nil
 }

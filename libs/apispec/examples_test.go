@@ -52,6 +52,9 @@ func TestErrorExamplesCarryTheirCode(t *testing.T) {
 		return s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyz_") == "" && !strings.HasPrefix(s, "_")
 	}
 	for name, res := range spec.tree["components"].(map[string]any)["responses"].(map[string]any) {
+		if _, ok := res.(map[string]any)["content"]; !ok {
+			continue // a receiver's answer to a webhook, which the document describes without a body
+		}
 		for exName, raw := range examples(t, res, "/components/responses/"+name) {
 			var body struct {
 				StatusCode int              `json:"statusCode"`

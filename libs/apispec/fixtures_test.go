@@ -190,3 +190,24 @@ func checkoutSession() map[string]any {
 func receipt() map[string]any {
 	return map[string]any{"email": "ana.garcia@example.com"}
 }
+
+// webhookEndpoint returns a valid create-webhook-endpoint body using every field.
+func webhookEndpoint() map[string]any {
+	return map[string]any{
+		"url":         "https://hooks.example.com/podium?source=api",
+		"eventTypes":  []any{"order.completed", "registration.created"},
+		"description": "Orders into the CRM",
+	}
+}
+
+// webhookEndpointUpdate returns a valid update-webhook-endpoint body using every field.
+func webhookEndpointUpdate() map[string]any {
+	body := webhookEndpoint()
+	body["enabled"] = false
+	return body
+}
+
+// recoverDeliveries returns a valid recover body.
+func recoverDeliveries() map[string]any {
+	return map[string]any{"since": "2025-05-01T08:00:00Z"}
+}

@@ -15,6 +15,17 @@ var specOperations = []Operation{
 	{"organizerSearchRegistrations", "POST", "/organizer/registrations/search", Organizer, "registrations:read", 201, true, 81920},
 	{"organizerUpdateRegistration", "PATCH", "/organizer/registrations/{ticketId}", Organizer, "registrations:write", 200, true, 163840},
 	{"organizerDeleteRegistration", "DELETE", "/organizer/registrations/{ticketId}", Organizer, "registrations:write", 200, false, 0},
+	{"organizerCreateWebhookEndpoint", "POST", "/organizer/webhook-endpoints", Organizer, "webhooks:write", 201, true, 3072},
+	{"organizerListWebhookEndpoints", "GET", "/organizer/webhook-endpoints", Organizer, "webhooks:write", 200, false, 0},
+	{"organizerGetWebhookEndpoint", "GET", "/organizer/webhook-endpoints/{endpointId}", Organizer, "webhooks:write", 200, false, 0},
+	{"organizerUpdateWebhookEndpoint", "PATCH", "/organizer/webhook-endpoints/{endpointId}", Organizer, "webhooks:write", 200, true, 3072},
+	{"organizerDeleteWebhookEndpoint", "DELETE", "/organizer/webhook-endpoints/{endpointId}", Organizer, "webhooks:write", 200, false, 0},
+	{"organizerRotateWebhookEndpointSecret", "POST", "/organizer/webhook-endpoints/{endpointId}/rotate-secret", Organizer, "webhooks:write", 200, false, 0},
+	{"organizerTestWebhookEndpoint", "POST", "/organizer/webhook-endpoints/{endpointId}/test", Organizer, "webhooks:write", 202, false, 0},
+	{"organizerListWebhookDeliveries", "GET", "/organizer/webhook-endpoints/{endpointId}/deliveries", Organizer, "webhooks:write", 200, false, 0},
+	{"organizerGetWebhookDelivery", "GET", "/organizer/webhook-endpoints/{endpointId}/deliveries/{deliveryId}", Organizer, "webhooks:write", 200, false, 0},
+	{"organizerRetryWebhookDelivery", "POST", "/organizer/webhook-endpoints/{endpointId}/deliveries/{deliveryId}/retry", Organizer, "webhooks:write", 202, false, 0},
+	{"organizerRecoverWebhookDeliveries", "POST", "/organizer/webhook-endpoints/{endpointId}/recover", Organizer, "webhooks:write", 202, true, 1024},
 	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true, 2048},
 	{"browserGetEvent", "GET", "/browser/events/{eventId}", Browser, "", 200, false, 0},
 	{"browserGetPricingCards", "GET", "/browser/events/{eventId}/pricing-cards", Browser, "", 200, false, 0},
@@ -72,14 +83,15 @@ func TestOptionalBodiesAreExactlyThoseWithoutRequiredFields(t *testing.T) {
 
 func TestEveryOperationDocumentsItsErrors(t *testing.T) {
 	v := validator(t)
-	searches := map[string]bool{"organizerSearchEvents": true, "browserSearchEvents": true,
-		"organizerSearchRegistrations": true}
+	// Operations that name no resource: searches, lists and creates of what nothing else holds.
+	unnamed := map[string]bool{"organizerSearchEvents": true, "browserSearchEvents": true,
+		"organizerSearchRegistrations": true, "organizerListWebhookEndpoints": true, "organizerCreateWebhookEndpoint": true}
 	for _, op := range Operations() {
 		statuses := []int{401, 403, 429, 500, 503}
 		if op.HasBody {
 			statuses = append(statuses, 400, 413, 415)
 		}
-		if !searches[op.ID] {
+		if !unnamed[op.ID] {
 			statuses = append(statuses, 404)
 		}
 		set := v.responses[op.ID]

@@ -50,7 +50,9 @@ type Validator struct {
 	// codeStatuses are the statuses each error code is answered with ("4XX": any client error).
 	codeStatuses map[string][]string
 	responses    map[string]responseSchemas
-	messages     map[string]string
+	// webhooks are the body schemas of the webhooks section, by type.
+	webhooks map[string]*jsonschema.Schema
+	messages map[string]string
 }
 
 // requestSchema is the compiled request body schema of one operation.
@@ -105,6 +107,9 @@ func NewValidator() (*Validator, error) {
 		if err := v.compileOperation(c, checks, op); err != nil {
 			return nil, fmt.Errorf("apispec: %s: %w", op.ID, err)
 		}
+	}
+	if err := v.compileWebhooks(c); err != nil {
+		return nil, fmt.Errorf("apispec: %w", err)
 	}
 	if v.errorBody, err = c.Compile(documentURL + "#/components/schemas/Error"); err != nil {
 		return nil, fmt.Errorf("apispec: the Error schema: %w", err)

@@ -58,6 +58,10 @@ func Minimal(operationID string) map[string]any {
 			"athletes": []any{athlete(0)}}
 	case "browserLookupReceipts", "browserSendReceipts":
 		return map[string]any{"email": "ana@example.com"}
+	case "organizerCreateWebhookEndpoint":
+		return map[string]any{"url": "https://example.com/hooks", "eventTypes": []any{"order.completed"}}
+	case "organizerRecoverWebhookDeliveries":
+		return map[string]any{"since": "2025-05-01T08:00:00Z"}
 	default:
 		return map[string]any{}
 	}

@@ -35,6 +35,10 @@ func (h hostile) pastBounds() Body {
 		name, fill = "email", longString
 	case "organizerSearchRegistrations":
 		name, fill = "cancelledFrom", zeros
+	case "organizerCreateWebhookEndpoint", "organizerUpdateWebhookEndpoint":
+		name, fill = "eventTypes", zeros
+	case "organizerRecoverWebhookDeliveries":
+		name, fill = "since", longString
 	default:
 		name, fill = "selectedSupplementIds", zeros
 	}
@@ -152,6 +156,10 @@ func (h hostile) invalid() Body {
 		members = map[string]any{"search": 0, "limit": "", "offset": ""}
 	case "browserLookupReceipts", "browserSendReceipts":
 		members = map[string]any{"email": 0}
+	case "organizerCreateWebhookEndpoint", "organizerUpdateWebhookEndpoint":
+		members = map[string]any{"url": 0, "eventTypes": zeros(9), "description": 0, "enabled": ""}
+	case "organizerRecoverWebhookDeliveries":
+		members = map[string]any{"since": 0}
 	default:
 		members = registration
 	}
@@ -189,6 +197,8 @@ func (h hostile) patterns() (Body, bool) {
 		members = map[string]any{"email": slowEmail}
 	case "organizerCreateRegistration", "organizerUpdateRegistration":
 		members = map[string]any{"athletes": athletes}
+	case "organizerCreateWebhookEndpoint", "organizerUpdateWebhookEndpoint":
+		members = map[string]any{"description": strings.Repeat("a", 499) + "\u2028"}
 	default:
 		return Body{}, false
 	}

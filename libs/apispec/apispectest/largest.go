@@ -30,13 +30,16 @@ func Largest(operationID string, overrides map[string]any) map[string]any {
 // largest builds the largest legitimate body of each operation that takes one. The event
 // searches are encoded by hand (see searchBody) and have no entry.
 var largest = map[string]func() map[string]any{
-	"browserCheckoutSession":       checkoutSession,
-	"browserCheckoutSummary":       checkoutSummary,
-	"organizerCreateRegistration":  createRegistration,
-	"organizerUpdateRegistration":  updateRegistration,
-	"organizerSearchRegistrations": searchRegistrations,
-	"browserLookupReceipts":        receipt,
-	"browserSendReceipts":          receipt,
+	"browserCheckoutSession":            checkoutSession,
+	"browserCheckoutSummary":            checkoutSummary,
+	"organizerCreateRegistration":       createRegistration,
+	"organizerUpdateRegistration":       updateRegistration,
+	"organizerSearchRegistrations":      searchRegistrations,
+	"browserLookupReceipts":             receipt,
+	"browserSendReceipts":               receipt,
+	"organizerCreateWebhookEndpoint":    webhookEndpoint,
+	"organizerUpdateWebhookEndpoint":    webhookEndpointUpdate,
+	"organizerRecoverWebhookDeliveries": recoverDeliveries,
 }
 
 // Encode returns the JSON of body. Numbers given as json.Number keep their literal.

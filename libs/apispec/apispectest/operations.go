@@ -125,6 +125,30 @@ func receipt() map[string]any {
 	return map[string]any{"email": LongestEmail()}
 }
 
+// webhookEndpoint is the largest legitimate webhook endpoint: a URL of 2048 characters, every
+// event type and a description of 500 characters with accents.
+func webhookEndpoint() map[string]any {
+	base := "https://hooks.crossfit-example-club.com/podium/webhooks?token="
+	return map[string]any{
+		"url": base + strings.Repeat("a1B2c3D4", 2048/8)[:2048-len(base)],
+		"eventTypes": []any{"registration.created", "registration.updated", "registration.cancelled", "order.completed",
+			"order.failed", "order.refunded", "checkout.session.expired", "event.updated", "pricing.changed"},
+		"description": strings.Repeat("Inscripciones y pagos hacia el CRM del club, región de Málaga. ", 10)[:500],
+	}
+}
+
+// webhookEndpointUpdate is the create body with enabled.
+func webhookEndpointUpdate() map[string]any {
+	body := webhookEndpoint()
+	body["enabled"] = true
+	return body
+}
+
+// recoverDeliveries is a recover body with the longest date-time a client writes.
+func recoverDeliveries() map[string]any {
+	return map[string]any{"since": "2025-05-01T08:00:00.123456789+02:00"}
+}
+
 // LongestEmail is a valid e-mail address of 254 characters.
 func LongestEmail() string {
 	return strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." +

@@ -107,7 +107,7 @@ func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge
 	if cfg.EdgeCacheEntries > 0 {
 		edgeCache = edgecache.New(cfg.EdgeCacheEntries, cfg.EdgeCacheMaxBytes, cfg.EdgeCacheMaxTTL, time.Now)
 	}
-	admit := admission.New([]string{edge.Catalog, edge.Registration, edge.Checkout}, admission.Options{
+	admit := admission.New([]string{edge.Catalog, edge.Registration, edge.Checkout, edge.Webhooks}, admission.Options{
 		MinLimit: cfg.AdmissionMinLimit, InitialLimit: cfg.AdmissionInitialLimit, MaxLimit: cfg.AdmissionMaxLimit, Log: log,
 	})
 	return &edge.Gateway{
@@ -145,7 +145,9 @@ func countInstances(cfg gwconfig.Config, cluster broker.Cluster, limiter *rateli
 
 func newUpstreams(cfg gwconfig.Config) (map[string]*proxy.Upstream, error) {
 	out := map[string]*proxy.Upstream{}
-	for name, url := range map[string]string{edge.Catalog: cfg.CatalogURL, edge.Registration: cfg.RegistrationURL, edge.Checkout: cfg.CheckoutURL} {
+	for name, url := range map[string]string{
+		edge.Catalog: cfg.CatalogURL, edge.Registration: cfg.RegistrationURL, edge.Checkout: cfg.CheckoutURL, edge.Webhooks: cfg.WebhooksURL,
+	} {
 		u, err := proxy.New(name, url, cfg.UpstreamTimeout)
 		if err != nil {
 			return nil, err

@@ -18,7 +18,7 @@ import (
 // served again.
 func TestRequestsAnOwnerHasNoRoomForAreShed(t *testing.T) {
 	h := newHarness(t, Limits{})
-	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 1, MaxLimit: 1})
+	h.gw.Admission = admission.New(ownerNames, admission.Options{InitialLimit: 1, MaxLimit: 1})
 	auth := map[string]string{"Authorization": "Bearer " + h.secret}
 	first := make(chan answer, 1)
 	go func() {
@@ -52,7 +52,7 @@ func TestRequestsAnOwnerHasNoRoomForAreShed(t *testing.T) {
 func TestShedRequestsSpendNoRateLimit(t *testing.T) {
 	perKey, _ := ratelimit.ParseLimit("3/m")
 	h := newHarness(t, Limits{PerKey: perKey})
-	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 1, MaxLimit: 1})
+	h.gw.Admission = admission.New(ownerNames, admission.Options{InitialLimit: 1, MaxLimit: 1})
 	auth := map[string]string{"Authorization": "Bearer " + h.secret}
 	first := make(chan answer, 1)
 	go func() {
@@ -76,7 +76,7 @@ func TestShedRequestsSpendNoRateLimit(t *testing.T) {
 // edge keeps an answer for is still served from it, and one it keeps none for is shed.
 func TestKeptAnswersAreServedWhileTheirOwnerIsFull(t *testing.T) {
 	h := newHarness(t, Limits{})
-	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 1, MaxLimit: 1})
+	h.gw.Admission = admission.New(ownerNames, admission.Options{InitialLimit: 1, MaxLimit: 1})
 	page := func(path string) answer {
 		return h.do(t, call{method: "GET", path: path, addr: newAddr(), headers: h.browserHeaders(site)})
 	}
@@ -105,7 +105,7 @@ func TestAFullCheckoutShedsOtherOwnersOnlyWhileShortOfCPU(t *testing.T) {
 	h := newHarness(t, Limits{})
 	var short atomic.Bool
 	calibrations := make(chan struct{}, 1)
-	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admission.Options{InitialLimit: 1, MaxLimit: 1,
+	h.gw.Admission = admission.New(ownerNames, admission.Options{InitialLimit: 1, MaxLimit: 1,
 		Starved: func() bool {
 			select {
 			case calibrations <- struct{}{}:

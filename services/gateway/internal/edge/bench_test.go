@@ -90,7 +90,7 @@ func benchGateway(b *testing.B, limits Limits, admit admission.Options) (*harnes
 	otel.SetTracerProvider(noop.NewTracerProvider())
 	b.Cleanup(func() { otel.SetTracerProvider(prev) })
 	h := newHarness(b, limits)
-	h.gw.Admission = admission.New([]string{Catalog, Registration, Checkout}, admit)
+	h.gw.Admission = admission.New(ownerNames, admit)
 	srv := httpserver.New(httpserver.Options{Log: testkit.Logger(b), BodyLimit: BodyLimit()})
 	if err := h.gw.Register(srv.App); err != nil {
 		b.Fatal(err)

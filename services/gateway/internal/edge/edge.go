@@ -36,6 +36,7 @@ const (
 	Catalog      = identity.Catalog
 	Registration = identity.Registration
 	Checkout     = identity.Checkout
+	Webhooks     = identity.Webhooks
 )
 
 // owners maps each operation of the document to the service that serves it.
@@ -54,6 +55,18 @@ var owners = map[string]string{
 	"browserSendReceipts":          Registration,
 	"browserCheckoutSummary":       Checkout,
 	"browserCheckoutSession":       Checkout,
+
+	"organizerCreateWebhookEndpoint":       Webhooks,
+	"organizerListWebhookEndpoints":        Webhooks,
+	"organizerGetWebhookEndpoint":          Webhooks,
+	"organizerUpdateWebhookEndpoint":       Webhooks,
+	"organizerDeleteWebhookEndpoint":       Webhooks,
+	"organizerRotateWebhookEndpointSecret": Webhooks,
+	"organizerTestWebhookEndpoint":         Webhooks,
+	"organizerListWebhookDeliveries":       Webhooks,
+	"organizerGetWebhookDelivery":          Webhooks,
+	"organizerRetryWebhookDelivery":        Webhooks,
+	"organizerRecoverWebhookDeliveries":    Webhooks,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -73,6 +86,18 @@ var priorities = map[string]admission.Priority{
 	"browserGetPricingCards":       admission.Public,
 	"browserLookupReceipts":        admission.Public,
 	"browserSendReceipts":          admission.Public,
+
+	"organizerCreateWebhookEndpoint":       admission.Writes,
+	"organizerUpdateWebhookEndpoint":       admission.Writes,
+	"organizerDeleteWebhookEndpoint":       admission.Writes,
+	"organizerRotateWebhookEndpointSecret": admission.Writes,
+	"organizerTestWebhookEndpoint":         admission.Writes,
+	"organizerRetryWebhookDelivery":        admission.Writes,
+	"organizerRecoverWebhookDeliveries":    admission.Writes,
+	"organizerListWebhookEndpoints":        admission.Reads,
+	"organizerGetWebhookEndpoint":          admission.Reads,
+	"organizerListWebhookDeliveries":       admission.Reads,
+	"organizerGetWebhookDelivery":          admission.Reads,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows

@@ -43,17 +43,20 @@ type harness struct {
 	key, secret string
 }
 
+// ownerNames are the services the gateway routes to.
+var ownerNames = []string{Catalog, Registration, Checkout, Webhooks}
+
 // verifyAny verifies a gateway token sent to any of the owners (the harness's one owner
-// stands in for all three).
-func verifyAny(issuers *identitytest.Issuers, tok string) (identity.Principal, error) {
+// stands in for all of them) and returns the owner it was addressed to.
+func verifyAny(issuers *identitytest.Issuers, tok string) (identity.Principal, string, error) {
 	var err error
-	for _, owner := range []string{identity.Catalog, identity.Registration, identity.Checkout} {
+	for _, owner := range ownerNames {
 		var v identity.Verified
 		if v, err = issuers.Verifier(owner).Verify(tok); err == nil && v.Issuer == identity.Gateway {
-			return v.Principal, nil
+			return v.Principal, owner, nil
 		}
 	}
-	return identity.Principal{}, err
+	return identity.Principal{}, "", err
 }
 
 // site is the origin the harness's publishable key allows.
@@ -65,7 +68,7 @@ func newHarness(t testing.TB, limits Limits) *harness {
 	issuers := identitytest.New(t)
 	o := startOwner(t, issuers)
 	upstreams := map[string]*proxy.Upstream{}
-	for _, name := range []string{Catalog, Registration, Checkout} {
+	for _, name := range ownerNames {
 		u, err := proxy.New(name, o.url, 5*time.Second)
 		if err != nil {
 			t.Fatal(err)
@@ -204,8 +207,9 @@ func (a *authDouble) OriginAllowed(_ context.Context, origin string) (bool, erro
 	return a.origins[origin], nil
 }
 
-// owner stands for catalog, registration and checkout: it records each request's raw path and
-// principal and answers with them, shareable at the edge for a minute.
+// owner stands for every owner: it records each request's raw path, query, principal and the
+// owner its identity token is addressed to, and answers with the path, shareable at the edge
+// for a minute.
 type owner struct {
 	url      string
 	mu       sync.Mutex
@@ -217,8 +221,10 @@ type owner struct {
 }
 
 type received struct {
-	path      string
-	principal identity.Principal
+	path, query string
+	principal   identity.Principal
+	// audience is the owner the request's identity token is addressed to.
+	audience string
 }
 
 func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
@@ -230,11 +236,12 @@ func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
 			o.held <- struct{}{}
 			<-o.release
 		}
-		p, err := verifyAny(issuers, c.Get(identity.Header))
+		p, audience, err := verifyAny(issuers, c.Get(identity.Header))
 		if err != nil {
 			return httpserver.Unauthorized(httpserver.CodeUnauthorized, "no identity")
 		}
-		r := received{path: string(c.Request().URI().PathOriginal()), principal: p}
+		r := received{path: string(c.Request().URI().PathOriginal()), query: string(c.Request().URI().QueryString()),
+			principal: p, audience: audience}
 		o.mu.Lock()
 		o.received = append(o.received, r)
 		o.mu.Unlock()

@@ -15,7 +15,7 @@ import (
 // otherwise answer it with GET only and make browsers refuse the POST search.
 func TestLiteralPreflightPathsComeFirst(t *testing.T) {
 	upstreams := map[string]*proxy.Upstream{}
-	for _, name := range []string{Catalog, Registration, Checkout} {
+	for _, name := range ownerNames {
 		u, err := proxy.New(name, "http://127.0.0.1:1", time.Second)
 		if err != nil {
 			t.Fatal(err)
