@@ -19,7 +19,7 @@ type Config struct {
 	CatalogURL      string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
 	RegistrationURL string `env:"REGISTRATION_URL" envDefault:"http://127.0.0.1:8083"`
 	CheckoutURL     string `env:"CHECKOUT_URL" envDefault:"http://127.0.0.1:8084"`
-	WebhooksURL     string `env:"WEBHOOKS_URL" envDefault:"http://127.0.0.1:8086"`
+	WebhooksURL     string `env:"WEBHOOKS_URL" envDefault:"http://127.0.0.1:8085"`
 	// UpstreamTimeout bounds a forwarded request; AuthTimeout a key lookup.
 	UpstreamTimeout time.Duration `env:"UPSTREAM_TIMEOUT" envDefault:"15s"`
 	AuthTimeout     time.Duration `env:"AUTH_TIMEOUT" envDefault:"2s"`

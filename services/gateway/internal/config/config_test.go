@@ -29,13 +29,13 @@ func TestInstancesSettings(t *testing.T) {
 	}
 }
 
-// TestWebhooksURL: the webhook endpoints' owner is on 127.0.0.1:8086 unless WEBHOOKS_URL says
+// TestWebhooksURL: the webhook endpoints' owner is on 127.0.0.1:8085 unless WEBHOOKS_URL says
 // otherwise.
 func TestWebhooksURL(t *testing.T) {
 	testkit.SetEnv(t, map[string]string{"KAFKA_BROKERS": "127.0.0.1:9092", "IDENTITY_PRIVATE_KEY": "seed"})
 	cfg, err := config.Load[gwconfig.Config]()
-	if err != nil || cfg.WebhooksURL != "http://127.0.0.1:8086" {
-		t.Fatalf("default WEBHOOKS_URL %q (%v), want http://127.0.0.1:8086", cfg.WebhooksURL, err)
+	if err != nil || cfg.WebhooksURL != "http://127.0.0.1:8085" {
+		t.Fatalf("default WEBHOOKS_URL %q (%v), want http://127.0.0.1:8085", cfg.WebhooksURL, err)
 	}
 	testkit.SetEnv(t, map[string]string{"WEBHOOKS_URL": "http://webhooks:8080"})
 	if cfg, err = config.Load[gwconfig.Config](); err != nil || cfg.WebhooksURL != "http://webhooks:8080" {
