@@ -80,18 +80,34 @@ type hook struct {
 	} `json:"data"`
 }
 
-// waitHook waits for the receiver's first webhook of type typ about objectID (any object when
-// empty), checks it (wantHook) and returns it with its body.
+// waitHook waits for the receiver's first webhook of type typ about objectID, checks it
+// (wantHook) and returns it with its body.
 func waitHook(t *testing.T, r *stack.Receiver, typ, objectID string) (stack.Webhook, hook) {
+	t.Helper()
+	return waitFor(t, r, typ+" webhook about "+objectID, func(w stack.Webhook, b hook) bool {
+		return w.Type == typ && b.Data.ObjectID == objectID
+	})
+}
+
+// waitMessage waits for the receiver's first webhook with webhook-id messageID, checks it
+// (wantHook) and returns it with its body.
+func waitMessage(t *testing.T, r *stack.Receiver, messageID string) (stack.Webhook, hook) {
+	t.Helper()
+	return waitFor(t, r, "webhook "+messageID, func(w stack.Webhook, _ hook) bool { return w.ID == messageID })
+}
+
+// waitFor waits for the receiver's first webhook that match accepts, checks it (wantHook) and
+// returns it with its body.
+func waitFor(t *testing.T, r *stack.Receiver, what string, match func(stack.Webhook, hook) bool) (stack.Webhook, hook) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), eventTravel)
 	defer cancel()
 	w, err := r.Wait(ctx, func(w stack.Webhook) bool {
 		var b hook
-		return w.Type == typ && json.Unmarshal(w.Body, &b) == nil && (objectID == "" || b.Data.ObjectID == objectID)
+		return json.Unmarshal(w.Body, &b) == nil && match(w, b)
 	})
 	if err != nil {
-		t.Fatalf("no %s webhook about %q: %v; received %d: %s", typ, objectID, err, len(r.Webhooks()), received(r))
+		t.Fatalf("no %s: %v; received %d:\n%s", what, err, len(r.Webhooks()), received(r))
 	}
 	return w, wantHook(t, w)
 }
@@ -149,7 +165,8 @@ func wantHook(t *testing.T, w stack.Webhook) hook {
 	return b
 }
 
-// verifiesWith reports whether the reference library verifies w with the secret key alone.
+// verifiesWith reports whether the reference library verifies w with the signing secret key
+// alone.
 func verifiesWith(t *testing.T, w stack.Webhook, key string) bool {
 	t.Helper()
 	v, err := standardwebhooks.NewWebhook(key)
