@@ -50,8 +50,9 @@ func TestOneTraceSpansGatewayAndOwner(t *testing.T) {
 // session request is one trace: gateway, checkout, the catalog reads, registration's hold,
 // Stripe, and the places event catalog counts. Stripe's webhook is another request, so
 // another trace: gateway, checkout, the payment event registration confirms the order with,
-// and the events that follow it to catalog and back to checkout. The checkout spans of both
-// name the order (docs/adr/0007).
+// and the events that follow it to catalog, back to checkout and to webhooks (which consumes
+// the payment, order and registration events alike). The checkout spans of both name the
+// order (docs/adr/0007).
 func TestOnePurchaseIsTwoTiedTraces(t *testing.T) {
 	s := newShop(t, "PUBLISHED")
 	// The summary warms the gateway's key and origin caches: the session request then makes
@@ -105,8 +106,12 @@ gateway server POST /webhooks/stripe
       registration consumer process checkout.payments.v1
         registration producer create registration.orders.v1
           checkout consumer process registration.orders.v1
+          webhooks consumer process registration.orders.v1
         registration producer create registration.places.v1
           catalog consumer process registration.places.v1
+        registration producer create registration.registrations.v1
+          webhooks consumer process registration.registrations.v1
+      webhooks consumer process checkout.payments.v1
 `
 )
 
