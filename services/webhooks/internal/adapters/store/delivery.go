@@ -202,11 +202,3 @@ func (s *Deliveries) Backlog(ctx context.Context, now time.Time) (delivery.Backl
 func clampInt32(n int) int32 {
 	return int32(min(max(n, math.MinInt32), math.MaxInt32)) //nolint:gosec // clamped to the range
 }
-
-func utc(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}

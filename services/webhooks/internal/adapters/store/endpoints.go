@@ -13,10 +13,6 @@ import (
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
-// errEndpointDisabled is the last error of the deliveries failed when an endpoint is
-// disabled.
-const errEndpointDisabled = "endpoint disabled"
-
 // CreateEndpoint stores ep and its sealed secret unless its organization and mode reached max.
 func (r *Repository) CreateEndpoint(ctx context.Context, ep domain.Endpoint, sealed []byte, limit int) error {
 	return postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
@@ -94,8 +90,7 @@ func (r *Repository) UpdateEndpoint(ctx context.Context, org app.Owner, id strin
 		if !wasEnabled || ep.Status == domain.StatusEnabled {
 			return nil
 		}
-		_, err = q.FailDisabledEndpointDeliveries(ctx, db.FailDisabledEndpointDeliveriesParams{EndpointID: id, FinishedAt: &now, LastError: orNil(errEndpointDisabled)})
-		return err
+		return q.FailPendingDeliveries(ctx, db.FailPendingDeliveriesParams{EndpointID: id, Now: now})
 	})
 	return ep, err
 }

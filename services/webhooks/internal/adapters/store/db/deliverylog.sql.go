@@ -27,26 +27,6 @@ func (q *Queries) CountDeliveries(ctx context.Context, arg CountDeliveriesParams
 	return count, err
 }
 
-const failDisabledEndpointDeliveries = `-- name: FailDisabledEndpointDeliveries :execrows
-UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, leased_until = NULL, finished_at = $2, last_error = $3
-WHERE endpoint_id = $1 AND status = 'pending'
-`
-
-type FailDisabledEndpointDeliveriesParams struct {
-	EndpointID string
-	FinishedAt *time.Time
-	LastError  *string
-}
-
-// Fails the pending deliveries of an endpoint the organizer disabled.
-func (q *Queries) FailDisabledEndpointDeliveries(ctx context.Context, arg FailDisabledEndpointDeliveriesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, failDisabledEndpointDeliveries, arg.EndpointID, arg.FinishedAt, arg.LastError)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const getDelivery = `-- name: GetDelivery :one
 SELECT d.id, d.endpoint_id, d.message_id, d.status, d.attempts, d.first_attempt_at, d.next_attempt_at, d.leased_until, d.last_status_code, d.last_latency_ms, d.last_error, d.created_at, d.finished_at, m.type FROM deliveries d JOIN messages m ON m.id = d.message_id
 WHERE d.id = $1 AND d.endpoint_id = $2

@@ -23,8 +23,3 @@ WHERE id = $1 AND endpoint_id = $2 AND (leased_until IS NULL OR leased_until < $
 -- name: RecoverDeliveries :execrows
 UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, finished_at = NULL
 WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2;
-
--- name: FailDisabledEndpointDeliveries :execrows
--- Fails the pending deliveries of an endpoint the organizer disabled.
-UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, leased_until = NULL, finished_at = $2, last_error = $3
-WHERE endpoint_id = $1 AND status = 'pending';
