@@ -68,7 +68,7 @@ func (s *Deliveries) Claim(ctx context.Context, c delivery.Claim) ([]delivery.Jo
 		k := keys[r.EndpointID]
 		jobs[i] = delivery.Job{
 			DeliveryID: r.ID, EndpointID: r.EndpointID, URL: r.Url, MessageID: r.MessageID, Body: r.Body,
-			Secrets: k.secrets, SecretsErr: k.err, Attempts: int(r.Attempts), FirstAttemptAt: utc(r.FirstAttemptAt),
+			Secrets: k.secrets, SecretsErr: k.err, Attempts: int(r.Attempts), ScheduleBase: int(r.ScheduleBase), FirstAttemptAt: utc(r.FirstAttemptAt),
 			LeasedUntil: c.LeaseUntil,
 		}
 	}
