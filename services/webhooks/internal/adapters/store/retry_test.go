@@ -5,9 +5,13 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/services/webhooks/internal/adapters/store"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/delivery"
 	"github.com/podiumhq/podium/services/webhooks/internal/delivery/deliverytest"
 )
+
+// owner is the organization of deliverytest's endpoints.
+var owner = app.Owner{OrganizerID: "org_test", Livemode: true}
 
 // failAttempt claims the delivery due at at and records a 500 for it.
 func failAttempt(t *testing.T, s delivery.Store, at time.Time) {
@@ -42,7 +46,7 @@ func TestRetryAndRecoverRestartTheSchedule(t *testing.T) {
 	}
 
 	recovered := now.Add(delivery.RetryWindow + time.Hour)
-	if n, err := repo.RecoverDeliveries(t.Context(), e, now.Add(-time.Hour), recovered); err != nil || n != 1 {
+	if n, err := repo.RecoverDeliveries(t.Context(), owner, e, now.Add(-time.Hour), recovered); err != nil || n != 1 {
 		t.Fatalf("recovered %d: %v", n, err)
 	}
 	failAttempt(t, s, recovered)
@@ -53,7 +57,7 @@ func TestRetryAndRecoverRestartTheSchedule(t *testing.T) {
 	}
 
 	retried := recovered.Add(time.Second)
-	if _, err := repo.RetryDelivery(t.Context(), e, d, retried); err != nil {
+	if _, err := repo.RetryDelivery(t.Context(), owner, e, d, retried); err != nil {
 		t.Fatal(err)
 	}
 	failAttempt(t, s, retried)
