@@ -111,31 +111,20 @@ func TestEndpointLifecycle(t *testing.T) {
 // liveSecrets opens the secrets of an endpoint that sign at now, oldest first.
 func liveSecrets(t *testing.T, e *webhookstest.Env, id string, now time.Time) []string {
 	t.Helper()
-	rows, err := e.Pool.Query(context.Background(), `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1
+	return openSecrets(t, e, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1
 		AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at`, id, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var sealed []byte
-		if err := rows.Scan(&sealed); err != nil {
-			t.Fatal(err)
-		}
-		s, err := e.Sealer.Open(sealed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 // sealedSecrets opens the stored secrets of an endpoint, oldest first.
 func sealedSecrets(t *testing.T, e *webhookstest.Env, id string) []string {
 	t.Helper()
-	rows, err := e.Pool.Query(context.Background(), `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1 ORDER BY created_at`, id)
+	return openSecrets(t, e, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1 ORDER BY created_at`, id)
+}
+
+// openSecrets opens the sealed secrets query reads.
+func openSecrets(t *testing.T, e *webhookstest.Env, query string, args ...any) []string {
+	t.Helper()
+	rows, err := e.Pool.Query(context.Background(), query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
