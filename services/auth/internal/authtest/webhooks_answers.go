@@ -46,7 +46,7 @@ type endpointAnswer func(w *Webhooks, e *HookEndpoint, r *http.Request, body []b
 func withEndpoint(f endpointAnswer) answerFunc {
 	return func(w *Webhooks, org string, r *http.Request, body []byte) (int, any) {
 		e := w.endpoint(org, segment(r, 4))
-		if e == nil || e.Status == "deleted" {
+		if e == nil {
 			return notFound("webhook endpoint")
 		}
 		return f(w, e, r, body)
@@ -99,7 +99,7 @@ func listPage[T any](items []T, query string) (int, any) {
 func listEndpoints(w *Webhooks, org string, r *http.Request, _ []byte) (int, any) {
 	var mine []*HookEndpoint
 	for _, e := range w.endpoints {
-		if e.OrganizerID == org && e.Status != "deleted" {
+		if e.OrganizerID == org {
 			mine = append(mine, e)
 		}
 	}
@@ -126,7 +126,7 @@ func createEndpoint(w *Webhooks, org string, _ *http.Request, body []byte) (int,
 	}
 	n := 0
 	for _, e := range w.endpoints {
-		if e.OrganizerID == org && e.Status != "deleted" {
+		if e.OrganizerID == org {
 			n++
 		}
 	}
@@ -169,8 +169,10 @@ func updateEndpoint(w *Webhooks, e *HookEndpoint, _ *http.Request, body []byte) 
 	return http.StatusOK, e
 }
 
+// deleteEndpoint removes the endpoint with its deliveries and answers it as it was.
 func deleteEndpoint(w *Webhooks, e *HookEndpoint, _ *http.Request, _ []byte) (int, any) {
-	e.Status, e.UpdatedAt = "deleted", w.clock.Now()
+	w.endpoints = slices.DeleteFunc(w.endpoints, func(x *HookEndpoint) bool { return x == e })
+	delete(w.deliveries, e.ID)
 	return http.StatusOK, e
 }
 
