@@ -58,12 +58,7 @@ func (r *Repository) Delivery(ctx context.Context, endpointID, id string) (domai
 // it is being attempted.
 func (r *Repository) RetryDelivery(ctx context.Context, org app.Owner, endpointID, id string, now time.Time) (domain.Delivery, error) {
 	var n int64
-	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
-		q := r.q.WithTx(tx)
-		if err := lockEnabled(ctx, q, org, endpointID); err != nil {
-			return err
-		}
-		var err error
+	err := r.withEnabled(ctx, org, endpointID, func(q *db.Queries) (err error) {
 		n, err = q.RetryDelivery(ctx, db.RetryDeliveryParams{ID: id, EndpointID: endpointID, NextAttemptAt: &now})
 		return err
 	})
@@ -81,28 +76,26 @@ func (r *Repository) RetryDelivery(ctx context.Context, org app.Owner, endpointI
 // since pending and due at now, and returns how many.
 func (r *Repository) RecoverDeliveries(ctx context.Context, org app.Owner, endpointID string, since, now time.Time) (int, error) {
 	var n int64
-	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
-		q := r.q.WithTx(tx)
-		if err := lockEnabled(ctx, q, org, endpointID); err != nil {
-			return err
-		}
-		var err error
+	err := r.withEnabled(ctx, org, endpointID, func(q *db.Queries) (err error) {
 		n, err = q.RecoverDeliveries(ctx, db.RecoverDeliveriesParams{EndpointID: endpointID, CreatedAt: since, NextAttemptAt: &now})
 		return err
 	})
 	return int(n), err
 }
 
-// lockEnabled shares the lock of an endpoint of org until the transaction ends, so that a
-// concurrent disable fails the deliveries the transaction makes pending, and refuses one that
-// is disabled (domain.ErrEndpointDisabled) or not org's (domain.ErrEndpointNotFound).
-func lockEnabled(ctx context.Context, q *db.Queries, org app.Owner, endpointID string) error {
-	status, err := q.LockEndpointStatus(ctx, db.LockEndpointStatusParams{ID: endpointID, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
-	if err != nil {
-		return notFound(err, domain.ErrEndpointNotFound)
-	}
-	if status != domain.StatusEnabled {
-		return domain.ErrEndpointDisabled
-	}
-	return nil
+// withEnabled runs fn in a transaction that shares the lock of an endpoint of org, so that a
+// concurrent disable waits and then fails the deliveries fn makes pending; an endpoint that is
+// disabled is domain.ErrEndpointDisabled, one org does not have domain.ErrEndpointNotFound.
+func (r *Repository) withEnabled(ctx context.Context, org app.Owner, endpointID string, fn func(q *db.Queries) error) error {
+	return postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
+		q := r.q.WithTx(tx)
+		status, err := q.LockEndpointStatus(ctx, db.LockEndpointStatusParams{ID: endpointID, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
+		if err != nil {
+			return notFound(err, domain.ErrEndpointNotFound)
+		}
+		if status != domain.StatusEnabled {
+			return domain.ErrEndpointDisabled
+		}
+		return fn(q)
+	})
 }

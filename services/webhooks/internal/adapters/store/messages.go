@@ -9,7 +9,6 @@ import (
 
 	"github.com/podiumhq/podium/libs/ids"
 	"github.com/podiumhq/podium/libs/outbox"
-	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/webhooks/internal/adapters/store/db"
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
@@ -41,12 +40,7 @@ func (r *Repository) StoreEvent(ctx context.Context, consumer string, e domain.E
 // organization and mode.
 func (r *Repository) EnqueuePing(ctx context.Context, m domain.Message, endpointID string) (domain.Delivery, error) {
 	var delivered []string
-	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
-		q := r.q.WithTx(tx)
-		if err := lockEnabled(ctx, q, app.Owner{OrganizerID: m.OrganizerID, Livemode: m.Livemode}, endpointID); err != nil {
-			return err
-		}
-		var err error
+	err := r.withEnabled(ctx, app.Owner{OrganizerID: m.OrganizerID, Livemode: m.Livemode}, endpointID, func(q *db.Queries) (err error) {
 		delivered, err = insertMessage(ctx, q, m, endpointID)
 		return err
 	})
