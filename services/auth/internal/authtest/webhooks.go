@@ -2,7 +2,6 @@ package authtest
 
 import (
 	"crypto/rand"
-	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -20,17 +19,13 @@ import (
 	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/testkit"
+	webhookscontracts "github.com/podiumhq/podium/services/webhooks/contracts"
 )
 
-// webhooksContract is the webhooks service's internal API as the console calls it: the
-// organizer API's webhook-endpoint routes under /internal/v1, for an auth-signed token.
-//
-//go:embed webhooks.openapi.yaml
-var webhooksContract []byte
-
-// WebhooksAPI is the contract the webhooks double serves, and the console's client is checked
-// against.
-var WebhooksAPI = contracttest.MustParse(webhooksContract)
+// WebhooksAPI is the webhooks service's internal contract (the organizer API's webhook-endpoint
+// routes under /internal/v1, for an auth-signed token): the double serves it, and the
+// console's client is checked against it.
+var WebhooksAPI = contracttest.MustParse(webhookscontracts.Internal)
 
 // Webhooks is a double of the webhooks service's internal API, on a loopback listener: it
 // keeps endpoints and deliveries in memory, per organizer, and fails the test for any request
@@ -85,6 +80,7 @@ type HookEndpoint struct {
 // HookDelivery is a delivery the double keeps, in the contract's shape.
 type HookDelivery struct {
 	ID             string        `json:"id"`
+	EndpointID     string        `json:"endpointId"`
 	MessageID      string        `json:"messageId"`
 	Type           string        `json:"type"`
 	Status         string        `json:"status"`
@@ -206,7 +202,7 @@ func (w *Webhooks) addEndpoint(organizerID, url string, eventTypes []string, des
 
 func (w *Webhooks) addDelivery(endpointID, typ string) *HookDelivery {
 	now := w.clock.Now()
-	d := &HookDelivery{ID: w.id("wd"), MessageID: w.id("msg"), Type: typ, Status: "pending", NextAttemptAt: &now, CreatedAt: now}
+	d := &HookDelivery{ID: w.id("wd"), EndpointID: endpointID, MessageID: w.id("msg"), Type: typ, Status: "pending", NextAttemptAt: &now, CreatedAt: now}
 	w.deliveries[endpointID] = append(w.deliveries[endpointID], d)
 	return d
 }

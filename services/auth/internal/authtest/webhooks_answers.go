@@ -20,11 +20,11 @@ var answers = map[string]answerFunc{
 	"updateWebhookEndpoint":       withEndpoint(updateEndpoint),
 	"deleteWebhookEndpoint":       withEndpoint(deleteEndpoint),
 	"rotateWebhookEndpointSecret": withEndpoint(rotateSecret),
-	"testWebhookEndpoint":         withEndpoint(sendTest),
+	"testWebhookEndpoint":         withEnabled(sendTest),
 	"listWebhookDeliveries":       withEndpoint(listDeliveries),
-	"getWebhookDelivery":          withDelivery(getDelivery),
-	"retryWebhookDelivery":        withDelivery(retryDelivery),
-	"recoverWebhookDeliveries":    withEndpoint(recoverDeliveries),
+	"getWebhookDelivery":          withEndpoint(withDelivery(getDelivery)),
+	"retryWebhookDelivery":        withEnabled(withDelivery(retryDelivery)),
+	"recoverWebhookDeliveries":    withEnabled(recoverDeliveries),
 }
 
 func (w *Webhooks) answer(opID, org string, r *http.Request, body []byte) (int, any) {
@@ -46,22 +46,35 @@ type endpointAnswer func(w *Webhooks, e *HookEndpoint, r *http.Request, body []b
 func withEndpoint(f endpointAnswer) answerFunc {
 	return func(w *Webhooks, org string, r *http.Request, body []byte) (int, any) {
 		e := w.endpoint(org, segment(r, 4))
-		if e == nil || e.Status == "deleted" {
+		if e == nil {
 			return notFound("webhook endpoint")
 		}
 		return f(w, e, r, body)
 	}
 }
 
-func withDelivery(f func(w *Webhooks, d *HookDelivery) (int, any)) answerFunc {
-	return withEndpoint(func(w *Webhooks, e *HookEndpoint, r *http.Request, _ []byte) (int, any) {
+// withEnabled answers as the service does on an endpoint that must be enabled: 409
+// webhook_endpoint_disabled for a disabled one.
+func withEnabled(f endpointAnswer) answerFunc {
+	return withEndpoint(func(w *Webhooks, e *HookEndpoint, r *http.Request, body []byte) (int, any) {
+		if e.Status != "enabled" {
+			b := errorBody(http.StatusConflict, "the webhook endpoint is disabled; enable it with an update first")
+			b["code"] = "webhook_endpoint_disabled"
+			return http.StatusConflict, b
+		}
+		return f(w, e, r, body)
+	})
+}
+
+func withDelivery(f func(w *Webhooks, d *HookDelivery) (int, any)) endpointAnswer {
+	return func(w *Webhooks, e *HookEndpoint, r *http.Request, _ []byte) (int, any) {
 		for _, d := range w.deliveries[e.ID] {
 			if d.ID == segment(r, 6) {
 				return f(w, d)
 			}
 		}
-		return notFound("webhook delivery")
-	})
+		return notFound("delivery")
+	}
 }
 
 // page reads limit and offset as the service does (limit 1..100, default 50).
@@ -75,8 +88,8 @@ func page(query string) (limit, offset int, problems []string) {
 			problems = append(problems, "limit must be an integer from 1 to 100")
 		case name == "limit":
 			limit = n
-		case name == "offset" && (err != nil || n < 0):
-			problems = append(problems, "offset must be a non-negative integer")
+		case name == "offset" && (err != nil || n < 0 || n > 1_000_000):
+			problems = append(problems, "offset must be an integer from 0 to 1000000")
 		case name == "offset":
 			offset = n
 		}
@@ -99,7 +112,7 @@ func listPage[T any](items []T, query string) (int, any) {
 func listEndpoints(w *Webhooks, org string, r *http.Request, _ []byte) (int, any) {
 	var mine []*HookEndpoint
 	for _, e := range w.endpoints {
-		if e.OrganizerID == org && e.Status != "deleted" {
+		if e.OrganizerID == org {
 			mine = append(mine, e)
 		}
 	}
@@ -122,16 +135,18 @@ func createEndpoint(w *Webhooks, org string, _ *http.Request, body []byte) (int,
 		return http.StatusBadRequest, errorBody(http.StatusBadRequest, []string{"url must be an https URL"})
 	}
 	if len(req.EventTypes) == 0 {
-		return http.StatusBadRequest, errorBody(http.StatusBadRequest, []string{"eventTypes must list at least one event type"})
+		return http.StatusBadRequest, errorBody(http.StatusBadRequest, []string{"eventTypes must have at least 1 item"})
 	}
 	n := 0
 	for _, e := range w.endpoints {
-		if e.OrganizerID == org && e.Status != "deleted" {
+		if e.OrganizerID == org {
 			n++
 		}
 	}
 	if n >= maxEndpoints {
-		return http.StatusConflict, errorBody(http.StatusConflict, "an organization has at most 16 endpoints")
+		b := errorBody(http.StatusConflict, "the organization has 16 webhook endpoints, as many as it may; delete one first")
+		b["code"] = "webhook_endpoint_limit"
+		return http.StatusConflict, b
 	}
 	e := w.addEndpoint(org, req.URL, req.EventTypes, req.Description)
 	return http.StatusCreated, withSecret(e, nil)
@@ -169,8 +184,10 @@ func updateEndpoint(w *Webhooks, e *HookEndpoint, _ *http.Request, body []byte) 
 	return http.StatusOK, e
 }
 
+// deleteEndpoint removes the endpoint with its deliveries and answers it as it was.
 func deleteEndpoint(w *Webhooks, e *HookEndpoint, _ *http.Request, _ []byte) (int, any) {
-	e.Status, e.UpdatedAt = "deleted", w.clock.Now()
+	w.endpoints = slices.DeleteFunc(w.endpoints, func(x *HookEndpoint) bool { return x == e })
+	delete(w.deliveries, e.ID)
 	return http.StatusOK, e
 }
 

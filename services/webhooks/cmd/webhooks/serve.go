@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
@@ -37,7 +38,9 @@ type parts struct {
 	repo     *store.Repository
 	sealer   *domain.Sealer
 	verifier *identity.Verifier
-	notifier *app.Notifier
+	// validator checks request bodies against the OpenAPI document.
+	validator *apispec.Validator
+	notifier  *app.Notifier
 	// clock is the one clock of every decision: the system's, or shifted for a fault test.
 	clock clock.Clock
 	// wake tells the dispatcher that deliveries are due.
@@ -65,14 +68,17 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 				Consumers: []service.Consumer{
 					{Name: "events consumer", Consumer: (&events.Consumer{Cluster: r.Cluster, Service: p.svc, Log: log}).Consumer()},
 				},
-				Routes: func(a *fiber.App) error { api.Register(a, api.Deps{Service: p.svc, Verifier: p.verifier}); return nil },
+				Routes: func(a *fiber.App) error {
+					api.Register(a, api.Deps{Service: p.svc, Verifier: p.verifier, Validator: p.validator})
+					return nil
+				},
 			}, nil
 		},
 	})
 }
 
 // build makes the use cases over the pool, the secrets' sealer, the verifier of the callers'
-// tokens and the notifier with its client of auth.
+// tokens, the validator of the request bodies and the notifier with its client of auth.
 func build(cfg Config, r *service.Resources, log *slog.Logger) (parts, error) {
 	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
 	if err != nil {
@@ -90,7 +96,11 @@ func build(cfg Config, r *service.Resources, log *slog.Logger) (parts, error) {
 	if err != nil {
 		return parts{}, fmt.Errorf("config: %w", err)
 	}
-	p := parts{repo: store.New(r.Pool), sealer: sealer, wake: make(chan struct{}, 1),
+	validator, err := apispec.NewValidator()
+	if err != nil {
+		return parts{}, err
+	}
+	p := parts{repo: store.New(r.Pool), sealer: sealer, wake: make(chan struct{}, 1), validator: validator,
 		verifier: identity.NewVerifier(identity.Webhooks, keys, cfg.IdentityTokenTTL)}
 	p.clock = cfg.clock()
 	p.svc = app.New(p.repo, sealer, p.clock, log, app.Options{

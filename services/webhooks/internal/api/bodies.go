@@ -1,8 +1,7 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -10,13 +9,22 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
-// The request checks of the routes: the shape of each body and query (the business rules are
-// domain.Rules'), answered in the standard error format.
+// The request checks of the routes: each body against its operation's schema in the OpenAPI
+// document (libs/apispec, as the gateway checks it), the queries here, answered in the standard
+// error format. The business rules (the URL's, the event types', the limits) are the domain's.
+
+// Operation ids of the bodies, in libs/apispec/openapi.yaml; both mounts check a body alike.
+const (
+	opCreate  = "organizerCreateWebhookEndpoint"
+	opUpdate  = "organizerUpdateWebhookEndpoint"
+	opRecover = "organizerRecoverWebhookDeliveries"
+)
 
 // Bounds of a page.
 const (
@@ -24,80 +32,54 @@ const (
 	maxLimit     = 100
 )
 
-// members decodes the body as a JSON object; an empty body is one without members unless
-// required. Members the route does not read are ignored, as the OpenAPI document allows.
-func members(c *fiber.Ctx, required bool) (map[string]json.RawMessage, error) {
-	if len(bytes.TrimSpace(c.Body())) == 0 {
-		if required {
-			return nil, httpserver.BadRequest("body is required: send a JSON object")
-		}
-		return map[string]json.RawMessage{}, nil
+// decode checks the body against the operation's request schema and decodes it into v.
+func (h handlers) decode(c *fiber.Ctx, operationID string, v any) error {
+	err := h.v.ValidateRequest(operationID, c.Body())
+	var ve *apispec.ValidationError
+	if errors.As(err, &ve) {
+		return httpserver.Invalid(ve.Problems)
 	}
-	var m map[string]json.RawMessage
-	if err := httpserver.DecodeJSON(c, &m); err != nil {
-		return nil, err
-	}
-	if m == nil {
-		return nil, httpserver.BadRequest("body must be a valid JSON object of the documented shape")
-	}
-	return m, nil
-}
-
-// field decodes member name of m into v when m has it (a null is absent); a value of another
-// type adds a problem.
-func field[T any](m map[string]json.RawMessage, name, want string, v **T, p *fault.Problems) {
-	raw, ok := m[name]
-	if !ok || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return
-	}
-	var x T
-	if err := json.Unmarshal(raw, &x); err != nil {
-		p.Addf("%s must be %s", name, want)
-		return
-	}
-	*v = &x
-}
-
-// endpointBody reads a create's or an update's body.
-func endpointBody(c *fiber.Ctx, create bool) (domain.EndpointChange, error) {
-	m, err := members(c, create)
 	if err != nil {
+		return err
+	}
+	return httpserver.DecodeJSON(c, v)
+}
+
+// endpointBody is a create's or an update's body; members it does not name are ignored, as the
+// document allows.
+type endpointBody struct {
+	URL         *string   `json:"url"`
+	EventTypes  *[]string `json:"eventTypes"`
+	Description *string   `json:"description"`
+	Enabled     *bool     `json:"enabled"`
+}
+
+// endpointChange reads a create's (operation opCreate, which sets no Enabled) or an update's
+// body.
+func (h handlers) endpointChange(c *fiber.Ctx, operationID string) (domain.EndpointChange, error) {
+	var b endpointBody
+	if err := h.decode(c, operationID, &b); err != nil {
 		return domain.EndpointChange{}, err
 	}
-	var ch domain.EndpointChange
-	var types *[]string
-	var p fault.Problems
-	field(m, "url", "a string", &ch.URL, &p)
-	field(m, "eventTypes", "an array of strings", &types, &p)
-	field(m, "description", "a string", &ch.Description, &p)
-	if !create {
-		field(m, "enabled", "a boolean", &ch.Enabled, &p)
+	ch := domain.EndpointChange{URL: b.URL, Description: b.Description}
+	if operationID != opCreate {
+		ch.Enabled = b.Enabled
 	}
-	if types != nil {
-		ch.EventTypes = *types
-		if ch.EventTypes == nil {
-			ch.EventTypes = []string{}
-		}
+	if b.EventTypes != nil {
+		ch.EventTypes = *b.EventTypes
 	}
-	return ch, p.Err(fault.Invalid)
+	return ch, nil
 }
 
 // recoverBody reads recover's {since}.
-func recoverBody(c *fiber.Ctx) (time.Time, error) {
-	m, err := members(c, true)
-	if err != nil {
+func (h handlers) recoverBody(c *fiber.Ctx) (time.Time, error) {
+	var b struct {
+		Since time.Time `json:"since"`
+	}
+	if err := h.decode(c, opRecover, &b); err != nil {
 		return time.Time{}, err
 	}
-	var since *time.Time
-	var p fault.Problems
-	field(m, "since", "an RFC 3339 date-time", &since, &p)
-	if since == nil && len(p) == 0 {
-		p.Add("since is required")
-	}
-	if err := p.Err(fault.Invalid); err != nil {
-		return time.Time{}, err
-	}
-	return since.UTC(), nil
+	return b.Since.UTC(), nil
 }
 
 // errBodyNotTaken refuses a body sent to an operation that takes none, as the gateway does.

@@ -111,31 +111,20 @@ func TestEndpointLifecycle(t *testing.T) {
 // liveSecrets opens the secrets of an endpoint that sign at now, oldest first.
 func liveSecrets(t *testing.T, e *webhookstest.Env, id string, now time.Time) []string {
 	t.Helper()
-	rows, err := e.Pool.Query(context.Background(), `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1
+	return openSecrets(t, e, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1
 		AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at`, id, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var sealed []byte
-		if err := rows.Scan(&sealed); err != nil {
-			t.Fatal(err)
-		}
-		s, err := e.Sealer.Open(sealed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 // sealedSecrets opens the stored secrets of an endpoint, oldest first.
 func sealedSecrets(t *testing.T, e *webhookstest.Env, id string) []string {
 	t.Helper()
-	rows, err := e.Pool.Query(context.Background(), `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1 ORDER BY created_at`, id)
+	return openSecrets(t, e, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1 ORDER BY created_at`, id)
+}
+
+// openSecrets opens the sealed secrets query reads.
+func openSecrets(t *testing.T, e *webhookstest.Env, query string, args ...any) []string {
+	t.Helper()
+	rows, err := e.Pool.Query(context.Background(), query, args...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,12 +169,12 @@ func TestBodiesAndQueriesAreChecked(t *testing.T) {
 			"not an object":   {http.MethodPost, "", `[1]`, nil},
 			"no body":         {http.MethodPost, "", "", []string{"body is required: send a JSON object"}},
 			"no recover body": {http.MethodPost, "/" + id + "/recover", "", []string{"body is required: send a JSON object"}},
-			"required":        {http.MethodPost, "", map[string]any{}, []string{"url is required", "eventTypes is required"}},
-			"wrong types":     {http.MethodPost, "", map[string]any{"url": 1, "eventTypes": "order.completed"}, []string{"url must be a string", "eventTypes must be an array of strings"}},
+			"required":        {http.MethodPost, "", map[string]any{}, []string{"eventTypes is required", "url is required"}},
+			"wrong types":     {http.MethodPost, "", map[string]any{"url": 1, "eventTypes": "order.completed"}, []string{"eventTypes must be an array", "url must be a string"}},
 			"http":            {http.MethodPost, "", map[string]any{"url": "http://hooks.example.com/", "eventTypes": []string{"order.completed"}}, []string{"url must be an https URL"}},
 			"private":         {http.MethodPost, "", map[string]any{"url": "https://10.1.2.3/", "eventTypes": []string{"order.completed"}}, []string{"url must not address"}},
 			"unknown type":    {http.MethodPatch, "/" + id, map[string]any{"eventTypes": []string{"order.shipped"}}, []string{"eventTypes[0] must be one of"}},
-			"no types":        {http.MethodPatch, "/" + id, map[string]any{"eventTypes": []string{}}, []string{"eventTypes must name at least one event type"}},
+			"no types":        {http.MethodPatch, "/" + id, map[string]any{"eventTypes": []string{}}, []string{"eventTypes must have at least 1 item"}},
 			"enabled":         {http.MethodPatch, "/" + id, map[string]any{"enabled": "yes"}, []string{"enabled must be a boolean"}},
 			"recover":         {http.MethodPost, "/" + id + "/recover", map[string]any{}, []string{"since is required"}},
 			"recover time":    {http.MethodPost, "/" + id + "/recover", map[string]any{"since": "yesterday"}, []string{"since must be an RFC 3339 date-time"}},

@@ -5,13 +5,18 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 )
 
-type handlers struct{ svc *app.Service }
+// handlers parse requests, call the use cases and write their results.
+type handlers struct {
+	svc *app.Service
+	v   *apispec.Validator
+}
 
 func (h handlers) create(c *fiber.Ctx) error {
-	change, err := endpointBody(c, true)
+	change, err := h.endpointChange(c, opCreate)
 	if err != nil {
 		return err
 	}
@@ -47,7 +52,7 @@ func (h handlers) get(c *fiber.Ctx) error {
 }
 
 func (h handlers) update(c *fiber.Ctx) error {
-	change, err := endpointBody(c, false)
+	change, err := h.endpointChange(c, opUpdate)
 	if err != nil {
 		return err
 	}
@@ -89,7 +94,7 @@ func (h handlers) test(c *fiber.Ctx) error {
 }
 
 func (h handlers) recover(c *fiber.Ctx) error {
-	since, err := recoverBody(c)
+	since, err := h.recoverBody(c)
 	if err != nil {
 		return err
 	}

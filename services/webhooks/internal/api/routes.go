@@ -8,6 +8,7 @@ package api
 import (
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 )
@@ -25,11 +26,14 @@ const (
 type Deps struct {
 	Service  *app.Service
 	Verifier *identity.Verifier
+	// Validator checks request bodies against the OpenAPI document, as the gateway does, on
+	// both mounts.
+	Validator *apispec.Validator
 }
 
 // Register adds the routes; every one requires an identity token from the caller it serves.
 func Register(a *fiber.App, d Deps) {
-	h := handlers{svc: d.Service}
+	h := handlers{svc: d.Service, v: d.Validator}
 	h.mount(a.Group(ExternalBase, identity.Middleware(d.Verifier, identity.Callers(identity.Gateway)),
 		identity.RequireType(identity.Secret), identity.RequireOrganizer, identity.RequireScope(ScopeWrite)))
 	h.mount(a.Group(InternalBase, identity.Middleware(d.Verifier, identity.Callers(identity.Auth)),

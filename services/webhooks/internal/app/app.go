@@ -30,12 +30,16 @@ type Repository interface {
 	// and mode subscribed to its type, in the transaction that records consumer's processing of
 	// m.SourceID; stored is false for a message processed before. e gives m its sequence.
 	StoreEvent(ctx context.Context, consumer string, e domain.Event, sourceID string, now time.Time) (stored bool, deliveries int, err error)
-	// EnqueuePing stores m with one pending delivery to endpointID.
+	// EnqueuePing stores m with one pending delivery to endpointID, unless the endpoint is
+	// disabled (domain.ErrEndpointDisabled), deleted, or disabled meanwhile: a disable waits for
+	// the delivery and fails it.
 	EnqueuePing(ctx context.Context, m domain.Message, endpointID string) (domain.Delivery, error)
 	Deliveries(ctx context.Context, endpointID, status string, page domain.Page) ([]domain.Delivery, int, error)
 	Delivery(ctx context.Context, endpointID, id string) (domain.Delivery, []domain.Attempt, error)
-	RetryDelivery(ctx context.Context, endpointID, id string, now time.Time) (domain.Delivery, error)
-	RecoverDeliveries(ctx context.Context, endpointID string, since, now time.Time) (int, error)
+	// RetryDelivery and RecoverDeliveries make deliveries of an enabled endpoint of org pending
+	// and due at now, as EnqueuePing does, refusing a disabled one (domain.ErrEndpointDisabled).
+	RetryDelivery(ctx context.Context, org Owner, endpointID, id string, now time.Time) (domain.Delivery, error)
+	RecoverDeliveries(ctx context.Context, org Owner, endpointID string, since, now time.Time) (int, error)
 	// EndpointsToNotify returns up to limit endpoints disabled for failing whose organization
 	// was not told yet, oldest first.
 	EndpointsToNotify(ctx context.Context, limit int) ([]string, error)

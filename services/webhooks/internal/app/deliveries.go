@@ -28,10 +28,7 @@ func (s *Service) Delivery(ctx context.Context, org Owner, endpointID, id string
 // Retry hands a delivery of an enabled endpoint of org back to the dispatcher: pending, due
 // now.
 func (s *Service) Retry(ctx context.Context, org Owner, endpointID, id string) (domain.Delivery, error) {
-	if err := s.enabled(ctx, org, endpointID); err != nil {
-		return domain.Delivery{}, err
-	}
-	d, err := s.repo.RetryDelivery(ctx, endpointID, id, s.clock.Now())
+	d, err := s.repo.RetryDelivery(ctx, org, endpointID, id, s.clock.Now())
 	if err == nil {
 		s.wake()
 	}
@@ -48,23 +45,9 @@ func (s *Service) Recover(ctx context.Context, org Owner, endpointID string, sin
 	if oldest := now.Add(-s.opts.Retention); since.Before(oldest) {
 		since = oldest
 	}
-	if err := s.enabled(ctx, org, endpointID); err != nil {
-		return 0, err
-	}
-	n, err := s.repo.RecoverDeliveries(ctx, endpointID, since, now)
+	n, err := s.repo.RecoverDeliveries(ctx, org, endpointID, since, now)
 	if err == nil && n > 0 {
 		s.wake()
 	}
 	return n, err
-}
-
-func (s *Service) enabled(ctx context.Context, org Owner, endpointID string) error {
-	ep, err := s.repo.Endpoint(ctx, org, endpointID)
-	if err != nil {
-		return err
-	}
-	if ep.Status != domain.StatusEnabled {
-		return domain.ErrEndpointDisabled
-	}
-	return nil
 }

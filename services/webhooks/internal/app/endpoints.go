@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/ids"
+	"github.com/podiumhq/podium/services/webhooks/internal/delivery"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
@@ -29,7 +30,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, org Owner, c domain.Endpoi
 	if c.Description != nil {
 		ep.Description = *c.Description
 	}
-	secret := domain.NewSecret()
+	secret := delivery.NewSecret().String()
 	if err := s.repo.CreateEndpoint(ctx, ep, s.sealer.Seal(secret), s.opts.MaxEndpoints); err != nil {
 		return Created{}, err
 	}
@@ -85,7 +86,7 @@ func (s *Service) DeleteEndpoint(ctx context.Context, org Owner, id string) (dom
 // beside it for domain.SecretOverlap, and one that was already being replaced stops at once.
 func (s *Service) RotateSecret(ctx context.Context, org Owner, id string) (Created, error) {
 	now := s.clock.Now()
-	secret := domain.NewSecret()
+	secret := delivery.NewSecret().String()
 	expires := now.Add(domain.SecretOverlap)
 	ep, err := s.repo.RotateSecret(ctx, org, id, s.sealer.Seal(secret), now, expires)
 	if err != nil {
@@ -94,14 +95,12 @@ func (s *Service) RotateSecret(ctx context.Context, org Owner, id string) (Creat
 	return Created{Endpoint: ep, Secret: secret, PreviousSecretExpiresAt: &expires}, nil
 }
 
-// Test sends a ping to an enabled endpoint of org, delivered like any other message.
+// Test sends a ping to an enabled endpoint of org, delivered like any other message; the
+// repository refuses a disabled one.
 func (s *Service) Test(ctx context.Context, org Owner, id string) (domain.Delivery, error) {
 	ep, err := s.repo.Endpoint(ctx, org, id)
 	if err != nil {
 		return domain.Delivery{}, err
-	}
-	if ep.Status != domain.StatusEnabled {
-		return domain.Delivery{}, domain.ErrEndpointDisabled
 	}
 	m, err := domain.NewPing(ep, s.clock.Now())
 	if err != nil {

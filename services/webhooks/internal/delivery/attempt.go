@@ -10,13 +10,20 @@ import (
 // ErrUnsigned is a delivery that cannot be signed: its endpoint has no readable secret.
 var ErrUnsigned = errors.New("no signing secret could be read")
 
-// attempt sends j once and records what happened.
-func (d *Dispatcher) attempt(ctx context.Context, j Job) {
-	started := d.Clock.Now()
-	a := Attempt{N: j.Attempts + 1, First: started, StartedAt: started}
+// Next is j's next attempt, started at started: numbered after the attempts made, placed in
+// the schedule after those since it (re)started, in the window of its first attempt.
+func (j Job) Next(started time.Time) Attempt {
+	a := Attempt{N: j.Attempts + 1, Step: j.Attempts - j.ScheduleBase + 1, First: started, StartedAt: started}
 	if j.FirstAttemptAt != nil {
 		a.First = *j.FirstAttemptAt
 	}
+	return a
+}
+
+// attempt sends j once and records what happened.
+func (d *Dispatcher) attempt(ctx context.Context, j Job) {
+	started := d.Clock.Now()
+	a := j.Next(started)
 	sent := time.Now()
 	switch {
 	case j.SecretsErr != nil:

@@ -133,7 +133,7 @@ func TestRedirectsAreNotFollowed(t *testing.T) {
 		if res.Err != nil || res.StatusCode < 300 || res.StatusCode > 399 {
 			t.Fatalf("%s: %s, want its redirect as the answer", path, describe(res))
 		}
-		a := delivery.Attempt{N: 1, First: t0, StartedAt: t0, Response: res}
+		a := delivery.Attempt{N: 1, Step: 1, First: t0, StartedAt: t0, Response: res}
 		if o := delivery.Decide(a, nil, t0, middle); o.Kind != delivery.KindRedirect || o.Status != delivery.Pending {
 			t.Fatalf("%s: outcome %+v, want a failed attempt (redirect not followed)", path, o)
 		}

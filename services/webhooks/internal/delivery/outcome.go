@@ -51,7 +51,11 @@ const (
 type Attempt struct {
 	// N counts the delivery's attempts, from 1.
 	N int
-	// First is when the delivery's first attempt started (StartedAt for the first).
+	// Step is its place in the retry schedule, from 1: N less the attempts made before a
+	// manual retry or recover restarted the schedule.
+	Step int
+	// First is when the schedule's first attempt started (StartedAt for the first): the
+	// start of its retry window.
 	First     time.Time
 	StartedAt time.Time
 	Response  Response
@@ -102,7 +106,7 @@ func Decide(a Attempt, failingSince *time.Time, now time.Time, random func() flo
 		o.Disable = Failing
 		return o
 	}
-	next, ok := NextAttempt(a.N, a.First, now, random)
+	next, ok := NextAttempt(a.Step, a.First, now, random)
 	if code := a.Response.StatusCode; code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
 		if wait, found := RetryAfter(a.Response.RetryAfter, now); found {
 			next, ok = withinWindow(a.First, now, now.Add(wait))

@@ -75,7 +75,7 @@ func TestTheOutcomeOfAnAttempt(t *testing.T) {
 			if started.IsZero() {
 				started = t0
 			}
-			a := delivery.Attempt{N: c.n, First: t0, StartedAt: started, Response: c.res}
+			a := delivery.Attempt{N: c.n, Step: c.n, First: t0, StartedAt: started, Response: c.res}
 			o := delivery.Decide(a, c.failingSince, started, middle)
 			w := c.want
 			if o.Kind != w.kind || o.Status != w.status || !o.NextAttemptAt.Equal(w.next) || o.Disable != w.disable || o.Error != w.err || !o.At.Equal(started) {

@@ -28,7 +28,10 @@ type Job struct {
 	Body       []byte
 	// Attempts counts the attempts made before this one.
 	Attempts int
-	// FirstAttemptAt is when the first attempt started; nil before it.
+	// ScheduleBase is how many of them were made before a manual retry or recover restarted
+	// the retry schedule (0 without one).
+	ScheduleBase int
+	// FirstAttemptAt is when the schedule's first attempt started; nil before it.
 	FirstAttemptAt *time.Time
 	// LeasedUntil is when the claim ends.
 	LeasedUntil time.Time

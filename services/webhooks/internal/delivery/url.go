@@ -2,7 +2,6 @@ package delivery
 
 import (
 	"errors"
-	"fmt"
 	"net/netip"
 	"net/url"
 	"strings"
@@ -11,31 +10,47 @@ import (
 // ErrInvalidURL is an endpoint URL that no webhook is sent to.
 var ErrInvalidURL = errors.New("invalid endpoint URL")
 
-// ValidateURL checks an endpoint URL when it is registered or changed, and before each
-// attempt: an absolute https URL with a host and no user information, whose host is not an IP
-// address that receivers may not have. With allowLoopback (local runs and tests only), http
-// is allowed too, and loopback hosts (127.0.0.0/8, ::1, localhost) are, for either scheme; http
+// URLError is an endpoint URL refused by ValidateURL: Reason completes "url …" (an input
+// problem's words), Cause is the refused address when there is one.
+type URLError struct {
+	Reason string
+	Cause  error
+}
+
+func (e *URLError) Error() string { return "the endpoint URL " + e.Reason }
+
+// Unwrap makes a URLError ErrInvalidURL, and its cause.
+func (e *URLError) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{ErrInvalidURL}
+	}
+	return []error{ErrInvalidURL, e.Cause}
+}
+
+func invalidURL(reason string) error { return &URLError{Reason: reason} }
+
+// ValidateURL is the one check of an endpoint URL, when it is registered or changed and before
+// each attempt: an absolute https URL with a host and no user information, whose host is not an
+// IP address that receivers may not have nor a localhost name. With allowLoopback (local runs
+// and tests only), loopback hosts (127.0.0.0/8, ::1, localhost) are allowed, over http too; http
 // only to them. The addresses a name resolves to are checked when connecting.
 func ValidateURL(raw string, allowLoopback bool) error {
 	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("%w: not a URL", ErrInvalidURL)
+	if err != nil || u.Opaque != "" || u.Hostname() == "" {
+		return invalidURL("must be an absolute https URL")
 	}
-	host := u.Hostname()
-	switch {
-	case u.Scheme != "https" && u.Scheme != "http":
-		return fmt.Errorf("%w: the scheme must be https", ErrInvalidURL)
-	case host == "" || u.Opaque != "":
-		return fmt.Errorf("%w: the URL has no host", ErrInvalidURL)
-	case u.User != nil:
-		return fmt.Errorf("%w: the URL must not carry a user name or password", ErrInvalidURL)
+	if u.Scheme != "https" && u.Scheme != "http" {
+		return invalidURL("must be an https URL")
 	}
-	isLoopback, err := checkHost(host, allowLoopback)
+	if u.User != nil {
+		return invalidURL("must not carry a user name or password")
+	}
+	isLoopback, err := checkHost(u.Hostname(), allowLoopback)
 	if err != nil {
 		return err
 	}
 	if u.Scheme == "http" && !(allowLoopback && isLoopback) {
-		return fmt.Errorf("%w: the scheme must be https", ErrInvalidURL)
+		return invalidURL("must be an https URL")
 	}
 	return nil
 }
@@ -46,7 +61,7 @@ func checkHost(host string, allowLoopback bool) (isLoopback bool, err error) {
 	name := strings.TrimSuffix(strings.ToLower(host), ".")
 	if name == "localhost" || strings.HasSuffix(name, ".localhost") {
 		if !allowLoopback {
-			return true, fmt.Errorf("%w: the host must not be localhost", ErrInvalidURL)
+			return true, invalidURL("must not address localhost")
 		}
 		return true, nil
 	}
@@ -55,7 +70,9 @@ func checkHost(host string, allowLoopback bool) (isLoopback bool, err error) {
 		return false, nil // a name: its addresses are checked when connecting
 	}
 	if err := checkAddr(addr, allowLoopback); err != nil {
-		return false, fmt.Errorf("%w: %w", ErrInvalidURL, err)
+		var refused *RefusedAddressError
+		errors.As(err, &refused)
+		return false, &URLError{Reason: "must not address " + addr.String() + ": the address is " + refused.Why + ", and receivers must be public", Cause: err}
 	}
 	return classify(addr) == loopback, nil
 }

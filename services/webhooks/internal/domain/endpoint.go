@@ -1,7 +1,7 @@
 package domain
 
 import (
-	"net/netip"
+	"errors"
 	"net/url"
 	"strings"
 	"time"
@@ -9,6 +9,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/safetext"
+	"github.com/podiumhq/podium/services/webhooks/internal/delivery"
 )
 
 // Endpoint statuses and the reasons of a disabled one.
@@ -138,50 +139,22 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-// loopbackHost reports whether host is localhost or a loopback address.
-func loopbackHost(host string) bool {
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
-		return true
-	}
-	a, err := netip.ParseAddr(host)
-	return err == nil && inAny(a.Unmap(), loopbackPrefixes)
-}
-
-// urlProblem returns what is wrong with raw as a receiver's URL ("" when nothing): an https
-// URL (or, with AllowLoopback, an http one to a loopback receiver) of at most MaxURLLength characters, with a host, without
-// user information, whose host is no IP literal of a refused range nor a local name.
+// urlProblem returns what is wrong with raw as a receiver's URL ("" when nothing): at most
+// MaxURLLength characters of plain text without a fragment, and what delivery.ValidateURL
+// requires of every receiver (https, a host, no user information, no refused address).
 func (r Rules) urlProblem(raw string) string {
 	if len(raw) > MaxURLLength {
 		return "must be at most 2048 characters"
 	}
-	u, err := url.Parse(raw)
-	if err != nil || u.Host == "" || u.Opaque != "" || !safetext.Valid(raw) {
+	if !safetext.Valid(raw) {
 		return "must be an absolute https URL"
 	}
-	if u.Scheme != "https" && (u.Scheme != "http" || !r.AllowLoopback) {
-		return "must be an https URL"
+	var invalid *delivery.URLError
+	if err := delivery.ValidateURL(raw, r.AllowLoopback); errors.As(err, &invalid) {
+		return invalid.Reason
 	}
-	if u.User != nil {
-		return "must not carry a user name or password"
-	}
-	if u.Fragment != "" {
+	if u, _ := url.Parse(raw); u.Fragment != "" {
 		return "must not have a fragment"
-	}
-	host := strings.ToLower(strings.TrimSuffix(u.Hostname(), "."))
-	if host == "" {
-		return "must be an absolute https URL"
-	}
-	if u.Scheme == "http" && !loopbackHost(host) {
-		return "must be an https URL (http only to a loopback receiver)"
-	}
-	if a, err := netip.ParseAddr(host); err == nil {
-		if RefusedAddress(a, r.AllowLoopback) {
-			return "must not address a private, loopback, link-local or reserved network"
-		}
-		return ""
-	}
-	if (host == "localhost" || strings.HasSuffix(host, ".localhost")) && !r.AllowLoopback {
-		return "must not address a private, loopback, link-local or reserved network"
 	}
 	return ""
 }

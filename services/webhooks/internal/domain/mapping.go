@@ -95,12 +95,18 @@ type Event struct {
 }
 
 // ErrIncomplete means a producer event of a webhook type lacks what every webhook needs
-// (organizerId, object, the object's id, the time of the change): it can never be delivered.
+// (an object, the object's id, the time of the change): it can never be delivered.
 var ErrIncomplete = errors.New("the event lacks what a webhook needs")
+
+// ErrNoWebhookFields means a producer event of a webhook type carries neither organizerId nor
+// object, or lacks one: published before its producer sent them, it has no receiver and
+// nothing to deliver.
+var ErrNoWebhookFields = errors.New("the event predates the webhook fields (organizerId, object)")
 
 // Map turns the data of a producer event of type typ into the webhook it is; ok is false when
 // the event is not one (another type, or a condition of the mapping not met). An event of a
-// webhook type that is undecodable or incomplete is an error (ErrIncomplete).
+// webhook type without organizerId or object is ErrNoWebhookFields; one that is undecodable or
+// otherwise incomplete is an error (ErrIncomplete).
 func Map(typ string, data []byte) (e Event, ok bool, err error) {
 	s, found := sources[typ]
 	if !found {
@@ -113,6 +119,9 @@ func Map(typ string, data []byte) (e Event, ok bool, err error) {
 	if !s.accepted(d) {
 		return Event{}, false, nil
 	}
+	if d.OrganizerID == "" || len(d.Object) == 0 || string(d.Object) == "null" {
+		return Event{}, false, fmt.Errorf("%s: %w", typ, ErrNoWebhookFields)
+	}
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(data, &members); err != nil {
 		return Event{}, false, fmt.Errorf("%s: %w", typ, err)
@@ -124,7 +133,7 @@ func Map(typ string, data []byte) (e Event, ok bool, err error) {
 	for _, m := range []struct {
 		name   string
 		absent bool
-	}{{"organizerId", e.OrganizerID == ""}, {"object", !present(d.Object)}, {s.idField, e.ObjectID == ""}, {s.times[0], e.OccurredAt.IsZero()}} {
+	}{{"object", !present(d.Object)}, {s.idField, e.ObjectID == ""}, {s.times[0], e.OccurredAt.IsZero()}} {
 		if m.absent {
 			missing = append(missing, m.name)
 		}

@@ -40,8 +40,9 @@ func TestMapTable(t *testing.T) {
 		"id from the object": {SourceRegistrationUpdated, `{"organizerId":"` + org + `","occurredAt":"2026-05-09T18:03:21.447Z","object":{"registrationId":"reg_1"}}`,
 			Event{Type: RegistrationUpdated, OrganizerID: org, Livemode: true, ObjectID: "reg_1", OccurredAt: at}, true, nil},
 		"other type":        {"podium.registration.order.unfulfillable.v1", `{"orderId":"ord_1"}`, Event{}, false, nil},
-		"no organizer":      {SourceOrderCompleted, `{"orderId":"ord_1","completedAt":"2026-05-09T18:03:21.447Z",` + obj + `}`, Event{}, false, ErrIncomplete},
-		"no object":         {SourceOrderCompleted, `{"orderId":"ord_1","organizerId":"` + org + `","completedAt":"2026-05-09T18:03:21.447Z"}`, Event{}, false, ErrIncomplete},
+		"no organizer":      {SourceOrderCompleted, `{"orderId":"ord_1","completedAt":"2026-05-09T18:03:21.447Z",` + obj + `}`, Event{}, false, ErrNoWebhookFields},
+		"no object":         {SourceOrderCompleted, `{"orderId":"ord_1","organizerId":"` + org + `","completedAt":"2026-05-09T18:03:21.447Z"}`, Event{}, false, ErrNoWebhookFields},
+		"null object":       {SourceOrderCompleted, `{"orderId":"ord_1","organizerId":"` + org + `","completedAt":"2026-05-09T18:03:21.447Z","object":null}`, Event{}, false, ErrNoWebhookFields},
 		"no time":           {SourceOrderRefunded, `{"orderId":"ord_1","organizerId":"` + org + `",` + obj + `}`, Event{}, false, ErrIncomplete},
 		"object not object": {SourceOrderRefunded, `{"orderId":"ord_1","organizerId":"` + org + `","occurredAt":"2026-05-09T18:03:21.447Z","object":"x"}`, Event{}, false, ErrIncomplete},
 		"not json":          {SourceOrderRefunded, `[`, Event{}, false, nil},
@@ -91,7 +92,7 @@ func TestSourcesCoverEveryType(t *testing.T) {
 
 // The producers' examples of the mapped types decode: an example with the webhook fields
 // (organizerId, object) maps to its webhook unless its condition is not met, one without them
-// is refused as incomplete. The planned examples (testdata/planned) hold the fields every
+// is told apart as predating them (ErrNoWebhookFields). The planned examples (testdata/planned) hold the fields every
 // mapped producer type carries.
 func TestProducersExamplesMap(t *testing.T) {
 	examples := map[string][]byte{}
@@ -124,7 +125,7 @@ func TestProducersExamplesMap(t *testing.T) {
 			_, hasObject := members["object"]
 			_, hasOrg := members["organizerId"]
 			switch {
-			case err != nil && (!errors.Is(err, ErrIncomplete) || hasObject && hasOrg):
+			case err != nil && (!errors.Is(err, ErrNoWebhookFields) || hasObject && hasOrg):
 				t.Fatalf("example refused: %v", err)
 			case err != nil:
 				return

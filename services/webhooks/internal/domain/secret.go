@@ -10,21 +10,8 @@ import (
 	"time"
 )
 
-// SecretPrefix starts every signing secret (Standard Webhooks).
-const SecretPrefix = "whsec_"
-
 // SecretOverlap is how long a rotated-out secret keeps signing beside the new one.
 const SecretOverlap = 24 * time.Hour
-
-// secretBytes is the random length of a secret.
-const secretBytes = 32
-
-// NewSecret returns a signing secret: "whsec_" and the base64 of 32 random bytes.
-func NewSecret() string {
-	b := make([]byte, secretBytes)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return SecretPrefix + base64.StdEncoding.EncodeToString(b)
-}
 
 // Sealer encrypts secrets at rest with AES-256-GCM under SECRETS_KEY.
 type Sealer struct{ aead cipher.AEAD }

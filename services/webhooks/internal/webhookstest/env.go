@@ -16,6 +16,8 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/podiumhq/podium/libs/apispec"
+	apicontract "github.com/podiumhq/podium/libs/apispec/contracttest"
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/contracttest"
 	"github.com/podiumhq/podium/libs/httpserver"
@@ -88,7 +90,7 @@ func Start(t testing.TB, o Options) *Env {
 	e.Service = app.New(e.Repo, e.Sealer, e.Clock.Now, log, opts)
 	srv := httpserver.New(httpserver.Options{Log: log, BodyLimit: 1 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}}})
-	api.Register(srv.App, api.Deps{Service: e.Service, Verifier: e.Issuers.Verifier(identity.Webhooks)})
+	api.Register(srv.App, api.Deps{Service: e.Service, Verifier: e.Issuers.Verifier(identity.Webhooks), Validator: validator(t)})
 	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +142,8 @@ func (e *Env) Publish(t testing.TB, topic, key, id, typ string, data []byte) {
 }
 
 // Do sends a request with body as JSON and, unless it is "", the identity token. Every answer
-// of an internal route is checked against the internal contract.
+// of an internal route is checked against the internal contract, every answer of an external
+// one against the OpenAPI document (a status it gives the operation, the body it describes).
 func (e *Env) Do(t testing.TB, method, path string, body any, token string) testkit.Response {
 	t.Helper()
 	var headers map[string]string
@@ -148,10 +151,51 @@ func (e *Env) Do(t testing.TB, method, path string, body any, token string) test
 		headers = map[string]string{identity.Header: token}
 	}
 	r := testkit.Do(t, method, e.URL+path, body, headers)
-	if strings.HasPrefix(path, "/internal/") {
+	switch {
+	case strings.HasPrefix(path, "/internal/"):
 		InternalAPI.Served(t, method, path, r.Status, r.Raw)
+	case strings.HasPrefix(path, apicontract.BasePath+"/"):
+		op, ok := operationOf(method, path)
+		if !ok {
+			t.Fatalf("%s %s is no operation of the OpenAPI document", method, path)
+		}
+		if err := apicontract.Check(validator(t), op, apicontract.Answer{Status: r.Status, Header: r.Header, Body: r.Raw}); err != nil {
+			t.Errorf("%s %s: %v", method, path, err)
+		}
 	}
 	return r
+}
+
+// validator is the OpenAPI document's, compiled once.
+var validator = func() func(t testing.TB) *apispec.Validator {
+	compiled := sync.OnceValues(apispec.NewValidator)
+	return func(t testing.TB) *apispec.Validator {
+		v, err := compiled()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+}()
+
+// operationOf names the operation of the OpenAPI document that serves method and path.
+func operationOf(method, path string) (string, bool) {
+	path, _, _ = strings.Cut(strings.TrimPrefix(path, apicontract.BasePath), "?")
+	got := strings.Split(path, "/")
+	for _, op := range apispec.Operations() {
+		want := strings.Split(op.Path, "/")
+		if op.Method != method || len(want) != len(got) {
+			continue
+		}
+		match := true
+		for i := range want {
+			match = match && (want[i] == got[i] || strings.HasPrefix(want[i], "{") && got[i] != "")
+		}
+		if match {
+			return op.ID, true
+		}
+	}
+	return "", false
 }
 
 // InternalAPI is the service's internal contract.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/broker/brokertest"
+	"github.com/podiumhq/podium/libs/testkit"
 	registrationevents "github.com/podiumhq/podium/services/registration/events"
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
@@ -30,20 +31,21 @@ func TestWhatIsStoredSkippedOrPoison(t *testing.T) {
 		stored int
 		poison bool
 	}{
-		"completed":             {message(domain.OrdersTopic, domain.SourceOrderCompleted, order), 1, false},
-		"next version":          {brokertest.NextVersion(t, message(domain.OrdersTopic, domain.SourceOrderCompleted, order)), 0, true},
-		"on another topic":      {message(domain.PaymentsTopic, domain.SourceOrderCompleted, order), 0, true},
-		"another order event":   {message(domain.OrdersTopic, "podium.registration.order.unfulfillable.v1", order), 0, false},
-		"places":                {message("registration.places.v1", "podium.registration.places.changed.v2", `{}`), 0, false},
-		"incomplete":            {message(domain.OrdersTopic, domain.SourceOrderCompleted, `{"orderId":"ord_1"}`), 0, true},
-		"undecodable":           {message(domain.OrdersTopic, domain.SourceOrderCompleted, `{`), 0, true},
-		"expired release":       {message(domain.OrdersTopic, domain.SourceOrderReleased, `{"orderId":"ord_1","reason":"EXPIRED"}`), 0, false},
-		"no id":                 {broker.Message{Topic: domain.OrdersTopic, Value: []byte(order), Headers: map[string]string{broker.HeaderType: domain.SourceOrderCompleted}}, 0, true},
-		"catalog event changed": {message(domain.CatalogTopic, domain.SourceEventChanged, `{"eventId":"evt_1","organizerId":"org_1","version":2}`), 0, false},
+		"completed":                 {message(domain.OrdersTopic, domain.SourceOrderCompleted, order), 1, false},
+		"next version":              {brokertest.NextVersion(t, message(domain.OrdersTopic, domain.SourceOrderCompleted, order)), 0, true},
+		"on another topic":          {message(domain.PaymentsTopic, domain.SourceOrderCompleted, order), 0, true},
+		"another order event":       {message(domain.OrdersTopic, "podium.registration.order.unfulfillable.v1", order), 0, false},
+		"places":                    {message("registration.places.v1", "podium.registration.places.changed.v2", `{}`), 0, false},
+		"before the webhook fields": {message(domain.OrdersTopic, domain.SourceOrderCompleted, `{"orderId":"ord_1","completedAt":"2026-05-09T18:03:21Z"}`), 0, false},
+		"incomplete":                {message(domain.OrdersTopic, domain.SourceOrderCompleted, `{"orderId":"ord_1","organizerId":"org_1","object":{}}`), 0, true},
+		"undecodable":               {message(domain.OrdersTopic, domain.SourceOrderCompleted, `{`), 0, true},
+		"expired release":           {message(domain.OrdersTopic, domain.SourceOrderReleased, `{"orderId":"ord_1","reason":"EXPIRED"}`), 0, false},
+		"no id":                     {broker.Message{Topic: domain.OrdersTopic, Value: []byte(order), Headers: map[string]string{broker.HeaderType: domain.SourceOrderCompleted}}, 0, true},
+		"catalog event changed":     {message(domain.CatalogTopic, domain.SourceEventChanged, `{"eventId":"evt_1","organizerId":"org_1","version":2}`), 0, false},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := &recorder{}
-			err := (&Consumer{Service: r}).handle(t.Context(), c.m)
+			err := (&Consumer{Service: r, Log: testkit.Logger(t)}).handle(t.Context(), c.m)
 			if broker.IsPoison(err) != c.poison || (!c.poison && err != nil) || len(r.events) != c.stored {
 				t.Fatalf("err %v, stored %d; want poison %v, stored %d", err, len(r.events), c.poison, c.stored)
 			}
@@ -51,9 +53,8 @@ func TestWhatIsStoredSkippedOrPoison(t *testing.T) {
 	}
 }
 
-// Registration's published order events are read (each a webhook, skipped, or refused as
-// incomplete while registration does not carry the webhook fields), never refused for their
-// type.
+// Registration's published order events are read (each a webhook, or skipped while
+// registration does not carry the webhook fields), never refused for their type.
 func TestRegistrationsOrderEventsAreAccepted(t *testing.T) {
 	contracts := brokertest.LoadContracts(t, registrationevents.Files)
 	for _, typ := range []string{domain.SourceOrderCompleted, domain.SourceOrderReleased} {

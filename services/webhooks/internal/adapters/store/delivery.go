@@ -68,7 +68,7 @@ func (s *Deliveries) Claim(ctx context.Context, c delivery.Claim) ([]delivery.Jo
 		k := keys[r.EndpointID]
 		jobs[i] = delivery.Job{
 			DeliveryID: r.ID, EndpointID: r.EndpointID, URL: r.Url, MessageID: r.MessageID, Body: r.Body,
-			Secrets: k.secrets, SecretsErr: k.err, Attempts: int(r.Attempts), FirstAttemptAt: utc(r.FirstAttemptAt),
+			Secrets: k.secrets, SecretsErr: k.err, Attempts: int(r.Attempts), ScheduleBase: int(r.ScheduleBase), FirstAttemptAt: utc(r.FirstAttemptAt),
 			LeasedUntil: c.LeaseUntil,
 		}
 	}
@@ -201,12 +201,4 @@ func (s *Deliveries) Backlog(ctx context.Context, now time.Time) (delivery.Backl
 
 func clampInt32(n int) int32 {
 	return int32(min(max(n, math.MinInt32), math.MaxInt32)) //nolint:gosec // clamped to the range
-}
-
-func utc(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }

@@ -137,10 +137,8 @@ func TestConcurrentClaimsNeverOverfillAnEndpoint(t *testing.T) {
 
 func record(t *testing.T, s delivery.Store, j delivery.Job, res delivery.Response, at time.Time) (delivery.Outcome, error) {
 	t.Helper()
-	a := delivery.Attempt{N: j.Attempts + 1, First: at, StartedAt: at, Response: res}
-	if j.FirstAttemptAt != nil {
-		a.First = *j.FirstAttemptAt
-	}
+	a := j.Next(at)
+	a.Response = res
 	var seen *time.Time
 	o, err := s.Record(context.Background(), delivery.Record{Job: j, Attempt: a, Latency: 42 * time.Millisecond},
 		func(failingSince *time.Time) delivery.Outcome {

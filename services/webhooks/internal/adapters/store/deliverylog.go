@@ -4,8 +4,12 @@ import (
 	"context"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/webhooks/internal/adapters/store/db"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
@@ -50,10 +54,14 @@ func (r *Repository) Delivery(ctx context.Context, endpointID, id string) (domai
 	return toDelivery(row.Delivery, row.Type), attempts, nil
 }
 
-// RetryDelivery makes a delivery of endpointID pending and due at now, unless it is being
-// attempted.
-func (r *Repository) RetryDelivery(ctx context.Context, endpointID, id string, now time.Time) (domain.Delivery, error) {
-	n, err := r.q.RetryDelivery(ctx, db.RetryDeliveryParams{ID: id, EndpointID: endpointID, NextAttemptAt: &now})
+// RetryDelivery makes a delivery of an enabled endpoint of org pending and due at now, unless
+// it is being attempted.
+func (r *Repository) RetryDelivery(ctx context.Context, org app.Owner, endpointID, id string, now time.Time) (domain.Delivery, error) {
+	var n int64
+	err := r.withEnabled(ctx, org, endpointID, func(q *db.Queries) (err error) {
+		n, err = q.RetryDelivery(ctx, db.RetryDeliveryParams{ID: id, EndpointID: endpointID, NextAttemptAt: &now})
+		return err
+	})
 	if err != nil {
 		return domain.Delivery{}, err
 	}
@@ -64,9 +72,30 @@ func (r *Repository) RetryDelivery(ctx context.Context, endpointID, id string, n
 	return d, err
 }
 
-// RecoverDeliveries makes the failed deliveries of endpointID created since since pending and
-// due at now, and returns how many.
-func (r *Repository) RecoverDeliveries(ctx context.Context, endpointID string, since, now time.Time) (int, error) {
-	n, err := r.q.RecoverDeliveries(ctx, db.RecoverDeliveriesParams{EndpointID: endpointID, CreatedAt: since, NextAttemptAt: &now})
+// RecoverDeliveries makes the failed deliveries of an enabled endpoint of org created since
+// since pending and due at now, and returns how many.
+func (r *Repository) RecoverDeliveries(ctx context.Context, org app.Owner, endpointID string, since, now time.Time) (int, error) {
+	var n int64
+	err := r.withEnabled(ctx, org, endpointID, func(q *db.Queries) (err error) {
+		n, err = q.RecoverDeliveries(ctx, db.RecoverDeliveriesParams{EndpointID: endpointID, CreatedAt: since, NextAttemptAt: &now})
+		return err
+	})
 	return int(n), err
+}
+
+// withEnabled runs fn in a transaction that shares the lock of an endpoint of org, so that a
+// concurrent disable waits and then fails the deliveries fn makes pending; an endpoint that is
+// disabled is domain.ErrEndpointDisabled, one org does not have domain.ErrEndpointNotFound.
+func (r *Repository) withEnabled(ctx context.Context, org app.Owner, endpointID string, fn func(q *db.Queries) error) error {
+	return postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
+		q := r.q.WithTx(tx)
+		status, err := q.LockEndpointStatus(ctx, db.LockEndpointStatusParams{ID: endpointID, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
+		if err != nil {
+			return notFound(err, domain.ErrEndpointNotFound)
+		}
+		if status != domain.StatusEnabled {
+			return domain.ErrEndpointDisabled
+		}
+		return fn(q)
+	})
 }

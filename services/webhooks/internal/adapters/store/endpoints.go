@@ -13,10 +13,6 @@ import (
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
-// errEndpointDisabled is the last error of the deliveries failed when an endpoint is
-// disabled.
-const errEndpointDisabled = "endpoint disabled"
-
 // CreateEndpoint stores ep and its sealed secret unless its organization and mode reached max.
 func (r *Repository) CreateEndpoint(ctx context.Context, ep domain.Endpoint, sealed []byte, limit int) error {
 	return postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
@@ -69,9 +65,9 @@ func (r *Repository) Endpoints(ctx context.Context, org app.Owner, page domain.P
 	return out, int(total), nil
 }
 
-// UpdateEndpoint applies change to the locked endpoint; an endpoint it disables has its pending
-// deliveries failed in the same transaction.
-func (r *Repository) UpdateEndpoint(ctx context.Context, org app.Owner, id string, now time.Time, change func(*domain.Endpoint) error) (domain.Endpoint, error) {
+// lockedEndpoint runs fn on an endpoint of org locked in a transaction, and returns it as fn
+// left it; an endpoint org does not have is domain.ErrEndpointNotFound.
+func (r *Repository) lockedEndpoint(ctx context.Context, org app.Owner, id string, fn func(q *db.Queries, ep *domain.Endpoint) error) (domain.Endpoint, error) {
 	var ep domain.Endpoint
 	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
@@ -80,8 +76,17 @@ func (r *Repository) UpdateEndpoint(ctx context.Context, org app.Owner, id strin
 			return notFound(err, domain.ErrEndpointNotFound)
 		}
 		ep = toEndpoint(row)
+		return fn(q, &ep)
+	})
+	return ep, err
+}
+
+// UpdateEndpoint applies change to the locked endpoint; an endpoint it disables has its pending
+// deliveries failed in the same transaction.
+func (r *Repository) UpdateEndpoint(ctx context.Context, org app.Owner, id string, now time.Time, change func(*domain.Endpoint) error) (domain.Endpoint, error) {
+	return r.lockedEndpoint(ctx, org, id, func(q *db.Queries, ep *domain.Endpoint) error {
 		wasEnabled := ep.Status == domain.StatusEnabled
-		if err := change(&ep); err != nil {
+		if err := change(ep); err != nil {
 			return err
 		}
 		if err := q.UpdateEndpoint(ctx, db.UpdateEndpointParams{
@@ -94,44 +99,26 @@ func (r *Repository) UpdateEndpoint(ctx context.Context, org app.Owner, id strin
 		if !wasEnabled || ep.Status == domain.StatusEnabled {
 			return nil
 		}
-		_, err = q.FailDisabledEndpointDeliveries(ctx, db.FailDisabledEndpointDeliveriesParams{EndpointID: id, FinishedAt: &now, LastError: orNil(errEndpointDisabled)})
-		return err
+		return q.FailPendingDeliveries(ctx, db.FailPendingDeliveriesParams{EndpointID: id, Now: now})
 	})
-	return ep, err
 }
 
 // DeleteEndpoint deletes an endpoint of org (its secrets and deliveries cascade) and returns
 // it as it was.
 func (r *Repository) DeleteEndpoint(ctx context.Context, org app.Owner, id string) (domain.Endpoint, error) {
-	var ep domain.Endpoint
-	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
-		q := r.q.WithTx(tx)
-		row, err := q.GetEndpointForUpdate(ctx, db.GetEndpointForUpdateParams{ID: id, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
-		if err != nil {
-			return notFound(err, domain.ErrEndpointNotFound)
-		}
-		ep = toEndpoint(row)
-		_, err = q.DeleteEndpoint(ctx, db.DeleteEndpointParams{ID: id, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
+	return r.lockedEndpoint(ctx, org, id, func(q *db.Queries, _ *domain.Endpoint) error {
+		_, err := q.DeleteEndpoint(ctx, db.DeleteEndpointParams{ID: id, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
 		return err
 	})
-	return ep, err
 }
 
 // RotateSecret expires the endpoint's current secret at expiresAt (one already being replaced
 // at now) and stores sealed as the new current one.
 func (r *Repository) RotateSecret(ctx context.Context, org app.Owner, id string, sealed []byte, now, expiresAt time.Time) (domain.Endpoint, error) {
-	var ep domain.Endpoint
-	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
-		q := r.q.WithTx(tx)
-		row, err := q.GetEndpointForUpdate(ctx, db.GetEndpointForUpdateParams{ID: id, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
-		if err != nil {
-			return notFound(err, domain.ErrEndpointNotFound)
-		}
-		ep = toEndpoint(row)
+	return r.lockedEndpoint(ctx, org, id, func(q *db.Queries, _ *domain.Endpoint) error {
 		if err := q.ExpireSecrets(ctx, db.ExpireSecretsParams{EndpointID: id, ExpiresAt: expiresAt, Now: now}); err != nil {
 			return err
 		}
 		return q.InsertSecret(ctx, db.InsertSecretParams{EndpointID: id, Sealed: sealed, CreatedAt: now})
 	})
-	return ep, err
 }

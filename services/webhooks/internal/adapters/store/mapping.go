@@ -10,8 +10,8 @@ import (
 func toEndpoint(r db.Endpoint) domain.Endpoint {
 	return domain.Endpoint{
 		ID: r.ID, OrganizerID: r.OrganizerID, Livemode: r.Livemode, URL: r.Url, Description: r.Description,
-		EventTypes: r.EventTypes, Status: r.Status, DisabledReason: deref(r.DisabledReason), DisabledAt: inUTC(r.DisabledAt),
-		FailingSince: inUTC(r.FailingSince), NotifiedAt: inUTC(r.NotifiedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		EventTypes: r.EventTypes, Status: r.Status, DisabledReason: deref(r.DisabledReason), DisabledAt: utc(r.DisabledAt),
+		FailingSince: utc(r.FailingSince), NotifiedAt: utc(r.NotifiedAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 }
 
@@ -19,7 +19,7 @@ func toDelivery(d db.Delivery, typ string) domain.Delivery {
 	return domain.Delivery{
 		ID: d.ID, EndpointID: d.EndpointID, MessageID: d.MessageID, Type: typ, Status: d.Status, Attempts: int(d.Attempts),
 		LastStatusCode: toInt(d.LastStatusCode), LastLatencyMs: toInt(d.LastLatencyMs), LastError: deref(d.LastError),
-		NextAttemptAt: inUTC(d.NextAttemptAt), CreatedAt: d.CreatedAt.UTC(), FinishedAt: inUTC(d.FinishedAt),
+		NextAttemptAt: utc(d.NextAttemptAt), CreatedAt: d.CreatedAt.UTC(), FinishedAt: utc(d.FinishedAt),
 	}
 }
 
@@ -41,7 +41,7 @@ func orNil(s string) *string {
 	return &s
 }
 
-func inUTC(t *time.Time) *time.Time {
+func utc(t *time.Time) *time.Time {
 	if t == nil {
 		return nil
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/podiumhq/podium/libs/ids"
 	"github.com/podiumhq/podium/libs/outbox"
-	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/webhooks/internal/adapters/store/db"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 )
 
@@ -36,12 +36,12 @@ func (r *Repository) StoreEvent(ctx context.Context, consumer string, e domain.E
 	return stored, n, err
 }
 
-// EnqueuePing stores m with one pending delivery to endpointID.
+// EnqueuePing stores m with one pending delivery to endpointID, an enabled endpoint of m's
+// organization and mode.
 func (r *Repository) EnqueuePing(ctx context.Context, m domain.Message, endpointID string) (domain.Delivery, error) {
 	var delivered []string
-	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
-		var err error
-		delivered, err = insertMessage(ctx, r.q.WithTx(tx), m, endpointID)
+	err := r.withEnabled(ctx, app.Owner{OrganizerID: m.OrganizerID, Livemode: m.Livemode}, endpointID, func(q *db.Queries) (err error) {
+		delivered, err = insertMessage(ctx, q, m, endpointID)
 		return err
 	})
 	if err != nil {

@@ -31,9 +31,9 @@ WITH chosen AS (
 ), leased AS (
     UPDATE deliveries d SET leased_until = $5::timestamptz
     FROM chosen WHERE d.id = chosen.id
-    RETURNING d.id, d.endpoint_id, d.message_id, d.attempts, d.first_attempt_at, d.next_attempt_at
+    RETURNING d.id, d.endpoint_id, d.message_id, d.attempts, d.schedule_base, d.first_attempt_at, d.next_attempt_at
 )
-SELECT l.id, l.endpoint_id, e.url, l.message_id, m.body, l.attempts, l.first_attempt_at
+SELECT l.id, l.endpoint_id, e.url, l.message_id, m.body, l.attempts, l.schedule_base, l.first_attempt_at
 FROM leased l JOIN endpoints e ON e.id = l.endpoint_id JOIN messages m ON m.id = l.message_id
 ORDER BY l.next_attempt_at, l.id
 `
@@ -53,6 +53,7 @@ type ClaimDeliveriesRow struct {
 	MessageID      string
 	Body           []byte
 	Attempts       int32
+	ScheduleBase   int32
 	FirstAttemptAt *time.Time
 }
 
@@ -82,6 +83,7 @@ func (q *Queries) ClaimDeliveries(ctx context.Context, arg ClaimDeliveriesParams
 			&i.MessageID,
 			&i.Body,
 			&i.Attempts,
+			&i.ScheduleBase,
 			&i.FirstAttemptAt,
 		); err != nil {
 			return nil, err

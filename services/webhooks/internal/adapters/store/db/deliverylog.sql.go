@@ -27,28 +27,8 @@ func (q *Queries) CountDeliveries(ctx context.Context, arg CountDeliveriesParams
 	return count, err
 }
 
-const failDisabledEndpointDeliveries = `-- name: FailDisabledEndpointDeliveries :execrows
-UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, leased_until = NULL, finished_at = $2, last_error = $3
-WHERE endpoint_id = $1 AND status = 'pending'
-`
-
-type FailDisabledEndpointDeliveriesParams struct {
-	EndpointID string
-	FinishedAt *time.Time
-	LastError  *string
-}
-
-// Fails the pending deliveries of an endpoint the organizer disabled.
-func (q *Queries) FailDisabledEndpointDeliveries(ctx context.Context, arg FailDisabledEndpointDeliveriesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, failDisabledEndpointDeliveries, arg.EndpointID, arg.FinishedAt, arg.LastError)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
 const getDelivery = `-- name: GetDelivery :one
-SELECT d.id, d.endpoint_id, d.message_id, d.status, d.attempts, d.first_attempt_at, d.next_attempt_at, d.leased_until, d.last_status_code, d.last_latency_ms, d.last_error, d.created_at, d.finished_at, m.type FROM deliveries d JOIN messages m ON m.id = d.message_id
+SELECT d.id, d.endpoint_id, d.message_id, d.status, d.attempts, d.first_attempt_at, d.next_attempt_at, d.leased_until, d.last_status_code, d.last_latency_ms, d.last_error, d.created_at, d.finished_at, d.schedule_base, m.type FROM deliveries d JOIN messages m ON m.id = d.message_id
 WHERE d.id = $1 AND d.endpoint_id = $2
 `
 
@@ -79,6 +59,7 @@ func (q *Queries) GetDelivery(ctx context.Context, arg GetDeliveryParams) (GetDe
 		&i.Delivery.LastError,
 		&i.Delivery.CreatedAt,
 		&i.Delivery.FinishedAt,
+		&i.Delivery.ScheduleBase,
 		&i.Type,
 	)
 	return i, err
@@ -117,7 +98,7 @@ func (q *Queries) ListAttempts(ctx context.Context, deliveryID string) ([]Attemp
 }
 
 const listDeliveries = `-- name: ListDeliveries :many
-SELECT d.id, d.endpoint_id, d.message_id, d.status, d.attempts, d.first_attempt_at, d.next_attempt_at, d.leased_until, d.last_status_code, d.last_latency_ms, d.last_error, d.created_at, d.finished_at, m.type FROM deliveries d JOIN messages m ON m.id = d.message_id
+SELECT d.id, d.endpoint_id, d.message_id, d.status, d.attempts, d.first_attempt_at, d.next_attempt_at, d.leased_until, d.last_status_code, d.last_latency_ms, d.last_error, d.created_at, d.finished_at, d.schedule_base, m.type FROM deliveries d JOIN messages m ON m.id = d.message_id
 WHERE d.endpoint_id = $1 AND ($4::text IS NULL OR d.status = $4)
 ORDER BY d.created_at DESC, d.id DESC LIMIT $2 OFFSET $3
 `
@@ -162,6 +143,7 @@ func (q *Queries) ListDeliveries(ctx context.Context, arg ListDeliveriesParams) 
 			&i.Delivery.LastError,
 			&i.Delivery.CreatedAt,
 			&i.Delivery.FinishedAt,
+			&i.Delivery.ScheduleBase,
 			&i.Type,
 		); err != nil {
 			return nil, err
@@ -175,7 +157,7 @@ func (q *Queries) ListDeliveries(ctx context.Context, arg ListDeliveriesParams) 
 }
 
 const recoverDeliveries = `-- name: RecoverDeliveries :execrows
-UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, finished_at = NULL
+UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, schedule_base = attempts, finished_at = NULL
 WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2
 `
 
@@ -185,6 +167,7 @@ type RecoverDeliveriesParams struct {
 	NextAttemptAt *time.Time
 }
 
+// Hands the failed deliveries created since a time back to the dispatcher, as RetryDelivery.
 func (q *Queries) RecoverDeliveries(ctx context.Context, arg RecoverDeliveriesParams) (int64, error) {
 	result, err := q.db.Exec(ctx, recoverDeliveries, arg.EndpointID, arg.CreatedAt, arg.NextAttemptAt)
 	if err != nil {
@@ -194,7 +177,7 @@ func (q *Queries) RecoverDeliveries(ctx context.Context, arg RecoverDeliveriesPa
 }
 
 const retryDelivery = `-- name: RetryDelivery :execrows
-UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, finished_at = NULL
+UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, schedule_base = attempts, finished_at = NULL
 WHERE id = $1 AND endpoint_id = $2 AND (leased_until IS NULL OR leased_until < $3)
 `
 
@@ -204,8 +187,9 @@ type RetryDeliveryParams struct {
 	NextAttemptAt *time.Time
 }
 
-// Hands a delivery back to the dispatcher for attempts at once, with a fresh schedule; its
-// attempts keep their numbers.
+// Hands a delivery back to the dispatcher for an attempt at once, its schedule restarting (a new
+// window from that attempt, counting the attempts after schedule_base); its attempts keep
+// their numbers.
 func (q *Queries) RetryDelivery(ctx context.Context, arg RetryDeliveryParams) (int64, error) {
 	result, err := q.db.Exec(ctx, retryDelivery, arg.ID, arg.EndpointID, arg.NextAttemptAt)
 	if err != nil {

@@ -230,6 +230,25 @@ func (q *Queries) ListEndpoints(ctx context.Context, arg ListEndpointsParams) ([
 	return items, nil
 }
 
+const lockEndpointStatus = `-- name: LockEndpointStatus :one
+SELECT status FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR SHARE
+`
+
+type LockEndpointStatusParams struct {
+	ID          string
+	OrganizerID string
+	Livemode    bool
+}
+
+// An endpoint's status, its row shared-locked until the transaction ends: a disable waits
+// for the deliveries this transaction makes pending, and then fails them.
+func (q *Queries) LockEndpointStatus(ctx context.Context, arg LockEndpointStatusParams) (string, error) {
+	row := q.db.QueryRow(ctx, lockEndpointStatus, arg.ID, arg.OrganizerID, arg.Livemode)
+	var status string
+	err := row.Scan(&status)
+	return status, err
+}
+
 const lockOrganizerEndpoints = `-- name: LockOrganizerEndpoints :exec
 SELECT pg_advisory_xact_lock(hashtextextended('webhooks.endpoints:' || $1::text, 0))
 `

@@ -32,6 +32,7 @@ type Delivery struct {
 	LastError      *string
 	CreatedAt      time.Time
 	FinishedAt     *time.Time
+	ScheduleBase   int32
 }
 
 type Endpoint struct {

@@ -44,9 +44,9 @@ WITH chosen AS (
 ), leased AS (
     UPDATE deliveries d SET leased_until = sqlc.arg(lease_until)::timestamptz
     FROM chosen WHERE d.id = chosen.id
-    RETURNING d.id, d.endpoint_id, d.message_id, d.attempts, d.first_attempt_at, d.next_attempt_at
+    RETURNING d.id, d.endpoint_id, d.message_id, d.attempts, d.schedule_base, d.first_attempt_at, d.next_attempt_at
 )
-SELECT l.id, l.endpoint_id, e.url, l.message_id, m.body, l.attempts, l.first_attempt_at
+SELECT l.id, l.endpoint_id, e.url, l.message_id, m.body, l.attempts, l.schedule_base, l.first_attempt_at
 FROM leased l JOIN endpoints e ON e.id = l.endpoint_id JOIN messages m ON m.id = l.message_id
 ORDER BY l.next_attempt_at, l.id;
 

@@ -15,16 +15,13 @@ WHERE d.id = $1 AND d.endpoint_id = $2;
 SELECT * FROM attempts WHERE delivery_id = $1 ORDER BY n;
 
 -- name: RetryDelivery :execrows
--- Hands a delivery back to the dispatcher for attempts at once, with a fresh schedule; its
--- attempts keep their numbers.
-UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, finished_at = NULL
+-- Hands a delivery back to the dispatcher for an attempt at once, its schedule restarting (a new
+-- window from that attempt, counting the attempts after schedule_base); its attempts keep
+-- their numbers.
+UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, schedule_base = attempts, finished_at = NULL
 WHERE id = $1 AND endpoint_id = $2 AND (leased_until IS NULL OR leased_until < $3);
 
 -- name: RecoverDeliveries :execrows
-UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, finished_at = NULL
+-- Hands the failed deliveries created since a time back to the dispatcher, as RetryDelivery.
+UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, schedule_base = attempts, finished_at = NULL
 WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2;
-
--- name: FailDisabledEndpointDeliveries :execrows
--- Fails the pending deliveries of an endpoint the organizer disabled.
-UPDATE deliveries SET status = 'failed', next_attempt_at = NULL, leased_until = NULL, finished_at = $2, last_error = $3
-WHERE endpoint_id = $1 AND status = 'pending';

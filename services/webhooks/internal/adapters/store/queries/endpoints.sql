@@ -38,3 +38,8 @@ WHERE id = $1;
 
 -- name: DeleteEndpoint :execrows
 DELETE FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3;
+
+-- name: LockEndpointStatus :one
+-- An endpoint's status, its row shared-locked until the transaction ends: a disable waits
+-- for the deliveries this transaction makes pending, and then fails them.
+SELECT status FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR SHARE;
