@@ -1,6 +1,7 @@
 package faults
 
 import (
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -60,9 +61,10 @@ func TestWebhooksReceiverDownADay(t *testing.T) {
 	advancePast(t, day)
 	c := settleHooks(t, r, paid, 2*time.Minute)
 	reportHooks(t, "webhooks-down-a-day", c, &tl)
-	attempts, early := checkSchedule(t, e.ID)
+	attempts, early, sample := checkSchedule(t, e.ID)
 	t.Logf("FAULTS %-20s receiver down %s on the webhooks clock; %d attempts, %d sooner than their scheduled wait less the jitter",
 		"webhooks-down-a-day", downFor.Round(time.Minute), attempts, early)
+	t.Logf("FAULTS %-20s one delivery's waits between attempts: %s", "webhooks-down-a-day", sample)
 	if early > 0 {
 		t.Errorf("%d attempts came sooner than the schedule allows", early)
 	}
@@ -87,18 +89,22 @@ func advancePast(t *testing.T, wait time.Duration) time.Duration {
 }
 
 // checkSchedule reads every attempt of the endpoint's deliveries and counts them, and those
-// that came sooner after the one before than the schedule's wait less the jitter.
-func checkSchedule(t *testing.T, endpointID string) (attempts, early int) {
+// that came sooner after the one before than the schedule's wait less the jitter; sample lists
+// the waits of one delivery.
+func checkSchedule(t *testing.T, endpointID string) (attempts, early int, sample string) {
 	t.Helper()
 	for _, starts := range attemptTimes(t, endpointID) {
 		attempts += len(starts)
+		var waits []string
 		for n := 1; n < len(starts); n++ {
+			waits = append(waits, starts[n].Sub(starts[n-1]).Round(time.Second).String())
 			least := time.Duration(float64(scheduled(n)) * (1 - retryJitter))
 			if gap := starts[n].Sub(starts[n-1]); gap < least {
 				early++
 				t.Logf("attempt %d came %s after attempt %d, want at least %s", n+1, gap, n, least)
 			}
 		}
+		sample = strings.Join(waits, " ")
 	}
-	return attempts, early
+	return attempts, early, sample
 }

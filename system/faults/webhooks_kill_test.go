@@ -53,7 +53,7 @@ func TestWebhooksKilledMidBacklog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	killed := deliveriesOf(t, e.ID)
+	killed, killedAt := deliveriesOf(t, e.ID), time.Now()
 	for _, name := range instances {
 		if err := sys.StartService(t.Context(), name); err != nil {
 			t.Fatal(err)
@@ -61,11 +61,12 @@ func TestWebhooksKilledMidBacklog(t *testing.T) {
 	}
 	testkit.Eventually(t, time.Minute, func() string {
 		d := deliveriesOf(t, e.ID)
-		return unless(d.succeeded == owed-killed.leased, "%d of %d delivered, want all but the %d the killed instances had leased",
+		return unless(d.succeeded >= owed-killed.leased, "%d of %d delivered, want all but the %d the killed instances had leased",
 			d.succeeded, owed, killed.leased)
 	})
-	if d := deliveriesOf(t, e.ID); d.leased != killed.leased {
-		t.Errorf("%d deliveries still leased once the rest were delivered, want the %d the killed instances held", d.leased, killed.leased)
+	// Within the leases, what the killed instances held waits for them to end.
+	if d := deliveriesOf(t, e.ID); time.Since(killedAt) < deliveryLease-5*time.Second && d.leased != killed.leased {
+		t.Errorf("%d deliveries leased once the rest were delivered, want the %d the killed instances held", d.leased, killed.leased)
 	}
 	if err := sys.AdvanceWebhooksClock(deliveryLease); err != nil {
 		t.Fatal(err)
