@@ -8,15 +8,15 @@ import (
 	"github.com/podiumhq/podium/system/stack"
 )
 
-// TestWebhooksDatabaseDown: the webhooks service's Postgres is unreachable for 60 s under the
-// load. Nothing is stored meanwhile, so the consumer commits no offset of what it reads (an
+// TestWebhooksDatabaseDown: the webhooks service's Postgres is unreachable for 60 s under a
+// buyer's load. Nothing is stored meanwhile, so the consumer commits no offset of what it reads (an
 // event is stored before its offset is committed); once the database is back the same processes
 // (no restart) store and deliver everything produced during the outage, each once.
 func TestWebhooksDatabaseDown(t *testing.T) {
 	s := newShop(t, 0)
 	r, _ := startHookReceiver(t, s, stack.ReceiverOptions{})
 	pids := instancePIDs("webhooks")
-	l := startLoad(t, s)
+	l := startBuyers(t, s, webhookBuyers)
 	testkit.Eventually(t, time.Minute, func() string {
 		return unless(len(r.Webhooks()) >= 5, "%d webhooks delivered before the outage, want 5", len(r.Webhooks()))
 	})

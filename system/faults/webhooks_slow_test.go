@@ -40,7 +40,7 @@ func TestWebhooksSlowEndpointBesideAHealthyOne(t *testing.T) {
 		}
 		return 200
 	}})
-	l := startLoad(t, s)
+	l := startBuyers(t, s, webhookBuyers)
 	start := time.Now()
 	<-time.After(baselineSpan)
 	slow.Store(true)

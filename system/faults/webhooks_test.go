@@ -18,6 +18,10 @@ import (
 // scenarios' receivers subscribe to these alone, so each counts what it is owed.
 var hookTypes = []string{"registration.created", "order.completed"}
 
+// webhookBuyers are the webhook scenarios' load: one buyer, a few purchases a second, each
+// owing two webhooks, so that what piles up in an outage is delivered within the scenario.
+const webhookBuyers = 1
+
 // startHookReceiver starts a receiver registered as an endpoint of the shop's organizer for
 // hookTypes. It verifies signatures without the five-minute window around its own clock: the
 // webhooks service runs ahead of it (stack.AdvanceWebhooksClock).
