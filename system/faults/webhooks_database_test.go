@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/system/stack"
 )
@@ -15,6 +17,7 @@ import (
 func TestWebhooksDatabaseDown(t *testing.T) {
 	s := newShop(t, 0)
 	r, _ := startHookReceiver(t, s, stack.ReceiverOptions{})
+	db := webhooksDB(t)
 	pids := instancePIDs("webhooks")
 	l := startBuyers(t, s, webhookBuyers)
 	testkit.Eventually(t, time.Minute, func() string {
@@ -25,10 +28,10 @@ func TestWebhooksDatabaseDown(t *testing.T) {
 	}
 	cut := time.Now()
 	paidBefore := l.sent()
-	stored := storedMessages(t, s.org)
+	stored := storedMessages(t, db, s.org)
 	<-time.After(time.Until(cut.Add(databaseOutage)))
 	paidDuring := l.sent() - paidBefore
-	storedDuring := storedMessages(t, s.org) - stored
+	storedDuring := storedMessages(t, db, s.org) - stored
 	if err := sys.Restore(stack.PostgresLink("webhooks")); err != nil {
 		t.Fatal(err)
 	}
@@ -52,12 +55,11 @@ func TestWebhooksDatabaseDown(t *testing.T) {
 	}
 }
 
-// storedMessages counts the webhooks stored for the organizer, reading the webhooks database
-// directly.
-func storedMessages(t *testing.T, org string) int {
+// storedMessages counts the webhooks stored for the organizer.
+func storedMessages(t *testing.T, db *pgx.Conn, org string) int {
 	t.Helper()
 	var n int
-	if err := scanRow(t.Context(), "webhooks", `SELECT count(*) FROM messages WHERE organizer_id = $1`, []any{org}, &n); err != nil {
+	if err := db.QueryRow(t.Context(), `SELECT count(*) FROM messages WHERE organizer_id = $1`, org).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

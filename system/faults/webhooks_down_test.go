@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/podiumhq/podium/system/stack"
 )
 
@@ -47,21 +49,22 @@ func TestWebhooksReceiverDownADay(t *testing.T) {
 		}
 		return 200
 	}})
+	db := webhooksDB(t)
 	var tl tally
 	paid := buy(t, s, &tl, downPurchases)
 	owed := len(hookTypes) * len(paid)
-	waitAttempted(t, e.ID, owed, 1)
+	waitAttempted(t, db, e.ID, owed, 1)
 	var downFor time.Duration
 	for n := 1; downFor < day; n++ {
 		step := advancePast(t, scheduled(n))
 		downFor += step
-		waitAttempted(t, e.ID, owed, n+1)
+		waitAttempted(t, db, e.ID, owed, n+1)
 	}
 	down.Store(false)
 	advancePast(t, day)
 	c := settleHooks(t, r, paid, 2*time.Minute)
 	reportHooks(t, "webhooks-down-a-day", c, &tl)
-	attempts, early, sample := checkSchedule(t, e.ID)
+	attempts, early, sample := checkSchedule(t, db, e.ID)
 	t.Logf("FAULTS %-20s receiver down %s on the webhooks clock; %d attempts, %d sooner than their scheduled wait less the jitter",
 		"webhooks-down-a-day", downFor.Round(time.Minute), attempts, early)
 	t.Logf("FAULTS %-20s one delivery's waits between attempts: %s", "webhooks-down-a-day", sample)
@@ -69,7 +72,7 @@ func TestWebhooksReceiverDownADay(t *testing.T) {
 		t.Errorf("%d attempts came sooner than the schedule allows", early)
 	}
 	var status string
-	if err := scanRow(t.Context(), "webhooks", `SELECT status FROM endpoints WHERE id = $1`, []any{e.ID}, &status); err != nil {
+	if err := db.QueryRow(t.Context(), `SELECT status FROM endpoints WHERE id = $1`, e.ID).Scan(&status); err != nil {
 		t.Fatal(err)
 	}
 	if status != "enabled" {
@@ -91,9 +94,9 @@ func advancePast(t *testing.T, wait time.Duration) time.Duration {
 // checkSchedule reads every attempt of the endpoint's deliveries and counts them, and those
 // that came sooner after the one before than the schedule's wait less the jitter; sample lists
 // the waits of one delivery.
-func checkSchedule(t *testing.T, endpointID string) (attempts, early int, sample string) {
+func checkSchedule(t *testing.T, db *pgx.Conn, endpointID string) (attempts, early int, sample string) {
 	t.Helper()
-	for _, starts := range attemptTimes(t, endpointID) {
+	for _, starts := range attemptTimes(t, db, endpointID) {
 		attempts += len(starts)
 		var waits []string
 		for n := 1; n < len(starts); n++ {

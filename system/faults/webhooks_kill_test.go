@@ -35,10 +35,11 @@ func TestWebhooksKilledMidBacklog(t *testing.T) {
 		<-time.After(backlogAnswer)
 		return 200
 	}})
+	db := webhooksDB(t)
 	var tl tally
 	paid := buy(t, s, &tl, backlogPurchases)
 	owed := len(hookTypes) * len(paid)
-	waitAttempted(t, e.ID, owed, 1)
+	waitAttempted(t, db, e.ID, owed, 1)
 	open.Store(true)
 	// The first buyers' deliveries were refused twice by now (5 s apart): moving past the
 	// second wait makes every retry due at once.
@@ -53,19 +54,19 @@ func TestWebhooksKilledMidBacklog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	killed, killedAt := deliveriesOf(t, e.ID), time.Now()
+	killed, killedAt := deliveriesOf(t, db, e.ID), time.Now()
 	for _, name := range instances {
 		if err := sys.StartService(t.Context(), name); err != nil {
 			t.Fatal(err)
 		}
 	}
 	testkit.Eventually(t, time.Minute, func() string {
-		d := deliveriesOf(t, e.ID)
+		d := deliveriesOf(t, db, e.ID)
 		return unless(d.succeeded >= owed-killed.leased, "%d of %d delivered, want all but the %d the killed instances had leased",
 			d.succeeded, owed, killed.leased)
 	})
 	// Within the leases, what the killed instances held waits for them to end.
-	if d := deliveriesOf(t, e.ID); time.Since(killedAt) < deliveryLease-5*time.Second && d.leased != killed.leased {
+	if d := deliveriesOf(t, db, e.ID); time.Since(killedAt) < deliveryLease-5*time.Second && d.leased != killed.leased {
 		t.Errorf("%d deliveries leased once the rest were delivered, want the %d the killed instances held", d.leased, killed.leased)
 	}
 	if err := sys.AdvanceWebhooksClock(deliveryLease); err != nil {
@@ -73,7 +74,7 @@ func TestWebhooksKilledMidBacklog(t *testing.T) {
 	}
 	c := settleHooks(t, r, paid, time.Minute)
 	testkit.Eventually(t, time.Minute, func() string {
-		d := deliveriesOf(t, e.ID)
+		d := deliveriesOf(t, db, e.ID)
 		return unless(d.succeeded == owed, "%d of %d deliveries recorded as succeeded", d.succeeded, owed)
 	})
 	reportHooks(t, "webhooks-killed", c, &tl)

@@ -175,16 +175,37 @@ type deliveryState struct {
 	minAttempts int
 }
 
-// deliveriesOf reads the endpoint's deliveries from the webhooks database directly (not
-// through the link a scenario cuts); leased counts the pending ones leased at the webhooks
-// service's now.
-func deliveriesOf(t *testing.T, endpointID string) deliveryState {
+// webhooksDB is a connection to the webhooks database for a test's reads, made once and
+// directly (not through the link a scenario cuts): the machine's Postgres, shared with other
+// stacks, may be short of connections for a moment.
+func webhooksDB(t *testing.T) *pgx.Conn {
+	t.Helper()
+	var conn *pgx.Conn
+	testkit.Eventually(t, 30*time.Second, func() string {
+		ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+		defer cancel()
+		c, err := pgx.Connect(ctx, sys.DatabaseURL("webhooks"))
+		if err != nil {
+			return err.Error()
+		}
+		conn = c
+		return ""
+	})
+	t.Cleanup(func() { _ = conn.Close(context.Background()) })
+	return conn
+}
+
+// deliveriesOf reads the endpoint's deliveries; leased counts the pending ones leased at the
+// webhooks service's now.
+func deliveriesOf(t *testing.T, db *pgx.Conn, endpointID string) deliveryState {
 	t.Helper()
 	var d deliveryState
-	err := scanRow(t.Context(), "webhooks", `SELECT count(*), count(*) FILTER (WHERE status = 'pending'),
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	err := db.QueryRow(ctx, `SELECT count(*), count(*) FILTER (WHERE status = 'pending'),
 		count(*) FILTER (WHERE status = 'succeeded'), count(*) FILTER (WHERE status = 'pending' AND leased_until > $2),
 		coalesce(min(attempts), 0) FROM deliveries WHERE endpoint_id = $1`,
-		[]any{endpointID, sys.WebhooksNow()}, &d.total, &d.pending, &d.succeeded, &d.leased, &d.minAttempts)
+		endpointID, sys.WebhooksNow()).Scan(&d.total, &d.pending, &d.succeeded, &d.leased, &d.minAttempts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,10 +214,10 @@ func deliveriesOf(t *testing.T, endpointID string) deliveryState {
 
 // waitAttempted waits until the endpoint has want deliveries, each attempted n times at
 // least, none in flight.
-func waitAttempted(t *testing.T, endpointID string, want, n int) {
+func waitAttempted(t *testing.T, db *pgx.Conn, endpointID string, want, n int) {
 	t.Helper()
 	testkit.Eventually(t, 90*time.Second, func() string {
-		d := deliveriesOf(t, endpointID)
+		d := deliveriesOf(t, db, endpointID)
 		return unless(d.total == want && d.minAttempts >= n && d.leased == 0,
 			"%d deliveries of %d, the least attempted %d times (want %d), %d in flight", d.total, want, d.minAttempts, n, d.leased)
 	})
@@ -204,16 +225,11 @@ func waitAttempted(t *testing.T, endpointID string, want, n int) {
 
 // attemptTimes reads, per delivery of the endpoint, when each attempt started, in order, on the
 // webhooks service's clock.
-func attemptTimes(t *testing.T, endpointID string) map[string][]time.Time {
+func attemptTimes(t *testing.T, db *pgx.Conn, endpointID string) map[string][]time.Time {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
-	conn, err := pgx.Connect(ctx, sys.DatabaseURL("webhooks"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT a.delivery_id, a.started_at FROM attempts a JOIN deliveries d ON d.id = a.delivery_id
+	rows, err := db.Query(ctx, `SELECT a.delivery_id, a.started_at FROM attempts a JOIN deliveries d ON d.id = a.delivery_id
 		WHERE d.endpoint_id = $1 ORDER BY a.delivery_id, a.n`, endpointID)
 	if err != nil {
 		t.Fatal(err)
