@@ -63,6 +63,7 @@ func TestWebhooksReceiverDownADay(t *testing.T) {
 	down.Store(false)
 	advancePast(t, day)
 	c := settleHooks(t, r, paid, 2*time.Minute)
+	waitSucceeded(t, db, e.ID, owed)
 	reportHooks(t, "webhooks-down-a-day", c, &tl)
 	attempts, early, sample := checkSchedule(t, db, e.ID)
 	t.Logf("FAULTS %-20s receiver down %s on the webhooks clock; %d attempts, %d sooner than their scheduled wait less the jitter",

@@ -73,10 +73,7 @@ func TestWebhooksKilledMidBacklog(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := settleHooks(t, r, paid, time.Minute)
-	testkit.Eventually(t, time.Minute, func() string {
-		d := deliveriesOf(t, db, e.ID)
-		return unless(d.succeeded == owed, "%d of %d deliveries recorded as succeeded", d.succeeded, owed)
-	})
+	waitSucceeded(t, db, e.ID, owed)
 	reportHooks(t, "webhooks-killed", c, &tl)
 	t.Logf("FAULTS %-20s killed %v with %d of %d delivered; %d leased by them, delivered once their leases ended",
 		"webhooks-killed", instances, killed.succeeded, owed, killed.leased)

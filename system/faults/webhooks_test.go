@@ -223,6 +223,16 @@ func waitAttempted(t *testing.T, db *pgx.Conn, endpointID string, want, n int) {
 	})
 }
 
+// waitSucceeded waits until the webhooks service recorded the endpoint's want deliveries as
+// succeeded: a receiver has a webhook before the service records its answer.
+func waitSucceeded(t *testing.T, db *pgx.Conn, endpointID string, want int) {
+	t.Helper()
+	testkit.Eventually(t, time.Minute, func() string {
+		d := deliveriesOf(t, db, endpointID)
+		return unless(d.succeeded == want, "%d of %d deliveries recorded as succeeded", d.succeeded, want)
+	})
+}
+
 // attemptTimes reads, per delivery of the endpoint, when each attempt started, in order, on the
 // webhooks service's clock.
 func attemptTimes(t *testing.T, db *pgx.Conn, endpointID string) map[string][]time.Time {
