@@ -31,9 +31,12 @@ type load struct {
 }
 
 // startLoad starts the buyers; stopLoad ends it.
-func startLoad(t *testing.T, s *shop) *load {
+func startLoad(t *testing.T, s *shop) *load { return startBuyers(t, s, loadWorkers) }
+
+// startBuyers starts a load of so many buyers.
+func startBuyers(t *testing.T, s *shop, buyers int) *load {
 	l := &load{shop: s}
-	for range loadWorkers {
+	for range buyers {
 		l.wg.Add(1)
 		go l.work(t)
 	}

@@ -20,7 +20,7 @@ import (
 var sys *stack.Stack
 
 // owners are the services that run twice behind their fronts.
-var owners = []string{"auth", "catalog", "registration", "checkout"}
+var owners = []string{"auth", "catalog", "registration", "checkout", "webhooks"}
 
 // receiptsPerIP is the gateway's receipt lookup limit per client address, which the Redis
 // scenario reaches to show that limits hold while Redis is down.
@@ -60,12 +60,13 @@ func options() stack.Options {
 				"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=100000/m", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=10000/m",
 				"RATE_LIMIT_WEBHOOK_PER_IP=5000/s", fmt.Sprintf("RATE_LIMIT_RECEIPTS_PER_IP=%d/m", receiptsPerIP),
 			},
-			// Eight instances share the machine's Postgres: small pools keep them within its
+			// Ten instances share the machine's Postgres: small pools keep them within its
 			// connection limit.
 			"auth":         {"DB_MAX_CONNS=6"},
 			"catalog":      {"DB_MAX_CONNS=6"},
 			"checkout":     {"DB_MAX_CONNS=10"},
 			"registration": {"HOLD_MAX_PLACES_PER_ADDRESS=0", "HOLD_MAX_PLACES_PER_EMAIL=0", "DB_MAX_CONNS=10"},
+			"webhooks":     {"DB_MAX_CONNS=8", "DELIVERY_WORKERS=32"},
 		},
 	}
 }

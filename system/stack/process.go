@@ -86,11 +86,11 @@ func (p *process) stop(grace time.Duration) error {
 	return nil
 }
 
-// AwaitListen waits until something accepts connections on addr (host:port), for about five
-// seconds at most; exited, if set, reports that the process meant to listen there has ended,
-// which ends the wait at once.
+// AwaitListen waits until something accepts connections on addr (host:port), for about 15
+// seconds at most (a loaded machine starts stripe-mock slowly); exited, if set, reports that
+// the process meant to listen there has ended, which ends the wait at once.
 func AwaitListen(ctx context.Context, addr string, exited func() bool) error {
-	for range 250 {
+	for range 750 {
 		if c, err := (&net.Dialer{}).DialContext(ctx, "tcp", addr); err == nil {
 			c.Close()
 			return nil

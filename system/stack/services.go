@@ -89,7 +89,7 @@ func (s *Stack) peerEnv(name, svc string) []string {
 		// stack allows; deployments never set ALLOW_LOOPBACK_RECEIVERS.
 		return append([]string{
 			"AUTH_URL=" + s.URLs["auth"], "SECRETS_KEY=" + s.webhooksSecretsKey, "ALLOW_LOOPBACK_RECEIVERS=true",
-		}, s.smtpEnv()...)
+		}, append(s.smtpEnv(), s.webhooksClockEnv()...)...)
 	case "gateway":
 		return []string{
 			"GATEWAY_INSTANCE_ID=" + name + "-" + randomHex(4),

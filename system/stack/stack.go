@@ -76,8 +76,8 @@ type Options struct {
 	// Faults puts a fault proxy (toxiproxy, in this process) between the services and Postgres
 	// (one per service's database), Redis and the embedded broker, and a front before each owner
 	// service that its callers use and that spreads their connections over its instances
-	// (AddInstance). Tests take links down with Cut and bring them back with Restore. It needs
-	// the embedded broker.
+	// (AddInstance). Tests take links down with Cut and bring them back with Restore, and move
+	// the webhooks service's clock with AdvanceWebhooksClock. It needs the embedded broker.
 	Faults bool
 	// Env adds variables per service name ("gateway", ...), after the defaults.
 	Env map[string][]string
@@ -130,6 +130,8 @@ type Stack struct {
 	faults           *faultNet
 	serviceDatabases map[string]string
 	serviceRedisURL  string
+	// webhooksClock is the webhooks service's shifted clock under Options.Faults.
+	webhooksClock *webhooksClock
 }
 
 // GatewayURL is the first gateway's base URL.
@@ -279,6 +281,11 @@ func (s *Stack) startFaults() error {
 	if err := s.startFaultProxies(); err != nil {
 		return err
 	}
+	c, err := newWebhooksClock()
+	if err != nil {
+		return err
+	}
+	s.webhooksClock = c
 	for _, svc := range Services {
 		if svc == "gateway" {
 			continue
@@ -342,6 +349,9 @@ func (s *Stack) Stop() error {
 	}
 	if s.faults != nil {
 		s.faults.close()
+	}
+	if s.webhooksClock != nil {
+		errs = append(errs, s.webhooksClock.close())
 	}
 	if s.kafka != nil {
 		s.kafka.Close()

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // gatewayStandIn answers the organizer API's endpoint creation as the webhooks service
@@ -113,4 +115,39 @@ func envMap(env []string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// TestWebhooksClockMovesForwardOnly: under Options.Faults the webhooks service is given a shift
+// file that AdvanceWebhooksClock adds to and WebhooksNow reads; no other service is given it.
+func TestWebhooksClockMovesForwardOnly(t *testing.T) {
+	c, err := newWebhooksClock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = c.close() })
+	s := &Stack{URLs: map[string]string{}, webhooksClock: c}
+	if got := envMap(s.serviceEnv("webhooks", "webhooks"))["CLOCK_SHIFT_FILE"]; got != c.path {
+		t.Fatalf("CLOCK_SHIFT_FILE=%q, want %q", got, c.path)
+	}
+	if got := envMap(s.serviceEnv("checkout", "checkout"))["CLOCK_SHIFT_FILE"]; got != "" {
+		t.Errorf("checkout is given CLOCK_SHIFT_FILE=%q", got)
+	}
+	for _, d := range []time.Duration{5 * time.Second, 26 * time.Hour} {
+		if err := s.AdvanceWebhooksClock(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := 26*time.Hour + 5*time.Second
+	if b, err := os.ReadFile(c.path); err != nil || strings.TrimSpace(string(b)) != want.String() {
+		t.Errorf("shift file holds %q (%v), want %s", b, err, want)
+	}
+	if ahead := time.Until(s.WebhooksNow()); ahead < want-time.Minute || ahead > want {
+		t.Errorf("WebhooksNow is %s ahead, want %s", ahead, want)
+	}
+	if err := s.AdvanceWebhooksClock(-time.Second); err == nil {
+		t.Error("the clock moved back")
+	}
+	if err := (&Stack{}).AdvanceWebhooksClock(time.Second); err == nil {
+		t.Error("a stack without Options.Faults moved a clock")
+	}
 }
