@@ -108,11 +108,11 @@ func runScenarios(ctx context.Context, chosen []string, s *stack.Stack, demo *st
 // scenarios are what make bench measures, by name.
 var scenarios = map[string]func(context.Context, *stack.Stack, *stack.Demo, bench.RunOptions, io.Writer) error{
 	"gateway": bench.GatewayOverhead, "catalog": bench.CatalogReads, "registrations": bench.Registrations, "checkout": bench.Checkout,
-	"hostile": bench.HostileBodies, "outbox": bench.OutboxLatency, "overload": bench.Overload,
+	"hostile": bench.HostileBodies, "outbox": bench.OutboxLatency, "webhooks": bench.WebhookFanout, "overload": bench.Overload,
 }
 
 // order is the order scenarios run in.
-var order = []string{"gateway", "catalog", "registrations", "checkout", "hostile", "outbox", "overload"}
+var order = []string{"gateway", "catalog", "registrations", "checkout", "hostile", "outbox", "webhooks", "overload"}
 
 // choose returns the scenarios named in only (all when empty), in order.
 func choose(only string) ([]string, error) {
