@@ -59,6 +59,15 @@ func WebhookFanout(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 	}
 	defer stop()
 
+	procs := map[string]int{}
+	for _, name := range stack.Services {
+		procs[name] = s.PID(name)
+	}
+	cpuBefore, err := cpuTimes(procs)
+	if err != nil {
+		return err
+	}
+	roundsStart := time.Now()
 	var sentTicks, sentHooks int
 	for range o.Rounds {
 		n, err := commitTicks(ctx, pool, webhookRate, o.Round)
@@ -87,6 +96,11 @@ func WebhookFanout(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 	if err != nil {
 		return err
 	}
+	cpuAfter, err := cpuTimes(procs)
+	if err != nil {
+		return err
+	}
+	elapsed := time.Since(roundsStart)
 	fmt.Fprintf(out, "\nWebhooks, commit to receiver: %d registration.updated events at %d/s over %d endpoints (one organizer each, a loopback receiver answering 204), each committed alone to registration's outbox, through its relay, the broker and the webhooks service\n",
 		sentHooks, webhookRate, webhookEndpoints)
 	p50, p99 := quantileOf(lat, 0.5), quantileOf(lat, 0.99)
@@ -94,6 +108,15 @@ func WebhookFanout(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 		ms(p50), ms(webhookP50), verdict(p50 <= webhookP50), ms(p99), ms(webhookP99), verdict(p99 <= webhookP99), ms(time.Duration(lat.Max())), doubled)
 	fmt.Fprintf(out, "  baseline, outbox to consumer (%d events at %d/s, same rounds, alternating): p50 %s   p99 %s   max %s\n",
 		sentTicks, webhookRate, ms(quantileOf(base, 0.5)), ms(quantileOf(base, 0.99)), ms(time.Duration(base.Max())))
+
+	if err := webhookStages(ctx, whPool, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  cores kept busy over both paths' rounds (%s):", ms(elapsed))
+	for _, name := range stack.Services {
+		fmt.Fprintf(out, " %s %.2f", name, (cpuAfter[name]-cpuBefore[name]).Seconds()/elapsed.Seconds())
+	}
+	fmt.Fprintln(out)
 
 	ticks.reset()
 	outboxDrain, err := drainTicks(ctx, pool, ticks)
@@ -128,11 +151,14 @@ func webhookReceivers(ctx context.Context, s *stack.Stack) (*receivers, []string
 		firstErr error
 	)
 	limit := make(chan struct{}, 8)
+	// The gateway looks each new key up at most 20 times a second per address.
+	lookups := time.NewTicker(time.Second / 15)
+	defer lookups.Stop()
 	for i := range webhookEndpoints {
 		wg.Go(func() {
 			limit <- struct{}{}
 			defer func() { <-limit }()
-			org, err := webhookOrganizer(ctx, s, i, recv.urls[i])
+			org, err := webhookOrganizer(ctx, s, i, recv.urls[i], lookups.C)
 			mu.Lock()
 			defer mu.Unlock()
 			organizers[i], firstErr = org, firstOf(firstErr, err)
@@ -147,8 +173,8 @@ func webhookReceivers(ctx context.Context, s *stack.Stack) (*receivers, []string
 }
 
 // webhookOrganizer creates an organizer with a webhooks:write key and registers url as its
-// endpoint through the gateway.
-func webhookOrganizer(ctx context.Context, s *stack.Stack, i int, url string) (string, error) {
+// endpoint through the gateway at the next tick of lookups.
+func webhookOrganizer(ctx context.Context, s *stack.Stack, i int, url string, lookups <-chan time.Time) (string, error) {
 	org, err := s.CreateOrganizer(ctx, fmt.Sprintf("Webhooks bench %d", i), "")
 	if err != nil {
 		return "", err
@@ -157,6 +183,7 @@ func webhookOrganizer(ctx context.Context, s *stack.Stack, i int, url string) (s
 	if err != nil {
 		return "", err
 	}
+	<-lookups
 	_, err = s.CreateWebhookEndpoint(ctx, key.Key, url, "bench receiver", []string{"registration.updated"})
 	return org, err
 }
