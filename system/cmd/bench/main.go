@@ -62,7 +62,11 @@ func run(ctx context.Context) error {
 		Env: map[string][]string{"gateway": {
 			"RATE_LIMIT_PER_KEY=1000000/s", "RATE_LIMIT_BROWSER_PER_KEY=1000000/s", "RATE_LIMIT_BROWSER_PER_IP=1000000/s",
 			"RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=1000000/s", "RATE_LIMIT_CHECKOUT_SESSION_PER_IP=1000000/s",
-		}, "registration": {"HOLD_MAX_PLACES_PER_ADDRESS=0", "HOLD_MAX_PLACES_PER_EMAIL=0"}},
+		}, "registration": {"HOLD_MAX_PLACES_PER_ADDRESS=0", "HOLD_MAX_PLACES_PER_EMAIL=0"},
+			// The webhooks service's own pool (its delivery workers and 8) would take the
+			// stack past Postgres's 100 connections beside the other services' pools; its
+			// workers wait for a connection instead.
+			"webhooks": {"DB_MAX_CONNS=24"}},
 	})
 	if err != nil {
 		return fmt.Errorf("%w (service logs: %s)", err, *logs)
