@@ -39,7 +39,7 @@ func WebhookFanout(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 		return err
 	}
 	defer pool.Close()
-	whPool, err := pgxpool.New(ctx, s.DatabaseURL("webhooks"))
+	whPool, err := heldConnection(ctx, s.DatabaseURL("webhooks"))
 	if err != nil {
 		return err
 	}
@@ -273,4 +273,23 @@ func drainWebhooks(ctx context.Context, pool, whPool *pgxpool.Pool, u *updates, 
 	}
 	d.received = last.Sub(committed)
 	return d, nil
+}
+
+// heldConnection opens a pool of one connection, made at once and kept, so that the
+// scenario's own reads do not compete for Postgres's connections with the services'.
+func heldConnection(ctx context.Context, url string) (*pgxpool.Pool, error) {
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	cfg.MaxConns, cfg.MinConns = 1, 1
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := pool.Ping(ctx); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	return pool, nil
 }
