@@ -112,6 +112,12 @@ func WebhookFanout(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 	if err := webhookStages(ctx, whPool, out); err != nil {
 		return err
 	}
+	commits, err := serialCommits(ctx, whPool, 3*time.Second)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "  baseline, one insert committed at a time on the same Postgres for 3s: %.0f commits/s, p50 %s p99 %s\n",
+		float64(commits.TotalCount())/3, ms(quantileOf(commits, 0.5)), ms(quantileOf(commits, 0.99)))
 	fmt.Fprintf(out, "  cores kept busy over both paths' rounds (%s):", ms(elapsed))
 	for _, name := range stack.Services {
 		fmt.Fprintf(out, " %s %.2f", name, (cpuAfter[name]-cpuBefore[name]).Seconds()/elapsed.Seconds())
