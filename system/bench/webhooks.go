@@ -130,7 +130,7 @@ func WebhookFanout(ctx context.Context, s *stack.Stack, _ *stack.Demo, o RunOpti
 		return err
 	}
 	recv.reset()
-	d, err := drainWebhooks(ctx, pool, whPool, u, recv, sentHooks)
+	d, err := drainWebhooks(ctx, pool, whPool, u, recv, sentHooks+1)
 	if err != nil {
 		return err
 	}
