@@ -66,9 +66,10 @@ func (q *Queries) GetDelivery(ctx context.Context, arg GetDeliveryParams) (GetDe
 }
 
 const listAttempts = `-- name: ListAttempts :many
-SELECT delivery_id, n, started_at, status_code, latency_ms, error, response_excerpt FROM attempts WHERE delivery_id = $1 ORDER BY n
+SELECT a.delivery_id, a.n, a.started_at, a.status_code, a.latency_ms, a.error, a.response_excerpt FROM (SELECT delivery_id, n, started_at, status_code, latency_ms, error, response_excerpt FROM attempts WHERE delivery_id = $1 ORDER BY n DESC LIMIT 50) a ORDER BY a.n
 `
 
+// A delivery's last 50 attempts, in order.
 func (q *Queries) ListAttempts(ctx context.Context, deliveryID string) ([]Attempt, error) {
 	rows, err := q.db.Query(ctx, listAttempts, deliveryID)
 	if err != nil {

@@ -12,7 +12,8 @@ SELECT sqlc.embed(d), m.type FROM deliveries d JOIN messages m ON m.id = d.messa
 WHERE d.id = $1 AND d.endpoint_id = $2;
 
 -- name: ListAttempts :many
-SELECT * FROM attempts WHERE delivery_id = $1 ORDER BY n;
+-- A delivery's last 50 attempts, in order.
+SELECT a.* FROM (SELECT * FROM attempts WHERE delivery_id = $1 ORDER BY n DESC LIMIT 50) a ORDER BY a.n;
 
 -- name: RetryDelivery :execrows
 -- Hands a delivery back to the dispatcher for an attempt at once, its schedule restarting (a new
