@@ -41,11 +41,20 @@ type Repository interface {
 	RetryDelivery(ctx context.Context, org Owner, endpointID, id string, now time.Time) (domain.Delivery, error)
 	RecoverDeliveries(ctx context.Context, org Owner, endpointID string, since, now time.Time) (int, error)
 	// EndpointsToNotify returns up to limit endpoints disabled for failing whose organization
-	// was not told yet, oldest first.
-	EndpointsToNotify(ctx context.Context, limit int) ([]string, error)
-	// NotifyEndpoint hands endpoint id to tell if it still waits for its notice, and marks it
-	// notified at now when tell succeeds; told is false when it no longer waits.
-	NotifyEndpoint(ctx context.Context, id string, now time.Time, tell func(context.Context, domain.Endpoint) error) (told bool, err error)
+	// was not told yet and that wait for no later round at now, oldest first.
+	EndpointsToNotify(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// LeaseNotice takes endpoint id to tell about until until, if it still waits for its
+	// notice at now and no other notifier holds it; rounds counts the rounds that tried its
+	// notice, this one included.
+	LeaseNotice(ctx context.Context, id string, now, until time.Time) (ep domain.Endpoint, rounds int, ok bool, err error)
+	// NoticesSent and RecordNoticeSent read and record who was mailed about the disabling
+	// of an endpoint at disabledAt.
+	NoticesSent(ctx context.Context, id string, disabledAt time.Time) ([]string, error)
+	RecordNoticeSent(ctx context.Context, id string, disabledAt time.Time, email string, now time.Time) error
+	// MarkNotified marks the endpoint's organization told; RetryNoticeAt leaves its notice to
+	// a later round.
+	MarkNotified(ctx context.Context, id string, now time.Time) error
+	RetryNoticeAt(ctx context.Context, id string, at time.Time) error
 	// Sweep deletes up to batch messages created before before (their deliveries and attempts
 	// with them) and the secrets expired by then.
 	Sweep(ctx context.Context, before time.Time, batch int) (int64, error)

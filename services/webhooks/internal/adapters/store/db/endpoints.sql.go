@@ -75,7 +75,7 @@ func (q *Queries) ExpireSecrets(ctx context.Context, arg ExpireSecretsParams) er
 }
 
 const getEndpoint = `-- name: GetEndpoint :one
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3
+SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at, notifying_until, notice_attempts FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3
 `
 
 type GetEndpointParams struct {
@@ -101,12 +101,14 @@ func (q *Queries) GetEndpoint(ctx context.Context, arg GetEndpointParams) (Endpo
 		&i.NotifiedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NotifyingUntil,
+		&i.NoticeAttempts,
 	)
 	return i, err
 }
 
 const getEndpointForUpdate = `-- name: GetEndpointForUpdate :one
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR UPDATE
+SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at, notifying_until, notice_attempts FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR UPDATE
 `
 
 type GetEndpointForUpdateParams struct {
@@ -132,6 +134,8 @@ func (q *Queries) GetEndpointForUpdate(ctx context.Context, arg GetEndpointForUp
 		&i.NotifiedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NotifyingUntil,
+		&i.NoticeAttempts,
 	)
 	return i, err
 }
@@ -180,7 +184,7 @@ func (q *Queries) InsertSecret(ctx context.Context, arg InsertSecretParams) erro
 }
 
 const listEndpoints = `-- name: ListEndpoints :many
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints WHERE organizer_id = $1 AND livemode = $2
+SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at, notifying_until, notice_attempts FROM endpoints WHERE organizer_id = $1 AND livemode = $2
 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4
 `
 
@@ -219,6 +223,8 @@ func (q *Queries) ListEndpoints(ctx context.Context, arg ListEndpointsParams) ([
 			&i.NotifiedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.NotifyingUntil,
+			&i.NoticeAttempts,
 		); err != nil {
 			return nil, err
 		}
