@@ -56,8 +56,11 @@ type Repository interface {
 	MarkNotified(ctx context.Context, id string, now time.Time) error
 	RetryNoticeAt(ctx context.Context, id string, at time.Time) error
 	// Sweep deletes up to batch messages created before before (their deliveries and attempts
-	// with them) and the secrets expired by then.
+	// with them).
 	Sweep(ctx context.Context, before time.Time, batch int) (int64, error)
+	// SweepSecrets deletes the secrets expired by before; PruneInbox the old inbox records.
+	SweepSecrets(ctx context.Context, before time.Time) error
+	PruneInbox(ctx context.Context) error
 }
 
 // Owner is whose endpoints a request reaches: an organization in one mode.

@@ -88,17 +88,25 @@ func insertMessage(ctx context.Context, q *db.Queries, m domain.Message, endpoin
 const inboxKeep = 7 * 24 * time.Hour
 
 // Sweep deletes up to batch messages created before before, with their deliveries and
-// attempts, the secrets expired by then, and the inbox records older than inboxKeep.
+// attempts.
 func (r *Repository) Sweep(ctx context.Context, before time.Time, batch int) (int64, error) {
 	n, err := r.q.DeleteOldMessages(ctx, db.DeleteOldMessagesParams{Before: before, Batch: int32(batch)}) //nolint:gosec // a constant
 	if err != nil {
 		return n, fmt.Errorf("delete old messages: %w", err)
 	}
-	if _, err := r.q.DeleteExpiredSecrets(ctx, &before); err != nil {
-		return n, fmt.Errorf("delete expired secrets: %w", err)
-	}
-	if _, err := outbox.PruneInbox(ctx, r.pool, inboxKeep); err != nil {
-		return n, err
-	}
 	return n, nil
+}
+
+// SweepSecrets deletes the secrets expired by before.
+func (r *Repository) SweepSecrets(ctx context.Context, before time.Time) error {
+	if _, err := r.q.DeleteExpiredSecrets(ctx, &before); err != nil {
+		return fmt.Errorf("delete expired secrets: %w", err)
+	}
+	return nil
+}
+
+// PruneInbox deletes the inbox records older than inboxKeep.
+func (r *Repository) PruneInbox(ctx context.Context) error {
+	_, err := outbox.PruneInbox(ctx, r.pool, inboxKeep)
+	return err
 }
