@@ -2,10 +2,12 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
 	"github.com/podiumhq/podium/services/webhooks/internal/adapters/store"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/delivery"
 	"github.com/podiumhq/podium/services/webhooks/internal/delivery/deliverytest"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
@@ -46,5 +48,27 @@ func TestRecoverInBatchesAndTheCountIsCapped(t *testing.T) {
 	var pending int
 	if err := db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM deliveries WHERE status = 'pending'`).Scan(&pending); err != nil || pending != 10_050 {
 		t.Fatalf("%d pending (%v)", pending, err)
+	}
+}
+
+// Deleting an endpoint deletes its deliveries in batches first; another organization's delete
+// of it deletes nothing.
+func TestDeleteEndpointDeletesItsDeliveriesInBatches(t *testing.T) {
+	db := deliverytest.NewDB(t)
+	repo := store.New(db.Pool)
+	e := db.Endpoint(url, now, delivery.NewSecret())
+	failedDeliveries(t, db, e, 2_500)
+	if _, err := repo.DeleteEndpoint(context.Background(), app.Owner{OrganizerID: "org_other", Livemode: true}, e); !errors.Is(err, domain.ErrEndpointNotFound) {
+		t.Fatalf("another organization's delete: %v", err)
+	}
+	var left int
+	if err := db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM deliveries`).Scan(&left); err != nil || left != 2_500 {
+		t.Fatalf("%d deliveries left after another organization's delete (%v)", left, err)
+	}
+	if _, err := repo.DeleteEndpoint(context.Background(), owner, e); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM deliveries`).Scan(&left); err != nil || left != 0 {
+		t.Fatalf("%d deliveries left (%v)", left, err)
 	}
 }

@@ -44,6 +44,36 @@ func (q *Queries) DeleteEndpoint(ctx context.Context, arg DeleteEndpointParams) 
 	return result.RowsAffected(), nil
 }
 
+const deleteEndpointDeliveries = `-- name: DeleteEndpointDeliveries :execrows
+DELETE FROM deliveries WHERE id IN (
+    SELECT d.id FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
+    WHERE d.endpoint_id = $1 AND e.organizer_id = $2 AND e.livemode = $3
+    LIMIT $4
+)
+`
+
+type DeleteEndpointDeliveriesParams struct {
+	ID          string
+	OrganizerID string
+	Livemode    bool
+	Batch       int32
+}
+
+// Deletes up to batch deliveries (their attempts with them) of an endpoint of an organizer,
+// ahead of the endpoint's own delete.
+func (q *Queries) DeleteEndpointDeliveries(ctx context.Context, arg DeleteEndpointDeliveriesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteEndpointDeliveries,
+		arg.ID,
+		arg.OrganizerID,
+		arg.Livemode,
+		arg.Batch,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const deleteExpiredSecrets = `-- name: DeleteExpiredSecrets :execrows
 DELETE FROM endpoint_secrets WHERE expires_at < $1
 `
