@@ -26,7 +26,7 @@ type Repository interface {
 	// RotateSecret makes sealed the endpoint's current secret; the former one expires at
 	// expiresAt.
 	RotateSecret(ctx context.Context, org Owner, id string, sealed []byte, now, expiresAt time.Time) (domain.Endpoint, error)
-	// StoreMessage stores m with a pending delivery to each enabled endpoint of its organization
+	// StoreEvent stores m with a pending delivery to each enabled endpoint of its organization
 	// and mode subscribed to its type, in the transaction that records consumer's processing of
 	// m.SourceID; stored is false for a message processed before. e gives m its sequence.
 	StoreEvent(ctx context.Context, consumer string, e domain.Event, sourceID string, now time.Time) (stored bool, deliveries int, err error)
