@@ -74,6 +74,9 @@ func (c Config) Validate() error {
 	if c.DeliveryPerEndpoint < 1 || c.DeliveryPerOrganization < c.DeliveryPerEndpoint || c.DeliveryWorkers <= c.DeliveryPerOrganization {
 		errs = append(errs, errors.New("DELIVERY_PER_ENDPOINT must be at least 1, DELIVERY_PER_ORGANIZATION at least DELIVERY_PER_ENDPOINT, and DELIVERY_WORKERS more than DELIVERY_PER_ORGANIZATION (one organization never takes the whole pool)"))
 	}
+	if c.ClockShiftFile != "" && !c.AllowLoopbackReceivers {
+		errs = append(errs, errors.New("CLOCK_SHIFT_FILE is only for local runs and fault tests: it needs ALLOW_LOOPBACK_RECEIVERS=true"))
+	}
 	if c.MaxEndpoints < 1 {
 		errs = append(errs, errors.New("MAX_ENDPOINTS must be at least 1"))
 	}

@@ -51,6 +51,7 @@ func TestConfigValidation(t *testing.T) {
 		"per endpoint":        {"DELIVERY_PER_ENDPOINT", "17", "DELIVERY_PER_ORGANIZATION at least DELIVERY_PER_ENDPOINT"},
 		"pool of one org":     {"DELIVERY_WORKERS", "16", "DELIVERY_WORKERS more than DELIVERY_PER_ORGANIZATION"},
 		"no endpoints":        {"MAX_ENDPOINTS", "0", "MAX_ENDPOINTS must be at least 1"},
+		"clock shift":         {"CLOCK_SHIFT_FILE", "/tmp/shift", "CLOCK_SHIFT_FILE is only for local runs and fault tests"},
 		"short retention":     {"RETENTION", "72h", "RETENTION must be at least 96h0m0s"},
 		"request timeout":     {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
 		"no auth key":         {"IDENTITY_TRUSTED_KEYS", "gateway:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of auth is listed"},
