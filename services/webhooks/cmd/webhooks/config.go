@@ -38,10 +38,11 @@ type Config struct {
 	// service runs (clock.Shifted): only local stacks and fault tests set it, to let days of
 	// retries pass in minutes; never a deployment.
 	ClockShiftFile string `env:"CLOCK_SHIFT_FILE"`
-	// DeliveryWorkers is the shared pool of attempts in flight; DeliveryPerEndpoint bounds one
-	// endpoint's share of it.
-	DeliveryWorkers     int `env:"DELIVERY_WORKERS" envDefault:"64"`
-	DeliveryPerEndpoint int `env:"DELIVERY_PER_ENDPOINT" envDefault:"4"`
+	// DeliveryWorkers is the shared pool of attempts in flight; DeliveryPerOrganization bounds
+	// one organization's share of it and DeliveryPerEndpoint one endpoint's.
+	DeliveryWorkers         int `env:"DELIVERY_WORKERS" envDefault:"64"`
+	DeliveryPerOrganization int `env:"DELIVERY_PER_ORGANIZATION" envDefault:"16"`
+	DeliveryPerEndpoint     int `env:"DELIVERY_PER_ENDPOINT" envDefault:"4"`
 	// MaxEndpoints is the most endpoints an organization has per mode.
 	MaxEndpoints int `env:"MAX_ENDPOINTS" envDefault:"16"`
 	// Retention is how long messages and their deliveries are kept (and how far back recover
@@ -70,8 +71,11 @@ func (c Config) Validate() error {
 	if u, err := url.Parse(c.AuthURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		errs = append(errs, errors.New("AUTH_URL must be an http(s) URL"))
 	}
-	if c.DeliveryWorkers < 1 || c.DeliveryPerEndpoint < 1 || c.DeliveryPerEndpoint > c.DeliveryWorkers {
-		errs = append(errs, errors.New("DELIVERY_WORKERS and DELIVERY_PER_ENDPOINT must be at least 1, DELIVERY_PER_ENDPOINT at most DELIVERY_WORKERS"))
+	if c.DeliveryPerEndpoint < 1 || c.DeliveryPerOrganization < c.DeliveryPerEndpoint || c.DeliveryWorkers <= c.DeliveryPerOrganization {
+		errs = append(errs, errors.New("DELIVERY_PER_ENDPOINT must be at least 1, DELIVERY_PER_ORGANIZATION at least DELIVERY_PER_ENDPOINT, and DELIVERY_WORKERS more than DELIVERY_PER_ORGANIZATION (one organization never takes the whole pool)"))
+	}
+	if c.ClockShiftFile != "" && !c.AllowLoopbackReceivers {
+		errs = append(errs, errors.New("CLOCK_SHIFT_FILE is only for local runs and fault tests: it needs ALLOW_LOOPBACK_RECEIVERS=true"))
 	}
 	if c.MaxEndpoints < 1 {
 		errs = append(errs, errors.New("MAX_ENDPOINTS must be at least 1"))

@@ -34,6 +34,7 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	vars, _ := validEnv(t)
 	cfg := configtest.Load[Config](t, vars)
 	if cfg.AuthURL != "http://127.0.0.1:8081" || cfg.AllowLoopbackReceivers || cfg.DeliveryWorkers != 64 || cfg.DeliveryPerEndpoint != 4 ||
+		cfg.DeliveryPerOrganization != 16 ||
 		cfg.MaxEndpoints != 16 || cfg.Retention != 720*time.Hour || cfg.RequestTimeout != 10*time.Second {
 		t.Fatalf("config %+v", cfg)
 	}
@@ -46,9 +47,11 @@ func TestConfigValidation(t *testing.T) {
 		"no secrets key":      {"SECRETS_KEY", "", "SECRETS_KEY"},
 		"short secrets key":   {"SECRETS_KEY", "c2hvcnQ=", "SECRETS_KEY must be the base64 of 32 bytes"},
 		"auth url":            {"AUTH_URL", "auth:8081", "AUTH_URL must be an http(s) URL"},
-		"no workers":          {"DELIVERY_WORKERS", "0", "DELIVERY_WORKERS and DELIVERY_PER_ENDPOINT must be at least 1"},
-		"per endpoint":        {"DELIVERY_PER_ENDPOINT", "65", "DELIVERY_PER_ENDPOINT at most DELIVERY_WORKERS"},
+		"no per endpoint":     {"DELIVERY_PER_ENDPOINT", "0", "DELIVERY_PER_ENDPOINT must be at least 1"},
+		"per endpoint":        {"DELIVERY_PER_ENDPOINT", "17", "DELIVERY_PER_ORGANIZATION at least DELIVERY_PER_ENDPOINT"},
+		"pool of one org":     {"DELIVERY_WORKERS", "16", "DELIVERY_WORKERS more than DELIVERY_PER_ORGANIZATION"},
 		"no endpoints":        {"MAX_ENDPOINTS", "0", "MAX_ENDPOINTS must be at least 1"},
+		"clock shift":         {"CLOCK_SHIFT_FILE", "/tmp/shift", "CLOCK_SHIFT_FILE is only for local runs and fault tests"},
 		"short retention":     {"RETENTION", "72h", "RETENTION must be at least 96h0m0s"},
 		"request timeout":     {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
 		"no auth key":         {"IDENTITY_TRUSTED_KEYS", "gateway:opqrgTpk61PmBgzTcidS8v+Aj/rCToSp2NOlJ7iI+wQ=", "no key of auth is listed"},

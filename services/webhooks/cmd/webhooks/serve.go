@@ -32,6 +32,10 @@ const (
 	mailTimeout = 10 * time.Second
 )
 
+// dbMaxConns is the pool's default size: an attempt holds a connection only to claim and to
+// record, never while its request runs, so the pool does not grow with DELIVERY_WORKERS.
+const dbMaxConns = 20
+
 // parts are what serve runs beside the HTTP API.
 type parts struct {
 	svc      *app.Service
@@ -52,7 +56,7 @@ type parts struct {
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	return service.Run(ctx, service.Service{
 		Name: "webhooks", Config: cfg, Base: cfg.Base, Log: log,
-		Postgres: &cfg.Postgres, DBMaxConns: int32(min(cfg.DeliveryWorkers, 64)) + 8, //nolint:gosec // bounded
+		Postgres: &cfg.Postgres, DBMaxConns: dbMaxConns,
 		Kafka: &cfg.Kafka, Topics: domain.Topics,
 		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {

@@ -14,7 +14,8 @@ func dispatchers(cfg Config, r *service.Resources, p parts, log *slog.Logger) []
 	d := &delivery.Dispatcher{
 		Store:  store.NewDeliveries(r.Pool, p.sealer.Open),
 		Client: delivery.NewClient(delivery.ClientOptions{AllowLoopbackReceivers: cfg.AllowLoopbackReceivers}),
-		Clock:  p.clock, Workers: cfg.DeliveryWorkers, PerEndpoint: cfg.DeliveryPerEndpoint, Wake: p.wake, Log: log,
+		Clock:  p.clock, Workers: cfg.DeliveryWorkers, PerEndpoint: cfg.DeliveryPerEndpoint,
+		PerOrganization: cfg.DeliveryPerOrganization, Wake: p.wake, Log: log,
 	}
 	return []service.Worker{{Name: "dispatcher", Run: d.Run}}
 }

@@ -26,7 +26,7 @@ type Repository interface {
 	// RotateSecret makes sealed the endpoint's current secret; the former one expires at
 	// expiresAt.
 	RotateSecret(ctx context.Context, org Owner, id string, sealed []byte, now, expiresAt time.Time) (domain.Endpoint, error)
-	// StoreMessage stores m with a pending delivery to each enabled endpoint of its organization
+	// StoreEvent stores m with a pending delivery to each enabled endpoint of its organization
 	// and mode subscribed to its type, in the transaction that records consumer's processing of
 	// m.SourceID; stored is false for a message processed before. e gives m its sequence.
 	StoreEvent(ctx context.Context, consumer string, e domain.Event, sourceID string, now time.Time) (stored bool, deliveries int, err error)
@@ -41,14 +41,26 @@ type Repository interface {
 	RetryDelivery(ctx context.Context, org Owner, endpointID, id string, now time.Time) (domain.Delivery, error)
 	RecoverDeliveries(ctx context.Context, org Owner, endpointID string, since, now time.Time) (int, error)
 	// EndpointsToNotify returns up to limit endpoints disabled for failing whose organization
-	// was not told yet, oldest first.
-	EndpointsToNotify(ctx context.Context, limit int) ([]string, error)
-	// NotifyEndpoint hands endpoint id to tell if it still waits for its notice, and marks it
-	// notified at now when tell succeeds; told is false when it no longer waits.
-	NotifyEndpoint(ctx context.Context, id string, now time.Time, tell func(context.Context, domain.Endpoint) error) (told bool, err error)
+	// was not told yet and that wait for no later round at now, oldest first.
+	EndpointsToNotify(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// LeaseNotice takes endpoint id to tell about until until, if it still waits for its
+	// notice at now and no other notifier holds it; rounds counts the rounds that tried its
+	// notice, this one included.
+	LeaseNotice(ctx context.Context, id string, now, until time.Time) (ep domain.Endpoint, rounds int, ok bool, err error)
+	// NoticesSent and RecordNoticeSent read and record who was mailed about the disabling
+	// of an endpoint at disabledAt.
+	NoticesSent(ctx context.Context, id string, disabledAt time.Time) ([]string, error)
+	RecordNoticeSent(ctx context.Context, id string, disabledAt time.Time, email string, now time.Time) error
+	// MarkNotified marks the endpoint's organization told; RetryNoticeAt leaves its notice to
+	// a later round.
+	MarkNotified(ctx context.Context, id string, now time.Time) error
+	RetryNoticeAt(ctx context.Context, id string, at time.Time) error
 	// Sweep deletes up to batch messages created before before (their deliveries and attempts
-	// with them) and the secrets expired by then.
+	// with them).
 	Sweep(ctx context.Context, before time.Time, batch int) (int64, error)
+	// SweepSecrets deletes the secrets expired by before; PruneInbox the old inbox records.
+	SweepSecrets(ctx context.Context, before time.Time) error
+	PruneInbox(ctx context.Context) error
 }
 
 // Owner is whose endpoints a request reaches: an organization in one mode.

@@ -1,11 +1,15 @@
 package app_test
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 	"github.com/podiumhq/podium/services/webhooks/internal/webhookstest"
@@ -63,6 +67,7 @@ func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 	}
 
 	auth.Fail(false)
+	e.Clock.Advance(time.Minute) // a failed notice waits a minute, then twice as long each round
 	if err := notifier.NotifyAll(t.Context()); err == nil {
 		t.Fatal("the unknown organization's notice did not fail")
 	}
@@ -78,10 +83,11 @@ func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 	if !slices.Equal(to, []string{"ana@trailclub.example", "bo@trailclub.example"}) {
 		t.Fatalf("mailed %v", to)
 	}
-	if ep, _ := e.Service.Endpoint(t.Context(), owner, failing.ID); ep.NotifiedAt == nil || !ep.NotifiedAt.Equal(at) {
-		t.Fatalf("notified at %v, want %v", ep.NotifiedAt, at)
+	if ep, _ := e.Service.Endpoint(t.Context(), owner, failing.ID); ep.NotifiedAt == nil || !ep.NotifiedAt.Equal(at.Add(time.Minute)) {
+		t.Fatalf("notified at %v, want %v", ep.NotifiedAt, at.Add(time.Minute))
 	}
 	calls := auth.Calls()
+	e.Clock.Advance(2 * time.Minute)
 	if err := notifier.NotifyAll(t.Context()); err == nil || len(mail.Messages()) != 2 || auth.Calls() != calls+1 {
 		t.Fatalf("a second round: %v, %d mails", err, len(mail.Messages()))
 	}
@@ -92,7 +98,97 @@ func TestOwnersAndAdminsAreToldOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	disableFailing(t, e, failing, at.Add(240*time.Hour))
+	e.Clock.Advance(4 * time.Minute)
 	if err := notifier.NotifyAll(t.Context()); err == nil || len(mail.Messages()) != 4 {
 		t.Fatalf("disabled again: %v, %d mails", err, len(mail.Messages()))
+	}
+}
+
+// refusing is a mail sender that refuses the addresses in refused and sends the others.
+type refusing struct {
+	app.Sender
+	mu      sync.Mutex
+	refused map[string]bool
+}
+
+func (r *refusing) Send(ctx context.Context, m mail.Message) error {
+	r.mu.Lock()
+	refused := r.refused[m.To]
+	r.mu.Unlock()
+	if refused {
+		return errors.New("550 mailbox unavailable")
+	}
+	return r.Sender.Send(ctx, m)
+}
+
+func (r *refusing) accept(to string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.refused, to)
+}
+
+// A contact whose mail fails does not get the others mailed again: each is mailed once, the
+// failed one again after a growing wait, and the notice is given up after its rounds.
+func TestAFailingRecipientDoesNotReMailTheOthers(t *testing.T) {
+	e := webhookstest.Start(t, webhookstest.Options{})
+	at := time.Date(2026, 5, 14, 18, 0, 0, 0, time.UTC)
+	e.Clock.Set(at)
+	notifier, caught, auth := e.Notifier(t)
+	sender := &refusing{Sender: notifier.Sender, refused: map[string]bool{"bo@trailclub.example": true}}
+	notifier.Sender = sender
+	auth.SetContacts(org, app.Contact{Email: "ana@trailclub.example", Role: "owner"}, app.Contact{Email: "bo@trailclub.example", Role: "admin"})
+	ep := endpoint(t, e, owner, domain.OrderCompleted)
+	disableFailing(t, e, ep, at)
+
+	if err := notifier.NotifyAll(t.Context()); err == nil || len(caught.Messages()) != 1 {
+		t.Fatalf("bo's mail failed: %v, %d mails, want an error and ana's", err, len(caught.Messages()))
+	}
+	for _, wait := range []time.Duration{time.Minute, 2 * time.Minute} {
+		e.Clock.Advance(wait - time.Second)
+		if err := notifier.NotifyAll(t.Context()); err != nil {
+			t.Fatalf("before its wait of %s is over the notice is tried: %v", wait, err)
+		}
+		e.Clock.Advance(time.Second)
+		if err := notifier.NotifyAll(t.Context()); err == nil || len(caught.Messages()) != 1 {
+			t.Fatalf("after %s: %v, %d mails, want bo's mail failing again and ana not mailed again", wait, err, len(caught.Messages()))
+		}
+	}
+	sender.accept("bo@trailclub.example")
+	e.Clock.Advance(time.Hour)
+	if err := notifier.NotifyAll(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	var to []string
+	for _, m := range caught.Messages() {
+		to = append(to, m.To...)
+	}
+	slices.Sort(to)
+	if !slices.Equal(to, []string{"ana@trailclub.example", "bo@trailclub.example"}) {
+		t.Fatalf("mailed %v, want each once", to)
+	}
+	if got, _ := e.Service.Endpoint(t.Context(), owner, ep.ID); got.NotifiedAt == nil {
+		t.Fatal("not marked notified once everyone was mailed")
+	}
+
+	// A recipient that never accepts: the notice is given up after its rounds.
+	other := endpoint(t, e, owner, domain.OrderCompleted)
+	disableFailing(t, e, other, e.Clock.Now())
+	sender.mu.Lock()
+	sender.refused["ana@trailclub.example"] = true
+	sender.mu.Unlock()
+	rounds := 0
+	for {
+		got, _ := e.Service.Endpoint(t.Context(), owner, other.ID)
+		if got.NotifiedAt != nil {
+			break
+		}
+		if rounds++; rounds > 20 {
+			t.Fatal("the notice was never given up")
+		}
+		_ = notifier.NotifyAll(t.Context())
+		e.Clock.Advance(5 * time.Hour)
+	}
+	if rounds != 8 {
+		t.Fatalf("given up after %d rounds, want 8", rounds)
 	}
 }

@@ -30,6 +30,7 @@ var refusedPrefixes = []struct {
 }{
 	{netip.MustParsePrefix("169.254.169.254/32"), metadata},
 	{netip.MustParsePrefix("100.100.100.200/32"), metadata},
+	{netip.MustParsePrefix("168.63.129.16/32"), metadata}, // Azure's wire server
 	{netip.MustParsePrefix("fd00:ec2::254/128"), metadata},
 	{netip.MustParsePrefix("255.255.255.255/32"), broadcast},
 	{netip.MustParsePrefix("0.0.0.0/32"), unspecified},
@@ -55,12 +56,14 @@ var refusedPrefixes = []struct {
 }
 
 // Prefixes of IPv6 addresses that carry an IPv4 address, which is then the one judged:
-// IPv4-compatible (::a.b.c.d, deprecated) and NAT64 (64:ff9b::/96) in their last 32 bits,
+// IPv4-compatible (::a.b.c.d, deprecated), IPv4-translated (::ffff:0:a.b.c.d) and NAT64
+// (64:ff9b::/96) in their last 32 bits,
 // 6to4 (2002::/16) in the 32 bits after the prefix. IPv4-mapped (::ffff:a.b.c.d) addresses
 // are unmapped first.
 var (
 	compatible = netip.MustParsePrefix("::/96")
 	nat64      = netip.MustParsePrefix("64:ff9b::/96")
+	translated = netip.MustParsePrefix("::ffff:0:0:0/96")
 	sixToFour  = netip.MustParsePrefix("2002::/16")
 )
 
@@ -88,7 +91,7 @@ func embeddedIPv4(a netip.Addr) (netip.Addr, bool) {
 	}
 	b := a.As16()
 	switch {
-	case compatible.Contains(a), nat64.Contains(a):
+	case compatible.Contains(a), nat64.Contains(a), translated.Contains(a):
 		return netip.AddrFrom4([4]byte(b[12:16])), true
 	case sixToFour.Contains(a):
 		return netip.AddrFrom4([4]byte(b[2:6])), true

@@ -131,7 +131,8 @@ func (c *Client) Send(ctx context.Context, r Request) Response {
 		return Response{Err: c.failure(err)}
 	}
 	defer res.Body.Close()
-	// A body that breaks off leaves what was read: the status code is the answer.
+	// A body that breaks off or stalls (until the attempt's timeout) leaves what was read: the
+	// status code is the answer, so a 200 whose body stalls is a success.
 	body, _ := io.ReadAll(io.LimitReader(res.Body, answerRead))
 	return Response{StatusCode: res.StatusCode, RetryAfter: res.Header.Get("Retry-After"), Excerpt: excerpt(body)}
 }

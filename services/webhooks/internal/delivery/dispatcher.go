@@ -17,9 +17,16 @@ const (
 	DefaultScan        = time.Second
 )
 
-// Dispatcher claims due deliveries and attempts them: at most Workers at once in all and
-// PerEndpoint per endpoint, so that a slow or dead endpoint holds only its own deliveries
-// back. It claims when woken (a delivery was stored), at every Scan (retries come due, other
+// DefaultPerOrganization is an organization's share of a pool of workers: a quarter, and at
+// least an endpoint's.
+func DefaultPerOrganization(workers, perEndpoint int) int {
+	return max(workers/4, perEndpoint)
+}
+
+// Dispatcher claims due deliveries and attempts them: at most Workers at once in all,
+// PerOrganization per organization and PerEndpoint per endpoint, so that a slow or dead
+// endpoint holds only its own deliveries back, and an organization with a backlog or many
+// dead endpoints holds only its own share of the pool. It claims when woken (a delivery was stored), at every Scan (retries come due, other
 // instances' leases lapse), and when an attempt ends that leaves room for more.
 type Dispatcher struct {
 	Store Store
@@ -28,9 +35,11 @@ type Dispatcher struct {
 	// Clock stamps and decides every attempt; nil is time.Now.
 	Clock clock.Clock
 	// Workers bounds the attempts in flight (DefaultWorkers when 0); PerEndpoint bounds
-	// those of one endpoint (DefaultPerEndpoint when 0).
-	Workers     int
-	PerEndpoint int
+	// those of one endpoint (DefaultPerEndpoint when 0) and PerOrganization those of one
+	// organization, counted in all instances (Workers/4, at least PerEndpoint, when 0).
+	Workers         int
+	PerEndpoint     int
+	PerOrganization int
 	// Wake, when not nil, asks for a claim now.
 	Wake <-chan struct{}
 	// Scan is how often the due deliveries are claimed besides (DefaultScan when 0).
@@ -46,6 +55,9 @@ func (d *Dispatcher) defaults() {
 	}
 	if d.PerEndpoint <= 0 {
 		d.PerEndpoint = DefaultPerEndpoint
+	}
+	if d.PerOrganization <= 0 {
+		d.PerOrganization = DefaultPerOrganization(d.Workers, d.PerEndpoint)
 	}
 	if d.Scan <= 0 {
 		d.Scan = DefaultScan
@@ -141,7 +153,9 @@ func (d *Dispatcher) claim(ctx context.Context, p *pool) {
 		}
 	}
 	now := d.Clock.Now()
-	jobs, err := d.Store.Claim(ctx, Claim{Now: now, LeaseUntil: now.Add(Lease), Max: free, PerEndpoint: d.PerEndpoint, Skip: skip})
+	jobs, err := d.Store.Claim(ctx, Claim{
+		Now: now, LeaseUntil: now.Add(Lease), Max: free, PerEndpoint: d.PerEndpoint, PerOrganization: d.PerOrganization, Skip: skip,
+	})
 	if err != nil {
 		if ctx.Err() == nil {
 			d.Log.ErrorContext(ctx, "claiming due deliveries failed; claiming again at the next scan", "err", err)

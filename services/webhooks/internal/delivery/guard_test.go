@@ -222,7 +222,13 @@ func TestEndpointURLsAreValidated(t *testing.T) {
 		ok            bool
 	}{
 		{"https://hooks.example.com/podium", false, true},
-		{"https://hooks.example.com:8443/podium?x=1", false, true},
+		{"https://hooks.example.com:443/podium?x=1", false, true},
+		{"https://hooks.example.com:8443/podium", false, false},
+		{"https://2130706433/", false, false},
+		{"https://0177.0.0.1/", false, false},
+		{"https://0x7f.1/", false, false},
+		{"https://168.63.129.16/", false, false},
+		{"https://[::ffff:0:a00:1]/", false, false},
 		{"https://93.184.215.14/hook", false, true},
 		{"https://[2606:4700::1111]/hook", false, true},
 		{"http://hooks.example.com/podium", false, false},

@@ -44,6 +44,7 @@ func (b *blocking) most() int {
 
 func TestASlowEndpointDoesNotDelayAnotherNorFillThePool(t *testing.T) {
 	r := newRig(t, 3, 2)
+	r.d.PerOrganization = 3 // both endpoints are one organization's: the cap here is the endpoint's
 	slow := newBlocking()
 	slowHook, fastHook := newHook(t, slow.respond), newHook(t, nil)
 	released := false
@@ -90,7 +91,7 @@ func TestADeliveryLeasedByAnInstanceThatDiedIsAttemptedOnceItsLeaseEnds(t *testi
 	msg := r.db.Message(body, r.now)
 	d := r.db.Delivery(e, msg, r.now)
 	// Another instance claims it and dies before attempting it.
-	crashed, err := r.db.Store().Claim(context.Background(), delivery.Claim{Now: r.now, LeaseUntil: r.now.Add(delivery.Lease), Max: 10, PerEndpoint: 4})
+	crashed, err := r.db.Store().Claim(context.Background(), delivery.Claim{Now: r.now, LeaseUntil: r.now.Add(delivery.Lease), Max: 10, PerEndpoint: 4, PerOrganization: 4})
 	if err != nil || len(crashed) != 1 {
 		t.Fatalf("the other instance's claim: %v, %v", crashed, err)
 	}
@@ -165,4 +166,32 @@ func TestTheBacklogGaugeReadsTheDueDeliveries(t *testing.T) {
 		}
 		return ""
 	})
+}
+
+func TestAnOrganizationWithBlockedEndpointsLeavesWorkersToAnother(t *testing.T) {
+	r := newRig(t, 6, 1)
+	r.d.PerOrganization = 3
+	blocked := newBlocking()
+	for i := range 8 { // a backlog due for an hour on endpoints that never answer
+		e := r.db.EndpointOf("org_big", newHook(t, blocked.respond).url(), r.now, delivery.NewSecret())
+		for k := range 3 {
+			r.db.Delivery(e, r.db.Message(body, r.now), r.now.Add(-time.Hour+time.Duration(i*3+k)*time.Second))
+		}
+	}
+	other := newHook(t, nil)
+	e := r.db.EndpointOf("org_small", other.url(), r.now, delivery.NewSecret())
+	r.start()
+	t.Cleanup(func() { close(blocked.release) }) // runs before the dispatcher stops
+	for range 3 {
+		<-blocked.arrived
+	}
+	// The big organization holds its 3 workers; the small one's new events still go out.
+	for range 3 {
+		d := r.db.Delivery(e, r.db.Message(body, r.now), r.now)
+		r.poke()
+		r.waitFor(d, "succeeded", 1)
+	}
+	if most := blocked.most(); most != 3 {
+		t.Fatalf("the blocked organization had %d attempts at once, want its cap of 3", most)
+	}
 }

@@ -85,9 +85,9 @@ type Outcome struct {
 //   - 410 Gone fails the delivery and disables the endpoint;
 //   - any other answer (3xx included: redirects are not followed), a timeout or a failure to
 //     connect fails the attempt; an endpoint failing since FailingLimit ago then is disabled
-//     and the delivery fails; otherwise it is attempted again on schedule (NextAttempt), or at
-//     the time a 429 or 503 answer's Retry-After names, within the retry window, and fails at
-//     its end.
+//     and the delivery fails; otherwise it is attempted again on schedule (NextAttempt), or
+//     later when a 429 or 503 answer's Retry-After names a later time (it only lengthens the
+//     wait), within the retry window, and fails at its end or after MaxAttemptsPerWindow.
 func Decide(a Attempt, failingSince *time.Time, now time.Time, random func() float64) Outcome {
 	kind, reason := judge(a.Response)
 	if kind == KindSuccess {
@@ -107,10 +107,13 @@ func Decide(a Attempt, failingSince *time.Time, now time.Time, random func() flo
 		return o
 	}
 	next, ok := NextAttempt(a.Step, a.First, now, random)
-	if code := a.Response.StatusCode; code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
-		if wait, found := RetryAfter(a.Response.RetryAfter, now); found {
+	if code := a.Response.StatusCode; ok && (code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable) {
+		if wait, found := RetryAfter(a.Response.RetryAfter, now); found && now.Add(wait).After(next) {
 			next, ok = withinWindow(a.First, now, now.Add(wait))
 		}
+	}
+	if a.Step >= MaxAttemptsPerWindow {
+		ok = false
 	}
 	if ok {
 		o.Status, o.NextAttemptAt = Pending, next

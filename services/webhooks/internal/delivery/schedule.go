@@ -21,6 +21,9 @@ const (
 	// jitter is the part of each wait by which it varies, either way, so that the deliveries
 	// that failed together are not retried together.
 	jitter = 0.1
+	// MaxAttemptsPerWindow bounds the attempts of one retry window, whatever a receiver's
+	// Retry-After asks; the schedule alone makes at most 10.
+	MaxAttemptsPerWindow = 12
 )
 
 // Bounds of a receiver's Retry-After.

@@ -38,15 +38,17 @@ type Job struct {
 }
 
 // Claim asks for due deliveries: those pending with a next attempt at or before Now and no
-// lease running then, at most Max in all, oldest due first, and per endpoint at most
-// PerEndpoint minus its deliveries leased until after Now, none of the endpoints in Skip. Each
-// is leased until LeaseUntil.
+// lease running then, at most Max in all, per endpoint at most PerEndpoint and per
+// organization at most PerOrganization minus their deliveries leased until after Now, none of
+// the endpoints in Skip. Organizations take turns: each one's delivery due the longest first,
+// then each one's second, and so on. Each is leased until LeaseUntil.
 type Claim struct {
-	Now         time.Time
-	LeaseUntil  time.Time
-	Max         int
-	PerEndpoint int
-	Skip        []string
+	Now             time.Time
+	LeaseUntil      time.Time
+	Max             int
+	PerEndpoint     int
+	PerOrganization int
+	Skip            []string
 }
 
 // Record is an attempt made of a claimed job.

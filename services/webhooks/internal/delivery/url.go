@@ -49,6 +49,9 @@ func ValidateURL(raw string, allowLoopback bool) error {
 	if err != nil {
 		return err
 	}
+	if port := u.Port(); port != "" && port != "443" && !allowLoopback {
+		return invalidURL("must use port 443 (the default of https)")
+	}
 	if u.Scheme == "http" && !(allowLoopback && isLoopback) {
 		return invalidURL("must be an https URL")
 	}
@@ -67,6 +70,9 @@ func checkHost(host string, allowLoopback bool) (isLoopback bool, err error) {
 	}
 	addr, err := netip.ParseAddr(host)
 	if err != nil {
+		if numericHost(name) {
+			return false, invalidURL("must name its host, or give an IP address in its standard form")
+		}
 		return false, nil // a name: its addresses are checked when connecting
 	}
 	if err := checkAddr(addr, allowLoopback); err != nil {
@@ -75,4 +81,14 @@ func checkHost(host string, allowLoopback bool) (isLoopback bool, err error) {
 		return false, &URLError{Reason: "must not address " + addr.String() + ": the address is " + refused.Why + ", and receivers must be public", Cause: err}
 	}
 	return classify(addr) == loopback, nil
+}
+
+// numericHost reports whether a host that is no standard IP address is one in another form
+// (decimal, octal or hexadecimal: 2130706433, 0177.0.0.1, 0x7f.1), which some resolvers read
+// as an address.
+func numericHost(name string) bool {
+	if strings.HasPrefix(name, "0x") {
+		return true
+	}
+	return strings.Trim(name, "0123456789.") == ""
 }

@@ -13,7 +13,8 @@ func ptr[T any](v T) *T { return &v }
 func TestEndpointURLs(t *testing.T) {
 	for raw, want := range map[string]string{
 		"https://hooks.example.com/podium":                       "",
-		"https://hooks.example.com:8443/x?a=1":                   "",
+		"https://hooks.example.com:443/x?a=1":                    "",
+		"https://hooks.example.com:8443/x":                       "must use port 443",
 		"https://93.184.216.34/x":                                "",
 		"https://[2606:2800:220:1::]/x":                          "",
 		"http://hooks.example.com/":                              "must be an https URL",

@@ -69,7 +69,8 @@ var sources = map[string]source{
 	SourceOrderRefunded:         {OrdersTopic, OrderRefunded, "orderId", []string{"occurredAt", "refundedAt"}, always},
 	SourcePaymentFailed:         {PaymentsTopic, CheckoutSessionExpired, "sessionId", []string{"occurredAt", "failedAt"}, reason("EXPIRED")},
 	SourceEventChanged:          {CatalogTopic, EventUpdated, "eventId", []string{"occurredAt", "changedAt"}, hasObject},
-	SourcePricingChanged:        {CatalogTopic, PricingChanged, "eventId", []string{"occurredAt", "changedAt"}, always},
+	// A pricing card's object is its category: each card has its own sequence.
+	SourcePricingChanged: {CatalogTopic, PricingChanged, "categoryId", []string{"occurredAt", "changedAt"}, always},
 }
 
 // SourceTypes returns the producer types of topic that may become webhooks.

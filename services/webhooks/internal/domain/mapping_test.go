@@ -39,6 +39,8 @@ func TestMapTable(t *testing.T) {
 		"event without object": {SourceEventChanged, `{"eventId":"evt_1","organizerId":"` + org + `","version":3}`, Event{}, false, nil},
 		"id from the object": {SourceRegistrationUpdated, `{"organizerId":"` + org + `","occurredAt":"2026-05-09T18:03:21.447Z","object":{"registrationId":"reg_1"}}`,
 			Event{Type: RegistrationUpdated, OrganizerID: org, Livemode: true, ObjectID: "reg_1", OccurredAt: at}, true, nil},
+		"a pricing card is its category": {SourcePricingChanged, `{"eventId":"evt_1","organizerId":"` + org + `","occurredAt":"2026-05-09T18:03:21.447Z","object":{"eventId":"evt_1","categoryId":"cat_1"}}`,
+			Event{Type: PricingChanged, OrganizerID: org, Livemode: true, ObjectID: "cat_1", OccurredAt: at}, true, nil},
 		"other type":        {"podium.registration.order.unfulfillable.v1", `{"orderId":"ord_1"}`, Event{}, false, nil},
 		"no organizer":      {SourceOrderCompleted, `{"orderId":"ord_1","completedAt":"2026-05-09T18:03:21.447Z",` + obj + `}`, Event{}, false, ErrNoWebhookFields},
 		"no object":         {SourceOrderCompleted, `{"orderId":"ord_1","organizerId":"` + org + `","completedAt":"2026-05-09T18:03:21.447Z"}`, Event{}, false, ErrNoWebhookFields},

@@ -8,6 +8,7 @@ import (
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/webhooks/internal/adapters/events"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 	"github.com/podiumhq/podium/services/webhooks/internal/webhookstest"
 )
@@ -16,6 +17,10 @@ import (
 // holds nothing back: the next event is stored.
 func TestAnUnknownVersionIsADeadLetter(t *testing.T) {
 	e := webhookstest.Start(t, webhookstest.Options{Kafka: true})
+	url := "https://hooks.example.com/"
+	if _, err := e.Service.CreateEndpoint(t.Context(), app.Owner{OrganizerID: org, Livemode: true}, domain.EndpointChange{URL: &url, EventTypes: []string{domain.OrderCompleted}}); err != nil {
+		t.Fatal(err)
+	}
 	e.Publish(t, domain.OrdersTopic, "ord_1", "src_v2", "podium.registration.order.completed.v2", completed("ord_1"))
 	e.Publish(t, domain.OrdersTopic, "ord_1", "src_v1", domain.SourceOrderCompleted, completed("ord_1"))
 	testkit.Eventually(t, 20*time.Second, func() string {

@@ -32,22 +32,24 @@ func NewDeliveries(pool *pgxpool.Pool, unseal func(sealed []byte) (string, error
 }
 
 // Claim leases the due deliveries c asks for and returns them with their endpoints' live
-// secrets, read in the same transaction. It first locks the endpoints it claims for, then
-// counts their running leases in a statement of its own, which sees every claim that held
-// one of those locks before.
+// secrets, read in the same transaction. It first locks the organizations of the endpoints it
+// claims for, then counts their running leases in a statement of its own, which sees every
+// claim that held one of those locks before.
 func (s *Deliveries) Claim(ctx context.Context, c delivery.Claim) ([]delivery.Job, error) {
 	var rows []db.ClaimDeliveriesRow
 	var secrets []db.LiveSecretsRow
 	err := postgres.InTx(ctx, s.pool, func(tx pgx.Tx) error {
 		q := s.q.WithTx(tx)
 		locked, err := q.LockClaimableEndpoints(ctx, db.LockClaimableEndpointsParams{
-			Now: c.Now, Skip: append([]string{}, c.Skip...), PerEndpoint: clampInt32(c.PerEndpoint), MaxEndpoints: clampInt32(c.Max),
+			Now: c.Now, Skip: append([]string{}, c.Skip...), PerEndpoint: clampInt32(c.PerEndpoint),
+			PerOrganization: clampInt32(c.PerOrganization), MaxEndpoints: clampInt32(c.Max),
 		})
 		if err != nil || len(locked) == 0 {
 			return err
 		}
 		rows, err = q.ClaimDeliveries(ctx, db.ClaimDeliveriesParams{
-			EndpointIds: locked, Now: c.Now, LeaseUntil: c.LeaseUntil, PerEndpoint: clampInt32(c.PerEndpoint), MaxJobs: clampInt32(c.Max),
+			EndpointIds: locked, Now: c.Now, LeaseUntil: c.LeaseUntil, PerEndpoint: clampInt32(c.PerEndpoint),
+			PerOrganization: clampInt32(c.PerOrganization), MaxJobs: clampInt32(c.Max),
 		})
 		if err != nil || len(rows) == 0 {
 			return err

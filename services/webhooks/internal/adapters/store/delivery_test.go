@@ -16,9 +16,16 @@ var now = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 
 const url = "https://hooks.example.com/podium"
 
+// claim claims with no cap per organization beyond max.
 func claim(t *testing.T, s delivery.Store, at time.Time, max, perEndpoint int, skip ...string) []delivery.Job {
 	t.Helper()
-	jobs, err := s.Claim(context.Background(), delivery.Claim{Now: at, LeaseUntil: at.Add(delivery.Lease), Max: max, PerEndpoint: perEndpoint, Skip: skip})
+	return claimCapped(t, s, delivery.Claim{Now: at, Max: max, PerEndpoint: perEndpoint, PerOrganization: max, Skip: skip})
+}
+
+func claimCapped(t *testing.T, s delivery.Store, c delivery.Claim) []delivery.Job {
+	t.Helper()
+	c.LeaseUntil = c.Now.Add(delivery.Lease)
+	jobs, err := s.Claim(context.Background(), c)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,15 +72,27 @@ func (r *Repository) RetryDelivery(ctx context.Context, org app.Owner, endpointI
 	return d, err
 }
 
+// recoverBatch is how many deliveries one statement of a recover makes pending, well within
+// the statement timeout.
+const recoverBatch = 5000
+
 // RecoverDeliveries makes the failed deliveries of an enabled endpoint of org created since
-// since pending and due at now, and returns how many.
+// since pending and due at now, recoverBatch at a time, each batch in a transaction of its
+// own, and returns how many. A recover cut short (the request's deadline) keeps the batches it
+// made; calling it again recovers the rest.
 func (r *Repository) RecoverDeliveries(ctx context.Context, org app.Owner, endpointID string, since, now time.Time) (int, error) {
-	var n int64
-	err := r.withEnabled(ctx, org, endpointID, func(q *db.Queries) (err error) {
-		n, err = q.RecoverDeliveries(ctx, db.RecoverDeliveriesParams{EndpointID: endpointID, CreatedAt: since, NextAttemptAt: &now})
-		return err
-	})
-	return int(n), err
+	total := 0
+	for {
+		var n int64
+		err := r.withEnabled(ctx, org, endpointID, func(q *db.Queries) (err error) {
+			n, err = q.RecoverDeliveries(ctx, db.RecoverDeliveriesParams{EndpointID: endpointID, CreatedAt: since, NextAttemptAt: &now, Batch: recoverBatch})
+			return err
+		})
+		total += int(n)
+		if err != nil || n < recoverBatch {
+			return total, err
+		}
+	}
 }
 
 // withEnabled runs fn in a transaction that shares the lock of an endpoint of org, so that a

@@ -103,9 +103,22 @@ func (r *Repository) UpdateEndpoint(ctx context.Context, org app.Owner, id strin
 	})
 }
 
-// DeleteEndpoint deletes an endpoint of org (its secrets and deliveries cascade) and returns
-// it as it was.
+// deleteBatch is how many deliveries one statement of an endpoint's delete deletes.
+const deleteBatch = 1000
+
+// DeleteEndpoint deletes an endpoint of org and returns it as it was: first its deliveries,
+// deleteBatch at a time, each in a statement of its own within the statement timeout, then
+// the endpoint with its secrets and the deliveries added meanwhile (they cascade).
 func (r *Repository) DeleteEndpoint(ctx context.Context, org app.Owner, id string) (domain.Endpoint, error) {
+	for {
+		n, err := r.q.DeleteEndpointDeliveries(ctx, db.DeleteEndpointDeliveriesParams{ID: id, OrganizerID: org.OrganizerID, Livemode: org.Livemode, Batch: deleteBatch})
+		if err != nil {
+			return domain.Endpoint{}, fmt.Errorf("delete deliveries: %w", err)
+		}
+		if n < deleteBatch {
+			break
+		}
+	}
 	return r.lockedEndpoint(ctx, org, id, func(q *db.Queries, _ *domain.Endpoint) error {
 		_, err := q.DeleteEndpoint(ctx, db.DeleteEndpointParams{ID: id, OrganizerID: org.OrganizerID, Livemode: org.Livemode})
 		return err

@@ -16,20 +16,29 @@ import (
 
 // StoreEvent stores e as a message, with the object's next sequence and a pending delivery to
 // each enabled subscribed endpoint, in the transaction that records sourceID in consumer's
-// inbox: a redelivered event adds nothing.
+// inbox: a redelivered event adds nothing. An event no endpoint subscribes to takes its
+// sequence number but is not stored (its receivers' sequences stay increasing); one whose
+// message is stored already (redelivered after the inbox forgot it) adds nothing.
 func (r *Repository) StoreEvent(ctx context.Context, consumer string, e domain.Event, sourceID string, now time.Time) (bool, int, error) {
 	n := 0
 	stored, err := outbox.Once(ctx, r.pool, consumer, sourceID, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
+		endpoints, err := q.SubscribedEndpoints(ctx, db.SubscribedEndpointsParams{OrganizerID: e.OrganizerID, Livemode: e.Livemode, Type: e.Type})
+		if err != nil {
+			return fmt.Errorf("subscribed endpoints: %w", err)
+		}
 		seq, err := q.NextSequence(ctx, db.NextSequenceParams{OrganizerID: e.OrganizerID, ObjectID: e.ObjectID})
 		if err != nil {
 			return fmt.Errorf("next sequence: %w", err)
+		}
+		if len(endpoints) == 0 {
+			return nil
 		}
 		m, err := domain.NewMessage(e, seq, sourceID, now)
 		if err != nil {
 			return err
 		}
-		delivered, err := insertMessage(ctx, q, m, "")
+		delivered, err := insertMessage(ctx, q, m, endpoints)
 		n = len(delivered)
 		return err
 	})
@@ -41,7 +50,7 @@ func (r *Repository) StoreEvent(ctx context.Context, consumer string, e domain.E
 func (r *Repository) EnqueuePing(ctx context.Context, m domain.Message, endpointID string) (domain.Delivery, error) {
 	var delivered []string
 	err := r.withEnabled(ctx, app.Owner{OrganizerID: m.OrganizerID, Livemode: m.Livemode}, endpointID, func(q *db.Queries) (err error) {
-		delivered, err = insertMessage(ctx, q, m, endpointID)
+		delivered, err = insertMessage(ctx, q, m, []string{endpointID})
 		return err
 	})
 	if err != nil {
@@ -51,26 +60,22 @@ func (r *Repository) EnqueuePing(ctx context.Context, m domain.Message, endpoint
 	return d, err
 }
 
-// insertMessage stores m and its deliveries: to endpointID, or, when it is "", to every
-// enabled endpoint of m's organization and mode subscribed to its type. It returns their ids.
-func insertMessage(ctx context.Context, q *db.Queries, m domain.Message, endpointID string) ([]string, error) {
+// insertMessage stores m and its deliveries to endpoints, and returns their ids; none when a
+// message of m's source is stored already.
+func insertMessage(ctx context.Context, q *db.Queries, m domain.Message, endpoints []string) ([]string, error) {
 	var source *string
 	if m.SourceID != "" {
 		source = &m.SourceID
 	}
-	if err := q.InsertMessage(ctx, db.InsertMessageParams{
+	inserted, err := q.InsertMessage(ctx, db.InsertMessageParams{
 		ID: m.ID, OrganizerID: m.OrganizerID, Livemode: m.Livemode, Type: m.Type, ObjectID: m.ObjectID,
 		Sequence: m.Sequence, OccurredAt: m.OccurredAt, Body: m.Body, SourceID: source, CreatedAt: m.CreatedAt,
-	}); err != nil {
+	})
+	if err != nil {
 		return nil, fmt.Errorf("insert message: %w", err)
 	}
-	endpoints := []string{endpointID}
-	if endpointID == "" {
-		var err error
-		endpoints, err = q.SubscribedEndpoints(ctx, db.SubscribedEndpointsParams{OrganizerID: m.OrganizerID, Livemode: m.Livemode, Type: m.Type})
-		if err != nil || len(endpoints) == 0 {
-			return nil, err
-		}
+	if inserted == 0 {
+		return nil, nil
 	}
 	deliveryIDs := make([]string, len(endpoints))
 	for i := range endpoints {
@@ -88,17 +93,25 @@ func insertMessage(ctx context.Context, q *db.Queries, m domain.Message, endpoin
 const inboxKeep = 7 * 24 * time.Hour
 
 // Sweep deletes up to batch messages created before before, with their deliveries and
-// attempts, the secrets expired by then, and the inbox records older than inboxKeep.
+// attempts.
 func (r *Repository) Sweep(ctx context.Context, before time.Time, batch int) (int64, error) {
 	n, err := r.q.DeleteOldMessages(ctx, db.DeleteOldMessagesParams{Before: before, Batch: int32(batch)}) //nolint:gosec // a constant
 	if err != nil {
 		return n, fmt.Errorf("delete old messages: %w", err)
 	}
-	if _, err := r.q.DeleteExpiredSecrets(ctx, &before); err != nil {
-		return n, fmt.Errorf("delete expired secrets: %w", err)
-	}
-	if _, err := outbox.PruneInbox(ctx, r.pool, inboxKeep); err != nil {
-		return n, err
-	}
 	return n, nil
+}
+
+// SweepSecrets deletes the secrets expired by before.
+func (r *Repository) SweepSecrets(ctx context.Context, before time.Time) error {
+	if _, err := r.q.DeleteExpiredSecrets(ctx, &before); err != nil {
+		return fmt.Errorf("delete expired secrets: %w", err)
+	}
+	return nil
+}
+
+// PruneInbox deletes the inbox records older than inboxKeep.
+func (r *Repository) PruneInbox(ctx context.Context) error {
+	_, err := outbox.PruneInbox(ctx, r.pool, inboxKeep)
+	return err
 }

@@ -46,9 +46,15 @@ func (d *DB) exec(sql string, args ...any) {
 // first, all current), and returns its id.
 func (d *DB) Endpoint(url string, at time.Time, secrets ...delivery.Secret) string {
 	d.t.Helper()
+	return d.EndpointOf("org_test", url, at, secrets...)
+}
+
+// EndpointOf stores an endpoint as Endpoint does, of organizer's.
+func (d *DB) EndpointOf(organizer, url string, at time.Time, secrets ...delivery.Secret) string {
+	d.t.Helper()
 	id := ids.New("we_")
 	d.exec(`INSERT INTO endpoints (id, organizer_id, url, event_types, created_at, updated_at)
-		VALUES ($1, 'org_test', $2, '{order.completed}', $3, $3)`, id, url, at)
+		VALUES ($1, $4, $2, '{order.completed}', $3, $3)`, id, url, at, organizer)
 	for i, s := range secrets {
 		d.Secret(id, s, at.Add(-time.Duration(i)*time.Minute), nil)
 	}

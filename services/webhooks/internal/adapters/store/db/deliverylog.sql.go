@@ -11,8 +11,11 @@ import (
 )
 
 const countDeliveries = `-- name: CountDeliveries :one
-SELECT count(*) FROM deliveries
-WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2)
+SELECT count(*) FROM (
+    SELECT 1 FROM deliveries
+    WHERE endpoint_id = $1 AND ($2::text IS NULL OR status = $2)
+    LIMIT 10001
+) c
 `
 
 type CountDeliveriesParams struct {
@@ -20,6 +23,7 @@ type CountDeliveriesParams struct {
 	Status     *string
 }
 
+// Counts an endpoint's deliveries up to 10,001: a total of 10,001 means at least that many.
 func (q *Queries) CountDeliveries(ctx context.Context, arg CountDeliveriesParams) (int64, error) {
 	row := q.db.QueryRow(ctx, countDeliveries, arg.EndpointID, arg.Status)
 	var count int64
@@ -66,9 +70,10 @@ func (q *Queries) GetDelivery(ctx context.Context, arg GetDeliveryParams) (GetDe
 }
 
 const listAttempts = `-- name: ListAttempts :many
-SELECT delivery_id, n, started_at, status_code, latency_ms, error, response_excerpt FROM attempts WHERE delivery_id = $1 ORDER BY n
+SELECT a.delivery_id, a.n, a.started_at, a.status_code, a.latency_ms, a.error, a.response_excerpt FROM (SELECT delivery_id, n, started_at, status_code, latency_ms, error, response_excerpt FROM attempts WHERE delivery_id = $1 ORDER BY n DESC LIMIT 50) a ORDER BY a.n
 `
 
+// A delivery's last 50 attempts, in order.
 func (q *Queries) ListAttempts(ctx context.Context, deliveryID string) ([]Attempt, error) {
 	rows, err := q.db.Query(ctx, listAttempts, deliveryID)
 	if err != nil {
@@ -157,19 +162,30 @@ func (q *Queries) ListDeliveries(ctx context.Context, arg ListDeliveriesParams) 
 }
 
 const recoverDeliveries = `-- name: RecoverDeliveries :execrows
-UPDATE deliveries SET status = 'pending', next_attempt_at = $3, first_attempt_at = NULL, schedule_base = attempts, finished_at = NULL
-WHERE endpoint_id = $1 AND status = 'failed' AND created_at >= $2
+UPDATE deliveries SET status = 'pending', next_attempt_at = $1, first_attempt_at = NULL, schedule_base = attempts, finished_at = NULL
+WHERE id IN (
+    SELECT f.id FROM deliveries f
+    WHERE f.endpoint_id = $2 AND f.status = 'failed' AND f.created_at >= $3
+    LIMIT $4
+)
 `
 
 type RecoverDeliveriesParams struct {
+	NextAttemptAt *time.Time
 	EndpointID    string
 	CreatedAt     time.Time
-	NextAttemptAt *time.Time
+	Batch         int32
 }
 
-// Hands the failed deliveries created since a time back to the dispatcher, as RetryDelivery.
+// Hands up to batch failed deliveries created since a time back to the dispatcher, as
+// RetryDelivery.
 func (q *Queries) RecoverDeliveries(ctx context.Context, arg RecoverDeliveriesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, recoverDeliveries, arg.EndpointID, arg.CreatedAt, arg.NextAttemptAt)
+	result, err := q.db.Exec(ctx, recoverDeliveries,
+		arg.NextAttemptAt,
+		arg.EndpointID,
+		arg.CreatedAt,
+		arg.Batch,
+	)
 	if err != nil {
 		return 0, err
 	}

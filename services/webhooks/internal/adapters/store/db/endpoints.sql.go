@@ -44,6 +44,36 @@ func (q *Queries) DeleteEndpoint(ctx context.Context, arg DeleteEndpointParams) 
 	return result.RowsAffected(), nil
 }
 
+const deleteEndpointDeliveries = `-- name: DeleteEndpointDeliveries :execrows
+DELETE FROM deliveries WHERE id IN (
+    SELECT d.id FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
+    WHERE d.endpoint_id = $1 AND e.organizer_id = $2 AND e.livemode = $3
+    LIMIT $4
+)
+`
+
+type DeleteEndpointDeliveriesParams struct {
+	ID          string
+	OrganizerID string
+	Livemode    bool
+	Batch       int32
+}
+
+// Deletes up to batch deliveries (their attempts with them) of an endpoint of an organizer,
+// ahead of the endpoint's own delete.
+func (q *Queries) DeleteEndpointDeliveries(ctx context.Context, arg DeleteEndpointDeliveriesParams) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteEndpointDeliveries,
+		arg.ID,
+		arg.OrganizerID,
+		arg.Livemode,
+		arg.Batch,
+	)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const deleteExpiredSecrets = `-- name: DeleteExpiredSecrets :execrows
 DELETE FROM endpoint_secrets WHERE expires_at < $1
 `
@@ -75,7 +105,7 @@ func (q *Queries) ExpireSecrets(ctx context.Context, arg ExpireSecretsParams) er
 }
 
 const getEndpoint = `-- name: GetEndpoint :one
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3
+SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at, notifying_until, notice_attempts FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3
 `
 
 type GetEndpointParams struct {
@@ -101,12 +131,14 @@ func (q *Queries) GetEndpoint(ctx context.Context, arg GetEndpointParams) (Endpo
 		&i.NotifiedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NotifyingUntil,
+		&i.NoticeAttempts,
 	)
 	return i, err
 }
 
 const getEndpointForUpdate = `-- name: GetEndpointForUpdate :one
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR UPDATE
+SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at, notifying_until, notice_attempts FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR UPDATE
 `
 
 type GetEndpointForUpdateParams struct {
@@ -132,6 +164,8 @@ func (q *Queries) GetEndpointForUpdate(ctx context.Context, arg GetEndpointForUp
 		&i.NotifiedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NotifyingUntil,
+		&i.NoticeAttempts,
 	)
 	return i, err
 }
@@ -180,7 +214,7 @@ func (q *Queries) InsertSecret(ctx context.Context, arg InsertSecretParams) erro
 }
 
 const listEndpoints = `-- name: ListEndpoints :many
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints WHERE organizer_id = $1 AND livemode = $2
+SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at, notifying_until, notice_attempts FROM endpoints WHERE organizer_id = $1 AND livemode = $2
 ORDER BY created_at DESC, id DESC LIMIT $3 OFFSET $4
 `
 
@@ -219,6 +253,8 @@ func (q *Queries) ListEndpoints(ctx context.Context, arg ListEndpointsParams) ([
 			&i.NotifiedAt,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.NotifyingUntil,
+			&i.NoticeAttempts,
 		); err != nil {
 			return nil, err
 		}

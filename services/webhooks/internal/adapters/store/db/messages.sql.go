@@ -55,9 +55,10 @@ func (q *Queries) InsertDeliveries(ctx context.Context, arg InsertDeliveriesPara
 	return err
 }
 
-const insertMessage = `-- name: InsertMessage :exec
+const insertMessage = `-- name: InsertMessage :execrows
 INSERT INTO messages (id, organizer_id, livemode, type, object_id, sequence, occurred_at, body, source_id, created_at)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT (source_id) DO NOTHING
 `
 
 type InsertMessageParams struct {
@@ -73,8 +74,10 @@ type InsertMessageParams struct {
 	CreatedAt   time.Time
 }
 
-func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) error {
-	_, err := q.db.Exec(ctx, insertMessage,
+// Stores a message; none when one of its source is stored already (an event redelivered after
+// the inbox forgot it, within the messages' retention).
+func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (int64, error) {
+	result, err := q.db.Exec(ctx, insertMessage,
 		arg.ID,
 		arg.OrganizerID,
 		arg.Livemode,
@@ -86,7 +89,10 @@ func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) er
 		arg.SourceID,
 		arg.CreatedAt,
 	)
-	return err
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const nextSequence = `-- name: NextSequence :one

@@ -49,6 +49,15 @@ type Endpoint struct {
 	NotifiedAt     *time.Time
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
+	NotifyingUntil *time.Time
+	NoticeAttempts int32
+}
+
+type EndpointNotice struct {
+	EndpointID string
+	DisabledAt time.Time
+	Email      string
+	SentAt     time.Time
 }
 
 type EndpointSecret struct {

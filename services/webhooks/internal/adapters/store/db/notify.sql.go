@@ -12,13 +12,19 @@ import (
 
 const endpointsToNotify = `-- name: EndpointsToNotify :many
 SELECT id FROM endpoints
-WHERE disabled_reason = 'failing' AND notified_at IS NULL
-ORDER BY disabled_at, id LIMIT $1
+WHERE disabled_reason = 'failing' AND notified_at IS NULL AND (notifying_until IS NULL OR notifying_until <= $1::timestamptz)
+ORDER BY disabled_at, id LIMIT $2
 `
 
-// The endpoints disabled for failing whose organization was not told yet, oldest first.
-func (q *Queries) EndpointsToNotify(ctx context.Context, limit int32) ([]string, error) {
-	rows, err := q.db.Query(ctx, endpointsToNotify, limit)
+type EndpointsToNotifyParams struct {
+	Now time.Time
+	Lim int32
+}
+
+// The endpoints disabled for failing whose organization was not told yet and that no notifier
+// holds or waits to retry at now, oldest first.
+func (q *Queries) EndpointsToNotify(ctx context.Context, arg EndpointsToNotifyParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, endpointsToNotify, arg.Now, arg.Lim)
 	if err != nil {
 		return nil, err
 	}
@@ -37,16 +43,23 @@ func (q *Queries) EndpointsToNotify(ctx context.Context, limit int32) ([]string,
 	return items, nil
 }
 
-const lockEndpointToNotify = `-- name: LockEndpointToNotify :one
-SELECT id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at FROM endpoints
-WHERE id = $1 AND disabled_reason = 'failing' AND notified_at IS NULL
-FOR UPDATE SKIP LOCKED
+const leaseEndpointToNotify = `-- name: LeaseEndpointToNotify :one
+UPDATE endpoints SET notifying_until = $1::timestamptz, notice_attempts = notice_attempts + 1
+WHERE id = $2 AND disabled_reason = 'failing' AND notified_at IS NULL
+  AND (notifying_until IS NULL OR notifying_until <= $3::timestamptz)
+RETURNING id, organizer_id, livemode, url, description, event_types, status, disabled_reason, disabled_at, failing_since, notified_at, created_at, updated_at, notifying_until, notice_attempts
 `
 
-// The endpoint when it still waits for its notice, locked until the caller's transaction ends;
-// none when another instance holds it.
-func (q *Queries) LockEndpointToNotify(ctx context.Context, id string) (Endpoint, error) {
-	row := q.db.QueryRow(ctx, lockEndpointToNotify, id)
+type LeaseEndpointToNotifyParams struct {
+	LeaseUntil time.Time
+	ID         string
+	Now        time.Time
+}
+
+// Takes an endpoint to tell about until lease_until, when it still waits for its notice and no
+// other notifier holds it, counting the round.
+func (q *Queries) LeaseEndpointToNotify(ctx context.Context, arg LeaseEndpointToNotifyParams) (Endpoint, error) {
+	row := q.db.QueryRow(ctx, leaseEndpointToNotify, arg.LeaseUntil, arg.ID, arg.Now)
 	var i Endpoint
 	err := row.Scan(
 		&i.ID,
@@ -62,12 +75,14 @@ func (q *Queries) LockEndpointToNotify(ctx context.Context, id string) (Endpoint
 		&i.NotifiedAt,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.NotifyingUntil,
+		&i.NoticeAttempts,
 	)
 	return i, err
 }
 
 const markNotified = `-- name: MarkNotified :exec
-UPDATE endpoints SET notified_at = $2 WHERE id = $1
+UPDATE endpoints SET notified_at = $2, notifying_until = NULL, notice_attempts = 0 WHERE id = $1
 `
 
 type MarkNotifiedParams struct {
@@ -77,5 +92,72 @@ type MarkNotifiedParams struct {
 
 func (q *Queries) MarkNotified(ctx context.Context, arg MarkNotifiedParams) error {
 	_, err := q.db.Exec(ctx, markNotified, arg.ID, arg.NotifiedAt)
+	return err
+}
+
+const noticesSent = `-- name: NoticesSent :many
+SELECT email FROM endpoint_notices WHERE endpoint_id = $1 AND disabled_at = $2
+`
+
+type NoticesSentParams struct {
+	EndpointID string
+	DisabledAt time.Time
+}
+
+// Who was mailed about an endpoint's disabling at disabled_at.
+func (q *Queries) NoticesSent(ctx context.Context, arg NoticesSentParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, noticesSent, arg.EndpointID, arg.DisabledAt)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var email string
+		if err := rows.Scan(&email); err != nil {
+			return nil, err
+		}
+		items = append(items, email)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const recordNoticeSent = `-- name: RecordNoticeSent :exec
+INSERT INTO endpoint_notices (endpoint_id, disabled_at, email, sent_at) VALUES ($1, $2, $3, $4)
+ON CONFLICT DO NOTHING
+`
+
+type RecordNoticeSentParams struct {
+	EndpointID string
+	DisabledAt time.Time
+	Email      string
+	SentAt     time.Time
+}
+
+func (q *Queries) RecordNoticeSent(ctx context.Context, arg RecordNoticeSentParams) error {
+	_, err := q.db.Exec(ctx, recordNoticeSent,
+		arg.EndpointID,
+		arg.DisabledAt,
+		arg.Email,
+		arg.SentAt,
+	)
+	return err
+}
+
+const retryNoticeAt = `-- name: RetryNoticeAt :exec
+UPDATE endpoints SET notifying_until = $1::timestamptz WHERE id = $2 AND notified_at IS NULL
+`
+
+type RetryNoticeAtParams struct {
+	RetryAt time.Time
+	ID      string
+}
+
+// Leaves a notice that failed for a later round, at retry_at.
+func (q *Queries) RetryNoticeAt(ctx context.Context, arg RetryNoticeAtParams) error {
+	_, err := q.db.Exec(ctx, retryNoticeAt, arg.RetryAt, arg.ID)
 	return err
 }

@@ -1,11 +1,14 @@
 -- name: LockClaimableEndpoints :many
 -- The enabled endpoints, none of skip, that have due deliveries and had room for more when
--- this statement started (fewer than per_endpoint under a running lease), the oldest due
--- first, at most max_endpoints, each then locked for this transaction's claim; those another
--- claim holds are left out. The lock is advisory, so that recording an attempt (which locks
--- the endpoint's row) never keeps a claim from an endpoint.
+-- this statement started (fewer than per_endpoint under a running lease, and their
+-- organization fewer than per_organization), at most max_endpoints, taken in turns: each
+-- organization's endpoint due the longest, then each one's second, and so on, so that an
+-- organization with an old backlog does not go before every other. Each is then claimed under
+-- its organization's lock for this transaction; those another claim holds are left out. The
+-- lock is advisory, so that recording an attempt (which may lock the endpoint's row) never
+-- keeps a claim from an endpoint.
 WITH candidates AS MATERIALIZED (
-    SELECT e.id FROM endpoints e
+    SELECT e.id, e.organizer_id, oldest.at FROM endpoints e
     CROSS JOIN LATERAL (
         SELECT min(d.next_attempt_at) AS at FROM deliveries d
         WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= sqlc.arg(now)::timestamptz
@@ -14,32 +17,55 @@ WITH candidates AS MATERIALIZED (
     WHERE e.status = 'enabled' AND NOT (e.id = ANY(sqlc.arg(skip)::text[])) AND oldest.at IS NOT NULL
       AND (SELECT count(*) FROM deliveries f
            WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.leased_until > sqlc.arg(now)::timestamptz) < sqlc.arg(per_endpoint)::int
-    ORDER BY oldest.at, e.id
+      AND (SELECT count(*) FROM deliveries f JOIN endpoints fe ON fe.id = f.endpoint_id
+           WHERE fe.organizer_id = e.organizer_id AND f.status = 'pending' AND f.leased_until > sqlc.arg(now)::timestamptz) < sqlc.arg(per_organization)::int
+), turns AS MATERIALIZED (
+    SELECT c.id, c.organizer_id, c.at, row_number() OVER (PARTITION BY c.organizer_id ORDER BY c.at, c.id) AS turn
+    FROM candidates c
+    ORDER BY turn, c.at, c.id
     LIMIT sqlc.arg(max_endpoints)
 )
-SELECT id FROM candidates WHERE pg_try_advisory_xact_lock(hashtextextended('webhooks.claim:' || id, 0));
+SELECT t.id FROM turns t WHERE pg_try_advisory_xact_lock(hashtextextended('webhooks.claim:' || t.organizer_id, 0))
+ORDER BY t.turn, t.at, t.id;
 
 -- name: ClaimDeliveries :many
--- Leases the due deliveries of the endpoints this transaction locked, oldest due first, at
--- most max_jobs in all and per endpoint at most per_endpoint minus its deliveries under a
--- running lease, counted after the lock was taken, so that two claims never both fill an
--- endpoint's room; the deliveries another transaction holds are skipped.
-WITH chosen AS (
-    SELECT due.id
-    FROM unnest(sqlc.arg(endpoint_ids)::text[]) AS e(id)
+-- Leases the due deliveries of the endpoints this transaction locked, at most max_jobs in all,
+-- per endpoint at most per_endpoint minus its deliveries under a running lease and per
+-- organization at most per_organization minus its own, counted after the lock was taken, so
+-- that two claims never both fill an endpoint's or an organization's room. The deliveries are
+-- taken in turns as the endpoints are (each organization's due the longest first); those
+-- another transaction holds are skipped.
+WITH locked AS (
+    SELECT e.id, e.organizer_id FROM endpoints e WHERE e.id = ANY(sqlc.arg(endpoint_ids)::text[])
+), organizations AS (
+    SELECT o.organizer_id, (
+        SELECT count(*) FROM deliveries f JOIN endpoints fe ON fe.id = f.endpoint_id
+        WHERE fe.organizer_id = o.organizer_id AND f.status = 'pending' AND f.leased_until > sqlc.arg(now)::timestamptz
+    )::int AS busy
+    FROM (SELECT DISTINCT organizer_id FROM locked) o
+), due AS (
+    SELECT l.organizer_id, d.id, d.next_attempt_at
+    FROM locked l
     CROSS JOIN LATERAL (
         SELECT count(*)::int AS n FROM deliveries f
-        WHERE f.endpoint_id = e.id AND f.status = 'pending' AND f.leased_until > sqlc.arg(now)::timestamptz
+        WHERE f.endpoint_id = l.id AND f.status = 'pending' AND f.leased_until > sqlc.arg(now)::timestamptz
     ) busy
     CROSS JOIN LATERAL (
         SELECT d.id, d.next_attempt_at FROM deliveries d
-        WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= sqlc.arg(now)::timestamptz
+        WHERE d.endpoint_id = l.id AND d.status = 'pending' AND d.next_attempt_at <= sqlc.arg(now)::timestamptz
           AND (d.leased_until IS NULL OR d.leased_until <= sqlc.arg(now)::timestamptz)
         ORDER BY d.next_attempt_at, d.id
         LIMIT greatest(sqlc.arg(per_endpoint)::int - busy.n, 0)
         FOR NO KEY UPDATE OF d SKIP LOCKED
-    ) due
-    ORDER BY due.next_attempt_at, due.id
+    ) d
+), chosen AS (
+    SELECT t.id FROM (
+        SELECT due.id, due.next_attempt_at, o.busy,
+            row_number() OVER (PARTITION BY due.organizer_id ORDER BY due.next_attempt_at, due.id) AS turn
+        FROM due JOIN organizations o ON o.organizer_id = due.organizer_id
+    ) t
+    WHERE t.turn <= sqlc.arg(per_organization)::int - t.busy
+    ORDER BY t.turn, t.next_attempt_at, t.id
     LIMIT sqlc.arg(max_jobs)
 ), leased AS (
     UPDATE deliveries d SET leased_until = sqlc.arg(lease_until)::timestamptz

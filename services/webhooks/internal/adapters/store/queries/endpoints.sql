@@ -43,3 +43,12 @@ DELETE FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3;
 -- An endpoint's status, its row shared-locked until the transaction ends: a disable waits
 -- for the deliveries this transaction makes pending, and then fails them.
 SELECT status FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR SHARE;
+
+-- name: DeleteEndpointDeliveries :execrows
+-- Deletes up to batch deliveries (their attempts with them) of an endpoint of an organizer,
+-- ahead of the endpoint's own delete.
+DELETE FROM deliveries WHERE id IN (
+    SELECT d.id FROM deliveries d JOIN endpoints e ON e.id = d.endpoint_id
+    WHERE d.endpoint_id = sqlc.arg(id) AND e.organizer_id = sqlc.arg(organizer_id) AND e.livemode = sqlc.arg(livemode)
+    LIMIT sqlc.arg(batch)
+);

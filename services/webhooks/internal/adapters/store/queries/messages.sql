@@ -3,9 +3,12 @@ INSERT INTO object_sequences (organizer_id, object_id, seq) VALUES ($1, $2, 1)
 ON CONFLICT (organizer_id, object_id) DO UPDATE SET seq = object_sequences.seq + 1
 RETURNING seq;
 
--- name: InsertMessage :exec
+-- name: InsertMessage :execrows
+-- Stores a message; none when one of its source is stored already (an event redelivered after
+-- the inbox forgot it, within the messages' retention).
 INSERT INTO messages (id, organizer_id, livemode, type, object_id, sequence, occurred_at, body, source_id, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+ON CONFLICT (source_id) DO NOTHING;
 
 -- name: SubscribedEndpoints :many
 -- The enabled endpoints of an organization and mode that receive a type; FOR SHARE keeps a
