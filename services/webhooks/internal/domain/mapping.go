@@ -57,8 +57,6 @@ func reason(want string) func(sourceData) bool {
 	return func(d sourceData) bool { return d.Reason == want }
 }
 
-func hasObject(d sourceData) bool { return present(d.Object) }
-
 // Sources maps each producer type to its webhook (see the table in docs/adr/0021).
 var sources = map[string]source{
 	SourceRegistrationCreated:   {RegistrationsTopic, RegistrationCreated, "registrationId", []string{"occurredAt", "createdAt"}, always},
@@ -68,7 +66,9 @@ var sources = map[string]source{
 	SourceOrderReleased:         {OrdersTopic, OrderFailed, "orderId", []string{"occurredAt", "releasedAt"}, reason("FAILED")},
 	SourceOrderRefunded:         {OrdersTopic, OrderRefunded, "orderId", []string{"occurredAt", "refundedAt"}, always},
 	SourcePaymentFailed:         {PaymentsTopic, CheckoutSessionExpired, "sessionId", []string{"occurredAt", "failedAt"}, reason("EXPIRED")},
-	SourceEventChanged:          {CatalogTopic, EventUpdated, "eventId", []string{"occurredAt", "changedAt"}, hasObject},
+	// The catalog leaves out the object of an event too large for a message: such a change
+	// is skipped like the ones published before the webhook fields, logged and counted.
+	SourceEventChanged: {CatalogTopic, EventUpdated, "eventId", []string{"occurredAt", "changedAt"}, always},
 	// A pricing card's object is its category: each card has its own sequence.
 	SourcePricingChanged: {CatalogTopic, PricingChanged, "categoryId", []string{"occurredAt", "changedAt"}, always},
 }
@@ -99,9 +99,9 @@ type Event struct {
 // (an object, the object's id, the time of the change): it can never be delivered.
 var ErrIncomplete = errors.New("the event lacks what a webhook needs")
 
-// ErrNoWebhookFields means a producer event of a webhook type carries neither organizerId nor
-// object, or lacks one: published before its producer sent them, it has no receiver and
-// nothing to deliver.
+// ErrNoWebhookFields means a producer event of a webhook type lacks organizerId or object
+// (published before its producer sent them, or an event's detail too large for a message): it
+// has nothing to deliver.
 var ErrNoWebhookFields = errors.New("the event predates the webhook fields (organizerId, object)")
 
 // Map turns the data of a producer event of type typ into the webhook it is; ok is false when

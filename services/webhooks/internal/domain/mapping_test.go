@@ -36,7 +36,7 @@ func TestMapTable(t *testing.T) {
 		"payment expired": {SourcePaymentFailed, `{"orderId":"ord_1","sessionId":"cs_1","reason":"EXPIRED","organizerId":"` + org + `","occurredAt":"2026-05-09T18:03:21.447Z","object":{"sessionId":"cs_1"}}`,
 			Event{Type: CheckoutSessionExpired, OrganizerID: org, Livemode: true, ObjectID: "cs_1", OccurredAt: at}, true, nil},
 		"payment declined":     {SourcePaymentFailed, `{"orderId":"ord_1","reason":"DECLINED"}`, Event{}, false, nil},
-		"event without object": {SourceEventChanged, `{"eventId":"evt_1","organizerId":"` + org + `","version":3}`, Event{}, false, nil},
+		"event without object": {SourceEventChanged, `{"eventId":"evt_1","organizerId":"` + org + `","version":3}`, Event{}, false, ErrNoWebhookFields},
 		"id from the object": {SourceRegistrationUpdated, `{"organizerId":"` + org + `","occurredAt":"2026-05-09T18:03:21.447Z","object":{"registrationId":"reg_1"}}`,
 			Event{Type: RegistrationUpdated, OrganizerID: org, Livemode: true, ObjectID: "reg_1", OccurredAt: at}, true, nil},
 		"a pricing card is its category": {SourcePricingChanged, `{"eventId":"evt_1","organizerId":"` + org + `","occurredAt":"2026-05-09T18:03:21.447Z","object":{"eventId":"evt_1","categoryId":"cat_1"}}`,

@@ -46,8 +46,8 @@ func (c *Consumer) Consumer() *broker.Consumer {
 // handle stores the events that are webhooks. Another version of a mapped type, a mapped type
 // on another topic, a missing ce_id and a webhook event that cannot be mapped (undecodable,
 // incomplete) are poison; the producers' other types are skipped, and so are, logged and
-// counted, the events of a mapped type published before their producer sent organizerId and
-// object (still in the topics after a deploy): they have nothing to deliver.
+// counted, the events of a mapped type without organizerId or object (published before their
+// producer sent them, or an event's detail too large for a message): nothing to deliver.
 func (c *Consumer) handle(ctx context.Context, m broker.Message) error {
 	accepted := false
 	for _, topic := range domain.Topics {
@@ -67,7 +67,7 @@ func (c *Consumer) handle(ctx context.Context, m broker.Message) error {
 	typ := m.Headers[broker.HeaderType]
 	e, ok, err := domain.Map(typ, m.Value)
 	if errors.Is(err, domain.ErrNoWebhookFields) {
-		c.Log.InfoContext(ctx, "event skipped: it predates the webhook fields", "type", typ, "id", id, "topic", m.Topic)
+		c.Log.WarnContext(ctx, "event skipped: it carries no organizerId or object", "type", typ, "id", id, "topic", m.Topic)
 		skippedEvents.Add(ctx, 1, typeAttr(typ))
 		return nil
 	}
