@@ -75,7 +75,7 @@ func (d *Dispatcher) record(ctx context.Context, r Record, leaseEnd time.Time) (
 }
 
 // logOutcome logs an attempt: a success at debug level, a failure at info, a disabled
-// endpoint as a warning.
+// endpoint and an address the guard refused (with the address) as warnings.
 func (d *Dispatcher) logOutcome(ctx context.Context, j Job, a Attempt, o Outcome) {
 	attrs := []any{"endpoint", j.EndpointID, "delivery", j.DeliveryID, "message", j.MessageID,
 		"attempt", a.N, "kind", string(o.Kind), "status", string(o.Status)}
@@ -84,6 +84,10 @@ func (d *Dispatcher) logOutcome(ctx context.Context, j Job, a Attempt, o Outcome
 	}
 	if o.Error != "" {
 		attrs = append(attrs, "error", o.Error)
+	}
+	var refused *RefusedAddressError
+	if errors.As(a.Response.Err, &refused) {
+		d.Log.WarnContext(ctx, "webhook attempt refused by the address guard", append(attrs, "address", refused.Addr.String(), "why", refused.Why)...)
 	}
 	switch {
 	case o.Status == Succeeded:

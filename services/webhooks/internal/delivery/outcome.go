@@ -121,12 +121,17 @@ func Decide(a Attempt, failingSince *time.Time, now time.Time, random func() flo
 	return o
 }
 
+// RefusedReason is what an organizer is told of an attempt refused by the address guard.
+const RefusedReason = "the host resolves to an address receivers must not have (private, loopback, link-local, reserved or metadata)"
+
 // judge tells what a response is, and why it failed ("" when it succeeded).
 func judge(r Response) (Kind, string) {
 	var refused *RefusedAddressError
 	switch code := r.StatusCode; {
 	case r.Err != nil && errors.As(r.Err, &refused):
-		return KindRefused, r.Err.Error()
+		// The organizer reads this: the address stays in the service's log (logOutcome), so
+		// an endpoint cannot map what the cluster's names resolve to.
+		return KindRefused, RefusedReason
 	case errors.Is(r.Err, ErrInvalidURL):
 		return KindInvalid, r.Err.Error()
 	case errors.Is(r.Err, ErrUnsigned):

@@ -48,7 +48,7 @@ func TestTheOutcomeOfAnAttempt(t *testing.T) {
 			want: want{kind: delivery.KindNetwork, status: delivery.Pending, next: t0.Add(5 * time.Second), failingSince: ptr(t0), err: "connect: connection refused"}},
 		{name: "a refused address is retried", n: 1, res: delivery.Response{Err: &delivery.RefusedAddressError{Addr: netip.MustParseAddr("10.0.0.1"), Why: "private"}},
 			want: want{kind: delivery.KindRefused, status: delivery.Pending, next: t0.Add(5 * time.Second), failingSince: ptr(t0),
-				err: "refused to connect to 10.0.0.1: the address is private, and receivers must be public"}},
+				err: delivery.RefusedReason}},
 		{name: "429 waits for Retry-After seconds", n: 1, res: delivery.Response{StatusCode: 429, RetryAfter: "120"},
 			want: want{kind: delivery.KindStatus, status: delivery.Pending, next: t0.Add(2 * time.Minute), failingSince: ptr(t0), err: "the endpoint answered 429"}},
 		{name: "503 waits until Retry-After's date", n: 2, res: delivery.Response{StatusCode: 503, RetryAfter: t0.Add(10 * time.Minute).Format(http.TimeFormat)},
