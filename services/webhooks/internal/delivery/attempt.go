@@ -75,7 +75,8 @@ func (d *Dispatcher) record(ctx context.Context, r Record, leaseEnd time.Time) (
 }
 
 // logOutcome logs an attempt: a success at debug level, a failure at info, a disabled
-// endpoint and an address the guard refused (with the address) as warnings.
+// endpoint and an address the guard refused (with the address) as warnings, a delivery that
+// could not be signed as an error.
 func (d *Dispatcher) logOutcome(ctx context.Context, j Job, a Attempt, o Outcome) {
 	attrs := []any{"endpoint", j.EndpointID, "delivery", j.DeliveryID, "message", j.MessageID,
 		"attempt", a.N, "kind", string(o.Kind), "status", string(o.Status)}
@@ -90,6 +91,8 @@ func (d *Dispatcher) logOutcome(ctx context.Context, j Job, a Attempt, o Outcome
 		d.Log.WarnContext(ctx, "webhook attempt refused by the address guard", append(attrs, "address", refused.Addr.String(), "why", refused.Why)...)
 	}
 	switch {
+	case o.Kind == KindSigning:
+		d.Log.ErrorContext(ctx, "webhook not signed: no secret of the endpoint could be read (SECRETS_KEY?)", attrs...)
 	case o.Status == Succeeded:
 		d.Log.DebugContext(ctx, "webhook delivered", attrs...)
 	case o.Disable != "":

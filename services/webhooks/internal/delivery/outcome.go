@@ -78,10 +78,15 @@ type Outcome struct {
 	Disable DisabledReason
 }
 
+// UnsignedRetry is how soon a delivery that could not be signed is attempted again.
+const UnsignedRetry = 5 * time.Minute
+
 // Decide returns the outcome of attempt a that ended at now, of an endpoint failing since
 // failingSince (nil: its last attempt succeeded), with random for the jitter of the next
 // attempt:
 //   - a 2xx answer succeeds;
+//   - a delivery that could not be signed (our failure) waits UnsignedRetry, the endpoint's
+//     failing state untouched;
 //   - 410 Gone fails the delivery and disables the endpoint;
 //   - any other answer (3xx included: redirects are not followed), a timeout or a failure to
 //     connect fails the attempt; an endpoint failing since FailingLimit ago then is disabled
@@ -90,8 +95,13 @@ type Outcome struct {
 //     wait), within the retry window, and fails at its end or after MaxAttemptsPerWindow.
 func Decide(a Attempt, failingSince *time.Time, now time.Time, random func() float64) Outcome {
 	kind, reason := judge(a.Response)
-	if kind == KindSuccess {
+	switch kind {
+	case KindSuccess:
 		return Outcome{At: now, Kind: kind, Status: Succeeded}
+	case KindSigning:
+		// The failure is ours (no secret could be read): the endpoint is not counted as
+		// failing and the delivery waits, however long, until its secret can be read.
+		return Outcome{At: now, Kind: kind, Status: Pending, NextAttemptAt: now.Add(UnsignedRetry), Error: reason, FailingSince: failingSince}
 	}
 	since := a.StartedAt
 	if failingSince != nil && failingSince.Before(since) {

@@ -71,6 +71,11 @@ func TestTheOutcomeOfAnAttempt(t *testing.T) {
 			want: want{kind: delivery.KindStatus, status: delivery.Failed, failingSince: ptr(t0.Add(72 * time.Hour)), err: "the endpoint answered 500"}},
 		{name: "failing for 4 days keeps retrying and its start", n: 1, res: delivery.Response{StatusCode: 500}, failingSince: ptr(t0.Add(-4 * day)),
 			want: want{kind: delivery.KindStatus, status: delivery.Pending, next: t0.Add(5 * time.Second), failingSince: ptr(t0.Add(-4 * day)), err: "the endpoint answered 500"}},
+		{name: "our own failure to sign neither counts against the endpoint nor ends the delivery", n: delivery.MaxAttemptsPerWindow, startedAt: t0.Add(80 * time.Hour),
+			res: delivery.Response{Err: delivery.ErrUnsigned}, failingSince: nil,
+			want: want{kind: delivery.KindSigning, status: delivery.Pending, next: t0.Add(80*time.Hour + delivery.UnsignedRetry), err: "no signing secret could be read"}},
+		{name: "our own failure to sign keeps an endpoint's failing start", n: 1, res: delivery.Response{Err: delivery.ErrUnsigned}, failingSince: ptr(t0.Add(-6 * day)),
+			want: want{kind: delivery.KindSigning, status: delivery.Pending, next: t0.Add(delivery.UnsignedRetry), failingSince: ptr(t0.Add(-6 * day)), err: "no signing secret could be read"}},
 		{name: "failing for 5 days disables the endpoint", n: 1, res: delivery.Response{StatusCode: 500}, failingSince: ptr(t0.Add(-5 * day)),
 			want: want{kind: delivery.KindStatus, status: delivery.Failed, failingSince: ptr(t0.Add(-5 * day)), disable: delivery.Failing, err: "the endpoint answered 500"}},
 	} {
