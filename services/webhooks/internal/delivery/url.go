@@ -73,7 +73,10 @@ func checkHost(host string, allowLoopback bool) (isLoopback bool, err error) {
 		if numericHost(name) {
 			return false, invalidURL("must name its host, or give an IP address in its standard form")
 		}
-		return false, nil // a name: its addresses are checked when connecting
+		if private := privateName(name); private != "" {
+			return false, invalidURL(private)
+		}
+		return false, nil // a public name: its addresses are checked when connecting
 	}
 	if err := checkAddr(addr, allowLoopback); err != nil {
 		var refused *RefusedAddressError
@@ -91,4 +94,23 @@ func numericHost(name string) bool {
 		return true
 	}
 	return strings.Trim(name, "0123456789.") == ""
+}
+
+// privateSuffixes end the names of private networks (mDNS, cloud and cluster DNS, home
+// routers): no public receiver has one.
+var privateSuffixes = []string{".local", ".internal", ".localdomain", ".home.arpa", ".lan", ".svc", ".corp", ".intranet"}
+
+// privateName says why a host name cannot be a public receiver's ("" when it can): a name of
+// one label (resolved through the search domains of the cluster) or of a private suffix. The
+// connect-time check of the addresses stays the guard; this only refuses early and clearly.
+func privateName(name string) string {
+	if !strings.Contains(name, ".") {
+		return "must name a public host by its full name (a name of one label is private)"
+	}
+	for _, suffix := range privateSuffixes {
+		if strings.HasSuffix(name, suffix) {
+			return "must name a public host (" + suffix + " names are private)"
+		}
+	}
+	return ""
 }
