@@ -17,6 +17,17 @@ import (
 // its partition wait. A message is never skipped silently.
 type Handler func(ctx context.Context, m Message) error
 
+// BatchHandler processes messages fetched together, in their order, all or none (one
+// transaction): a handler that does one thing per message in one round trip does it for many.
+// When it fails, for any reason, the consumer hands it the batch's messages again one at a
+// time, each as a Handler's message (retried, or dead-lettered alone when it is poison); a
+// batch handled in part is handled again, so it must be idempotent like every handler.
+type BatchHandler func(ctx context.Context, ms []Message) error
+
+// batchGather is how long the first message of a batch waits for more: those fetched already
+// come at once, and a quiet partition delays its message by no more than this.
+const batchGather = time.Millisecond
+
 // ConsumerConfig configures Consume.
 type ConsumerConfig struct {
 	Cluster Cluster
@@ -38,6 +49,8 @@ type ConsumerConfig struct {
 	// Joined, if set, is called once the consumer first joined its group and was assigned
 	// partitions (readiness of consumers whose absence must be visible).
 	Joined func()
+	// MaxBatch bounds the messages ConsumeBatches hands its handler at once; 0 is 100.
+	MaxBatch int
 }
 
 // Consume reads messages until ctx is done, calling h for each and committing its offset only
@@ -50,6 +63,20 @@ type ConsumerConfig struct {
 // replay and dead-letter topics first, kept forever, when the broker does not have them yet.
 // Consume returns nil when ctx ends and an error when the broker fails (callers start it again).
 func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
+	cfg.MaxBatch = 1
+	return consume(ctx, cfg, func(ctx context.Context, ms []Message) error { return h(ctx, ms[0]) })
+}
+
+// ConsumeBatches is Consume handing h the messages already fetched together, up to
+// cfg.MaxBatch, and committing their offsets once all were handled (BatchHandler).
+func ConsumeBatches(ctx context.Context, cfg ConsumerConfig, h BatchHandler) error {
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = 100
+	}
+	return consume(ctx, cfg, h)
+}
+
+func consume(ctx context.Context, cfg ConsumerConfig, h BatchHandler) error {
 	start := kafka.FirstOffset
 	if cfg.StartAtEnd {
 		start = kafka.LastOffset
@@ -88,26 +115,53 @@ func Consume(ctx context.Context, cfg ConsumerConfig, h Handler) error {
 	c := newConsumer(cfg, h)
 	defer c.close()
 	for {
-		km, err := r.FetchMessage(ctx)
+		kms, err := fetch(ctx, r, cfg.MaxBatch)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return fmt.Errorf("broker: fetch: %w", err)
 		}
-		m := Message{Topic: km.Topic, Key: string(km.Key), Value: km.Value, Headers: fromKafka(km.Headers), Partition: km.Partition, Offset: km.Offset}
-		if mine(&m, replays, cfg.Topics) {
-			if err := c.process(ctx, m); err != nil {
-				return nil // ctx ended: the message stays uncommitted and is fetched again
+		batch := make([]Message, 0, len(kms))
+		for _, km := range kms {
+			m := Message{Topic: km.Topic, Key: string(km.Key), Value: km.Value, Headers: fromKafka(km.Headers), Partition: km.Partition, Offset: km.Offset}
+			if mine(&m, replays, cfg.Topics) {
+				batch = append(batch, m)
 			}
 		}
-		if err := r.CommitMessages(ctx, km); err != nil {
+		if err := c.processBatch(ctx, batch); err != nil {
+			return nil // ctx ended: the messages stay uncommitted and are fetched again
+		}
+		if err := r.CommitMessages(ctx, kms...); err != nil {
 			if ctx.Err() != nil {
 				return nil
 			}
 			return fmt.Errorf("broker: commit: %w", err)
 		}
 	}
+}
+
+// fetch waits for a message and returns it with those fetched after it within batchGather,
+// up to max in all.
+func fetch(ctx context.Context, r *kafka.Reader, max int) ([]kafka.Message, error) {
+	km, err := r.FetchMessage(ctx)
+	if err != nil {
+		return nil, err
+	}
+	kms := []kafka.Message{km}
+	if max <= 1 {
+		return kms, nil
+	}
+	gather, cancel := context.WithTimeout(ctx, batchGather)
+	defer cancel()
+	for len(kms) < max {
+		km, err := r.FetchMessage(gather)
+		if err != nil {
+			break // the gathering ended; a broker failure shows at the next fetch
+		}
+		kms = append(kms, km)
+	}
+	return kms, nil
 }
 
 // mine turns m, when it comes from the replay topic, into the message of the topic it was
@@ -137,13 +191,13 @@ func serviceOf(group string) string {
 type consumer struct {
 	cfg       ConsumerConfig
 	service   string
-	h         Handler
+	h         BatchHandler
 	backoff   func(int) time.Duration
 	maxPanics int
 	dead      *Writer
 }
 
-func newConsumer(cfg ConsumerConfig, h Handler) *consumer {
+func newConsumer(cfg ConsumerConfig, h BatchHandler) *consumer {
 	c := &consumer{cfg: cfg, service: serviceOf(cfg.Group), h: h, backoff: cfg.Backoff, maxPanics: cfg.MaxPanics}
 	if c.backoff == nil {
 		c.backoff = DefaultBackoff
@@ -174,6 +228,37 @@ func (c *consumer) process(ctx context.Context, m Message) error {
 	}
 	failed(span, err)
 	return c.deadLetter(pctx, m, err)
+}
+
+// processBatch handles batch with one call of the handler, and when that fails, each of its
+// messages alone (process). It returns an error only when ctx ended first.
+func (c *consumer) processBatch(ctx context.Context, batch []Message) error {
+	if len(batch) == 1 {
+		return c.process(ctx, batch[0])
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	bctx, span := startBatchProcess(ctx, batch, c.cfg.Group)
+	err := call(bctx, c.h, batch)
+	if err != nil {
+		failed(span, err)
+	}
+	span.End()
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	c.cfg.Log.WarnContext(ctx, "batch handler failed; handling its messages one at a time",
+		"group", c.cfg.Group, "messages", len(batch), "err", err)
+	for _, m := range batch {
+		if err := c.process(ctx, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // notifyJoined polls the reader's statistics until its first group generation (kafka-go offers

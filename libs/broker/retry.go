@@ -54,7 +54,7 @@ func (c *consumer) handle(ctx context.Context, m Message) error {
 	}()
 	panics := 0
 	for attempt := 1; ; attempt++ {
-		err := call(ctx, c.h, m)
+		err := call(ctx, c.h, []Message{m})
 		if err == nil || IsPoison(err) || ctx.Err() != nil {
 			return err
 		}
@@ -93,13 +93,13 @@ type panicError struct {
 func (e *panicError) Error() string { return "handler panicked: " + e.value }
 
 // call runs h, turning a panic into a *panicError.
-func call(ctx context.Context, h Handler, m Message) (err error) {
+func call(ctx context.Context, h BatchHandler, ms []Message) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &panicError{value: fmt.Sprint(v), stack: string(debug.Stack())}
 		}
 	}()
-	return h(ctx, m)
+	return h(ctx, ms)
 }
 
 // sleep waits d or until ctx ends.

@@ -11,8 +11,11 @@ import (
 // Consumer runs Consume until its context ends, restarting it a second after a broker failure,
 // and tells readiness whether it has joined its group once.
 type Consumer struct {
-	Config  ConsumerConfig
+	Config ConsumerConfig
+	// Handler handles one message at a time (Consume), unless Batches is set
+	// (ConsumeBatches).
 	Handler Handler
+	Batches BatchHandler
 	// Topics, if set, makes sure the consumed topics exist before each start.
 	Topics func(context.Context) error
 	Log    *slog.Logger
@@ -35,7 +38,11 @@ func (c *Consumer) Run(ctx context.Context) error {
 		if c.Topics != nil {
 			err = c.Topics(ctx)
 		}
-		if err == nil {
+		switch {
+		case err != nil:
+		case c.Batches != nil:
+			err = ConsumeBatches(ctx, cfg, c.Batches)
+		default:
 			err = Consume(ctx, cfg, c.Handler)
 		}
 		if ctx.Err() != nil {

@@ -36,13 +36,9 @@ func StartCreate(ctx context.Context, topic, key string, headers map[string]stri
 // messages that carry one.
 func startSend(ctx context.Context, msgs []Message) (context.Context, trace.Span) {
 	kind := trace.SpanKindClient
-	var links []trace.Link
-	for _, m := range msgs {
-		if sc := messageContext(m); sc.IsValid() {
-			links = append(links, trace.Link{SpanContext: sc})
-		} else {
-			kind = trace.SpanKindProducer
-		}
+	links := linksOf(msgs)
+	if len(links) < len(msgs) {
+		kind = trace.SpanKindProducer
 	}
 	name, attrs := "send", []attribute.KeyValue{
 		attribute.String("messaging.system", "kafka"),
@@ -65,6 +61,33 @@ func startProcess(ctx context.Context, m Message, group string) (context.Context
 		attribute.Int64("messaging.kafka.offset", m.Offset),
 	)
 	return tracer().Start(ctx, "process "+m.Topic, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attrs...))
+}
+
+// startBatchProcess starts the consumer span of msgs handled together, linked to the messages'
+// creation spans (a span has one parent; the messaging conventions link a batch's).
+func startBatchProcess(ctx context.Context, msgs []Message, group string) (context.Context, trace.Span) {
+	name, attrs := "process", []attribute.KeyValue{
+		attribute.String("messaging.system", "kafka"),
+		attribute.String("messaging.operation.type", "process"),
+		attribute.String("messaging.consumer.group.name", group),
+		attribute.Int("messaging.batch.message_count", len(msgs)),
+	}
+	if topic := commonTopic(msgs); topic != "" {
+		name += " " + topic
+		attrs = append(attrs, attribute.String("messaging.destination.name", topic))
+	}
+	return tracer().Start(ctx, name, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithLinks(linksOf(msgs)...), trace.WithAttributes(attrs...))
+}
+
+// linksOf links to the creation spans of the messages that carry one.
+func linksOf(msgs []Message) []trace.Link {
+	var links []trace.Link
+	for _, m := range msgs {
+		if sc := messageContext(m); sc.IsValid() {
+			links = append(links, trace.Link{SpanContext: sc})
+		}
+	}
+	return links
 }
 
 // failed marks span as failed with err.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -206,6 +207,38 @@ func TestInboxAppliesEachMessageOnce(t *testing.T) {
 	}
 	if pruned, err := outbox.PruneInbox(ctx, pool, 0); err != nil || pruned != 3 {
 		t.Fatalf("pruned %d (%v), want 3", pruned, err)
+	}
+}
+
+func TestInboxGivesABatchTheMessagesNotProcessedYetInOrderOnce(t *testing.T) {
+	pool := testkit.Pool(t, outbox.Migrations())
+	ctx := t.Context()
+	if _, err := outbox.Once(ctx, pool, "projector", "msg_2", func(pgx.Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	var given []string
+	fresh, err := outbox.OnceEach(ctx, pool, "projector", []string{"msg_3", "msg_1", "msg_2", "msg_3", "msg_4"}, func(_ pgx.Tx, ids []string) error {
+		given = ids
+		return nil
+	})
+	want := []string{"msg_3", "msg_1", "msg_4"}
+	if err != nil || !slices.Equal(fresh, want) || !slices.Equal(given, want) {
+		t.Fatalf("OnceEach = %v (%v), apply given %v; want %v", fresh, err, given, want)
+	}
+	called := false
+	fresh, err = outbox.OnceEach(ctx, pool, "projector", []string{"msg_1", "msg_4"}, func(pgx.Tx, []string) error { called = true; return nil })
+	if err != nil || len(fresh) != 0 || called {
+		t.Fatalf("a batch processed before: fresh %v err %v, apply called %v", fresh, err, called)
+	}
+	failing := errors.New("apply failed")
+	if _, err := outbox.OnceEach(ctx, pool, "projector", []string{"msg_5", "msg_6"}, func(pgx.Tx, []string) error { return failing }); !errors.Is(err, failing) {
+		t.Fatalf("got %v", err)
+	}
+	if fresh, err := outbox.OnceEach(ctx, pool, "projector", []string{"msg_6", "msg_5"}, func(pgx.Tx, []string) error { return nil }); err != nil || !slices.Equal(fresh, []string{"msg_6", "msg_5"}) {
+		t.Fatalf("a failed batch was recorded: fresh %v err %v", fresh, err)
+	}
+	if _, err := outbox.OnceEach(ctx, pool, "projector", []string{"msg_7", ""}, func(pgx.Tx, []string) error { return nil }); err == nil {
+		t.Fatal("a batch with a message without id was applied")
 	}
 }
 
