@@ -111,20 +111,20 @@ func TestEndpointLifecycle(t *testing.T) {
 // liveSecrets opens the secrets of an endpoint that sign at now, oldest first.
 func liveSecrets(t *testing.T, e *webhookstest.Env, id string, now time.Time) []string {
 	t.Helper()
-	return openSecrets(t, e, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1
-		AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at`, id, now)
+	return openSecrets(t, e, id, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1
+		AND (expires_at IS NULL OR expires_at > $2) ORDER BY created_at`, now)
 }
 
 // sealedSecrets opens the stored secrets of an endpoint, oldest first.
 func sealedSecrets(t *testing.T, e *webhookstest.Env, id string) []string {
 	t.Helper()
-	return openSecrets(t, e, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1 ORDER BY created_at`, id)
+	return openSecrets(t, e, id, `SELECT sealed FROM endpoint_secrets WHERE endpoint_id = $1 ORDER BY created_at`)
 }
 
-// openSecrets opens the sealed secrets query reads.
-func openSecrets(t *testing.T, e *webhookstest.Env, query string, args ...any) []string {
+// openSecrets opens the sealed secrets of endpoint ($1) that query reads.
+func openSecrets(t *testing.T, e *webhookstest.Env, endpoint, query string, args ...any) []string {
 	t.Helper()
-	rows, err := e.Pool.Query(context.Background(), query, args...)
+	rows, err := e.Pool.Query(context.Background(), query, append([]any{endpoint}, args...)...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func openSecrets(t *testing.T, e *webhookstest.Env, query string, args ...any) [
 		if err := rows.Scan(&sealed); err != nil {
 			t.Fatal(err)
 		}
-		s, err := e.Sealer.Open(sealed)
+		s, err := e.Sealer.Open(endpoint, sealed)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,10 +26,12 @@ type Repository interface {
 	// RotateSecret makes sealed the endpoint's current secret; the former one expires at
 	// expiresAt.
 	RotateSecret(ctx context.Context, org Owner, id string, sealed []byte, now, expiresAt time.Time) (domain.Endpoint, error)
-	// StoreEvent stores m with a pending delivery to each enabled endpoint of its organization
-	// and mode subscribed to its type, in the transaction that records consumer's processing of
-	// m.SourceID; stored is false for a message processed before. e gives m its sequence.
-	StoreEvent(ctx context.Context, consumer string, e domain.Event, sourceID string, now time.Time) (stored bool, deliveries int, err error)
+	// StoreEvents stores each of events, in their order, as a message with the object's next
+	// sequence and a pending delivery to each enabled endpoint of its organization and mode
+	// subscribed to its type, in one transaction that records consumer's processing of their
+	// source ids: an event processed before adds nothing. It returns how many events were new
+	// and how many deliveries were stored.
+	StoreEvents(ctx context.Context, consumer string, events []Received, now time.Time) (fresh, deliveries int, err error)
 	// EnqueuePing stores m with one pending delivery to endpointID, unless the endpoint is
 	// disabled (domain.ErrEndpointDisabled), deleted, or disabled meanwhile: a disable waits for
 	// the delivery and fails it.

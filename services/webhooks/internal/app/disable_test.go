@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 	"github.com/podiumhq/podium/services/webhooks/internal/webhookstest"
 )
@@ -50,7 +51,7 @@ func TestAConcurrentDisableLeavesNoPendingDelivery(t *testing.T) {
 		want error
 	}{
 		"fan-out": {func(domain.Endpoint) error {
-			in, err := e.Service.Ingest(context.Background(), "src_"+fmt.Sprint(time.Now().UnixNano()), event)
+			in, err := e.Service.Ingest(context.Background(), []app.Received{{SourceID: "src_" + fmt.Sprint(time.Now().UnixNano()), Event: event}})
 			if err == nil && in.Deliveries != 0 {
 				err = fmt.Errorf("%d deliveries to the disabled endpoint", in.Deliveries)
 			}
@@ -77,5 +78,29 @@ func TestAConcurrentDisableLeavesNoPendingDelivery(t *testing.T) {
 				t.Fatalf("%d pending deliveries to the disabled endpoint (%v)", pending, err)
 			}
 		})
+	}
+}
+
+// Fanning an event out does not wait for an attempt of the endpoint being recorded (which
+// locks the endpoint's row FOR NO KEY UPDATE while it decides whether the endpoint fails).
+func TestFanOutDoesNotWaitForAnAttemptBeingRecorded(t *testing.T) {
+	e := webhookstest.Start(t, webhookstest.Options{})
+	at := time.Date(2026, 5, 9, 18, 0, 0, 0, time.UTC)
+	e.Clock.Set(at)
+	ep := endpoint(t, e, owner, domain.OrderCompleted)
+	recording, err := e.Pool.Begin(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = recording.Rollback(context.Background()) }()
+	if _, err := recording.Exec(t.Context(), `SELECT failing_since FROM endpoints WHERE id = $1 FOR NO KEY UPDATE`, ep.ID); err != nil {
+		t.Fatal(err)
+	}
+	// Were the fan-out to wait for that lock, it would wait until this bound.
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	event := domain.Event{Type: domain.OrderCompleted, OrganizerID: org, Livemode: true, ObjectID: "ord_1", OccurredAt: at, Object: json.RawMessage(`{}`)}
+	if in, err := e.Service.Ingest(ctx, []app.Received{{SourceID: "src_1", Event: event}}); err != nil || in.Deliveries != 1 {
+		t.Fatalf("fan-out while an attempt is recorded: %+v %v", in, err)
 	}
 }

@@ -31,7 +31,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, org Owner, c domain.Endpoi
 		ep.Description = *c.Description
 	}
 	secret := delivery.NewSecret().String()
-	if err := s.repo.CreateEndpoint(ctx, ep, s.sealer.Seal(secret), s.opts.MaxEndpoints); err != nil {
+	if err := s.repo.CreateEndpoint(ctx, ep, s.sealer.Seal(ep.ID, secret), s.opts.MaxEndpoints); err != nil {
 		return Created{}, err
 	}
 	return Created{Endpoint: ep, Secret: secret}, nil
@@ -88,7 +88,7 @@ func (s *Service) RotateSecret(ctx context.Context, org Owner, id string) (Creat
 	now := s.clock.Now()
 	secret := delivery.NewSecret().String()
 	expires := now.Add(domain.SecretOverlap)
-	ep, err := s.repo.RotateSecret(ctx, org, id, s.sealer.Seal(secret), now, expires)
+	ep, err := s.repo.RotateSecret(ctx, org, id, s.sealer.Seal(id, secret), now, expires)
 	if err != nil {
 		return Created{}, err
 	}

@@ -9,22 +9,28 @@ import (
 // Consumer names the service's consumer in the inbox.
 const Consumer = "webhooks"
 
-// Ingested is what became of a producer event.
+// Received is a producer's event and the id of its message (ce_id).
+type Received struct {
+	SourceID string
+	Event    domain.Event
+}
+
+// Ingested is what became of producer events.
 type Ingested struct {
-	// Stored is false for an event stored before (a redelivery).
-	Stored     bool
+	// Fresh counts the events not stored before (not redeliveries).
+	Fresh      int
 	Deliveries int
 }
 
-// Ingest stores e, from the producer's message sourceID, as a message with its deliveries
-// before it returns, and then wakes the dispatcher.
-func (s *Service) Ingest(ctx context.Context, sourceID string, e domain.Event) (Ingested, error) {
-	stored, n, err := s.repo.StoreEvent(ctx, Consumer, e, sourceID, s.clock.Now())
+// Ingest stores events, in their order, as messages with their deliveries before it returns,
+// and then wakes the dispatcher.
+func (s *Service) Ingest(ctx context.Context, events []Received) (Ingested, error) {
+	fresh, n, err := s.repo.StoreEvents(ctx, Consumer, events, s.clock.Now())
 	if err != nil {
 		return Ingested{}, err
 	}
 	if n > 0 {
 		s.wake()
 	}
-	return Ingested{Stored: stored, Deliveries: n}, nil
+	return Ingested{Fresh: fresh, Deliveries: n}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 	"github.com/podiumhq/podium/services/webhooks/internal/webhookstest"
 )
@@ -18,7 +19,7 @@ func TestSweepDeletesWhatIsPastRetention(t *testing.T) {
 	for i, at := range []time.Time{start, start.Add(24 * time.Hour), start.Add(30 * 24 * time.Hour)} {
 		e.Clock.Set(at)
 		ev := domain.Event{Type: domain.OrderCompleted, OrganizerID: org, Livemode: true, ObjectID: "ord_1", OccurredAt: at, Object: json.RawMessage(`{}`)}
-		if in, err := e.Service.Ingest(t.Context(), "src_"+string(rune('a'+i)), ev); err != nil || in.Deliveries != 1 {
+		if in, err := e.Service.Ingest(t.Context(), []app.Received{{SourceID: "src_" + string(rune('a'+i)), Event: ev}}); err != nil || in.Deliveries != 1 {
 			t.Fatalf("ingest: %+v %v", in, err)
 		}
 	}

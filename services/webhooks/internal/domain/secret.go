@@ -38,20 +38,22 @@ func NewSealer(key []byte) (*Sealer, error) {
 	return &Sealer{aead: aead}, nil
 }
 
-// Seal returns secret encrypted: a random nonce followed by the ciphertext.
-func (s *Sealer) Seal(secret string) []byte {
+// Seal returns the secret of endpoint encrypted: a random nonce followed by the ciphertext,
+// bound to the endpoint's id (GCM's additional data), so that a sealed secret copied to
+// another endpoint's row does not open there.
+func (s *Sealer) Seal(endpoint, secret string) []byte {
 	nonce := make([]byte, s.aead.NonceSize(), s.aead.NonceSize()+len(secret)+s.aead.Overhead())
 	_, _ = rand.Read(nonce)
-	return s.aead.Seal(nonce, nonce, []byte(secret), nil)
+	return s.aead.Seal(nonce, nonce, []byte(secret), []byte(endpoint))
 }
 
-// Open returns the secret sealed in sealed.
-func (s *Sealer) Open(sealed []byte) (string, error) {
+// Open returns the secret of endpoint sealed in sealed.
+func (s *Sealer) Open(endpoint string, sealed []byte) (string, error) {
 	n := s.aead.NonceSize()
 	if len(sealed) < n {
 		return "", errors.New("sealed secret too short")
 	}
-	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], nil)
+	plain, err := s.aead.Open(nil, sealed[:n], sealed[n:], []byte(endpoint))
 	if err != nil {
 		return "", fmt.Errorf("open secret: %w", err)
 	}

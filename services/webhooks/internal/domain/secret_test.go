@@ -16,22 +16,26 @@ func TestSecretsAreSealed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sealed := sealer.Seal(s)
-	if bytes.Contains(sealed, []byte(s)) || bytes.Equal(sealed, sealer.Seal(s)) {
+	const endpoint = "we_j1I7uSzhcQBdWB5Qoo5l"
+	sealed := sealer.Seal(endpoint, s)
+	if bytes.Contains(sealed, []byte(s)) || bytes.Equal(sealed, sealer.Seal(endpoint, s)) {
 		t.Fatal("sealed secret is readable or not randomized")
 	}
-	if got, err := sealer.Open(sealed); err != nil || got != s {
+	if got, err := sealer.Open(endpoint, sealed); err != nil || got != s {
 		t.Fatalf("open: %q %v", got, err)
+	}
+	if _, err := sealer.Open("we_eK5HTZbmuNXQKRcMMd6Z", sealed); err == nil {
+		t.Fatal("a secret opened as another endpoint's")
 	}
 	other, err := NewSealer(bytes.Repeat([]byte{8}, 32))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := other.Open(sealed); err == nil {
+	if _, err := other.Open(endpoint, sealed); err == nil {
 		t.Fatal("a secret opened under another key")
 	}
 	sealed[len(sealed)-1] ^= 1
-	if _, err := sealer.Open(sealed); err == nil {
+	if _, err := sealer.Open(endpoint, sealed); err == nil {
 		t.Fatal("a changed sealed secret opened")
 	}
 	for _, bad := range []string{"", "c2hvcnQ=", "not base64!"} {

@@ -14,9 +14,11 @@ import (
 
 type recorder struct{ events []domain.Event }
 
-func (r *recorder) Ingest(_ context.Context, _ string, e domain.Event) (app.Ingested, error) {
-	r.events = append(r.events, e)
-	return app.Ingested{Stored: true}, nil
+func (r *recorder) Ingest(_ context.Context, evs []app.Received) (app.Ingested, error) {
+	for _, e := range evs {
+		r.events = append(r.events, e.Event)
+	}
+	return app.Ingested{Fresh: len(evs)}, nil
 }
 
 func message(topic, typ, data string) broker.Message {
@@ -45,7 +47,7 @@ func TestWhatIsStoredSkippedOrPoison(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := &recorder{}
-			err := (&Consumer{Service: r, Log: testkit.Logger(t)}).handle(t.Context(), c.m)
+			err := (&Consumer{Service: r, Log: testkit.Logger(t)}).handle(t.Context(), []broker.Message{c.m})
 			if broker.IsPoison(err) != c.poison || (!c.poison && err != nil) || len(r.events) != c.stored {
 				t.Fatalf("err %v, stored %d; want poison %v, stored %d", err, len(r.events), c.poison, c.stored)
 			}

@@ -20,14 +20,14 @@ import (
 type Deliveries struct {
 	pool   *pgxpool.Pool
 	q      *db.Queries
-	unseal func(sealed []byte) (string, error)
+	unseal func(endpoint string, sealed []byte) (string, error)
 }
 
 var _ delivery.Store = (*Deliveries)(nil)
 
-// NewDeliveries returns the deliveries of pool; unseal opens an endpoint secret as stored
+// NewDeliveries returns the deliveries of pool; unseal opens an endpoint's secret as stored
 // (endpoint_secrets.sealed) into its whsec_ text.
-func NewDeliveries(pool *pgxpool.Pool, unseal func(sealed []byte) (string, error)) *Deliveries {
+func NewDeliveries(pool *pgxpool.Pool, unseal func(endpoint string, sealed []byte) (string, error)) *Deliveries {
 	return &Deliveries{pool: pool, q: db.New(pool), unseal: unseal}
 }
 
@@ -91,7 +91,7 @@ func (s *Deliveries) openSecrets(rows []db.LiveSecretsRow) map[string]endpointKe
 		if k.err != nil {
 			continue
 		}
-		text, err := s.unseal(r.Sealed)
+		text, err := s.unseal(r.EndpointID, r.Sealed)
 		if err != nil {
 			keys[r.EndpointID] = endpointKeys{err: fmt.Errorf("open secret: %w", err)}
 			continue
@@ -179,6 +179,9 @@ func recordAttempt(ctx context.Context, q *db.Queries, r delivery.Record, o deli
 
 // disable disables the endpoint for the outcome's reason and fails its pending deliveries.
 func disable(ctx context.Context, q *db.Queries, endpoint string, o delivery.Outcome) error {
+	if err := q.LockEndpointForDisable(ctx, endpoint); err != nil {
+		return fmt.Errorf("lock endpoint: %w", err)
+	}
 	if err := q.DisableFailedEndpoint(ctx, db.DisableFailedEndpointParams{ID: endpoint, Reason: string(o.Disable), Now: o.At}); err != nil {
 		return fmt.Errorf("disable endpoint: %w", err)
 	}

@@ -32,7 +32,7 @@ func NewDB(t testing.TB) *DB {
 // Store is the deliveries' store on the database. Tests store secrets as their text: Seal
 // and unseal are the identity.
 func (d *DB) Store() *store.Deliveries {
-	return store.NewDeliveries(d.Pool, func(sealed []byte) (string, error) { return string(sealed), nil })
+	return store.NewDeliveries(d.Pool, func(_ string, sealed []byte) (string, error) { return string(sealed), nil })
 }
 
 func (d *DB) exec(sql string, args ...any) {

@@ -310,6 +310,17 @@ func (q *Queries) LockEndpointFailingSince(ctx context.Context, id string) (*tim
 	return failing_since, err
 }
 
+const lockEndpointForDisable = `-- name: LockEndpointForDisable :exec
+SELECT 1 FROM endpoints WHERE id = $1 FOR UPDATE
+`
+
+// Waits for the transactions storing deliveries to the endpoint (FOR KEY SHARE), so that
+// FailPendingDeliveries after it sees them, and keeps new ones out until the disable commits.
+func (q *Queries) LockEndpointForDisable(ctx context.Context, id string) error {
+	_, err := q.db.Exec(ctx, lockEndpointForDisable, id)
+	return err
+}
+
 const recordDeliveryAttempt = `-- name: RecordDeliveryAttempt :execrows
 UPDATE deliveries SET
     status = $1,

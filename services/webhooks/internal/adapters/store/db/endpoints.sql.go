@@ -267,7 +267,7 @@ func (q *Queries) ListEndpoints(ctx context.Context, arg ListEndpointsParams) ([
 }
 
 const lockEndpointStatus = `-- name: LockEndpointStatus :one
-SELECT status FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR SHARE
+SELECT status FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR KEY SHARE
 `
 
 type LockEndpointStatusParams struct {
@@ -276,8 +276,8 @@ type LockEndpointStatusParams struct {
 	Livemode    bool
 }
 
-// An endpoint's status, its row shared-locked until the transaction ends: a disable waits
-// for the deliveries this transaction makes pending, and then fails them.
+// An endpoint's status, its row key-share-locked until the transaction ends: a disable (FOR
+// UPDATE) waits for the deliveries this transaction makes pending, and then fails them.
 func (q *Queries) LockEndpointStatus(ctx context.Context, arg LockEndpointStatusParams) (string, error) {
 	row := q.db.QueryRow(ctx, lockEndpointStatus, arg.ID, arg.OrganizerID, arg.Livemode)
 	var status string

@@ -33,15 +33,57 @@ func (q *Queries) DeleteOldMessages(ctx context.Context, arg DeleteOldMessagesPa
 	return result.RowsAffected(), nil
 }
 
+const enabledEndpointsOf = `-- name: EnabledEndpointsOf :many
+SELECT id, organizer_id, livemode, event_types FROM endpoints
+WHERE organizer_id = ANY($1::text[]) AND status = 'enabled'
+ORDER BY id FOR KEY SHARE
+`
+
+type EnabledEndpointsOfRow struct {
+	ID          string
+	OrganizerID string
+	Livemode    bool
+	EventTypes  []string
+}
+
+// The enabled endpoints of organizations. FOR KEY SHARE keeps a disable or a delete, each of
+// which locks the row FOR UPDATE, from missing the deliveries inserted here, and does not wait
+// for the recording of an attempt (FOR NO KEY UPDATE).
+func (q *Queries) EnabledEndpointsOf(ctx context.Context, organizerIds []string) ([]EnabledEndpointsOfRow, error) {
+	rows, err := q.db.Query(ctx, enabledEndpointsOf, organizerIds)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []EnabledEndpointsOfRow
+	for rows.Next() {
+		var i EnabledEndpointsOfRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrganizerID,
+			&i.Livemode,
+			&i.EventTypes,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const insertDeliveries = `-- name: InsertDeliveries :exec
 INSERT INTO deliveries (id, endpoint_id, message_id, status, next_attempt_at, created_at)
-SELECT unnest($1::text[]), unnest($2::text[]), $3, 'pending', $4, $4
+SELECT unnest($1::text[]), unnest($2::text[]), unnest($3::text[]),
+    'pending', $4, $4
 `
 
 type InsertDeliveriesParams struct {
 	Ids         []string
 	EndpointIds []string
-	MessageID   string
+	MessageIds  []string
 	Now         *time.Time
 }
 
@@ -49,86 +91,50 @@ func (q *Queries) InsertDeliveries(ctx context.Context, arg InsertDeliveriesPara
 	_, err := q.db.Exec(ctx, insertDeliveries,
 		arg.Ids,
 		arg.EndpointIds,
-		arg.MessageID,
+		arg.MessageIds,
 		arg.Now,
 	)
 	return err
 }
 
-const insertMessage = `-- name: InsertMessage :execrows
+const insertMessages = `-- name: InsertMessages :many
 INSERT INTO messages (id, organizer_id, livemode, type, object_id, sequence, occurred_at, body, source_id, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+SELECT unnest($1::text[]), unnest($2::text[]), unnest($3::boolean[]),
+    unnest($4::text[]), unnest($5::text[]), unnest($6::bigint[]),
+    unnest($7::timestamptz[]), unnest($8::bytea[]), nullif(unnest($9::text[]), ''),
+    $10::timestamptz
 ON CONFLICT (source_id) DO NOTHING
+RETURNING id
 `
 
-type InsertMessageParams struct {
-	ID          string
-	OrganizerID string
-	Livemode    bool
-	Type        string
-	ObjectID    string
-	Sequence    int64
-	OccurredAt  time.Time
-	Body        []byte
-	SourceID    *string
-	CreatedAt   time.Time
+type InsertMessagesParams struct {
+	Ids          []string
+	OrganizerIds []string
+	Livemodes    []bool
+	Types        []string
+	ObjectIds    []string
+	Sequences    []int64
+	OccurredAts  []time.Time
+	Bodies       [][]byte
+	SourceIds    []string
+	CreatedAt    time.Time
 }
 
-// Stores a message; none when one of its source is stored already (an event redelivered after
-// the inbox forgot it, within the messages' retention).
-func (q *Queries) InsertMessage(ctx context.Context, arg InsertMessageParams) (int64, error) {
-	result, err := q.db.Exec(ctx, insertMessage,
-		arg.ID,
-		arg.OrganizerID,
-		arg.Livemode,
-		arg.Type,
-		arg.ObjectID,
-		arg.Sequence,
-		arg.OccurredAt,
-		arg.Body,
-		arg.SourceID,
+// Stores messages, and returns the ids of those stored: none of a source stored already (an
+// event redelivered after the inbox forgot it, within the messages' retention).
+func (q *Queries) InsertMessages(ctx context.Context, arg InsertMessagesParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, insertMessages,
+		arg.Ids,
+		arg.OrganizerIds,
+		arg.Livemodes,
+		arg.Types,
+		arg.ObjectIds,
+		arg.Sequences,
+		arg.OccurredAts,
+		arg.Bodies,
+		arg.SourceIds,
 		arg.CreatedAt,
 	)
-	if err != nil {
-		return 0, err
-	}
-	return result.RowsAffected(), nil
-}
-
-const nextSequence = `-- name: NextSequence :one
-INSERT INTO object_sequences (organizer_id, object_id, seq) VALUES ($1, $2, 1)
-ON CONFLICT (organizer_id, object_id) DO UPDATE SET seq = object_sequences.seq + 1
-RETURNING seq
-`
-
-type NextSequenceParams struct {
-	OrganizerID string
-	ObjectID    string
-}
-
-func (q *Queries) NextSequence(ctx context.Context, arg NextSequenceParams) (int64, error) {
-	row := q.db.QueryRow(ctx, nextSequence, arg.OrganizerID, arg.ObjectID)
-	var seq int64
-	err := row.Scan(&seq)
-	return seq, err
-}
-
-const subscribedEndpoints = `-- name: SubscribedEndpoints :many
-SELECT id FROM endpoints
-WHERE organizer_id = $1 AND livemode = $2 AND status = 'enabled' AND $3::text = ANY (event_types)
-ORDER BY id FOR SHARE
-`
-
-type SubscribedEndpointsParams struct {
-	OrganizerID string
-	Livemode    bool
-	Type        string
-}
-
-// The enabled endpoints of an organization and mode that receive a type; FOR SHARE keeps a
-// concurrent disable from missing the deliveries inserted here.
-func (q *Queries) SubscribedEndpoints(ctx context.Context, arg SubscribedEndpointsParams) ([]string, error) {
-	rows, err := q.db.Query(ctx, subscribedEndpoints, arg.OrganizerID, arg.Livemode, arg.Type)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +146,40 @@ func (q *Queries) SubscribedEndpoints(ctx context.Context, arg SubscribedEndpoin
 			return nil, err
 		}
 		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const takeSequences = `-- name: TakeSequences :many
+INSERT INTO object_sequences (organizer_id, object_id, seq)
+SELECT unnest($1::text[]), unnest($2::text[]), unnest($3::bigint[])
+ON CONFLICT (organizer_id, object_id) DO UPDATE SET seq = object_sequences.seq + excluded.seq
+RETURNING organizer_id, object_id, seq
+`
+
+type TakeSequencesParams struct {
+	OrganizerIds []string
+	ObjectIds    []string
+	Counts       []int64
+}
+
+// Takes the next counts[i] sequence numbers of each object i, and returns the last taken.
+func (q *Queries) TakeSequences(ctx context.Context, arg TakeSequencesParams) ([]ObjectSequence, error) {
+	rows, err := q.db.Query(ctx, takeSequences, arg.OrganizerIds, arg.ObjectIds, arg.Counts)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ObjectSequence
+	for rows.Next() {
+		var i ObjectSequence
+		if err := rows.Scan(&i.OrganizerID, &i.ObjectID, &i.Seq); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -108,6 +108,11 @@ VALUES ($1, $2, $3, $4, $5, $6, $7);
 UPDATE endpoints SET failing_since = sqlc.narg(failing_since)
 WHERE id = sqlc.arg(id) AND failing_since IS DISTINCT FROM sqlc.narg(failing_since);
 
+-- name: LockEndpointForDisable :exec
+-- Waits for the transactions storing deliveries to the endpoint (FOR KEY SHARE), so that
+-- FailPendingDeliveries after it sees them, and keeps new ones out until the disable commits.
+SELECT 1 FROM endpoints WHERE id = $1 FOR UPDATE;
+
 -- name: DisableFailedEndpoint :exec
 -- Disables an endpoint for what its deliveries got (gone or failing).
 UPDATE endpoints SET status = 'disabled', disabled_reason = sqlc.arg(reason)::text, disabled_at = sqlc.arg(now)::timestamptz, updated_at = sqlc.arg(now)::timestamptz

@@ -40,9 +40,9 @@ WHERE id = $1;
 DELETE FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3;
 
 -- name: LockEndpointStatus :one
--- An endpoint's status, its row shared-locked until the transaction ends: a disable waits
--- for the deliveries this transaction makes pending, and then fails them.
-SELECT status FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR SHARE;
+-- An endpoint's status, its row key-share-locked until the transaction ends: a disable (FOR
+-- UPDATE) waits for the deliveries this transaction makes pending, and then fails them.
+SELECT status FROM endpoints WHERE id = $1 AND organizer_id = $2 AND livemode = $3 FOR KEY SHARE;
 
 -- name: DeleteEndpointDeliveries :execrows
 -- Deletes up to batch deliveries (their attempts with them) of an endpoint of an organizer,

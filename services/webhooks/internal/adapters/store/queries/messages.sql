@@ -1,25 +1,33 @@
--- name: NextSequence :one
-INSERT INTO object_sequences (organizer_id, object_id, seq) VALUES ($1, $2, 1)
-ON CONFLICT (organizer_id, object_id) DO UPDATE SET seq = object_sequences.seq + 1
-RETURNING seq;
+-- name: TakeSequences :many
+-- Takes the next counts[i] sequence numbers of each object i, and returns the last taken.
+INSERT INTO object_sequences (organizer_id, object_id, seq)
+SELECT unnest(sqlc.arg(organizer_ids)::text[]), unnest(sqlc.arg(object_ids)::text[]), unnest(sqlc.arg(counts)::bigint[])
+ON CONFLICT (organizer_id, object_id) DO UPDATE SET seq = object_sequences.seq + excluded.seq
+RETURNING organizer_id, object_id, seq;
 
--- name: InsertMessage :execrows
--- Stores a message; none when one of its source is stored already (an event redelivered after
--- the inbox forgot it, within the messages' retention).
+-- name: InsertMessages :many
+-- Stores messages, and returns the ids of those stored: none of a source stored already (an
+-- event redelivered after the inbox forgot it, within the messages' retention).
 INSERT INTO messages (id, organizer_id, livemode, type, object_id, sequence, occurred_at, body, source_id, created_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-ON CONFLICT (source_id) DO NOTHING;
+SELECT unnest(sqlc.arg(ids)::text[]), unnest(sqlc.arg(organizer_ids)::text[]), unnest(sqlc.arg(livemodes)::boolean[]),
+    unnest(sqlc.arg(types)::text[]), unnest(sqlc.arg(object_ids)::text[]), unnest(sqlc.arg(sequences)::bigint[]),
+    unnest(sqlc.arg(occurred_ats)::timestamptz[]), unnest(sqlc.arg(bodies)::bytea[]), nullif(unnest(sqlc.arg(source_ids)::text[]), ''),
+    sqlc.arg(created_at)::timestamptz
+ON CONFLICT (source_id) DO NOTHING
+RETURNING id;
 
--- name: SubscribedEndpoints :many
--- The enabled endpoints of an organization and mode that receive a type; FOR SHARE keeps a
--- concurrent disable from missing the deliveries inserted here.
-SELECT id FROM endpoints
-WHERE organizer_id = $1 AND livemode = $2 AND status = 'enabled' AND sqlc.arg(type)::text = ANY (event_types)
-ORDER BY id FOR SHARE;
+-- name: EnabledEndpointsOf :many
+-- The enabled endpoints of organizations. FOR KEY SHARE keeps a disable or a delete, each of
+-- which locks the row FOR UPDATE, from missing the deliveries inserted here, and does not wait
+-- for the recording of an attempt (FOR NO KEY UPDATE).
+SELECT id, organizer_id, livemode, event_types FROM endpoints
+WHERE organizer_id = ANY(sqlc.arg(organizer_ids)::text[]) AND status = 'enabled'
+ORDER BY id FOR KEY SHARE;
 
 -- name: InsertDeliveries :exec
 INSERT INTO deliveries (id, endpoint_id, message_id, status, next_attempt_at, created_at)
-SELECT unnest(sqlc.arg(ids)::text[]), unnest(sqlc.arg(endpoint_ids)::text[]), sqlc.arg(message_id), 'pending', sqlc.arg(now), sqlc.arg(now);
+SELECT unnest(sqlc.arg(ids)::text[]), unnest(sqlc.arg(endpoint_ids)::text[]), unnest(sqlc.arg(message_ids)::text[]),
+    'pending', sqlc.arg(now), sqlc.arg(now);
 
 -- name: DeleteOldMessages :execrows
 -- A message still being delivered (recovered near the end of its retention) waits for the end.
