@@ -124,8 +124,11 @@ func (s *Deliveries) Record(ctx context.Context, r delivery.Record, decide func(
 		if err := recordAttempt(ctx, q, r, o); err != nil {
 			return err
 		}
-		if err := q.SetEndpointFailingSince(ctx, db.SetEndpointFailingSinceParams{ID: r.Job.EndpointID, FailingSince: o.FailingSince}); err != nil {
-			return fmt.Errorf("set failing since: %w", err)
+		if !sameTime(utc(failingSince), o.FailingSince) {
+			err := q.SetEndpointFailingSince(ctx, db.SetEndpointFailingSinceParams{ID: r.Job.EndpointID, FailingSince: o.FailingSince})
+			if err != nil {
+				return fmt.Errorf("set failing since: %w", err)
+			}
 		}
 		if o.Disable == "" {
 			return nil
@@ -150,7 +153,7 @@ func recordAttempt(ctx context.Context, q *db.Queries, r delivery.Record, o deli
 	}
 	update := db.RecordDeliveryAttemptParams{
 		ID: r.Job.DeliveryID, Status: string(o.Status), N: clampInt32(a.N), StartedAt: a.StartedAt,
-		StatusCode: statusCode, LatencyMs: latency,
+		StatusCode: statusCode, LatencyMs: latency, ResponseExcerpt: res.Excerpt,
 	}
 	if o.Error != "" {
 		update.Error = &o.Error
@@ -162,17 +165,10 @@ func recordAttempt(ctx context.Context, q *db.Queries, r delivery.Record, o deli
 	}
 	n, err := q.RecordDeliveryAttempt(ctx, update)
 	if err != nil {
-		return fmt.Errorf("update delivery: %w", err)
+		return fmt.Errorf("record attempt: %w", err)
 	}
 	if n == 0 {
 		return delivery.ErrNotLeased
-	}
-	err = q.InsertAttempt(ctx, db.InsertAttemptParams{
-		DeliveryID: r.Job.DeliveryID, N: update.N, StartedAt: a.StartedAt, StatusCode: statusCode,
-		LatencyMs: latency, Error: o.Error, ResponseExcerpt: res.Excerpt,
-	})
-	if err != nil {
-		return fmt.Errorf("insert attempt: %w", err)
 	}
 	return nil
 }
@@ -202,6 +198,14 @@ func (s *Deliveries) Backlog(ctx context.Context, now time.Time) (delivery.Backl
 		b.OldestDue = utc(&row.OldestDue)
 	}
 	return b, nil
+}
+
+// sameTime tells whether a and b are both nil or the same instant.
+func sameTime(a, b *time.Time) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Equal(*b)
 }
 
 func clampInt32(n int) int32 {

@@ -168,34 +168,6 @@ func (q *Queries) FailPendingDeliveries(ctx context.Context, arg FailPendingDeli
 	return err
 }
 
-const insertAttempt = `-- name: InsertAttempt :exec
-INSERT INTO attempts (delivery_id, n, started_at, status_code, latency_ms, error, response_excerpt)
-VALUES ($1, $2, $3, $4, $5, $6, $7)
-`
-
-type InsertAttemptParams struct {
-	DeliveryID      string
-	N               int32
-	StartedAt       time.Time
-	StatusCode      *int32
-	LatencyMs       int32
-	Error           string
-	ResponseExcerpt string
-}
-
-func (q *Queries) InsertAttempt(ctx context.Context, arg InsertAttemptParams) error {
-	_, err := q.db.Exec(ctx, insertAttempt,
-		arg.DeliveryID,
-		arg.N,
-		arg.StartedAt,
-		arg.StatusCode,
-		arg.LatencyMs,
-		arg.Error,
-		arg.ResponseExcerpt,
-	)
-	return err
-}
-
 const liveSecrets = `-- name: LiveSecrets :many
 SELECT endpoint_id, sealed FROM endpoint_secrets
 WHERE endpoint_id = ANY($1::text[]) AND (expires_at IS NULL OR expires_at > $2::timestamptz)
@@ -322,37 +294,47 @@ func (q *Queries) LockEndpointForDisable(ctx context.Context, id string) error {
 }
 
 const recordDeliveryAttempt = `-- name: RecordDeliveryAttempt :execrows
-UPDATE deliveries SET
-    status = $1,
-    attempts = $2,
-    first_attempt_at = coalesce(first_attempt_at, $3::timestamptz),
-    next_attempt_at = $4,
-    leased_until = NULL,
-    last_status_code = $5,
-    last_latency_ms = $6::int,
-    last_error = $7,
-    finished_at = $8
-WHERE id = $9 AND status = 'pending' AND attempts = $2::int - 1
+WITH recorded AS (
+    UPDATE deliveries SET
+        status = $3,
+        attempts = $4,
+        first_attempt_at = coalesce(first_attempt_at, $1::timestamptz),
+        next_attempt_at = $5,
+        leased_until = NULL,
+        last_status_code = $6,
+        last_latency_ms = $7::int,
+        last_error = $8,
+        finished_at = $9
+    WHERE id = $10 AND status = 'pending' AND attempts = $4::int - 1
+    RETURNING id, attempts, last_status_code, last_latency_ms, coalesce(last_error, '') AS error
+)
+INSERT INTO attempts (delivery_id, n, started_at, status_code, latency_ms, error, response_excerpt)
+SELECT r.id, r.attempts, $1::timestamptz AS started_at, r.last_status_code, r.last_latency_ms, r.error,
+    $2::text AS response_excerpt
+FROM recorded r
 `
 
 type RecordDeliveryAttemptParams struct {
-	Status        string
-	N             int32
-	StartedAt     time.Time
-	NextAttemptAt *time.Time
-	StatusCode    *int32
-	LatencyMs     int32
-	Error         *string
-	FinishedAt    *time.Time
-	ID            string
+	StartedAt       time.Time
+	ResponseExcerpt string
+	Status          string
+	N               int32
+	NextAttemptAt   *time.Time
+	StatusCode      *int32
+	LatencyMs       int32
+	Error           *string
+	FinishedAt      *time.Time
+	ID              string
 }
 
-// Sets a delivery's state after its attempt n, if it is still pending after n-1 attempts.
+// Sets a delivery's state after its attempt n and logs the attempt, if the delivery is still
+// pending after n-1 attempts; it counts the attempts logged (0 or 1).
 func (q *Queries) RecordDeliveryAttempt(ctx context.Context, arg RecordDeliveryAttemptParams) (int64, error) {
 	result, err := q.db.Exec(ctx, recordDeliveryAttempt,
+		arg.StartedAt,
+		arg.ResponseExcerpt,
 		arg.Status,
 		arg.N,
-		arg.StartedAt,
 		arg.NextAttemptAt,
 		arg.StatusCode,
 		arg.LatencyMs,

@@ -87,22 +87,26 @@ ORDER BY endpoint_id, created_at DESC;
 SELECT failing_since FROM endpoints WHERE id = $1 FOR NO KEY UPDATE;
 
 -- name: RecordDeliveryAttempt :execrows
--- Sets a delivery's state after its attempt n, if it is still pending after n-1 attempts.
-UPDATE deliveries SET
-    status = sqlc.arg(status),
-    attempts = sqlc.arg(n),
-    first_attempt_at = coalesce(first_attempt_at, sqlc.arg(started_at)::timestamptz),
-    next_attempt_at = sqlc.narg(next_attempt_at),
-    leased_until = NULL,
-    last_status_code = sqlc.narg(status_code),
-    last_latency_ms = sqlc.arg(latency_ms)::int,
-    last_error = sqlc.narg(error),
-    finished_at = sqlc.narg(finished_at)
-WHERE id = sqlc.arg(id) AND status = 'pending' AND attempts = sqlc.arg(n)::int - 1;
-
--- name: InsertAttempt :exec
+-- Sets a delivery's state after its attempt n and logs the attempt, if the delivery is still
+-- pending after n-1 attempts; it counts the attempts logged (0 or 1).
+WITH recorded AS (
+    UPDATE deliveries SET
+        status = sqlc.arg(status),
+        attempts = sqlc.arg(n),
+        first_attempt_at = coalesce(first_attempt_at, sqlc.arg(started_at)::timestamptz),
+        next_attempt_at = sqlc.narg(next_attempt_at),
+        leased_until = NULL,
+        last_status_code = sqlc.narg(status_code),
+        last_latency_ms = sqlc.arg(latency_ms)::int,
+        last_error = sqlc.narg(error),
+        finished_at = sqlc.narg(finished_at)
+    WHERE id = sqlc.arg(id) AND status = 'pending' AND attempts = sqlc.arg(n)::int - 1
+    RETURNING id, attempts, last_status_code, last_latency_ms, coalesce(last_error, '') AS error
+)
 INSERT INTO attempts (delivery_id, n, started_at, status_code, latency_ms, error, response_excerpt)
-VALUES ($1, $2, $3, $4, $5, $6, $7);
+SELECT r.id, r.attempts, sqlc.arg(started_at)::timestamptz AS started_at, r.last_status_code, r.last_latency_ms, r.error,
+    sqlc.arg(response_excerpt)::text AS response_excerpt
+FROM recorded r;
 
 -- name: SetEndpointFailingSince :exec
 UPDATE endpoints SET failing_since = sqlc.narg(failing_since)
