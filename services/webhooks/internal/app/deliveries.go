@@ -47,6 +47,8 @@ func (s *Service) Recover(ctx context.Context, org Owner, endpointID string, sin
 	}
 	n, err := s.repo.RecoverDeliveries(ctx, org, endpointID, since, now)
 	if err == nil && n > 0 {
+		s.log.InfoContext(ctx, "webhook deliveries recovered", "organizer", org.OrganizerID, "livemode", org.Livemode,
+			"endpoint", endpointID, "since", since, "deliveries", n)
 		s.wake()
 	}
 	return n, err

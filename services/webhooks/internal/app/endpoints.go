@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"net/url"
 	"time"
 
 	"github.com/podiumhq/podium/libs/ids"
@@ -34,6 +35,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, org Owner, c domain.Endpoi
 	if err := s.repo.CreateEndpoint(ctx, ep, s.sealer.Seal(ep.ID, secret), s.opts.MaxEndpoints); err != nil {
 		return Created{}, err
 	}
+	s.logChange(ctx, "webhook endpoint created", ep)
 	return Created{Endpoint: ep, Secret: secret}, nil
 }
 
@@ -54,7 +56,7 @@ func (s *Service) UpdateEndpoint(ctx context.Context, org Owner, id string, c do
 		return domain.Endpoint{}, err
 	}
 	now := s.clock.Now()
-	return s.repo.UpdateEndpoint(ctx, org, id, now, func(ep *domain.Endpoint) error {
+	ep, err := s.repo.UpdateEndpoint(ctx, org, id, now, func(ep *domain.Endpoint) error {
 		if c.URL != nil {
 			ep.URL = *c.URL
 		}
@@ -74,12 +76,20 @@ func (s *Service) UpdateEndpoint(ctx context.Context, org Owner, id string, c do
 		ep.UpdatedAt = now
 		return nil
 	})
+	if err == nil {
+		s.logChange(ctx, "webhook endpoint updated", ep)
+	}
+	return ep, err
 }
 
 // DeleteEndpoint deletes an endpoint of org with its secrets and deliveries, and returns it as
 // it was.
 func (s *Service) DeleteEndpoint(ctx context.Context, org Owner, id string) (domain.Endpoint, error) {
-	return s.repo.DeleteEndpoint(ctx, org, id)
+	ep, err := s.repo.DeleteEndpoint(ctx, org, id)
+	if err == nil {
+		s.logChange(ctx, "webhook endpoint deleted", ep)
+	}
+	return ep, err
 }
 
 // RotateSecret gives an endpoint of org a new current secret; the former one keeps signing
@@ -92,6 +102,7 @@ func (s *Service) RotateSecret(ctx context.Context, org Owner, id string) (Creat
 	if err != nil {
 		return Created{}, err
 	}
+	s.logChange(ctx, "webhook endpoint secret rotated", ep, "previous_secret_expires_at", expires)
 	return Created{Endpoint: ep, Secret: secret, PreviousSecretExpiresAt: &expires}, nil
 }
 
@@ -111,4 +122,15 @@ func (s *Service) Test(ctx context.Context, org Owner, id string) (domain.Delive
 		s.wake()
 	}
 	return d, err
+}
+
+// logChange tells operators of a change an organizer made to an endpoint: whose, which, and
+// the receiver's host (a URL's path or query may carry the receiver's own token).
+func (s *Service) logChange(ctx context.Context, msg string, ep domain.Endpoint, attrs ...any) {
+	host := ""
+	if u, err := url.Parse(ep.URL); err == nil {
+		host = u.Host
+	}
+	s.log.InfoContext(ctx, msg, append([]any{"organizer", ep.OrganizerID, "livemode", ep.Livemode, "endpoint", ep.ID,
+		"status", ep.Status, "host", host, "event_types", ep.EventTypes}, attrs...)...)
 }

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/podiumhq/podium/services/webhooks/internal/app"
 	"github.com/podiumhq/podium/services/webhooks/internal/domain"
 	"github.com/podiumhq/podium/services/webhooks/internal/webhookstest"
@@ -90,7 +88,16 @@ func TestABatchOfEventsIsStoredInOrderAndOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var m string
+		if err := rows.Scan(&m); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, m)
+	}
+	err = rows.Err()
 	want := []string{"src_1:ord_1:1:1", "src_2:ord_2:1:1", "src_3:ord_1:2:1", "src_6:ord_1:4:1"} // src_5 took 3
 	if err != nil || !slices.Equal(got, want) {
 		t.Fatalf("messages %v (%v), want %v", got, err, want)
