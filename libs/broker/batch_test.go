@@ -7,6 +7,12 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
+
+	"go.opentelemetry.io/otel"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/podiumhq/podium/libs/broker"
 	"github.com/podiumhq/podium/libs/testkit"
@@ -136,5 +142,70 @@ func TestAFailedBatchIsHandledOneMessageAtATime(t *testing.T) {
 	}
 	if flaky != 2 {
 		t.Fatalf("flaky failed %d times alone, want 2 (retried until it succeeded)", flaky)
+	}
+}
+
+func TestABatchKeepsEachMessageInItsOwnTrace(t *testing.T) {
+	t.Parallel()
+	const topic = "batch.traced.v1"
+	spans := tracetest.NewSpanRecorder()
+	otel.SetTracerProvider(sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)))
+	cluster := setup(t, topic)
+	msgs := make([]broker.Message, 3)
+	creates := make([]trace.SpanContext, len(msgs))
+	for i := range msgs {
+		key := fmt.Sprintf("traced-%d", i)
+		headers := map[string]string{broker.HeaderID: "id-" + key, broker.HeaderType: "podium.test.v1"}
+		_, span := broker.StartCreate(t.Context(), topic, key, headers)
+		span.End()
+		creates[i] = span.SpanContext()
+		msgs[i] = broker.Message{Topic: topic, Key: key, Value: []byte(`{}`), Headers: headers}
+	}
+	w := broker.NewWriter(cluster)
+	defer w.Close()
+	if err := w.Publish(t.Context(), msgs...); err != nil {
+		t.Fatal(err)
+	}
+	b := consumeBatches(t, broker.ConsumerConfig{Cluster: cluster, Group: "shop-traced", Topics: []string{topic}, Backoff: fast},
+		func([]broker.Message) error { return nil })
+	b.handled(t, len(msgs))
+	if slices.Max(b.sizes()) == 1 {
+		t.Fatal("the messages came one at a time: no batch to trace")
+	}
+
+	var batch sdktrace.ReadOnlySpan
+	processed := map[trace.SpanID]sdktrace.ReadOnlySpan{} // by their parent
+	testkit.Eventually(t, 10*time.Second, func() string {
+		batch, processed = nil, map[trace.SpanID]sdktrace.ReadOnlySpan{}
+		for _, s := range spans.Ended() {
+			if s.Name() != "process "+topic || s.SpanKind() != trace.SpanKindConsumer {
+				continue
+			}
+			if s.Parent().IsValid() {
+				processed[s.Parent().SpanID()] = s
+			} else {
+				batch = s
+			}
+		}
+		if batch == nil || len(processed) < len(creates) {
+			return fmt.Sprintf("%d process spans and a batch span: %v", len(processed), batch != nil)
+		}
+		return ""
+	})
+	linked := map[trace.SpanID]bool{}
+	for _, l := range batch.Links() {
+		linked[l.SpanContext.SpanID()] = true
+	}
+	for i, c := range creates {
+		p, ok := processed[c.SpanID()]
+		if !ok || p.SpanContext().TraceID() != c.TraceID() {
+			t.Fatalf("message %d has no process span in its own trace", i)
+		}
+		if len(p.Links()) != 1 || p.Links()[0].SpanContext.SpanID() != batch.SpanContext().SpanID() {
+			t.Fatalf("message %d's process span does not link to the batch: %v", i, p.Links())
+		}
+		if !linked[c.SpanID()] {
+			t.Fatalf("the batch span does not link to message %d's creation", i)
+		}
 	}
 }

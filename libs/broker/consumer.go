@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/segmentio/kafka-go"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Handler processes one message. An error wrapped by Poison means the message can never be
@@ -240,11 +241,18 @@ func (c *consumer) processBatch(ctx context.Context, batch []Message) error {
 		return nil
 	}
 	bctx, span := startBatchProcess(ctx, batch, c.cfg.Group)
-	err := call(bctx, c.h, batch)
-	if err != nil {
-		failed(span, err)
+	// Each message keeps its process span in its own trace, linked to the batch's work.
+	spans := make([]trace.Span, len(batch))
+	for i, m := range batch {
+		_, spans[i] = startProcess(ctx, m, c.cfg.Group, trace.WithLinks(trace.LinkFromContext(bctx)))
 	}
-	span.End()
+	err := call(bctx, c.h, batch)
+	for _, s := range append(spans, span) {
+		if err != nil {
+			failed(s, err)
+		}
+		s.End()
+	}
 	if err == nil {
 		return nil
 	}

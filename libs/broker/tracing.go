@@ -53,18 +53,20 @@ func startSend(ctx context.Context, msgs []Message) (context.Context, trace.Span
 }
 
 // startProcess starts the consumer span of m, a child of the message's creation span.
-func startProcess(ctx context.Context, m Message, group string) (context.Context, trace.Span) {
+func startProcess(ctx context.Context, m Message, group string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
 	ctx = otel.GetTextMapPropagator().Extract(ctx, headerCarrier(m.Headers))
 	attrs := append(messageAttributes("process", m.Topic, m.Key, m.Headers),
 		attribute.String("messaging.consumer.group.name", group),
 		attribute.Int("messaging.destination.partition.id", m.Partition),
 		attribute.Int64("messaging.kafka.offset", m.Offset),
 	)
-	return tracer().Start(ctx, "process "+m.Topic, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attrs...))
+	opts = append(opts, trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attrs...))
+	return tracer().Start(ctx, "process "+m.Topic, opts...)
 }
 
-// startBatchProcess starts the consumer span of msgs handled together, linked to the messages'
-// creation spans (a span has one parent; the messaging conventions link a batch's).
+// startBatchProcess starts the consumer span of msgs handled together, the root of a trace of
+// its own linked to the messages' creation spans (a span has one parent; the messaging
+// conventions link a batch's).
 func startBatchProcess(ctx context.Context, msgs []Message, group string) (context.Context, trace.Span) {
 	name, attrs := "process", []attribute.KeyValue{
 		attribute.String("messaging.system", "kafka"),
