@@ -129,7 +129,8 @@ type Gateway struct {
 // Register adds every route to app.
 func (g *Gateway) Register(app *fiber.App) error {
 	app.Use(refuseEncodedBodies)
-	app.Get(BasePath+"/openapi.json", g.document())
+	app.Get(BasePath+"/openapi.json", g.document(apispec.Document()))
+	app.Get(BasePath+"/openapi-3.0.json", g.document(apispec.Document30()))
 	if err := g.registerReference(app); err != nil {
 		return err
 	}

@@ -13,9 +13,9 @@ import (
 	"github.com/podiumhq/podium/services/gateway/internal/proxy"
 )
 
-// document serves the OpenAPI document, cacheable and readable from any page.
-func (g *Gateway) document() fiber.Handler {
-	doc := apispec.Document()
+// document serves an OpenAPI document (the 3.1 document or its 3.0 rendition), cacheable and
+// readable from any page.
+func (g *Gateway) document(doc []byte) fiber.Handler {
 	sum := sha256.Sum256(doc)
 	etag := `"` + hex.EncodeToString(sum[:16]) + `"`
 	return func(c *fiber.Ctx) error {

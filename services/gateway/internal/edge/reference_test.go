@@ -1,11 +1,13 @@
 package edge
 
 import (
+	"bytes"
 	"net/http"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/services/gateway/internal/docs"
 	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
@@ -62,16 +64,40 @@ func TestReferenceIsServedWithoutKey(t *testing.T) {
 	}
 }
 
+// TestDocumentsAreServedWithoutKey: the OpenAPI document and its 3.0 rendition are answered
+// without a key, as JSON readable from any page, cacheable, with an ETag honoured by 304.
+func TestDocumentsAreServedWithoutKey(t *testing.T) {
+	h := newHarness(t, Limits{})
+	addr := newAddr()
+	for path, want := range map[string][]byte{"/openapi.json": apispec.Document(), "/openapi-3.0.json": apispec.Document30()} {
+		res := h.do(t, call{method: "GET", path: path, addr: addr})
+		wantStatus(t, res, http.StatusOK, "")
+		wantHeaders(t, path, res.header, map[string]string{
+			"Content-Type":                "application/json",
+			"Cache-Control":               "public, max-age=300",
+			"Access-Control-Allow-Origin": "*",
+		})
+		if !bytes.Equal(res.body, want) {
+			t.Fatalf("%s: %.200s", path, res.body)
+		}
+		etag := res.header.Get("ETag")
+		cached := h.do(t, call{method: "GET", path: path, addr: addr, headers: map[string]string{"If-None-Match": etag}})
+		if etag == "" || cached.status != http.StatusNotModified || len(cached.body) != 0 {
+			t.Fatalf("%s with If-None-Match %q: %d, %d bytes; want 304 without a body", path, etag, cached.status, len(cached.body))
+		}
+	}
+}
+
 // bundlePath is where the gateway serves the Redoc bundle.
 var bundlePath = BasePath + "/docs/redoc-" + docs.RedocVersion() + ".standalone.js"
 
 // TestReferenceSharesThePublicLimit: the page and its bundle draw from the client address's
-// bucket of the routes without a key, the OpenAPI document's.
+// bucket of the routes without a key, the OpenAPI documents'.
 func TestReferenceSharesThePublicLimit(t *testing.T) {
-	limit, _ := ratelimit.ParseLimit("3/m")
+	limit, _ := ratelimit.ParseLimit("4/m")
 	h := newHarness(t, Limits{PublicPerIP: limit})
 	addr := newAddr()
-	for _, path := range []string{"/docs", "/openapi.json", strings.TrimPrefix(bundlePath, BasePath)} {
+	for _, path := range []string{"/docs", "/openapi.json", "/openapi-3.0.json", strings.TrimPrefix(bundlePath, BasePath)} {
 		wantStatus(t, h.do(t, call{method: "GET", path: path, addr: addr}), http.StatusOK, "")
 	}
 	refused := h.do(t, call{method: "GET", path: "/docs", addr: addr})
