@@ -125,26 +125,6 @@ func splitPath(path string) []string {
 	return out
 }
 
-// deepCopy copies maps and slices of a decoded JSON value.
-func deepCopy(v any) any {
-	switch n := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(n))
-		for k, c := range n {
-			out[k] = deepCopy(c)
-		}
-		return out
-	case []any:
-		out := make([]any, len(n))
-		for i, c := range n {
-			out[i] = deepCopy(c)
-		}
-		return out
-	default:
-		return v
-	}
-}
-
 // encode marshals a test body.
 func encode(tb testing.TB, v any) []byte {
 	tb.Helper()

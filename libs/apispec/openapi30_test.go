@@ -191,6 +191,10 @@ func TestRender30Rewrites(t *testing.T) {
 	"positive":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":10},
 	"never":false,"always":true,
 	"ref":{"$ref":"#/components/schemas/const","description":"d"},
+	"name":{"type":["string","null"],"maxLength":100},
+	"tight":{"$ref":"#/components/schemas/name","minLength":1,"maxLength":50,"description":"d"},
+	"loose":{"$ref":"#/components/schemas/name","maxLength":200},
+	"other":{"$ref":"#/components/schemas/const","pattern":"x"},
 	"examples":{"type":"string","examples":["a","b"]},
 	"any":{"description":"anything"}}}}`
 	want := `{"openapi":"3.0.3","info":{"title":"t","version":"1","license":{"name":"n"}},
@@ -200,7 +204,11 @@ func TestRender30Rewrites(t *testing.T) {
 	"const":{"enum":[true]},
 	"positive":{"type":"number","minimum":0,"exclusiveMinimum":true,"maximum":10,"exclusiveMaximum":true},
 	"never":{"not":{"nullable":true}},"always":{"nullable":true},
-	"ref":{"allOf":[{"$ref":"#/components/schemas/const"},{"description":"d","nullable":true}]},
+	"ref":{"$ref":"#/components/schemas/const"},
+	"name":{"type":"string","nullable":true,"maxLength":100},
+	"tight":{"type":"string","nullable":true,"minLength":1,"maxLength":50},
+	"loose":{"type":"string","nullable":true,"maxLength":100},
+	"other":{"allOf":[{"$ref":"#/components/schemas/const"},{"pattern":"x","nullable":true}]},
 	"examples":{"type":"string","example":"a"},
 	"any":{"description":"anything","nullable":true}}}}`
 	got, err := render30([]byte(src))
