@@ -7,6 +7,9 @@
 //	pdm_sk_live_<32 random><6 checksum>   secret key
 //	pdm_pk_live_<32 random><6 checksum>   publishable key
 //
+// and the same with test_ for live_ for test-mode keys, whose requests read and write test data
+// only (see Mode).
+//
 // Only the SHA-256 hash of a key is stored; the distinct prefixes also let secret scanners
 // recognise a leaked key.
 package apikey
@@ -30,10 +33,21 @@ const (
 	Publishable Type = "publishable"
 )
 
-// Prefixes of the two key types.
+// Mode says which data a key works on: live data, or test data kept apart from it.
+type Mode string
+
+// Key modes.
 const (
-	SecretPrefix      = "pdm_sk_live_" //nolint:gosec // a public prefix, not a credential
-	PublishablePrefix = "pdm_pk_live_"
+	Live Mode = "live"
+	Test Mode = "test"
+)
+
+// Prefixes of the key types in each mode.
+const (
+	SecretPrefix          = "pdm_sk_live_" //nolint:gosec // a public prefix, not a credential
+	PublishablePrefix     = "pdm_pk_live_"
+	SecretTestPrefix      = "pdm_sk_test_" //nolint:gosec // a public prefix, not a credential
+	PublishableTestPrefix = "pdm_pk_test_"
 )
 
 const (
@@ -53,9 +67,9 @@ var (
 	ErrChecksum      = errors.New("apikey: checksum mismatch")
 )
 
-// Generate returns a new key of type t.
-func Generate(t Type) (string, error) {
-	prefix, err := prefixOf(t)
+// Generate returns a new key of type t in mode m.
+func Generate(t Type, m Mode) (string, error) {
+	prefix, err := prefixOf(t, m)
 	if err != nil {
 		return "", err
 	}
@@ -63,29 +77,34 @@ func Generate(t Type) (string, error) {
 	return body + checksum(body), nil
 }
 
-// Parse checks a key's prefix, length, characters and checksum and returns its type.
-func Parse(key string) (Type, error) {
+// Parse checks a key's prefix, length, characters and checksum and returns its type and mode.
+func Parse(key string) (Type, Mode, error) {
 	var t Type
+	var m Mode
 	switch {
 	case strings.HasPrefix(key, SecretPrefix):
-		t = Secret
+		t, m = Secret, Live
 	case strings.HasPrefix(key, PublishablePrefix):
-		t = Publishable
+		t, m = Publishable, Live
+	case strings.HasPrefix(key, SecretTestPrefix):
+		t, m = Secret, Test
+	case strings.HasPrefix(key, PublishableTestPrefix):
+		t, m = Publishable, Test
 	default:
-		return "", ErrUnknownPrefix
+		return "", "", ErrUnknownPrefix
 	}
 	if len(key) != Length {
-		return "", ErrMalformed
+		return "", "", ErrMalformed
 	}
 	for i := prefixLen; i < Length; i++ {
 		if !inAlphabet[key[i]] {
-			return "", ErrMalformed
+			return "", "", ErrMalformed
 		}
 	}
 	if sum := checksumOf(key[:Length-checksumLen]); string(sum[:]) != key[Length-checksumLen:] {
-		return "", ErrChecksum
+		return "", "", ErrChecksum
 	}
-	return t, nil
+	return t, m, nil
 }
 
 // Hash returns the hex SHA-256 of key: the only form in which keys are stored or sent between
@@ -110,20 +129,24 @@ func Last4(key string) string {
 	return key[len(key)-4:]
 }
 
-// Prefix returns the fixed prefix of keys of type t.
-func Prefix(t Type) string {
-	p, _ := prefixOf(t)
+// Prefix returns the fixed prefix of keys of type t in mode m.
+func Prefix(t Type, m Mode) string {
+	p, _ := prefixOf(t, m)
 	return p
 }
 
-func prefixOf(t Type) (string, error) {
-	switch t {
-	case Secret:
+func prefixOf(t Type, m Mode) (string, error) {
+	switch {
+	case t == Secret && m == Live:
 		return SecretPrefix, nil
-	case Publishable:
+	case t == Publishable && m == Live:
 		return PublishablePrefix, nil
+	case t == Secret && m == Test:
+		return SecretTestPrefix, nil
+	case t == Publishable && m == Test:
+		return PublishableTestPrefix, nil
 	}
-	return "", errors.New("apikey: unknown key type " + string(t))
+	return "", errors.New("apikey: unknown key type " + string(t) + " or mode " + string(m))
 }
 
 // checksum encodes the CRC-32 of s as 6 base62 characters.

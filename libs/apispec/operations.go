@@ -49,6 +49,9 @@ type Operation struct {
 	// MaxBodyBytes is the largest request body the operation accepts (its request body's
 	// x-max-body-bytes), zero when it takes none.
 	MaxBodyBytes int
+	// TestOnly marks an operation that works on test data only (x-test-mode-only): a live key
+	// is refused.
+	TestOnly bool
 }
 
 // ErrUnknownOperation is returned for an operationId the document does not declare.
@@ -115,6 +118,7 @@ func readOperation(path, method string, raw map[string]any) (Operation, error) {
 	if err != nil {
 		return Operation{}, err
 	}
+	testOnly, _ := raw["x-test-mode-only"].(bool)
 	body, hasBody := raw["requestBody"].(map[string]any)
 	var maxBody int
 	if hasBody {
@@ -131,6 +135,7 @@ func readOperation(path, method string, raw map[string]any) (Operation, error) {
 		SuccessStatus: status,
 		HasBody:       hasBody,
 		MaxBodyBytes:  maxBody,
+		TestOnly:      testOnly,
 	}, nil
 }
 

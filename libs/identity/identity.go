@@ -59,7 +59,13 @@ type Principal struct {
 	Scopes      []string `json:"scp,omitempty"`
 	// Origin is the browser origin a publishable key was used from.
 	Origin string `json:"ori,omitempty"`
+	// Test says the key is a test-mode key: the request reads and writes test data only, kept
+	// apart from live data as another organizer's is.
+	Test bool `json:"tst,omitempty"`
 }
+
+// Livemode reports whether the request works on live data.
+func (p Principal) Livemode() bool { return !p.Test }
 
 // HasScope reports whether p was granted scope.
 func (p Principal) HasScope(scope string) bool { return slices.Contains(p.Scopes, scope) }
@@ -68,6 +74,9 @@ func (p Principal) HasScope(scope string) bool { return slices.Contains(p.Scopes
 func (p Principal) appendCacheKey(b []byte) []byte {
 	for _, part := range [...]string{p.OrganizerID, p.KeyID, string(p.KeyType), p.Origin} {
 		b = append(append(b, part...), 0)
+	}
+	if p.Test {
+		b = append(b, 't', 0)
 	}
 	for _, scope := range p.Scopes {
 		b = append(append(b, scope...), ',')

@@ -58,6 +58,15 @@ func TestTokenRoundTripAndReuse(t *testing.T) {
 	if tok2, _ := s.Token(identity.Catalog, other); tok2 == tok {
 		t.Fatal("a principal with another origin got the same token")
 	}
+	test := alice
+	test.Test = true
+	testTok, _ := s.Token(identity.Catalog, test)
+	if testTok == tok {
+		t.Fatal("a test-mode principal got the live principal's token")
+	}
+	if got, err := v.Verify(testTok); err != nil || !got.Test || got.Livemode() {
+		t.Fatalf("verified test principal %+v, %v", got, err)
+	}
 	if tok3, _ := s.Token(identity.Registration, alice); tok3 == tok {
 		t.Fatal("a token for another audience was reused")
 	}
@@ -68,7 +77,7 @@ func TestTokenRoundTripAndReuse(t *testing.T) {
 		}
 		p := got.Principal
 		if got.Issuer != identity.Gateway || p.OrganizerID != "org_1" || p.KeyID != "key_1" || p.KeyType != identity.Secret ||
-			!p.HasScope("events:read") || p.HasScope("pricing:read") {
+			!p.HasScope("events:read") || p.HasScope("pricing:read") || !p.Livemode() {
 			t.Fatalf("verified %+v", got)
 		}
 	}

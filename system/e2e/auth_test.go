@@ -21,7 +21,7 @@ func TestAuthenticationFailures(t *testing.T) {
 	if err := sys.RevokeKey(ctx, revoked.ID); err != nil {
 		t.Fatal(err)
 	}
-	unknown, _ := apikey.Generate(apikey.Secret)
+	unknown, _ := apikey.Generate(apikey.Secret, apikey.Live)
 	badChecksum := all.Key[:len(all.Key)-1] + flip(all.Key[len(all.Key)-1])
 
 	search := gw("/organizer/events/search")

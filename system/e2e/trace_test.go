@@ -14,7 +14,7 @@ import (
 // TestOneTraceSpansGatewayAndOwner follows a routed request, by its request id, in the spans the
 // services export; they name its route, never its path.
 func TestOneTraceSpansGatewayAndOwner(t *testing.T) {
-	marker, _ := apikey.Generate(apikey.Secret) // any unique string
+	marker, _ := apikey.Generate(apikey.Secret, apikey.Live) // any unique string
 	eventID := "evt_trace" + marker[len(marker)-10:]
 	res := do(t, req{"GET", gw("/organizer/events/" + eventID), secret(demo.SecretAll.Key), nil})
 	if res.status != 404 {

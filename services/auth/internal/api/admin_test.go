@@ -70,7 +70,7 @@ func TestKeyLifecycle(t *testing.T) {
 
 	sk := env.Key(t, org, map[string]any{"type": "secret", "name": "backend", "scopes": []string{"events:read", "registrations:write"}, "expiresAt": "2099-01-01T00:00:00+01:00"})
 	full := sk["key"].(string)
-	if typ, err := apikey.Parse(full); err != nil || typ != apikey.Secret {
+	if typ, _, err := apikey.Parse(full); err != nil || typ != apikey.Secret {
 		t.Fatalf("created key %q: %v", full, err)
 	}
 	if sk["prefix"] != apikey.SecretPrefix || sk["last4"] != apikey.Last4(full) || sk["organizerId"] != org ||

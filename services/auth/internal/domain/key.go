@@ -45,7 +45,7 @@ type Key struct {
 }
 
 // Prefix returns the fixed prefix every key of k's type starts with.
-func (k Key) Prefix() string { return apikey.Prefix(apikey.Type(k.Type)) }
+func (k Key) Prefix() string { return apikey.Prefix(apikey.Type(k.Type), apikey.Live) }
 
 // Expired reports whether k has an expiry at or before at.
 func (k Key) Expired(at time.Time) bool { return k.ExpiresAt != nil && !k.ExpiresAt.After(at) }
@@ -80,7 +80,7 @@ func NewKey(organizerID string, r KeyRequest, now time.Time) (Key, string, error
 	if err != nil {
 		return Key{}, "", err
 	}
-	full, err := apikey.Generate(apikey.Type(k.Type))
+	full, err := apikey.Generate(apikey.Type(k.Type), apikey.Live)
 	if err != nil {
 		return Key{}, "", fmt.Errorf("generate key: %w", err)
 	}

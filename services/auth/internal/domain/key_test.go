@@ -96,7 +96,7 @@ func TestNewSecretKey(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if typ, err := apikey.Parse(full); err != nil || typ != apikey.Secret {
+	if typ, _, err := apikey.Parse(full); err != nil || typ != apikey.Secret {
 		t.Fatalf("key %q parses as %q, %v", full, typ, err)
 	}
 	if k.Hash != apikey.Hash(full) || k.Last4 != apikey.Last4(full) || k.Prefix() != apikey.SecretPrefix {

@@ -52,7 +52,7 @@ func secretKeyFrom(c *fiber.Ctx) (string, error) {
 
 // parse checks a key's format without any lookup and returns its type and hash.
 func parse(key string) (apikey.Type, string, error) {
-	t, err := apikey.Parse(key)
+	t, _, err := apikey.Parse(key)
 	switch {
 	case errors.Is(err, apikey.ErrChecksum):
 		return "", "", errChecksum

@@ -67,6 +67,12 @@ var owners = map[string]string{
 	"organizerGetWebhookDelivery":          Webhooks,
 	"organizerRetryWebhookDelivery":        Webhooks,
 	"organizerRecoverWebhookDeliveries":    Webhooks,
+
+	"organizerDeleteTestData":              Registration,
+	"organizerListTestMail":                Registration,
+	"organizerCompleteTestCheckoutSession": Checkout,
+	"organizerFailTestCheckoutSession":     Checkout,
+	"organizerExpireTestCheckoutSession":   Checkout,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -98,6 +104,12 @@ var priorities = map[string]admission.Priority{
 	"organizerGetWebhookEndpoint":          admission.Reads,
 	"organizerListWebhookDeliveries":       admission.Reads,
 	"organizerGetWebhookDelivery":          admission.Reads,
+
+	"organizerDeleteTestData":              admission.Writes,
+	"organizerListTestMail":                admission.Reads,
+	"organizerCompleteTestCheckoutSession": admission.Writes,
+	"organizerFailTestCheckoutSession":     admission.Writes,
+	"organizerExpireTestCheckoutSession":   admission.Writes,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows

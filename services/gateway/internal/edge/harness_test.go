@@ -75,11 +75,11 @@ func newHarness(t testing.TB, limits Limits) *harness {
 		}
 		upstreams[name] = u
 	}
-	key, err := apikey.Generate(apikey.Publishable)
+	key, err := apikey.Generate(apikey.Publishable, apikey.Live)
 	if err != nil {
 		t.Fatal(err)
 	}
-	secret, err := apikey.Generate(apikey.Secret)
+	secret, err := apikey.Generate(apikey.Secret, apikey.Live)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -119,7 +119,7 @@ func TestIDNATablesArePinned(t *testing.T) {
 func TestLookAlikeOriginsAreRefusedOnEveryRoute(t *testing.T) {
 	h := newHarness(t, Limits{})
 	const shop = "https://shop.info.example"
-	key, err := apikey.Generate(apikey.Publishable)
+	key, err := apikey.Generate(apikey.Publishable, apikey.Live)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,7 +72,7 @@ func TestWebhookEndpointsGoToTheWebhooksService(t *testing.T) {
 // webhook endpoint operation reaches the owner.
 func TestWebhookEndpointsRefuseOtherKeys(t *testing.T) {
 	h := newHarness(t, Limits{})
-	narrow, err := apikey.Generate(apikey.Secret)
+	narrow, err := apikey.Generate(apikey.Secret, apikey.Live)
 	if err != nil {
 		t.Fatal(err)
 	}
