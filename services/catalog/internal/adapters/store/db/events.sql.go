@@ -321,9 +321,9 @@ type SearchEventsRow struct {
 	UpdatedAt     time.Time
 }
 
-// A page of an organizer's events, by start date then id. public_only keeps published,
-// non-private events (with unpublished, of any status: a test key's browser search); search (with LIKE wildcards escaped) is matched, folded, anywhere in the
-// folded search text.
+// A page of an organizer's events, by start date then id. public_only keeps non-private
+// events, published ones unless unpublished is set (a test key's browser search); search (with
+// LIKE wildcards escaped) is matched, folded, anywhere in the folded search text.
 func (q *Queries) SearchEvents(ctx context.Context, arg SearchEventsParams) ([]SearchEventsRow, error) {
 	rows, err := q.db.Query(ctx, searchEvents,
 		arg.OrganizerID,
