@@ -163,6 +163,9 @@ func (g *Gateway) Register(app *fiber.App) error {
 		case apispec.Organizer:
 			h = g.organizer(op, owner)
 		case apispec.Browser:
+			if op.TestOnly { // the browser surface has none, and refuses none of them
+				return fmt.Errorf("edge: operation %s is test-only on the browser surface", op.ID)
+			}
 			h = g.browser(op, owner)
 			preflight[path] = append(preflight[path], op.Method)
 		default:
