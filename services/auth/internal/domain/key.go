@@ -30,9 +30,11 @@ const (
 
 // Key is an API key as stored: its hash and last four characters, never the key itself.
 type Key struct {
-	ID             string
-	OrganizerID    string
-	Type           KeyType
+	ID          string
+	OrganizerID string
+	Type        KeyType
+	// Mode says whether the key works on live data or on test data.
+	Mode           apikey.Mode
 	Name           string
 	Hash           string
 	Last4          string
@@ -44,8 +46,19 @@ type Key struct {
 	RevokedAt      *time.Time
 }
 
-// Prefix returns the fixed prefix every key of k's type starts with.
-func (k Key) Prefix() string { return apikey.Prefix(apikey.Type(k.Type), apikey.Live) }
+// Prefix returns the fixed prefix every key of k's type and mode starts with.
+func (k Key) Prefix() string { return apikey.Prefix(apikey.Type(k.Type), k.Mode) }
+
+// ParseKeyMode reads a key mode as requests name it: empty is live.
+func ParseKeyMode(s string) (apikey.Mode, bool) {
+	switch apikey.Mode(s) {
+	case "", apikey.Live:
+		return apikey.Live, true
+	case apikey.Test:
+		return apikey.Test, true
+	}
+	return "", false
+}
 
 // Expired reports whether k has an expiry at or before at.
 func (k Key) Expired(at time.Time) bool { return k.ExpiresAt != nil && !k.ExpiresAt.After(at) }
@@ -65,7 +78,9 @@ func (k *Key) Revoke(at time.Time) bool {
 
 // KeyRequest is a request to create a key, as an operator sends it.
 type KeyRequest struct {
-	Type           string
+	Type string
+	// Mode is live (or empty) or test.
+	Mode           string
 	Name           string
 	Scopes         []string
 	AllowedOrigins []string
@@ -80,7 +95,7 @@ func NewKey(organizerID string, r KeyRequest, now time.Time) (Key, string, error
 	if err != nil {
 		return Key{}, "", err
 	}
-	full, err := apikey.Generate(apikey.Type(k.Type), apikey.Live)
+	full, err := apikey.Generate(apikey.Type(k.Type), k.Mode)
 	if err != nil {
 		return Key{}, "", fmt.Errorf("generate key: %w", err)
 	}
@@ -94,6 +109,11 @@ func NewKey(organizerID string, r KeyRequest, now time.Time) (Key, string, error
 func validateKeyRequest(r KeyRequest, now time.Time) (Key, error) {
 	var p fault.Problems
 	k := Key{Type: KeyType(r.Type), Name: strings.TrimSpace(r.Name), Scopes: []string{}, AllowedOrigins: []string{}}
+	mode, ok := ParseKeyMode(r.Mode)
+	if !ok {
+		p.Add("mode must be one of live, test")
+	}
+	k.Mode = mode
 	switch {
 	case k.Name == "":
 		p.Add("name is required")
