@@ -25,7 +25,7 @@ type Registration struct {
 	mu    sync.Mutex
 	mail  map[string][]TestMail // by organizer, oldest first
 	calls []RegistrationCall
-	// Down answers every request 503, as a registration service that fails.
+	// down answers every request 503, as a registration service that fails (SetDown).
 	down bool
 }
 

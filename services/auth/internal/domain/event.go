@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"time"
+
+	"github.com/podiumhq/podium/libs/apikey"
+)
 
 // KeysTopic is the Kafka topic of key events; the message key is the key id.
 const KeysTopic = "auth.keys.v1"
@@ -16,20 +20,24 @@ const (
 
 // KeyCreated is the data of a podium.auth.key.created.v1 event.
 type KeyCreated struct {
-	KeyID          string    `json:"keyId"`
-	OrganizerID    string    `json:"organizerId"`
-	Type           KeyType   `json:"type"`
-	AllowedOrigins []string  `json:"allowedOrigins"`
-	CreatedAt      time.Time `json:"createdAt"`
+	KeyID          string   `json:"keyId"`
+	OrganizerID    string   `json:"organizerId"`
+	Type           KeyType  `json:"type"`
+	AllowedOrigins []string `json:"allowedOrigins"`
+	// Livemode is false for a test key (testmode.md rule 2: events about test data say so).
+	Livemode  bool      `json:"livemode"`
+	CreatedAt time.Time `json:"createdAt"`
 }
 
 // KeyRevoked is the data of a podium.auth.key.revoked.v1 event; gateways drop the key with
 // this hash from their caches.
 type KeyRevoked struct {
-	KeyID       string    `json:"keyId"`
-	KeyHash     string    `json:"keyHash"`
-	OrganizerID string    `json:"organizerId"`
-	RevokedAt   time.Time `json:"revokedAt"`
+	KeyID       string `json:"keyId"`
+	KeyHash     string `json:"keyHash"`
+	OrganizerID string `json:"organizerId"`
+	// Livemode is false for a test key.
+	Livemode  bool      `json:"livemode"`
+	RevokedAt time.Time `json:"revokedAt"`
 }
 
 // CreatedEvent returns the event announcing k.
@@ -38,10 +46,10 @@ func (k Key) CreatedEvent() KeyCreated {
 	if origins == nil {
 		origins = []string{}
 	}
-	return KeyCreated{KeyID: k.ID, OrganizerID: k.OrganizerID, Type: k.Type, AllowedOrigins: origins, CreatedAt: k.CreatedAt.UTC()}
+	return KeyCreated{KeyID: k.ID, OrganizerID: k.OrganizerID, Type: k.Type, AllowedOrigins: origins, Livemode: k.Mode != apikey.Test, CreatedAt: k.CreatedAt.UTC()}
 }
 
 // RevokedEvent returns the event announcing k's revocation; k must be revoked.
 func (k Key) RevokedEvent() KeyRevoked {
-	return KeyRevoked{KeyID: k.ID, KeyHash: k.Hash, OrganizerID: k.OrganizerID, RevokedAt: k.RevokedAt.UTC()}
+	return KeyRevoked{KeyID: k.ID, KeyHash: k.Hash, OrganizerID: k.OrganizerID, Livemode: k.Mode != apikey.Test, RevokedAt: k.RevokedAt.UTC()}
 }
