@@ -20,24 +20,22 @@ const (
 
 // KeyCreated is the data of a podium.auth.key.created.v1 event.
 type KeyCreated struct {
-	KeyID          string   `json:"keyId"`
-	OrganizerID    string   `json:"organizerId"`
-	Type           KeyType  `json:"type"`
-	AllowedOrigins []string `json:"allowedOrigins"`
-	// Livemode is false for a test key (testmode.md rule 2: events about test data say so).
-	Livemode  bool      `json:"livemode"`
-	CreatedAt time.Time `json:"createdAt"`
+	KeyID          string    `json:"keyId"`
+	OrganizerID    string    `json:"organizerId"`
+	Type           KeyType   `json:"type"`
+	AllowedOrigins []string  `json:"allowedOrigins"`
+	Livemode       bool      `json:"livemode"` // false for a test key, as every event about test data
+	CreatedAt      time.Time `json:"createdAt"`
 }
 
 // KeyRevoked is the data of a podium.auth.key.revoked.v1 event; gateways drop the key with
 // this hash from their caches.
 type KeyRevoked struct {
-	KeyID       string `json:"keyId"`
-	KeyHash     string `json:"keyHash"`
-	OrganizerID string `json:"organizerId"`
-	// Livemode is false for a test key.
-	Livemode  bool      `json:"livemode"`
-	RevokedAt time.Time `json:"revokedAt"`
+	KeyID       string    `json:"keyId"`
+	KeyHash     string    `json:"keyHash"`
+	OrganizerID string    `json:"organizerId"`
+	Livemode    bool      `json:"livemode"` // false for a test key
+	RevokedAt   time.Time `json:"revokedAt"`
 }
 
 // CreatedEvent returns the event announcing k.

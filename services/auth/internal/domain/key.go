@@ -30,11 +30,10 @@ const (
 
 // Key is an API key as stored: its hash and last four characters, never the key itself.
 type Key struct {
-	ID          string
-	OrganizerID string
-	Type        KeyType
-	// Mode says whether the key works on live data or on test data.
-	Mode           apikey.Mode
+	ID             string
+	OrganizerID    string
+	Type           KeyType
+	Mode           apikey.Mode // live, or test for a key that works on test data only
 	Name           string
 	Hash           string
 	Last4          string
@@ -49,8 +48,8 @@ type Key struct {
 // Prefix returns the fixed prefix every key of k's type and mode starts with.
 func (k Key) Prefix() string { return apikey.Prefix(apikey.Type(k.Type), k.Mode) }
 
-// ParseKeyMode reads a key mode as requests name it: empty is live.
-func ParseKeyMode(s string) (apikey.Mode, bool) {
+// parseKeyMode reads a key mode as requests name it: empty is live.
+func parseKeyMode(s string) (apikey.Mode, bool) {
 	switch apikey.Mode(s) {
 	case "", apikey.Live:
 		return apikey.Live, true
@@ -78,9 +77,8 @@ func (k *Key) Revoke(at time.Time) bool {
 
 // KeyRequest is a request to create a key, as an operator sends it.
 type KeyRequest struct {
-	Type string
-	// Mode is live (or empty) or test.
-	Mode           string
+	Type           string
+	Mode           string // live (or empty) or test
 	Name           string
 	Scopes         []string
 	AllowedOrigins []string
@@ -109,7 +107,7 @@ func NewKey(organizerID string, r KeyRequest, now time.Time) (Key, string, error
 func validateKeyRequest(r KeyRequest, now time.Time) (Key, error) {
 	var p fault.Problems
 	k := Key{Type: KeyType(r.Type), Name: strings.TrimSpace(r.Name), Scopes: []string{}, AllowedOrigins: []string{}}
-	mode, ok := ParseKeyMode(r.Mode)
+	mode, ok := parseKeyMode(r.Mode)
 	if !ok {
 		p.Add("mode must be one of live, test")
 	}
