@@ -144,7 +144,7 @@ func TestCreateAndListKeys(t *testing.T) {
 	var payload map[string]any
 	eventData(t, pool, pk.ID, domain.EventKeyCreated, &payload)
 	want := map[string]any{"keyId": pk.ID, "organizerId": org.ID, "type": "publishable",
-		"allowedOrigins": []any{"https://shop.example"}, "createdAt": "2026-05-01T12:00:01Z"}
+		"allowedOrigins": []any{"https://shop.example"}, "livemode": true, "createdAt": "2026-05-01T12:00:01Z"}
 	if b, w := mustJSON(payload), mustJSON(want); b != w {
 		t.Fatalf("created event %s, want %s", b, w)
 	}
