@@ -60,7 +60,7 @@ func (h handlers) mount(r fiber.Router) {
 }
 
 // owner is whose endpoints the request reaches: the token's organizer, in the mode of its key
-// (a test key's endpoints are test endpoints; the console's are live).
+// (a test key's endpoints are test endpoints, as are the console's in its test mode).
 func owner(c *fiber.Ctx) app.Owner {
 	p := identity.From(c)
 	return app.Owner{OrganizerID: p.OrganizerID, Livemode: p.Livemode()}
