@@ -1,0 +1,33 @@
+// Package peers deletes an organizer's test data at the peer services that keep some
+// (checkout's sessions, the webhooks service's endpoints and deliveries) through libs/peer:
+// DELETE /internal/organizers/{organizerId}/test-data, answered with the counts it deleted.
+package peers
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/peer"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+)
+
+// TestData is a peer's test-data route.
+type TestData struct {
+	// Name names the peer in errors (identity.Checkout, identity.Webhooks).
+	Name string
+	Peer *peer.Client
+}
+
+// DeleteTestData deletes the test data of as's organizer at the peer (as is a test principal)
+// and returns its counts; any failure is Unavailable: the wipe is retried as a whole.
+func (t TestData) DeleteTestData(ctx context.Context, as identity.Principal) (domain.TestDataDeleted, error) {
+	var d domain.TestDataDeleted
+	path := "/internal/organizers/" + url.PathEscape(as.OrganizerID) + "/test-data"
+	if err := t.Peer.Do(ctx, as, http.MethodDelete, path, nil, &d); err != nil {
+		return domain.TestDataDeleted{}, fault.NewUnavailable(t.Name, err)
+	}
+	return d, nil
+}
