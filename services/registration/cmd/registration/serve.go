@@ -58,8 +58,8 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: cfg.CatalogURL, Timeout: catalogTimeout, Signer: signer})
 			svc := app.New(repo, catalog.New(catalogPeer, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
 			svc.SetTestDataPeers(
-				peers.TestData{Name: identity.Checkout, Peer: peer.New(peer.Options{Name: identity.Checkout, BaseURL: cfg.CheckoutURL, Timeout: peerTimeout, Signer: signer})},
-				peers.TestData{Name: identity.Webhooks, Peer: peer.New(peer.Options{Name: identity.Webhooks, BaseURL: cfg.WebhooksURL, Timeout: peerTimeout, Signer: signer})},
+				peers.NewTestData(identity.Checkout, cfg.CheckoutURL, signer, peerTimeout),
+				peers.NewTestData(identity.Webhooks, cfg.WebhooksURL, signer, peerTimeout),
 			)
 			mailer := &mail.Worker{Store: repo, Log: log, Sender: smtpmail.NewSender(cfg.SMTP, 0)}
 			verifier := identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL)

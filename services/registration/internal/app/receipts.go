@@ -9,13 +9,14 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// publicEvent returns the caller's organizer's event when the browser surface may see it.
+// publicEvent returns the caller's organizer's event when the browser surface may see it; a
+// test key also sees an event not published yet (a preview), never a private one.
 func (s *Service) publicEvent(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error) {
 	e, err := s.event(ctx, caller, eventID)
 	if err != nil {
 		return domain.Event{}, err
 	}
-	if !e.Public() {
+	if !e.Public() && (caller.Livemode() || e.Private) {
 		return domain.Event{}, domain.NotFound("event", eventID)
 	}
 	return e, nil

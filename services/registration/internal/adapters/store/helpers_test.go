@@ -60,12 +60,17 @@ func put(t *testing.T, repo *store.Repository, at time.Time, org, evt string, st
 // with a registration of one athlete per name, with the category's quota. It may run in a
 // goroutine of the test.
 func createAthletes(t *testing.T, repo *store.Repository, e domain.Event, at time.Time, categoryID string, names ...string) error {
+	return createInMode(t, repo, e, at, true, categoryID, names...)
+}
+
+// createInMode is createAthletes in a mode.
+func createInMode(t *testing.T, repo *store.Repository, e domain.Event, at time.Time, livemode bool, categoryID string, names ...string) error {
 	c, ok := e.Category(categoryID)
 	if !ok {
 		return fmt.Errorf("no category %s", categoryID)
 	}
 	now := at.UTC().Truncate(time.Microsecond)
-	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: e.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", Livemode: true, CreatedAt: now, UpdatedAt: now}
+	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: e.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", Livemode: livemode, CreatedAt: now, UpdatedAt: now}
 	var regs []domain.Registration
 	for _, name := range names {
 		regs = append(regs, domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete(name, "MALE", "1970-01-01")}}, now))
