@@ -28,6 +28,9 @@ CREATE UNIQUE INDEX orders_hold ON orders (organizer_id, livemode, hold_id) WHER
 DROP INDEX registrations_bib;
 CREATE UNIQUE INDEX registrations_bib ON registrations (event_id, livemode, bib)
     WHERE bib IS NOT NULL AND cancelled_at IS NULL;
+-- A search reads one organizer's tickets of one mode in the default sort.
+DROP INDEX tickets_org_created;
+CREATE INDEX tickets_org_created ON tickets (organizer_id, livemode, created_at DESC, id DESC);
 -- The wipe of an organizer's test data reads its test orders.
 CREATE INDEX orders_test ON orders (organizer_id) WHERE NOT livemode;
 
@@ -51,6 +54,8 @@ DELETE FROM registrations WHERE NOT livemode;
 DELETE FROM orders WHERE NOT livemode;
 DELETE FROM deleted_tickets WHERE NOT livemode;
 DROP INDEX orders_test;
+DROP INDEX tickets_org_created;
+CREATE INDEX tickets_org_created ON tickets (organizer_id, created_at DESC, id DESC);
 DROP INDEX registrations_bib;
 CREATE UNIQUE INDEX registrations_bib ON registrations (event_id, bib)
     WHERE bib IS NOT NULL AND cancelled_at IS NULL;
