@@ -36,9 +36,10 @@ func Register(app *fiber.App, d Deps) {
 	org.Patch("/:ticketId", identity.RequireScope(scopeWrite), h.update)
 	org.Delete("/:ticketId", identity.RequireScope(scopeWrite), h.remove)
 	// Test mode: the owner refuses a live key too (the gateway refuses it first).
-	test := ext.Group("/organizer", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest)
-	test.Get("/test/mail", identity.RequireScope(scopeRead), h.listTestMail)
-	test.Delete("/test-data", identity.RequireScope(scopeWrite), h.deleteTestData)
+	ext.Get("/organizer/test/mail", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
+		identity.RequireScope(scopeRead), h.listTestMail)
+	ext.Delete("/organizer/test-data", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
+		identity.RequireScope(scopeWrite), h.deleteTestData)
 	browser := ext.Group("/browser/events/:eventId/registration-receipts", identity.RequireType(identity.Publishable))
 	browser.Post("/lookup", h.lookupReceipts)
 	browser.Post("/send", h.sendReceipts)

@@ -244,3 +244,26 @@ func TestTestMailIsKeptNotSent(t *testing.T) {
 		t.Fatalf("pruned %d, %v", n, err)
 	}
 }
+
+// TestTestRoutesCallers: the test-only routes want a secret test key with their scope; the
+// console's, auth's service token for the organizer of the path. Other routes are unchanged.
+func TestTestRoutesCallers(t *testing.T) {
+	env := start(t, regtest.Options{})
+	noScope := env.Token(t, testPrincipalOfType(orgA, "secret"))
+	for _, c := range []struct {
+		method, path, token, code string
+	}{
+		{"GET", "/external/v1/organizer/test/mail", env.TestBrowser(t, orgA), "forbidden"},
+		{"DELETE", wipe, env.TestBrowser(t, orgA), "forbidden"},
+		{"GET", "/external/v1/organizer/test/mail", noScope, "forbidden"},
+		{"DELETE", wipe, noScope, "forbidden"},
+		{"DELETE", wipe, env.Secret(t, orgA), domain.CodeTestKeyRequired},
+		{"DELETE", "/internal/organizers/" + orgA + "/test-data", env.Issuers.Token(t, "auth", "registration", secretOf(orgA)), "forbidden"},
+		{"DELETE", "/internal/organizers/" + orgA + "/test-data", env.Issuers.Token(t, "checkout", "registration", testPrincipal(orgA)), "forbidden"},
+	} {
+		r := env.Do(t, c.method, c.path, nil, c.token)
+		wantError(t, r, 403)
+		wantCode(t, r, c.code)
+	}
+	wantCode(t, env.Do(t, "GET", "/external/v1/organizer/unknown", nil, env.Secret(t, orgA)), "route_not_found")
+}

@@ -154,3 +154,11 @@ func canonical(t *testing.T, raw []byte) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+func testPrincipalOfType(org string, typ identity.KeyType) identity.Principal {
+	return identity.Principal{OrganizerID: org, KeyID: "key_noscope_" + org, KeyType: typ, Test: true}
+}
+
+func secretOf(org string) identity.Principal {
+	return identity.Principal{OrganizerID: org, KeyID: "key_" + org, KeyType: identity.Secret}
+}
