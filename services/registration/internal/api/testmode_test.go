@@ -135,6 +135,16 @@ func TestLedgerIsKeptPerMode(t *testing.T) {
 	if c, h := placesOf(t, env, "cat_rx", false); c != 2 || h != 0 {
 		t.Fatalf("test places %d/%d", c, h)
 	}
+	// Each mode's places events carry its own counts and versions.
+	for _, livemode := range []bool{true, false} {
+		var confirmed, version int
+		err := env.Pool.QueryRow(t.Context(), `SELECT (p->'categories'->0->>'confirmed')::int, (p->'categories'->0->>'version')::int
+			FROM (SELECT convert_from(payload, 'UTF8')::json AS p, id FROM outbox WHERE topic = $1) m
+			WHERE (p->>'livemode')::boolean = $2 ORDER BY id DESC LIMIT 1`, domain.PlacesTopic, livemode).Scan(&confirmed, &version)
+		if err != nil || confirmed != 2 || version != 2 {
+			t.Fatalf("last places event of livemode %v: confirmed %d, version %d (%v)", livemode, confirmed, version, err)
+		}
+	}
 }
 
 func TestPaymentsApplyInTheirOwnMode(t *testing.T) {
