@@ -34,4 +34,3 @@ func Register(a *fiber.App, svc *app.Service, v *identity.Verifier) {
 
 // scopeWrite is the scope the test outcomes need.
 const scopeWrite = "registrations:write"
-

@@ -245,3 +245,63 @@ func TestWipeDeletesTestDataOnly(t *testing.T) {
 		t.Fatalf("second wipe: %d %s", r.Status, r.Raw)
 	}
 }
+
+// TestReconciliationKeepsTheModesApart: each mode's reconciliation lists Stripe's sessions with
+// its own key and settles only its own checkouts: live reconciliation passes a test session
+// Stripe lists as paid, test reconciliation settles it.
+func TestReconciliationKeepsTheModesApart(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	test := openedTest(t, env)
+	env.Stripe.List(listed(test, "complete", env.Clock.Now()))
+	if r, err := env.Service.Reconcile(t.Context()); err != nil || r.Paid != 0 || env.Stripe.LastKey(checkouttest.RouteListSessions) != checkouttest.LiveStripeKey {
+		t.Fatalf("live reconciliation %+v %v with %s", r, err, env.Stripe.LastKey(checkouttest.RouteListSessions))
+	}
+	if st, _ := state(t, env, test.CheckoutID); st != "OPEN" {
+		t.Fatalf("live reconciliation moved a test checkout: %s", st)
+	}
+	if r, err := env.Service.ReconcileMode(t.Context(), false); err != nil || r.Paid != 1 || env.Stripe.LastKey(checkouttest.RouteListSessions) != checkouttest.TestStripeKey {
+		t.Fatalf("test reconciliation %+v %v with %s", r, err, env.Stripe.LastKey(checkouttest.RouteListSessions))
+	}
+	if st, _ := state(t, env, test.CheckoutID); st != "PAID" {
+		t.Fatalf("test checkout %s", st)
+	}
+	if n := count(t, env, `SELECT count(*) FROM reconcile_mark`); n != 2 {
+		t.Fatalf("%d reconciliation marks, want one per mode", n)
+	}
+}
+
+// TestTestRefundsUseTheTestKey: the refund of a test payment is made with the test key.
+func TestTestRefundsUseTheTestKey(t *testing.T) {
+	env := startQuiet(t)
+	svc, _ := env.CountedService(t)
+	s := openedTest(t, env)
+	wantWebhook(t, env.SignedTestWebhook(t, checkouttest.StripeTestEvent(t, "checkout.session.completed", s, true, time.Now()), time.Now()), "applied")
+	e := domain.OrderEvent{Type: domain.EventOrderUnfulfillable, OrderID: s.OrderID, Reason: "NO_PLACE_LEFT", PaymentRef: s.PaymentIntent}
+	if err := svc.HandleOrderEvent(t.Context(), "msg_"+s.OrderID, e); err != nil {
+		t.Fatal(err)
+	}
+	if made, err := svc.MakeDueRefunds(t.Context()); err != nil || made.Made != 1 {
+		t.Fatalf("refunds %+v %v", made, err)
+	}
+	if key := env.Stripe.LastKey(checkouttest.RouteRefunds); key != checkouttest.TestStripeKey {
+		t.Fatalf("the test refund was made with %q", key)
+	}
+	if st, _ := state(t, env, s.CheckoutID); st != "REFUNDED_NO_PLACE" {
+		t.Fatalf("test checkout %s", st)
+	}
+}
+
+// TestTestModeSeesUnpublishedEvents: a test-mode buyer buys in an event not published yet, as
+// its preview token would let it; a live buyer does not find it.
+func TestTestModeSeesUnpublishedEvents(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	draft := checkouttest.Event()
+	draft["id"], draft["status"], draft["private"] = "evt_unpublished", "UNDER_REVIEW", true
+	env.Catalog.Put(draft)
+	b := checkouttest.Purchase()
+	b["eventId"] = "evt_unpublished"
+	wantError(t, session(t, env, b), 404, "event evt_unpublished not found")
+	if r := testSession(t, env, b, testKeyID); r.Status != http.StatusCreated {
+		t.Fatalf("test session: %d %s", r.Status, r.Raw)
+	}
+}

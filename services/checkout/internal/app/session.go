@@ -118,7 +118,7 @@ func (s *Service) attempt(ctx context.Context, in sessionInput, checkoutID strin
 	if err != nil {
 		return SessionResult{}, fmt.Errorf("session: %w", err)
 	}
-	if err := ev.CheckVisible(p.PreviewToken); err != nil {
+	if err := visible(&ev, in.Buyer.Principal, p.PreviewToken); err != nil {
 		return SessionResult{}, err
 	}
 	promo, err := s.promocode(ctx, &ev, p.Promocode, in.Buyer.Livemode(), false)

@@ -29,7 +29,7 @@ func (s *Service) summary(ctx context.Context, as identity.Principal, r domain.S
 	if err != nil {
 		return domain.Quote{}, err
 	}
-	if err := ev.CheckVisible(r.PreviewToken); err != nil {
+	if err := visible(&ev, as, r.PreviewToken); err != nil {
 		if r.EventID == "" { // asked by category: name only what the buyer named
 			return domain.Quote{}, fault.NewNotFound("category " + r.CategoryID)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
@@ -88,6 +89,16 @@ func (s *Service) GiveTestOutcome(ctx context.Context, organizerID, sessionID st
 		return TestOutcomeResult{}, errOutcomeGiven
 	}
 	return TestOutcomeResult{SessionID: sessionID, OrderID: c.OrderID, Outcome: outcome, Livemode: false}, nil
+}
+
+// visible applies the browser's visibility rule (domain.Event.CheckVisible) to a live buyer; a
+// test-mode buyer sees every event of its organizer, as with its preview token, so that an
+// event is tried before it is published.
+func visible(ev *domain.Event, as identity.Principal, previewToken string) error {
+	if !as.Livemode() {
+		return nil
+	}
+	return ev.CheckVisible(previewToken)
 }
 
 // DeleteTestData deletes an organizer's test checkouts with their idempotency records and
