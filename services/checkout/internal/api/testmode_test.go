@@ -214,6 +214,14 @@ func TestWipeDeletesTestDataOnly(t *testing.T) {
 	if r := outcome(t, env, checkouttest.OrgID, test.SessionID, "complete", true); r.Status != http.StatusAccepted {
 		t.Fatalf("complete: %d %s", r.Status, r.Raw)
 	}
+	// A refused test purchase leaves an idempotency record of no checkout.
+	b["idempotencyKey"], b["eventId"] = "wipe-test-0002", "evt_missing"
+	if r := testSession(t, env, b, testKeyID); r.Status != http.StatusNotFound {
+		t.Fatalf("test session of a missing event: %d %s", r.Status, r.Raw)
+	}
+	if n := count(t, env, `SELECT count(*) FROM idempotency_keys WHERE NOT livemode`); n != 2 {
+		t.Fatalf("%d test idempotency records", n)
+	}
 	liveRows := func() [3]int {
 		return [3]int{
 			count(t, env, `SELECT count(*) FROM checkouts WHERE livemode`),

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
@@ -27,7 +28,8 @@ const pollMax = 50 * time.Millisecond
 //     domain.ErrIdempotencyBusy (409).
 //
 // It returns the record to run under, or the answer to replay.
-func (s *Service) claim(ctx context.Context, keyID string, livemode bool, b bodyID) (*domain.IdempotencyRecord, *SessionResult, error) {
+func (s *Service) claim(ctx context.Context, as identity.Principal, b bodyID) (*domain.IdempotencyRecord, *SessionResult, error) {
+	keyID, livemode := as.KeyID, as.Livemode()
 	if a, found := s.answers.Get(replayKey{keyID, livemode, b.digest}); found && s.clock.Now().Before(a.expires) {
 		return nil, &a.res, nil
 	}
@@ -40,7 +42,7 @@ func (s *Service) claim(ctx context.Context, keyID string, livemode bool, b body
 			return nil, nil, fmt.Errorf("idempotency: %w", err)
 		}
 		own := domain.IdempotencyRecord{
-			KeyID: keyID, Livemode: livemode, Key: b.key, RequestHash: b.hash, State: domain.IdemRunning, CheckoutID: domain.NewCheckoutID(),
+			KeyID: keyID, Livemode: livemode, OrganizerID: as.OrganizerID, Key: b.key, RequestHash: b.hash, State: domain.IdemRunning, CheckoutID: domain.NewCheckoutID(),
 			LockedUntil: now.Add(s.opts.Lease), ExpiresAt: now.Add(s.opts.Retention),
 		}
 		expired := found && !now.Before(rec.ExpiresAt)

@@ -60,7 +60,7 @@ func (s *Service) CreateSession(ctx context.Context, r SessionRequest) (res Sess
 	if b.key == "" {
 		return s.runSession(ctx, sessionInput{Buyer: r.Buyer, Purchase: *p}, domain.NewCheckoutID(), nil)
 	}
-	c, replay, err := s.claim(ctx, r.Buyer.KeyID, r.Buyer.Livemode(), b)
+	c, replay, err := s.claim(ctx, r.Buyer.Principal, b)
 	if err != nil || replay != nil {
 		if replay != nil {
 			return *replay, nil

@@ -23,7 +23,9 @@ const (
 type IdempotencyRecord struct {
 	KeyID string
 	// Livemode is the mode of the key: a key of one mode never matches the other's.
-	Livemode    bool
+	Livemode bool
+	// OrganizerID is the organizer of the key (empty in records made before test mode).
+	OrganizerID string
 	Key         string
 	RequestHash []byte
 	State       IdempotencyState

@@ -30,6 +30,7 @@ func (r *Repository) InsertIdempotency(ctx context.Context, rec domain.Idempoten
 	n, err := r.q.InsertIdempotency(ctx, db.InsertIdempotencyParams{
 		KeyID: rec.KeyID, IdempotencyKey: rec.Key, RequestHash: rec.RequestHash, CheckoutID: rec.CheckoutID,
 		LockedUntil: rec.LockedUntil, CreatedAt: time.Now().UTC(), ExpiresAt: rec.ExpiresAt, Livemode: rec.Livemode,
+		OrganizerID: nilIfEmpty(rec.OrganizerID),
 	})
 	if err != nil {
 		return false, fmt.Errorf("insert idempotency: %w", err)

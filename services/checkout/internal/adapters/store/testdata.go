@@ -30,7 +30,7 @@ func (r *Repository) DeleteTestData(ctx context.Context, organizerID, consumer s
 	var n int64
 	err := postgres.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
-		if _, err := q.DeleteTestIdempotency(ctx, organizerID); err != nil {
+		if _, err := q.DeleteTestIdempotency(ctx, &organizerID); err != nil {
 			return fmt.Errorf("idempotency records: %w", err)
 		}
 		var err error

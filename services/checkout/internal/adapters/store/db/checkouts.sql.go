@@ -137,12 +137,10 @@ func (q *Queries) DeleteTestCheckouts(ctx context.Context, organizerID string) (
 }
 
 const deleteTestIdempotency = `-- name: DeleteTestIdempotency :execrows
-DELETE FROM idempotency_keys i USING checkouts c
-WHERE c.id = i.checkout_id AND c.organizer_id = $1 AND NOT c.livemode AND NOT i.livemode
+DELETE FROM idempotency_keys WHERE organizer_id = $1 AND NOT livemode
 `
 
-// The idempotency records of an organizer's test checkouts (before those are deleted).
-func (q *Queries) DeleteTestIdempotency(ctx context.Context, organizerID string) (int64, error) {
+func (q *Queries) DeleteTestIdempotency(ctx context.Context, organizerID *string) (int64, error) {
 	result, err := q.db.Exec(ctx, deleteTestIdempotency, organizerID)
 	if err != nil {
 		return 0, err

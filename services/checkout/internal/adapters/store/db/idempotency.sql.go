@@ -87,8 +87,8 @@ func (q *Queries) GetIdempotency(ctx context.Context, arg GetIdempotencyParams) 
 
 const insertIdempotency = `-- name: InsertIdempotency :execrows
 INSERT INTO idempotency_keys (
-    key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at, livemode
-) VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7, $8)
+    key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at, livemode, organizer_id
+) VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7, $8, $9)
 ON CONFLICT (key_id, livemode, idempotency_key) DO NOTHING
 `
 
@@ -101,6 +101,7 @@ type InsertIdempotencyParams struct {
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
 	Livemode       bool
+	OrganizerID    *string
 }
 
 func (q *Queries) InsertIdempotency(ctx context.Context, arg InsertIdempotencyParams) (int64, error) {
@@ -113,6 +114,7 @@ func (q *Queries) InsertIdempotency(ctx context.Context, arg InsertIdempotencyPa
 		arg.CreatedAt,
 		arg.ExpiresAt,
 		arg.Livemode,
+		arg.OrganizerID,
 	)
 	if err != nil {
 		return 0, err

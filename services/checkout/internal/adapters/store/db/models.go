@@ -60,6 +60,7 @@ type IdempotencyKey struct {
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
 	Livemode       bool
+	OrganizerID    *string
 }
 
 type PromocodeFailure struct {

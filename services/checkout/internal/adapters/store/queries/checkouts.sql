@@ -62,9 +62,7 @@ ORDER BY created_at DESC LIMIT 1;
 DELETE FROM checkouts WHERE organizer_id = $1 AND NOT livemode;
 
 -- name: DeleteTestIdempotency :execrows
--- The idempotency records of an organizer's test checkouts (before those are deleted).
-DELETE FROM idempotency_keys i USING checkouts c
-WHERE c.id = i.checkout_id AND c.organizer_id = $1 AND NOT c.livemode AND NOT i.livemode;
+DELETE FROM idempotency_keys WHERE organizer_id = $1 AND NOT livemode;
 
 -- name: FailedRefunds :many
 SELECT * FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id;

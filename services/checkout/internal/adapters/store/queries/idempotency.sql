@@ -5,8 +5,8 @@ WHERE key_id = $1 AND livemode = $2 AND idempotency_key = $3;
 
 -- name: InsertIdempotency :execrows
 INSERT INTO idempotency_keys (
-    key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at, livemode
-) VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7, $8)
+    key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at, livemode, organizer_id
+) VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7, $8, $9)
 ON CONFLICT (key_id, livemode, idempotency_key) DO NOTHING;
 
 -- name: TakeOverIdempotency :one
