@@ -169,6 +169,9 @@ func TestTestOutcomesPlayStripesEvents(t *testing.T) {
 	r = outcome(t, env, checkouttest.OrgID, open.SessionID, "complete", false)
 	wantError(t, r, http.StatusForbidden, "this route works on test data only: use a test-mode key")
 	wantCode(t, r, "test_key_required")
+	tok := env.Token(t, identity.Principal{OrganizerID: checkouttest.OrgID, KeyID: "key_sec_1", KeyType: identity.Secret, Scopes: []string{"registrations:write"}, Test: true})
+	r = env.Do(t, http.MethodPost, "/external/v1/organizer/test/checkout-sessions/"+open.SessionID+"/complete", map[string]any{}, map[string]string{identity.Header: tok})
+	wantError(t, r, http.StatusRequestEntityTooLarge, "this route takes no body")
 	wantError(t, outcome(t, env, checkouttest.OtherOrgID, open.SessionID, "complete", true), http.StatusNotFound, nil)
 	wantError(t, outcome(t, env, checkouttest.OrgID, "cs_test_unknown", "complete", true), http.StatusNotFound, nil)
 	if st, _ := state(t, env, open.CheckoutID); st != "OPEN" {
