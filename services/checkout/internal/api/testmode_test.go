@@ -73,41 +73,40 @@ func TestIdempotencyKeysAreKeptPerMode(t *testing.T) {
 	}
 }
 
-// TestWebhooksAreVerifiedWithTheSecretOfTheirMode: a test event is verified with the test
-// secret only, a live one with the live secret only, and a test event never moves a live
-// checkout.
+// TestWebhooksAreVerifiedWithTheSecretOfTheirMode: the secret that verifies an event decides
+// its mode, whatever livemode its payload claims: an event signed with the test secret never
+// moves a live checkout, one signed with the live secret never a test checkout, and one signed
+// with neither is refused.
 func TestWebhooksAreVerifiedWithTheSecretOfTheirMode(t *testing.T) {
 	env := start(t, checkouttest.Options{})
 	live := opened(t, env, "")
 	test := openedTest(t, env)
-	testEvent := checkouttest.StripeTestEvent(t, "checkout.session.completed", test, true, time.Now())
-	liveEvent := checkouttest.StripeEvent(t, "checkout.session.completed", live, true, time.Now())
+	if res := env.Webhook(t, checkouttest.StripeTestEvent(t, "checkout.session.completed", test, true, time.Now()),
+		signWith([]byte("{}"), "whsec_neither", time.Now())); res.Status != http.StatusBadRequest || res.Body["code"] != "signature_invalid" {
+		t.Fatalf("an event signed with neither secret: %d %s", res.Status, res.Raw)
+	}
 	for name, r := range map[string]struct {
 		payload []byte
 		secret  string
 	}{
-		"test event, live secret": {testEvent, checkouttest.WebhookSecret},
-		"live event, test secret": {liveEvent, checkouttest.TestWebhookSecret},
-		"test session said live":  {checkouttest.StripeEvent(t, "checkout.session.completed", test, true, time.Now()), checkouttest.TestWebhookSecret},
+		"the test checkout, live secret": {checkouttest.StripeTestEvent(t, "checkout.session.completed", test, true, time.Now()), checkouttest.WebhookSecret},
+		"the live checkout, test secret": {checkouttest.StripeEvent(t, "checkout.session.completed", live, true, time.Now()), checkouttest.TestWebhookSecret},
 	} {
-		res := env.Webhook(t, r.payload, signWith(r.payload, r.secret, time.Now()))
-		if res.Status != http.StatusBadRequest || res.Body["code"] != "signature_invalid" {
-			t.Errorf("%s: %d %s", name, res.Status, res.Raw)
+		if res := env.Webhook(t, r.payload, signWith(r.payload, r.secret, time.Now())); res.Status != http.StatusServiceUnavailable {
+			t.Errorf("%s: %d %s, want the other mode's checkout not found", name, res.Status, res.Raw)
 		}
 	}
 	if st, _ := state(t, env, test.CheckoutID); st != "OPEN" {
-		t.Fatalf("refused events moved the test checkout: %s", st)
-	}
-	// A test event naming the live checkout does not find it (a live one is not test data).
-	stray := checkouttest.StripeTestEvent(t, "checkout.session.completed", live, true, time.Now())
-	if r := env.SignedTestWebhook(t, stray, time.Now()); r.Status != http.StatusServiceUnavailable {
-		t.Fatalf("a test event about a live checkout: %d %s", r.Status, r.Raw)
+		t.Fatalf("a live-signed event moved the test checkout: %s", st)
 	}
 	if st, _ := state(t, env, live.CheckoutID); st != "OPEN" {
-		t.Fatalf("a test event moved the live checkout: %s", st)
+		t.Fatalf("a test-signed event moved the live checkout: %s", st)
 	}
-	wantWebhook(t, env.SignedTestWebhook(t, testEvent, time.Now()), "applied")
-	wantWebhook(t, env.SignedWebhook(t, liveEvent, time.Now()), "applied")
+	// The payload's own livemode decides nothing: stripe-mock, and a live deployment on a
+	// test-mode Stripe key, send livemode false about live sessions.
+	saidLive := checkouttest.StripeEvent(t, "checkout.session.completed", test, true, time.Now())
+	wantWebhook(t, env.SignedTestWebhook(t, saidLive, time.Now()), "applied")
+	wantWebhook(t, env.SignedWebhook(t, checkouttest.StripeTestEvent(t, "checkout.session.completed", live, true, time.Now()), time.Now()), "applied")
 	if st, _ := state(t, env, test.CheckoutID); st != "PAID" {
 		t.Fatalf("test checkout %s", st)
 	}

@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -60,31 +59,23 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 	return WebhookOutcomeApplied, nil
 }
 
-// parseWebhook verifies a webhook with the secret of the mode its payload claims (Stripe's
-// unverified livemode, true when absent) and no other: a test event signed with the live
-// secret, or a live one signed with the test secret, is refused as a wrong signature. The
-// event is then data of that mode (PaymentEvent.Livemode). Without test credentials every
-// event is verified with the live secret and is live data, as before test mode existed.
+// parseWebhook verifies a webhook with the live secret and, failing that, with the test
+// secret (when test credentials are set): the secret that verifies it decides whose data it is
+// (PaymentEvent.Livemode), never the payload's own livemode, which only says which Stripe key
+// made the session (a deployment whose live key is a test-mode key, stripe-mock's included,
+// gets livemode false on live payments). An event signed with the test secret thus finds only
+// test checkouts, and one signed with the live secret only live ones.
 func (s *Service) parseWebhook(payload []byte, signature string) (domain.PaymentEvent, error) {
-	pay, livemode := s.payments, true
-	if !claimsLivemode(payload) && s.opts.TestPayments != nil {
-		pay, livemode = s.opts.TestPayments, false
+	ev, err := s.payments.ParseWebhook(payload, signature)
+	if errors.Is(err, domain.ErrInvalidSignature) && s.opts.TestPayments != nil {
+		test, testErr := s.opts.TestPayments.ParseWebhook(payload, signature)
+		if !errors.Is(testErr, domain.ErrInvalidSignature) {
+			test.Livemode = false
+			return test, testErr
+		}
 	}
-	ev, err := pay.ParseWebhook(payload, signature)
-	ev.Livemode = livemode
+	ev.Livemode = true
 	return ev, err
-}
-
-// claimsLivemode reads the livemode a Stripe event's payload claims, before its signature is
-// verified: true unless it says false.
-func claimsLivemode(payload []byte) bool {
-	var claim struct {
-		Livemode *bool `json:"livemode"`
-	}
-	if json.Unmarshal(payload, &claim) != nil || claim.Livemode == nil {
-		return true
-	}
-	return *claim.Livemode
 }
 
 // TestStripeConsumer is the inbox consumer of an organizer's test-mode Stripe events, so
