@@ -693,7 +693,7 @@ type CreateWebhookEndpointRequest struct {
 type Currency = string
 
 // CustomFieldAnswer Any JSON value; the form field decides what it must be. Bounded for any form field with room to spare: a string of at most 1000 characters (a long free-text answer), a number, a boolean, null, or an array of at most 100 items (every option of a multiselect) or an object of at most 64 members whose items or member values are such strings, numbers, booleans or null.
-type CustomFieldAnswer map[string]*CustomFieldScalar
+type CustomFieldAnswer = interface{}
 
 // CustomFieldFilter Keeps tickets by a custom field's answer. What `value` must be depends on `operator` (400 `validation_failed` otherwise): `contains` a string, matched anywhere in the answer; `equals` required, any value, compared with the answer; `has-any` required, a string, number or boolean, or an array of strings, any of which the answer holds; `is-empty` and `is-not-empty` none (a `value` sent is ignored): the answer is missing, null, `""` or `[]`, or not.
 type CustomFieldFilter struct {

@@ -17,6 +17,7 @@ import (
 // reads `allOf: [A], properties: {p}` as A alone, and `allOf: [A, {properties: {p}}]` (the same
 // schema) as A with p. Properties that only narrow ones of A (`statusCode: {enum: [400]}`)
 // stay where they are: oapi-codegen cannot merge them, and a client needs no narrower type.
+// A schema of any value is made one oapi-codegen reads so (anyValue).
 func Render() ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(apispec.Document30()))
 	dec.UseNumber()
@@ -31,6 +32,7 @@ func Render() ([]byte, error) {
 		}
 	}
 	foldAllOf(doc, schemas)
+	anyValue(doc)
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return nil, err
@@ -62,6 +64,39 @@ func foldAllOf(node any, schemas map[string]any) {
 	case []any:
 		for _, v := range n {
 			foldAllOf(v, schemas)
+		}
+	}
+}
+
+// anyValue makes a schema without a type that bounds arrays' items and objects' members
+// (CustomFieldAnswer: any JSON value) a schema of any value, everywhere in the document:
+// oapi-codegen reads one as an object only, refusing a string answer. The API checks the rest.
+func anyValue(node any) {
+	switch n := node.(type) {
+	case map[string]any:
+		for k, v := range n {
+			if props, ok := v.(map[string]any); ok && k == "properties" {
+				for _, p := range props { // a map of names, not a schema
+					anyValue(p)
+				}
+				continue
+			}
+			anyValue(v)
+		}
+		for _, k := range []string{"type", "$ref", "allOf", "anyOf", "oneOf", "enum", "not"} {
+			if _, typed := n[k]; typed {
+				return
+			}
+		}
+		_, items := n["items"]
+		_, members := n["additionalProperties"]
+		if items || members {
+			delete(n, "items")
+			delete(n, "additionalProperties")
+		}
+	case []any:
+		for _, v := range n {
+			anyValue(v)
 		}
 	}
 }
