@@ -45,11 +45,11 @@ const (
 
 // Defines values for CustomFieldFilterOperator.
 const (
-	Contains   CustomFieldFilterOperator = "contains"
-	Equals     CustomFieldFilterOperator = "equals"
-	HasAny     CustomFieldFilterOperator = "has-any"
-	IsEmpty    CustomFieldFilterOperator = "is-empty"
-	IsNotEmpty CustomFieldFilterOperator = "is-not-empty"
+	CustomFieldFilterOperatorContains   CustomFieldFilterOperator = "contains"
+	CustomFieldFilterOperatorEquals     CustomFieldFilterOperator = "equals"
+	CustomFieldFilterOperatorHasAny     CustomFieldFilterOperator = "has-any"
+	CustomFieldFilterOperatorIsEmpty    CustomFieldFilterOperator = "is-empty"
+	CustomFieldFilterOperatorIsNotEmpty CustomFieldFilterOperator = "is-not-empty"
 )
 
 // Defines values for DeleteRegistrationResultResult.
@@ -148,12 +148,12 @@ const (
 
 // Defines values for FormFieldType.
 const (
-	Boolean     FormFieldType = "boolean"
-	Date        FormFieldType = "date"
-	Multiselect FormFieldType = "multiselect"
-	Number      FormFieldType = "number"
-	Select      FormFieldType = "select"
-	Text        FormFieldType = "text"
+	FormFieldTypeBoolean     FormFieldType = "boolean"
+	FormFieldTypeDate        FormFieldType = "date"
+	FormFieldTypeMultiselect FormFieldType = "multiselect"
+	FormFieldTypeNumber      FormFieldType = "number"
+	FormFieldTypeSelect      FormFieldType = "select"
+	FormFieldTypeText        FormFieldType = "text"
 )
 
 // Defines values for Gender.
@@ -164,10 +164,10 @@ const (
 
 // Defines values for IpEnrichmentProvider.
 const (
-	Ipapico IpEnrichmentProvider = "ipapico"
-	Ipapiis IpEnrichmentProvider = "ipapiis"
-	Ipquery IpEnrichmentProvider = "ipquery"
-	Ipwhois IpEnrichmentProvider = "ipwhois"
+	IpEnrichmentProviderIpapico IpEnrichmentProvider = "ipapico"
+	IpEnrichmentProviderIpapiis IpEnrichmentProvider = "ipapiis"
+	IpEnrichmentProviderIpquery IpEnrichmentProvider = "ipquery"
+	IpEnrichmentProviderIpwhois IpEnrichmentProvider = "ipwhois"
 )
 
 // Defines values for LegalSignatureAuthorityAccepted.
@@ -182,9 +182,9 @@ const (
 
 // Defines values for LegalSignatureLocale.
 const (
-	En LegalSignatureLocale = "en"
-	Es LegalSignatureLocale = "es"
-	Pt LegalSignatureLocale = "pt"
+	LegalSignatureLocaleEn LegalSignatureLocale = "en"
+	LegalSignatureLocaleEs LegalSignatureLocale = "es"
+	LegalSignatureLocalePt LegalSignatureLocale = "pt"
 )
 
 // Defines values for OrderReleaseReason.
@@ -196,8 +196,8 @@ const (
 
 // Defines values for OrderSource.
 const (
-	CHECKOUT OrderSource = "CHECKOUT"
-	MANUAL   OrderSource = "MANUAL"
+	OrderSourceCHECKOUT OrderSource = "CHECKOUT"
+	OrderSourceMANUAL   OrderSource = "MANUAL"
 )
 
 // Defines values for OrderStatus.
@@ -211,30 +211,30 @@ const (
 
 // Defines values for OrderWebhookType.
 const (
-	OrderCompleted OrderWebhookType = "order.completed"
-	OrderFailed    OrderWebhookType = "order.failed"
-	OrderRefunded  OrderWebhookType = "order.refunded"
+	OrderWebhookTypeOrderCompleted OrderWebhookType = "order.completed"
+	OrderWebhookTypeOrderFailed    OrderWebhookType = "order.failed"
+	OrderWebhookTypeOrderRefunded  OrderWebhookType = "order.refunded"
 )
 
 // Defines values for ParticipantDataStatus.
 const (
-	PENDINGPARTICIPANTS ParticipantDataStatus = "PENDING_PARTICIPANTS"
-	READY               ParticipantDataStatus = "READY"
+	ParticipantDataStatusPENDINGPARTICIPANTS ParticipantDataStatus = "PENDING_PARTICIPANTS"
+	ParticipantDataStatusREADY               ParticipantDataStatus = "READY"
 )
 
 // Defines values for PingWebhookDataSequence.
 const (
-	N0 PingWebhookDataSequence = 0
+	PingWebhookDataSequenceN0 PingWebhookDataSequence = 0
 )
 
 // Defines values for PingWebhookType.
 const (
-	Ping PingWebhookType = "ping"
+	PingWebhookTypePing PingWebhookType = "ping"
 )
 
 // Defines values for PricingChangedWebhookType.
 const (
-	PricingChanged PricingChangedWebhookType = "pricing.changed"
+	PricingChangedWebhookTypePricingChanged PricingChangedWebhookType = "pricing.changed"
 )
 
 // Defines values for ProblemCode.
@@ -258,9 +258,9 @@ const (
 
 // Defines values for RegistrationWebhookType.
 const (
-	RegistrationCancelled RegistrationWebhookType = "registration.cancelled"
-	RegistrationCreated   RegistrationWebhookType = "registration.created"
-	RegistrationUpdated   RegistrationWebhookType = "registration.updated"
+	RegistrationWebhookTypeRegistrationCancelled RegistrationWebhookType = "registration.cancelled"
+	RegistrationWebhookTypeRegistrationCreated   RegistrationWebhookType = "registration.created"
+	RegistrationWebhookTypeRegistrationUpdated   RegistrationWebhookType = "registration.updated"
 )
 
 // Defines values for RotatedWebhookEndpointDisabledReason.
@@ -285,12 +285,12 @@ const (
 
 // Defines values for SearchRegistrationsRequestSortBy.
 const (
-	AmountDesc    SearchRegistrationsRequestSortBy = "amount-desc"
-	AthleteAsc    SearchRegistrationsRequestSortBy = "athlete-asc"
-	BibAsc        SearchRegistrationsRequestSortBy = "bib-asc"
-	CategoryAsc   SearchRegistrationsRequestSortBy = "category-asc"
-	CreatedAtAsc  SearchRegistrationsRequestSortBy = "createdAt-asc"
-	CreatedAtDesc SearchRegistrationsRequestSortBy = "createdAt-desc"
+	SearchRegistrationsRequestSortByAmountDesc    SearchRegistrationsRequestSortBy = "amount-desc"
+	SearchRegistrationsRequestSortByAthleteAsc    SearchRegistrationsRequestSortBy = "athlete-asc"
+	SearchRegistrationsRequestSortByBibAsc        SearchRegistrationsRequestSortBy = "bib-asc"
+	SearchRegistrationsRequestSortByCategoryAsc   SearchRegistrationsRequestSortBy = "category-asc"
+	SearchRegistrationsRequestSortByCreatedAtAsc  SearchRegistrationsRequestSortBy = "createdAt-asc"
+	SearchRegistrationsRequestSortByCreatedAtDesc SearchRegistrationsRequestSortBy = "createdAt-desc"
 )
 
 // Defines values for SearchRegistrationsRequestTicketStatus.
@@ -302,8 +302,8 @@ const (
 
 // Defines values for SupplementKind.
 const (
-	OPTIONS     SupplementKind = "OPTIONS"
-	SINGLEPRICE SupplementKind = "SINGLE_PRICE"
+	SupplementKindOPTIONS     SupplementKind = "OPTIONS"
+	SupplementKindSINGLEPRICE SupplementKind = "SINGLE_PRICE"
 )
 
 // Defines values for SupplementPer.
@@ -319,9 +319,9 @@ const (
 
 // Defines values for TestCheckoutOutcomeOutcome.
 const (
-	Complete TestCheckoutOutcomeOutcome = "complete"
-	Expire   TestCheckoutOutcomeOutcome = "expire"
-	Fail     TestCheckoutOutcomeOutcome = "fail"
+	TestCheckoutOutcomeOutcomeComplete TestCheckoutOutcomeOutcome = "complete"
+	TestCheckoutOutcomeOutcomeExpire   TestCheckoutOutcomeOutcome = "expire"
+	TestCheckoutOutcomeOutcomeFail     TestCheckoutOutcomeOutcome = "fail"
 )
 
 // Defines values for TestDataDeletedLivemode.
@@ -331,8 +331,8 @@ const (
 
 // Defines values for TicketStatus.
 const (
-	ACTIVE    TicketStatus = "ACTIVE"
-	CANCELLED TicketStatus = "CANCELLED"
+	TicketStatusACTIVE    TicketStatus = "ACTIVE"
+	TicketStatusCANCELLED TicketStatus = "CANCELLED"
 )
 
 // Defines values for WebhookDeliveryStatus.
@@ -358,16 +358,16 @@ const (
 
 // Defines values for WebhookEndpointWithSecretDisabledReason.
 const (
-	Failing     WebhookEndpointWithSecretDisabledReason = "failing"
-	Gone        WebhookEndpointWithSecretDisabledReason = "gone"
-	LessThannil WebhookEndpointWithSecretDisabledReason = "<nil>"
-	Organizer   WebhookEndpointWithSecretDisabledReason = "organizer"
+	WebhookEndpointWithSecretDisabledReasonFailing     WebhookEndpointWithSecretDisabledReason = "failing"
+	WebhookEndpointWithSecretDisabledReasonGone        WebhookEndpointWithSecretDisabledReason = "gone"
+	WebhookEndpointWithSecretDisabledReasonLessThannil WebhookEndpointWithSecretDisabledReason = "<nil>"
+	WebhookEndpointWithSecretDisabledReasonOrganizer   WebhookEndpointWithSecretDisabledReason = "organizer"
 )
 
 // Defines values for WebhookEndpointWithSecretStatus.
 const (
-	Disabled WebhookEndpointWithSecretStatus = "disabled"
-	Enabled  WebhookEndpointWithSecretStatus = "enabled"
+	WebhookEndpointWithSecretStatusDisabled WebhookEndpointWithSecretStatus = "disabled"
+	WebhookEndpointWithSecretStatusEnabled  WebhookEndpointWithSecretStatus = "enabled"
 )
 
 // Defines values for WebhookEventType.
