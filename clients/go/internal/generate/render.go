@@ -128,7 +128,7 @@ func addsProperty(props map[string]any, all []any, schemas map[string]any) bool 
 func Codegen(ctx context.Context, dir, doc, out string) error {
 	cmd := exec.CommandContext(ctx, "go", "tool", "oapi-codegen", "-config", "oapi-codegen.yaml", "-o", out, doc) //nolint:gosec // the paths of this program and its test
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
+	cmd.Env = append(os.Environ(), "GOWORK=off")
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("oapi-codegen: %w: %s", err, b)
 	}
