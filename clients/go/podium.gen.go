@@ -443,8 +443,7 @@ type BrowserSearchEventsRequest struct {
 	Offset *int `json:"offset,omitempty"`
 
 	// Search Free text.
-	Search *string     `json:"search,omitempty"`
-	Status interface{} `json:"status,omitempty"`
+	Search *string `json:"search,omitempty"`
 }
 
 // CalendarDate A real calendar date `YYYY-MM-DD` (Gregorian, leap years respected: February 29 only in years divisible by 4, except centuries not divisible by 400). The pattern encodes the calendar so that the rule holds even where `format` is only an annotation. Longer than 32 characters is refused for its length alone.
@@ -1987,10 +1986,7 @@ type Waiver struct {
 }
 
 // WaiverMap Keys are waiver identifiers, values tell whether the waiver was accepted. The empty key is refused (waiver identifiers are non-empty strings). At most 50 waivers, as many as a signature may name (`legalSignature.waiverVersions`).
-type WaiverMap struct {
-	Empty                interface{}     `json:",omitempty"`
-	AdditionalProperties map[string]bool `json:"-"`
-}
+type WaiverMap map[string]bool
 
 // WaiverVersion defines model for WaiverVersion.
 type WaiverVersion struct {
@@ -2851,72 +2847,6 @@ type OrganizerUpdateWebhookEndpointJSONRequestBody = UpdateWebhookEndpointReques
 
 // OrganizerRecoverWebhookDeliveriesJSONRequestBody defines body for OrganizerRecoverWebhookDeliveries for application/json ContentType.
 type OrganizerRecoverWebhookDeliveriesJSONRequestBody = RecoverWebhookDeliveriesRequest
-
-// Getter for additional properties for WaiverMap. Returns the specified
-// element and whether it was found
-func (a WaiverMap) Get(fieldName string) (value bool, found bool) {
-	if a.AdditionalProperties != nil {
-		value, found = a.AdditionalProperties[fieldName]
-	}
-	return
-}
-
-// Setter for additional properties for WaiverMap
-func (a *WaiverMap) Set(fieldName string, value bool) {
-	if a.AdditionalProperties == nil {
-		a.AdditionalProperties = make(map[string]bool)
-	}
-	a.AdditionalProperties[fieldName] = value
-}
-
-// Override default JSON handling for WaiverMap to handle AdditionalProperties
-func (a *WaiverMap) UnmarshalJSON(b []byte) error {
-	object := make(map[string]json.RawMessage)
-	err := json.Unmarshal(b, &object)
-	if err != nil {
-		return err
-	}
-
-	if raw, found := object[""]; found {
-		err = json.Unmarshal(raw, &a.Empty)
-		if err != nil {
-			return fmt.Errorf("error reading '': %w", err)
-		}
-		delete(object, "")
-	}
-
-	if len(object) != 0 {
-		a.AdditionalProperties = make(map[string]bool)
-		for fieldName, fieldBuf := range object {
-			var fieldVal bool
-			err := json.Unmarshal(fieldBuf, &fieldVal)
-			if err != nil {
-				return fmt.Errorf("error unmarshaling field %s: %w", fieldName, err)
-			}
-			a.AdditionalProperties[fieldName] = fieldVal
-		}
-	}
-	return nil
-}
-
-// Override default JSON handling for WaiverMap to handle AdditionalProperties
-func (a WaiverMap) MarshalJSON() ([]byte, error) {
-	var err error
-	object := make(map[string]json.RawMessage)
-
-	object[""], err = json.Marshal(a.Empty)
-	if err != nil {
-		return nil, fmt.Errorf("error marshaling '': %w", err)
-	}
-
-	for fieldName, field := range a.AdditionalProperties {
-		object[fieldName], err = json.Marshal(field)
-		if err != nil {
-			return nil, fmt.Errorf("error marshaling '%s': %w", fieldName, err)
-		}
-	}
-	return json.Marshal(object)
-}
 
 // AsCustomFieldFilterValue0 returns the union data inside the CustomFieldFilter_Value as a CustomFieldFilterValue0
 func (t CustomFieldFilter_Value) AsCustomFieldFilterValue0() (CustomFieldFilterValue0, error) {

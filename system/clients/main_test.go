@@ -29,7 +29,13 @@ func TestMain(m *testing.M) {
 	os.Exit(suite.Suite{
 		Name:    "clients",
 		Timeout: 10 * time.Minute,
-		Options: stack.Options{OwnRedis: true, StripeMock: true},
+		// Test keys have lower limits than live ones (services/gateway/README.md): one checkout
+		// session a minute per address would let only one of the clients buy.
+		Options: stack.Options{OwnRedis: true, StripeMock: true, Env: map[string][]string{"gateway": {
+			"RATE_LIMIT_TEST_PER_KEY=50/s",
+			"RATE_LIMIT_TEST_BROWSER_PER_IP=20/s",
+			"RATE_LIMIT_TEST_CHECKOUT_SESSION_PER_IP=10/m",
+		}}},
 		Ready: func(ctx context.Context, s *stack.Stack) error {
 			sys = s
 			var err error

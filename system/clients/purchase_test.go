@@ -156,7 +156,7 @@ func purchase(ev *podium.EventDetail, categoryID, name string) podium.CheckoutSe
 	var versions []podium.WaiverVersion
 	for _, w := range ev.Waivers {
 		if !w.ForMinors {
-			accepted.Set(w.Id, true)
+			accepted[w.Id] = true
 			versions = append(versions, podium.WaiverVersion{WaiverId: w.Id, Version: w.Version})
 		}
 	}

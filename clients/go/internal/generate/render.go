@@ -17,7 +17,8 @@ import (
 // reads `allOf: [A], properties: {p}` as A alone, and `allOf: [A, {properties: {p}}]` (the same
 // schema) as A with p. Properties that only narrow ones of A (`statusCode: {enum: [400]}`)
 // stay where they are: oapi-codegen cannot merge them, and a client needs no narrower type.
-// A schema of any value is made one oapi-codegen reads so (anyValue).
+// A schema of any value is made one oapi-codegen reads so (anyValue), and properties no value
+// may have are left out (dropForbidden).
 func Render() ([]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(apispec.Document30()))
 	dec.UseNumber()
@@ -33,6 +34,7 @@ func Render() ([]byte, error) {
 	}
 	foldAllOf(doc, schemas)
 	anyValue(doc)
+	dropForbidden(doc)
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return nil, err
@@ -97,6 +99,34 @@ func anyValue(node any) {
 	case []any:
 		for _, v := range n {
 			anyValue(v)
+		}
+	}
+}
+
+// dropForbidden removes the properties whose schema no value matches (`not: {}`, rendered in
+// 3.0 as `not: {nullable: true}`: WaiverMap
+// refuses the empty key), everywhere in the document: oapi-codegen would make each a field that
+// it always sends.
+func dropForbidden(node any) {
+	switch n := node.(type) {
+	case map[string]any:
+		for _, v := range n {
+			dropForbidden(v)
+		}
+		props, ok := n["properties"].(map[string]any)
+		if !ok {
+			return
+		}
+		for name, p := range props {
+			if s, ok := p.(map[string]any); ok {
+				if not, ok := s["not"].(map[string]any); ok && (len(not) == 0 || len(not) == 1 && not["nullable"] == true) {
+					delete(props, name)
+				}
+			}
+		}
+	case []any:
+		for _, v := range n {
+			dropForbidden(v)
 		}
 	}
 }
