@@ -2,6 +2,7 @@ package clients
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,6 +12,9 @@ import (
 	podium "github.com/podiumhq/podium/clients/go"
 	"github.com/podiumhq/podium/system/stack"
 )
+
+// webhookWait bounds the wait for a webhook: deliveries take milliseconds here.
+const webhookWait = time.Minute
 
 // TestGoClientTestModePurchase: with test keys, the Go client searches the organizer's events,
 // prices one on the browser surface, creates a registration, opens a checkout session, completes
@@ -92,11 +96,14 @@ func TestGoClientTestModePurchase(t *testing.T) {
 		t.Fatalf("test completion %s, want order %s complete", done.Body, *s.OrderId)
 	}
 
-	hook, err := r.Wait(ctx, func(w stack.Webhook) bool {
+	// The outcome is applied asynchronously (checkout, then registration, then webhooks).
+	wait, cancel := context.WithTimeout(ctx, webhookWait)
+	defer cancel()
+	hook, err := r.Wait(wait, func(w stack.Webhook) bool {
 		return w.Type == "order.completed" && bytes.Contains(w.Body, []byte(*s.OrderId))
 	})
 	if err != nil {
-		t.Fatalf("%v; received: %v", err, r.Webhooks())
+		t.Fatalf("no order.completed webhook about %s within %s: %v; received: %v", *s.OrderId, webhookWait, err, r.Webhooks())
 	}
 	e, err := podium.VerifyWebhook(endpoint.Secret, hook.Header, hook.Body)
 	if err != nil {

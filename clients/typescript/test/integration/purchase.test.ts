@@ -18,7 +18,7 @@ const env = {
 const missing = Object.entries(env).filter(([, v]) => v === '').map(([k]) => k);
 
 test('a test-mode purchase from search to the verified order.completed webhook',
-  { skip: missing.length > 0 && `set PODIUM_BASE_URL and the rest (missing: ${missing.join(', ')})`, timeout: 120_000 },
+  { skip: missing.length > 0 && `set PODIUM_BASE_URL and the rest (missing: ${missing.join(', ')})`, timeout: 90_000 },
   async (t) => {
     const podium = createClient({ baseUrl: env.baseUrl, secretKey: env.secretKey });
     const shop = createBrowserClient({ baseUrl: env.baseUrl, publishableKey: env.publishableKey, origin: env.origin });
