@@ -46,9 +46,9 @@ var signers = []string{"gateway", "checkout", "registration", "auth", "webhooks"
 var trusts = map[string][]string{
 	"auth":         {"gateway", "webhooks"},
 	"catalog":      {"gateway", "checkout", "registration"},
-	"registration": {"gateway", "checkout"},
-	"checkout":     {"gateway"},
-	"webhooks":     {"gateway", "auth"},
+	"registration": {"gateway", "checkout", "auth"},
+	"checkout":     {"gateway", "registration"},
+	"webhooks":     {"gateway", "auth", "registration"},
 }
 
 // publicKeyOf returns the base64 public half of a base64 Ed25519 seed.

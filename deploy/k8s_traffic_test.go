@@ -55,7 +55,9 @@ var wantFlows = []string{
 	"gateway -> checkout:8080",
 	"gateway -> webhooks:8080",
 	"gateway -> redis:6379",
-	"registration -> catalog:8080", // GET /internal/events/{id}
+	"registration -> catalog:8080",  // GET /internal/events/{id}
+	"registration -> checkout:8080", // the test-data wipe
+	"registration -> webhooks:8080", // the test-data wipe
 	"registration -> smtp-relay:587",
 	"auth -> smtp-relay:587",        // the console's sign-in e-mails
 	"checkout -> catalog:8080",      // prices
@@ -63,6 +65,7 @@ var wantFlows = []string{
 	"checkout -> stripe:443",
 	"checkout -> receiver:443",   // Stripe has no fixed range: any public address is open
 	"auth -> webhooks:8080",      // the console's Webhooks tab
+	"auth -> registration:8080",  // the console's test-mode tools
 	"webhooks -> auth:8080",      // the contacts of an organization whose endpoint is disabled
 	"webhooks -> smtp-relay:587", // that mail
 	"webhooks -> receiver:443",   // an organizer's endpoint

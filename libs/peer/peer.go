@@ -75,7 +75,7 @@ func New(o Options) *Client {
 }
 
 // Do sends in (when not nil) as JSON to method path on behalf of as, and decodes a 2xx answer
-// into out (when not nil). The token names only who calls (organizer, key, key type): a peer
+// into out (when not nil). The token names only who calls (organizer, key, key type, mode): a peer
 // scopes by them, and one token then serves every request of a key. A client with a bearer
 // token acts for no principal; as is then zero.
 func (c *Client) Do(ctx context.Context, as identity.Principal, method, path string, in, out any) error {
@@ -125,7 +125,7 @@ func (c *Client) request(ctx context.Context, as identity.Principal, method, pat
 	}
 	switch {
 	case c.signer != nil:
-		tok, err := c.signer.Token(c.name, identity.Principal{OrganizerID: as.OrganizerID, KeyID: as.KeyID, KeyType: as.KeyType})
+		tok, err := c.signer.Token(c.name, identity.Principal{OrganizerID: as.OrganizerID, KeyID: as.KeyID, KeyType: as.KeyType, Test: as.Test})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", c.name, err)
 		}

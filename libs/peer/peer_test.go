@@ -67,7 +67,7 @@ func startPeer(t *testing.T) (string, chan seen) {
 }
 
 var buyer = identity.Principal{OrganizerID: "org_1", KeyID: "key_1", KeyType: identity.Publishable,
-	Scopes: []string{"events:read"}, Origin: "https://shop.example"}
+	Scopes: []string{"events:read"}, Origin: "https://shop.example", Test: true}
 
 func TestACallCarriesItsTokenRequestIDAndBody(t *testing.T) {
 	base, got := startPeer(t)
@@ -89,9 +89,9 @@ func TestACallCarriesItsTokenRequestIDAndBody(t *testing.T) {
 	if err != nil {
 		t.Fatalf("token: %v", err)
 	}
-	want := identity.Principal{OrganizerID: "org_1", KeyID: "key_1", KeyType: identity.Publishable}
+	want := identity.Principal{OrganizerID: "org_1", KeyID: "key_1", KeyType: identity.Publishable, Test: true}
 	if v.Issuer != identity.Registration || v.OrganizerID != want.OrganizerID || v.KeyID != want.KeyID ||
-		v.KeyType != want.KeyType || v.Scopes != nil || v.Origin != "" {
+		v.KeyType != want.KeyType || v.Test != want.Test || v.Scopes != nil || v.Origin != "" {
 		t.Fatalf("token names %+v, want only who calls: %+v", v, want)
 	}
 }

@@ -11,14 +11,15 @@ var signers = []string{identity.Gateway, identity.Checkout, identity.Registratio
 
 // trusts lists, per service, the callers whose tokens it accepts: auth is called by the
 // gateway and webhooks (an organization's contacts); the catalog by the gateway, checkout and
-// registration; registration by the gateway and checkout; checkout by the gateway; webhooks by
-// the gateway and auth (the console's Webhooks tab).
+// registration; registration by the gateway, checkout and auth (the console's test-mode tools);
+// checkout by the gateway and registration (the test-data wipe); webhooks by the gateway, auth
+// (the console's Webhooks tab) and registration (the test-data wipe).
 var trusts = map[string][]string{
 	identity.Auth:         {identity.Gateway, identity.Webhooks},
 	identity.Catalog:      {identity.Gateway, identity.Checkout, identity.Registration},
-	identity.Registration: {identity.Gateway, identity.Checkout},
-	identity.Checkout:     {identity.Gateway},
-	identity.Webhooks:     {identity.Gateway, identity.Auth},
+	identity.Registration: {identity.Gateway, identity.Checkout, identity.Auth},
+	identity.Checkout:     {identity.Gateway, identity.Registration},
+	identity.Webhooks:     {identity.Gateway, identity.Auth, identity.Registration},
 }
 
 // keyPair is a service's identity key pair as its settings hold them (base64).

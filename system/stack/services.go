@@ -69,21 +69,27 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 func (s *Stack) peerEnv(name, svc string) []string {
 	switch svc {
 	case "auth":
-		return append([]string{"AUTH_OPERATOR_TOKEN=" + s.OperatorToken, "WEBHOOKS_URL=" + s.URLs["webhooks"]}, s.consoleEnv(name)...)
+		return append([]string{
+			"AUTH_OPERATOR_TOKEN=" + s.OperatorToken, "WEBHOOKS_URL=" + s.URLs["webhooks"], "REGISTRATION_URL=" + s.URLs["registration"],
+		}, s.consoleEnv(name)...)
 	case "catalog":
 		return []string{"CATALOG_OPERATOR_TOKEN=" + s.OperatorToken, "CATALOG_INSTANCE_ID=" + name + "-" + randomHex(4)}
 	case "registration":
-		return append([]string{"CATALOG_URL=" + s.URLs["catalog"]}, s.smtpEnv()...)
+		return append([]string{
+			"CATALOG_URL=" + s.URLs["catalog"], "CHECKOUT_URL=" + s.URLs["checkout"], "WEBHOOKS_URL=" + s.URLs["webhooks"],
+		}, s.smtpEnv()...)
 	case "checkout":
 		env := []string{
 			"CATALOG_URL=" + s.URLs["catalog"], "REGISTRATION_URL=" + s.URLs["registration"],
-			"STRIPE_WEBHOOK_SECRET=" + s.WebhookSecret,
+			"STRIPE_WEBHOOK_SECRET=" + s.WebhookSecret, "STRIPE_TEST_WEBHOOK_SECRET=" + s.TestWebhookSecret,
 		}
 		if s.opts.StripeSecretKey != "" {
-			return append(env, "STRIPE_SECRET_KEY="+s.opts.StripeSecretKey)
+			return append(env, "STRIPE_SECRET_KEY="+s.opts.StripeSecretKey, "STRIPE_TEST_SECRET_KEY="+s.opts.StripeTestSecretKey)
 		}
-		// stripe-mock accepts sk_test_ plus letters and digits only (a further "_" is a 401).
-		return append(env, "STRIPE_SECRET_KEY=sk_test_stripemock", "STRIPE_API_BASE="+s.stripeAPIBase())
+		// stripe-mock accepts sk_test_ plus letters and digits only (a further "_" is a 401); the
+		// two keys differ so a test can tell which mode's key a call was made with.
+		return append(env, "STRIPE_SECRET_KEY=sk_test_stripemock", "STRIPE_TEST_SECRET_KEY=sk_test_stripemocktestmode",
+			"STRIPE_API_BASE="+s.stripeAPIBase())
 	case "webhooks":
 		// Local receivers (Receiver) listen on the loopback over plain http, which only the
 		// stack allows; deployments never set ALLOW_LOOPBACK_RECEIVERS.

@@ -62,6 +62,8 @@ type Options struct {
 	HostedCheckout bool
 	// StripeWebhookSecret is the real account's signing secret; a random one is made otherwise.
 	StripeWebhookSecret string
+	// StripeTestSecretKey is the real account's test-mode key, used with StripeSecretKey.
+	StripeTestSecretKey string
 	// SMTPPort is where the SMTP catcher listens (0: any).
 	SMTPPort int
 	// ConsolePort is where auth serves the organizers' console (0: any free port).
@@ -97,6 +99,9 @@ type Stack struct {
 	ConsoleCookieKey string
 	// WebhookSecret signs Stripe webhooks sent to the local stack (checkout's STRIPE_WEBHOOK_SECRET).
 	WebhookSecret string
+	// TestWebhookSecret signs the Stripe webhooks of test-mode payments
+	// (checkout's STRIPE_TEST_WEBHOOK_SECRET), made for each run.
+	TestWebhookSecret string
 	// webhooksSecretsKey encrypts the webhook endpoints' secrets at rest (webhooks' SECRETS_KEY),
 	// made for each run.
 	webhooksSecretsKey string
@@ -211,6 +216,7 @@ func (s *Stack) secrets() error {
 	s.OperatorToken = "op_" + randomHex(24)
 	s.ConsoleCookieKey = randomHex(32)
 	s.WebhookSecret = s.opts.StripeWebhookSecret
+	s.TestWebhookSecret = "whsec_" + randomHex(24)
 	if s.WebhookSecret == "" {
 		s.WebhookSecret = "whsec_" + randomHex(24)
 	}

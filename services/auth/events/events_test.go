@@ -18,6 +18,7 @@ func TestEveryEventAuthBuildsMatchesItsSchema(t *testing.T) {
 	for _, r := range []domain.KeyRequest{
 		{Type: "publishable", Name: "Website", AllowedOrigins: []string{"https://crossfit-open.example.com", "http://localhost:5173"}},
 		{Type: "secret", Name: "Backend", Scopes: []string{"events:read"}},
+		{Type: "secret", Mode: "test", Name: "Sandbox", Scopes: []string{"events:read"}},
 	} {
 		k, _, err := domain.NewKey(org, r, now)
 		if err != nil {

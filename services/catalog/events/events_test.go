@@ -39,7 +39,7 @@ func TestEveryEventCatalogBuildsMatchesItsSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	switched := app.PricingChangedMessages(e.OrganizerID, before, after, now)
+	switched := app.PricingChangedMessages(e.OrganizerID, before, after, now, true)
 	if len(switched) != 3 {
 		t.Fatalf("%d categories switched, want every one with a quota", len(switched))
 	}

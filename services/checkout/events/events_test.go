@@ -17,7 +17,7 @@ func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	now := time.Date(2026, 5, 9, 20, 2, 58, 31_000_000, time.FixedZone("CEST", 2*3600))
 	amount := int64(5875)
 	open := func() *domain.Checkout {
-		c := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount, CreatedAt: now}
+		c := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", Livemode: true, EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount, CreatedAt: now}
 		c.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
 		c.Opened(domain.PaymentSession{ID: "cs_test_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ", ExpiresAt: now.Add(30 * time.Minute)}, now)
 		return c
@@ -28,7 +28,7 @@ func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	var msgs []domain.Message
 	msgs = append(msgs, open().ApplyPayment(payment(domain.PaymentCompleted, true), now)...)
 	msgs = append(msgs, open().ApplyPayment(payment(domain.PaymentExpired, false), now)...)
-	unrecorded := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount, CreatedAt: now}
+	unrecorded := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", Livemode: true, EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR", Total: amount, CreatedAt: now}
 	unrecorded.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
 	msgs = append(msgs, unrecorded.ApplyPayment(payment(domain.PaymentExpired, false), now)...)
 	processing := open()
@@ -40,7 +40,7 @@ func TestEveryEventCheckoutBuildsMatchesItsSchema(t *testing.T) {
 	noPromocode := open()
 	noPromocode.RefundNoPromocode(payment(domain.PaymentCompleted, true), now)
 	msgs = append(msgs, noPromocode.Refunded("re_3PqL8e2eZvKYlo2C0uR7dW1t", now)...)
-	free := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR"}
+	free := &domain.Checkout{ID: domain.NewCheckoutID(), OrganizerID: "org_7Ks2NdQ9bYw4RmTx8Ve1", Livemode: true, EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", State: domain.StateCreated, Currency: "EUR"}
 	free.Held("ord_6Tb1Xk8Fq3Wm9Zs2Lp5V", now)
 	msgs = append(msgs, free.PaidFree(domain.NewFreeSessionID(), "https://shop.example/thanks?session_id=free_1", now)...)
 	if len(msgs) != 7 {

@@ -9,14 +9,14 @@ import (
 )
 
 // The contract loads (its schemas compile and its examples validate) and names every route
-// the console uses.
+// the console uses, and registration's wipe of test data.
 func TestInternalContractLoads(t *testing.T) {
 	var ids []string
 	for _, op := range contracttest.Load(t, contracts.Internal).Operations() {
 		ids = append(ids, op.ID)
 	}
 	slices.Sort(ids)
-	want := []string{"createWebhookEndpoint", "deleteWebhookEndpoint", "getWebhookDelivery", "getWebhookEndpoint", "listWebhookDeliveries",
+	want := []string{"createWebhookEndpoint", "deleteOrganizerTestData", "deleteWebhookEndpoint", "getWebhookDelivery", "getWebhookEndpoint", "listWebhookDeliveries",
 		"listWebhookEndpoints", "recoverWebhookDeliveries", "retryWebhookDelivery", "rotateWebhookEndpointSecret", "testWebhookEndpoint",
 		"updateWebhookEndpoint"}
 	if !slices.Equal(ids, want) {

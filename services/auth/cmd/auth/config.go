@@ -55,6 +55,11 @@ type Console struct {
 	// WebhooksTimeout bounds each of those calls: past it the tab says webhooks are
 	// unavailable, and the rest of the console is unaffected.
 	WebhooksTimeout time.Duration `env:"WEBHOOKS_TIMEOUT" envDefault:"3s"`
+	// RegistrationURL is the registration service's internal API, which the console's
+	// test-data tools (delete test data, test mail) call in test mode.
+	RegistrationURL string `env:"REGISTRATION_URL" envDefault:"http://127.0.0.1:8083"`
+	// RegistrationTimeout bounds each of those calls (a wipe deletes in three services).
+	RegistrationTimeout time.Duration `env:"REGISTRATION_TIMEOUT" envDefault:"5s"`
 	// ConsoleAddr is the listen address of the console.
 	ConsoleAddr string `env:"CONSOLE_ADDR" envDefault:":8090"`
 	// ConsoleURL is the console's public address, as sign-in links name it: https, or http for
@@ -145,6 +150,12 @@ func (c Console) Validate() error {
 	}
 	if c.WebhooksTimeout <= 0 {
 		errs = append(errs, errors.New("WEBHOOKS_TIMEOUT must be positive"))
+	}
+	if u, err := url.Parse(c.RegistrationURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		errs = append(errs, errors.New("REGISTRATION_URL must be an http(s) URL"))
+	}
+	if c.RegistrationTimeout <= 0 {
+		errs = append(errs, errors.New("REGISTRATION_TIMEOUT must be positive"))
 	}
 	if c.SignInRequestsPerMinute < 1 || c.ConsoleDBMaxConns < 1 {
 		errs = append(errs, errors.New("CONSOLE_SIGNIN_REQUESTS_PER_MINUTE and CONSOLE_DB_MAX_CONNS must be at least 1"))

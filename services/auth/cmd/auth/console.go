@@ -15,6 +15,7 @@ import (
 	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/service"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/registration"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/webhooks"
 	"github.com/podiumhq/podium/services/auth/internal/app"
@@ -29,7 +30,7 @@ const janitorInterval = 10 * time.Minute
 // consoleParts are the organizers' console, configured by ccfg: its listener on CONSOLE_ADDR
 // and its janitor, on a pool of its own so that nothing its visitors do takes a connection of
 // the APIs'. The pool closes, and the e-mails being sent are waited for, after they stopped.
-func consoleParts(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, r *service.Resources, hooks app.Webhooks) (service.Listener, service.Worker, error) {
+func consoleParts(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, r *service.Resources, p peers) (service.Listener, service.Worker, error) {
 	resolver, err := clientip.New(cfg.ConsoleTrustedProxies)
 	if err != nil {
 		return service.Listener{}, service.Worker{}, err
@@ -39,7 +40,7 @@ func consoleParts(ctx context.Context, cfg Config, ccfg app.ConsoleConfig, r *se
 		return service.Listener{}, service.Worker{}, err
 	}
 	r.OnClose(pool.Close)
-	c := newConsole(cfg, ccfg, r.Log, app.New(store.New(pool), time.Now), pool, hooks)
+	c := newConsole(cfg, ccfg, r.Log, app.New(store.New(pool), time.Now), pool, p)
 	r.OnClose(c.Close)
 	srv := httpserver.New(httpserver.Options{
 		Log: r.Log, BodyLimit: 64 << 10, NoProbes: true, WriteError: console.WriteError,
@@ -64,19 +65,28 @@ func consoleConfig(cfg Config) (app.ConsoleConfig, error) {
 	}, nil
 }
 
-// newConsole returns the console's use cases over svc and pool: the console's own, with the
-// webhooks service, or, for the operators' sign-in links of the admin API, the API's, with
-// none.
-func newConsole(cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, svc *app.Service, pool *pgxpool.Pool, hooks app.Webhooks) *app.Console {
-	return app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), hooks, ccfg, log)
+// peers are the services the console calls.
+type peers struct {
+	hooks app.Webhooks
+	reg   app.Registration
 }
 
-// webhooksClient is the console's client of the webhooks service, whose tokens auth signs.
-func webhooksClient(cfg Config, log *slog.Logger) (*webhooks.Client, error) {
+// newConsole returns the console's use cases over svc and pool: the console's own, with its
+// peers, or, for the operators' sign-in links of the admin API, the API's, with none.
+func newConsole(cfg Config, ccfg app.ConsoleConfig, log *slog.Logger, svc *app.Service, pool *pgxpool.Pool, p peers) *app.Console {
+	return app.NewConsole(svc, store.New(pool), mail.NewSender(cfg.SMTP, 0), p.hooks, p.reg, ccfg, log)
+}
+
+// consolePeers are the console's clients of the webhooks and registration services, whose
+// tokens auth signs.
+func consolePeers(cfg Config, log *slog.Logger) (peers, error) {
 	key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return peers{}, fmt.Errorf("config: %w", err)
 	}
 	signer := identity.NewSigner(identity.Auth, key, cfg.IdentityTokenTTL)
-	return webhooks.New(cfg.WebhooksURL, cfg.WebhooksTimeout, signer, log), nil
+	return peers{
+		hooks: webhooks.New(cfg.WebhooksURL, cfg.WebhooksTimeout, signer, log),
+		reg:   registration.New(cfg.RegistrationURL, cfg.RegistrationTimeout, signer, log),
+	}, nil
 }

@@ -51,6 +51,9 @@ func TestConfigDefaultsAndMasking(t *testing.T) {
 	if cfg.WebhooksURL != "http://127.0.0.1:8085" || cfg.WebhooksTimeout != 3*time.Second {
 		t.Fatalf("webhooks config %+v", cfg.Console)
 	}
+	if cfg.RegistrationURL != "http://127.0.0.1:8083" || cfg.RegistrationTimeout != 5*time.Second {
+		t.Fatalf("registration config %+v", cfg.Console)
+	}
 	configtest.Masked(t, cfg, "secret@", operatorToken, cookieKey, vars["IDENTITY_PRIVATE_KEY"])
 }
 
@@ -66,6 +69,8 @@ func TestConfigValidation(t *testing.T) {
 		"short signed tokens":    {"IDENTITY_TOKEN_TTL", "5s", "IDENTITY_TOKEN_TTL must be at least 10s"},
 		"bad webhooks url":       {"WEBHOOKS_URL", "127.0.0.1:8085", "WEBHOOKS_URL must be an http(s) URL"},
 		"bad webhooks timeout":   {"WEBHOOKS_TIMEOUT", "0s", "WEBHOOKS_TIMEOUT must be positive"},
+		"bad registration url":   {"REGISTRATION_URL", "registration:8080", "REGISTRATION_URL must be an http(s) URL"},
+		"bad registration wait":  {"REGISTRATION_TIMEOUT", "0s", "REGISTRATION_TIMEOUT must be positive"},
 		"bad request timeout":    {"REQUEST_TIMEOUT", "0s", "REQUEST_TIMEOUT must be positive"},
 		"bad ttl":                {"IDENTITY_TOKEN_TTL", "-1s", "IDENTITY_TOKEN_TTL must be positive"},
 		"no console url":         {"CONSOLE_URL", "", "CONSOLE_URL"},

@@ -19,7 +19,7 @@ import (
 
 // serve runs auth: its pool, the key events' topic and the relay, the key-use flusher (which
 // writes the last use of each key in batches, and once more after the servers drained), the
-// console (with its client of the webhooks service) and the HTTP APIs.
+// console (with its clients of the webhooks and registration services) and the HTTP APIs.
 func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	ccfg, err := consoleConfig(cfg)
 	if err != nil {
@@ -35,12 +35,12 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			if err != nil {
 				return service.Parts{}, fmt.Errorf("config: %w", err)
 			}
-			hooks, err := webhooksClient(cfg, log)
+			clients, err := consolePeers(cfg, log)
 			if err != nil {
 				return service.Parts{}, err
 			}
 			svc := app.New(store.New(r.Pool), time.Now)
-			console, janitor, err := consoleParts(ctx, cfg, ccfg, r, hooks)
+			console, janitor, err := consoleParts(ctx, cfg, ccfg, r, clients)
 			if err != nil {
 				return service.Parts{}, err
 			}
@@ -52,7 +52,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 				Listeners: []service.Listener{console},
 				Routes: func(a *fiber.App) error {
 					api.Register(a, api.Deps{
-						Service: svc, Console: newConsole(cfg, ccfg, log, svc, r.Pool, nil), OperatorToken: cfg.OperatorToken,
+						Service: svc, Console: newConsole(cfg, ccfg, log, svc, r.Pool, peers{}), OperatorToken: cfg.OperatorToken,
 						Verifier: identity.NewVerifier(identity.Auth, keys, cfg.IdentityTokenTTL),
 					})
 					return nil

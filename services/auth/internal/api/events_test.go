@@ -52,7 +52,7 @@ func TestRevokePublishesKeyRevokedEvent(t *testing.T) {
 	if err := json.Unmarshal(m.Value, &data); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"keyId": k["id"], "keyHash": apikey.Hash(k["key"].(string)), "organizerId": org, "revokedAt": revoked.Body["revokedAt"]}
+	want := map[string]any{"keyId": k["id"], "keyHash": apikey.Hash(k["key"].(string)), "organizerId": org, "livemode": true, "revokedAt": revoked.Body["revokedAt"]}
 	if len(data) != len(want) {
 		t.Fatalf("revoked event data %v, want %v", data, want)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/auth/internal/app"
@@ -58,6 +59,7 @@ func (h handlers) getOrganizer(c *fiber.Ctx) error {
 
 type createKeyRequest struct {
 	Type           string   `json:"type"`
+	Mode           string   `json:"mode"`
 	Name           string   `json:"name"`
 	Scopes         []string `json:"scopes"`
 	AllowedOrigins []string `json:"allowedOrigins"`
@@ -81,7 +83,11 @@ func (h handlers) listKeys(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	list, total, err := h.svc.ListKeys(c.UserContext(), param(c, "organizerId"), page)
+	mode := apikey.Mode(c.Query("mode"))
+	if mode != "" && mode != apikey.Live && mode != apikey.Test {
+		return fault.NewInvalid("mode must be one of live, test")
+	}
+	list, total, err := h.svc.ListKeys(c.UserContext(), param(c, "organizerId"), mode, page)
 	if err != nil {
 		return err
 	}

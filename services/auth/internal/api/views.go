@@ -37,6 +37,7 @@ type KeyView struct {
 	ID             string     `json:"id"`
 	OrganizerID    string     `json:"organizerId"`
 	Type           string     `json:"type"`
+	Mode           string     `json:"mode"`
 	Name           string     `json:"name"`
 	Prefix         string     `json:"prefix"`
 	Last4          string     `json:"last4"`
@@ -59,6 +60,7 @@ type verifiedKeyView struct {
 	ID             string     `json:"id"`
 	OrganizerID    string     `json:"organizerId"`
 	Type           string     `json:"type"`
+	Mode           string     `json:"mode"`
 	Scopes         []string   `json:"scopes"`
 	AllowedOrigins []string   `json:"allowedOrigins"`
 	ExpiresAt      *time.Time `json:"expiresAt"`
@@ -111,7 +113,7 @@ func newAuditEntryView(e domain.AuditEntry) AuditEntryView {
 
 func newKeyView(k domain.Key) KeyView {
 	return KeyView{
-		ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type), Name: k.Name, Prefix: k.Prefix(), Last4: k.Last4,
+		ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type), Mode: string(k.Mode), Name: k.Name, Prefix: k.Prefix(), Last4: k.Last4,
 		Scopes: orEmpty(k.Scopes), AllowedOrigins: orEmpty(k.AllowedOrigins), CreatedAt: k.CreatedAt.UTC(),
 		LastUsedAt: utc(k.LastUsedAt), ExpiresAt: utc(k.ExpiresAt), RevokedAt: utc(k.RevokedAt),
 	}
@@ -123,7 +125,7 @@ func newCreatedKeyView(k app.CreatedKey) CreatedKeyView {
 
 func newVerifiedKeyView(k domain.Key) verifiedKeyView {
 	return verifiedKeyView{
-		ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type),
+		ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type), Mode: string(k.Mode),
 		Scopes: orEmpty(k.Scopes), AllowedOrigins: orEmpty(k.AllowedOrigins),
 		ExpiresAt: utc(k.ExpiresAt), RevokedAt: utc(k.RevokedAt),
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
@@ -25,8 +26,9 @@ type Repository interface {
 	// CreateKey stores k with its audit entry by actor and created event. It returns
 	// domain.ErrOrganizerNotFound or domain.ErrDuplicateKeyHash.
 	CreateKey(ctx context.Context, actor domain.Actor, k domain.Key) error
-	// Keys returns a page of an organizer's keys, newest first, and how many it has.
-	Keys(ctx context.Context, organizerID string, page domain.Page) ([]domain.Key, int, error)
+	// Keys returns a page of an organizer's keys of mode (of both when mode is empty), newest
+	// first, and how many there are.
+	Keys(ctx context.Context, organizerID string, mode apikey.Mode, page domain.Page) ([]domain.Key, int, error)
 	// RevokeKey revokes the key with id at the given time, with its audit entry by actor and
 	// revoked event, unless it is already revoked; it returns the key as it now is, or
 	// domain.ErrKeyNotFound, also for a key of another organizer than organizerID unless
@@ -132,12 +134,12 @@ func (s *Service) CreateKey(ctx context.Context, actor domain.Actor, organizerID
 	}
 }
 
-// ListKeys returns a page of an organizer's keys and their total count.
-func (s *Service) ListKeys(ctx context.Context, organizerID string, page domain.Page) ([]domain.Key, int, error) {
+// ListKeys returns a page of an organizer's keys of mode (both when empty) and their count.
+func (s *Service) ListKeys(ctx context.Context, organizerID string, mode apikey.Mode, page domain.Page) ([]domain.Key, int, error) {
 	if _, err := s.repo.Organizer(ctx, organizerID); err != nil {
 		return nil, 0, fmt.Errorf("list keys: %w", err)
 	}
-	list, total, err := s.repo.Keys(ctx, organizerID, page)
+	list, total, err := s.repo.Keys(ctx, organizerID, mode, page)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list keys: %w", err)
 	}

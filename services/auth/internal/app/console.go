@@ -84,8 +84,10 @@ type Console struct {
 	mail Mailer
 	// hooks is the webhooks service, nil where the console has none (the admin API's).
 	hooks Webhooks
-	cfg   ConsoleConfig
-	log   *slog.Logger
+	// reg is the registration service (the test-data tools), nil where the console has none.
+	reg Registration
+	cfg ConsoleConfig
+	log *slog.Logger
 	// sends tracks the e-mails being sent in the background, for Close.
 	sends sync.WaitGroup
 	// signInRequests limits each client's sign-in requests; places are the connections of the
@@ -96,10 +98,11 @@ type Console struct {
 
 // NewConsole returns the console over svc (whose clock it shares) and repo, which are the
 // console's own: on a pool that serves the console only (ConsoleConfig.DBConns). hooks, which
-// may be nil (then webhooks are unavailable), is the webhooks service.
-func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, hooks Webhooks, cfg ConsoleConfig, log *slog.Logger) *Console {
+// may be nil (then webhooks are unavailable), is the webhooks service; reg, likewise, the
+// registration service.
+func NewConsole(svc *Service, repo ConsoleRepository, mailer Mailer, hooks Webhooks, reg Registration, cfg ConsoleConfig, log *slog.Logger) *Console {
 	return &Console{
-		svc: svc, repo: repo, mail: mailer, hooks: hooks, cfg: cfg, log: log,
+		svc: svc, repo: repo, mail: mailer, hooks: hooks, reg: reg, cfg: cfg, log: log,
 		signInRequests: newRequestLimiter(),
 		places:         newPlaces(cfg.DBConns),
 	}

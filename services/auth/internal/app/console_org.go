@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
@@ -25,12 +26,12 @@ func (c *Console) authorize(ctx context.Context, email, organizerID string, mana
 	return m, nil
 }
 
-// Keys returns a page of the organizer's keys, for any of its members.
-func (c *Console) Keys(ctx context.Context, email, organizerID string, page domain.Page) ([]domain.Key, int, error) {
+// Keys returns a page of the organizer's keys of mode, for any of its members.
+func (c *Console) Keys(ctx context.Context, email, organizerID string, mode apikey.Mode, page domain.Page) ([]domain.Key, int, error) {
 	if _, err := c.authorize(ctx, email, organizerID, false); err != nil {
 		return nil, 0, err
 	}
-	return c.svc.ListKeys(ctx, organizerID, page)
+	return c.svc.ListKeys(ctx, organizerID, mode, page)
 }
 
 // Key returns one of the organizer's keys, for any of its members.

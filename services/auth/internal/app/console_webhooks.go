@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
@@ -26,9 +27,11 @@ type Webhooks interface {
 	Recover(ctx context.Context, as WebhooksCaller, id string, since time.Time) (int, error)
 }
 
-// WebhooksCaller is the signed-in member the console calls the webhooks service for.
+// WebhooksCaller is the signed-in member the console calls the webhooks service for; Test
+// asks for the organizer's test endpoints (the console in test mode).
 type WebhooksCaller struct {
 	OrganizerID, MemberID string
+	Test                  bool
 }
 
 // ErrWebhooksUnavailable is the webhooks service failing to answer: down, slower than its
@@ -38,11 +41,11 @@ var ErrWebhooksUnavailable = &fault.Error{
 	Problems: []string{"webhooks are unavailable right now"},
 }
 
-// webhooksFor returns the member email as the webhooks service's caller for the organizer,
-// once their membership (and, when manage is asked, their role: the one that manages API
-// keys) allows it. The check holds one of the console's places, given back before the
+// webhooksFor returns the member email as the webhooks service's caller for the organizer in
+// mode, once their membership (and, when manage is asked, their role: the one that manages
+// API keys) allows it. The check holds one of the console's places, given back before the
 // webhooks service is called, so a slow webhooks service holds no database place.
-func (c *Console) webhooksFor(ctx context.Context, email, organizerID string, manage bool) (WebhooksCaller, error) {
+func (c *Console) webhooksFor(ctx context.Context, mode apikey.Mode, email, organizerID string, manage bool) (WebhooksCaller, error) {
 	if c.hooks == nil {
 		return WebhooksCaller{}, ErrWebhooksUnavailable
 	}
@@ -52,12 +55,12 @@ func (c *Console) webhooksFor(ctx context.Context, email, organizerID string, ma
 		m, err = c.authorize(ctx, email, organizerID, manage)
 		return err
 	})
-	return WebhooksCaller{OrganizerID: m.OrganizerID, MemberID: m.ID}, err
+	return WebhooksCaller{OrganizerID: m.OrganizerID, MemberID: m.ID, Test: mode == apikey.Test}, err
 }
 
 // WebhookEndpoints returns a page of the organizer's endpoints, for any of its members.
-func (c *Console) WebhookEndpoints(ctx context.Context, email, organizerID string, page domain.Page) ([]domain.WebhookEndpoint, int, error) {
-	as, err := c.webhooksFor(ctx, email, organizerID, false)
+func (c *Console) WebhookEndpoints(ctx context.Context, mode apikey.Mode, email, organizerID string, page domain.Page) ([]domain.WebhookEndpoint, int, error) {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -66,8 +69,8 @@ func (c *Console) WebhookEndpoints(ctx context.Context, email, organizerID strin
 
 // WebhookEndpoint returns one of the organizer's endpoints and a page of its deliveries, for
 // any of its members.
-func (c *Console) WebhookEndpoint(ctx context.Context, email, organizerID, id string, page domain.Page) (domain.WebhookEndpoint, []domain.WebhookDelivery, int, error) {
-	as, err := c.webhooksFor(ctx, email, organizerID, false)
+func (c *Console) WebhookEndpoint(ctx context.Context, mode apikey.Mode, email, organizerID, id string, page domain.Page) (domain.WebhookEndpoint, []domain.WebhookDelivery, int, error) {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, false)
 	if err != nil {
 		return domain.WebhookEndpoint{}, nil, 0, err
 	}
@@ -81,8 +84,8 @@ func (c *Console) WebhookEndpoint(ctx context.Context, email, organizerID, id st
 
 // WebhookDelivery returns a delivery of one of the organizer's endpoints with its attempts,
 // for any of its members.
-func (c *Console) WebhookDelivery(ctx context.Context, email, organizerID, endpointID, deliveryID string) (domain.WebhookDelivery, error) {
-	as, err := c.webhooksFor(ctx, email, organizerID, false)
+func (c *Console) WebhookDelivery(ctx context.Context, mode apikey.Mode, email, organizerID, endpointID, deliveryID string) (domain.WebhookDelivery, error) {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, false)
 	if err != nil {
 		return domain.WebhookDelivery{}, err
 	}
@@ -91,8 +94,8 @@ func (c *Console) WebhookDelivery(ctx context.Context, email, organizerID, endpo
 
 // CreateWebhookEndpoint adds an endpoint for an owner or admin and returns it with its
 // secret, which is shown this once.
-func (c *Console) CreateWebhookEndpoint(ctx context.Context, email, organizerID string, r domain.WebhookEndpointRequest) (domain.WebhookSecret, error) {
-	as, err := c.webhooksFor(ctx, email, organizerID, true)
+func (c *Console) CreateWebhookEndpoint(ctx context.Context, mode apikey.Mode, email, organizerID string, r domain.WebhookEndpointRequest) (domain.WebhookSecret, error) {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, true)
 	if err != nil {
 		return domain.WebhookSecret{}, err
 	}
@@ -100,8 +103,8 @@ func (c *Console) CreateWebhookEndpoint(ctx context.Context, email, organizerID 
 }
 
 // SetWebhookEndpointEnabled enables or disables an endpoint, for an owner or admin.
-func (c *Console) SetWebhookEndpointEnabled(ctx context.Context, email, organizerID, id string, enabled bool) error {
-	as, err := c.webhooksFor(ctx, email, organizerID, true)
+func (c *Console) SetWebhookEndpointEnabled(ctx context.Context, mode apikey.Mode, email, organizerID, id string, enabled bool) error {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, true)
 	if err != nil {
 		return err
 	}
@@ -110,8 +113,8 @@ func (c *Console) SetWebhookEndpointEnabled(ctx context.Context, email, organize
 }
 
 // DeleteWebhookEndpoint deletes an endpoint, for an owner or admin.
-func (c *Console) DeleteWebhookEndpoint(ctx context.Context, email, organizerID, id string) error {
-	as, err := c.webhooksFor(ctx, email, organizerID, true)
+func (c *Console) DeleteWebhookEndpoint(ctx context.Context, mode apikey.Mode, email, organizerID, id string) error {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, true)
 	if err != nil {
 		return err
 	}
@@ -121,8 +124,8 @@ func (c *Console) DeleteWebhookEndpoint(ctx context.Context, email, organizerID,
 
 // RotateWebhookSecret gives an endpoint a new secret, for an owner or admin; the previous one
 // keeps signing beside it for a while (WebhookSecret.PreviousExpiresAt).
-func (c *Console) RotateWebhookSecret(ctx context.Context, email, organizerID, id string) (domain.WebhookSecret, error) {
-	as, err := c.webhooksFor(ctx, email, organizerID, true)
+func (c *Console) RotateWebhookSecret(ctx context.Context, mode apikey.Mode, email, organizerID, id string) (domain.WebhookSecret, error) {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, true)
 	if err != nil {
 		return domain.WebhookSecret{}, err
 	}
@@ -130,8 +133,8 @@ func (c *Console) RotateWebhookSecret(ctx context.Context, email, organizerID, i
 }
 
 // SendWebhookTest delivers a ping to an endpoint, for an owner or admin.
-func (c *Console) SendWebhookTest(ctx context.Context, email, organizerID, id string) (domain.WebhookDelivery, error) {
-	as, err := c.webhooksFor(ctx, email, organizerID, true)
+func (c *Console) SendWebhookTest(ctx context.Context, mode apikey.Mode, email, organizerID, id string) (domain.WebhookDelivery, error) {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, true)
 	if err != nil {
 		return domain.WebhookDelivery{}, err
 	}
@@ -139,8 +142,8 @@ func (c *Console) SendWebhookTest(ctx context.Context, email, organizerID, id st
 }
 
 // RetryWebhookDelivery attempts a delivery again now, for an owner or admin.
-func (c *Console) RetryWebhookDelivery(ctx context.Context, email, organizerID, endpointID, deliveryID string) error {
-	as, err := c.webhooksFor(ctx, email, organizerID, true)
+func (c *Console) RetryWebhookDelivery(ctx context.Context, mode apikey.Mode, email, organizerID, endpointID, deliveryID string) error {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, true)
 	if err != nil {
 		return err
 	}
@@ -150,8 +153,8 @@ func (c *Console) RetryWebhookDelivery(ctx context.Context, email, organizerID, 
 
 // RecoverWebhookDeliveries delivers again every failed delivery of an endpoint since the
 // time, for an owner or admin, and returns how many.
-func (c *Console) RecoverWebhookDeliveries(ctx context.Context, email, organizerID, id string, since time.Time) (int, error) {
-	as, err := c.webhooksFor(ctx, email, organizerID, true)
+func (c *Console) RecoverWebhookDeliveries(ctx context.Context, mode apikey.Mode, email, organizerID, id string, since time.Time) (int, error) {
+	as, err := c.webhooksFor(ctx, mode, email, organizerID, true)
 	if err != nil {
 		return 0, err
 	}

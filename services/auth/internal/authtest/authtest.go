@@ -82,6 +82,8 @@ type Env struct {
 	Mail *mailcatch.Catcher
 	// Webhooks is the double of the webhooks service the console calls.
 	Webhooks *Webhooks
+	// Registration is the double of the registration service's test-data routes.
+	Registration *Registration
 }
 
 // Console lifetimes of every test service.

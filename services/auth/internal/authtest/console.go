@@ -15,6 +15,7 @@ import (
 	"github.com/podiumhq/podium/libs/mail"
 	"github.com/podiumhq/podium/libs/mail/mailcatch"
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/services/auth/internal/adapters/registration"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/webhooks"
 	"github.com/podiumhq/podium/services/auth/internal/app"
@@ -23,7 +24,7 @@ import (
 )
 
 // startConsole serves the console on its own listener and pool, sending mail to a catcher and
-// calling the webhooks double (Env.Webhooks), and
+// calling the webhooks and registration doubles (Env.Webhooks, Env.Registration), and
 // returns the console's use cases on the API's pool, which make the admin API's operator links.
 // Requests from 127.0.0.1 may name the client in X-Forwarded-For, so tests can call from
 // several addresses.
@@ -54,7 +55,9 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) *app.Conso
 	}
 	e.Webhooks = startWebhooks(t, e.Issuers, e.Clock)
 	hooks := webhooks.New(e.Webhooks.URL, orDefault(o.WebhooksTimeout, defaultWebhooksTimeout), e.Issuers.Signer(identity.Auth), log)
-	e.Console = app.NewConsole(app.New(store.New(e.ConsolePool), e.Clock.Now), store.New(e.ConsolePool), sender, hooks, cfg, log)
+	e.Registration = startRegistration(t, e.Issuers)
+	reg := registration.New(e.Registration.URL, orDefault(o.WebhooksTimeout, defaultWebhooksTimeout), e.Issuers.Signer(identity.Auth), log)
+	e.Console = app.NewConsole(app.New(store.New(e.ConsolePool), e.Clock.Now), store.New(e.ConsolePool), sender, hooks, reg, cfg, log)
 	t.Cleanup(e.Console.Close)
 	resolver, err := clientip.New([]string{"127.0.0.1/32"})
 	if err != nil {
@@ -65,7 +68,7 @@ func (e *Env) startConsole(t testing.TB, o Options, log *slog.Logger) *app.Conso
 		Console: e.Console, ClientIP: resolver, URL: e.ConsoleURL, LinkTTL: SignInLinkTTL,
 	})
 	testkit.Background(t, func(ctx context.Context) error { return srv.Serve(ctx, ln, 5*time.Second) })
-	return app.NewConsole(e.Service, store.New(e.Pool), sender, nil, cfg, log)
+	return app.NewConsole(e.Service, store.New(e.Pool), sender, nil, nil, cfg, log)
 }
 
 // defaultWebhooksTimeout bounds the console's calls to the webhooks double unless a test sets

@@ -55,10 +55,16 @@ const (
 	WebhooksHanging
 )
 
-// WebhooksCall is a request the double was sent: for whom, by its token.
+// WebhooksCall is a request the double was sent: for whom, by its token, and whether in test
+// mode.
 type WebhooksCall struct {
 	Method, Path, OrganizerID, KeyID string
+	Test                             bool
 }
+
+// TestScope is where the double keeps an organizer's test endpoints: apart from its live ones,
+// as if of another organizer (pass it to AddEndpoint for a test endpoint).
+func TestScope(organizerID string) string { return organizerID + "/test" }
 
 // HookEndpoint is an endpoint the double keeps, in the contract's shape.
 type HookEndpoint struct {
@@ -127,8 +133,8 @@ func (w *Webhooks) Calls() []WebhooksCall {
 	return slices.Clone(w.calls)
 }
 
-// AddEndpoint stores an enabled endpoint of the organizer, as if created through its API, and
-// returns it.
+// AddEndpoint stores an enabled endpoint of the organizer (a test one for TestScope), as if
+// created through its API, and returns it.
 func (w *Webhooks) AddEndpoint(organizerID, url string, eventTypes ...string) *HookEndpoint {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -194,7 +200,7 @@ func (w *Webhooks) addEndpoint(organizerID, url string, eventTypes []string, des
 	now := w.clock.Now()
 	e := &HookEndpoint{
 		OrganizerID: organizerID, ID: w.id("we"), URL: url, EventTypes: eventTypes, Description: description,
-		Status: "enabled", Livemode: true, CreatedAt: now, UpdatedAt: now, Secrets: []string{newSecret(w.t)},
+		Status: "enabled", Livemode: !strings.HasSuffix(organizerID, TestScope("")), CreatedAt: now, UpdatedAt: now, Secrets: []string{newSecret(w.t)},
 	}
 	w.endpoints = append(w.endpoints, e)
 	return e
@@ -261,8 +267,12 @@ func (w *Webhooks) serve(rw http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.mu.Lock()
-	w.calls = append(w.calls, WebhooksCall{Method: r.Method, Path: r.URL.Path, OrganizerID: who.OrganizerID, KeyID: who.KeyID})
-	status, answer := w.answer(op.ID, who.OrganizerID, r, body)
+	w.calls = append(w.calls, WebhooksCall{Method: r.Method, Path: r.URL.Path, OrganizerID: who.OrganizerID, KeyID: who.KeyID, Test: who.Test})
+	scope := who.OrganizerID
+	if who.Test {
+		scope = TestScope(scope)
+	}
+	status, answer := w.answer(op.ID, scope, r, body)
 	w.mu.Unlock()
 	raw, err := json.Marshal(answer)
 	if err != nil {

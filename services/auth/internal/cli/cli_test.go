@@ -67,9 +67,9 @@ func TestOperatorCommands(t *testing.T) {
 	if strings.Contains(out, secret) {
 		t.Fatal("the listing shows a full key")
 	}
-	find(t, out, `(?m)^ID\s+TYPE\s+NAME\s+KEY\s+SCOPES / ORIGINS\s+CREATED\s+LAST USED\s+EXPIRES\s+STATUS$`)
-	find(t, out, `(?m)^`+created["id"].(string)+`\s+publishable\s+site\s+pdm_pk_live_\.\.\.\w{4}\s+https://shop.example,http://localhost:3000\s+\S+Z\s+never\s+never\s+active$`)
-	find(t, out, `(?m)^`+secretID+`\s+secret\s+backend\s+pdm_sk_live_\.\.\.\w{4}\s+events:read,registrations:write,webhooks:write\s+\S+Z\s+never\s+2099-01-01T00:00:00Z\s+revoked$`)
+	find(t, out, `(?m)^ID\s+TYPE\s+MODE\s+NAME\s+KEY\s+SCOPES / ORIGINS\s+CREATED\s+LAST USED\s+EXPIRES\s+STATUS$`)
+	find(t, out, `(?m)^`+created["id"].(string)+`\s+publishable\s+live\s+site\s+pdm_pk_live_\.\.\.\w{4}\s+https://shop.example,http://localhost:3000\s+\S+Z\s+never\s+never\s+active$`)
+	find(t, out, `(?m)^`+secretID+`\s+secret\s+live\s+backend\s+pdm_sk_live_\.\.\.\w{4}\s+events:read,registrations:write,webhooks:write\s+\S+Z\s+never\s+2099-01-01T00:00:00Z\s+revoked$`)
 	find(t, out, `Total: 2 \(showing 1-2\)`)
 
 	out = mustRun(t, env, "key", "list", "--organizer", org, "--json", "--limit", "1")

@@ -17,10 +17,10 @@ const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL
 
   auth organizer create --name NAME [--owner EMAIL] [--json]
   auth organizer list [--limit N] [--offset N] [--json]
-  auth key create --organizer ID --type secret|publishable --name NAME
+  auth key create --organizer ID --type secret|publishable --name NAME [--mode live|test]
                   [--scopes events:read,pricing:read,registrations:read,registrations:write,webhooks:write]
                   [--origins https://a.example,https://b.example] [--expires 2027-01-01T00:00:00Z] [--json]
-  auth key list --organizer ID [--limit N] [--offset N] [--json]
+  auth key list --organizer ID [--mode live|test] [--limit N] [--offset N] [--json]
   auth key revoke --key ID [--json]
   auth member add --organizer ID --email EMAIL --role owner|admin|member [--json]
   auth member list --organizer ID [--limit N] [--offset N] [--json]
@@ -68,10 +68,11 @@ func keyCreate(ctx context.Context, c *admin.Client, args []string, out io.Write
 	org, typ, name := f.Required("organizer", "organizer id"), f.Required("type", "secret or publishable"), f.Required("name", "key name")
 	scopes, origins := f.String("scopes", "", "comma-separated scopes (secret keys)"), f.String("origins", "", "comma-separated allowed origins (publishable keys)")
 	expires, asJSON := f.String("expires", "", "RFC 3339 expiry time"), f.JSON()
+	mode := f.String("mode", "live", "live, or test for a key that works on test data only")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
-	body := map[string]any{"type": *typ, "name": *name, "scopes": command.SplitList(*scopes), "allowedOrigins": command.SplitList(*origins)}
+	body := map[string]any{"type": *typ, "mode": *mode, "name": *name, "scopes": command.SplitList(*scopes), "allowedOrigins": command.SplitList(*origins)}
 	if *expires != "" {
 		body["expiresAt"] = *expires
 	}
@@ -81,10 +82,15 @@ func keyCreate(ctx context.Context, c *admin.Client, args []string, out io.Write
 func keyList(ctx context.Context, c *admin.Client, args []string, out io.Writer) error {
 	f := command.NewFlags("key list")
 	org, page, asJSON := f.Required("organizer", "organizer id"), f.Page(), f.JSON()
+	mode := f.String("mode", "", "live or test: only the keys of that mode (default both)")
 	if err := f.Parse(args); err != nil {
 		return err
 	}
-	return admin.Show(ctx, c, out, *asJSON, http.MethodGet, "/admin/organizers/"+url.PathEscape(*org)+"/keys"+page.Query(), nil, printKeys)
+	q := page.Query()
+	if *mode != "" {
+		q += "&mode=" + url.QueryEscape(*mode)
+	}
+	return admin.Show(ctx, c, out, *asJSON, http.MethodGet, "/admin/organizers/"+url.PathEscape(*org)+"/keys"+q, nil, printKeys)
 }
 
 func keyRevoke(ctx context.Context, c *admin.Client, args []string, out io.Writer) error {

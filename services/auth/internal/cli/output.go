@@ -42,9 +42,9 @@ func printMembers(out io.Writer, l command.List[api.MemberView]) error {
 }
 
 func printCreatedKey(out io.Writer, k api.CreatedKeyView) error {
-	_, err := fmt.Fprintf(out, "Created %s key %s (%s) for organizer %s.\n%s: %s\nExpires: %s\n\n    %s\n\n"+
+	_, err := fmt.Fprintf(out, "Created %s key %s (%s) for organizer %s.\nMode: %s\n%s: %s\nExpires: %s\n\n    %s\n\n"+
 		"This key will not be shown again: store it now, for example in a secret manager.\n",
-		text(k.Type), text(k.ID), text(k.Name), text(k.OrganizerID), accessLabel(k.KeyView), text(access(k.KeyView)), command.Stamp(k.ExpiresAt), text(k.Key))
+		text(k.Type), text(k.ID), text(k.Name), text(k.OrganizerID), text(k.Mode), accessLabel(k.KeyView), text(access(k.KeyView)), command.Stamp(k.ExpiresAt), text(k.Key))
 	return err
 }
 
@@ -55,8 +55,8 @@ func printRevokedKey(out io.Writer, k api.KeyView) error {
 
 func printKeys(out io.Writer, l command.List[api.KeyView]) error {
 	now := time.Now()
-	return command.PrintList(out, l, []string{"ID", "TYPE", "NAME", "KEY", "SCOPES / ORIGINS", "CREATED", "LAST USED", "EXPIRES", "STATUS"}, func(k api.KeyView) []string {
-		return []string{k.ID, k.Type, k.Name, k.Prefix + "..." + k.Last4, access(k),
+	return command.PrintList(out, l, []string{"ID", "TYPE", "MODE", "NAME", "KEY", "SCOPES / ORIGINS", "CREATED", "LAST USED", "EXPIRES", "STATUS"}, func(k api.KeyView) []string {
+		return []string{k.ID, k.Type, k.Mode, k.Name, k.Prefix + "..." + k.Last4, access(k),
 			command.Stamp(&k.CreatedAt), command.Stamp(k.LastUsedAt), command.Stamp(k.ExpiresAt), status(k, now)}
 	})
 }

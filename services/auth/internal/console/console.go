@@ -62,6 +62,9 @@ func Register(router fiber.Router, d Deps) {
 	org.Post("/api/keys", h.createKey)
 	org.Get("/api/keys/:keyId/revoke", h.confirmRevokePage)
 	org.Post("/api/keys/:keyId/revoke", h.revokeKey)
+	// The test-data tools wait on the registration service, as the Webhooks tab on its own.
+	org.Post("/api/test-data/delete", releasePlace, h.deleteTestData)
+	org.Get("/api/test-mail", releasePlace, h.testMail)
 	hooks := org.Group("/webhooks", releasePlace)
 	hooks.Get("", h.webhooksTab)
 	hooks.Post("", h.createWebhookEndpoint)

@@ -32,6 +32,8 @@ type apiData struct {
 	AllScopes                   []string
 	SecretForm, PublishableForm keyForm
 	Notice                      string
+	// Deleted counts what deleting the test data deleted, right after it.
+	Deleted *domain.TestDataDeleted
 }
 
 func (h *handlers) apiTab(c *fiber.Ctx) error {
@@ -43,7 +45,7 @@ var notices = map[string]string{"revoked": "The key was revoked.", "removed": "T
 
 func (h *handlers) renderAPITab(c *fiber.Ctx, status int, d apiData) error {
 	p := pageOf(c)
-	keys, total, err := h.Console.Keys(c.UserContext(), session(c).Email, c.Params("organizerId"), p)
+	keys, total, err := h.Console.Keys(c.UserContext(), session(c).Email, c.Params("organizerId"), modeOf(c), p)
 	if err != nil {
 		return err
 	}
@@ -67,6 +69,7 @@ func (h *handlers) createKey(c *fiber.Ctx) error {
 	}
 	typ := c.FormValue("type")
 	req, problems := keyRequest(typ, form)
+	req.Mode = string(modeOf(c))
 	if len(problems) == 0 {
 		created, err := h.Console.CreateKey(c.UserContext(), h.actor(c), c.Params("organizerId"), req)
 		if fault.KindOf(err) != fault.Invalid {
@@ -157,7 +160,7 @@ func (h *handlers) revokeKey(c *fiber.Ctx) error {
 	if _, err := h.Console.RevokeKey(c.UserContext(), h.actor(c), orgID, c.Params("keyId")); err != nil {
 		return err
 	}
-	return c.Redirect("/orgs/"+orgID+"/api?done=revoked", http.StatusSeeOther)
+	return c.Redirect(withMode(c, "/orgs/"+orgID+"/api?done=revoked"), http.StatusSeeOther)
 }
 
 // formValues returns every value of a repeated form field.

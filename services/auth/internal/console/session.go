@@ -8,6 +8,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
@@ -161,6 +162,7 @@ func page(c *fiber.Ctx, title, tab string, data any) view {
 	v.CSRF, _ = c.Locals(localCSRF).(string)
 	if m, ok := c.Locals(localMembership).(domain.Membership); ok {
 		v.Org = &orgView{ID: m.OrganizerID, Name: m.OrganizerName, Role: string(m.Role), CanManage: domain.CanManage(m.Role), Tab: tab}
+		v.Org.Test = v.Org.HasModes() && modeOf(c) == apikey.Test
 	}
 	return v
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/services/auth/internal/authtest"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
@@ -113,7 +114,7 @@ func TestTheUseCasesCheckMembershipThemselves(t *testing.T) {
 	me := domain.Actor{Email: acme.owner, Address: "192.0.2.1"}
 	page := domain.Page{Limit: 10}
 	calls := map[string]func() error{
-		"Keys":           func() error { _, _, err := c.Keys(ctx, me.Email, rival.id, page); return err },
+		"Keys":           func() error { _, _, err := c.Keys(ctx, me.Email, rival.id, apikey.Live, page); return err },
 		"Key":            func() error { _, err := c.Key(ctx, me.Email, rival.id, rivalKey); return err },
 		"Key of another": func() error { _, err := c.Key(ctx, me.Email, acme.id, rivalKey); return err },
 		"CreateKey": func() error {
@@ -131,6 +132,8 @@ func TestTheUseCasesCheckMembershipThemselves(t *testing.T) {
 		"RemoveMember":     func() error { _, err := c.RemoveMember(ctx, me, rival.id, rival.adminID); return err },
 		"Remove mixed":     func() error { _, err := c.RemoveMember(ctx, me, acme.id, rival.adminID); return err },
 		"AuditLog":         func() error { _, _, err := c.AuditLog(ctx, me.Email, rival.id, page); return err },
+		"DeleteTestData":   func() error { _, err := c.DeleteTestData(ctx, me.Email, rival.id); return err },
+		"TestMail":         func() error { _, _, err := c.TestMail(ctx, me.Email, rival.id, page); return err },
 	}
 	for name, call := range calls {
 		if err := call(); fault.KindOf(err) != fault.NotFound {

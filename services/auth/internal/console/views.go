@@ -102,6 +102,27 @@ type orgView struct {
 	CanManage      bool
 	// Tab is the page's tab: api, webhooks, members or audit.
 	Tab string
+	// Test is the test mode of the API and Webhooks tabs.
+	Test bool
+}
+
+// HasModes reports whether the page's tab has a live and a test mode.
+func (o orgView) HasModes() bool { return o.Tab == "api" || o.Tab == "webhooks" }
+
+// Q is the query that keeps the page's mode on a link or form without a query of its own.
+func (o orgView) Q() string {
+	if o.Test {
+		return "?" + testQuery
+	}
+	return ""
+}
+
+// AndQ keeps the mode on a link that has a query.
+func (o orgView) AndQ() string {
+	if o.Test {
+		return "&" + testQuery
+	}
+	return ""
 }
 
 // render writes page with status; the page is rendered fully before anything is sent, so a

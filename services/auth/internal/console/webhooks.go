@@ -39,7 +39,7 @@ func (h *handlers) webhooksTab(c *fiber.Ctx) error {
 
 func (h *handlers) renderWebhooksTab(c *fiber.Ctx, status int, d webhooksData) error {
 	p := pageOf(c)
-	list, total, err := h.Console.WebhookEndpoints(c.UserContext(), session(c).Email, c.Params("organizerId"), p)
+	list, total, err := h.Console.WebhookEndpoints(c.UserContext(), modeOf(c), session(c).Email, c.Params("organizerId"), p)
 	if err != nil {
 		return h.webhooksFailure(c, err)
 	}
@@ -54,7 +54,7 @@ func (h *handlers) createWebhookEndpoint(c *fiber.Ctx) error {
 		return h.renderWebhooksTab(c, http.StatusBadRequest, webhooksData{Form: form})
 	}
 	req := domain.WebhookEndpointRequest{URL: form.URL, EventTypes: form.EventTypes, Description: form.Description}
-	created, err := h.Console.CreateWebhookEndpoint(c.UserContext(), session(c).Email, c.Params("organizerId"), req)
+	created, err := h.Console.CreateWebhookEndpoint(c.UserContext(), modeOf(c), session(c).Email, c.Params("organizerId"), req)
 	if problems := webhookProblems(err); problems != nil {
 		form.Problems = problems
 		return h.renderWebhooksTab(c, http.StatusBadRequest, webhooksData{Form: form})
@@ -96,7 +96,7 @@ func (h *handlers) webhookEndpoint(c *fiber.Ctx) error {
 
 func (h *handlers) renderWebhookEndpoint(c *fiber.Ctx, status int, d endpointData) error {
 	p := pageOf(c)
-	e, list, total, err := h.Console.WebhookEndpoint(c.UserContext(), session(c).Email, c.Params("organizerId"), c.Params("endpointId"), p)
+	e, list, total, err := h.Console.WebhookEndpoint(c.UserContext(), modeOf(c), session(c).Email, c.Params("organizerId"), c.Params("endpointId"), p)
 	if err != nil {
 		return h.webhooksFailure(c, err)
 	}
@@ -109,10 +109,10 @@ func (h *handlers) setWebhookEnabled(enabled bool) fiber.Handler {
 	done := map[bool]string{true: "enabled", false: "disabled"}[enabled]
 	return func(c *fiber.Ctx) error {
 		orgID, id := c.Params("organizerId"), c.Params("endpointId")
-		if err := h.Console.SetWebhookEndpointEnabled(c.UserContext(), session(c).Email, orgID, id, enabled); err != nil {
+		if err := h.Console.SetWebhookEndpointEnabled(c.UserContext(), modeOf(c), session(c).Email, orgID, id, enabled); err != nil {
 			return h.webhooksFailure(c, err)
 		}
-		return c.Redirect(endpointURL(orgID, id)+"?done="+done, http.StatusSeeOther)
+		return c.Redirect(withMode(c, endpointURL(orgID, id)+"?done="+done), http.StatusSeeOther)
 	}
 }
 
@@ -120,7 +120,7 @@ func (h *handlers) confirmDeleteWebhookPage(c *fiber.Ctx) error {
 	if !domain.CanManage(membership(c).Role) {
 		return errNotAllowed
 	}
-	e, _, _, err := h.Console.WebhookEndpoint(c.UserContext(), session(c).Email, c.Params("organizerId"), c.Params("endpointId"), domain.Page{Limit: 1})
+	e, _, _, err := h.Console.WebhookEndpoint(c.UserContext(), modeOf(c), session(c).Email, c.Params("organizerId"), c.Params("endpointId"), domain.Page{Limit: 1})
 	if err != nil {
 		return h.webhooksFailure(c, err)
 	}
@@ -129,14 +129,14 @@ func (h *handlers) confirmDeleteWebhookPage(c *fiber.Ctx) error {
 
 func (h *handlers) deleteWebhookEndpoint(c *fiber.Ctx) error {
 	orgID := c.Params("organizerId")
-	if err := h.Console.DeleteWebhookEndpoint(c.UserContext(), session(c).Email, orgID, c.Params("endpointId")); err != nil {
+	if err := h.Console.DeleteWebhookEndpoint(c.UserContext(), modeOf(c), session(c).Email, orgID, c.Params("endpointId")); err != nil {
 		return h.webhooksFailure(c, err)
 	}
-	return c.Redirect("/orgs/"+orgID+"/webhooks?done=deleted", http.StatusSeeOther)
+	return c.Redirect(withMode(c, "/orgs/"+orgID+"/webhooks?done=deleted"), http.StatusSeeOther)
 }
 
 func (h *handlers) rotateWebhookSecret(c *fiber.Ctx) error {
-	rotated, err := h.Console.RotateWebhookSecret(c.UserContext(), session(c).Email, c.Params("organizerId"), c.Params("endpointId"))
+	rotated, err := h.Console.RotateWebhookSecret(c.UserContext(), modeOf(c), session(c).Email, c.Params("organizerId"), c.Params("endpointId"))
 	if err != nil {
 		return h.webhooksFailure(c, err)
 	}
@@ -145,10 +145,10 @@ func (h *handlers) rotateWebhookSecret(c *fiber.Ctx) error {
 
 func (h *handlers) sendWebhookTest(c *fiber.Ctx) error {
 	orgID, id := c.Params("organizerId"), c.Params("endpointId")
-	if _, err := h.Console.SendWebhookTest(c.UserContext(), session(c).Email, orgID, id); err != nil {
+	if _, err := h.Console.SendWebhookTest(c.UserContext(), modeOf(c), session(c).Email, orgID, id); err != nil {
 		return h.webhooksFailure(c, err)
 	}
-	return c.Redirect(endpointURL(orgID, id)+"?done=test", http.StatusSeeOther)
+	return c.Redirect(withMode(c, endpointURL(orgID, id)+"?done=test"), http.StatusSeeOther)
 }
 
 func (h *handlers) recoverWebhookDeliveries(c *fiber.Ctx) error {
@@ -160,14 +160,14 @@ func (h *handlers) recoverWebhookDeliveries(c *fiber.Ctx) error {
 	if err != nil {
 		return h.renderWebhookEndpoint(c, http.StatusBadRequest, endpointData{Since: since, Problems: []string{"since must be a date and time such as 2026-05-01T09:30 (UTC)"}})
 	}
-	n, err := h.Console.RecoverWebhookDeliveries(c.UserContext(), session(c).Email, orgID, id, at.UTC())
+	n, err := h.Console.RecoverWebhookDeliveries(c.UserContext(), modeOf(c), session(c).Email, orgID, id, at.UTC())
 	if problems := webhookProblems(err); problems != nil {
 		return h.renderWebhookEndpoint(c, http.StatusBadRequest, endpointData{Since: since, Problems: problems})
 	}
 	if err != nil {
 		return h.webhooksFailure(c, err)
 	}
-	return c.Redirect(endpointURL(orgID, id)+"?done=recovered&n="+strconv.Itoa(n), http.StatusSeeOther)
+	return c.Redirect(withMode(c, endpointURL(orgID, id)+"?done=recovered&n="+strconv.Itoa(n)), http.StatusSeeOther)
 }
 
 type deliveryData struct {
@@ -178,7 +178,7 @@ type deliveryData struct {
 
 func (h *handlers) webhookDelivery(c *fiber.Ctx) error {
 	endpointID := c.Params("endpointId")
-	d, err := h.Console.WebhookDelivery(c.UserContext(), session(c).Email, c.Params("organizerId"), endpointID, c.Params("deliveryId"))
+	d, err := h.Console.WebhookDelivery(c.UserContext(), modeOf(c), session(c).Email, c.Params("organizerId"), endpointID, c.Params("deliveryId"))
 	if err != nil {
 		return h.webhooksFailure(c, err)
 	}
@@ -187,10 +187,10 @@ func (h *handlers) webhookDelivery(c *fiber.Ctx) error {
 
 func (h *handlers) retryWebhookDelivery(c *fiber.Ctx) error {
 	orgID, id, deliveryID := c.Params("organizerId"), c.Params("endpointId"), c.Params("deliveryId")
-	if err := h.Console.RetryWebhookDelivery(c.UserContext(), session(c).Email, orgID, id, deliveryID); err != nil {
+	if err := h.Console.RetryWebhookDelivery(c.UserContext(), modeOf(c), session(c).Email, orgID, id, deliveryID); err != nil {
 		return h.webhooksFailure(c, err)
 	}
-	return c.Redirect(endpointURL(orgID, id)+"/deliveries/"+deliveryID+"?done=retried", http.StatusSeeOther)
+	return c.Redirect(withMode(c, endpointURL(orgID, id)+"/deliveries/"+deliveryID+"?done=retried"), http.StatusSeeOther)
 }
 
 func endpointURL(orgID, id string) string { return "/orgs/" + orgID + "/webhooks/" + id }

@@ -3,15 +3,26 @@ package domain
 import (
 	"fmt"
 	"time"
+
+	"github.com/podiumhq/podium/libs/apikey"
 )
 
 // KeyAudit returns the entry recording action (AuditKeyCreated or AuditKeyRevoked) on k by
-// actor at the given time, described as "<type> key <name>".
+// actor at the given time, described as "<type> key <name>" (keyDetail).
 func KeyAudit(actor Actor, action AuditAction, k Key, at time.Time) AuditEntry {
 	return AuditEntry{
 		OrganizerID: k.OrganizerID, Actor: actor, Action: action, SubjectID: k.ID,
-		Detail: fmt.Sprintf("%s key %s", k.Type, k.Name), At: at,
+		Detail: keyDetail(k), At: at,
 	}
+}
+
+// keyDetail describes a key as "<type> key <name>", "test <type> key <name>" for a test key.
+func keyDetail(k Key) string {
+	d := fmt.Sprintf("%s key %s", k.Type, k.Name)
+	if k.Mode == apikey.Test {
+		d = "test " + d
+	}
+	return d
 }
 
 // MemberAdded returns the entry recording that actor added m, described as "<email> as <role>".

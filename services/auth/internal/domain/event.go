@@ -1,6 +1,10 @@
 package domain
 
-import "time"
+import (
+	"time"
+
+	"github.com/podiumhq/podium/libs/apikey"
+)
 
 // KeysTopic is the Kafka topic of key events; the message key is the key id.
 const KeysTopic = "auth.keys.v1"
@@ -20,6 +24,7 @@ type KeyCreated struct {
 	OrganizerID    string    `json:"organizerId"`
 	Type           KeyType   `json:"type"`
 	AllowedOrigins []string  `json:"allowedOrigins"`
+	Livemode       bool      `json:"livemode"` // false for a test key, as every event about test data
 	CreatedAt      time.Time `json:"createdAt"`
 }
 
@@ -29,6 +34,7 @@ type KeyRevoked struct {
 	KeyID       string    `json:"keyId"`
 	KeyHash     string    `json:"keyHash"`
 	OrganizerID string    `json:"organizerId"`
+	Livemode    bool      `json:"livemode"` // false for a test key
 	RevokedAt   time.Time `json:"revokedAt"`
 }
 
@@ -38,10 +44,10 @@ func (k Key) CreatedEvent() KeyCreated {
 	if origins == nil {
 		origins = []string{}
 	}
-	return KeyCreated{KeyID: k.ID, OrganizerID: k.OrganizerID, Type: k.Type, AllowedOrigins: origins, CreatedAt: k.CreatedAt.UTC()}
+	return KeyCreated{KeyID: k.ID, OrganizerID: k.OrganizerID, Type: k.Type, AllowedOrigins: origins, Livemode: k.Mode != apikey.Test, CreatedAt: k.CreatedAt.UTC()}
 }
 
 // RevokedEvent returns the event announcing k's revocation; k must be revoked.
 func (k Key) RevokedEvent() KeyRevoked {
-	return KeyRevoked{KeyID: k.ID, KeyHash: k.Hash, OrganizerID: k.OrganizerID, RevokedAt: k.RevokedAt.UTC()}
+	return KeyRevoked{KeyID: k.ID, KeyHash: k.Hash, OrganizerID: k.OrganizerID, Livemode: k.Mode != apikey.Test, RevokedAt: k.RevokedAt.UTC()}
 }

@@ -33,6 +33,7 @@ type Key struct {
 	ID             string
 	OrganizerID    string
 	Type           KeyType
+	Mode           apikey.Mode // live, or test for a key that works on test data only
 	Name           string
 	Hash           string
 	Last4          string
@@ -44,8 +45,19 @@ type Key struct {
 	RevokedAt      *time.Time
 }
 
-// Prefix returns the fixed prefix every key of k's type starts with.
-func (k Key) Prefix() string { return apikey.Prefix(apikey.Type(k.Type), apikey.Live) }
+// Prefix returns the fixed prefix every key of k's type and mode starts with.
+func (k Key) Prefix() string { return apikey.Prefix(apikey.Type(k.Type), k.Mode) }
+
+// parseKeyMode reads a key mode as requests name it: empty is live.
+func parseKeyMode(s string) (apikey.Mode, bool) {
+	switch apikey.Mode(s) {
+	case "", apikey.Live:
+		return apikey.Live, true
+	case apikey.Test:
+		return apikey.Test, true
+	}
+	return "", false
+}
 
 // Expired reports whether k has an expiry at or before at.
 func (k Key) Expired(at time.Time) bool { return k.ExpiresAt != nil && !k.ExpiresAt.After(at) }
@@ -66,6 +78,7 @@ func (k *Key) Revoke(at time.Time) bool {
 // KeyRequest is a request to create a key, as an operator sends it.
 type KeyRequest struct {
 	Type           string
+	Mode           string // live (or empty) or test
 	Name           string
 	Scopes         []string
 	AllowedOrigins []string
@@ -80,7 +93,7 @@ func NewKey(organizerID string, r KeyRequest, now time.Time) (Key, string, error
 	if err != nil {
 		return Key{}, "", err
 	}
-	full, err := apikey.Generate(apikey.Type(k.Type), apikey.Live)
+	full, err := apikey.Generate(apikey.Type(k.Type), k.Mode)
 	if err != nil {
 		return Key{}, "", fmt.Errorf("generate key: %w", err)
 	}
@@ -94,6 +107,11 @@ func NewKey(organizerID string, r KeyRequest, now time.Time) (Key, string, error
 func validateKeyRequest(r KeyRequest, now time.Time) (Key, error) {
 	var p fault.Problems
 	k := Key{Type: KeyType(r.Type), Name: strings.TrimSpace(r.Name), Scopes: []string{}, AllowedOrigins: []string{}}
+	mode, ok := parseKeyMode(r.Mode)
+	if !ok {
+		p.Add("mode must be one of live, test")
+	}
+	k.Mode = mode
 	switch {
 	case k.Name == "":
 		p.Add("name is required")

@@ -191,3 +191,25 @@ func TestScopesAreListedInTheirDocumentedOrder(t *testing.T) {
 		t.Fatalf("a key with webhooks:write: %v", err)
 	}
 }
+
+// TestNewKeyInTestMode mints a key of the requested mode, live when none is named.
+func TestNewKeyInTestMode(t *testing.T) {
+	for mode, want := range map[string]apikey.Mode{"": apikey.Live, "live": apikey.Live, "test": apikey.Test} {
+		k, full, err := domain.NewKey("org_1", domain.KeyRequest{Type: "secret", Mode: mode, Name: "ci", Scopes: []string{"events:read"}}, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		typ, got, err := apikey.Parse(full)
+		if err != nil || typ != apikey.Secret || got != want || k.Mode != want || k.Prefix() != apikey.Prefix(apikey.Secret, want) || !strings.HasPrefix(full, k.Prefix()) {
+			t.Fatalf("mode %q: key %+v %q (%s %v)", mode, k, full, got, err)
+		}
+		k.Revoke(now)
+		if live := want == apikey.Live; k.CreatedEvent().Livemode != live || k.RevokedEvent().Livemode != live {
+			t.Fatalf("mode %q: events %+v %+v", mode, k.CreatedEvent(), k.RevokedEvent())
+		}
+	}
+	_, _, err := domain.NewKey("org_1", domain.KeyRequest{Type: "secret", Mode: "Test", Name: "ci", Scopes: []string{"events:read"}}, now)
+	if p := problemsOf(t, err); !slices.Equal(p, []string{"mode must be one of live, test"}) {
+		t.Fatalf("problems %q", p)
+	}
+}

@@ -130,7 +130,7 @@ func TestAdminImportRefusesRemovingACategoryWithPlaces(t *testing.T) {
 	two := catalogtest.Event("e", "E", "PUBLISHED", false, "categories: [{key: a, name: A, basePrice: 1}, {key: b, name: Bravo, basePrice: 1}]")
 	created := env.Import(t, orgA, two)
 	b := created.Body["categories"].([]any)[1].(map[string]any)["id"].(string)
-	if _, err := env.Pool.Exec(t.Context(), `INSERT INTO category_places VALUES ($1, $2, 3, 0, 1, now())`, b, created.Body["id"]); err != nil {
+	if _, err := env.Pool.Exec(t.Context(), `INSERT INTO category_places (category_id, event_id, confirmed, held, version, updated_at, livemode) VALUES ($1, $2, 3, 0, 1, now(), true)`, b, created.Body["id"]); err != nil {
 		t.Fatal(err)
 	}
 	r := env.ImportRaw(t, orgA, "e", "application/yaml", catalogtest.Event("e", "E", "PUBLISHED", false, "categories: [{key: a, name: A, basePrice: 1}]"))

@@ -26,18 +26,21 @@ func (h *handlers) organizerSearch(c *fiber.Ctx) error { return h.search(c, fals
 func (h *handlers) browserSearch(c *fiber.Ctx) error { return h.search(c, true) }
 
 // search answers 201 with a page of the caller's organizer's events, served from the cache
-// (no-store for clients: it is a POST).
+// (no-store for clients: it is a POST). A test key's browser search also lists the
+// organizer's unpublished, non-private events.
 func (h *handlers) search(c *fiber.Ctx, public bool) error {
 	var req searchRequest
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	org := identity.From(c).OrganizerID
+	p := identity.From(c)
+	org := p.OrganizerID
 	q, err := domain.NewSearch(org, domain.SearchRequest(req), public)
 	if err != nil {
 		return err
 	}
-	key := fmt.Sprintf("search\x00%s\x00%t\x00%s\x00%s\x00%d\x00%d", org, public, q.Text, q.Status, q.Limit, q.Offset)
+	q.Unpublished = public && p.Test
+	key := fmt.Sprintf("search\x00%s\x00%s\x00%t\x00%s\x00%s\x00%d\x00%d", modeKey(p), org, public, q.Text, q.Status, q.Limit, q.Offset)
 	ctx := loadCtx(c)
 	e, err := h.cache.Load(key, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
 		page, err := h.svc.Search(ctx, q)
@@ -54,16 +57,17 @@ func (h *handlers) search(c *fiber.Ctx, public bool) error {
 		return err
 	}
 	if public {
-		h.shareAtEdge(c, e)
+		h.shareAtEdge(c, p, e)
 	}
-	return sendJSON(c, fiber.StatusCreated, e.Body, cacheNone)
+	return sendJSON(c, fiber.StatusCreated, e.Body, cacheControlFor(p, cacheNone))
 }
 
 func (h *handlers) organizerEvent(c *fiber.Ctx) error {
-	org, id := identity.From(c).OrganizerID, param(c, "eventId")
+	p, id := identity.From(c), param(c, "eventId")
+	org := p.OrganizerID
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("event\x00organizer\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
-		ev, err := h.svc.OrganizerEvent(ctx, domain.ForOrganizer(org), id)
+	e, err := h.cache.Load("event\x00organizer\x00"+modeKey(p)+"\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
+		ev, err := h.svc.OrganizerEvent(ctx, scopeOf(p), id)
 		if err != nil {
 			return cache.Fill{}, err
 		}
@@ -72,15 +76,17 @@ func (h *handlers) organizerEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	return sendValidated(c, e, cacheOrganizer)
+	return sendValidated(c, e, cacheControlFor(p, cacheOrganizer))
 }
 
 // browserEvent serves the public detail, from the cache; with a preview token it is computed
-// for this request only and never stored, by the service or by clients.
+// for this request only and never stored, by the service or by clients. A test key's answers
+// are cached apart from live ones and never shared (they may show a draft).
 func (h *handlers) browserEvent(c *fiber.Ctx) error {
-	org, id, token := identity.From(c).OrganizerID, param(c, "eventId"), query(c, "previewToken")
+	p, id, token := identity.From(c), param(c, "eventId"), query(c, "previewToken")
+	org := p.OrganizerID
 	if token != "" {
-		ev, err := h.svc.BrowserEvent(c.UserContext(), domain.ForOrganizer(org), id, token)
+		ev, err := h.svc.BrowserEvent(c.UserContext(), scopeOf(p), id, token)
 		if err != nil {
 			return err
 		}
@@ -91,8 +97,8 @@ func (h *handlers) browserEvent(c *fiber.Ctx) error {
 		return sendJSON(c, fiber.StatusOK, f.Body, cachePreview)
 	}
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("event\x00browser\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
-		ev, err := h.svc.BrowserEvent(ctx, domain.ForOrganizer(org), id, "")
+	e, err := h.cache.Load("event\x00browser\x00"+modeKey(p)+"\x00"+org+"\x00"+id, []string{cache.OrganizerTag(org)}, func() (cache.Fill, error) {
+		ev, err := h.svc.BrowserEvent(ctx, scopeOf(p), id, "")
 		if err != nil {
 			return cache.Fill{}, err
 		}
@@ -101,52 +107,56 @@ func (h *handlers) browserEvent(c *fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	h.shareAtEdge(c, e)
-	return sendValidated(c, e, cacheBrowserDetail)
+	h.shareAtEdge(c, p, e)
+	return sendValidated(c, e, cacheControlFor(p, cacheBrowserDetail))
 }
 
+// organizerPricing serves the cards with the places of the caller's mode.
 func (h *handlers) organizerPricing(c *fiber.Ctx) error {
-	org, id := identity.From(c).OrganizerID, param(c, "eventId")
+	p, id := identity.From(c), param(c, "eventId")
+	org := p.OrganizerID
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("pricing\x00organizer\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
-		p, err := h.svc.OrganizerPricing(ctx, domain.ForOrganizer(org), id)
+	e, err := h.cache.Load("pricing\x00organizer\x00"+modeKey(p)+"\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
+		pricing, err := h.svc.OrganizerPricing(ctx, scopeOf(p), id)
 		if err != nil {
 			return cache.Fill{}, err
 		}
-		return h.renderPricing(p, true)
+		return h.renderPricing(pricing, true)
 	})
 	if err != nil {
 		return err
 	}
-	return sendValidated(c, e, cacheOrganizer)
+	return sendValidated(c, e, cacheControlFor(p, cacheOrganizer))
 }
 
+// browserPricing serves the public cards with the places of the caller's mode.
 func (h *handlers) browserPricing(c *fiber.Ctx) error {
-	org, id, token := identity.From(c).OrganizerID, param(c, "eventId"), query(c, "previewToken")
+	p, id, token := identity.From(c), param(c, "eventId"), query(c, "previewToken")
+	org := p.OrganizerID
 	if token != "" {
-		p, err := h.svc.BrowserPricing(c.UserContext(), domain.ForOrganizer(org), id, token)
+		pricing, err := h.svc.BrowserPricing(c.UserContext(), scopeOf(p), id, token)
 		if err != nil {
 			return err
 		}
-		f, err := render(views.NewPricing(p, false), time.Time{})
+		f, err := render(views.NewPricing(pricing, false), time.Time{})
 		if err != nil {
 			return err
 		}
 		return sendJSON(c, fiber.StatusOK, f.Body, cachePreview)
 	}
 	ctx := loadCtx(c)
-	e, err := h.cache.Load("pricing\x00browser\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
-		p, err := h.svc.BrowserPricing(ctx, domain.ForOrganizer(org), id, "")
+	e, err := h.cache.Load("pricing\x00browser\x00"+modeKey(p)+"\x00"+org+"\x00"+id, pricingTags(org, id), func() (cache.Fill, error) {
+		pricing, err := h.svc.BrowserPricing(ctx, scopeOf(p), id, "")
 		if err != nil {
 			return cache.Fill{}, err
 		}
-		return h.renderPricing(p, false)
+		return h.renderPricing(pricing, false)
 	})
 	if err != nil {
 		return err
 	}
-	h.shareAtEdge(c, e)
-	return sendValidated(c, e, cacheBrowserPricing)
+	h.shareAtEdge(c, p, e)
+	return sendValidated(c, e, cacheControlFor(p, cacheBrowserPricing))
 }
 
 func pricingTags(org, eventID string) []string {
@@ -173,10 +183,10 @@ func minTime(a, b time.Time) time.Time {
 }
 
 // internalEvent serves GET /internal/events/{eventId}: never cached, scoped by the organizer
-// the caller's token names.
+// the caller's token names, priced with the places of its principal's mode.
 func (h *handlers) internalEvent(c *fiber.Ctx) error {
-	org, id := identity.From(c).OrganizerID, param(c, "eventId")
-	e, pricing, err := h.svc.InternalEvent(c.UserContext(), domain.ForOrganizer(org), id)
+	p, id := identity.From(c), param(c, "eventId")
+	e, pricing, err := h.svc.InternalEvent(c.UserContext(), scopeOf(p), id)
 	if err != nil {
 		return err
 	}
@@ -186,8 +196,8 @@ func (h *handlers) internalEvent(c *fiber.Ctx) error {
 // internalEventOfCategory serves GET /internal/categories/{categoryId}/event: the same
 // document as internalEvent for the event of the category, scoped the same way.
 func (h *handlers) internalEventOfCategory(c *fiber.Ctx) error {
-	org, id := identity.From(c).OrganizerID, param(c, "categoryId")
-	e, pricing, err := h.svc.InternalEventOfCategory(c.UserContext(), domain.ForOrganizer(org), id)
+	p, id := identity.From(c), param(c, "categoryId")
+	e, pricing, err := h.svc.InternalEventOfCategory(c.UserContext(), scopeOf(p), id)
 	if err != nil {
 		return err
 	}

@@ -10,8 +10,10 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/podiumhq/podium/libs/httpserver"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/catalog/internal/app"
 	"github.com/podiumhq/podium/services/catalog/internal/cache"
+	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
 // Cache-Control of each kind of answer.
@@ -21,7 +23,31 @@ const (
 	cacheOrganizer      = "private, no-cache"
 	cachePreview        = "private, no-store"
 	cacheNone           = "no-store"
+	// cacheTest: a test key's answer may show a draft and test counts; no cache shares it.
+	cacheTest = "private, no-store"
 )
+
+// scopeOf returns the scope of p's reads: its organizer's events, places of its mode.
+func scopeOf(p identity.Principal) domain.OrganizerScope {
+	return domain.ForOrganizer(p.OrganizerID).InMode(p.Livemode())
+}
+
+// modeKey separates the cached answers of test keys from those of live keys.
+func modeKey(p identity.Principal) string {
+	if p.Test {
+		return "test"
+	}
+	return "live"
+}
+
+// cacheControlFor is the Cache-Control of an answer to p: live for a live key, cacheTest for a
+// test key.
+func cacheControlFor(p identity.Principal, live string) string {
+	if p.Test {
+		return cacheTest
+	}
+	return live
+}
 
 // handlers parse requests, call the use cases and write their results. Values taken from the
 // Fiber context are cloned, because Fiber reuses its buffers after the handler returns.
@@ -49,8 +75,11 @@ const headerSurrogateControl = "Surrogate-Control"
 const edgeMargin = 250 * time.Millisecond
 
 // shareAtEdge lets the gateway keep a public answer for the edge TTL, never past the moment it
-// stops being true (a tier boundary of pricing cards).
-func (h *handlers) shareAtEdge(c *fiber.Ctx, e cache.Entry) {
+// stops being true (a tier boundary of pricing cards); a test key's answer, never.
+func (h *handlers) shareAtEdge(c *fiber.Ctx, p identity.Principal, e cache.Entry) {
+	if p.Test {
+		return
+	}
 	ttl := h.edgeTTL
 	if !e.Until.IsZero() {
 		ttl = min(ttl, e.Until.Sub(h.svc.Now())-edgeMargin)

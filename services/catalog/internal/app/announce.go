@@ -29,12 +29,13 @@ func EventChangedMessage(e domain.Event, at time.Time) (domain.Message, error) {
 }
 
 // PricingChangedMessages announce the cards of after that switched since before (see
-// domain.PricingChanges): one message each, its organizer card, all at.
-func PricingChangedMessages(organizerID string, before, after domain.Pricing, at time.Time) []domain.Message {
+// domain.PricingChanges): one message each, its organizer card, all at, in the mode of the
+// places the cards count (livemode false for test registrations' counts).
+func PricingChangedMessages(organizerID string, before, after domain.Pricing, at time.Time, livemode bool) []domain.Message {
 	var out []domain.Message
 	for _, card := range domain.PricingChanges(before, after) {
 		out = append(out, domain.Message{Topic: domain.EventsTopic, Key: after.EventID, Type: domain.PricingChangedType, Data: domain.PricingChanged{
-			OrganizerID: organizerID, EventID: after.EventID, Livemode: true, OccurredAt: at,
+			OrganizerID: organizerID, EventID: after.EventID, Livemode: livemode, OccurredAt: at,
 			Object: views.NewEventCard(after.EventID, card),
 		}})
 	}
@@ -42,8 +43,8 @@ func PricingChangedMessages(organizerID string, before, after domain.Pricing, at
 }
 
 // pricingSwitches announces the categories of an event whose pricing switched between before
-// at from and after at to.
-func pricingSwitches(before domain.Event, from time.Time, after domain.Event, to time.Time) ([]domain.Message, error) {
+// at from and after at to, both with places of the mode livemode.
+func pricingSwitches(before domain.Event, from time.Time, after domain.Event, to time.Time, livemode bool) ([]domain.Message, error) {
 	b, err := before.PricingAt(from, domain.AllCategories)
 	if err != nil {
 		return nil, err
@@ -52,5 +53,5 @@ func pricingSwitches(before domain.Event, from time.Time, after domain.Event, to
 	if err != nil {
 		return nil, err
 	}
-	return PricingChangedMessages(after.OrganizerID, b, a, to), nil
+	return PricingChangedMessages(after.OrganizerID, b, a, to, livemode), nil
 }

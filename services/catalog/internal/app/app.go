@@ -18,7 +18,7 @@ import (
 // message is written in the transaction that stores it.
 type Repository interface {
 	// Import serialises the imports of (organizerID, externalID), calls merge with the stored
-	// event (nil when there is none, places included) and, when merge returns messages (it
+	// event (nil when there is none, live places included) and, when merge returns messages (it
 	// does for every change), stores its result and the messages in one transaction. No places
 	// of the event are applied meanwhile. It returns the event as stored.
 	Import(ctx context.Context, organizerID, externalID string, merge func(current *domain.Event) (domain.Event, []domain.Message, error)) (domain.Event, error)
@@ -26,21 +26,21 @@ type Repository interface {
 	// domain.EventNotFound.
 	EventByExternalID(ctx context.Context, organizerID, externalID string) (domain.Event, error)
 	// Event returns the event with id in scope, with every child and the places of its
-	// categories, or domain.EventNotFound.
+	// categories in the scope's mode, or domain.EventNotFound.
 	Event(ctx context.Context, scope domain.OrganizerScope, id string) (domain.Event, error)
 	// EventOfCategory returns the event in scope the category belongs to, as Event does, or
 	// domain.CategoryNotFound.
 	EventOfCategory(ctx context.Context, scope domain.OrganizerScope, categoryID string) (domain.Event, error)
 	// Search returns a page of events (without children) and how many match.
 	Search(ctx context.Context, s domain.Search) (domain.Page, error)
-	// ApplyPlaces stores the counts of each category of m unless a message of the same or a
-	// higher version for the category was applied; it reports whether it stored any. When it
-	// did and the event exists, it stores the messages announce makes of the event (its
-	// categories with their places) before and after, in the same transaction, with no other
+	// ApplyPlaces stores the counts of each category of m in m's mode unless a message of the
+	// same or a higher version for the category and mode was applied; it reports whether it
+	// stored any. When it did and the event exists, it stores the messages announce makes of
+	// the event (its categories with their places of m's mode) before and after, in the same transaction, with no other
 	// change of the event's pricing in between.
 	ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time, announce func(before, after domain.Event) ([]domain.Message, error)) (bool, error)
 	// SwitchTiers, unless another instance is at it, calls announce for every event whose
-	// tiers may have switched by date since the mark (each with its categories and places),
+	// tiers may have switched by date since the mark (each with its categories and live places),
 	// stores the messages it returns and moves the mark to now, in one transaction; the first
 	// run only sets the mark. It returns how many messages it stored.
 	SwitchTiers(ctx context.Context, now time.Time, announce func(e domain.Event, mark time.Time) ([]domain.Message, error)) (int, error)
@@ -83,7 +83,8 @@ type ImportResult struct {
 
 // Import creates or updates the organizer's event externalID from an import file. A change is
 // announced by podium.catalog.event.changed.v1 and, for each category whose active tier or
-// sold-out state it switched, podium.catalog.pricing.changed.v1.
+// sold-out state it switched with the live places, podium.catalog.pricing.changed.v1 (an
+// import is a change of the shared catalog: live; test cards are not announced).
 func (s *Service) Import(ctx context.Context, organizerID, externalID string, f importfile.Format, body []byte) (ImportResult, error) {
 	if err := checkRefs(organizerID, externalID); err != nil {
 		return ImportResult{}, err
@@ -109,7 +110,7 @@ func (s *Service) Import(ctx context.Context, organizerID, externalID string, f 
 		}
 		msgs := []domain.Message{changedMsg}
 		if current != nil {
-			switched, err := pricingSwitches(*current, now, merged, now)
+			switched, err := pricingSwitches(*current, now, merged, now, true)
 			if err != nil {
 				return merged, nil, err
 			}

@@ -27,15 +27,16 @@ func (s *Service) OrganizerEvent(ctx context.Context, scope domain.OrganizerScop
 }
 
 // BrowserEvent returns the public view of one of the organizer's events when it is published
-// and not private or, with previewToken set, when previewToken is the event's preview token
-// (whatever its status and flags). Otherwise the event is not found, exactly as an unknown
-// one: the answer tells nothing about events the caller may not see.
+// and not private (in a test scope, not private whatever its status) or, with previewToken
+// set, when previewToken is the event's preview token (whatever its status and flags).
+// Otherwise the event is not found, exactly as an unknown one: the answer tells nothing about
+// events the caller may not see.
 func (s *Service) BrowserEvent(ctx context.Context, scope domain.OrganizerScope, id, previewToken string) (domain.Event, error) {
 	e, err := s.OrganizerEvent(ctx, scope, id)
 	if err != nil {
 		return domain.Event{}, err
 	}
-	if previewToken != "" && !e.PreviewMatches(previewToken) || previewToken == "" && !e.Public() {
+	if !e.BrowserVisible(scope, previewToken) {
 		return domain.Event{}, domain.EventNotFound(id)
 	}
 	return e.PublicView(), nil
@@ -91,17 +92,18 @@ func (s *Service) internal(e domain.Event) (domain.Event, domain.Pricing, error)
 // ErrInvalidPlaces marks a places message that can never be applied.
 var ErrInvalidPlaces = errors.New("invalid places message")
 
-// ApplyPlaces applies a places message to the projection and, when it was newer than what the
-// projection holds for one of its categories, announces each category whose active tier or
-// sold-out state switched (podium.catalog.pricing.changed.v1) and drops this process's pricing
-// views of the event. Older and repeated versions change nothing.
+// ApplyPlaces applies a places message to the projection of its mode (live or test) and, when
+// it was newer than what the projection holds for one of its categories, announces each
+// category whose active tier or sold-out state switched in that mode
+// (podium.catalog.pricing.changed.v1 with the message's livemode) and drops this process's
+// pricing views of the event. Older and repeated versions change nothing.
 func (s *Service) ApplyPlaces(ctx context.Context, m domain.PlacesChanged) error {
 	if err := m.Validate(); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidPlaces, err)
 	}
 	now := s.Now()
 	applied, err := s.repo.ApplyPlaces(ctx, m, now, func(before, after domain.Event) ([]domain.Message, error) {
-		return pricingSwitches(before, now, after, now)
+		return pricingSwitches(before, now, after, now, m.Live())
 	})
 	if err != nil {
 		return fmt.Errorf("apply places: %w", err)

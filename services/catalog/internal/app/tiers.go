@@ -18,11 +18,12 @@ const TierSwitchInterval = 30 * time.Second
 // event and places as they are now, differ. Places applied meanwhile announced their own
 // switches at their time. An import meanwhile that moved tier dates across the interval may
 // make a category announced twice (each message carries the card as it is), never missed. It
-// returns how many categories it announced; when another instance is at it, none.
+// returns how many categories it announced; when another instance is at it, none. Date
+// switches are the catalog's own: announced with live places only (livemode true).
 func (s *Service) SwitchTiers(ctx context.Context) (int, error) {
 	now := s.Now()
 	n, err := s.repo.SwitchTiers(ctx, now, func(e domain.Event, mark time.Time) ([]domain.Message, error) {
-		return pricingSwitches(e, mark, e, now)
+		return pricingSwitches(e, mark, e, now, true)
 	})
 	if err != nil {
 		return 0, fmt.Errorf("switch tiers: %w", err)

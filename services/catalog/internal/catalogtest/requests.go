@@ -61,6 +61,24 @@ func (e *Env) Publishable(t testing.TB, organizerID string) map[string]string {
 	})}
 }
 
+// SecretTest returns the headers of a request made with a test-mode secret key of the
+// organizer.
+func (e *Env) SecretTest(t testing.TB, organizerID string, scopes ...string) map[string]string {
+	t.Helper()
+	return map[string]string{identity.Header: e.Token(t, identity.Principal{
+		OrganizerID: organizerID, KeyID: "key_secret_test_" + organizerID, KeyType: identity.Secret, Scopes: scopes, Test: true,
+	})}
+}
+
+// PublishableTest returns the headers of a request made with a test-mode publishable key of
+// the organizer.
+func (e *Env) PublishableTest(t testing.TB, organizerID string) map[string]string {
+	t.Helper()
+	return map[string]string{identity.Header: e.Token(t, identity.Principal{
+		OrganizerID: organizerID, KeyID: "key_pub_test_" + organizerID, KeyType: identity.Publishable, Origin: "https://shop.example", Test: true,
+	})}
+}
+
 // Import imports an event file (YAML) for the organizer through the admin API and fails the
 // test unless it answers 200 or 201.
 func (e *Env) Import(t testing.TB, organizerID, file string) testkit.Response {

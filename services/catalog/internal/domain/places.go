@@ -29,12 +29,17 @@ func (p Places) Available(quota *int) *int {
 
 // PlacesChanged is the data of a podium.registration.places.changed.v2 message: the absolute
 // counts of categories of one event after a change, each with a version that grows with every
-// change of its category.
+// change of its category. Livemode says whose counts they are: live or test registrations;
+// a message without it (from before test mode) is live.
 type PlacesChanged struct {
 	EventID    string           `json:"eventId"`
+	Livemode   *bool            `json:"livemode,omitempty"`
 	Categories []CategoryPlaces `json:"categories"`
 	OccurredAt time.Time        `json:"occurredAt"`
 }
+
+// Live reports whether m counts live places: its livemode, true when absent.
+func (m PlacesChanged) Live() bool { return m.Livemode == nil || *m.Livemode }
 
 // CategoryPlaces are one category's counts in a PlacesChanged message.
 type CategoryPlaces struct {
@@ -48,6 +53,7 @@ type CategoryPlaces struct {
 // category's counts.
 type PlacesChangedV1 struct {
 	EventID    string    `json:"eventId"`
+	Livemode   *bool     `json:"livemode,omitempty"`
 	CategoryID string    `json:"categoryId"`
 	Confirmed  int       `json:"confirmed"`
 	Held       int       `json:"held"`
@@ -57,7 +63,7 @@ type PlacesChangedV1 struct {
 
 // Current returns m as a PlacesChanged of its one category.
 func (m PlacesChangedV1) Current() PlacesChanged {
-	return PlacesChanged{EventID: m.EventID, OccurredAt: m.OccurredAt, Categories: []CategoryPlaces{
+	return PlacesChanged{EventID: m.EventID, Livemode: m.Livemode, OccurredAt: m.OccurredAt, Categories: []CategoryPlaces{
 		{CategoryID: m.CategoryID, Confirmed: m.Confirmed, Held: m.Held, Version: m.Version},
 	}}
 }

@@ -26,8 +26,11 @@ type Search struct {
 	Status Status
 	// PublicOnly keeps published, non-private events (the browser surface).
 	PublicOnly bool
-	Limit      int
-	Offset     int64
+	// Unpublished, with PublicOnly, keeps the non-private events of every status (a test key's
+	// browser search sees drafts, as it may read them).
+	Unpublished bool
+	Limit       int
+	Offset      int64
 }
 
 // SearchRequest is a search as a client sends it: nil means the default.

@@ -4,7 +4,7 @@ package domain
 //   - the organizer surface: everything the organizer authored, categories private and
 //     unpublished included, but only active supplements and active options;
 //   - the browser surface: published, non-private events only (or any event with its preview
-//     token), and of those only published, non-private categories, the form fields that apply
+//     token; a test key also sees the organizer's non-private events of every status), and of those only published, non-private categories, the form fields that apply
 //     to one of them, active supplements and options, no promocodes, fees or internal notes;
 //   - the internal API: everything, inactive supplements and options included.
 
@@ -31,6 +31,16 @@ func (e Event) ActiveSupplements() []Supplement {
 		out = append(out, s)
 	}
 	return out
+}
+
+// BrowserVisible reports whether the browser surface shows e in scope: with previewToken set,
+// when it is e's preview token; otherwise when e is public or, in a test scope, not private
+// whatever its status (a test key previews drafts; a live key never does).
+func (e Event) BrowserVisible(scope OrganizerScope, previewToken string) bool {
+	if previewToken != "" {
+		return e.PreviewMatches(previewToken)
+	}
+	return e.Public() || !scope.Livemode() && !e.Private
 }
 
 // PublicView returns the public subset of e shown on the browser surface.

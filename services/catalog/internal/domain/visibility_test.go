@@ -69,3 +69,35 @@ func TestVisibilityAndPreview(t *testing.T) {
 		t.Fatal("a private category is public")
 	}
 }
+
+// TestBrowserVisible: a live key sees public events only, a test key also unpublished ones
+// that are not private; the preview token shows any event, and only it does.
+func TestBrowserVisible(t *testing.T) {
+	live, test := domain.ForOrganizer("org_a"), domain.ForOrganizer("org_a").InMode(false)
+	for _, c := range []struct {
+		name               string
+		status             domain.Status
+		private            bool
+		token              string
+		wantLive, wantTest bool
+	}{
+		{"published", domain.Published, false, "", true, true},
+		{"draft", "DRAFT", false, "", false, true},
+		{"cancelled", "CANCELLED", false, "", false, true},
+		{"private published", domain.Published, true, "", false, false},
+		{"private draft", "DRAFT", true, "", false, false},
+		{"private draft with its token", "DRAFT", true, "prv_x", true, true},
+		{"published with a wrong token", domain.Published, false, "prv_y", false, false},
+	} {
+		e := domain.Event{Status: c.status, Private: c.private, PreviewToken: "prv_x"}
+		if got := e.BrowserVisible(live, c.token); got != c.wantLive {
+			t.Errorf("%s, live key: %t", c.name, got)
+		}
+		if got := e.BrowserVisible(test, c.token); got != c.wantTest {
+			t.Errorf("%s, test key: %t", c.name, got)
+		}
+	}
+	if !live.Livemode() || test.Livemode() || !domain.ForOrganizer("org_a").InMode(true).Livemode() {
+		t.Fatal("scope modes")
+	}
+}

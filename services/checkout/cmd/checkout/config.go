@@ -35,6 +35,12 @@ type Config struct {
 	StripeAPIBase string `env:"STRIPE_API_BASE"`
 	// StripeWebhookSecret verifies webhook signatures (whsec_…).
 	StripeWebhookSecret string `env:"STRIPE_WEBHOOK_SECRET,notEmpty" secret:"true"`
+	// StripeTestSecretKey (sk_test_… or rk_test_…) and StripeTestWebhookSecret (whsec_…) pay
+	// for test data (purchases made with test-mode keys) and verify test-mode webhooks; both or
+	// neither. Without them test purchases are refused (503) and every webhook is verified
+	// with the live secret.
+	StripeTestSecretKey     string `env:"STRIPE_TEST_SECRET_KEY" secret:"true"`
+	StripeTestWebhookSecret string `env:"STRIPE_TEST_WEBHOOK_SECRET" secret:"true"`
 	// HoldTTL is how long places are held before payment (see app.SessionExpiry for the Stripe
 	// session's life).
 	HoldTTL time.Duration `env:"HOLD_TTL" envDefault:"10m"`
@@ -101,7 +107,25 @@ func (c Config) Validate() error {
 	if c.PromocodeFailuresPerAddress < 1 || c.PromocodeFailuresPerKey < 1 || c.PromocodeFailureWindow < time.Minute {
 		errs = append(errs, errors.New("PROMOCODE_FAILURES_PER_ADDRESS and PROMOCODE_FAILURES_PER_KEY must be at least 1 and PROMOCODE_FAILURE_WINDOW at least 1m"))
 	}
-	return errors.Join(append(errs, c.validateStripeChecks())...)
+	return errors.Join(append(errs, c.validateStripeTest(), c.validateStripeChecks())...)
+}
+
+// validateStripeTest checks the optional test-mode credentials.
+func (c Config) validateStripeTest() error {
+	var errs []error
+	if (c.StripeTestSecretKey == "") != (c.StripeTestWebhookSecret == "") {
+		errs = append(errs, errors.New("STRIPE_TEST_SECRET_KEY and STRIPE_TEST_WEBHOOK_SECRET are set together or not at all"))
+	}
+	if k := c.StripeTestSecretKey; k != "" && !strings.HasPrefix(k, "sk_test_") && !strings.HasPrefix(k, "rk_test_") {
+		errs = append(errs, errors.New("STRIPE_TEST_SECRET_KEY must be a Stripe test-mode key (sk_test_… or rk_test_…)"))
+	}
+	if s := c.StripeTestWebhookSecret; s != "" && !strings.HasPrefix(s, "whsec_") {
+		errs = append(errs, errors.New("STRIPE_TEST_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)"))
+	}
+	if s := c.StripeTestWebhookSecret; s != "" && s == c.StripeWebhookSecret {
+		errs = append(errs, errors.New("STRIPE_TEST_WEBHOOK_SECRET must differ from STRIPE_WEBHOOK_SECRET (each mode's events are verified with its own)"))
+	}
+	return errors.Join(errs...)
 }
 
 // validateStripeChecks checks the settings of reconciliation and of webhooks about unknown

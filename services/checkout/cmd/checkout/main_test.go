@@ -68,6 +68,14 @@ func TestConfigValidation(t *testing.T) {
 		"reconcile interval": {"RECONCILE_INTERVAL", "500ms", "RECONCILE_INTERVAL must be at least 1s"},
 		"short lookback":     {"RECONCILE_LOOKBACK", "24h", "RECONCILE_LOOKBACK must be at least 25h"},
 		"long retry window":  {"WEBHOOK_UNKNOWN_RETRY_WINDOW", "96h", "WEBHOOK_UNKNOWN_RETRY_WINDOW must be from 1m to 72h"},
+		"test key alone":     {"STRIPE_TEST_SECRET_KEY", "sk_test_x", "STRIPE_TEST_SECRET_KEY and STRIPE_TEST_WEBHOOK_SECRET are set together"},
+	})
+	vars["STRIPE_TEST_SECRET_KEY"], vars["STRIPE_TEST_WEBHOOK_SECRET"] = "rk_test_x", checkouttest.TestWebhookSecret
+	configtest.Masked(t, configtest.Load[Config](t, vars), "rk_test_x", checkouttest.TestWebhookSecret)
+	configtest.Refuses[Config](t, vars, map[string]configtest.Case{
+		"live test key":       {"STRIPE_TEST_SECRET_KEY", "sk_live_x", "STRIPE_TEST_SECRET_KEY must be a Stripe test-mode key"},
+		"test webhook secret": {"STRIPE_TEST_WEBHOOK_SECRET", "secret", "STRIPE_TEST_WEBHOOK_SECRET must be a webhook signing secret"},
+		"one secret for both": {"STRIPE_TEST_WEBHOOK_SECRET", checkouttest.WebhookSecret, "STRIPE_TEST_WEBHOOK_SECRET must differ from STRIPE_WEBHOOK_SECRET"},
 	})
 }
 

@@ -22,7 +22,7 @@ import (
 func refusedRefund(t *testing.T, repo *store.Repository, id, message string, at time.Time) {
 	t.Helper()
 	c := domain.Checkout{
-		ID: id, OrganizerID: "org_1", KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 5875,
+		ID: id, OrganizerID: "org_1", Livemode: true, KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 5875,
 		PromoState: domain.PromoNone, PurchaserEmail: "a@example.com", PurchaserName: "Ana", HoldExpiresAt: at, CreatedAt: at, UpdatedAt: at,
 	}
 	if _, _, err := repo.CreateCheckout(t.Context(), c); err != nil {
@@ -132,7 +132,7 @@ func TestRefundsCommandNamesAMissingPayment(t *testing.T) {
 	repo := store.New(pool)
 	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	c := domain.Checkout{
-		ID: "chk_nopi", OrganizerID: "org_1", KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 5875,
+		ID: "chk_nopi", OrganizerID: "org_1", Livemode: true, KeyID: "key_1", EventID: "evt_1", State: domain.StateCreated, Currency: "EUR", Total: 5875,
 		PromoState: domain.PromoNone, PurchaserEmail: "a@example.com", PurchaserName: "Ana", HoldExpiresAt: at, CreatedAt: at, UpdatedAt: at,
 	}
 	if _, _, err := repo.CreateCheckout(t.Context(), c); err != nil {

@@ -68,9 +68,13 @@ func build(cfg Config, r *service.Resources, log *slog.Logger) (*app.Service, *i
 	}
 	signer := identity.NewSigner(identity.Checkout, key, cfg.IdentityTokenTTL)
 	addressBackoff, keyBackoff := cfg.Backoffs()
+	var testPayments app.Payments
+	if cfg.StripeTestSecretKey != "" {
+		testPayments = payments.New(payments.Options{SecretKey: cfg.StripeTestSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeTestWebhookSecret})
+	}
 	svc := app.New(store.New(r.Pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
 		payments.New(payments.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
 		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff,
-			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback})
+			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback, TestPayments: testPayments})
 	return svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL), nil
 }

@@ -103,8 +103,8 @@ func TestRunningKeyAnswers409ThenLapses(t *testing.T) {
 	hash := hashOf(t, b)
 	// Another process owns the key (its lease runs for a minute more).
 	if _, err := env.Pool.Exec(t.Context(), `INSERT INTO idempotency_keys
-		(key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at)
-		VALUES ($1, $2, $3, 'RUNNING', 'chk_elsewhere', now() + interval '1 minute', now(), now() + interval '48 hours')`,
+		(key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at, livemode)
+		VALUES ($1, $2, $3, 'RUNNING', 'chk_elsewhere', now() + interval '1 minute', now(), now() + interval '48 hours', true)`,
 		checkouttest.KeyID, "in-flight-0001", hash); err != nil {
 		t.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func TestPaymentSucceededOnceAndPublished(t *testing.T) {
 	_ = json.Unmarshal(m.Value, &data)
 	if m.Key != s.OrderID || m.Headers[broker.HeaderType] != domain.EventPaymentSucceeded || m.Headers[broker.HeaderSource] != domain.EventSource ||
 		m.Headers[broker.HeaderID] == "" || data["orderId"] != s.OrderID || data["sessionId"] != s.SessionID || data["paymentRef"] != "pi_test_1" ||
-		data["amount"] != 5875.0 || data["currency"] != "EUR" || data["paidAt"] == nil || len(data) != 6 {
+		data["amount"] != 5875.0 || data["currency"] != "EUR" || data["paidAt"] == nil || data["livemode"] != true || len(data) != 7 {
 		t.Fatalf("message %s %v %s", m.Key, m.Headers, m.Value)
 	}
 	// A second delivery (another Stripe event id) of the same outcome changes nothing either.

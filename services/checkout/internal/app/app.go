@@ -11,6 +11,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/podiumhq/podium/libs/clock"
+	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
@@ -58,6 +59,10 @@ type Payments interface {
 	// ParseWebhook verifies a webhook's signature and reads it; domain.ErrInvalidSignature
 	// when the signature is missing, wrong or too old.
 	ParseWebhook(payload []byte, signature string) (domain.PaymentEvent, error)
+	// SignedEvent is the event of kind the provider would send about c's session (a
+	// completion paid in full), created at, with its signature header made with this
+	// provider's webhook secret at signedAt: what a test outcome plays.
+	SignedEvent(kind domain.PaymentEventKind, c domain.Checkout, at, signedAt time.Time) (payload []byte, signature string, err error)
 }
 
 // CheckoutRef picks a checkout: by the provider's session id when exactly one checkout has
@@ -66,11 +71,18 @@ type CheckoutRef struct {
 	ID        string
 	SessionID string
 	OrderID   string
+	// Livemode, when set, picks among checkouts of that mode only: one of the other mode is
+	// not found.
+	Livemode *bool
 }
+
+// Mode is a mode as a CheckoutRef's Livemode.
+func Mode(livemode bool) *bool { return &livemode }
 
 // IdempotencyOutcome finalises an idempotency record in the transaction of a change.
 type IdempotencyOutcome struct {
 	KeyID, Key string
+	Livemode   bool
 	CheckoutID string
 	Response   []byte
 }
@@ -107,7 +119,7 @@ const (
 type Repository interface {
 	// Idempotency returns the record of an idempotency key of a publishable key, with one
 	// indexed read.
-	Idempotency(ctx context.Context, keyID, key string) (domain.IdempotencyRecord, bool, error)
+	Idempotency(ctx context.Context, keyID string, livemode bool, key string) (domain.IdempotencyRecord, bool, error)
 	// InsertIdempotency stores r unless the key has a record, and reports whether it did.
 	InsertIdempotency(ctx context.Context, r domain.IdempotencyRecord) (bool, error)
 	// TakeOverIdempotency makes the key RUNNING for a new request when its record FAILED, its
@@ -116,10 +128,11 @@ type Repository interface {
 	// false when another request took the key first.
 	TakeOverIdempotency(ctx context.Context, r domain.IdempotencyRecord, newCheckoutID string, now time.Time) (checkoutID string, ok bool, err error)
 	// FailIdempotency marks the RUNNING record of checkoutID FAILED.
-	FailIdempotency(ctx context.Context, keyID, key, checkoutID string) error
-	// PromocodeUses returns the uses of an event's promocode at now: checkouts holding a use
-	// (PromoReserved) that are paid or completed, or await payment with their hold not lapsed.
-	PromocodeUses(ctx context.Context, eventID, code string, now time.Time) (int64, error)
+	FailIdempotency(ctx context.Context, keyID string, livemode bool, key, checkoutID string) error
+	// PromocodeUses returns the uses of an event's promocode at now in one mode: checkouts
+	// holding a use (PromoReserved) that are paid or completed, or await payment with their
+	// hold not lapsed.
+	PromocodeUses(ctx context.Context, eventID, code string, livemode bool, now time.Time) (int64, error)
 	// CreateCheckout stores c and, when it reserves a promocode use, refuses it with
 	// domain.ErrPromocodeExhausted when the uses at c.CreatedAt, itself included, would exceed
 	// c.PromoMaxUses (nil: unlimited), atomically with other reservations of the code. A
@@ -152,14 +165,22 @@ type Repository interface {
 	// UnsettledCheckouts returns, in one read, the checkouts of the ids that their listed
 	// sessions' outcome could still move: of paid sessions (paid), those not paid or beyond; of
 	// the others (unpaid: expired, or awaiting a delayed payment), those awaiting payment.
-	UnsettledCheckouts(ctx context.Context, paid, unpaid []string) ([]domain.Checkout, error)
+	// Like the other reconciliation reads, it reads checkouts of one mode.
+	UnsettledCheckouts(ctx context.Context, livemode bool, paid, unpaid []string) ([]domain.Checkout, error)
 	// ProcessingCheckouts returns up to limit checkouts awaiting a delayed payment whose ids
 	// follow after, by id.
-	ProcessingCheckouts(ctx context.Context, after string, limit int) ([]domain.Checkout, error)
-	// ReconcileMark returns the creation time from which reconciliation lists sessions (zero
-	// before any was recorded); SetReconcileMark records it.
-	ReconcileMark(ctx context.Context) (time.Time, error)
-	SetReconcileMark(ctx context.Context, mark time.Time) error
+	ProcessingCheckouts(ctx context.Context, livemode bool, after string, limit int) ([]domain.Checkout, error)
+	// ReconcileMark returns the creation time from which reconciliation of a mode lists
+	// sessions (zero before any was recorded); SetReconcileMark records it.
+	ReconcileMark(ctx context.Context, livemode bool) (time.Time, error)
+	SetReconcileMark(ctx context.Context, livemode bool, mark time.Time) error
+	// TestCheckout returns the latest test checkout of an organizer with a session id,
+	// domain.ErrCheckoutNotFound when there is none.
+	TestCheckout(ctx context.Context, organizerID, sessionID string) (domain.Checkout, error)
+	// DeleteTestData deletes, in one transaction, an organizer's test checkouts, their
+	// idempotency records and the inbox records of their test webhooks (consumer), and returns
+	// how many checkouts it deleted.
+	DeleteTestData(ctx context.Context, organizerID, consumer string) (int64, error)
 	// Exclusively runs fn unless another instance runs a function under the same name (it then
 	// reports false at once); the exclusion lasts while fn runs, and ends with its process.
 	Exclusively(ctx context.Context, name string, fn func(context.Context) error) (ran bool, err error)
@@ -204,6 +225,9 @@ type Options struct {
 	// RefunderIdle, when set, is called each time the refund worker finished a pass and waits
 	// for the next (a test waits for it).
 	RefunderIdle func()
+	// TestPayments is the payment provider with test-mode credentials, for test data; nil
+	// when test mode is not configured: test purchases are then refused (503).
+	TestPayments Payments
 }
 
 // DefaultUnknownRetryWindow is how long a webhook about a checkout not known is delivered
@@ -266,8 +290,33 @@ type Service struct {
 	answers *lru.Cache[replayKey, answer]
 	// refundsDecided wakes this process's refund worker when a refund was decided here.
 	refundsDecided chan struct{}
-	// delayed is where reconciliation's next page of delayed payments starts.
-	delayed delayedCursor
+	// delayed and delayedTest are where reconciliation's next page of delayed payments of
+	// live and test checkouts starts.
+	delayed, delayedTest delayedCursor
+}
+
+// errTestModeUnavailable refuses test-mode payments when no test credentials are configured.
+var errTestModeUnavailable = &fault.Error{Kind: fault.Unavailable,
+	Problems: []string{"test-mode payments are not configured on this platform (no Stripe test key); use a live key"}}
+
+// paymentsOf returns the payment provider of a mode's data: the live one, or the test one
+// (errTestModeUnavailable when not configured).
+func (s *Service) paymentsOf(livemode bool) (Payments, error) {
+	if livemode {
+		return s.payments, nil
+	}
+	if s.opts.TestPayments == nil {
+		return nil, errTestModeUnavailable
+	}
+	return s.opts.TestPayments, nil
+}
+
+// modes are the modes whose payments are configured: live, and test when it is.
+func (s *Service) modes() []bool {
+	if s.opts.TestPayments == nil {
+		return []bool{true}
+	}
+	return []bool{true, false}
 }
 
 // rememberedBodies bounds Service.bodies (about 200 bytes each) and Service.answers (about

@@ -50,7 +50,7 @@ func (s *store) reads() int {
 	return s.recordReads
 }
 
-func (s *store) Idempotency(_ context.Context, keyID, key string) (domain.IdempotencyRecord, bool, error) {
+func (s *store) Idempotency(_ context.Context, keyID string, _ bool, key string) (domain.IdempotencyRecord, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.recordReads++
@@ -89,7 +89,7 @@ func (s *store) TakeOverIdempotency(_ context.Context, r domain.IdempotencyRecor
 	return id, true, nil
 }
 
-func (s *store) FailIdempotency(_ context.Context, keyID, key, checkoutID string) error {
+func (s *store) FailIdempotency(_ context.Context, keyID string, _ bool, key, checkoutID string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	k := recordKey(keyID, key)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/checkout/internal/domain"
 )
 
@@ -27,20 +28,21 @@ const pollMax = 50 * time.Millisecond
 //     domain.ErrIdempotencyBusy (409).
 //
 // It returns the record to run under, or the answer to replay.
-func (s *Service) claim(ctx context.Context, keyID string, b bodyID) (*domain.IdempotencyRecord, *SessionResult, error) {
-	if a, found := s.answers.Get(replayKey{keyID, b.digest}); found && s.clock.Now().Before(a.expires) {
+func (s *Service) claim(ctx context.Context, as identity.Principal, b bodyID) (*domain.IdempotencyRecord, *SessionResult, error) {
+	keyID, livemode := as.KeyID, as.Livemode()
+	if a, found := s.answers.Get(replayKey{keyID, livemode, b.digest}); found && s.clock.Now().Before(a.expires) {
 		return nil, &a.res, nil
 	}
 	deadline := s.opts.Now().Add(s.opts.IdempotencyWait)
 	delay := 2 * time.Millisecond
 	for {
 		now := s.clock.Now()
-		rec, found, err := s.repo.Idempotency(ctx, keyID, b.key)
+		rec, found, err := s.repo.Idempotency(ctx, keyID, livemode, b.key)
 		if err != nil {
 			return nil, nil, fmt.Errorf("idempotency: %w", err)
 		}
 		own := domain.IdempotencyRecord{
-			KeyID: keyID, Key: b.key, RequestHash: b.hash, State: domain.IdemRunning, CheckoutID: domain.NewCheckoutID(),
+			KeyID: keyID, Livemode: livemode, OrganizerID: as.OrganizerID, Key: b.key, RequestHash: b.hash, State: domain.IdemRunning, CheckoutID: domain.NewCheckoutID(),
 			LockedUntil: now.Add(s.opts.Lease), ExpiresAt: now.Add(s.opts.Retention),
 		}
 		expired := found && !now.Before(rec.ExpiresAt)
@@ -61,7 +63,7 @@ func (s *Service) claim(ctx context.Context, keyID string, b bodyID) (*domain.Id
 			if err != nil {
 				return nil, nil, err
 			}
-			s.remember(keyID, b.digest, res, rec.ExpiresAt)
+			s.remember(keyID, livemode, b.digest, res, rec.ExpiresAt)
 			return nil, &res, nil
 		case expired || rec.State == domain.IdemFailed || now.After(rec.LockedUntil):
 			id, ok, err := s.repo.TakeOverIdempotency(ctx, own, own.CheckoutID, now)
@@ -118,11 +120,12 @@ func (s *Service) identify(r SessionRequest) (bodyID, *domain.Purchase, error) {
 	return b, &p, nil
 }
 
-// replayKey names a remembered answer: the publishable key and the SHA-256 of the body's bytes
-// (which hold the idempotency key).
+// replayKey names a remembered answer: the publishable key, its mode and the SHA-256 of the
+// body's bytes (which hold the idempotency key).
 type replayKey struct {
-	keyID string
-	body  [32]byte
+	keyID    string
+	livemode bool
+	body     [32]byte
 }
 
 // answer is a succeeded request's answer, remembered until its record's retention ends: a
@@ -133,9 +136,9 @@ type answer struct {
 }
 
 // remember keeps the replay of a succeeded answer for its retention.
-func (s *Service) remember(keyID string, body [32]byte, res SessionResult, expires time.Time) {
+func (s *Service) remember(keyID string, livemode bool, body [32]byte, res SessionResult, expires time.Time) {
 	res.Replayed = true
-	s.answers.Add(replayKey{keyID, body}, answer{res: res, expires: expires})
+	s.answers.Add(replayKey{keyID, livemode, body}, answer{res: res, expires: expires})
 }
 
 // storedAnswer is the answer a succeeded record replays.
@@ -144,6 +147,6 @@ func storedAnswer(rec domain.IdempotencyRecord) (SessionResult, error) {
 	if err := json.Unmarshal(rec.Response, &res); err != nil {
 		return SessionResult{}, fmt.Errorf("idempotency: stored answer: %w", err)
 	}
-	res.Replayed = true
+	res.Replayed, res.Livemode = true, rec.Livemode // answers stored before test mode lack livemode
 	return res, nil
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -33,14 +34,17 @@ const (
 // acknowledged and change nothing; an event about a checkout not known is answered by
 // unknownSession.
 func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signature string) (WebhookResult, error) {
-	ev, err := s.payments.ParseWebhook(payload, signature)
+	ev, err := s.parseWebhook(payload, signature)
 	if err != nil {
 		return "", err
 	}
 	if !ev.Handled() {
 		return WebhookTypeIgnored, nil
 	}
-	u := Update{Ref: CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID}, Consumer: ConsumerStripe, MessageID: ev.ID}
+	u := Update{Ref: CheckoutRef{ID: ev.CheckoutID, SessionID: ev.SessionID, Livemode: Mode(ev.Livemode)}, Consumer: ConsumerStripe, MessageID: ev.ID}
+	if !ev.Livemode {
+		u.Consumer = TestStripeConsumer(ev.OrganizerID)
+	}
 	st, err := s.settlePayment(ctx, ev, u)
 	if err != nil {
 		return "", fmt.Errorf("webhook %s: %w", ev.Kind, err)
@@ -55,6 +59,37 @@ func (s *Service) HandleStripeWebhook(ctx context.Context, payload []byte, signa
 	s.log.InfoContext(ctx, "Stripe webhook applied", "stripe_event_id", ev.ID, "type", string(ev.Kind), "checkout_id", st.checkout.ID, "state", string(st.checkout.State))
 	return WebhookOutcomeApplied, nil
 }
+
+// parseWebhook verifies a webhook with the secret of the mode its payload claims (Stripe's
+// unverified livemode, true when absent) and no other: a test event signed with the live
+// secret, or a live one signed with the test secret, is refused as a wrong signature. The
+// event is then data of that mode (PaymentEvent.Livemode). Without test credentials every
+// event is verified with the live secret and is live data, as before test mode existed.
+func (s *Service) parseWebhook(payload []byte, signature string) (domain.PaymentEvent, error) {
+	pay, livemode := s.payments, true
+	if !claimsLivemode(payload) && s.opts.TestPayments != nil {
+		pay, livemode = s.opts.TestPayments, false
+	}
+	ev, err := pay.ParseWebhook(payload, signature)
+	ev.Livemode = livemode
+	return ev, err
+}
+
+// claimsLivemode reads the livemode a Stripe event's payload claims, before its signature is
+// verified: true unless it says false.
+func claimsLivemode(payload []byte) bool {
+	var claim struct {
+		Livemode *bool `json:"livemode"`
+	}
+	if json.Unmarshal(payload, &claim) != nil || claim.Livemode == nil {
+		return true
+	}
+	return *claim.Livemode
+}
+
+// TestStripeConsumer is the inbox consumer of an organizer's test-mode Stripe events, so
+// that the wipe of its test data finds them.
+func TestStripeConsumer(organizerID string) string { return ConsumerStripe + "-test:" + organizerID }
 
 // unknownSession answers a webhook about a checkout not known. Checkout records a checkout
 // before it asks Stripe for its session, so a session of checkout's own (its metadata names

@@ -55,8 +55,20 @@ func (r Reconciled) Settled() int { return r.Paid + r.Expired + r.Processing + r
 // session awaiting a delayed payment (days, for a bank debit) holds nothing: its checkout is
 // PROCESSING, and reconcileDelayed reads its session by id. Each settled outcome is counted and
 // logged.
+//
+// Reconcile reconciles live data; ReconcileMode reconciles either mode with its own payment
+// provider credentials, mark and checkouts.
 func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
-	mark, err := s.repo.ReconcileMark(ctx)
+	return s.ReconcileMode(ctx, true)
+}
+
+// ReconcileMode is Reconcile for the checkouts of one mode, through that mode's credentials.
+func (s *Service) ReconcileMode(ctx context.Context, livemode bool) (Reconciled, error) {
+	pay, err := s.paymentsOf(livemode)
+	if err != nil {
+		return Reconciled{}, err
+	}
+	mark, err := s.repo.ReconcileMark(ctx, livemode)
 	if err != nil {
 		return Reconciled{}, fmt.Errorf("reconcile: %w", err)
 	}
@@ -64,12 +76,12 @@ func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
 	if mark.After(r.From) {
 		r.From = mark
 	}
-	sessions, err := s.payments.RecentSessions(ctx, r.From)
+	sessions, err := pay.RecentSessions(ctx, r.From)
 	if err != nil {
 		return r, fmt.Errorf("reconcile: %w", err)
 	}
 	r.Listed = len(sessions)
-	unsettled, err := s.unsettled(ctx, sessions)
+	unsettled, err := s.unsettled(ctx, livemode, sessions)
 	if err != nil {
 		return r, fmt.Errorf("reconcile: %w", err)
 	}
@@ -92,13 +104,13 @@ func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
 		next = held
 	}
 	if !newest.IsZero() && next.After(mark) {
-		if err := s.repo.SetReconcileMark(ctx, next); err != nil {
+		if err := s.repo.SetReconcileMark(ctx, livemode, next); err != nil {
 			errs = append(errs, err)
 		} else {
 			r.Mark = next
 		}
 	}
-	errs = append(errs, s.reconcileDelayed(ctx, &r))
+	errs = append(errs, s.reconcileDelayed(ctx, livemode, pay, &r))
 	if err := errors.Join(errs...); err != nil {
 		return r, fmt.Errorf("reconcile: %w", err)
 	}
@@ -107,7 +119,7 @@ func (s *Service) Reconcile(ctx context.Context) (Reconciled, error) {
 
 // unsettled reads, in one query, the checkouts of the listed sessions that their outcome could
 // still move, by id.
-func (s *Service) unsettled(ctx context.Context, sessions []domain.ListedSession) (map[string]domain.Checkout, error) {
+func (s *Service) unsettled(ctx context.Context, livemode bool, sessions []domain.ListedSession) (map[string]domain.Checkout, error) {
 	var paid, unpaid []string
 	for _, ls := range sessions {
 		switch {
@@ -121,7 +133,7 @@ func (s *Service) unsettled(ctx context.Context, sessions []domain.ListedSession
 	if len(paid)+len(unpaid) == 0 {
 		return nil, nil
 	}
-	found, err := s.repo.UnsettledCheckouts(ctx, paid, unpaid)
+	found, err := s.repo.UnsettledCheckouts(ctx, livemode, paid, unpaid)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +158,7 @@ func (s *Service) reconcileSession(ctx context.Context, ls domain.ListedSession,
 	if !found || !c.Changes(ls.Outcome) {
 		return false, nil
 	}
-	if err := s.reconcileOne(ctx, ls.Outcome, CheckoutRef{ID: c.ID}, r); err != nil {
+	if err := s.reconcileOne(ctx, ls.Outcome, CheckoutRef{ID: c.ID, Livemode: Mode(c.Livemode)}, r); err != nil {
 		return true, err
 	}
 	return false, nil
@@ -185,9 +197,13 @@ func (d *delayedCursor) set(after string) {
 // a run costs stays bounded however many wait. A session that does not name its checkout is
 // left alone; a failed read does not hold the others back, but delayedFailuresInARow of them
 // end the pass.
-func (s *Service) reconcileDelayed(ctx context.Context, r *Reconciled) error {
-	after := s.delayed.get()
-	waiting, err := s.repo.ProcessingCheckouts(ctx, after, delayedPage)
+func (s *Service) reconcileDelayed(ctx context.Context, livemode bool, pay Payments, r *Reconciled) error {
+	cursor := &s.delayed
+	if !livemode {
+		cursor = &s.delayedTest
+	}
+	after := cursor.get()
+	waiting, err := s.repo.ProcessingCheckouts(ctx, livemode, after, delayedPage)
 	if err != nil {
 		return err
 	}
@@ -205,7 +221,7 @@ func (s *Service) reconcileDelayed(ctx context.Context, r *Reconciled) error {
 			}
 			break
 		}
-		ls, err := s.payments.Session(ctx, c.SessionID)
+		ls, err := pay.Session(ctx, c.SessionID)
 		if err != nil {
 			failures++
 			errs = append(errs, fmt.Errorf("checkout %s: %w", c.ID, err))
@@ -216,11 +232,11 @@ func (s *Service) reconcileDelayed(ctx context.Context, r *Reconciled) error {
 		if ls.Outcome.CheckoutID != c.ID || !c.Changes(ls.Outcome) {
 			continue
 		}
-		if err := s.reconcileOne(ctx, ls.Outcome, CheckoutRef{ID: c.ID}, r); err != nil {
+		if err := s.reconcileOne(ctx, ls.Outcome, CheckoutRef{ID: c.ID, Livemode: Mode(c.Livemode)}, r); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	s.delayed.set(next)
+	cursor.set(next)
 	return errors.Join(errs...)
 }
 
@@ -256,20 +272,32 @@ func (s *Service) reconcileOne(ctx context.Context, ev domain.PaymentEvent, ref 
 
 // RunReconciler reconciles at once and then every interval until ctx is done, on one
 // instance at a time: an instance that finds another reconciling skips its turn.
+// Test data is reconciled after live data, with the test credentials, when configured.
 func (s *Service) RunReconciler(ctx context.Context, interval time.Duration) error {
 	return every(ctx, interval, func(ctx context.Context) {
-		var r Reconciled
-		ran, err := s.repo.Exclusively(ctx, reconcileLock, func(ctx context.Context) error {
-			var err error
-			r, err = s.Reconcile(ctx)
-			return err
-		})
-		switch {
-		case err != nil && ctx.Err() == nil:
-			s.log.ErrorContext(ctx, "reconciliation with Stripe failed; retrying at the next interval", "err", err)
-		case ran && r.Settled() > 0:
-			s.log.InfoContext(ctx, "reconciliation with Stripe done", "listed_from", r.From, "listed", r.Listed, "delayed", r.Delayed,
-				"paid", r.Paid, "expired", r.Expired, "processing", r.Processing, "failed", r.Failed, "mark", r.Mark)
+		for _, livemode := range s.modes() {
+			s.reconcileTurn(ctx, livemode)
 		}
 	})
+}
+
+// reconcileTurn reconciles one mode unless another instance does, and logs what it did.
+func (s *Service) reconcileTurn(ctx context.Context, livemode bool) {
+	var r Reconciled
+	lock := reconcileLock
+	if !livemode {
+		lock += "-test"
+	}
+	ran, err := s.repo.Exclusively(ctx, lock, func(ctx context.Context) error {
+		var err error
+		r, err = s.ReconcileMode(ctx, livemode)
+		return err
+	})
+	switch {
+	case err != nil && ctx.Err() == nil:
+		s.log.ErrorContext(ctx, "reconciliation with Stripe failed; retrying at the next interval", "livemode", livemode, "err", err)
+	case ran && r.Settled() > 0:
+		s.log.InfoContext(ctx, "reconciliation with Stripe done", "livemode", livemode, "listed_from", r.From, "listed", r.Listed, "delayed", r.Delayed,
+			"paid", r.Paid, "expired", r.Expired, "processing", r.Processing, "failed", r.Failed, "mark", r.Mark)
+	}
 }

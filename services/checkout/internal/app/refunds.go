@@ -113,7 +113,11 @@ func (s *Service) obtainRefund(ctx context.Context, c domain.Checkout) (madeRefu
 			return r, err
 		}
 	}
-	id, err := s.payments.Refund(ctx, c.Refund())
+	pay, err := s.paymentsOf(c.Livemode)
+	if err != nil {
+		return madeRefund{}, &domain.RefundError{Message: err.Error()}
+	}
+	id, err := pay.Refund(ctx, c.Refund())
 	if err == nil {
 		return madeRefund{id: id}, nil
 	}
@@ -133,7 +137,11 @@ func (s *Service) obtainRefund(ctx context.Context, c domain.Checkout) (madeRefu
 
 // findRefund looks for c's refund among its payment's refunds (domain.RefundAmong).
 func (s *Service) findRefund(ctx context.Context, c domain.Checkout) (madeRefund, error) {
-	listed, err := s.payments.Refunds(ctx, c.PaymentIntent)
+	pay, err := s.paymentsOf(c.Livemode)
+	if err != nil {
+		return madeRefund{}, &domain.RefundError{Message: err.Error()}
+	}
+	listed, err := pay.Refunds(ctx, c.PaymentIntent)
 	if err != nil {
 		return madeRefund{}, err
 	}

@@ -38,6 +38,8 @@ type SessionResult struct {
 	SessionURL string     `json:"sessionUrl"`
 	OrderID    string     `json:"orderId,omitempty"`
 	ExpiresAt  *time.Time `json:"expiresAt,omitempty"`
+	// Livemode is false for a test purchase.
+	Livemode bool `json:"livemode"`
 	// Replayed is true when the answer is the stored answer of an earlier request.
 	Replayed bool `json:"-"`
 }
@@ -48,6 +50,9 @@ type SessionResult struct {
 // (claim): the same request again returns the same answer with no second hold or Stripe call.
 func (s *Service) CreateSession(ctx context.Context, r SessionRequest) (res SessionResult, err error) {
 	defer func() { tagOrder(ctx, res.OrderID) }()
+	if _, err := s.paymentsOf(r.Buyer.Livemode()); err != nil {
+		return SessionResult{}, err // a test purchase with test mode not configured: nothing recorded
+	}
 	b, p, err := s.identify(r)
 	if err != nil {
 		return SessionResult{}, err
@@ -55,7 +60,7 @@ func (s *Service) CreateSession(ctx context.Context, r SessionRequest) (res Sess
 	if b.key == "" {
 		return s.runSession(ctx, sessionInput{Buyer: r.Buyer, Purchase: *p}, domain.NewCheckoutID(), nil)
 	}
-	c, replay, err := s.claim(ctx, r.Buyer.KeyID, b)
+	c, replay, err := s.claim(ctx, r.Buyer.Principal, b)
 	if err != nil || replay != nil {
 		if replay != nil {
 			return *replay, nil
@@ -70,12 +75,12 @@ func (s *Service) CreateSession(ctx context.Context, r SessionRequest) (res Sess
 		return SessionResult{}, unrecorded.err
 	}
 	if err != nil {
-		if ferr := s.repo.FailIdempotency(context.WithoutCancel(ctx), r.Buyer.KeyID, b.key, c.CheckoutID); ferr != nil {
+		if ferr := s.repo.FailIdempotency(context.WithoutCancel(ctx), r.Buyer.KeyID, c.Livemode, b.key, c.CheckoutID); ferr != nil {
 			s.log.ErrorContext(ctx, "marking an idempotency key failed did not work; its lease will lapse", "checkout_id", c.CheckoutID, "err", ferr)
 		}
 		return SessionResult{}, err
 	}
-	s.remember(r.Buyer.KeyID, b.digest, res, c.ExpiresAt)
+	s.remember(r.Buyer.KeyID, c.Livemode, b.digest, res, c.ExpiresAt)
 	return res, nil
 }
 
@@ -113,10 +118,10 @@ func (s *Service) attempt(ctx context.Context, in sessionInput, checkoutID strin
 	if err != nil {
 		return SessionResult{}, fmt.Errorf("session: %w", err)
 	}
-	if err := ev.CheckVisible(p.PreviewToken); err != nil {
+	if err := visible(&ev, in.Buyer.Principal, p.PreviewToken); err != nil {
 		return SessionResult{}, err
 	}
-	promo, err := s.promocode(ctx, &ev, p.Promocode, false)
+	promo, err := s.promocode(ctx, &ev, p.Promocode, in.Buyer.Livemode(), false)
 	if err != nil {
 		return SessionResult{}, err
 	}
@@ -157,7 +162,7 @@ func (s *Service) createCheckout(ctx context.Context, in sessionInput, id string
 	now := s.clock.Now()
 	p := &in.Purchase
 	c := domain.Checkout{
-		ID: id, OrganizerID: ev.OrganizerID, KeyID: in.Buyer.KeyID, IdempotencyKey: p.IdempotencyKey, EventID: ev.ID,
+		ID: id, OrganizerID: ev.OrganizerID, Livemode: in.Buyer.Livemode(), KeyID: in.Buyer.KeyID, IdempotencyKey: p.IdempotencyKey, EventID: ev.ID,
 		State: domain.StateCreated, Currency: q.Currency, Total: q.Total, Quote: q, PromoState: domain.PromoNone,
 		PurchaserEmail: p.PurchaserEmail, PurchaserName: p.PurchaserName,
 		LegalSignature: p.LegalSignature, IPEnrichment: p.IPEnrichment, Deferred: p.Deferred,
@@ -184,7 +189,12 @@ func (s *Service) createCheckout(ctx context.Context, in sessionInput, id string
 // runs again.
 func (s *Service) openPayment(ctx context.Context, in sessionInput, ev *domain.Event, chk domain.Checkout, q domain.Quote, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	p := &in.Purchase
-	session, err := s.payments.CreateSession(ctx, domain.PaymentRequest{
+	pay, err := s.paymentsOf(chk.Livemode)
+	if err != nil {
+		s.fail(ctx, in.Buyer.Principal, chk.ID, true)
+		return SessionResult{}, err
+	}
+	session, err := pay.CreateSession(ctx, domain.PaymentRequest{
 		CheckoutID: chk.ID, OrderID: orderID, EventID: ev.ID, OrganizerID: ev.OrganizerID, Currency: q.Currency,
 		Lines: q.PaymentLines(ev.Name, p.TeamNames()), CustomerEmail: p.PurchaserEmail,
 		SuccessURL: p.SuccessURL, CancelURL: p.CancelURL,
@@ -196,7 +206,7 @@ func (s *Service) openPayment(ctx context.Context, in sessionInput, ev *domain.E
 			Err: fmt.Errorf("session of checkout %s, order %s: %w", chk.ID, orderID, err)}
 	}
 	exp := session.ExpiresAt
-	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp}
+	res := SessionResult{SessionID: session.ID, SessionURL: session.URL, OrderID: orderID, ExpiresAt: &exp, Livemode: chk.Livemode}
 	return s.finish(ctx, chk.ID, res, idem, func(c *domain.Checkout) []domain.Message {
 		c.Opened(session, s.clock.Now())
 		return nil
@@ -208,7 +218,7 @@ func (s *Service) openPayment(ctx context.Context, in sessionInput, ev *domain.E
 // the order from that event, as it confirms a paid one.
 func (s *Service) confirmFree(ctx context.Context, in sessionInput, checkoutID, orderID string, idem *domain.IdempotencyRecord) (SessionResult, error) {
 	id := domain.NewFreeSessionID()
-	res := SessionResult{SessionID: id, SessionURL: domain.AppendQuery(in.Purchase.SuccessURL, "session_id="+id), OrderID: orderID}
+	res := SessionResult{SessionID: id, SessionURL: domain.AppendQuery(in.Purchase.SuccessURL, "session_id="+id), OrderID: orderID, Livemode: in.Buyer.Livemode()}
 	return s.finish(ctx, checkoutID, res, idem, func(c *domain.Checkout) []domain.Message {
 		return c.PaidFree(res.SessionID, res.SessionURL, s.clock.Now())
 	})
@@ -223,7 +233,7 @@ func (s *Service) finish(ctx context.Context, checkoutID string, res SessionResu
 		if err != nil {
 			return SessionResult{}, fmt.Errorf("session: %w", err)
 		}
-		u.Idempotency = &IdempotencyOutcome{KeyID: idem.KeyID, Key: idem.Key, CheckoutID: checkoutID, Response: body}
+		u.Idempotency = &IdempotencyOutcome{KeyID: idem.KeyID, Livemode: idem.Livemode, Key: idem.Key, CheckoutID: checkoutID, Response: body}
 	}
 	if _, _, err := s.repo.Update(ctx, u, func(c *domain.Checkout) ([]domain.Message, error) {
 		return change(c), nil

@@ -29,13 +29,13 @@ func (s *Service) summary(ctx context.Context, as identity.Principal, r domain.S
 	if err != nil {
 		return domain.Quote{}, err
 	}
-	if err := ev.CheckVisible(r.PreviewToken); err != nil {
+	if err := visible(&ev, as, r.PreviewToken); err != nil {
 		if r.EventID == "" { // asked by category: name only what the buyer named
 			return domain.Quote{}, fault.NewNotFound("category " + r.CategoryID)
 		}
 		return domain.Quote{}, err
 	}
-	promo, err := s.promocode(ctx, &ev, r.Promocode, true)
+	promo, err := s.promocode(ctx, &ev, r.Promocode, as.Livemode(), true)
 	if err != nil {
 		return domain.Quote{}, err
 	}
@@ -58,16 +58,17 @@ func (s *Service) summaryEvent(ctx context.Context, as identity.Principal, r dom
 	return ev, nil
 }
 
-// promocode checks a promocode against the event and, with countUses, its uses at now; an
+// promocode checks a promocode against the event and, with countUses, its uses at now in the
+// buyer's mode (a test purchase never takes a live use); an
 // empty code is no promocode. A session leaves the count to the atomic reservation (which a
 // resumed attempt already holds).
-func (s *Service) promocode(ctx context.Context, ev *domain.Event, code string, countUses bool) (*domain.Promocode, error) {
+func (s *Service) promocode(ctx context.Context, ev *domain.Event, code string, livemode, countUses bool) (*domain.Promocode, error) {
 	if code == "" {
 		return nil, nil
 	}
 	var used int64
 	if p, ok := ev.Promocode(code); ok && p.MaxUses != nil && countUses {
-		n, err := s.repo.PromocodeUses(ctx, ev.ID, code, s.clock.Now())
+		n, err := s.repo.PromocodeUses(ctx, ev.ID, code, livemode, s.clock.Now())
 		if err != nil {
 			return nil, fmt.Errorf("promocode uses: %w", err)
 		}

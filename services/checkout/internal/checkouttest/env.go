@@ -35,8 +35,17 @@ import (
 	"github.com/podiumhq/podium/services/checkout/migrations"
 )
 
-// WebhookSecret signs the test webhooks.
+// WebhookSecret signs the tests' live-mode webhooks.
 const WebhookSecret = "whsec_test_checkout_0123456789abcdef" //nolint:gosec // a test-only secret, signing test webhooks
+
+// Stripe credentials of the two modes (both stripe-mock's): the proxy tells the mode of a call
+// by its key (Stripe.LastKey).
+const (
+	LiveStripeKey = "sk_test_checkout"
+	TestStripeKey = "sk_test_checkoutTestMode"
+	// TestWebhookSecret signs test-mode webhooks (STRIPE_TEST_WEBHOOK_SECRET).
+	TestWebhookSecret = "whsec_test_mode_checkout_fedcba9876543210" //nolint:gosec // a test-only secret
+)
 
 // RefundScan is how often each instance's refund worker looks for due refunds in tests (and
 // at once when its process decides one): often, so that a refund due after the clock moved is
@@ -57,6 +66,8 @@ type Options struct {
 	RefundScan time.Duration
 	// RefunderIdle is called each time the refund worker finished a pass (app.Options).
 	RefunderIdle func()
+	// NoTestMode starts the service without test-mode Stripe credentials.
+	NoTestMode bool
 }
 
 // Env is a running checkout service with its peers.
@@ -123,9 +134,14 @@ func (e *Env) serve(t testing.TB) {
 	if peerTimeout == 0 {
 		peerTimeout = 5 * time.Second
 	}
+	var testPayments app.Payments
+	if !e.opts.NoTestMode {
+		testPayments = payments.New(payments.Options{SecretKey: TestStripeKey, APIBase: e.Stripe.URL, WebhookSecret: TestWebhookSecret, MaxNetworkRetries: -1})
+	}
 	e.Service = app.New(store.New(e.Pool), catalog.New(e.Catalog.URL, peerTimeout, self), registration.New(e.Registration.URL, peerTimeout, self),
-		payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
-		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL, RefunderIdle: e.opts.RefunderIdle})
+		payments.New(payments.Options{SecretKey: LiveStripeKey, APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1}),
+		log, app.Options{Now: e.Clock.Now, IdempotencyWait: e.opts.IdempotencyWait, HoldTTL: e.opts.HoldTTL, RefunderIdle: e.opts.RefunderIdle,
+			TestPayments: testPayments})
 	srv := httpserver.New(httpserver.Options{
 		Log: log, BodyLimit: 2 << 20, TrustRequestID: true,
 		Ready: []httpserver.Check{{Name: "postgres", Fn: e.Pool.Ping}},
@@ -149,7 +165,7 @@ func (e *Env) serve(t testing.TB) {
 // the repository counts them.
 func (e *Env) PromocodeUses(t testing.TB, eventID, code string) int {
 	t.Helper()
-	n, err := store.New(e.Pool).PromocodeUses(t.Context(), eventID, code, e.Clock.Now())
+	n, err := store.New(e.Pool).PromocodeUses(t.Context(), eventID, code, true, e.Clock.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,6 +215,13 @@ func (e *Env) Webhook(t testing.TB, payload []byte, signature string) testkit.Re
 func (e *Env) SignedWebhook(t testing.TB, payload []byte, at time.Time) testkit.Response {
 	t.Helper()
 	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: WebhookSecret, Timestamp: at})
+	return e.Webhook(t, payload, signed.Header)
+}
+
+// SignedTestWebhook posts payload signed with TestWebhookSecret at the given time.
+func (e *Env) SignedTestWebhook(t testing.TB, payload []byte, at time.Time) testkit.Response {
+	t.Helper()
+	signed := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: payload, Secret: TestWebhookSecret, Timestamp: at})
 	return e.Webhook(t, payload, signed.Header)
 }
 

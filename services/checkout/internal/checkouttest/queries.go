@@ -57,6 +57,10 @@ func (e *Env) instance(t testing.TB, clock *testkit.Clock) (*app.Service, *Queri
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	stripe := payments.New(payments.Options{SecretKey: "sk_test_checkout", APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1})
-	return app.New(store.New(pool), nil, nil, stripe, testkit.Logger(t), app.Options{Now: clock.Now, HoldTTL: e.opts.HoldTTL}), q
+	stripe := payments.New(payments.Options{SecretKey: LiveStripeKey, APIBase: e.Stripe.URL, WebhookSecret: WebhookSecret, MaxNetworkRetries: -1})
+	var testStripe app.Payments
+	if !e.opts.NoTestMode {
+		testStripe = payments.New(payments.Options{SecretKey: TestStripeKey, APIBase: e.Stripe.URL, WebhookSecret: TestWebhookSecret, MaxNetworkRetries: -1})
+	}
+	return app.New(store.New(pool), nil, nil, stripe, testkit.Logger(t), app.Options{Now: clock.Now, HoldTTL: e.opts.HoldTTL, TestPayments: testStripe}), q
 }

@@ -115,8 +115,10 @@ type Stripe struct {
 	refusals map[string]stripeError
 	hits     map[string]int
 	keys     map[string]int
-	last     map[string]url.Values
-	listed   []map[string]any
+	// apiKeys are the secret keys of the last request on each route.
+	apiKeys map[string]string
+	last    map[string]url.Values
+	listed  []map[string]any
 	// refunds are the refunds Stripe made, or a test added, by payment intent.
 	refunds map[string][]map[string]any
 	// onSession, when set, runs once Stripe answered a session's creation, before checkout
@@ -174,7 +176,7 @@ func NewStripe(t testing.TB) *Stripe {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, last: map[string]url.Values{}, before: map[string]func(url.Values){},
+	s := &Stripe{hits: map[string]int{}, keys: map[string]int{}, apiKeys: map[string]string{}, last: map[string]url.Values{}, before: map[string]func(url.Values){},
 		refusals: map[string]stripeError{}, refunds: map[string][]map[string]any{}}
 	proxy := httputil.NewSingleHostReverseProxy(target)
 	proxy.ModifyResponse = func(res *http.Response) error {
@@ -214,6 +216,7 @@ func NewStripe(t testing.TB) *Stripe {
 		s.mu.Lock()
 		s.hits[r.Method+" "+r.URL.Path]++
 		s.last[r.Method+" "+r.URL.Path] = form
+		s.apiKeys[r.Method+" "+r.URL.Path] = strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if k := r.Header.Get("Idempotency-Key"); k != "" {
 			s.keys[k]++
 		}
@@ -241,6 +244,13 @@ func (s *Stripe) Last(route string) url.Values {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.last[route]
+}
+
+// LastKey returns the secret key the last request on route was made with.
+func (s *Stripe) LastKey(route string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.apiKeys[route]
 }
 
 // IdempotencyKeys returns the idempotency keys seen and how often each was sent.

@@ -62,8 +62,11 @@ const (
 
 // Checkout is one attempt to buy: its price, its hold (order) and its payment.
 type Checkout struct {
-	ID             string
-	OrganizerID    string
+	ID          string
+	OrganizerID string
+	// Livemode is false for test data: a purchase made with a test-mode key, paid through the
+	// payment provider's test mode and kept apart from live data.
+	Livemode       bool
 	KeyID          string
 	IdempotencyKey string
 	EventID        string
@@ -148,7 +151,7 @@ func (c *Checkout) PaidFree(sessionID, sessionURL string, now time.Time) []Messa
 	zero := int64(0)
 	c.AmountPaid, c.PaidAt = &zero, &now
 	c.set(StatePaid, now)
-	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentSucceeded, Data: PaymentSucceeded{
+	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentSucceeded, Data: PaymentSucceeded{Livemode: c.Livemode,
 		OrderID: c.OrderID, SessionID: sessionID, PaymentRef: PaymentRefFree, Amount: 0, Currency: c.Currency, PaidAt: now,
 	}}}
 }

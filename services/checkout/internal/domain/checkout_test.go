@@ -13,7 +13,7 @@ import (
 var now = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 func checkout(state domain.State) domain.Checkout {
-	return domain.Checkout{ID: "chk_1", State: state, Currency: "EUR", Total: 5875, OrderID: "ord_1", SessionID: "cs_1",
+	return domain.Checkout{ID: "chk_1", Livemode: true, State: state, Currency: "EUR", Total: 5875, OrderID: "ord_1", SessionID: "cs_1",
 		Promocode: "P", PromoState: domain.PromoReserved}
 }
 
@@ -80,7 +80,7 @@ func TestPaymentTransitions(t *testing.T) {
 func TestPaymentEventsData(t *testing.T) {
 	c := checkout(domain.StateOpen)
 	msgs := c.ApplyPayment(pay(domain.PaymentCompleted, true), now)
-	want := domain.PaymentSucceeded{OrderID: "ord_1", SessionID: "cs_1", PaymentRef: "pi_1", Amount: 5875, Currency: "EUR", PaidAt: now}
+	want := domain.PaymentSucceeded{OrderID: "ord_1", SessionID: "cs_1", PaymentRef: "pi_1", Amount: 5875, Currency: "EUR", PaidAt: now, Livemode: true}
 	if msgs[0].Data != want || c.PaymentIntent != "pi_1" || *c.AmountPaid != 5875 {
 		t.Fatalf("succeeded %+v, checkout %+v", msgs[0].Data, c)
 	}
@@ -162,7 +162,7 @@ func TestALatePaymentWithoutAPromocodeUseIsRefunded(t *testing.T) {
 	if c.State != domain.StateRefundedNoPromocode || c.RefundID != "re_1" || c.Refunded("re_2", now) != nil || c.RefundID != "re_1" {
 		t.Fatalf("refunded: %+v", c)
 	}
-	want := domain.PaymentRefunded{OrderID: "ord_1", SessionID: "cs_1", RefundID: "re_1", Amount: 5875, Currency: "EUR", RefundedAt: now}
+	want := domain.PaymentRefunded{OrderID: "ord_1", SessionID: "cs_1", RefundID: "re_1", Amount: 5875, Currency: "EUR", RefundedAt: now, Livemode: true}
 	if len(msgs) != 1 || msgs[0].Type != domain.EventPaymentRefunded || msgs[0].Key != "ord_1" || msgs[0].Data != want {
 		t.Fatalf("refund messages: %+v", msgs)
 	}
@@ -247,7 +247,7 @@ func TestZeroTotalIsPaidOnce(t *testing.T) {
 	c := checkout(domain.StateHeld)
 	c.Total, c.SessionID = 0, ""
 	msgs := c.PaidFree("free_1", "https://a.example/ok?session_id=free_1", now)
-	want := domain.PaymentSucceeded{OrderID: "ord_1", SessionID: "free_1", PaymentRef: domain.PaymentRefFree, Amount: 0, Currency: "EUR", PaidAt: now}
+	want := domain.PaymentSucceeded{OrderID: "ord_1", SessionID: "free_1", PaymentRef: domain.PaymentRefFree, Amount: 0, Currency: "EUR", PaidAt: now, Livemode: true}
 	if len(msgs) != 1 || msgs[0].Type != domain.EventPaymentSucceeded || msgs[0].Topic != domain.PaymentsTopic || msgs[0].Key != "ord_1" || msgs[0].Data != want {
 		t.Fatalf("messages %+v", msgs)
 	}

@@ -21,7 +21,11 @@ const (
 
 // IdempotencyRecord is what is stored about an idempotency key of a publishable key.
 type IdempotencyRecord struct {
-	KeyID       string
+	KeyID string
+	// Livemode is the mode of the key: a key of one mode never matches the other's.
+	Livemode bool
+	// OrganizerID is the organizer of the key (empty in records made before test mode).
+	OrganizerID string
 	Key         string
 	RequestHash []byte
 	State       IdempotencyState

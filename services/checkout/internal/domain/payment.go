@@ -50,10 +50,11 @@ type PaymentSucceeded struct {
 	Amount     int64     `json:"amount"`
 	Currency   string    `json:"currency"`
 	PaidAt     time.Time `json:"paidAt"`
+	// Livemode is false for a test purchase (absent in older messages: true).
+	Livemode bool `json:"livemode"`
 }
 
-// PaymentFailed is the data of podium.checkout.payment.failed.v1. Livemode is true until
-// test-mode keys exist.
+// PaymentFailed is the data of podium.checkout.payment.failed.v1; Livemode is the checkout's.
 type PaymentFailed struct {
 	OrderID     string          `json:"orderId"`
 	SessionID   string          `json:"sessionId"`
@@ -73,6 +74,8 @@ type PaymentRefunded struct {
 	Amount     int64     `json:"amount"`
 	Currency   string    `json:"currency"`
 	RefundedAt time.Time `json:"refundedAt"`
+	// Livemode is false for a test purchase (absent in older messages: true).
+	Livemode bool `json:"livemode"`
 }
 
 // PaymentRequest asks the payment provider for a hosted checkout.
@@ -117,6 +120,11 @@ type PaymentEvent struct {
 	SessionID  string
 	CheckoutID string
 	OrderID    string
+	// OrganizerID comes from the session's metadata (empty when it names none).
+	OrganizerID string
+	// Livemode is the mode of the payment provider's credentials that verified the event (or
+	// listed the session): an event verified with the test secret only ever moves test checkouts.
+	Livemode bool
 	// Paid is true when the session's payment_status is paid (or no payment was required).
 	Paid          bool
 	PaymentIntent string
@@ -202,7 +210,7 @@ func (c *Checkout) paid(e PaymentEvent, now time.Time) Message {
 		ref = c.SessionID
 	}
 	return Message{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentSucceeded, Data: PaymentSucceeded{
-		OrderID: c.OrderID, SessionID: c.sessionID(e), PaymentRef: ref, Amount: amount, Currency: c.Currency, PaidAt: now,
+		Livemode: c.Livemode, OrderID: c.OrderID, SessionID: c.sessionID(e), PaymentRef: ref, Amount: amount, Currency: c.Currency, PaidAt: now,
 	}}
 }
 
@@ -214,7 +222,7 @@ func (c *Checkout) unpaid(e PaymentEvent, to State, reason, status string, now t
 	c.releasePromo()
 	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentFailed, Data: PaymentFailed{
 		OrderID: c.OrderID, SessionID: c.sessionID(e), Reason: reason,
-		OrganizerID: c.OrganizerID, Livemode: true, OccurredAt: now.UTC(), Object: c.sessionView(e, status),
+		OrganizerID: c.OrganizerID, Livemode: c.Livemode, OccurredAt: now.UTC(), Object: c.sessionView(e, status),
 	}}}
 }
 

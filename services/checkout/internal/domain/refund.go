@@ -178,7 +178,7 @@ func (c *Checkout) Refunded(refundID string, now time.Time) []Message {
 	}
 	c.set(to, now)
 	return []Message{{Topic: PaymentsTopic, Key: c.OrderID, Type: EventPaymentRefunded, Data: PaymentRefunded{
-		OrderID: c.OrderID, SessionID: c.SessionID, RefundID: refundID, Amount: c.RefundAmount(), Currency: c.Currency, RefundedAt: now,
+		Livemode: c.Livemode, OrderID: c.OrderID, SessionID: c.SessionID, RefundID: refundID, Amount: c.RefundAmount(), Currency: c.Currency, RefundedAt: now,
 	}}}
 }
 

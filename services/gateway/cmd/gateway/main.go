@@ -111,7 +111,7 @@ func newGateway(cfg gwconfig.Config, rdb *redis.Client, log *slog.Logger) (*edge
 		MinLimit: cfg.AdmissionMinLimit, InitialLimit: cfg.AdmissionInitialLimit, MaxLimit: cfg.AdmissionMaxLimit, Log: log,
 	})
 	return &edge.Gateway{
-		Keys: store, Limiter: ratelimit.New(rdb, log, 1), Limits: limits(cfg),
+		Keys: store, Limiter: ratelimit.New(rdb, log, 1), Limits: limits(cfg), TestLimits: testLimits(cfg),
 		Signer: signer, Validator: validator, Validated: edge.NewValidatedBodies(10_000, 10*time.Minute), ClientIP: resolver,
 		Upstreams: upstreams, Admission: admit, Edge: edgeCache, Log: log, Now: time.Now,
 	}, nil
@@ -169,5 +169,19 @@ func limits(cfg gwconfig.Config) edge.Limits {
 		KeyLookupPerIP:        cfg.RateLimitKeyLookupPerIP.Limit,
 		PublicPerIP:           cfg.RateLimitPublicPerIP.Limit,
 		WebhookPerIP:          cfg.RateLimitWebhookPerIP.Limit,
+	}
+}
+
+// testLimits are the limits of test keys; the routes without a key have none of their own.
+func testLimits(cfg gwconfig.Config) edge.Limits {
+	return edge.Limits{
+		PerKey:                cfg.RateLimitTestPerKey.Limit,
+		BrowserPerKey:         cfg.RateLimitTestBrowserPerKey.Limit,
+		BrowserPerIP:          cfg.RateLimitTestBrowserPerIP.Limit,
+		CheckoutSessionPerKey: cfg.RateLimitTestCheckoutSessionPerKey.Limit,
+		CheckoutSessionPerIP:  cfg.RateLimitTestCheckoutSessionPerIP.Limit,
+		ReceiptsPerKey:        cfg.RateLimitTestReceiptsPerKey.Limit,
+		ReceiptsPerIP:         cfg.RateLimitTestReceiptsPerIP.Limit,
+		KeyLookupPerIP:        cfg.RateLimitTestKeyLookupPerIP.Limit,
 	}
 }

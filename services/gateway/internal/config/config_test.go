@@ -7,6 +7,7 @@ import (
 	"github.com/podiumhq/podium/libs/config"
 	"github.com/podiumhq/podium/libs/testkit"
 	gwconfig "github.com/podiumhq/podium/services/gateway/internal/config"
+	"github.com/podiumhq/podium/services/gateway/internal/ratelimit"
 )
 
 // TestInstancesSettings: one instance at most by default (a single gateway keeps whole limits
@@ -40,5 +41,31 @@ func TestWebhooksURL(t *testing.T) {
 	testkit.SetEnv(t, map[string]string{"WEBHOOKS_URL": "http://webhooks:8080"})
 	if cfg, err = config.Load[gwconfig.Config](); err != nil || cfg.WebhooksURL != "http://webhooks:8080" {
 		t.Fatalf("WEBHOOKS_URL %q (%v), want http://webhooks:8080", cfg.WebhooksURL, err)
+	}
+}
+
+// TestTestLimitsAreLowerByDefault: every limit of test keys defaults below its live
+// counterpart.
+func TestTestLimitsAreLowerByDefault(t *testing.T) {
+	testkit.SetEnv(t, map[string]string{"KAFKA_BROKERS": "127.0.0.1:9092", "IDENTITY_PRIVATE_KEY": "seed"})
+	cfg, err := config.Load[gwconfig.Config]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, pair := range map[string][2]ratelimit.Setting{
+		"PER_KEY":                  {cfg.RateLimitPerKey, cfg.RateLimitTestPerKey},
+		"BROWSER_PER_KEY":          {cfg.RateLimitBrowserPerKey, cfg.RateLimitTestBrowserPerKey},
+		"BROWSER_PER_IP":           {cfg.RateLimitBrowserPerIP, cfg.RateLimitTestBrowserPerIP},
+		"CHECKOUT_SESSION_PER_KEY": {cfg.RateLimitCheckoutSessionPerKey, cfg.RateLimitTestCheckoutSessionPerKey},
+		"CHECKOUT_SESSION_PER_IP":  {cfg.RateLimitCheckoutSessionPerIP, cfg.RateLimitTestCheckoutSessionPerIP},
+		"RECEIPTS_PER_KEY":         {cfg.RateLimitReceiptsPerKey, cfg.RateLimitTestReceiptsPerKey},
+		"RECEIPTS_PER_IP":          {cfg.RateLimitReceiptsPerIP, cfg.RateLimitTestReceiptsPerIP},
+		"KEY_LOOKUP_PER_IP":        {cfg.RateLimitKeyLookupPerIP, cfg.RateLimitTestKeyLookupPerIP},
+	} {
+		live, test := pair[0].Limit, pair[1].Limit
+		perSecond := func(l ratelimit.Limit) float64 { return float64(l.Rate) / l.Period.Seconds() }
+		if test.IsZero() || perSecond(test) >= perSecond(live) {
+			t.Errorf("RATE_LIMIT_TEST_%s %v, want on and below RATE_LIMIT_%s %v", name, pair[1], name, pair[0])
+		}
 	}
 }

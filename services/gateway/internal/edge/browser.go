@@ -62,16 +62,16 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 		}
 		return errNoPublishableKey
 	}
-	typ, hash, err := parse(raw)
+	parsed, err := parse(raw)
 	if err != nil {
 		return err
 	}
-	if typ != apikey.Publishable {
+	if parsed.typ != apikey.Publishable {
 		g.Log.WarnContext(c.UserContext(), "secret key sent to a browser endpoint", "origin", origin)
 		return errSecretInBrowser
 	}
 	ip := g.clientIP(c)
-	key, err := g.resolve(c, hash, ip)
+	key, err := g.resolve(c, parsed, ip)
 	if err != nil {
 		return err
 	}
@@ -85,13 +85,13 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	setCORS(c, origin)
 	// An answer the edge keeps is served whatever the owners' load; a request that needs its
 	// owner is shed, if it must be, before it spends its rate limits.
-	edgeKey, keep, kept := g.lookupEdge(c, op, key.OrganizerID)
+	edgeKey, keep, kept := g.lookupEdge(c, op, key.OrganizerID, parsed.mode)
 	if kept == nil {
 		if err := g.shed(c, owner, priorities[op.ID]); err != nil {
 			return err
 		}
 	}
-	if err := g.limit(c, op, key.ID, ip); err != nil {
+	if err := g.limit(c, op, key.ID, ip, parsed.mode); err != nil {
 		return err
 	}
 	if err := checkContentType(c, op); err != nil {
@@ -114,6 +114,7 @@ func (g *Gateway) serveBrowser(c *fiber.Ctx, op apispec.Operation, owner *proxy.
 	}
 	err = g.forward(c, owner, place, identity.Principal{
 		OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Publishable, Origin: origin,
+		Test: parsed.mode == apikey.Test,
 	}, ip, proxy.Forward{Shareable: keep})
 	if err == nil && keep {
 		g.keepAtEdge(c, edgeKey)
@@ -152,7 +153,7 @@ func (g *Gateway) preflight(methods []string) fiber.Handler {
 		if origin == "" {
 			return httpserver.Forbidden(codeOriginNotAllowed, "origin "+sent+" is not allowed by any publishable key")
 		}
-		ok, err := g.Keys.OriginAllowed(c.UserContext(), origin, g.Now(), g.admitLookup(c, ip))
+		ok, err := g.Keys.OriginAllowed(c.UserContext(), origin, g.Now(), g.admitLookup(c, ip, apikey.Live))
 		var limited *httpserver.Error
 		switch {
 		case errors.As(err, &limited):

@@ -10,6 +10,7 @@ const (
 	codeKeyExpired         = "key_expired"
 	codeKeyWrongSurface    = "key_wrong_surface"
 	codeScopeMissing       = "scope_missing"
+	codeTestKeyRequired    = "test_key_required"
 	codeOriginMissing      = "origin_missing"
 	codeOriginNotAllowed   = "origin_not_allowed"
 	codeRedirectNotAllowed = "redirect_not_allowed"

@@ -29,6 +29,7 @@ var (
 	errRevokedKey          = httpserver.Unauthorized(codeKeyRevoked, "this API key has been revoked")
 	errPublishableOnServer = httpserver.Forbidden(codeKeyWrongSurface, "publishable keys work only on /external/v1/browser endpoints; use a secret key")
 	errSecretInBrowser     = httpserver.Forbidden(codeKeyWrongSurface, "secret keys are refused on browser endpoints: use a publishable key, and revoke this secret key if it was exposed in frontend code")
+	errTestKeyRequired     = httpserver.Forbidden(codeTestKeyRequired, "this operation works on test data only; use a test key (pdm_sk_test_...)")
 	errKeysUnavailable     = &httpserver.Error{Status: http.StatusServiceUnavailable, Message: "key verification is temporarily unavailable; retry shortly", Headers: map[string]string{fiber.HeaderRetryAfter: "1"}}
 )
 
@@ -50,29 +51,42 @@ func secretKeyFrom(c *fiber.Ctx) (string, error) {
 	return "", errNoSecretKey
 }
 
-// parse checks a key's format without any lookup and returns its type and hash.
-func parse(key string) (apikey.Type, string, error) {
-	t, _, err := apikey.Parse(key)
+// parsed is what a key's text says without any lookup.
+type parsed struct {
+	typ  apikey.Type
+	mode apikey.Mode
+	hash string
+}
+
+// parse checks a key's format without any lookup and returns its type, mode and hash.
+func parse(key string) (parsed, error) {
+	t, m, err := apikey.Parse(key)
 	switch {
 	case errors.Is(err, apikey.ErrChecksum):
-		return "", "", errChecksum
+		return parsed{}, errChecksum
 	case err != nil:
-		return "", "", errMalformedKey
+		return parsed{}, errMalformedKey
 	}
-	return t, apikey.Hash(key), nil
+	return parsed{typ: t, mode: m, hash: apikey.Hash(key)}, nil
 }
 
 // admitLookup charges a lookup in auth (of a key or of an origin) to the client address's
-// lookup limit.
-func (g *Gateway) admitLookup(c *fiber.Ctx, ip string) func() error {
-	return func() error { return g.allowAddress(c, "lookup", ip, g.Limits.KeyLookupPerIP) }
+// lookup limit of mode: test keys have their own.
+func (g *Gateway) admitLookup(c *fiber.Ctx, ip string, mode apikey.Mode) func() error {
+	return func() error { return g.allowAddress(c, bucketPrefix(mode)+"lookup", ip, g.limits(mode).KeyLookupPerIP) }
 }
 
-// resolve turns a hash into an active key. Lookups in auth count against a per-IP limit, so
-// keys made up by the million cost auth nothing.
-func (g *Gateway) resolve(c *fiber.Ctx, hash, ip string) (*keys.Key, error) {
-	k, err := g.Keys.Resolve(c.UserContext(), hash, g.Now(), g.admitLookup(c, ip))
+// resolve turns a parsed key into an active key of the mode its prefix says. Lookups in auth
+// count against a per-IP limit, so keys made up by the million cost auth nothing.
+func (g *Gateway) resolve(c *fiber.Ctx, p parsed, ip string) (*keys.Key, error) {
+	k, err := g.Keys.Resolve(c.UserContext(), p.hash, g.Now(), g.admitLookup(c, ip, p.mode))
 	if err == nil {
+		// Auth stores each key's mode; one that differs from the prefix is refused as unknown
+		// (a key without it, from an auth that does not send it yet, matches).
+		if k.Mode != "" && k.Mode != p.mode {
+			g.Log.ErrorContext(c.UserContext(), "key mode differs from its prefix", "keyId", k.ID, "stored", k.Mode, "prefix", p.mode)
+			return nil, errUnknownKey
+		}
 		return k, nil
 	}
 	var expired *keys.ExpiredError

@@ -120,11 +120,13 @@ var shareable = map[string]bool{
 
 // Gateway holds what the routes need.
 type Gateway struct {
-	Keys      *keys.Store
-	Limiter   *ratelimit.Limiter
-	Limits    Limits
-	Signer    *identity.Signer
-	Validator *apispec.Validator
+	Keys    *keys.Store
+	Limiter *ratelimit.Limiter
+	Limits  Limits
+	// TestLimits are the limits of test keys, in buckets of their own (see limits).
+	TestLimits Limits
+	Signer     *identity.Signer
+	Validator  *apispec.Validator
 	// Validated remembers large bodies that passed validation (nil: remember none).
 	Validated *ValidatedBodies
 	// Edge keeps owners' shareable answers (nil: keeps none).
@@ -161,6 +163,9 @@ func (g *Gateway) Register(app *fiber.App) error {
 		case apispec.Organizer:
 			h = g.organizer(op, owner)
 		case apispec.Browser:
+			if op.TestOnly { // the browser surface has none, and refuses none of them
+				return fmt.Errorf("edge: operation %s is test-only on the browser surface", op.ID)
+			}
 			h = g.browser(op, owner)
 			preflight[path] = append(preflight[path], op.Method)
 		default:

@@ -246,7 +246,7 @@ func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
 		o.received = append(o.received, r)
 		o.mu.Unlock()
 		c.Set(edgecache.HeaderSurrogateControl, "max-age=60")
-		return c.Status(http.StatusOK).JSON(fiber.Map{"path": r.path})
+		return c.Status(http.StatusOK).JSON(fiber.Map{"path": r.path, "test": p.Test})
 	})
 	ln, err := (&net.ListenConfig{}).Listen(t.Context(), "tcp", "127.0.0.1:0")
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gofiber/fiber/v2"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
@@ -36,6 +37,24 @@ type Limits struct {
 	WebhookPerIP ratelimit.Limit
 }
 
+// limits are the limits of the keys of mode: test traffic has its own, lower ones (of which
+// PublicPerIP and WebhookPerIP are unused: those routes take no key).
+func (g *Gateway) limits(mode apikey.Mode) *Limits {
+	if mode == apikey.Test {
+		return &g.TestLimits
+	}
+	return &g.Limits
+}
+
+// bucketPrefix keeps the buckets of test traffic apart from those of live traffic: a test
+// suite never spends a live key's or a live visitor's address's budget, nor the other way round.
+func bucketPrefix(mode apikey.Mode) string {
+	if mode == apikey.Test {
+		return "test:"
+	}
+	return ""
+}
+
 type rule struct {
 	bucket string
 	byIP   bool
@@ -53,34 +72,36 @@ func (l Limits) rules(opID string) []rule {
 	return nil
 }
 
-// limit applies the surface's limits and the operation's own, sets the RateLimit headers of the
+// limit applies the surface's limits and the operation's own, those of the key's mode in
+// buckets of that mode, sets the RateLimit headers of the
 // tightest one and refuses with 429 when any is exhausted. Buckets are charged narrowest first,
 // each stage only when every bucket before it admitted the request: the client address's, then
 // the operation's bucket of the key (checkout sessions, receipts), then the surface's bucket of
 // the key, which every request of a site draws from. An address past its own limits spends
 // nothing of the key's, and a flood the operation's bucket refuses spends nothing of the
 // site's page reads.
-func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string) error {
+func (g *Gateway) limit(c *fiber.Ctx, op apispec.Operation, keyID, ip string, mode apikey.Mode) error {
 	var perAddress, perOperation [2]ratelimit.Bucket
 	var nAddress, nOperation int
 	var perSurface ratelimit.Bucket
+	limits, prefix := g.limits(mode), bucketPrefix(mode)
 	network := ""
 	if op.Surface == apispec.Browser {
 		network = identity.ClientNetwork(ip)
-		perAddress[0], nAddress = ratelimit.Bucket{Key: "browser:ip:" + network, Limit: g.Limits.BrowserPerIP}, 1
-		perSurface = ratelimit.Bucket{Key: "browser:key:" + keyID, Limit: g.Limits.BrowserPerKey}
+		perAddress[0], nAddress = ratelimit.Bucket{Key: prefix + "browser:ip:" + network, Limit: limits.BrowserPerIP}, 1
+		perSurface = ratelimit.Bucket{Key: prefix + "browser:key:" + keyID, Limit: limits.BrowserPerKey}
 	} else {
-		perSurface = ratelimit.Bucket{Key: "key:" + keyID, Limit: g.Limits.PerKey}
+		perSurface = ratelimit.Bucket{Key: prefix + "key:" + keyID, Limit: limits.PerKey}
 	}
-	for _, r := range g.Limits.rules(op.ID) {
+	for _, r := range limits.rules(op.ID) {
 		if r.byIP {
 			if network == "" {
 				network = identity.ClientNetwork(ip)
 			}
-			perAddress[nAddress] = ratelimit.Bucket{Key: r.bucket + ":ip:" + network, Limit: r.limit}
+			perAddress[nAddress] = ratelimit.Bucket{Key: prefix + r.bucket + ":ip:" + network, Limit: r.limit}
 			nAddress++
 		} else {
-			perOperation[nOperation] = ratelimit.Bucket{Key: r.bucket + ":key:" + keyID, Limit: r.limit}
+			perOperation[nOperation] = ratelimit.Bucket{Key: prefix + r.bucket + ":key:" + keyID, Limit: r.limit}
 			nOperation++
 		}
 	}

@@ -11,8 +11,8 @@ import (
 )
 
 // organizer serves an operation of the organizer surface: a body within the operation's size,
-// a secret key with the operation's scope, the per-key limit, room at the owner (see admission),
-// a valid body.
+// a secret key (a test key on a test-only operation) with the operation's scope, the per-key
+// limit of the key's mode, room at the owner (see admission), a valid body.
 func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.Handler {
 	missingScope := httpserver.Forbidden(codeScopeMissing, "this API key lacks the "+op.Scope+" scope")
 	tooLarge := bodyTooLarge(op)
@@ -25,17 +25,20 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if err != nil {
 			return err
 		}
-		typ, hash, err := parse(raw)
+		parsed, err := parse(raw)
 		if err != nil {
 			return err
 		}
-		if typ != apikey.Secret {
+		if parsed.typ != apikey.Secret {
 			return errPublishableOnServer
 		}
 		ip := g.clientIP(c)
-		key, err := g.resolve(c, hash, ip)
+		key, err := g.resolve(c, parsed, ip)
 		if err != nil {
 			return err
+		}
+		if op.TestOnly && parsed.mode != apikey.Test {
+			return errTestKeyRequired
 		}
 		if op.Scope != "" && !hasScope(key.Scopes, op.Scope) {
 			return missingScope
@@ -43,7 +46,7 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		if err := g.shed(c, owner, prio); err != nil {
 			return err
 		}
-		if err := g.limit(c, op, key.ID, ip); err != nil {
+		if err := g.limit(c, op, key.ID, ip, parsed.mode); err != nil {
 			return err
 		}
 		place, err := g.admit(c, owner, prio)
@@ -56,6 +59,7 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		}
 		return g.forward(c, owner, place, identity.Principal{
 			OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Secret, Scopes: key.Scopes,
+			Test: parsed.mode == apikey.Test,
 		}, ip, proxy.Forward{})
 	}
 }

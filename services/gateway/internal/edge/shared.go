@@ -8,6 +8,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/services/gateway/internal/edgecache"
@@ -34,14 +35,14 @@ const maxSharedBody = 1024
 // the key and origin checks and a kept answer is served (serveKept) after the limit checks, so
 // only to whom the owner would serve it; the body is part of the key, so a hit needs no schema
 // validation (only bodies that passed it reach the owner).
-func (g *Gateway) lookupEdge(c *fiber.Ctx, op apispec.Operation, organizerID string) (key edgecache.Key, keep bool, kept *edgecache.Entry) {
+func (g *Gateway) lookupEdge(c *fiber.Ctx, op apispec.Operation, organizerID string, mode apikey.Mode) (key edgecache.Key, keep bool, kept *edgecache.Entry) {
 	req := c.Request()
 	body := req.Body() // as sent: compressed bodies were refused before
 	if g.Edge == nil || !shareable[op.ID] || len(req.URI().QueryString()) > 0 || len(body) > maxSharedBody ||
 		(len(body) > 0 && req.Header.IsGet()) {
 		return key, false, nil
 	}
-	key = edgeKey(organizerID, g.Edge.Generation(organizerID), req.Header.Method(), op.ID, routeParams(c), body)
+	key = edgeKey(organizerID, mode, g.Edge.Generation(organizerID), req.Header.Method(), op.ID, routeParams(c), body)
 	e, ok := g.Edge.Get(key)
 	if !ok {
 		edgeLookups.Add(c.UserContext(), 1, edgeMiss)
@@ -58,12 +59,13 @@ func (g *Gateway) keepAtEdge(c *fiber.Ctx, key edgecache.Key) {
 }
 
 // edgeKey is a digest of everything a shareable answer depends on: the organizer (the key's,
-// checked already) and its generation, the method, the operation the request was routed to
+// checked already), the key's mode (a test key's answers are kept apart from live ones: its
+// owner may answer it otherwise, e.g. with unpublished events) and its generation, the method, the operation the request was routed to
 // and its path parameters as sent, and the body. It never uses the decoded path: the router
 // matches the raw one, so /events/evt_1%2Fpricing-cards is a read of the event
 // "evt_1%2Fpricing-cards", whose decoded path is that of evt_1's pricing cards.
-func edgeKey(organizerID string, gen edgecache.Generation, method []byte, opID string, params [][]byte, body []byte) edgecache.Key {
-	parts := [][]byte{[]byte(organizerID), strconv.AppendUint(nil, gen.All, 10), strconv.AppendUint(nil, gen.Scope, 10), method, []byte(opID)}
+func edgeKey(organizerID string, mode apikey.Mode, gen edgecache.Generation, method []byte, opID string, params [][]byte, body []byte) edgecache.Key {
+	parts := [][]byte{[]byte(organizerID), []byte(mode), strconv.AppendUint(nil, gen.All, 10), strconv.AppendUint(nil, gen.Scope, 10), method, []byte(opID)}
 	parts = append(parts, params...)
 	return digest(append(parts, body)...)
 }

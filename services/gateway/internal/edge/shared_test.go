@@ -10,6 +10,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 	"github.com/valyala/fasthttp"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/apispec"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/testkit"
@@ -24,7 +25,7 @@ func TestOnlyPlainSmallReadsUseTheEdge(t *testing.T) {
 	srv := httpserver.New(httpserver.Options{Log: testkit.Discard(), BodyLimit: 1 << 20, DisableTracing: true})
 	route := func(method, path, opID string) {
 		srv.App.Add(method, path, func(c *fiber.Ctx) error {
-			key, keep, kept := g.lookupEdge(c, apispec.Operation{ID: opID}, c.Get("X-Org"))
+			key, keep, kept := g.lookupEdge(c, apispec.Operation{ID: opID}, c.Get("X-Org"), apikey.Live)
 			if kept != nil {
 				return serveKept(c, kept)
 			}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/peer"
 )
@@ -25,11 +26,12 @@ func NewAuthClient(base string, signer *identity.Signer, timeout time.Duration) 
 // Lookup implements Source: auth's 404 is ErrUnknown, an auth that could not be reached or
 // failed (5xx) is ErrUnreachable, any other refusal an error of its own.
 func (c *AuthClient) Lookup(ctx context.Context, hash string) (*Key, error) {
-	var k Key
-	if err := c.auth.Do(ctx, gatewayPrincipal, http.MethodPost, "/internal/keys/verify", verifyRequest{KeyHash: hash}, &k); err != nil {
+	var a verifyAnswer
+	if err := c.auth.Do(ctx, gatewayPrincipal, http.MethodPost, "/internal/keys/verify", verifyRequest{KeyHash: hash}, &a); err != nil {
 		return nil, err
 	}
-	return &k, nil
+	a.Key.Mode = a.Mode
+	return &a.Key, nil
 }
 
 // OriginAllowed implements Source.
@@ -45,6 +47,12 @@ func (c *AuthClient) OriginAllowed(ctx context.Context, origin string) (bool, er
 type (
 	verifyRequest struct {
 		KeyHash string `json:"keyHash"`
+	}
+	// verifyAnswer is auth's answer to a key look-up: the key, and the mode auth stored for
+	// it, which auth's contract does not list yet (absent: "").
+	verifyAnswer struct {
+		Key
+		Mode apikey.Mode `json:"mode"`
 	}
 	originRequest struct {
 		Origin string `json:"origin"`

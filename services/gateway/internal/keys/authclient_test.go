@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/services/gateway/internal/keys"
@@ -56,5 +57,24 @@ func TestAuthClientClassifiesAuthsAnswers(t *testing.T) {
 	gone := keys.NewAuthClient("http://"+addr, issuers.Signer(identity.Gateway), 5*time.Second)
 	if _, err := gone.OriginAllowed(t.Context(), "https://shop.example"); !errors.Is(err, keys.ErrUnreachable) {
 		t.Fatalf("auth out of reach: %v, want ErrUnreachable", err)
+	}
+}
+
+// TestAuthClientReadsTheKeysMode: the mode auth stored for a key is read when auth sends it,
+// and left empty (matching any prefix) when it does not.
+func TestAuthClientReadsTheKeysMode(t *testing.T) {
+	issuers := identitytest.New(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body struct{ KeyHash string }
+		_ = json.NewDecoder(r.Body).Decode(&body)
+		mode := map[string]string{"test": `,"mode":"test"`, "live": `,"mode":"live"`}[body.KeyHash]
+		_, _ = w.Write([]byte(`{"id":"key_1","organizerId":"org_1","type":"secret","scopes":[]` + mode + `}`))
+	}))
+	t.Cleanup(srv.Close)
+	c := keys.NewAuthClient(srv.URL, issuers.Signer(identity.Gateway), 5*time.Second)
+	for hash, want := range map[string]apikey.Mode{"test": apikey.Test, "live": apikey.Live, "older": ""} {
+		if k, err := c.Lookup(t.Context(), hash); err != nil || k.Mode != want || k.ID != "key_1" {
+			t.Fatalf("%s: %+v %v, want mode %q", hash, k, err, want)
+		}
 	}
 }

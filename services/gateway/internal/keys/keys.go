@@ -20,9 +20,12 @@ import (
 
 // Key is what the gateway knows of an API key.
 type Key struct {
-	ID             string      `json:"id"`
-	OrganizerID    string      `json:"organizerId"`
-	Type           apikey.Type `json:"type"`
+	ID          string      `json:"id"`
+	OrganizerID string      `json:"organizerId"`
+	Type        apikey.Type `json:"type"`
+	// Mode is the mode auth stored for the key ("" from an auth that does not send it yet);
+	// AuthClient reads it beside the contract's fields (see verifyAnswer).
+	Mode           apikey.Mode `json:"-"`
 	Scopes         []string    `json:"scopes"`
 	AllowedOrigins []string    `json:"allowedOrigins"`
 	ExpiresAt      *time.Time  `json:"expiresAt"`

@@ -13,7 +13,7 @@ import (
 )
 
 // callers are the services whose tokens registration's routes accept: it must trust a key of
-// each.
+// each. The console's test-data routes also accept auth's tokens when a key of auth is listed.
 var callers = []string{identity.Gateway, identity.Checkout}
 
 // Config is the configuration of `registration serve` and `registration migrate`.
@@ -32,6 +32,10 @@ type Config struct {
 	RequestTimeout time.Duration `env:"REQUEST_TIMEOUT" envDefault:"10s"`
 	// CatalogURL is the base address of the catalog's internal API.
 	CatalogURL string `env:"CATALOG_URL" envDefault:"http://127.0.0.1:8082"`
+	// CheckoutURL and WebhooksURL are the base addresses of the internal APIs of checkout and
+	// the webhooks service, whose test data a wipe deletes too.
+	CheckoutURL string `env:"CHECKOUT_URL" envDefault:"http://127.0.0.1:8084"`
+	WebhooksURL string `env:"WEBHOOKS_URL" envDefault:"http://127.0.0.1:8085"`
 	// CatalogCacheTTL is how long an event read from the catalog is reused.
 	CatalogCacheTTL time.Duration `env:"CATALOG_CACHE_TTL" envDefault:"2s"`
 	// HoldSweepInterval is how often expired holds are released.
@@ -68,8 +72,10 @@ func (c Config) Validate() error {
 	if c.RequestTimeout <= 0 {
 		errs = append(errs, errors.New("REQUEST_TIMEOUT must be positive"))
 	}
-	if !strings.HasPrefix(c.CatalogURL, "http://") && !strings.HasPrefix(c.CatalogURL, "https://") {
-		errs = append(errs, errors.New("CATALOG_URL must be an http(s) URL"))
+	for name, u := range map[string]string{"CATALOG_URL": c.CatalogURL, "CHECKOUT_URL": c.CheckoutURL, "WEBHOOKS_URL": c.WebhooksURL} {
+		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+			errs = append(errs, fmt.Errorf("%s must be an http(s) URL", name))
+		}
 	}
 	if c.CatalogCacheTTL < 0 {
 		errs = append(errs, errors.New("CATALOG_CACHE_TTL must not be negative"))

@@ -17,6 +17,7 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/adapters/catalog"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/events"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/mail"
+	"github.com/podiumhq/podium/services/registration/internal/adapters/peers"
 	"github.com/podiumhq/podium/services/registration/internal/adapters/store"
 	"github.com/podiumhq/podium/services/registration/internal/api"
 	"github.com/podiumhq/podium/services/registration/internal/app"
@@ -26,6 +27,9 @@ import (
 // catalogTimeout bounds a read of an event from the catalog, below the request deadline: the
 // read is shared by every request waiting for that event, whichever of them gives up.
 const catalogTimeout = 5 * time.Second
+
+// peerTimeout bounds a call to checkout or the webhooks service deleting test data.
+const peerTimeout = 5 * time.Second
 
 // serve runs registration: its pool, topics and relay (which stops after the other parts, so
 // changes made while draining are still published), the mail worker, the hold sweeper, the
@@ -53,6 +57,10 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			repo := store.New(r.Pool)
 			catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: cfg.CatalogURL, Timeout: catalogTimeout, Signer: signer})
 			svc := app.New(repo, catalog.New(catalogPeer, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
+			svc.SetTestDataPeers(
+				peers.NewTestData(identity.Checkout, cfg.CheckoutURL, signer, peerTimeout),
+				peers.NewTestData(identity.Webhooks, cfg.WebhooksURL, signer, peerTimeout),
+			)
 			mailer := &mail.Worker{Store: repo, Log: log, Sender: smtpmail.NewSender(cfg.SMTP, 0)}
 			verifier := identity.NewVerifier(identity.Registration, keys, cfg.IdentityTokenTTL)
 			return service.Parts{

@@ -106,7 +106,7 @@ func (h handlers) releaseHold(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &b); err != nil {
 		return err
 	}
-	o, err := h.svc.ReleaseHold(c.UserContext(), identity.From(c).OrganizerID, param(c, "orderId"), b.Reason)
+	o, err := h.svc.ReleaseHold(c.UserContext(), identity.From(c), param(c, "orderId"), b.Reason)
 	if err != nil {
 		return err
 	}
@@ -125,7 +125,7 @@ func (h handlers) releaseHoldByID(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &b); err != nil {
 		return err
 	}
-	o, found, err := h.svc.ReleaseHoldByID(c.UserContext(), identity.From(c).OrganizerID, b.HoldID, b.Reason)
+	o, found, err := h.svc.ReleaseHoldByID(c.UserContext(), identity.From(c), b.HoldID, b.Reason)
 	if err != nil {
 		return err
 	}

@@ -107,7 +107,7 @@ func (h handlers) update(c *fiber.Ctx) error {
 }
 
 func (h handlers) remove(c *fiber.Ctx) error {
-	res, err := h.svc.Delete(c.UserContext(), identity.From(c).OrganizerID, param(c, "ticketId"))
+	res, err := h.svc.Delete(c.UserContext(), identity.From(c), param(c, "ticketId"))
 	if err != nil {
 		return err
 	}
@@ -122,7 +122,7 @@ func (h handlers) search(c *fiber.Ctx) error {
 	if err := httpserver.DecodeJSON(c, &req); err != nil {
 		return err
 	}
-	rows, total, q, err := h.svc.Search(c.UserContext(), identity.From(c).OrganizerID, req)
+	rows, total, q, err := h.svc.Search(c.UserContext(), identity.From(c), req)
 	if err != nil {
 		return err
 	}

@@ -35,6 +35,11 @@ func Register(app *fiber.App, d Deps) {
 	org.Post("/search", identity.RequireScope(scopeRead), h.search)
 	org.Patch("/:ticketId", identity.RequireScope(scopeWrite), h.update)
 	org.Delete("/:ticketId", identity.RequireScope(scopeWrite), h.remove)
+	// Test mode: the owner refuses a live key too (the gateway refuses it first).
+	ext.Get("/organizer/test/mail", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
+		identity.RequireScope(scopeRead), h.listTestMail)
+	ext.Delete("/organizer/test-data", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
+		identity.RequireScope(scopeWrite), h.deleteTestData)
 	browser := ext.Group("/browser/events/:eventId/registration-receipts", identity.RequireType(identity.Publishable))
 	browser.Post("/lookup", h.lookupReceipts)
 	browser.Post("/send", h.sendReceipts)
@@ -45,4 +50,11 @@ func Register(app *fiber.App, d Deps) {
 	holds.Post("", h.createHold)
 	holds.Post("/release", h.releaseHoldByID)
 	holds.Post("/:orderId/release", h.releaseHold)
+
+	// The console (through auth) reads and wipes an organizer's test data, whatever the mode of
+	// its session: these routes reach test data only.
+	console := app.Group("/internal/organizers/:organizerId", identity.Middleware(d.Verifier, identity.Callers(identity.Auth)),
+		identity.RequireType(identity.Service), identity.RequireOrganizer, sameOrganizer)
+	console.Get("/test/mail", h.listTestMail)
+	console.Delete("/test-data", h.deleteTestData)
 }

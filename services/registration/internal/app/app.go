@@ -20,63 +20,80 @@ type Catalog interface {
 	Event(ctx context.Context, caller identity.Principal, eventID string) (domain.Event, error)
 }
 
-// Repository stores orders, registrations, tickets, the quota ledger and the mail outbox.
-// Implementations own their transactions and write the outbox events of every change inside
-// them. organizerID scopes every lookup; "" means any organizer, for the in-process payments
-// consumer and hold sweeper only (every route names its caller's organizer).
+// Repository stores orders, registrations, tickets, the quota ledger (per category and mode),
+// the mail outbox and kept test mail. Implementations own their transactions and write the
+// outbox events of every change inside them. A domain.Scope names whose rows a call reaches: an
+// organizer in one mode; a row of another organizer or mode is not found. Its OrganizerID ""
+// means any organizer, for the in-process payments consumer and hold sweeper only (every route
+// names its caller's organizer).
 type Repository interface {
 	// CreateOrder stores o and its registrations with their tickets and takes their places
-	// (held for a PENDING order, confirmed for a COMPLETED one; one place per registration),
-	// all or nothing. quotas maps category ids to their quota (nil: unlimited).
+	// (held for a PENDING order, confirmed for a COMPLETED one; one place per registration, in
+	// o's mode), all or nothing. quotas maps category ids to their quota (nil: unlimited).
 	CreateOrder(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int) error
 	// CreateHold stores a PENDING order like CreateOrder, in one transaction that locks the
-	// order's client network and purchaser e-mail within its event and reads their live holds
-	// (PENDING, not lapsed at o.CreatedAt): it stores nothing when caps refuse the order
-	// (caps.Admit's error), and releases the e-mail's holds caps.Admit names (reason
+	// order's client network and purchaser e-mail within its event and mode and reads their
+	// live holds (PENDING, not lapsed at o.CreatedAt): it stores nothing when caps refuse the
+	// order (caps.Admit's error), and releases the e-mail's holds caps.Admit names (reason
 	// CANCELLED, as ReleaseOrder does) before it stores the order.
 	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error
 	// OrderByHold returns the order made for a checkout hold id, with its registrations.
-	OrderByHold(ctx context.Context, organizerID, holdID string) (domain.Order, []domain.Registration, error)
+	OrderByHold(ctx context.Context, s domain.Scope, holdID string) (domain.Order, []domain.Registration, error)
 	// Registration returns the registration holding ticketID, with every ticket and the order.
-	Registration(ctx context.Context, organizerID, ticketID string) (domain.Registration, error)
+	Registration(ctx context.Context, s domain.Scope, ticketID string) (domain.Registration, error)
 	// UpdateRegistration locks the registration holding ticketID, asks plan for the change and
 	// stores it, moving places when the category changes (quota is the new category's).
-	UpdateRegistration(ctx context.Context, organizerID, ticketID string, plan func(domain.Registration) (domain.UpdatePlan, error), quota func(categoryID string) *int) (domain.Registration, error)
+	UpdateRegistration(ctx context.Context, s domain.Scope, ticketID string, plan func(domain.Registration) (domain.UpdatePlan, error), quota func(categoryID string) *int) (domain.Registration, error)
 	// DeleteRegistration applies the delete rule to the registration holding ticketID.
-	DeleteRegistration(ctx context.Context, organizerID, ticketID string, now time.Time) (domain.DeleteResult, error)
+	DeleteRegistration(ctx context.Context, s domain.Scope, ticketID string, now time.Time) (domain.DeleteResult, error)
 	// Search returns a page of ticket rows and the number of matching tickets.
-	Search(ctx context.Context, organizerID string, q domain.SearchQuery) ([]domain.SearchRow, int, error)
+	Search(ctx context.Context, s domain.Scope, q domain.SearchQuery) ([]domain.SearchRow, int, error)
 	// ConfirmOrder confirms a PENDING order after its payment (or, after its hold lapsed, takes
 	// its places again when the quota allows; otherwise it becomes FAILED with an
 	// unfulfillable event and a conflict is returned alongside the order).
-	ConfirmOrder(ctx context.Context, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
+	ConfirmOrder(ctx context.Context, s domain.Scope, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error)
 	// ReleaseOrder releases a PENDING order's places (CANCELLED, or FAILED for reason FAILED).
-	ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error)
+	ReleaseOrder(ctx context.Context, s domain.Scope, orderID, reason string, now time.Time) (domain.Order, error)
 	// ReleaseHoldByID records that the organizer's hold id is released, so a hold with it
 	// made afterwards is refused, and releases its order as ReleaseOrder does when one was
 	// made (found), in one transaction that a hold with the same id waits for.
-	ReleaseHoldByID(ctx context.Context, organizerID, holdID, reason string, now time.Time) (o domain.Order, found bool, err error)
+	ReleaseHoldByID(ctx context.Context, s domain.Scope, holdID, reason string, now time.Time) (o domain.Order, found bool, err error)
 	// PruneReleasedHolds forgets hold ids released before.
 	PruneReleasedHolds(ctx context.Context, before time.Time) (int64, error)
 	// RefundOrder marks an order whose payment was returned REFUNDED: a FAILED or CANCELLED
 	// one as it is, a PENDING one once released (reason FAILED, its places freed); a COMPLETED
 	// one is a conflict. Repeating it is harmless.
-	RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error)
-	// ExpiredHolds returns ids of PENDING orders whose hold lapsed by now.
-	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error)
+	RefundOrder(ctx context.Context, s domain.Scope, orderID string, now time.Time) (domain.Order, error)
+	// ExpiredHolds returns PENDING orders whose hold lapsed by now, with their modes.
+	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]domain.ExpiredHold, error)
 	// Receipts returns the COMPLETED orders of the event whose purchaser, athletes or guests
 	// use email.
-	Receipts(ctx context.Context, organizerID, eventID, email string) ([]domain.Receipt, error)
-	// QueueMail stores an e-mail for the mail worker.
-	QueueMail(ctx context.Context, m domain.Mail) error
-	// QueueReceiptMail stores m for the mail worker, in one transaction that starts the cooldown
-	// of its recipient for the event, unless the last receipt mail to the recipient was queued
-	// less than cooldown before now (too many requests); a mail with m's dedupe
-	// key still unsent is not stored twice, but takes m's content.
+	Receipts(ctx context.Context, s domain.Scope, eventID, email string) ([]domain.Receipt, error)
+	// QueueMail stores an e-mail for the mail worker; a test mail (m.Test) is kept as the
+	// organizer's test mail instead, never sent.
+	QueueMail(ctx context.Context, m domain.Mail, now time.Time) error
+	// QueueReceiptMail stores m for the mail worker (or keeps a test one), in one transaction
+	// that starts the cooldown of its recipient for the event in m's mode, unless the last
+	// receipt mail to the recipient was queued less than cooldown before now (too many
+	// requests); a mail with m's dedupe key still unsent is not stored twice, but takes m's
+	// content.
 	QueueReceiptMail(ctx context.Context, m domain.Mail, eventID string, now time.Time, cooldown time.Duration) error
+	// TestMail returns a page of the organizer's kept test mail, newest first, and the total.
+	TestMail(ctx context.Context, organizerID string, p domain.Page) ([]domain.TestMail, int, error)
+	// PruneTestMail deletes test mail kept since before.
+	PruneTestMail(ctx context.Context, before time.Time) (int64, error)
+	// DeleteTestData deletes the organizer's test data (never a live row) in one transaction
+	// and counts what it deleted; a second call deletes nothing more.
+	DeleteTestData(ctx context.Context, organizerID string, now time.Time) (domain.TestDataDeleted, error)
 	// Once runs fn on a repository bound to one transaction unless the consumer already
 	// processed messageID, recording it in the same transaction.
 	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)
+}
+
+// TestDataPeer deletes an organizer's test data at a peer service (checkout, webhooks) and
+// counts what it deleted in its own fields of domain.TestDataDeleted.
+type TestDataPeer interface {
+	DeleteTestData(ctx context.Context, as identity.Principal) (domain.TestDataDeleted, error)
 }
 
 // Options tunes the service, as configured: a zero value turns its limit off.
@@ -103,11 +120,20 @@ type Service struct {
 	catalog Catalog
 	clock   clock.Clock
 	opts    Options
+	peers   []TestDataPeer
 }
 
 // New returns a Service on its clock (time.Now in production).
 func New(repo Repository, catalog Catalog, c clock.Clock, o Options) *Service {
 	return &Service{repo: repo, catalog: catalog, clock: c, opts: o}
+}
+
+// SetTestDataPeers names the peers whose test data a wipe deletes too (checkout, webhooks).
+func (s *Service) SetTestDataPeers(peers ...TestDataPeer) { s.peers = peers }
+
+// scopeOf is the scope of a caller's request: its organizer, in its key's mode.
+func scopeOf(p identity.Principal) domain.Scope {
+	return domain.Scope{OrganizerID: p.OrganizerID, Livemode: p.Livemode()}
 }
 
 // event returns the caller's organizer's event, or a not-found error for another organizer's.

@@ -44,12 +44,12 @@ func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in 
 	if err := checkHold(in); err != nil {
 		return Hold{}, err
 	}
-	organizerID := caller.OrganizerID
+	organizerID, scope := caller.OrganizerID, scopeOf(caller)
 	e, err := s.event(ctx, caller, in.EventID)
 	if err != nil {
 		return Hold{}, err
 	}
-	if o, regs, err := s.repo.OrderByHold(ctx, organizerID, in.HoldID); err == nil {
+	if o, regs, err := s.repo.OrderByHold(ctx, scope, in.HoldID); err == nil {
 		return Hold{Order: o, Registrations: regs, Existing: true}, nil
 	} else if !isNotFound(err) {
 		return Hold{}, fmt.Errorf("create hold: %w", err)
@@ -75,7 +75,7 @@ func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in 
 		ID: domain.NewOrderID(), OrganizerID: organizerID, EventID: e.ID, Status: domain.OrderPending,
 		Source: domain.SourceCheckout, HoldID: in.HoldID, Amount: in.Amount, Currency: strings.ToUpper(in.Currency),
 		PurchaserEmail: in.PurchaserEmail, PurchaserName: in.PurchaserName, Promocode: in.Promocode,
-		ClientNetwork: in.ClientNetwork, ExpiresAt: &exp, CreatedAt: now, UpdatedAt: now,
+		ClientNetwork: in.ClientNetwork, ExpiresAt: &exp, Livemode: caller.Livemode(), CreatedAt: now, UpdatedAt: now,
 	}
 	if o.Currency == "" {
 		o.Currency = e.Currency
@@ -85,7 +85,7 @@ func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in 
 		regs[i] = domain.NewRegistration(o, e, cats[i], r, now)
 	}
 	if err := s.repo.CreateHold(ctx, o, regs, quotas, s.opts.HoldLimits); err != nil {
-		return s.raced(ctx, organizerID, in.HoldID, err)
+		return s.raced(ctx, scope, in.HoldID, err)
 	}
 	return Hold{Order: o, Registrations: regs}, nil
 }
@@ -93,12 +93,12 @@ func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in 
 // raced answers a hold that could not be stored: when a concurrent request with the same hold
 // id stored its order first (the insert clashed, or the caps counted that order's places),
 // with that order; otherwise with err.
-func (s *Service) raced(ctx context.Context, organizerID, holdID string, err error) (Hold, error) {
+func (s *Service) raced(ctx context.Context, scope domain.Scope, holdID string, err error) (Hold, error) {
 	limited := errors.Is(err, fault.ErrTooManyRequests)
 	if !domain.IsDuplicateHold(err) && !limited {
 		return Hold{}, fmt.Errorf("create hold: %w", err)
 	}
-	o, regs, lookupErr := s.repo.OrderByHold(ctx, organizerID, holdID)
+	o, regs, lookupErr := s.repo.OrderByHold(ctx, scope, holdID)
 	switch {
 	case lookupErr == nil:
 		return Hold{Order: o, Registrations: regs, Existing: true}, nil
@@ -142,13 +142,13 @@ func problemsOf(err error) []string {
 // SweepExpired releases up to limit holds whose expiry passed, reason EXPIRED, and returns
 // how many it released.
 func (s *Service) SweepExpired(ctx context.Context, limit int) (int, error) {
-	ids, err := s.repo.ExpiredHolds(ctx, s.clock.Now(), limit)
+	holds, err := s.repo.ExpiredHolds(ctx, s.clock.Now(), limit)
 	if err != nil {
 		return 0, fmt.Errorf("sweep holds: %w", err)
 	}
 	n := 0
-	for _, id := range ids {
-		if _, err := s.repo.ReleaseOrder(ctx, "", id, domain.ReleaseExpired, s.clock.Now()); err != nil {
+	for _, h := range holds {
+		if _, err := s.repo.ReleaseOrder(ctx, domain.Scope{Livemode: h.Livemode}, h.OrderID, domain.ReleaseExpired, s.clock.Now()); err != nil {
 			if isConflict(err) { // paid meanwhile
 				continue
 			}
@@ -168,6 +168,8 @@ type Payment struct {
 	PaymentRef string
 	Amount     *int64
 	Reason     string
+	// Test is true for a test payment (livemode false): its order is a test order.
+	Test bool
 }
 
 // ApplyPayment confirms (payment succeeded), releases (payment failed) or marks refunded
@@ -175,10 +177,11 @@ type Payment struct {
 // payment without a place leaves the order FAILED and publishes the unfulfillable event; that
 // is an outcome, not an error.
 func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
+	scope := domain.Scope{Livemode: !p.Test} // the order is looked up in its own mode only
 	_, err := s.repo.Once(ctx, domain.PaymentsConsumerGroup, p.MessageID, func(r Repository) error {
 		switch p.Type {
 		case domain.EventPaymentSucceeded:
-			_, _, err := r.ConfirmOrder(ctx, p.OrderID, p.PaymentRef, p.Amount, s.clock.Now())
+			_, _, err := r.ConfirmOrder(ctx, scope, p.OrderID, p.PaymentRef, p.Amount, s.clock.Now())
 			if isConflict(err) || isNotFound(err) {
 				return nil
 			}
@@ -188,7 +191,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 			if p.Reason == domain.ReleaseExpired {
 				reason = domain.ReleaseExpired
 			}
-			_, err := r.ReleaseOrder(ctx, "", p.OrderID, reason, s.clock.Now())
+			_, err := r.ReleaseOrder(ctx, scope, p.OrderID, reason, s.clock.Now())
 			if isConflict(err) || isNotFound(err) { // already paid, or not ours
 				return nil
 			}
@@ -196,7 +199,7 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 		case domain.EventPaymentRefunded:
 			// Checkout refunds a late payment registration found no place for (the order is
 			// FAILED), or whose limited promocode was used up (the order may still be PENDING).
-			_, err := r.RefundOrder(ctx, p.OrderID, s.clock.Now())
+			_, err := r.RefundOrder(ctx, scope, p.OrderID, s.clock.Now())
 			if isConflict(err) || isNotFound(err) {
 				return nil
 			}
@@ -214,7 +217,8 @@ func isNotFound(err error) bool { return errors.Is(err, fault.ErrNotFound) }
 
 func isConflict(err error) bool { return errors.Is(err, fault.ErrConflict) }
 
-// RunSweeper releases expired holds and forgets hold ids released a day ago every interval
+// RunSweeper releases expired holds, forgets hold ids released a day ago and deletes test mail
+// kept for domain.TestMailKeep every interval
 // until ctx is done; failures are logged and retried on the next tick.
 func (s *Service) RunSweeper(ctx context.Context, interval time.Duration, log interface {
 	ErrorContext(ctx context.Context, msg string, args ...any)
@@ -241,6 +245,9 @@ func (s *Service) RunSweeper(ctx context.Context, interval time.Duration, log in
 		}
 		if err := s.pruneReleasedHolds(ctx); err != nil && ctx.Err() == nil {
 			log.ErrorContext(ctx, "pruning released hold ids failed; retrying on the next tick", "err", err)
+		}
+		if _, err := s.PruneTestMail(ctx); err != nil && ctx.Err() == nil {
+			log.ErrorContext(ctx, "pruning test mail failed; retrying on the next tick", "err", err)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func (s *Service) Create(ctx context.Context, caller identity.Principal, in Crea
 	now := s.clock.Now()
 	o := domain.Order{
 		ID: domain.NewOrderID(), OrganizerID: caller.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted,
-		Source: domain.SourceManual, Currency: e.Currency, PaidAt: &now, CreatedAt: now, UpdatedAt: now,
+		Source: domain.SourceManual, Currency: e.Currency, PaidAt: &now, Livemode: caller.Livemode(), CreatedAt: now, UpdatedAt: now,
 	}
 	r := domain.NewRegistration(o, e, c, in.RegistrationInput, now)
 	if err := s.repo.CreateOrder(ctx, o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota}); err != nil {
@@ -47,8 +47,8 @@ func (s *Service) Create(ctx context.Context, caller identity.Principal, in Crea
 
 // Update applies a partial update to the caller's organizer's registration holding ticketID.
 func (s *Service) Update(ctx context.Context, caller identity.Principal, ticketID string, p domain.Patch) (domain.Registration, error) {
-	organizerID := caller.OrganizerID
-	cur, err := s.repo.Registration(ctx, organizerID, ticketID)
+	scope := scopeOf(caller)
+	cur, err := s.repo.Registration(ctx, scope, ticketID)
 	if err != nil {
 		return domain.Registration{}, fmt.Errorf("update registration: %w", err)
 	}
@@ -57,7 +57,7 @@ func (s *Service) Update(ctx context.Context, caller identity.Principal, ticketI
 		return domain.Registration{}, err
 	}
 	now := s.clock.Now()
-	r, err := s.repo.UpdateRegistration(ctx, organizerID, ticketID, func(locked domain.Registration) (domain.UpdatePlan, error) {
+	r, err := s.repo.UpdateRegistration(ctx, scope, ticketID, func(locked domain.Registration) (domain.UpdatePlan, error) {
 		return domain.PlanUpdate(e, locked, p, now)
 	}, quotaOf(e))
 	if err != nil {
@@ -67,21 +67,22 @@ func (s *Service) Update(ctx context.Context, caller identity.Principal, ticketI
 }
 
 // Delete deletes or cancels the registration holding ticketID (domain.DecideDelete).
-func (s *Service) Delete(ctx context.Context, organizerID, ticketID string) (domain.DeleteResult, error) {
-	res, err := s.repo.DeleteRegistration(ctx, organizerID, ticketID, s.clock.Now())
+func (s *Service) Delete(ctx context.Context, caller identity.Principal, ticketID string) (domain.DeleteResult, error) {
+	res, err := s.repo.DeleteRegistration(ctx, scopeOf(caller), ticketID, s.clock.Now())
 	if err != nil {
 		return domain.DeleteResult{}, fmt.Errorf("delete registration: %w", err)
 	}
 	return res, nil
 }
 
-// Search returns a page of the organizer's athlete tickets and the number matching.
-func (s *Service) Search(ctx context.Context, organizerID string, r domain.SearchRequest) ([]domain.SearchRow, int, domain.SearchQuery, error) {
+// Search returns a page of the caller's organizer's athlete tickets in the caller's mode and
+// the number matching.
+func (s *Service) Search(ctx context.Context, caller identity.Principal, r domain.SearchRequest) ([]domain.SearchRow, int, domain.SearchQuery, error) {
 	q, err := r.Normalize()
 	if err != nil {
 		return nil, 0, q, err
 	}
-	rows, total, err := s.repo.Search(ctx, organizerID, q)
+	rows, total, err := s.repo.Search(ctx, scopeOf(caller), q)
 	if err != nil {
 		return nil, 0, q, fmt.Errorf("search registrations: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
@@ -14,11 +15,11 @@ import (
 const releasedHoldKeep = 24 * time.Hour
 
 // ReleaseHold releases a held order's places (idempotent; a COMPLETED order is a conflict).
-func (s *Service) ReleaseHold(ctx context.Context, organizerID, orderID, reason string) (domain.Order, error) {
+func (s *Service) ReleaseHold(ctx context.Context, caller identity.Principal, orderID, reason string) (domain.Order, error) {
 	if err := checkReleaseReason(reason); err != nil {
 		return domain.Order{}, err
 	}
-	o, err := s.repo.ReleaseOrder(ctx, organizerID, orderID, reason, s.clock.Now())
+	o, err := s.repo.ReleaseOrder(ctx, scopeOf(caller), orderID, reason, s.clock.Now())
 	if err != nil {
 		return domain.Order{}, fmt.Errorf("release hold: %w", err)
 	}
@@ -29,14 +30,14 @@ func (s *Service) ReleaseHold(ctx context.Context, organizerID, orderID, reason 
 // made: checkout calls it when a hold's answer was lost (a timeout), so it cannot know the
 // order. A hold with that id arriving afterwards is refused (409, reason HOLD_RELEASED).
 // Idempotent; found is false when no order was made; a COMPLETED order is a conflict.
-func (s *Service) ReleaseHoldByID(ctx context.Context, organizerID, holdID, reason string) (o domain.Order, found bool, err error) {
+func (s *Service) ReleaseHoldByID(ctx context.Context, caller identity.Principal, holdID, reason string) (o domain.Order, found bool, err error) {
 	if err := checkReleaseReason(reason); err != nil {
 		return domain.Order{}, false, err
 	}
 	if holdID == "" {
 		return domain.Order{}, false, fault.NewInvalid("holdId is required")
 	}
-	return s.repo.ReleaseHoldByID(ctx, organizerID, holdID, reason, s.clock.Now())
+	return s.repo.ReleaseHoldByID(ctx, scopeOf(caller), holdID, reason, s.clock.Now())
 }
 
 func checkReleaseReason(reason string) error {

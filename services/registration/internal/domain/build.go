@@ -15,7 +15,7 @@ func NewRegistration(o Order, e Event, c Category, in RegistrationInput, now tim
 		CheckedInAt: nonNilTimes(in.CheckedInAt), CustomFields: nonNilValues(in.CustomFields),
 		SupplementIDs: nonNilStrings(in.SupplementIDs), SupplementSelections: nonNilSelections(in.SupplementSelections),
 		WaiversAccepted: in.WaiversAccepted, PendingParticipants: in.PendingParticipants, Guest: in.Guest,
-		CreatedAt: now, UpdatedAt: now,
+		Livemode: o.Livemode, CreatedAt: now, UpdatedAt: now,
 	}
 	for i, a := range in.Athletes {
 		r.Tickets = append(r.Tickets, NewTicket(e, i, a, now))

@@ -47,9 +47,6 @@ type CategoryPlaces struct {
 	Version    int64  `json:"version"`
 }
 
-// Livemode is the mode of every event: data made with live keys (there is no test mode yet).
-const Livemode = true
-
 // RegistrationEvent is the data of the registration events (created when a registration is
 // confirmed, updated by the organizer, cancelled): the registration as the organizer API shows
 // it after the change.
@@ -62,7 +59,7 @@ type RegistrationEvent struct {
 
 // NewRegistrationEvent returns the data of an event about r (its Order loaded) at now.
 func NewRegistrationEvent(r Registration, now time.Time) RegistrationEvent {
-	return RegistrationEvent{OrganizerID: r.OrganizerID, Livemode: Livemode, OccurredAt: now.UTC(), Object: NewRegistrationView(r)}
+	return RegistrationEvent{OrganizerID: r.OrganizerID, Livemode: r.Livemode, OccurredAt: now.UTC(), Object: NewRegistrationView(r)}
 }
 
 // OrderCompletedEvent is the data of podium.registration.order.completed.v1.
@@ -101,7 +98,7 @@ type OrderRefundedEvent struct {
 func NewOrderCompletedEvent(o Order, regs []Registration, now time.Time) OrderCompletedEvent {
 	return OrderCompletedEvent{
 		OrderID: o.ID, EventID: o.EventID, OrganizerID: o.OrganizerID, CompletedAt: now.UTC(),
-		Livemode: Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
+		Livemode: o.Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
 	}
 }
 
@@ -109,7 +106,7 @@ func NewOrderCompletedEvent(o Order, regs []Registration, now time.Time) OrderCo
 func NewOrderReleasedEvent(o Order, regs []Registration, reason string, now time.Time) OrderReleasedEvent {
 	return OrderReleasedEvent{
 		OrderID: o.ID, Reason: reason, ReleasedAt: now.UTC(), OrganizerID: o.OrganizerID,
-		Livemode: Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
+		Livemode: o.Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
 	}
 }
 
@@ -117,7 +114,7 @@ func NewOrderReleasedEvent(o Order, regs []Registration, reason string, now time
 func NewOrderRefundedEvent(o Order, regs []Registration, now time.Time) OrderRefundedEvent {
 	return OrderRefundedEvent{
 		OrderID: o.ID, EventID: o.EventID, OrganizerID: o.OrganizerID,
-		Livemode: Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
+		Livemode: o.Livemode, OccurredAt: now.UTC(), Object: NewOrderDetailView(o, regs),
 	}
 }
 
@@ -144,6 +141,8 @@ type PlaceDelta struct {
 	// Quota, when Check is set, bounds confirmed + held after the change (nil: unlimited).
 	Quota *int
 	Check bool
+	// Livemode is the mode of the ledger row (test places count apart).
+	Livemode bool
 }
 
 // Mail is an e-mail to send.
@@ -154,6 +153,11 @@ type Mail struct {
 	// DedupeKey, when set, keeps a second mail with the key from being queued while the first
 	// is still unsent.
 	DedupeKey string
+	// Test marks a mail test data caused: it is kept as the organizer's test mail, never sent.
+	Test        bool
+	OrganizerID string
+	// OrderID is the order the mail is about, when one is.
+	OrderID string
 }
 
 // QueuedMail is a message of the mail outbox leased for sending.

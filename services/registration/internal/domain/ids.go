@@ -8,7 +8,11 @@ const (
 	RegistrationIDPrefix = "reg_"
 	AthleteIDPrefix      = "ath_"
 	TicketIDPrefix       = "tkt_"
+	TestMailIDPrefix     = "tml_"
 )
+
+// NewTestMailID returns a new random id of a kept test mail.
+func NewTestMailID() string { return ids.New(TestMailIDPrefix) }
 
 // NewOrderID returns a new random order id.
 func NewOrderID() string { return ids.New(OrderIDPrefix) }

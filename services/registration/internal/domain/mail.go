@@ -54,6 +54,7 @@ func EmailChangeMail(r Registration, to string) Mail {
 		ticket = ", ticket " + active[0].ID
 	}
 	return Mail{
+		Test: !r.Livemode, OrganizerID: r.OrganizerID, OrderID: r.OrderID,
 		To:      to,
 		Subject: "Your registration e-mail was updated",
 		Body: fmt.Sprintf("This address is now the contact e-mail of the registration of team %s (%s%s).\n",

@@ -60,8 +60,22 @@ type Order struct {
 	PaidAt        *time.Time
 	ReleasedAt    *time.Time
 	ReleaseReason string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	// Livemode is false for test data: an order made with a test key.
+	Livemode  bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Scope is whose rows a call reaches: an organizer's ("" for any, in-process callers only) in
+// one mode. A row of another organizer or mode is not found.
+type Scope struct {
+	OrganizerID string
+	Livemode    bool
+}
+
+// Sees reports whether a row of organizerID in mode livemode is within s.
+func (s Scope) Sees(organizerID string, livemode bool) bool {
+	return (s.OrganizerID == "" || s.OrganizerID == organizerID) && s.Livemode == livemode
 }
 
 // HoldsPlaces reports whether the order's live registrations hold places (held while
@@ -117,9 +131,11 @@ type Registration struct {
 	WaiversAccepted      map[string]bool
 	PendingParticipants  int
 	Guest                *Guest
-	CancelledAt          *time.Time
-	CreatedAt            time.Time
-	UpdatedAt            time.Time
+	// Livemode is its order's mode.
+	Livemode    bool
+	CancelledAt *time.Time
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
 	// Tickets are every ticket, by position; cancelled ones included.
 	Tickets []Ticket
 	// Order is the order the registration belongs to, when loaded.
@@ -184,6 +200,12 @@ func (r Registration) SupplementKeys() []string {
 		out = append(out, s.SupplementID, s.SupplementID+"/"+s.OptionID)
 	}
 	return out
+}
+
+// ExpiredHold is a PENDING order whose hold lapsed, with its mode.
+type ExpiredHold struct {
+	OrderID  string
+	Livemode bool
 }
 
 // Deadline is when an order's hold lapses, for the sweeper.

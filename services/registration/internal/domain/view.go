@@ -36,6 +36,7 @@ type OrderView struct {
 	CreatedAt      time.Time  `json:"createdAt"`
 	PaidAt         *time.Time `json:"paidAt"`
 	ExpiresAt      *time.Time `json:"expiresAt,omitempty"`
+	Livemode       bool       `json:"livemode"`
 }
 
 // RecordView is a registration without its tickets and order.
@@ -59,6 +60,7 @@ type RecordView struct {
 	CancelledAt           *time.Time            `json:"cancelledAt"`
 	CreatedAt             time.Time             `json:"createdAt"`
 	UpdatedAt             time.Time             `json:"updatedAt"`
+	Livemode              bool                  `json:"livemode"`
 }
 
 // GuestView is the contact of a registration bought for someone else in a checkout.
@@ -94,7 +96,7 @@ func NewRecordView(r Registration) RecordView {
 		ParticipantDataStatus: r.ParticipantStatus(), PendingParticipants: r.PendingParticipants,
 		CheckedInAt: utcTimes(r.CheckedInAt), CustomFields: orEmpty(r.CustomFields),
 		SelectedSupplementIDs: orEmpty(r.SupplementIDs), SupplementSelections: orEmpty(r.SupplementSelections),
-		CancelledAt: utcPtr(r.CancelledAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		CancelledAt: utcPtr(r.CancelledAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Livemode: r.Livemode,
 	}
 	if r.Guest != nil {
 		v.Guest = &GuestView{Email: r.Guest.Email, Name: r.Guest.Name}
@@ -116,6 +118,7 @@ func NewOrderView(o Order) OrderView {
 	return OrderView{
 		OrderID: o.ID, Status: string(o.Status), Source: o.Source, Amount: o.Amount, Currency: o.Currency,
 		PurchaserEmail: o.PurchaserEmail, CreatedAt: o.CreatedAt.UTC(), PaidAt: utcPtr(o.PaidAt), ExpiresAt: utcPtr(o.ExpiresAt),
+		Livemode: o.Livemode,
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 )
 
 // callers are the services whose tokens the webhooks routes accept: it must trust a key of
-// each.
+// each. Registration's key, when listed, lets it wipe an organizer's test data; without it
+// the wipe answers 401.
 var callers = []string{identity.Gateway, identity.Auth}
 
 // Config is the configuration of `webhooks serve` and `webhooks migrate`.

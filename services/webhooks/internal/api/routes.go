@@ -20,6 +20,8 @@ const ScopeWrite = "webhooks:write"
 const (
 	ExternalBase = "/external/v1/organizer/webhook-endpoints"
 	InternalBase = "/internal/v1/webhook-endpoints"
+	// TestDataPath is the wipe of an organizer's test data, which registration calls.
+	TestDataPath = "/internal/organizers/:organizerId/test-data"
 )
 
 // Deps are what the handlers need.
@@ -38,6 +40,9 @@ func Register(a *fiber.App, d Deps) {
 		identity.RequireType(identity.Secret), identity.RequireOrganizer, identity.RequireScope(ScopeWrite)))
 	h.mount(a.Group(InternalBase, identity.Middleware(d.Verifier, identity.Callers(identity.Auth)),
 		identity.RequireType(identity.Service), identity.RequireOrganizer))
+	// Registration's wipe of an organizer's test data, on behalf of a test key's principal.
+	a.Delete(TestDataPath, identity.Middleware(d.Verifier, identity.Callers(identity.Registration)),
+		identity.RequireOrganizer, h.deleteTestData)
 }
 
 func (h handlers) mount(r fiber.Router) {
@@ -54,8 +59,9 @@ func (h handlers) mount(r fiber.Router) {
 	r.Post("/:endpointId/deliveries/:deliveryId/retry", h.retry)
 }
 
-// owner is whose endpoints the request reaches: the token's organizer, in live mode (the only
-// mode keys have yet).
+// owner is whose endpoints the request reaches: the token's organizer, in the mode of its key
+// (a test key's endpoints are test endpoints, as are the console's in its test mode).
 func owner(c *fiber.Ctx) app.Owner {
-	return app.Owner{OrganizerID: identity.From(c).OrganizerID, Livemode: true}
+	p := identity.From(c)
+	return app.Owner{OrganizerID: p.OrganizerID, Livemode: p.Livemode()}
 }

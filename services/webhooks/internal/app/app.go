@@ -63,6 +63,9 @@ type Repository interface {
 	// SweepSecrets deletes the secrets expired by before; PruneInbox the old inbox records.
 	SweepSecrets(ctx context.Context, before time.Time) error
 	PruneInbox(ctx context.Context) error
+	// DeleteTestData deletes the organization's test endpoints (livemode false) with their
+	// secrets, deliveries, attempts and messages in one transaction, and counts them.
+	DeleteTestData(ctx context.Context, organizerID string) (TestDataDeleted, error)
 }
 
 // Owner is whose endpoints a request reaches: an organization in one mode.

@@ -207,6 +207,19 @@ func (e *Env) Secret(t testing.TB, org string) string {
 		OrganizerID: org, KeyID: "key_" + org, KeyType: identity.Secret, Scopes: []string{api.ScopeWrite}})
 }
 
+// TestSecret is the gateway's token for a test secret key of org with the webhooks:write scope.
+func (e *Env) TestSecret(t testing.TB, org string) string {
+	return e.Issuers.Token(t, identity.Gateway, identity.Webhooks, identity.Principal{
+		OrganizerID: org, KeyID: "key_test_" + org, KeyType: identity.Secret, Scopes: []string{api.ScopeWrite}, Test: true})
+}
+
+// Registration is registration's token for the caller it serves: a secret key of org, of
+// test mode when test.
+func (e *Env) Registration(t testing.TB, org string, test bool) string {
+	return e.Issuers.Token(t, identity.Registration, identity.Webhooks, identity.Principal{
+		OrganizerID: org, KeyID: "key_reg_" + org, KeyType: identity.Secret, Scopes: []string{"registrations:write"}, Test: test})
+}
+
 // Console is auth's token for the console of org's member.
 func (e *Env) Console(t testing.TB, org string) string {
 	return e.Issuers.Token(t, identity.Auth, identity.Webhooks, identity.Principal{OrganizerID: org, KeyID: "console", KeyType: identity.Service})

@@ -118,7 +118,7 @@ func TestRefusedChangesRecordNothing(t *testing.T) {
 
 	wantAudit(t, auditLog(t, repo, org.ID), withoutIDs(before)...)
 	wantAudit(t, auditLog(t, repo, other.ID), withoutIDs(theirsBefore)...)
-	if list, _, _ := repo.Keys(t.Context(), other.ID, domain.Page{Limit: 10}); list[0].RevokedAt != nil {
+	if list, _, _ := repo.Keys(t.Context(), other.ID, "", domain.Page{Limit: 10}); list[0].RevokedAt != nil {
 		t.Fatal("another organizer's key was revoked")
 	}
 	if ty := outboxTypes(t, pool, theirKey.ID); !slices.Equal(ty, []string{domain.EventKeyCreated}) {

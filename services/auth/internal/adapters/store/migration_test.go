@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store"
@@ -54,5 +55,35 @@ func TestAuditLogMigrationCarriesTheKeyTrailOver(t *testing.T) {
 	var gone bool
 	if err := pool.QueryRow(t.Context(), `SELECT to_regclass('key_audit') IS NULL`).Scan(&gone); err != nil || !gone {
 		t.Fatalf("key_audit is still there (%v)", err)
+	}
+}
+
+// TestKeyModeMigrationMakesExistingKeysLive adds a key at version 5, migrates up and reads it
+// as a live key; a later insert must state its mode.
+func TestKeyModeMigrationMakesExistingKeysLive(t *testing.T) {
+	url := testkit.DatabaseURL(t, testkit.MigrationsBefore(t, migrations.Set(), "00006_"))
+	pool, err := postgres.Connect(t.Context(), url, postgres.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for _, stmt := range []string{
+		`INSERT INTO organizers (id, name, created_at) VALUES ('org_a', 'A', $1)`,
+		`INSERT INTO api_keys (id, organizer_id, type, name, key_hash, last4, created_at) VALUES ('key_1', 'org_a', 'secret', 'backend', 'h1', 'abcd', $1)`,
+	} {
+		if _, err := pool.Exec(t.Context(), stmt, t0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := postgres.Migrate(t.Context(), url, testkit.Discard(), migrations.Set()); err != nil {
+		t.Fatal(err)
+	}
+	k, err := store.New(pool).KeyByHash(t.Context(), "h1")
+	if err != nil || k.Mode != apikey.Live || k.Prefix() != apikey.SecretPrefix {
+		t.Fatalf("migrated key %+v: %v", k, err)
+	}
+	_, err = pool.Exec(t.Context(), `INSERT INTO api_keys (id, organizer_id, type, name, key_hash, last4, created_at) VALUES ('key_2', 'org_a', 'secret', 'x', 'h2', 'efgh', $1)`, t0)
+	if err == nil {
+		t.Fatal("a key inserted without a mode was stored")
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/podiumhq/podium/libs/apikey"
 	"github.com/podiumhq/podium/libs/outbox"
 	pg "github.com/podiumhq/podium/libs/postgres"
 	"github.com/podiumhq/podium/services/auth/internal/adapters/store/db"
@@ -93,7 +94,7 @@ func (r *Repository) CreateKey(ctx context.Context, actor domain.Actor, k domain
 	err := pg.InTx(ctx, r.pool, func(tx pgx.Tx) error {
 		q := r.q.WithTx(tx)
 		if err := q.InsertKey(ctx, db.InsertKeyParams{
-			ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type), Name: k.Name,
+			ID: k.ID, OrganizerID: k.OrganizerID, Type: string(k.Type), Mode: string(k.Mode), Name: k.Name,
 			KeyHash: k.Hash, Last4: k.Last4, Scopes: nonNil(k.Scopes), AllowedOrigins: nonNil(k.AllowedOrigins),
 			CreatedAt: k.CreatedAt, ExpiresAt: k.ExpiresAt,
 		}); err != nil {
@@ -110,13 +111,14 @@ func (r *Repository) CreateKey(ctx context.Context, actor domain.Actor, k domain
 	return nil
 }
 
-// Keys returns a page of an organizer's keys, newest first, and the organizer's key count.
-func (r *Repository) Keys(ctx context.Context, organizerID string, page domain.Page) ([]domain.Key, int, error) {
-	rows, err := r.q.ListKeys(ctx, db.ListKeysParams{OrganizerID: organizerID, Limit: int32(page.Limit), Offset: int32(page.Offset)}) //nolint:gosec // paging is validated to small bounds
+// Keys returns a page of an organizer's keys of mode (of both when mode is empty), newest
+// first, and how many there are.
+func (r *Repository) Keys(ctx context.Context, organizerID string, mode apikey.Mode, page domain.Page) ([]domain.Key, int, error) {
+	rows, err := r.q.ListKeys(ctx, db.ListKeysParams{OrganizerID: organizerID, Mode: string(mode), Lim: int32(page.Limit), Off: int32(page.Offset)}) //nolint:gosec // paging is validated to small bounds
 	if err != nil {
 		return nil, 0, fmt.Errorf("list keys: %w", err)
 	}
-	total, err := r.q.CountKeys(ctx, organizerID)
+	total, err := r.q.CountKeys(ctx, db.CountKeysParams{OrganizerID: organizerID, Mode: string(mode)})
 	if err != nil {
 		return nil, 0, fmt.Errorf("count keys: %w", err)
 	}
@@ -223,7 +225,7 @@ func toOrganizer(row db.Organizer) domain.Organizer {
 
 func toKey(row db.ApiKey) domain.Key {
 	return domain.Key{
-		ID: row.ID, OrganizerID: row.OrganizerID, Type: domain.KeyType(row.Type), Name: row.Name,
+		ID: row.ID, OrganizerID: row.OrganizerID, Type: domain.KeyType(row.Type), Mode: apikey.Mode(row.Mode), Name: row.Name,
 		Hash: row.KeyHash, Last4: row.Last4, Scopes: nonNil(row.Scopes), AllowedOrigins: nonNil(row.AllowedOrigins),
 		CreatedAt: row.CreatedAt.UTC(), LastUsedAt: utc(row.LastUsedAt), ExpiresAt: utc(row.ExpiresAt), RevokedAt: utc(row.RevokedAt),
 	}

@@ -120,7 +120,7 @@ func TestCreateAndListKeys(t *testing.T) {
 	pk := key(t, repo, org.ID, publicReq("https://shop.example"), t0.Add(time.Second))
 	key(t, repo, other.ID, secretReq, t0)
 
-	list, total, err := repo.Keys(t.Context(), org.ID, domain.Page{Limit: 10})
+	list, total, err := repo.Keys(t.Context(), org.ID, "", domain.Page{Limit: 10})
 	if err != nil || total != 2 || len(list) != 2 {
 		t.Fatalf("Keys = %d of %d, %v", len(list), total, err)
 	}
@@ -144,7 +144,7 @@ func TestCreateAndListKeys(t *testing.T) {
 	var payload map[string]any
 	eventData(t, pool, pk.ID, domain.EventKeyCreated, &payload)
 	want := map[string]any{"keyId": pk.ID, "organizerId": org.ID, "type": "publishable",
-		"allowedOrigins": []any{"https://shop.example"}, "createdAt": "2026-05-01T12:00:01Z"}
+		"allowedOrigins": []any{"https://shop.example"}, "livemode": true, "createdAt": "2026-05-01T12:00:01Z"}
 	if b, w := mustJSON(payload), mustJSON(want); b != w {
 		t.Fatalf("created event %s, want %s", b, w)
 	}
@@ -251,7 +251,7 @@ func TestRolledBackRevokeWritesNothing(t *testing.T) {
 	if a := auditActions(t, pool, k.ID); !slices.Equal(a, []string{"key.created by operator"}) {
 		t.Fatalf("audit after a rolled-back revoke: %q", a)
 	}
-	list, _, _ := repo.Keys(t.Context(), k.OrganizerID, domain.Page{Limit: 10})
+	list, _, _ := repo.Keys(t.Context(), k.OrganizerID, "", domain.Page{Limit: 10})
 	if list[0].RevokedAt != nil {
 		t.Fatal("the key is revoked although the transaction rolled back")
 	}

@@ -50,11 +50,11 @@ func New(base string, timeout time.Duration, signer *identity.Signer, log *slog.
 }
 
 // principal is the console acting for member in their organization: a service principal
-// with the scope the organizer API asks of the same routes.
+// with the scope the organizer API asks of the same routes, in test mode when the console is.
 func principal(as app.WebhooksCaller) identity.Principal {
 	return identity.Principal{
 		OrganizerID: as.OrganizerID, KeyID: "console:" + as.MemberID, KeyType: identity.Service,
-		Scopes: []string{domain.ScopeWebhooksWrite},
+		Scopes: []string{domain.ScopeWebhooksWrite}, Test: as.Test,
 	}
 }
 

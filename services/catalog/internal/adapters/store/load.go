@@ -10,10 +10,10 @@ import (
 	"github.com/podiumhq/podium/services/catalog/internal/domain"
 )
 
-// loadChildren reads the children of e (categories with tiers and places, form fields,
-// waivers, sponsors, supplements with options, promocodes, fees).
-func loadChildren(ctx context.Context, q *db.Queries, e domain.Event) (domain.Event, error) {
-	if err := loadCategories(ctx, q, &e); err != nil {
+// loadChildren reads the children of e (categories with tiers and places of the mode, form
+// fields, waivers, sponsors, supplements with options, promocodes, fees).
+func loadChildren(ctx context.Context, q *db.Queries, e domain.Event, livemode bool) (domain.Event, error) {
+	if err := loadCategories(ctx, q, &e, livemode); err != nil {
 		return domain.Event{}, err
 	}
 	fields, err := q.ListFormFields(ctx, e.ID)
@@ -51,8 +51,9 @@ func loadChildren(ctx context.Context, q *db.Queries, e domain.Event) (domain.Ev
 	return e, nil
 }
 
-func loadCategories(ctx context.Context, q *db.Queries, e *domain.Event) error {
-	cats, err := q.ListCategories(ctx, e.ID)
+// loadCategories reads the categories of e with their tiers and their places of the mode.
+func loadCategories(ctx context.Context, q *db.Queries, e *domain.Event, livemode bool) error {
+	cats, err := q.ListCategories(ctx, db.ListCategoriesParams{EventID: e.ID, Livemode: livemode})
 	if err != nil {
 		return fmt.Errorf("list categories: %w", err)
 	}

@@ -52,7 +52,7 @@ func (r *Repository) SwitchTiers(ctx context.Context, now time.Time, announce fu
 			if err := lockPricing(ctx, q, id); err != nil {
 				return err
 			}
-			e, found, err := pricedEvent(ctx, q, id)
+			e, found, err := pricedEvent(ctx, q, id, true)
 			if err != nil {
 				return err
 			}
@@ -84,9 +84,9 @@ func lockPricing(ctx context.Context, q *db.Queries, eventID string) error {
 	return nil
 }
 
-// pricedEvent reads an event with its categories, their tiers and places, and nothing else;
-// found is false when there is no such event.
-func pricedEvent(ctx context.Context, q *db.Queries, id string) (e domain.Event, found bool, err error) {
+// pricedEvent reads an event with its categories, their tiers and places of the mode, and
+// nothing else; found is false when there is no such event.
+func pricedEvent(ctx context.Context, q *db.Queries, id string, livemode bool) (e domain.Event, found bool, err error) {
 	row, err := q.GetEventByID(ctx, id)
 	if postgres.IsNoRows(err) {
 		return domain.Event{}, false, nil
@@ -95,7 +95,7 @@ func pricedEvent(ctx context.Context, q *db.Queries, id string) (e domain.Event,
 		return domain.Event{}, false, fmt.Errorf("get event: %w", err)
 	}
 	e = toEvent(db.GetEventRow(row))
-	if err := loadCategories(ctx, q, &e); err != nil {
+	if err := loadCategories(ctx, q, &e, livemode); err != nil {
 		return domain.Event{}, false, err
 	}
 	return e, true, nil

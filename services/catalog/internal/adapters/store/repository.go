@@ -50,7 +50,7 @@ func (r *Repository) Import(ctx context.Context, organizerID, externalID string,
 			if err := lockPricing(ctx, q, row.ID); err != nil {
 				return err
 			}
-			e, err := loadChildren(ctx, q, toEvent(db.GetEventRow(row)))
+			e, err := loadChildren(ctx, q, toEvent(db.GetEventRow(row)), true)
 			if err != nil {
 				return err
 			}
@@ -83,7 +83,7 @@ func (r *Repository) EventByExternalID(ctx context.Context, organizerID, externa
 		if err != nil {
 			return fmt.Errorf("get event: %w", err)
 		}
-		e, err = loadChildren(ctx, q, toEvent(db.GetEventRow(row)))
+		e, err = loadChildren(ctx, q, toEvent(db.GetEventRow(row)), true)
 		return err
 	})
 	return e, err
@@ -98,7 +98,7 @@ func (r *Repository) Event(ctx context.Context, scope domain.OrganizerScope, id 
 	var e domain.Event
 	err := r.readTx(ctx, func(q *db.Queries) error {
 		var err error
-		e, err = loadEvent(ctx, q, organizerID, id)
+		e, err = loadEvent(ctx, q, organizerID, id, scope.Livemode())
 		return err
 	})
 	return e, err
@@ -120,13 +120,13 @@ func (r *Repository) EventOfCategory(ctx context.Context, scope domain.Organizer
 		if err != nil {
 			return fmt.Errorf("get event of category: %w", err)
 		}
-		e, err = loadEvent(ctx, q, organizerID, id)
+		e, err = loadEvent(ctx, q, organizerID, id, scope.Livemode())
 		return err
 	})
 	return e, err
 }
 
-func loadEvent(ctx context.Context, q *db.Queries, organizerID, id string) (domain.Event, error) {
+func loadEvent(ctx context.Context, q *db.Queries, organizerID, id string, livemode bool) (domain.Event, error) {
 	row, err := q.GetEvent(ctx, db.GetEventParams{ID: id, OrganizerID: organizerID})
 	if postgres.IsNoRows(err) {
 		return domain.Event{}, domain.EventNotFound(id)
@@ -134,7 +134,7 @@ func loadEvent(ctx context.Context, q *db.Queries, organizerID, id string) (doma
 	if err != nil {
 		return domain.Event{}, fmt.Errorf("get event: %w", err)
 	}
-	return loadChildren(ctx, q, toEvent(row))
+	return loadChildren(ctx, q, toEvent(row), livemode)
 }
 
 // readTx runs fn in a read-only repeatable-read transaction, so an event and its children are
@@ -155,14 +155,14 @@ func (r *Repository) readTx(ctx context.Context, fn func(*db.Queries) error) err
 func (r *Repository) Search(ctx context.Context, s domain.Search) (domain.Page, error) {
 	text := likeEscaper.Replace(s.Text)
 	rows, err := r.q.SearchEvents(ctx, db.SearchEventsParams{
-		OrganizerID: s.OrganizerID, PublicOnly: s.PublicOnly, Status: string(s.Status), Search: text,
+		OrganizerID: s.OrganizerID, PublicOnly: s.PublicOnly, Unpublished: s.Unpublished, Status: string(s.Status), Search: text,
 		RowLimit: int32(s.Limit), RowOffset: s.Offset, //nolint:gosec // the limit is at most 100
 	})
 	if err != nil {
 		return domain.Page{}, fmt.Errorf("search events: %w", err)
 	}
 	total, err := r.q.CountEvents(ctx, db.CountEventsParams{
-		OrganizerID: s.OrganizerID, PublicOnly: s.PublicOnly, Status: string(s.Status), Search: text,
+		OrganizerID: s.OrganizerID, PublicOnly: s.PublicOnly, Unpublished: s.Unpublished, Status: string(s.Status), Search: text,
 	})
 	if err != nil {
 		return domain.Page{}, fmt.Errorf("count events: %w", err)
@@ -178,9 +178,9 @@ func (r *Repository) Search(ctx context.Context, s domain.Search) (domain.Page, 
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 
 // ApplyPlaces upserts the counts of each category of m whose version is higher than the
-// stored one, in one statement, and, when it stored any and m's event exists, enqueues what
-// announce makes of the event (with its categories and their places) before and after, in the
-// same transaction. The event's pricing stays locked meanwhile.
+// stored one of m's mode, in one statement, and, when it stored any and m's event exists,
+// enqueues what announce makes of the event (with its categories and their places of m's mode)
+// before and after, in the same transaction. The event's pricing stays locked meanwhile.
 func (r *Repository) ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at time.Time, announce func(before, after domain.Event) ([]domain.Message, error)) (bool, error) {
 	type category struct {
 		ID        string `json:"category_id"`
@@ -202,11 +202,11 @@ func (r *Repository) ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at
 		if err := lockPricing(ctx, q, m.EventID); err != nil {
 			return err
 		}
-		before, found, err := pricedEvent(ctx, q, m.EventID)
+		before, found, err := pricedEvent(ctx, q, m.EventID, m.Live())
 		if err != nil {
 			return err
 		}
-		n, err := q.ApplyPlaces(ctx, db.ApplyPlacesParams{EventID: m.EventID, UpdatedAt: at, Categories: b})
+		n, err := q.ApplyPlaces(ctx, db.ApplyPlacesParams{Livemode: m.Live(), EventID: m.EventID, UpdatedAt: at, Categories: b})
 		if err != nil {
 			return fmt.Errorf("apply places: %w", err)
 		}
@@ -215,7 +215,7 @@ func (r *Repository) ApplyPlaces(ctx context.Context, m domain.PlacesChanged, at
 			return nil
 		}
 		after := before
-		if err := loadCategories(ctx, q, &after); err != nil {
+		if err := loadCategories(ctx, q, &after, m.Live()); err != nil {
 			return err
 		}
 		msgs, err := announce(before, after)

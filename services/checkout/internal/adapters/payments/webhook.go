@@ -50,7 +50,7 @@ func parseWebhook(payload []byte, signature, secret string) (domain.PaymentEvent
 // checkout and order of its metadata (the order also from client_reference_id), whether it is
 // paid, its payment intent, amount and currency.
 func sessionEvent(kind domain.PaymentEventKind, s *stripe.CheckoutSession) domain.PaymentEvent {
-	out := domain.PaymentEvent{Kind: kind, SessionID: s.ID, CheckoutID: s.Metadata["checkoutId"], OrderID: s.Metadata["orderId"]}
+	out := domain.PaymentEvent{Kind: kind, SessionID: s.ID, CheckoutID: s.Metadata["checkoutId"], OrderID: s.Metadata["orderId"], OrganizerID: s.Metadata["organizerId"]}
 	if out.OrderID == "" {
 		out.OrderID = s.ClientReferenceID
 	}
@@ -70,7 +70,7 @@ func sessionEvent(kind domain.PaymentEventKind, s *stripe.CheckoutSession) domai
 // checked returns e, or refuses it when what is read of it holds U+0000: no id Stripe gives has
 // one, and PostgreSQL refuses it in text.
 func checked(e domain.PaymentEvent) (domain.PaymentEvent, error) {
-	for _, v := range []string{e.ID, string(e.Kind), e.SessionID, e.CheckoutID, e.OrderID, e.PaymentIntent, e.Currency} {
+	for _, v := range []string{e.ID, string(e.Kind), e.SessionID, e.CheckoutID, e.OrderID, e.OrganizerID, e.PaymentIntent, e.Currency} {
 		if strings.IndexByte(v, 0) >= 0 {
 			return domain.PaymentEvent{}, fmt.Errorf("%w: the event holds the character U+0000", domain.ErrInvalidBody)
 		}

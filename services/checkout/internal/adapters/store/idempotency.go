@@ -11,8 +11,8 @@ import (
 )
 
 // Idempotency returns the record of an idempotency key with one primary-key read.
-func (r *Repository) Idempotency(ctx context.Context, keyID, key string) (domain.IdempotencyRecord, bool, error) {
-	row, err := r.q.GetIdempotency(ctx, db.GetIdempotencyParams{KeyID: keyID, IdempotencyKey: key})
+func (r *Repository) Idempotency(ctx context.Context, keyID string, livemode bool, key string) (domain.IdempotencyRecord, bool, error) {
+	row, err := r.q.GetIdempotency(ctx, db.GetIdempotencyParams{KeyID: keyID, Livemode: livemode, IdempotencyKey: key})
 	if postgres.IsNoRows(err) {
 		return domain.IdempotencyRecord{}, false, nil
 	}
@@ -20,7 +20,7 @@ func (r *Repository) Idempotency(ctx context.Context, keyID, key string) (domain
 		return domain.IdempotencyRecord{}, false, fmt.Errorf("get idempotency: %w", err)
 	}
 	return domain.IdempotencyRecord{
-		KeyID: row.KeyID, Key: row.IdempotencyKey, RequestHash: row.RequestHash, State: domain.IdempotencyState(row.State),
+		KeyID: row.KeyID, Livemode: row.Livemode, Key: row.IdempotencyKey, RequestHash: row.RequestHash, State: domain.IdempotencyState(row.State),
 		CheckoutID: row.CheckoutID, Response: row.Response, LockedUntil: row.LockedUntil, ExpiresAt: row.ExpiresAt,
 	}, true, nil
 }
@@ -29,7 +29,8 @@ func (r *Repository) Idempotency(ctx context.Context, keyID, key string) (domain
 func (r *Repository) InsertIdempotency(ctx context.Context, rec domain.IdempotencyRecord) (bool, error) {
 	n, err := r.q.InsertIdempotency(ctx, db.InsertIdempotencyParams{
 		KeyID: rec.KeyID, IdempotencyKey: rec.Key, RequestHash: rec.RequestHash, CheckoutID: rec.CheckoutID,
-		LockedUntil: rec.LockedUntil, CreatedAt: time.Now().UTC(), ExpiresAt: rec.ExpiresAt,
+		LockedUntil: rec.LockedUntil, CreatedAt: time.Now().UTC(), ExpiresAt: rec.ExpiresAt, Livemode: rec.Livemode,
+		OrganizerID: nilIfEmpty(rec.OrganizerID),
 	})
 	if err != nil {
 		return false, fmt.Errorf("insert idempotency: %w", err)
@@ -41,7 +42,7 @@ func (r *Repository) InsertIdempotency(ctx context.Context, rec domain.Idempoten
 func (r *Repository) TakeOverIdempotency(ctx context.Context, rec domain.IdempotencyRecord, newCheckoutID string, now time.Time) (string, bool, error) {
 	id, err := r.q.TakeOverIdempotency(ctx, db.TakeOverIdempotencyParams{
 		RequestHash: rec.RequestHash, LockedUntil: rec.LockedUntil, ExpiresAt: rec.ExpiresAt, Now: now,
-		NewCheckoutID: newCheckoutID, KeyID: rec.KeyID, IdempotencyKey: rec.Key,
+		NewCheckoutID: newCheckoutID, KeyID: rec.KeyID, Livemode: rec.Livemode, IdempotencyKey: rec.Key,
 	})
 	if postgres.IsNoRows(err) {
 		return "", false, nil
@@ -53,8 +54,8 @@ func (r *Repository) TakeOverIdempotency(ctx context.Context, rec domain.Idempot
 }
 
 // FailIdempotency marks the RUNNING record of checkoutID FAILED.
-func (r *Repository) FailIdempotency(ctx context.Context, keyID, key, checkoutID string) error {
-	if err := r.q.FailIdempotency(ctx, db.FailIdempotencyParams{KeyID: keyID, IdempotencyKey: key, CheckoutID: checkoutID}); err != nil {
+func (r *Repository) FailIdempotency(ctx context.Context, keyID string, livemode bool, key, checkoutID string) error {
+	if err := r.q.FailIdempotency(ctx, db.FailIdempotencyParams{KeyID: keyID, IdempotencyKey: key, CheckoutID: checkoutID, Livemode: livemode}); err != nil {
 		return fmt.Errorf("fail idempotency: %w", err)
 	}
 	return nil

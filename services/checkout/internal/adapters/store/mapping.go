@@ -28,7 +28,7 @@ func insertParams(c domain.Checkout) (db.InsertCheckoutParams, error) {
 		ip = c.IPEnrichment
 	}
 	return db.InsertCheckoutParams{
-		ID: c.ID, OrganizerID: c.OrganizerID, KeyID: c.KeyID, IdempotencyKey: nilIfEmpty(c.IdempotencyKey),
+		ID: c.ID, OrganizerID: c.OrganizerID, Livemode: c.Livemode, KeyID: c.KeyID, IdempotencyKey: nilIfEmpty(c.IdempotencyKey),
 		EventID: c.EventID, State: string(c.State), Currency: c.Currency, Total: c.Total, Quote: quote,
 		Promocode: nilIfEmpty(c.Promocode), PromocodeState: string(c.PromoState),
 		PurchaserEmail: c.PurchaserEmail, PurchaserName: c.PurchaserName,
@@ -52,7 +52,7 @@ func updateParams(c domain.Checkout) db.UpdateCheckoutParams {
 
 func toCheckout(row db.Checkout) (domain.Checkout, error) {
 	c := domain.Checkout{
-		ID: row.ID, OrganizerID: row.OrganizerID, KeyID: row.KeyID, IdempotencyKey: deref(row.IdempotencyKey),
+		ID: row.ID, OrganizerID: row.OrganizerID, Livemode: row.Livemode, KeyID: row.KeyID, IdempotencyKey: deref(row.IdempotencyKey),
 		EventID: row.EventID, State: domain.State(row.State), Currency: row.Currency, Total: row.Total,
 		Promocode: deref(row.Promocode), PromoState: domain.PromoState(row.PromocodeState), PromoMaxUses: row.PromocodeMaxUses,
 		PurchaserEmail: row.PurchaserEmail, PurchaserName: row.PurchaserName, IPEnrichment: row.IpEnrichment,

@@ -81,7 +81,7 @@ func takePromocodeUse(ctx context.Context, q *db.Queries, c domain.Checkout, now
 	if err := q.LockPromocode(ctx, postgres.LockID("promocode", c.EventID, c.Promocode)); err != nil {
 		return fmt.Errorf("lock promocode: %w", err)
 	}
-	used, err := q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: c.EventID, Code: c.Promocode, Now: now})
+	used, err := q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: c.EventID, Code: c.Promocode, Livemode: c.Livemode, Now: now})
 	if err != nil {
 		return fmt.Errorf("promocode uses: %w", err)
 	}
@@ -98,7 +98,7 @@ func (r *Repository) Checkout(ctx context.Context, ref app.CheckoutRef) (domain.
 		return domain.Checkout{}, err
 	}
 	row, err := r.q.GetCheckout(ctx, id)
-	if postgres.IsNoRows(err) {
+	if postgres.IsNoRows(err) || (err == nil && !ofMode(row, ref)) {
 		return domain.Checkout{}, domain.ErrCheckoutNotFound
 	}
 	if err != nil {
@@ -150,7 +150,7 @@ func (r *Repository) change(ctx context.Context, tx pgx.Tx, u app.Update, fn fun
 		return domain.Checkout{}, err
 	}
 	row, err := q.GetCheckoutForUpdate(ctx, id)
-	if postgres.IsNoRows(err) {
+	if postgres.IsNoRows(err) || (err == nil && !ofMode(row, u.Ref)) {
 		return domain.Checkout{}, domain.ErrCheckoutNotFound
 	}
 	if err != nil {
@@ -181,7 +181,7 @@ func (r *Repository) change(ctx context.Context, tx pgx.Tx, u app.Update, fn fun
 		}
 	}
 	if o := u.Idempotency; o != nil {
-		n, err := q.SucceedIdempotency(ctx, db.SucceedIdempotencyParams{KeyID: o.KeyID, IdempotencyKey: o.Key, CheckoutID: o.CheckoutID, Response: o.Response})
+		n, err := q.SucceedIdempotency(ctx, db.SucceedIdempotencyParams{KeyID: o.KeyID, IdempotencyKey: o.Key, CheckoutID: o.CheckoutID, Response: o.Response, Livemode: o.Livemode})
 		if err != nil {
 			return domain.Checkout{}, fmt.Errorf("succeed idempotency: %w", err)
 		}
@@ -192,8 +192,13 @@ func (r *Repository) change(ctx context.Context, tx pgx.Tx, u app.Update, fn fun
 	return c, nil
 }
 
+// ofMode reports whether a checkout is of the mode ref picks (any when it picks none).
+func ofMode(row db.Checkout, ref app.CheckoutRef) bool {
+	return ref.Livemode == nil || row.Livemode == *ref.Livemode
+}
+
 // resolve finds the checkout id a reference picks: by session id when exactly one checkout
-// has it, else by checkout id; or by order id.
+// (of its mode, when it names one) has it, else by checkout id; or by order id.
 func (r *Repository) resolve(ctx context.Context, q *db.Queries, ref app.CheckoutRef) (string, error) {
 	if ref.OrderID != "" {
 		id, err := q.CheckoutIDByOrder(ctx, &ref.OrderID)
@@ -206,7 +211,7 @@ func (r *Repository) resolve(ctx context.Context, q *db.Queries, ref app.Checkou
 		return id, nil
 	}
 	if ref.SessionID != "" {
-		ids, err := q.CheckoutIDsBySession(ctx, &ref.SessionID)
+		ids, err := q.CheckoutIDsBySession(ctx, db.CheckoutIDsBySessionParams{SessionID: &ref.SessionID, Livemode: ref.Livemode})
 		if err != nil {
 			return "", fmt.Errorf("checkout by session: %w", err)
 		}
@@ -220,9 +225,9 @@ func (r *Repository) resolve(ctx context.Context, q *db.Queries, ref app.Checkou
 	return ref.ID, nil
 }
 
-// PromocodeUses returns the uses of an event's promocode at now.
-func (r *Repository) PromocodeUses(ctx context.Context, eventID, code string, now time.Time) (int64, error) {
-	n, err := r.q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: eventID, Code: code, Now: now})
+// PromocodeUses returns the uses of an event's promocode at now in one mode.
+func (r *Repository) PromocodeUses(ctx context.Context, eventID, code string, livemode bool, now time.Time) (int64, error) {
+	n, err := r.q.PromocodeUses(ctx, db.PromocodeUsesParams{EventID: eventID, Code: code, Livemode: livemode, Now: now})
 	if err != nil {
 		return 0, fmt.Errorf("promocode uses: %w", err)
 	}

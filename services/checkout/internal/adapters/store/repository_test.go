@@ -58,7 +58,7 @@ func TestPromocodeReservationsAreAtomic(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED", t0); ok != 3 || exhausted != 17 || used != 3 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "LIMITED", false, t0); ok != 3 || exhausted != 17 || used != 3 {
 		t.Fatalf("%d reserved, %d refused, counter %d; want 3, 17, 3", ok, exhausted, used)
 	}
 }
@@ -78,7 +78,7 @@ func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
 		t.Fatalf("a second use while the first hold lives: %v", err)
 	}
 	lapsed := first.HoldExpiresAt
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", lapsed); used != 0 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", false, lapsed); used != 0 {
 		t.Fatalf("%d uses once the hold lapsed, want 0", used)
 	}
 	third := limited("chk_third", "ONCE", 1)
@@ -94,7 +94,7 @@ func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", third.HoldExpiresAt.Add(time.Hour)); used != 1 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", false, third.HoldExpiresAt.Add(time.Hour)); used != 1 {
 		t.Fatalf("%d uses of a paid checkout after its hold, want 1", used)
 	}
 }
@@ -136,7 +136,7 @@ func TestLatePaymentTakesAPromocodeUseOnlyIfOneIsLeft(t *testing.T) {
 	if c, _ := repo.Checkout(ctx, app.CheckoutRef{ID: "chk_late"}); c.State != domain.StateHeld || c.PaymentIntent != "" {
 		t.Fatalf("the refused change was kept: %s %s", c.State, c.PaymentIntent)
 	}
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", lapsed.Add(time.Minute)); used != 1 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "ONCE", false, lapsed.Add(time.Minute)); used != 1 {
 		t.Fatalf("%d uses, want the other buyer's 1", used)
 	}
 
@@ -147,7 +147,7 @@ func TestLatePaymentTakesAPromocodeUseOnlyIfOneIsLeft(t *testing.T) {
 	if err := pay("chk_twice", twice.HoldExpiresAt.Add(time.Minute)); err != nil {
 		t.Fatalf("a late payment with a use left: %v", err)
 	}
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "TWICE", twice.HoldExpiresAt.Add(time.Minute)); used != 2 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "TWICE", false, twice.HoldExpiresAt.Add(time.Minute)); used != 2 {
 		t.Fatalf("%d uses, want 2", used)
 	}
 }
@@ -163,7 +163,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	if err != nil || !existed || again.ID != "chk_1" || again.LegalSignature.SignerName != "Ana" || string(again.IPEnrichment) == "" {
 		t.Fatalf("second create: %+v %v %v", again, existed, err)
 	}
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", again.CreatedAt); used != 1 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", false, again.CreatedAt); used != 1 {
 		t.Fatalf("a resumed checkout counted its promocode twice: %d", used)
 	}
 	now := t0.Add(time.Minute)
@@ -193,7 +193,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 			t.Fatalf("delivery %d: %v %v", i, outcome, err)
 		}
 	}
-	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", now); used != 0 {
+	if used, _ := repo.PromocodeUses(ctx, "evt_1", "CODE", false, now); used != 0 {
 		t.Fatalf("counter %d after the release", used)
 	}
 	if _, outcome, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{OrderID: "ord_x"}, Consumer: "test", MessageID: "msg_2"}, release); err != nil || outcome != app.CheckoutNotKnown {
@@ -246,13 +246,13 @@ func TestIdempotencyRecords(t *testing.T) {
 		t.Fatalf("take-over of a lapsed key: %s %v %v", id, ok, err)
 	}
 	// A failed attempt is retried under a new checkout.
-	if err := repo.FailIdempotency(ctx, "key_1", "k-0000001", "chk_a"); err != nil {
+	if err := repo.FailIdempotency(ctx, "key_1", false, "k-0000001", "chk_a"); err != nil {
 		t.Fatal(err)
 	}
 	if id, ok, err := repo.TakeOverIdempotency(ctx, rec, "chk_c", now); err != nil || !ok || id != "chk_c" {
 		t.Fatalf("take-over of a failed key: %s %v %v", id, ok, err)
 	}
-	got, found, err := repo.Idempotency(ctx, "key_1", "k-0000001")
+	got, found, err := repo.Idempotency(ctx, "key_1", false, "k-0000001")
 	if err != nil || !found || got.State != domain.IdemRunning || got.CheckoutID != "chk_c" {
 		t.Fatalf("record %+v %v %v", got, found, err)
 	}

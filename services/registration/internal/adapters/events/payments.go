@@ -21,6 +21,8 @@ type payment struct {
 	Amount     *int64 `json:"amount"`
 	Currency   string `json:"currency"`
 	Reason     string `json:"reason"`
+	// Livemode is the payment's mode; an event without it is live.
+	Livemode *bool `json:"livemode"`
 }
 
 // Handler returns the broker handler of payment events. Messages of other types are ignored;
@@ -58,7 +60,8 @@ func DecodePayment(m broker.Message) (app.Payment, bool, error) {
 	if d.OrderID == "" {
 		return app.Payment{}, false, broker.Poisonf("payment event %s: no orderId", id)
 	}
-	return app.Payment{MessageID: id, Type: typ, OrderID: d.OrderID, PaymentRef: d.PaymentRef, Amount: d.Amount, Reason: d.Reason}, true, nil
+	test := d.Livemode != nil && !*d.Livemode
+	return app.Payment{MessageID: id, Type: typ, OrderID: d.OrderID, PaymentRef: d.PaymentRef, Amount: d.Amount, Reason: d.Reason, Test: test}, true, nil
 }
 
 // DeadLetters returns the dead letters of registration's consumers (operator command).

@@ -38,3 +38,19 @@ func TestPaymentMessagesThatCanNeverBeAppliedArePoison(t *testing.T) {
 		})
 	}
 }
+
+// TestPaymentModeIsRead: a payment event names its mode; one without livemode is live.
+func TestPaymentModeIsRead(t *testing.T) {
+	for value, test := range map[string]bool{
+		`{"orderId":"ord_1","livemode":false}`: true,
+		`{"orderId":"ord_1","livemode":true}`:  false,
+		`{"orderId":"ord_1"}`:                  false,
+	} {
+		m := broker.Message{Topic: domain.PaymentsTopic, Value: []byte(value),
+			Headers: map[string]string{broker.HeaderType: domain.EventPaymentSucceeded, broker.HeaderID: "m1"}}
+		p, ok, err := events.DecodePayment(m)
+		if !ok || err != nil || p.Test != test {
+			t.Errorf("%s: %+v %v %v, want test %v", value, p, ok, err, test)
+		}
+	}
+}

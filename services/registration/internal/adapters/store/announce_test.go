@@ -125,7 +125,7 @@ func TestEachChangeAnnouncesItsEvents(t *testing.T) {
 
 	paidAt := t0.Add(2 * time.Minute)
 	amount := int64(4500)
-	if _, _, err := repo.ConfirmOrder(ctx, held.OrderID, "pi_1", &amount, paidAt); err != nil {
+	if _, _, err := repo.ConfirmOrder(ctx, live, held.OrderID, "pi_1", &amount, paidAt); err != nil {
 		t.Fatal(err)
 	}
 	data := w.expect("a payment", ev(domain.EventRegCreated, held.ID), ev(domain.EventOrderCompleted, held.OrderID))
@@ -136,7 +136,7 @@ func TestEachChangeAnnouncesItsEvents(t *testing.T) {
 		!slices.Equal(completed.Object.TicketIDs, []string{held.Tickets[0].ID}) || !completed.OccurredAt.Equal(paidAt) || completed.OrganizerID != "org_1" {
 		t.Fatalf("payment: %s", data)
 	}
-	if _, _, err := repo.ConfirmOrder(ctx, held.OrderID, "pi_1", &amount, paidAt.Add(time.Second)); err != nil {
+	if _, _, err := repo.ConfirmOrder(ctx, live, held.OrderID, "pi_1", &amount, paidAt.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	w.expect("the same payment again")
@@ -148,21 +148,21 @@ func TestEachChangeAnnouncesItsEvents(t *testing.T) {
 	}
 
 	cancelAt := t0.Add(4 * time.Minute)
-	if _, err := repo.DeleteRegistration(ctx, "org_1", made.Tickets[0].ID, cancelAt); err != nil {
+	if _, err := repo.DeleteRegistration(ctx, liveOf("org_1"), made.Tickets[0].ID, cancelAt); err != nil {
 		t.Fatal(err)
 	}
 	cancelled := decode[domain.RegistrationEvent](t, w.expect("a cancel", ev(domain.EventRegCancelled, made.ID))[0])
 	if cancelled.Object.CancelledAt == nil || !cancelled.Object.CancelledAt.Equal(cancelAt) || cancelled.Object.Tickets[0].Status != "CANCELLED" || cancelled.Object.TeamName != "Renamed" {
 		t.Fatalf("cancelled: %+v", cancelled)
 	}
-	if _, err := repo.DeleteRegistration(ctx, "org_1", made.Tickets[0].ID, cancelAt.Add(time.Second)); err != nil {
+	if _, err := repo.DeleteRegistration(ctx, liveOf("org_1"), made.Tickets[0].ID, cancelAt.Add(time.Second)); err != nil {
 		t.Fatal(err)
 	}
 	w.expect("the same cancel again")
 
 	lapsed := put(t, repo, t0, "org_1", "evt_1", domain.OrderPending, rx, 4500)
 	w.expect("a hold")
-	if _, err := repo.ReleaseOrder(ctx, "", lapsed.OrderID, domain.ReleaseExpired, t0.Add(time.Hour)); err != nil {
+	if _, err := repo.ReleaseOrder(ctx, live, lapsed.OrderID, domain.ReleaseExpired, t0.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	released := decode[domain.OrderReleasedEvent](t, w.expect("a lapsed hold", ev(domain.EventOrderReleased, lapsed.OrderID))[0])
@@ -170,7 +170,7 @@ func TestEachChangeAnnouncesItsEvents(t *testing.T) {
 		!slices.Equal(released.Object.RegistrationIDs, []string{lapsed.ID}) || released.OrganizerID != "org_1" {
 		t.Fatalf("released: %+v", released)
 	}
-	if _, err := repo.RefundOrder(ctx, lapsed.OrderID, t0.Add(2*time.Hour)); err != nil {
+	if _, err := repo.RefundOrder(ctx, live, lapsed.OrderID, t0.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	refunded := decode[domain.OrderRefundedEvent](t, w.expect("a refund", ev(domain.EventOrderRefunded, lapsed.OrderID))[0])
@@ -180,7 +180,7 @@ func TestEachChangeAnnouncesItsEvents(t *testing.T) {
 
 	unpaid := put(t, repo, t0, "org_1", "evt_1", domain.OrderPending, rx, 4500)
 	w.expect("a hold")
-	if _, err := repo.RefundOrder(ctx, unpaid.OrderID, t0.Add(time.Minute)); err != nil {
+	if _, err := repo.RefundOrder(ctx, live, unpaid.OrderID, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	data = w.expect("a refund of an unpaid order", ev(domain.EventOrderReleased, unpaid.OrderID), ev(domain.EventOrderRefunded, unpaid.OrderID))
@@ -190,7 +190,7 @@ func TestEachChangeAnnouncesItsEvents(t *testing.T) {
 
 	deleted := put(t, repo, t0, "org_1", "evt_1", domain.OrderPending, rx, 4500)
 	w.expect("a hold")
-	if _, err := repo.DeleteRegistration(ctx, "org_1", deleted.Tickets[0].ID, t0.Add(time.Minute)); err != nil {
+	if _, err := repo.DeleteRegistration(ctx, liveOf("org_1"), deleted.Tickets[0].ID, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	gone := decode[domain.OrderReleasedEvent](t, w.expect("a deleted hold", ev(domain.EventOrderReleased, deleted.OrderID))[0])
@@ -220,13 +220,13 @@ func TestALatePaymentAnnouncesWhatItFound(t *testing.T) {
 	late := put(t, repo, t0, "org_1", "evt_1", domain.OrderPending, masters, 4500)
 	short := put(t, repo, t0, "org_1", "evt_1", domain.OrderPending, masters, 4500)
 	for _, o := range []domain.Registration{late, short} {
-		if _, err := repo.ReleaseOrder(ctx, "", o.OrderID, domain.ReleaseExpired, t0.Add(time.Hour)); err != nil {
+		if _, err := repo.ReleaseOrder(ctx, live, o.OrderID, domain.ReleaseExpired, t0.Add(time.Hour)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	w.expect("two lapsed holds", ev(domain.EventOrderReleased, late.OrderID), ev(domain.EventOrderReleased, short.OrderID))
 	amount := int64(4500)
-	if _, _, err := repo.ConfirmOrder(ctx, late.OrderID, "pi_late", &amount, t0.Add(2*time.Hour)); err != nil {
+	if _, _, err := repo.ConfirmOrder(ctx, live, late.OrderID, "pi_late", &amount, t0.Add(2*time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 	data := w.expect("a late payment with places left", ev(domain.EventRegCreated, late.ID), ev(domain.EventOrderCompleted, late.OrderID))
@@ -237,7 +237,7 @@ func TestALatePaymentAnnouncesWhatItFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.since()
-	if _, _, err := repo.ConfirmOrder(ctx, short.OrderID, "pi_short", &amount, t0.Add(2*time.Hour)); err == nil {
+	if _, _, err := repo.ConfirmOrder(ctx, live, short.OrderID, "pi_short", &amount, t0.Add(2*time.Hour)); err == nil {
 		t.Fatal("a late payment without a place left was confirmed")
 	}
 	w.expect("a late payment without a place", ev(domain.EventOrderUnfulfilled, short.OrderID))
@@ -246,7 +246,7 @@ func TestALatePaymentAnnouncesWhatItFound(t *testing.T) {
 // updateTeam renames the team of r as the organizer's update does.
 func updateTeam(t *testing.T, repo *store.Repository, e domain.Event, r domain.Registration, name string, at time.Time) {
 	t.Helper()
-	_, err := repo.UpdateRegistration(t.Context(), r.OrganizerID, r.Tickets[0].ID, func(cur domain.Registration) (domain.UpdatePlan, error) {
+	_, err := repo.UpdateRegistration(t.Context(), liveOf(r.OrganizerID), r.Tickets[0].ID, func(cur domain.Registration) (domain.UpdatePlan, error) {
 		return domain.PlanUpdate(e, cur, domain.Patch{TeamName: &name}, at)
 	}, func(string) *int { return nil })
 	if err != nil {

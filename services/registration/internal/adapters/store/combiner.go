@@ -165,23 +165,32 @@ type grant struct {
 // placesTake is an element of TakePlacesMany's takes.
 type placesTake struct {
 	CategoryID string `json:"category_id"`
+	Livemode   bool   `json:"livemode"`
 	EventID    string `json:"event_id"`
 	Confirmed  int    `json:"confirmed"`
 	Held       int    `json:"held"`
 	Quota      *int   `json:"quota"`
 }
 
+// ledgerRow names a category's ledger row in one mode.
+type ledgerRow struct {
+	category string
+	livemode bool
+}
+
+func rowOf(d domain.PlaceDelta) ledgerRow { return ledgerRow{d.CategoryID, d.Livemode} }
+
 // grant decides which requests of batch fit in their categories' quotas, reading the places
 // taken when a category has one. A category's quota is the one of its latest request (the
 // freshest catalog read).
 func (c *combiner) grant(ctx context.Context, batch []*createRequest) (grant, error) {
-	takes := map[string]*placesTake{}
+	takes := map[ledgerRow]*placesTake{}
 	for _, req := range batch {
 		for _, d := range req.deltas {
-			t := takes[d.CategoryID]
+			t := takes[rowOf(d)]
 			if t == nil {
-				t = &placesTake{CategoryID: d.CategoryID, EventID: d.EventID}
-				takes[d.CategoryID] = t
+				t = &placesTake{CategoryID: d.CategoryID, Livemode: d.Livemode, EventID: d.EventID}
+				takes[rowOf(d)] = t
 			}
 			t.Quota = req.quotas[d.CategoryID]
 		}
@@ -197,11 +206,11 @@ func (c *combiner) grant(ctx context.Context, batch []*createRequest) (grant, er
 			continue
 		}
 		for _, d := range req.deltas {
-			t := takes[d.CategoryID]
+			t := takes[rowOf(d)]
 			t.Confirmed += d.Confirmed
 			t.Held += d.Held
-			if n, ok := left[d.CategoryID]; ok {
-				left[d.CategoryID] = n - d.Confirmed - d.Held
+			if n, ok := left[rowOf(d)]; ok {
+				left[rowOf(d)] = n - d.Confirmed - d.Held
 			}
 		}
 		g.granted = append(g.granted, req)
@@ -211,39 +220,54 @@ func (c *combiner) grant(ctx context.Context, batch []*createRequest) (grant, er
 			g.takes = append(g.takes, *t)
 		}
 	}
-	slices.SortFunc(g.takes, func(a, b placesTake) int { return cmp.Compare(a.CategoryID, b.CategoryID) })
+	slices.SortFunc(g.takes, func(a, b placesTake) int {
+		if n := cmp.Compare(a.CategoryID, b.CategoryID); n != 0 {
+			return n
+		}
+		if a.Livemode == b.Livemode {
+			return 0
+		} else if a.Livemode {
+			return 1
+		}
+		return -1
+	})
 	return g, nil
 }
 
-// left returns the places left in the categories of takes that have a quota.
-func (c *combiner) left(ctx context.Context, takes map[string]*placesTake) (map[string]int, error) {
-	left := map[string]int{}
-	var ids []string
-	for id, t := range takes {
+// left returns the places left in the ledger rows of takes whose category has a quota.
+func (c *combiner) left(ctx context.Context, takes map[ledgerRow]*placesTake) (map[ledgerRow]int, error) {
+	left := map[ledgerRow]int{}
+	var keys []placesKey
+	for k, t := range takes {
 		if t.Quota != nil {
-			left[id] = *t.Quota
-			ids = append(ids, id)
+			left[k] = *t.Quota
+			keys = append(keys, placesKey{CategoryID: k.category, Livemode: k.livemode})
 		}
 	}
-	if len(ids) == 0 {
+	if len(keys) == 0 {
 		return left, nil
 	}
-	rows, err := c.repo.q.GetPlacesMany(ctx, ids)
+	b, err := json.Marshal(keys)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := c.repo.q.GetPlacesMany(ctx, b)
 	if err != nil {
 		return nil, fmt.Errorf("read places: %w", err)
 	}
 	for _, p := range rows {
-		if _, ok := left[p.CategoryID]; ok {
-			left[p.CategoryID] -= int(p.Confirmed) + int(p.Held)
+		k := ledgerRow{p.CategoryID, p.Livemode}
+		if _, ok := left[k]; ok {
+			left[k] -= int(p.Confirmed) + int(p.Held)
 		}
 	}
 	return left, nil
 }
 
 // fits returns the quota error of the first category of deltas without enough places left.
-func fits(deltas []domain.PlaceDelta, left map[string]int) error {
+func fits(deltas []domain.PlaceDelta, left map[ledgerRow]int) error {
 	for _, d := range deltas {
-		if n, ok := left[d.CategoryID]; ok && d.Confirmed+d.Held > n {
+		if n, ok := left[rowOf(d)]; ok && d.Confirmed+d.Held > n {
 			return domain.QuotaError(d.CategoryID, max(n, 0))
 		}
 	}
@@ -280,7 +304,7 @@ func (c *combiner) write(ctx context.Context, g grant) error {
 	_ = q.TakePlacesMany(ctx, takes)
 	changed := make([]category, len(g.takes))
 	for i, t := range g.takes {
-		changed[i] = category{id: t.CategoryID, event: t.EventID}
+		changed[i] = category{id: t.CategoryID, event: t.EventID, livemode: t.Livemode}
 	}
 	if err := queueAnnounce(ctx, qu, changed, now); err != nil {
 		return err

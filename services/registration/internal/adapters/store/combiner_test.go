@@ -79,3 +79,36 @@ func TestCombinedCreatesAreGrantedAgainAfterAConcurrentTake(t *testing.T) {
 		t.Fatalf("%d singles made it, ledger %d, %d registrations; want 1, 5 and 2", made, taken, regs)
 	}
 }
+
+// TestCombinedCreatesKeepModesApart: creates of both modes combined into the same
+// transactions take places from their own mode's ledger: each mode fills the quota on its own.
+func TestCombinedCreatesKeepModesApart(t *testing.T) {
+	pool := regtest.NewPool(t, 10)
+	repo := store.New(pool)
+	e := regtest.Event("evt_m", "org_m")
+	c, _ := e.Category("cat_masters") // quota 5
+	var wg sync.WaitGroup
+	errs := map[bool][]error{true: make([]error, 8), false: make([]error, 8)}
+	for livemode, list := range errs {
+		for i := range list {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				list[i] = createInMode(t, repo, e, t0, livemode, c.ID, fmt.Sprint("A", i))
+			}()
+		}
+	}
+	wg.Wait()
+	for livemode, list := range errs {
+		var taken, regs int
+		if err := pool.QueryRow(t.Context(), `SELECT confirmed + held FROM places WHERE category_id = $1 AND livemode = $2`, c.ID, livemode).Scan(&taken); err != nil {
+			t.Fatal(err)
+		}
+		if err := pool.QueryRow(t.Context(), `SELECT count(*) FROM registrations WHERE category_id = $1 AND livemode = $2`, c.ID, livemode).Scan(&regs); err != nil {
+			t.Fatal(err)
+		}
+		if made := madeOrFull(t, list); made != 5 || taken != 5 || regs != 5 {
+			t.Errorf("livemode %v: %d made, ledger %d, %d registrations; want 5 each", livemode, made, taken, regs)
+		}
+	}
+}

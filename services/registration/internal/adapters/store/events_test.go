@@ -38,7 +38,7 @@ func TestEveryEventRegistrationWritesMatchesItsSchema(t *testing.T) {
 			e := []domain.Event{a, b}[i%2]
 			c := e.Categories[[]int{0, 2}[i/2%2]]
 			now := time.Now().UTC().Truncate(time.Microsecond)
-			o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_1", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+			o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_1", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", Livemode: true, CreatedAt: now, UpdatedAt: now}
 			r := domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete(fmt.Sprint("A", i), "FEMALE", "1990-01-01")}}, now)
 			if err := repo.CreateOrder(ctx, o, []domain.Registration{r}, map[string]*int{c.ID: c.Quota}); err != nil {
 				t.Errorf("create %d: %v", i, err)
@@ -48,10 +48,10 @@ func TestEveryEventRegistrationWritesMatchesItsSchema(t *testing.T) {
 	wg.Wait()
 	held := put(t, repo, t0, "org_1", "evt_a", domain.OrderPending, domain.RegistrationInput{CategoryID: "cat_rx", Athletes: []domain.Athlete{athlete("Held", "MALE", "1990-01-01")}}, 0)
 	paid := put(t, repo, t0, "org_1", "evt_a", domain.OrderCompleted, domain.RegistrationInput{CategoryID: "cat_women", Athletes: []domain.Athlete{athlete("Paid", "FEMALE", "1990-01-01")}}, 0)
-	if _, err := repo.DeleteRegistration(ctx, "org_1", paid.Tickets[0].ID, t0); err != nil {
+	if _, err := repo.DeleteRegistration(ctx, liveOf("org_1"), paid.Tickets[0].ID, t0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.ReleaseOrder(ctx, "org_1", held.OrderID, domain.ReleaseExpired, t0); err != nil {
+	if _, err := repo.ReleaseOrder(ctx, liveOf("org_1"), held.OrderID, domain.ReleaseExpired, t0); err != nil {
 		t.Fatal(err)
 	}
 
@@ -118,18 +118,18 @@ func announceEveryOrderChange(t *testing.T, repo *store.Repository, pool *pgxpoo
 	in.Bib = nil
 	paid := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
 	amount := int64(4500)
-	if _, _, err := repo.ConfirmOrder(ctx, paid.OrderID, "pi_1", &amount, t0.Add(time.Minute)); err != nil {
+	if _, _, err := repo.ConfirmOrder(ctx, live, paid.OrderID, "pi_1", &amount, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := repo.DeleteRegistration(ctx, "org_1", paid.Tickets[0].ID, t0.Add(2*time.Minute)); err != nil {
+	if _, err := repo.DeleteRegistration(ctx, liveOf("org_1"), paid.Tickets[0].ID, t0.Add(2*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	failed := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
-	if _, err := repo.RefundOrder(ctx, failed.OrderID, t0.Add(time.Minute)); err != nil {
+	if _, err := repo.RefundOrder(ctx, live, failed.OrderID, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	deleted := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
-	if _, err := repo.DeleteRegistration(ctx, "org_1", deleted.Tickets[0].ID, t0.Add(time.Minute)); err != nil {
+	if _, err := repo.DeleteRegistration(ctx, liveOf("org_1"), deleted.Tickets[0].ID, t0.Add(time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := pool.Query(ctx, `SELECT topic, headers->>'ce_type', payload FROM outbox WHERE topic = ANY($1) ORDER BY id`,

@@ -19,6 +19,12 @@ func athlete(name, gender, birth string) domain.Athlete {
 	return domain.Athlete{Fullname: name, IDNumber: "ID-" + name, Email: name + "@example.com", Phone: "+34600111222", Gender: gender, BirthDate: birth}
 }
 
+// live is the live scope of any organizer (the payments consumer's and the sweeper's).
+var live = domain.Scope{Livemode: true}
+
+// liveOf is the live scope of org.
+func liveOf(org string) domain.Scope { return domain.Scope{OrganizerID: org, Livemode: true} }
+
 // t0 is the instant the tests' registrations are made from: tests choose their times.
 var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
@@ -33,7 +39,7 @@ func put(t *testing.T, repo *store.Repository, at time.Time, org, evt string, st
 	}
 	now := at.UTC().Truncate(time.Microsecond)
 	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: org, EventID: evt, Status: status, Source: domain.SourceManual,
-		Amount: amount, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+		Amount: amount, Currency: "EUR", Livemode: true, CreatedAt: now, UpdatedAt: now}
 	if status == domain.OrderPending {
 		o.Source, o.HoldID = domain.SourceCheckout, "hold-"+o.ID
 		exp := now.Add(time.Hour)
@@ -54,12 +60,17 @@ func put(t *testing.T, repo *store.Repository, at time.Time, org, evt string, st
 // with a registration of one athlete per name, with the category's quota. It may run in a
 // goroutine of the test.
 func createAthletes(t *testing.T, repo *store.Repository, e domain.Event, at time.Time, categoryID string, names ...string) error {
+	return createInMode(t, repo, e, at, true, categoryID, names...)
+}
+
+// createInMode is createAthletes in a mode.
+func createInMode(t *testing.T, repo *store.Repository, e domain.Event, at time.Time, livemode bool, categoryID string, names ...string) error {
 	c, ok := e.Category(categoryID)
 	if !ok {
 		return fmt.Errorf("no category %s", categoryID)
 	}
 	now := at.UTC().Truncate(time.Microsecond)
-	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: e.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: e.OrganizerID, EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", Livemode: livemode, CreatedAt: now, UpdatedAt: now}
 	var regs []domain.Registration
 	for _, name := range names {
 		regs = append(regs, domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete(name, "MALE", "1970-01-01")}}, now))

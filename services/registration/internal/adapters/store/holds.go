@@ -26,7 +26,7 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 		deltas[i].Check, deltas[i].Quota = true, quotas[deltas[i].CategoryID]
 	}
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		if err := refuseReleasedHold(ctx, q, o.OrganizerID, o.HoldID); err != nil {
+		if err := refuseReleasedHold(ctx, q, domain.Scope{OrganizerID: o.OrganizerID, Livemode: o.Livemode}, o.HoldID); err != nil {
 			return err
 		}
 		byAddress, byEmail, err := liveHolds(ctx, q, o, caps)
@@ -37,7 +37,7 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 		if err != nil {
 			return err
 		}
-		freed, err := r.releaseForRoom(ctx, tx, q, release, o.CreatedAt)
+		freed, err := r.releaseForRoom(ctx, tx, q, domain.Scope{OrganizerID: o.OrganizerID, Livemode: o.Livemode}, release, o.CreatedAt)
 		if err != nil {
 			return err
 		}
@@ -55,17 +55,17 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 }
 
 // liveHolds locks the capped subjects of o (its client network, when known, and its purchaser
-// e-mail in its event) in the order of their lock ids, so that transactions never wait on
+// e-mail in its event, in its mode: test holds are capped apart) in the order of their lock ids, so that transactions never wait on
 // each other in a cycle, and reads their live holds.
 func liveHolds(ctx context.Context, q *db.Queries, o domain.Order, caps domain.HoldLimits) (byAddress, byEmail []domain.LiveHold, err error) {
 	email := domain.NormalEmail(o.PurchaserEmail)
 	byNetwork, byMail := caps.PerAddress > 0 && o.ClientNetwork != "", caps.PerEmail > 0
 	var locks []int64
 	if byMail {
-		locks = append(locks, pg.LockID("holds", "email", o.EventID, email))
+		locks = append(locks, pg.LockID("holds", "email", o.EventID, email, modeName(o.Livemode)))
 	}
 	if byNetwork {
-		locks = append(locks, pg.LockID("holds", "network", o.EventID, o.ClientNetwork))
+		locks = append(locks, pg.LockID("holds", "network", o.EventID, o.ClientNetwork, modeName(o.Livemode)))
 	}
 	slices.Sort(locks)
 	for _, id := range locks {
@@ -74,7 +74,7 @@ func liveHolds(ctx context.Context, q *db.Queries, o domain.Order, caps domain.H
 		}
 	}
 	if byNetwork {
-		rows, err := q.LiveHoldsByNetwork(ctx, db.LiveHoldsByNetworkParams{EventID: o.EventID, ClientNetwork: o.ClientNetwork, Now: o.CreatedAt})
+		rows, err := q.LiveHoldsByNetwork(ctx, db.LiveHoldsByNetworkParams{EventID: o.EventID, Livemode: o.Livemode, ClientNetwork: o.ClientNetwork, Now: o.CreatedAt})
 		if err != nil {
 			return nil, nil, fmt.Errorf("holds by network: %w", err)
 		}
@@ -83,7 +83,7 @@ func liveHolds(ctx context.Context, q *db.Queries, o domain.Order, caps domain.H
 		}
 	}
 	if byMail {
-		rows, err := q.LiveHoldsByEmail(ctx, db.LiveHoldsByEmailParams{EventID: o.EventID, Email: email, Now: o.CreatedAt})
+		rows, err := q.LiveHoldsByEmail(ctx, db.LiveHoldsByEmailParams{EventID: o.EventID, Livemode: o.Livemode, Email: email, Now: o.CreatedAt})
 		if err != nil {
 			return nil, nil, fmt.Errorf("holds by e-mail: %w", err)
 		}
@@ -97,10 +97,10 @@ func liveHolds(ctx context.Context, q *db.Queries, o domain.Order, caps domain.H
 // releaseForRoom releases the PENDING orders ids (reason CANCELLED) as any release does, and
 // returns the ledger changes that free their places, for the caller to apply with its own. An
 // order paid or released meanwhile is left as it is: it no longer holds unpaid places.
-func (r *Repository) releaseForRoom(ctx context.Context, tx pgx.Tx, q *db.Queries, ids []string, now time.Time) ([]domain.PlaceDelta, error) {
+func (r *Repository) releaseForRoom(ctx context.Context, tx pgx.Tx, q *db.Queries, s domain.Scope, ids []string, now time.Time) ([]domain.PlaceDelta, error) {
 	var freed []domain.PlaceDelta
 	for _, id := range slices.Sorted(slices.Values(ids)) {
-		o, err := lockOrder(ctx, q, "", id)
+		o, err := lockOrder(ctx, q, s, id)
 		if err != nil {
 			return nil, err
 		}
@@ -118,4 +118,12 @@ func (r *Repository) releaseForRoom(ctx context.Context, tx pgx.Tx, q *db.Querie
 		freed = append(freed, d...)
 	}
 	return freed, nil
+}
+
+// modeName names a mode in lock ids.
+func modeName(livemode bool) string {
+	if livemode {
+		return "live"
+	}
+	return "test"
 }

@@ -54,8 +54,8 @@ func (r *Repository) createOrder(ctx context.Context, o domain.Order, regs []dom
 }
 
 // OrderByHold returns the order of a checkout hold id with its registrations.
-func (r *Repository) OrderByHold(ctx context.Context, organizerID, holdID string) (domain.Order, []domain.Registration, error) {
-	row, err := r.q.GetOrderByHold(ctx, db.GetOrderByHoldParams{OrganizerID: organizerID, HoldID: &holdID})
+func (r *Repository) OrderByHold(ctx context.Context, s domain.Scope, holdID string) (domain.Order, []domain.Registration, error) {
+	row, err := r.q.GetOrderByHold(ctx, db.GetOrderByHoldParams{OrganizerID: s.OrganizerID, Livemode: s.Livemode, HoldID: &holdID})
 	if pg.IsNoRows(err) {
 		return domain.Order{}, nil, domain.NotFound("hold", holdID)
 	}
@@ -103,10 +103,10 @@ func attachTickets(ctx context.Context, q *db.Queries, regs []domain.Registratio
 	return nil
 }
 
-// lockOrder locks an order of the organizer ("" for any).
-func lockOrder(ctx context.Context, q *db.Queries, organizerID, orderID string) (domain.Order, error) {
+// lockOrder locks an order within s.
+func lockOrder(ctx context.Context, q *db.Queries, s domain.Scope, orderID string) (domain.Order, error) {
 	row, err := q.GetOrderForUpdate(ctx, orderID)
-	if pg.IsNoRows(err) || err == nil && organizerID != "" && row.OrganizerID != organizerID {
+	if pg.IsNoRows(err) || err == nil && !s.Sees(row.OrganizerID, row.Livemode) {
 		return domain.Order{}, domain.NotFound("order", orderID)
 	}
 	if err != nil {
@@ -139,13 +139,13 @@ func liveRegistrations(regs []domain.Registration) []domain.Registration {
 
 // ConfirmOrder confirms an order after payment; see app.Repository. Its completion and the
 // creation of each of its registrations are announced in the transaction.
-func (r *Repository) ConfirmOrder(ctx context.Context, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error) {
+func (r *Repository) ConfirmOrder(ctx context.Context, s domain.Scope, orderID, paymentRef string, amountPaid *int64, now time.Time) (domain.Order, []domain.Registration, error) {
 	var o domain.Order
 	var regs []domain.Registration
 	unfulfillable := false
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		var err error
-		if o, err = lockOrder(ctx, q, "", orderID); err != nil {
+		if o, err = lockOrder(ctx, q, s, orderID); err != nil {
 			return err
 		}
 		if regs, err = r.loadRegistrations(ctx, q, orderID); err != nil {
@@ -211,14 +211,14 @@ func (r *Repository) retake(ctx context.Context, tx pgx.Tx, q *db.Queries, regs 
 		sortDeltas(deltas)
 		changed := make([]category, 0, len(deltas))
 		for _, d := range deltas {
-			row, err := sq.RetakePlaces(ctx, db.RetakePlacesParams{CategoryID: d.CategoryID, Confirmed: int32(d.Confirmed)}) //nolint:gosec // small
+			row, err := sq.RetakePlaces(ctx, db.RetakePlacesParams{CategoryID: d.CategoryID, Livemode: d.Livemode, Confirmed: int32(d.Confirmed)}) //nolint:gosec // small
 			if pg.IsNoRows(err) {
 				return errNoPlace
 			}
 			if err != nil {
 				return fmt.Errorf("retake places: %w", err)
 			}
-			changed = append(changed, category{id: row.CategoryID, event: row.EventID})
+			changed = append(changed, category{id: row.CategoryID, event: row.EventID, livemode: d.Livemode})
 		}
 		if err := announce(ctx, sp, changed, now); err != nil {
 			return err
@@ -237,13 +237,17 @@ func (r *Repository) retake(ctx context.Context, tx pgx.Tx, q *db.Queries, regs 
 	return err == nil, err
 }
 
-// ExpiredHolds returns PENDING orders whose expiry passed.
-func (r *Repository) ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]string, error) {
-	ids, err := r.q.ExpiredHolds(ctx, db.ExpiredHoldsParams{Now: now, MaxRows: int32(limit)}) //nolint:gosec // small
+// ExpiredHolds returns PENDING orders whose expiry passed, with their modes.
+func (r *Repository) ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]domain.ExpiredHold, error) {
+	rows, err := r.q.ExpiredHolds(ctx, db.ExpiredHoldsParams{Now: now, MaxRows: int32(limit)}) //nolint:gosec // small
 	if err != nil {
 		return nil, fmt.Errorf("expired holds: %w", err)
 	}
-	return ids, nil
+	out := make([]domain.ExpiredHold, len(rows))
+	for i, row := range rows {
+		out[i] = domain.ExpiredHold{OrderID: row.ID, Livemode: row.Livemode}
+	}
+	return out, nil
 }
 
 func sortDeltas(d []domain.PlaceDelta) {

@@ -29,7 +29,7 @@ func applyPlaces(ctx context.Context, tx pgx.Tx, q *db.Queries, deltas []domain.
 		}
 		if d.Check {
 			_, err := q.TakePlaces(ctx, db.TakePlacesParams{
-				CategoryID: d.CategoryID, EventID: d.EventID, Confirmed: int32(d.Confirmed), Held: int32(d.Held), //nolint:gosec // small
+				CategoryID: d.CategoryID, Livemode: d.Livemode, EventID: d.EventID, Confirmed: int32(d.Confirmed), Held: int32(d.Held), //nolint:gosec // small
 				Quota: quota32(d.Quota),
 			})
 			if pg.IsNoRows(err) {
@@ -40,13 +40,13 @@ func applyPlaces(ctx context.Context, tx pgx.Tx, q *db.Queries, deltas []domain.
 			}
 		} else {
 			_, err := q.ShiftPlaces(ctx, db.ShiftPlacesParams{
-				CategoryID: d.CategoryID, EventID: d.EventID, Confirmed: int32(d.Confirmed), Held: int32(d.Held), //nolint:gosec // small
+				CategoryID: d.CategoryID, Livemode: d.Livemode, EventID: d.EventID, Confirmed: int32(d.Confirmed), Held: int32(d.Held), //nolint:gosec // small
 			})
 			if err != nil {
 				return fmt.Errorf("shift places: %w", err)
 			}
 		}
-		changed = append(changed, category{id: d.CategoryID, event: d.EventID})
+		changed = append(changed, category{id: d.CategoryID, event: d.EventID, livemode: d.Livemode})
 	}
 	return announce(ctx, tx, changed, now)
 }
@@ -64,35 +64,53 @@ func announce(ctx context.Context, tx pgx.Tx, changed []category, now time.Time)
 	return sendBatch(ctx, tx, b)
 }
 
-// category is a category whose places a transaction changed, with its event.
-type category struct{ id, event string }
+// category is a category's ledger row (of one mode) that a transaction changed, with its event.
+type category struct {
+	id, event string
+	livemode  bool
+}
 
 // placesMessage is an element of AnnouncePlaces' messages.
 type placesMessage struct {
-	EventID string          `json:"event_id"`
-	Headers json.RawMessage `json:"headers"`
+	EventID  string          `json:"event_id"`
+	Livemode bool            `json:"livemode"`
+	Headers  json.RawMessage `json:"headers"`
+}
+
+// placesKey is an element of the keys of GetPlacesMany and AnnouncePlaces.
+type placesKey struct {
+	CategoryID string `json:"category_id"`
+	Livemode   bool   `json:"livemode"`
 }
 
 // queueAnnounce queues the statements of announce into qu's batch.
 func queueAnnounce(ctx context.Context, qu *queue, changed []category, now time.Time) error {
 	var msgs []placesMessage
-	seen := map[string]bool{}
-	ids := make([]string, 0, len(changed))
+	type eventMode struct {
+		event    string
+		livemode bool
+	}
+	seen := map[eventMode]bool{}
+	keys := make([]placesKey, 0, len(changed))
 	for _, c := range changed {
-		ids = append(ids, c.id)
-		if seen[c.event] {
+		keys = append(keys, placesKey{CategoryID: c.id, Livemode: c.livemode})
+		if seen[eventMode{c.event, c.livemode}] {
 			continue
 		}
-		seen[c.event] = true
+		seen[eventMode{c.event, c.livemode}] = true
 		m := outbox.Prepare(ctx, domain.PlacesTopic, c.event, domain.EventPlacesChanged, domain.EventSource)
-		msgs = append(msgs, placesMessage{EventID: c.event, Headers: m.Headers})
+		msgs = append(msgs, placesMessage{EventID: c.event, Livemode: c.livemode, Headers: m.Headers})
 	}
 	messages, err := json.Marshal(msgs)
 	if err != nil {
 		return err
 	}
+	keysJSON, err := json.Marshal(keys)
+	if err != nil {
+		return err
+	}
 	_ = db.New(qu).AnnouncePlaces(ctx, db.AnnouncePlacesParams{
-		Topic: domain.PlacesTopic, OccurredAt: now.UTC().Format(time.RFC3339Nano), Messages: messages, CategoryIds: ids,
+		Topic: domain.PlacesTopic, OccurredAt: now.UTC().Format(time.RFC3339Nano), Messages: messages, Keys: keysJSON,
 	})
 	_ = outbox.Notify(ctx, qu)
 	return nil
@@ -103,7 +121,7 @@ func quotaError(ctx context.Context, q *db.Queries, d domain.PlaceDelta) error {
 	left := 0
 	if d.Quota != nil {
 		left = *d.Quota
-		if cur, err := q.GetPlaces(ctx, d.CategoryID); err == nil {
+		if cur, err := q.GetPlaces(ctx, db.GetPlacesParams{CategoryID: d.CategoryID, Livemode: d.Livemode}); err == nil {
 			left = *d.Quota - int(cur.Confirmed) - int(cur.Held)
 		}
 	}
@@ -118,7 +136,7 @@ func quota32(q *int) *int32 {
 	return &v
 }
 
-// placeDeltas counts one place per registration, per category: held places for a PENDING
+// placeDeltas counts one place per registration, per category (in the registrations' mode): held places for a PENDING
 // order, confirmed ones otherwise, times sign.
 func placeDeltas(regs []domain.Registration, status domain.OrderStatus, sign int) []domain.PlaceDelta {
 	index := map[string]int{}
@@ -128,7 +146,7 @@ func placeDeltas(regs []domain.Registration, status domain.OrderStatus, sign int
 		if !ok {
 			i = len(out)
 			index[r.CategoryID] = i
-			out = append(out, domain.PlaceDelta{CategoryID: r.CategoryID, EventID: r.EventID})
+			out = append(out, domain.PlaceDelta{CategoryID: r.CategoryID, EventID: r.EventID, Livemode: r.Livemode})
 		}
 		if status == domain.OrderPending {
 			out[i].Held += sign

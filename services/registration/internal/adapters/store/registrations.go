@@ -13,10 +13,10 @@ import (
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
-// ticketOf returns the organizer's ticket, or not found.
-func ticketOf(ctx context.Context, q *db.Queries, organizerID, ticketID string) (db.GetTicketRow, error) {
+// ticketOf returns the ticket within s, or not found.
+func ticketOf(ctx context.Context, q *db.Queries, s domain.Scope, ticketID string) (db.GetTicketRow, error) {
 	t, err := q.GetTicket(ctx, ticketID)
-	if pg.IsNoRows(err) || err == nil && t.OrganizerID != organizerID {
+	if pg.IsNoRows(err) || err == nil && (s.OrganizerID == "" || !s.Sees(t.OrganizerID, t.Livemode)) {
 		return db.GetTicketRow{}, domain.NotFound("ticket", ticketID)
 	}
 	if err != nil {
@@ -27,8 +27,8 @@ func ticketOf(ctx context.Context, q *db.Queries, organizerID, ticketID string) 
 
 // load returns a registration with its tickets and order; lock takes row locks on the order
 // and then the registration (the order every writer uses).
-func load(ctx context.Context, q *db.Queries, organizerID, ticketID string, lock bool) (domain.Registration, error) {
-	t, err := ticketOf(ctx, q, organizerID, ticketID)
+func load(ctx context.Context, q *db.Queries, s domain.Scope, ticketID string, lock bool) (domain.Registration, error) {
+	t, err := ticketOf(ctx, q, s, ticketID)
 	if err != nil {
 		return domain.Registration{}, err
 	}
@@ -61,18 +61,18 @@ func load(ctx context.Context, q *db.Queries, organizerID, ticketID string, lock
 }
 
 // Registration returns the registration holding ticketID.
-func (r *Repository) Registration(ctx context.Context, organizerID, ticketID string) (domain.Registration, error) {
-	return load(ctx, r.q, organizerID, ticketID, false)
+func (r *Repository) Registration(ctx context.Context, s domain.Scope, ticketID string) (domain.Registration, error) {
+	return load(ctx, r.q, s, ticketID, false)
 }
 
 // UpdateRegistration stores the planned change of the registration holding ticketID: the
 // registration row, every ticket row (new ones inserted), the places of a category move
 // (taken in the new category under its quota, freed in the old one, in the same
 // transaction) and the e-mail change confirmation.
-func (r *Repository) UpdateRegistration(ctx context.Context, organizerID, ticketID string, plan func(domain.Registration) (domain.UpdatePlan, error), quota func(string) *int) (domain.Registration, error) {
+func (r *Repository) UpdateRegistration(ctx context.Context, s domain.Scope, ticketID string, plan func(domain.Registration) (domain.UpdatePlan, error), quota func(string) *int) (domain.Registration, error) {
 	var out domain.Registration
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		cur, err := load(ctx, q, organizerID, ticketID, true)
+		cur, err := load(ctx, q, s, ticketID, true)
 		if err != nil {
 			return err
 		}
@@ -98,9 +98,8 @@ func (r *Repository) UpdateRegistration(ctx context.Context, organizerID, ticket
 			}
 		}
 		if p.EmailChangedTo != "" {
-			m := domain.EmailChangeMail(next, p.EmailChangedTo)
-			if err := q.InsertMail(ctx, db.InsertMailParams{Recipient: m.To, Subject: m.Subject, Body: m.Body}); err != nil {
-				return fmt.Errorf("queue mail: %w", err)
+			if err := queueMail(ctx, q, domain.EmailChangeMail(next, p.EmailChangedTo), next.UpdatedAt); err != nil {
+				return err
 			}
 		}
 		out = next
@@ -157,13 +156,13 @@ func storeUpdate(ctx context.Context, tx pgx.Tx, o domain.Order, next domain.Reg
 }
 
 // DeleteRegistration applies domain.DecideDelete to the registration holding ticketID.
-func (r *Repository) DeleteRegistration(ctx context.Context, organizerID, ticketID string, now time.Time) (domain.DeleteResult, error) {
-	if d, err := r.q.GetDeletedTicket(ctx, db.GetDeletedTicketParams{ID: ticketID, OrganizerID: organizerID}); err == nil {
+func (r *Repository) DeleteRegistration(ctx context.Context, s domain.Scope, ticketID string, now time.Time) (domain.DeleteResult, error) {
+	if d, err := r.q.GetDeletedTicket(ctx, db.GetDeletedTicketParams{ID: ticketID, OrganizerID: s.OrganizerID, Livemode: s.Livemode}); err == nil {
 		return domain.DeleteResult{TicketID: d.ID, RegistrationID: d.RegistrationID, Result: domain.ResultDeleted}, nil
 	}
 	var res domain.DeleteResult
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
-		reg, err := load(ctx, q, organizerID, ticketID, true)
+		reg, err := load(ctx, q, s, ticketID, true)
 		if err != nil {
 			return err
 		}
@@ -184,7 +183,7 @@ func (r *Repository) DeleteRegistration(ctx context.Context, organizerID, ticket
 			if err := cancelRegistration(ctx, tx, q, o, reg, now); err != nil {
 				return err
 			}
-			return announceCancelled(ctx, tx, q, organizerID, ticketID, now)
+			return announceCancelled(ctx, tx, q, s, ticketID, now)
 		}
 		res.Result = domain.ResultDeleted
 		return removeRegistration(ctx, tx, q, o, reg, now)
@@ -210,8 +209,8 @@ func cancelRegistration(ctx context.Context, tx pgx.Tx, q *db.Queries, o domain.
 
 // announceCancelled writes the cancellation event of the registration holding ticketID, as
 // its cancellation left it.
-func announceCancelled(ctx context.Context, tx pgx.Tx, q *db.Queries, organizerID, ticketID string, now time.Time) error {
-	reg, err := load(ctx, q, organizerID, ticketID, false)
+func announceCancelled(ctx context.Context, tx pgx.Tx, q *db.Queries, s domain.Scope, ticketID string, now time.Time) error {
+	reg, err := load(ctx, q, s, ticketID, false)
 	if err != nil {
 		return err
 	}
@@ -230,7 +229,7 @@ func removeRegistration(ctx context.Context, tx pgx.Tx, q *db.Queries, o domain.
 	for i, t := range reg.Tickets {
 		ids[i] = t.ID
 	}
-	if err := q.InsertDeletedTickets(ctx, db.InsertDeletedTicketsParams{Ids: ids, OrganizerID: reg.OrganizerID, RegistrationID: reg.ID, DeletedAt: now}); err != nil {
+	if err := q.InsertDeletedTickets(ctx, db.InsertDeletedTicketsParams{Ids: ids, OrganizerID: reg.OrganizerID, RegistrationID: reg.ID, DeletedAt: now, Livemode: reg.Livemode}); err != nil {
 		return err
 	}
 	if err := q.DeleteRegistration(ctx, reg.ID); err != nil {

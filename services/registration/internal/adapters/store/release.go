@@ -13,11 +13,11 @@ import (
 )
 
 // ReleaseOrder releases a PENDING order; see app.Repository.
-func (r *Repository) ReleaseOrder(ctx context.Context, organizerID, orderID, reason string, now time.Time) (domain.Order, error) {
+func (r *Repository) ReleaseOrder(ctx context.Context, s domain.Scope, orderID, reason string, now time.Time) (domain.Order, error) {
 	var o domain.Order
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		var err error
-		if o, err = lockOrder(ctx, q, organizerID, orderID); err != nil {
+		if o, err = lockOrder(ctx, q, s, orderID); err != nil {
 			return err
 		}
 		return r.releaseLocked(ctx, tx, q, &o, reason, now)
@@ -42,11 +42,11 @@ func (r *Repository) releaseLocked(ctx context.Context, tx pgx.Tx, q *db.Queries
 
 // RefundOrder marks an order whose payment was returned REFUNDED and announces it; see
 // app.Repository. A PENDING order is released first (reason FAILED), its places freed.
-func (r *Repository) RefundOrder(ctx context.Context, orderID string, now time.Time) (domain.Order, error) {
+func (r *Repository) RefundOrder(ctx context.Context, s domain.Scope, orderID string, now time.Time) (domain.Order, error) {
 	var o domain.Order
 	err := r.inTx(ctx, func(tx pgx.Tx, q *db.Queries) error {
 		var err error
-		if o, err = lockOrder(ctx, q, "", orderID); err != nil {
+		if o, err = lockOrder(ctx, q, s, orderID); err != nil {
 			return err
 		}
 		switch o.Status {

@@ -103,7 +103,7 @@ func toOrder(o db.Order) domain.Order {
 		HoldID: deref(o.HoldID), Amount: o.Amount, Currency: o.Currency, PurchaserEmail: deref(o.PurchaserEmail),
 		PurchaserName: deref(o.PurchaserName), Promocode: deref(o.Promocode), ClientNetwork: deref(o.ClientNetwork), PaymentRef: deref(o.PaymentRef),
 		AmountPaid: o.AmountPaid, ExpiresAt: utc(o.ExpiresAt), PaidAt: utc(o.PaidAt), ReleasedAt: utc(o.ReleasedAt),
-		ReleaseReason: deref(o.ReleaseReason), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(),
+		ReleaseReason: deref(o.ReleaseReason), Livemode: o.Livemode, CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(),
 	}
 }
 
@@ -112,7 +112,7 @@ func toRegistration(r db.Registration) (domain.Registration, error) {
 		ID: r.ID, OrganizerID: r.OrganizerID, EventID: r.EventID, CategoryID: r.CategoryID, CategoryName: r.CategoryName,
 		OrderID: r.OrderID, TeamName: r.TeamName, Club: r.Club, Bib: r.Bib, Note: r.Note,
 		SupplementIDs: r.SupplementIds, PendingParticipants: int(r.PendingParticipants),
-		CancelledAt: utc(r.CancelledAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Livemode: r.Livemode, CancelledAt: utc(r.CancelledAt), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if r.GuestEmail != nil {
 		out.Guest = &domain.Guest{Email: *r.GuestEmail, Name: deref(r.GuestName)}

@@ -27,7 +27,7 @@ func TestQuotaIsNeverExceededUnderConcurrency(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			now := time.Now().UTC()
-			o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_q", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+			o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_q", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", Livemode: true, CreatedAt: now, UpdatedAt: now}
 			if i%3 == 0 { // holds and creates share the quota
 				o.Status = domain.OrderPending
 				exp := now.Add(time.Hour)
@@ -69,7 +69,7 @@ func TestQuotaMessageNamesPlacesLeft(t *testing.T) {
 	c, _ := e.Category("cat_masters") // quota 5
 	now := time.Now().UTC()
 	mk := func(n int) error {
-		o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_m", EventID: e.ID, Status: domain.OrderPending, Source: domain.SourceCheckout, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+		o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_m", EventID: e.ID, Status: domain.OrderPending, Source: domain.SourceCheckout, Currency: "EUR", Livemode: true, CreatedAt: now, UpdatedAt: now}
 		var regs []domain.Registration
 		for range n {
 			regs = append(regs, domain.NewRegistration(o, e, c, domain.RegistrationInput{CategoryID: c.ID, TeamName: "T", Athletes: []domain.Athlete{athlete("M", "MALE", "1970-01-01")}}, now))
@@ -100,14 +100,14 @@ func TestBibIsUniqueWithinAnEvent(t *testing.T) {
 	e := regtest.Event("evt_1", "org_1")
 	c, _ := e.Category("cat_rx")
 	now := time.Now().UTC()
-	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_1", EventID: "evt_1", Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+	o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_1", EventID: "evt_1", Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", Livemode: true, CreatedAt: now, UpdatedAt: now}
 	err := repo.CreateOrder(t.Context(), o, []domain.Registration{domain.NewRegistration(o, e, c, in("B"), now)}, map[string]*int{c.ID: c.Quota})
 	if !errors.Is(err, fault.ErrConflict) || !strings.Contains(err.Error(), "bib number 42 is already taken in this event") {
 		t.Fatalf("second bib 42: %v", err)
 	}
 	put(t, repo, t0, "org_1", "evt_2", domain.OrderCompleted, in("C"), 0) // another event may use it
 	// Cancelling the first registration frees its bib.
-	if _, err := repo.DeleteRegistration(t.Context(), "org_1", first.Tickets[0].ID, now); err != nil {
+	if _, err := repo.DeleteRegistration(t.Context(), liveOf("org_1"), first.Tickets[0].ID, now); err != nil {
 		t.Fatal(err)
 	}
 	put(t, repo, t0.Add(time.Minute), "org_1", "evt_1", domain.OrderCompleted, in("D"), 0)
@@ -130,11 +130,11 @@ func TestDeleteRule(t *testing.T) {
 	}
 	now := time.Now().UTC().Truncate(time.Microsecond)
 	for range 2 { // repeating is harmless
-		res, err := repo.DeleteRegistration(t.Context(), "org_1", paid.Tickets[0].ID, now)
+		res, err := repo.DeleteRegistration(t.Context(), liveOf("org_1"), paid.Tickets[0].ID, now)
 		if err != nil || res.Result != domain.ResultCancelled || res.CancelledAt == nil || !res.CancelledAt.Equal(now) {
 			t.Fatalf("paid: %+v %v", res, err)
 		}
-		res, err = repo.DeleteRegistration(t.Context(), "org_1", held.Tickets[0].ID, now.Add(time.Second))
+		res, err = repo.DeleteRegistration(t.Context(), liveOf("org_1"), held.Tickets[0].ID, now.Add(time.Second))
 		if err != nil || res.Result != domain.ResultDeleted {
 			t.Fatalf("held: %+v %v", res, err)
 		}
@@ -146,10 +146,10 @@ func TestDeleteRule(t *testing.T) {
 	if err := pool.QueryRow(t.Context(), `SELECT status FROM orders WHERE id = $1`, held.OrderID).Scan(&status); err != nil || status != "CANCELLED" {
 		t.Fatalf("order of the deleted hold is %s (%v)", status, err)
 	}
-	if _, err := repo.DeleteRegistration(t.Context(), "org_2", paid.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
+	if _, err := repo.DeleteRegistration(t.Context(), liveOf("org_2"), paid.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("another organizer: %v", err)
 	}
-	if _, err := repo.DeleteRegistration(t.Context(), "org_2", held.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
+	if _, err := repo.DeleteRegistration(t.Context(), liveOf("org_2"), held.Tickets[0].ID, now); !errors.Is(err, fault.ErrNotFound) {
 		t.Fatalf("another organizer, deleted ticket: %v", err)
 	}
 }
@@ -174,7 +174,7 @@ func TestCombinedCreatesGetTheirOwnAnswers(t *testing.T) {
 				bib := int64(99)
 				in.Bib = &bib
 			}
-			o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_c", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", CreatedAt: now, UpdatedAt: now}
+			o := domain.Order{ID: domain.NewOrderID(), OrganizerID: "org_c", EventID: e.ID, Status: domain.OrderCompleted, Source: domain.SourceManual, Currency: "EUR", Livemode: true, CreatedAt: now, UpdatedAt: now}
 			err := repo.CreateOrder(t.Context(), o, []domain.Registration{domain.NewRegistration(o, e, c, in, now)}, map[string]*int{c.ID: c.Quota})
 			key := "ok"
 			if err != nil {

@@ -48,9 +48,10 @@ var sortOrders = map[string]string{
 // trigram index anyway, so one query counts them too. Without text, a page read in index
 // order stops after limit rows, and the total is counted by a second query (buildCount) only
 // when the page does not tell it.
-func BuildSearch(organizerID string, q domain.SearchQuery) (sql string, args []any, counted bool) {
+func BuildSearch(s domain.Scope, q domain.SearchQuery) (sql string, args []any, counted bool) {
 	b := &builder{}
-	b.where("t.organizer_id = " + b.arg(organizerID))
+	b.where("t.organizer_id = " + b.arg(s.OrganizerID))
+	b.where("t.livemode = " + b.arg(s.Livemode))
 	filters(b, q)
 	order, ok := sortOrders[q.Sort]
 	if !ok {
@@ -68,9 +69,10 @@ func BuildSearch(organizerID string, q domain.SearchQuery) (sql string, args []a
 }
 
 // buildCount returns the count of the search's matches.
-func buildCount(organizerID string, q domain.SearchQuery) (string, []any) {
+func buildCount(s domain.Scope, q domain.SearchQuery) (string, []any) {
 	b := &builder{}
-	b.where("t.organizer_id = " + b.arg(organizerID))
+	b.where("t.organizer_id = " + b.arg(s.OrganizerID))
+	b.where("t.livemode = " + b.arg(s.Livemode))
 	filters(b, q)
 	return "SELECT count(*) FROM tickets t WHERE " + strings.Join(b.conds, " AND "), b.args
 }
@@ -203,8 +205,8 @@ func escapeLike(s string) string {
 }
 
 // Search runs the search and loads the page's registrations and orders.
-func (r *Repository) Search(ctx context.Context, organizerID string, q domain.SearchQuery) ([]domain.SearchRow, int, error) {
-	sql, args, counted := BuildSearch(organizerID, q)
+func (r *Repository) Search(ctx context.Context, s domain.Scope, q domain.SearchQuery) ([]domain.SearchRow, int, error) {
+	sql, args, counted := BuildSearch(s, q)
 	rows, err := r.conn.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("search: %w", err)
@@ -235,7 +237,7 @@ func (r *Repository) Search(ctx context.Context, organizerID string, q domain.Se
 	case counted && len(hits) > 0:
 		total = int(hits[0].total)
 	case len(hits) == q.Limit && !counted, len(hits) == 0 && q.Offset > 0:
-		csql, cargs := buildCount(organizerID, q)
+		csql, cargs := buildCount(s, q)
 		if err := r.conn.QueryRow(ctx, csql, cargs...).Scan(&total); err != nil {
 			return nil, 0, fmt.Errorf("search count: %w", err)
 		}

@@ -78,6 +78,7 @@ func orderColumns(w *rowsJSON, o domain.Order) {
 	w.time("created_at", o.CreatedAt)
 	w.time("updated_at", o.UpdatedAt)
 	w.strPtr("client_network", ptr(o.ClientNetwork))
+	w.bool("livemode", o.Livemode)
 	w.end()
 }
 
@@ -114,6 +115,7 @@ func registrationColumns(w *rowsJSON, r domain.Registration) error {
 		w.str("guest_email", r.Guest.Email)
 		w.str("guest_name", r.Guest.Name)
 	}
+	w.bool("livemode", r.Livemode)
 	w.end()
 	return nil
 }
@@ -152,6 +154,7 @@ func ticketColumns(w *rowsJSON, r domain.Registration, o domain.Order, c ticketC
 	w.strs("supplement_keys", c.keys)
 	w.time("created_at", t.CreatedAt)
 	w.time("updated_at", t.UpdatedAt)
+	w.bool("livemode", r.Livemode)
 	w.end()
 	return nil
 }

@@ -53,8 +53,8 @@ func (d *DB) Endpoint(url string, at time.Time, secrets ...delivery.Secret) stri
 func (d *DB) EndpointOf(organizer, url string, at time.Time, secrets ...delivery.Secret) string {
 	d.t.Helper()
 	id := ids.New("we_")
-	d.exec(`INSERT INTO endpoints (id, organizer_id, url, event_types, created_at, updated_at)
-		VALUES ($1, $4, $2, '{order.completed}', $3, $3)`, id, url, at, organizer)
+	d.exec(`INSERT INTO endpoints (id, organizer_id, livemode, url, event_types, created_at, updated_at)
+		VALUES ($1, $4, true, $2, '{order.completed}', $3, $3)`, id, url, at, organizer)
 	for i, s := range secrets {
 		d.Secret(id, s, at.Add(-time.Duration(i)*time.Minute), nil)
 	}

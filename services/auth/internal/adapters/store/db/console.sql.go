@@ -83,7 +83,7 @@ func (q *Queries) GetMembership(ctx context.Context, arg GetMembershipParams) (G
 }
 
 const getOrganizerKey = `-- name: GetOrganizerKey :one
-SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, last_used_at, expires_at, revoked_at FROM api_keys WHERE organizer_id = $1 AND id = $2
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, last_used_at, expires_at, revoked_at, mode FROM api_keys WHERE organizer_id = $1 AND id = $2
 `
 
 type GetOrganizerKeyParams struct {
@@ -107,6 +107,7 @@ func (q *Queries) GetOrganizerKey(ctx context.Context, arg GetOrganizerKeyParams
 		&i.LastUsedAt,
 		&i.ExpiresAt,
 		&i.RevokedAt,
+		&i.Mode,
 	)
 	return i, err
 }

@@ -11,19 +11,24 @@ import (
 )
 
 const countKeys = `-- name: CountKeys :one
-SELECT count(*) FROM api_keys WHERE organizer_id = $1
+SELECT count(*) FROM api_keys
+WHERE organizer_id = $1 AND ($2::text = '' OR mode = $2)
 `
 
-func (q *Queries) CountKeys(ctx context.Context, organizerID string) (int64, error) {
-	row := q.db.QueryRow(ctx, countKeys, organizerID)
+type CountKeysParams struct {
+	OrganizerID string
+	Mode        string
+}
+
+func (q *Queries) CountKeys(ctx context.Context, arg CountKeysParams) (int64, error) {
+	row := q.db.QueryRow(ctx, countKeys, arg.OrganizerID, arg.Mode)
 	var count int64
 	err := row.Scan(&count)
 	return count, err
 }
 
 const getKeyByHash = `-- name: GetKeyByHash :one
-SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-       created_at, last_used_at, expires_at, revoked_at
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, last_used_at, expires_at, revoked_at, mode
 FROM api_keys
 WHERE key_hash = $1
 `
@@ -44,13 +49,13 @@ func (q *Queries) GetKeyByHash(ctx context.Context, keyHash string) (ApiKey, err
 		&i.LastUsedAt,
 		&i.ExpiresAt,
 		&i.RevokedAt,
+		&i.Mode,
 	)
 	return i, err
 }
 
 const getKeyForUpdate = `-- name: GetKeyForUpdate :one
-SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-       created_at, last_used_at, expires_at, revoked_at
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, last_used_at, expires_at, revoked_at, mode
 FROM api_keys
 WHERE id = $1
 FOR UPDATE
@@ -72,20 +77,22 @@ func (q *Queries) GetKeyForUpdate(ctx context.Context, id string) (ApiKey, error
 		&i.LastUsedAt,
 		&i.ExpiresAt,
 		&i.RevokedAt,
+		&i.Mode,
 	)
 	return i, err
 }
 
 const insertKey = `-- name: InsertKey :exec
 INSERT INTO api_keys (
-    id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, expires_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+    id, organizer_id, type, mode, name, key_hash, last4, scopes, allowed_origins, created_at, expires_at
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 `
 
 type InsertKeyParams struct {
 	ID             string
 	OrganizerID    string
 	Type           string
+	Mode           string
 	Name           string
 	KeyHash        string
 	Last4          string
@@ -100,6 +107,7 @@ func (q *Queries) InsertKey(ctx context.Context, arg InsertKeyParams) error {
 		arg.ID,
 		arg.OrganizerID,
 		arg.Type,
+		arg.Mode,
 		arg.Name,
 		arg.KeyHash,
 		arg.Last4,
@@ -112,22 +120,28 @@ func (q *Queries) InsertKey(ctx context.Context, arg InsertKeyParams) error {
 }
 
 const listKeys = `-- name: ListKeys :many
-SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-       created_at, last_used_at, expires_at, revoked_at
+SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, last_used_at, expires_at, revoked_at, mode
 FROM api_keys
-WHERE organizer_id = $1
+WHERE organizer_id = $1 AND ($2::text = '' OR mode = $2)
 ORDER BY created_at DESC, id DESC
-LIMIT $2 OFFSET $3
+LIMIT $4 OFFSET $3
 `
 
 type ListKeysParams struct {
 	OrganizerID string
-	Limit       int32
-	Offset      int32
+	Mode        string
+	Off         int32
+	Lim         int32
 }
 
+// An empty mode lists the keys of both modes.
 func (q *Queries) ListKeys(ctx context.Context, arg ListKeysParams) ([]ApiKey, error) {
-	rows, err := q.db.Query(ctx, listKeys, arg.OrganizerID, arg.Limit, arg.Offset)
+	rows, err := q.db.Query(ctx, listKeys,
+		arg.OrganizerID,
+		arg.Mode,
+		arg.Off,
+		arg.Lim,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -148,6 +162,7 @@ func (q *Queries) ListKeys(ctx context.Context, arg ListKeysParams) ([]ApiKey, e
 			&i.LastUsedAt,
 			&i.ExpiresAt,
 			&i.RevokedAt,
+			&i.Mode,
 		); err != nil {
 			return nil, err
 		}

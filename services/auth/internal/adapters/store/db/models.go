@@ -21,6 +21,7 @@ type ApiKey struct {
 	LastUsedAt     *time.Time
 	ExpiresAt      *time.Time
 	RevokedAt      *time.Time
+	Mode           string
 }
 
 type AuditLog struct {

@@ -1,22 +1,22 @@
 -- name: InsertKey :exec
 INSERT INTO api_keys (
-    id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins, created_at, expires_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+    id, organizer_id, type, mode, name, key_hash, last4, scopes, allowed_origins, created_at, expires_at
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11);
 
 -- name: ListKeys :many
-SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-       created_at, last_used_at, expires_at, revoked_at
+-- An empty mode lists the keys of both modes.
+SELECT *
 FROM api_keys
-WHERE organizer_id = $1
+WHERE organizer_id = sqlc.arg(organizer_id) AND (sqlc.arg(mode)::text = '' OR mode = sqlc.arg(mode))
 ORDER BY created_at DESC, id DESC
-LIMIT $2 OFFSET $3;
+LIMIT sqlc.arg(lim) OFFSET sqlc.arg(off);
 
 -- name: CountKeys :one
-SELECT count(*) FROM api_keys WHERE organizer_id = $1;
+SELECT count(*) FROM api_keys
+WHERE organizer_id = sqlc.arg(organizer_id) AND (sqlc.arg(mode)::text = '' OR mode = sqlc.arg(mode));
 
 -- name: GetKeyForUpdate :one
-SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-       created_at, last_used_at, expires_at, revoked_at
+SELECT *
 FROM api_keys
 WHERE id = $1
 FOR UPDATE;
@@ -25,8 +25,7 @@ FOR UPDATE;
 UPDATE api_keys SET revoked_at = sqlc.arg(revoked_at)::timestamptz WHERE id = sqlc.arg(id);
 
 -- name: GetKeyByHash :one
-SELECT id, organizer_id, type, name, key_hash, last4, scopes, allowed_origins,
-       created_at, last_used_at, expires_at, revoked_at
+SELECT *
 FROM api_keys
 WHERE key_hash = $1;
 

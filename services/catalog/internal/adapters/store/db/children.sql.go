@@ -416,10 +416,15 @@ SELECT c.id, c.key, c.name, c.description, c.team_min, c.team_max, c.gender, c.a
        coalesce(p.confirmed, 0)::integer AS confirmed, coalesce(p.held, 0)::integer AS held,
        coalesce(p.version, 0)::bigint AS places_version
 FROM categories c
-LEFT JOIN category_places p ON p.category_id = c.id
-WHERE c.event_id = $1
+LEFT JOIN category_places p ON p.category_id = c.id AND p.livemode = $1::boolean
+WHERE c.event_id = $2
 ORDER BY c.position
 `
+
+type ListCategoriesParams struct {
+	Livemode bool
+	EventID  string
+}
 
 type ListCategoriesRow struct {
 	ID            string
@@ -440,8 +445,9 @@ type ListCategoriesRow struct {
 	PlacesVersion int64
 }
 
-func (q *Queries) ListCategories(ctx context.Context, eventID string) ([]ListCategoriesRow, error) {
-	rows, err := q.db.Query(ctx, listCategories, eventID)
+// The event's categories with their places of one mode.
+func (q *Queries) ListCategories(ctx context.Context, arg ListCategoriesParams) ([]ListCategoriesRow, error) {
+	rows, err := q.db.Query(ctx, listCategories, arg.Livemode, arg.EventID)
 	if err != nil {
 		return nil, err
 	}

@@ -14,14 +14,15 @@ const countEvents = `-- name: CountEvents :one
 SELECT count(*)
 FROM events
 WHERE organizer_id = $1
-  AND (NOT $2::boolean OR (status = 'PUBLISHED' AND NOT private))
-  AND ($3::text = '' OR status = $3)
-  AND ($4::text = '' OR search_text LIKE '%' || catalog_fold($4) || '%')
+  AND (NOT $2::boolean OR (NOT private AND (status = 'PUBLISHED' OR $3::boolean)))
+  AND ($4::text = '' OR status = $4)
+  AND ($5::text = '' OR search_text LIKE '%' || catalog_fold($5) || '%')
 `
 
 type CountEventsParams struct {
 	OrganizerID string
 	PublicOnly  bool
+	Unpublished bool
 	Status      string
 	Search      string
 }
@@ -30,6 +31,7 @@ func (q *Queries) CountEvents(ctx context.Context, arg CountEventsParams) (int64
 	row := q.db.QueryRow(ctx, countEvents,
 		arg.OrganizerID,
 		arg.PublicOnly,
+		arg.Unpublished,
 		arg.Status,
 		arg.Search,
 	)
@@ -277,16 +279,17 @@ SELECT id, organizer_id, external_id, name, description, internal_notes, status,
        venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
 FROM events
 WHERE organizer_id = $1
-  AND (NOT $2::boolean OR (status = 'PUBLISHED' AND NOT private))
-  AND ($3::text = '' OR status = $3)
-  AND ($4::text = '' OR search_text LIKE '%' || catalog_fold($4) || '%')
+  AND (NOT $2::boolean OR (NOT private AND (status = 'PUBLISHED' OR $3::boolean)))
+  AND ($4::text = '' OR status = $4)
+  AND ($5::text = '' OR search_text LIKE '%' || catalog_fold($5) || '%')
 ORDER BY start_date, id
-LIMIT $6::integer OFFSET $5::bigint
+LIMIT $7::integer OFFSET $6::bigint
 `
 
 type SearchEventsParams struct {
 	OrganizerID string
 	PublicOnly  bool
+	Unpublished bool
 	Status      string
 	Search      string
 	RowOffset   int64
@@ -318,13 +321,14 @@ type SearchEventsRow struct {
 	UpdatedAt     time.Time
 }
 
-// A page of an organizer's events, by start date then id. public_only keeps published,
-// non-private events; search (with LIKE wildcards escaped) is matched, folded, anywhere in the
-// folded search text.
+// A page of an organizer's events, by start date then id. public_only keeps non-private
+// events, published ones unless unpublished is set (a test key's browser search); search (with
+// LIKE wildcards escaped) is matched, folded, anywhere in the folded search text.
 func (q *Queries) SearchEvents(ctx context.Context, arg SearchEventsParams) ([]SearchEventsRow, error) {
 	rows, err := q.db.Query(ctx, searchEvents,
 		arg.OrganizerID,
 		arg.PublicOnly,
+		arg.Unpublished,
 		arg.Status,
 		arg.Search,
 		arg.RowOffset,

@@ -33,6 +33,7 @@ type CategoryPlace struct {
 	Held       int32
 	Version    int64
 	UpdatedAt  time.Time
+	Livemode   bool
 }
 
 type Event struct {

@@ -11,27 +11,33 @@ import (
 )
 
 const applyPlaces = `-- name: ApplyPlaces :execrows
-INSERT INTO category_places (category_id, event_id, confirmed, held, version, updated_at)
-SELECT c.category_id, $1::text, c.confirmed, c.held, c.version, $2::timestamptz
-FROM json_to_recordset($3::json) AS c (category_id text, confirmed int, held int, version bigint)
+INSERT INTO category_places (category_id, livemode, event_id, confirmed, held, version, updated_at)
+SELECT c.category_id, $1::boolean, $2::text, c.confirmed, c.held, c.version, $3::timestamptz
+FROM json_to_recordset($4::json) AS c (category_id text, confirmed int, held int, version bigint)
 ORDER BY c.category_id
-ON CONFLICT (category_id) DO UPDATE
+ON CONFLICT (category_id, livemode) DO UPDATE
 SET event_id = EXCLUDED.event_id, confirmed = EXCLUDED.confirmed, held = EXCLUDED.held,
     version = EXCLUDED.version, updated_at = EXCLUDED.updated_at
 WHERE category_places.version < EXCLUDED.version
 `
 
 type ApplyPlacesParams struct {
+	Livemode   bool
 	EventID    string
 	UpdatedAt  time.Time
 	Categories []byte
 }
 
-// Keeps the counts of the highest version seen per category, for every category of a message
-// in one statement (categories: a JSON array of {category_id, confirmed, held, version}): an
+// Keeps the counts of the highest version seen per (category, mode), for every category of a
+// message in one statement (categories: a JSON array of {category_id, confirmed, held, version}): an
 // older or repeated version changes nothing (no row).
 func (q *Queries) ApplyPlaces(ctx context.Context, arg ApplyPlacesParams) (int64, error) {
-	result, err := q.db.Exec(ctx, applyPlaces, arg.EventID, arg.UpdatedAt, arg.Categories)
+	result, err := q.db.Exec(ctx, applyPlaces,
+		arg.Livemode,
+		arg.EventID,
+		arg.UpdatedAt,
+		arg.Categories,
+	)
 	if err != nil {
 		return 0, err
 	}

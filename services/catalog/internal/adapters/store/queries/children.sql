@@ -67,13 +67,14 @@ INSERT INTO fees (id, event_id, key, position, name, kind, basis_points, amount,
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9);
 
 -- name: ListCategories :many
+-- The event's categories with their places of one mode.
 SELECT c.id, c.key, c.name, c.description, c.team_min, c.team_max, c.gender, c.age_min, c.age_max,
        c.quota, c.base_price, c.private, c.published,
        coalesce(p.confirmed, 0)::integer AS confirmed, coalesce(p.held, 0)::integer AS held,
        coalesce(p.version, 0)::bigint AS places_version
 FROM categories c
-LEFT JOIN category_places p ON p.category_id = c.id
-WHERE c.event_id = $1
+LEFT JOIN category_places p ON p.category_id = c.id AND p.livemode = sqlc.arg(livemode)::boolean
+WHERE c.event_id = sqlc.arg(event_id)
 ORDER BY c.position;
 
 -- name: ListTiers :many

@@ -40,15 +40,15 @@ UPDATE events SET
 WHERE id = $1;
 
 -- name: SearchEvents :many
--- A page of an organizer's events, by start date then id. public_only keeps published,
--- non-private events; search (with LIKE wildcards escaped) is matched, folded, anywhere in the
--- folded search text.
+-- A page of an organizer's events, by start date then id. public_only keeps non-private
+-- events, published ones unless unpublished is set (a test key's browser search); search (with
+-- LIKE wildcards escaped) is matched, folded, anywhere in the folded search text.
 SELECT id, organizer_id, external_id, name, description, internal_notes, status, private,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
        venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
 FROM events
 WHERE organizer_id = sqlc.arg(organizer_id)
-  AND (NOT sqlc.arg(public_only)::boolean OR (status = 'PUBLISHED' AND NOT private))
+  AND (NOT sqlc.arg(public_only)::boolean OR (NOT private AND (status = 'PUBLISHED' OR sqlc.arg(unpublished)::boolean)))
   AND (sqlc.arg(status)::text = '' OR status = sqlc.arg(status))
   AND (sqlc.arg(search)::text = '' OR search_text LIKE '%' || catalog_fold(sqlc.arg(search)) || '%')
 ORDER BY start_date, id
@@ -58,6 +58,6 @@ LIMIT sqlc.arg(row_limit)::integer OFFSET sqlc.arg(row_offset)::bigint;
 SELECT count(*)
 FROM events
 WHERE organizer_id = sqlc.arg(organizer_id)
-  AND (NOT sqlc.arg(public_only)::boolean OR (status = 'PUBLISHED' AND NOT private))
+  AND (NOT sqlc.arg(public_only)::boolean OR (NOT private AND (status = 'PUBLISHED' OR sqlc.arg(unpublished)::boolean)))
   AND (sqlc.arg(status)::text = '' OR status = sqlc.arg(status))
   AND (sqlc.arg(search)::text = '' OR search_text LIKE '%' || catalog_fold(sqlc.arg(search)) || '%');

@@ -22,11 +22,20 @@ func (q *Queries) CheckoutIDByOrder(ctx context.Context, orderID *string) (strin
 }
 
 const checkoutIDsBySession = `-- name: CheckoutIDsBySession :many
-SELECT id FROM checkouts WHERE session_id = $1 ORDER BY created_at DESC LIMIT 2
+SELECT id FROM checkouts
+WHERE session_id = $1 AND ($2::boolean IS NULL OR livemode = $2)
+ORDER BY created_at DESC LIMIT 2
 `
 
-func (q *Queries) CheckoutIDsBySession(ctx context.Context, sessionID *string) ([]string, error) {
-	rows, err := q.db.Query(ctx, checkoutIDsBySession, sessionID)
+type CheckoutIDsBySessionParams struct {
+	SessionID *string
+	Livemode  *bool
+}
+
+// The latest checkouts of a session id, of one mode when given (stripe-mock gives every
+// session one id).
+func (q *Queries) CheckoutIDsBySession(ctx context.Context, arg CheckoutIDsBySessionParams) ([]string, error) {
+	rows, err := q.db.Query(ctx, checkoutIDsBySession, arg.SessionID, arg.Livemode)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +65,7 @@ WHERE id = (
       AND (due.refund_claimed_until IS NULL OR due.refund_claimed_until <= now())
     ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED
 )
-RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at
+RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode
 `
 
 type ClaimRefundParams struct {
@@ -110,8 +119,33 @@ func (q *Queries) ClaimRefund(ctx context.Context, arg ClaimRefundParams) (Check
 		&i.RefundErrorCode,
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
+		&i.Livemode,
 	)
 	return i, err
+}
+
+const deleteTestCheckouts = `-- name: DeleteTestCheckouts :execrows
+DELETE FROM checkouts WHERE organizer_id = $1 AND NOT livemode
+`
+
+func (q *Queries) DeleteTestCheckouts(ctx context.Context, organizerID string) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteTestCheckouts, organizerID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
+const deleteTestIdempotency = `-- name: DeleteTestIdempotency :execrows
+DELETE FROM idempotency_keys WHERE organizer_id = $1 AND NOT livemode
+`
+
+func (q *Queries) DeleteTestIdempotency(ctx context.Context, organizerID *string) (int64, error) {
+	result, err := q.db.Exec(ctx, deleteTestIdempotency, organizerID)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
 }
 
 const failedRefundCount = `-- name: FailedRefundCount :one
@@ -126,7 +160,7 @@ func (q *Queries) FailedRefundCount(ctx context.Context) (int64, error) {
 }
 
 const failedRefunds = `-- name: FailedRefunds :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
 `
 
 func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
@@ -176,6 +210,7 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 			&i.RefundErrorCode,
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
+			&i.Livemode,
 		); err != nil {
 			return nil, err
 		}
@@ -188,7 +223,7 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 }
 
 const getCheckout = `-- name: GetCheckout :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE id = $1
 `
 
 func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) {
@@ -232,12 +267,13 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 		&i.RefundErrorCode,
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getCheckoutForUpdate = `-- name: GetCheckoutForUpdate :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout, error) {
@@ -281,6 +317,7 @@ func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout
 		&i.RefundErrorCode,
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
+		&i.Livemode,
 	)
 	return i, err
 }
@@ -289,9 +326,9 @@ const insertCheckout = `-- name: InsertCheckout :execrows
 INSERT INTO checkouts (
     id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote,
     promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment,
-    deferred, hold_expires_at, created_at, updated_at, promocode_max_uses
+    deferred, hold_expires_at, created_at, updated_at, promocode_max_uses, livemode
 ) VALUES (
-    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20
+    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21
 ) ON CONFLICT (id) DO NOTHING
 `
 
@@ -316,6 +353,7 @@ type InsertCheckoutParams struct {
 	CreatedAt        time.Time
 	UpdatedAt        time.Time
 	PromocodeMaxUses *int64
+	Livemode         bool
 }
 
 func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) (int64, error) {
@@ -340,6 +378,7 @@ func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) 
 		arg.CreatedAt,
 		arg.UpdatedAt,
 		arg.PromocodeMaxUses,
+		arg.Livemode,
 	)
 	if err != nil {
 		return 0, err
@@ -394,6 +433,63 @@ func (q *Queries) StaleCheckouts(ctx context.Context, createdAt time.Time) ([]st
 		return nil, err
 	}
 	return items, nil
+}
+
+const testCheckoutOfOrganizer = `-- name: TestCheckoutOfOrganizer :one
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE organizer_id = $1 AND NOT livemode AND session_id = $2
+ORDER BY created_at DESC LIMIT 1
+`
+
+type TestCheckoutOfOrganizerParams struct {
+	OrganizerID string
+	SessionID   *string
+}
+
+// A test checkout of an organizer by its session id (the latest) or, for a free one, by it.
+func (q *Queries) TestCheckoutOfOrganizer(ctx context.Context, arg TestCheckoutOfOrganizerParams) (Checkout, error) {
+	row := q.db.QueryRow(ctx, testCheckoutOfOrganizer, arg.OrganizerID, arg.SessionID)
+	var i Checkout
+	err := row.Scan(
+		&i.ID,
+		&i.OrganizerID,
+		&i.KeyID,
+		&i.IdempotencyKey,
+		&i.EventID,
+		&i.State,
+		&i.Currency,
+		&i.Total,
+		&i.Quote,
+		&i.Promocode,
+		&i.PromocodeState,
+		&i.PurchaserEmail,
+		&i.PurchaserName,
+		&i.LegalSignature,
+		&i.IpEnrichment,
+		&i.Deferred,
+		&i.OrderID,
+		&i.SessionID,
+		&i.SessionUrl,
+		&i.PaymentIntent,
+		&i.AmountPaid,
+		&i.RefundID,
+		&i.HoldExpiresAt,
+		&i.SessionExpiresAt,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.PaidAt,
+		&i.CompletedAt,
+		&i.PromocodeMaxUses,
+		&i.RefundReason,
+		&i.RefundAttempts,
+		&i.RefundNextAttemptAt,
+		&i.RefundClaim,
+		&i.RefundClaimedUntil,
+		&i.RefundErrorCode,
+		&i.RefundErrorMessage,
+		&i.RefundFailedAt,
+		&i.Livemode,
+	)
+	return i, err
 }
 
 const updateCheckout = `-- name: UpdateCheckout :exec

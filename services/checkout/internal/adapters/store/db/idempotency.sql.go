@@ -24,28 +24,35 @@ func (q *Queries) DeleteExpiredIdempotency(ctx context.Context, expiresAt time.T
 
 const failIdempotency = `-- name: FailIdempotency :exec
 UPDATE idempotency_keys SET state = 'FAILED', response = NULL
-WHERE key_id = $1 AND idempotency_key = $2 AND checkout_id = $3 AND state = 'RUNNING'
+WHERE key_id = $1 AND idempotency_key = $2 AND checkout_id = $3 AND livemode = $4 AND state = 'RUNNING'
 `
 
 type FailIdempotencyParams struct {
 	KeyID          string
 	IdempotencyKey string
 	CheckoutID     string
+	Livemode       bool
 }
 
 func (q *Queries) FailIdempotency(ctx context.Context, arg FailIdempotencyParams) error {
-	_, err := q.db.Exec(ctx, failIdempotency, arg.KeyID, arg.IdempotencyKey, arg.CheckoutID)
+	_, err := q.db.Exec(ctx, failIdempotency,
+		arg.KeyID,
+		arg.IdempotencyKey,
+		arg.CheckoutID,
+		arg.Livemode,
+	)
 	return err
 }
 
 const getIdempotency = `-- name: GetIdempotency :one
-SELECT key_id, idempotency_key, request_hash, state, checkout_id, response, locked_until, expires_at
+SELECT key_id, idempotency_key, request_hash, state, checkout_id, response, locked_until, expires_at, livemode
 FROM idempotency_keys
-WHERE key_id = $1 AND idempotency_key = $2
+WHERE key_id = $1 AND livemode = $2 AND idempotency_key = $3
 `
 
 type GetIdempotencyParams struct {
 	KeyID          string
+	Livemode       bool
 	IdempotencyKey string
 }
 
@@ -58,10 +65,11 @@ type GetIdempotencyRow struct {
 	Response       []byte
 	LockedUntil    time.Time
 	ExpiresAt      time.Time
+	Livemode       bool
 }
 
 func (q *Queries) GetIdempotency(ctx context.Context, arg GetIdempotencyParams) (GetIdempotencyRow, error) {
-	row := q.db.QueryRow(ctx, getIdempotency, arg.KeyID, arg.IdempotencyKey)
+	row := q.db.QueryRow(ctx, getIdempotency, arg.KeyID, arg.Livemode, arg.IdempotencyKey)
 	var i GetIdempotencyRow
 	err := row.Scan(
 		&i.KeyID,
@@ -72,15 +80,16 @@ func (q *Queries) GetIdempotency(ctx context.Context, arg GetIdempotencyParams) 
 		&i.Response,
 		&i.LockedUntil,
 		&i.ExpiresAt,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const insertIdempotency = `-- name: InsertIdempotency :execrows
 INSERT INTO idempotency_keys (
-    key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at
-) VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7)
-ON CONFLICT (key_id, idempotency_key) DO NOTHING
+    key_id, idempotency_key, request_hash, state, checkout_id, locked_until, created_at, expires_at, livemode, organizer_id
+) VALUES ($1, $2, $3, 'RUNNING', $4, $5, $6, $7, $8, $9)
+ON CONFLICT (key_id, livemode, idempotency_key) DO NOTHING
 `
 
 type InsertIdempotencyParams struct {
@@ -91,6 +100,8 @@ type InsertIdempotencyParams struct {
 	LockedUntil    time.Time
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
+	Livemode       bool
+	OrganizerID    *string
 }
 
 func (q *Queries) InsertIdempotency(ctx context.Context, arg InsertIdempotencyParams) (int64, error) {
@@ -102,6 +113,8 @@ func (q *Queries) InsertIdempotency(ctx context.Context, arg InsertIdempotencyPa
 		arg.LockedUntil,
 		arg.CreatedAt,
 		arg.ExpiresAt,
+		arg.Livemode,
+		arg.OrganizerID,
 	)
 	if err != nil {
 		return 0, err
@@ -111,7 +124,7 @@ func (q *Queries) InsertIdempotency(ctx context.Context, arg InsertIdempotencyPa
 
 const succeedIdempotency = `-- name: SucceedIdempotency :execrows
 UPDATE idempotency_keys SET state = 'SUCCEEDED', response = $4
-WHERE key_id = $1 AND idempotency_key = $2 AND checkout_id = $3 AND state = 'RUNNING'
+WHERE key_id = $1 AND idempotency_key = $2 AND checkout_id = $3 AND livemode = $5 AND state = 'RUNNING'
 `
 
 type SucceedIdempotencyParams struct {
@@ -119,6 +132,7 @@ type SucceedIdempotencyParams struct {
 	IdempotencyKey string
 	CheckoutID     string
 	Response       []byte
+	Livemode       bool
 }
 
 func (q *Queries) SucceedIdempotency(ctx context.Context, arg SucceedIdempotencyParams) (int64, error) {
@@ -127,6 +141,7 @@ func (q *Queries) SucceedIdempotency(ctx context.Context, arg SucceedIdempotency
 		arg.IdempotencyKey,
 		arg.CheckoutID,
 		arg.Response,
+		arg.Livemode,
 	)
 	if err != nil {
 		return 0, err
@@ -147,7 +162,7 @@ UPDATE idempotency_keys i SET
         ELSE $5::text
     END,
     response = NULL
-WHERE i.key_id = $6 AND i.idempotency_key = $7
+WHERE i.key_id = $6 AND i.livemode = $7 AND i.idempotency_key = $8
   AND (i.state = 'FAILED'
        OR (i.state = 'RUNNING' AND i.locked_until < $4::timestamptz)
        OR i.expires_at <= $4::timestamptz)
@@ -161,6 +176,7 @@ type TakeOverIdempotencyParams struct {
 	Now            time.Time
 	NewCheckoutID  string
 	KeyID          string
+	Livemode       bool
 	IdempotencyKey string
 }
 
@@ -174,6 +190,7 @@ func (q *Queries) TakeOverIdempotency(ctx context.Context, arg TakeOverIdempoten
 		arg.Now,
 		arg.NewCheckoutID,
 		arg.KeyID,
+		arg.Livemode,
 		arg.IdempotencyKey,
 	)
 	var checkout_id string

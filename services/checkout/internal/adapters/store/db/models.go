@@ -46,6 +46,7 @@ type Checkout struct {
 	RefundErrorCode     *string
 	RefundErrorMessage  *string
 	RefundFailedAt      *time.Time
+	Livemode            bool
 }
 
 type IdempotencyKey struct {
@@ -58,6 +59,8 @@ type IdempotencyKey struct {
 	LockedUntil    time.Time
 	CreatedAt      time.Time
 	ExpiresAt      time.Time
+	Livemode       bool
+	OrganizerID    *string
 }
 
 type PromocodeFailure struct {
@@ -67,6 +70,6 @@ type PromocodeFailure struct {
 }
 
 type ReconcileMark struct {
-	ID           bool
 	SessionsFrom time.Time
+	Livemode     bool
 }

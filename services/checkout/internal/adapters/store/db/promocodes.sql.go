@@ -51,19 +51,26 @@ func (q *Queries) LockPromocodeFailures(ctx context.Context, subject string) (Lo
 const promocodeUses = `-- name: PromocodeUses :one
 SELECT count(*)::bigint AS used FROM checkouts
 WHERE event_id = $1 AND promocode = $2::text AND promocode_state = 'RESERVED'
-  AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > $3::timestamptz)
+  AND livemode = $3
+  AND (state IN ('PAID', 'COMPLETED') OR hold_expires_at > $4::timestamptz)
 `
 
 type PromocodeUsesParams struct {
-	EventID string
-	Code    string
-	Now     time.Time
+	EventID  string
+	Code     string
+	Livemode bool
+	Now      time.Time
 }
 
-// The uses of an event's promocode at now: checkouts holding a use that are paid or completed,
-// or await payment with their hold not lapsed.
+// The uses of an event's promocode at now in one mode: checkouts holding a use that are paid or
+// completed, or await payment with their hold not lapsed.
 func (q *Queries) PromocodeUses(ctx context.Context, arg PromocodeUsesParams) (int64, error) {
-	row := q.db.QueryRow(ctx, promocodeUses, arg.EventID, arg.Code, arg.Now)
+	row := q.db.QueryRow(ctx, promocodeUses,
+		arg.EventID,
+		arg.Code,
+		arg.Livemode,
+		arg.Now,
+	)
 	var used int64
 	err := row.Scan(&used)
 	return used, err

@@ -11,17 +11,19 @@ import (
 )
 
 const processingCheckouts = `-- name: ProcessingCheckouts :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts WHERE state = 'PROCESSING' AND id > $1::text ORDER BY id LIMIT $2
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE state = 'PROCESSING' AND livemode = $1 AND id > $2::text
+ORDER BY id LIMIT $3
 `
 
 type ProcessingCheckoutsParams struct {
-	After   string
-	MaxRows int32
+	Livemode bool
+	After    string
+	MaxRows  int32
 }
 
 // A page of the checkouts awaiting a delayed payment, by id after the given one.
 func (q *Queries) ProcessingCheckouts(ctx context.Context, arg ProcessingCheckoutsParams) ([]Checkout, error) {
-	rows, err := q.db.Query(ctx, processingCheckouts, arg.After, arg.MaxRows)
+	rows, err := q.db.Query(ctx, processingCheckouts, arg.Livemode, arg.After, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}
@@ -67,6 +69,7 @@ func (q *Queries) ProcessingCheckouts(ctx context.Context, arg ProcessingCheckou
 			&i.RefundErrorCode,
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
+			&i.Livemode,
 		); err != nil {
 			return nil, err
 		}
@@ -79,43 +82,49 @@ func (q *Queries) ProcessingCheckouts(ctx context.Context, arg ProcessingCheckou
 }
 
 const reconcileMark = `-- name: ReconcileMark :one
-SELECT sessions_from FROM reconcile_mark
+SELECT sessions_from FROM reconcile_mark WHERE livemode = $1
 `
 
-func (q *Queries) ReconcileMark(ctx context.Context) (time.Time, error) {
-	row := q.db.QueryRow(ctx, reconcileMark)
+func (q *Queries) ReconcileMark(ctx context.Context, livemode bool) (time.Time, error) {
+	row := q.db.QueryRow(ctx, reconcileMark, livemode)
 	var sessions_from time.Time
 	err := row.Scan(&sessions_from)
 	return sessions_from, err
 }
 
 const setReconcileMark = `-- name: SetReconcileMark :exec
-INSERT INTO reconcile_mark (sessions_from) VALUES ($1)
-ON CONFLICT (id) DO UPDATE SET sessions_from = EXCLUDED.sessions_from
+INSERT INTO reconcile_mark (livemode, sessions_from) VALUES ($1, $2)
+ON CONFLICT (livemode) DO UPDATE SET sessions_from = EXCLUDED.sessions_from
 `
 
-func (q *Queries) SetReconcileMark(ctx context.Context, sessionsFrom time.Time) error {
-	_, err := q.db.Exec(ctx, setReconcileMark, sessionsFrom)
+type SetReconcileMarkParams struct {
+	Livemode     bool
+	SessionsFrom time.Time
+}
+
+func (q *Queries) SetReconcileMark(ctx context.Context, arg SetReconcileMarkParams) error {
+	_, err := q.db.Exec(ctx, setReconcileMark, arg.Livemode, arg.SessionsFrom)
 	return err
 }
 
 const unsettledCheckouts = `-- name: UnsettledCheckouts :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at FROM checkouts
-WHERE (id = ANY($1::text[])
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts
+WHERE livemode = $1 AND ((id = ANY($2::text[])
        AND state NOT IN ('PAID', 'COMPLETED', 'REFUND_PENDING', 'REFUND_FAILED', 'REFUNDED_NO_PLACE', 'REFUNDED_NO_PROMOCODE'))
-   OR (id = ANY($2::text[]) AND state IN ('HELD', 'OPEN', 'PROCESSING'))
+   OR (id = ANY($3::text[]) AND state IN ('HELD', 'OPEN', 'PROCESSING')))
 `
 
 type UnsettledCheckoutsParams struct {
-	Paid   []string
-	Unpaid []string
+	Livemode bool
+	Paid     []string
+	Unpaid   []string
 }
 
 // The checkouts listed sessions name that their outcome could still move: of paid sessions,
 // those not paid or beyond; of the others (expired, or awaiting a delayed payment), those
 // awaiting payment.
 func (q *Queries) UnsettledCheckouts(ctx context.Context, arg UnsettledCheckoutsParams) ([]Checkout, error) {
-	rows, err := q.db.Query(ctx, unsettledCheckouts, arg.Paid, arg.Unpaid)
+	rows, err := q.db.Query(ctx, unsettledCheckouts, arg.Livemode, arg.Paid, arg.Unpaid)
 	if err != nil {
 		return nil, err
 	}
@@ -161,6 +170,7 @@ func (q *Queries) UnsettledCheckouts(ctx context.Context, arg UnsettledCheckouts
 			&i.RefundErrorCode,
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
+			&i.Livemode,
 		); err != nil {
 			return nil, err
 		}

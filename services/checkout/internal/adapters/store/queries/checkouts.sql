@@ -2,9 +2,9 @@
 INSERT INTO checkouts (
     id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote,
     promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment,
-    deferred, hold_expires_at, created_at, updated_at, promocode_max_uses
+    deferred, hold_expires_at, created_at, updated_at, promocode_max_uses, livemode
 ) VALUES (
-    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20
+    $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21
 ) ON CONFLICT (id) DO NOTHING;
 
 -- name: GetCheckout :one
@@ -14,7 +14,11 @@ SELECT * FROM checkouts WHERE id = $1;
 SELECT * FROM checkouts WHERE id = $1 FOR UPDATE;
 
 -- name: CheckoutIDsBySession :many
-SELECT id FROM checkouts WHERE session_id = $1 ORDER BY created_at DESC LIMIT 2;
+-- The latest checkouts of a session id, of one mode when given (stripe-mock gives every
+-- session one id).
+SELECT id FROM checkouts
+WHERE session_id = $1 AND (sqlc.narg(livemode)::boolean IS NULL OR livemode = sqlc.narg(livemode))
+ORDER BY created_at DESC LIMIT 2;
 
 -- name: CheckoutIDByOrder :one
 SELECT id FROM checkouts WHERE order_id = $1 ORDER BY created_at DESC LIMIT 1;
@@ -48,6 +52,17 @@ WHERE id = (
     ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED
 )
 RETURNING *;
+
+-- name: TestCheckoutOfOrganizer :one
+-- A test checkout of an organizer by its session id (the latest) or, for a free one, by it.
+SELECT * FROM checkouts WHERE organizer_id = $1 AND NOT livemode AND session_id = $2
+ORDER BY created_at DESC LIMIT 1;
+
+-- name: DeleteTestCheckouts :execrows
+DELETE FROM checkouts WHERE organizer_id = $1 AND NOT livemode;
+
+-- name: DeleteTestIdempotency :execrows
+DELETE FROM idempotency_keys WHERE organizer_id = $1 AND NOT livemode;
 
 -- name: FailedRefunds :many
 SELECT * FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id;

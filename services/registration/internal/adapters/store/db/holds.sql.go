@@ -11,34 +11,41 @@ import (
 )
 
 const holdReleased = `-- name: HoldReleased :one
-SELECT EXISTS (SELECT 1 FROM released_holds WHERE organizer_id = $1 AND hold_id = $2)
+SELECT EXISTS (SELECT 1 FROM released_holds WHERE organizer_id = $1 AND livemode = $2 AND hold_id = $3)
 `
 
 type HoldReleasedParams struct {
 	OrganizerID string
+	Livemode    bool
 	HoldID      string
 }
 
 func (q *Queries) HoldReleased(ctx context.Context, arg HoldReleasedParams) (bool, error) {
-	row := q.db.QueryRow(ctx, holdReleased, arg.OrganizerID, arg.HoldID)
+	row := q.db.QueryRow(ctx, holdReleased, arg.OrganizerID, arg.Livemode, arg.HoldID)
 	var exists bool
 	err := row.Scan(&exists)
 	return exists, err
 }
 
 const insertReleasedHold = `-- name: InsertReleasedHold :exec
-INSERT INTO released_holds (organizer_id, hold_id, released_at) VALUES ($1, $2, $3)
-ON CONFLICT (organizer_id, hold_id) DO NOTHING
+INSERT INTO released_holds (organizer_id, livemode, hold_id, released_at) VALUES ($1, $2, $3, $4)
+ON CONFLICT (organizer_id, livemode, hold_id) DO NOTHING
 `
 
 type InsertReleasedHoldParams struct {
 	OrganizerID string
+	Livemode    bool
 	HoldID      string
 	ReleasedAt  time.Time
 }
 
 func (q *Queries) InsertReleasedHold(ctx context.Context, arg InsertReleasedHoldParams) error {
-	_, err := q.db.Exec(ctx, insertReleasedHold, arg.OrganizerID, arg.HoldID, arg.ReleasedAt)
+	_, err := q.db.Exec(ctx, insertReleasedHold,
+		arg.OrganizerID,
+		arg.Livemode,
+		arg.HoldID,
+		arg.ReleasedAt,
+	)
 	return err
 }
 
@@ -46,15 +53,16 @@ const liveHoldsByEmail = `-- name: LiveHoldsByEmail :many
 SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
-WHERE o.event_id = $1 AND lower(o.purchaser_email) = $2::text
-  AND o.status = 'PENDING' AND o.expires_at > $3::timestamptz
+WHERE o.event_id = $1 AND o.livemode = $2 AND lower(o.purchaser_email) = $3::text
+  AND o.status = 'PENDING' AND o.expires_at > $4::timestamptz
 GROUP BY o.id
 `
 
 type LiveHoldsByEmailParams struct {
-	EventID string
-	Email   string
-	Now     time.Time
+	EventID  string
+	Livemode bool
+	Email    string
+	Now      time.Time
 }
 
 type LiveHoldsByEmailRow struct {
@@ -66,7 +74,12 @@ type LiveHoldsByEmailRow struct {
 
 // LiveHoldsByNetwork for a purchaser e-mail (lower case).
 func (q *Queries) LiveHoldsByEmail(ctx context.Context, arg LiveHoldsByEmailParams) ([]LiveHoldsByEmailRow, error) {
-	rows, err := q.db.Query(ctx, liveHoldsByEmail, arg.EventID, arg.Email, arg.Now)
+	rows, err := q.db.Query(ctx, liveHoldsByEmail,
+		arg.EventID,
+		arg.Livemode,
+		arg.Email,
+		arg.Now,
+	)
 	if err != nil {
 		return nil, err
 	}
@@ -94,13 +107,14 @@ const liveHoldsByNetwork = `-- name: LiveHoldsByNetwork :many
 SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
-WHERE o.event_id = $1 AND o.client_network = $2::text
-  AND o.status = 'PENDING' AND o.expires_at > $3::timestamptz
+WHERE o.event_id = $1 AND o.livemode = $2 AND o.client_network = $3::text
+  AND o.status = 'PENDING' AND o.expires_at > $4::timestamptz
 GROUP BY o.id
 `
 
 type LiveHoldsByNetworkParams struct {
 	EventID       string
+	Livemode      bool
 	ClientNetwork string
 	Now           time.Time
 }
@@ -115,7 +129,12 @@ type LiveHoldsByNetworkRow struct {
 // The live holds (PENDING, not lapsed at now) of a client network in an event, with the
 // places each holds.
 func (q *Queries) LiveHoldsByNetwork(ctx context.Context, arg LiveHoldsByNetworkParams) ([]LiveHoldsByNetworkRow, error) {
-	rows, err := q.db.Query(ctx, liveHoldsByNetwork, arg.EventID, arg.ClientNetwork, arg.Now)
+	rows, err := q.db.Query(ctx, liveHoldsByNetwork,
+		arg.EventID,
+		arg.Livemode,
+		arg.ClientNetwork,
+		arg.Now,
+	)
 	if err != nil {
 		return nil, err
 	}

@@ -62,6 +62,17 @@ func (q *Queries) ClaimMail(ctx context.Context, arg ClaimMailParams) ([]ClaimMa
 	return items, nil
 }
 
+const countTestMail = `-- name: CountTestMail :one
+SELECT count(*) FROM test_mail WHERE organizer_id = $1
+`
+
+func (q *Queries) CountTestMail(ctx context.Context, organizerID string) (int64, error) {
+	row := q.db.QueryRow(ctx, countTestMail, organizerID)
+	var count int64
+	err := row.Scan(&count)
+	return count, err
+}
+
 const deleteMail = `-- name: DeleteMail :exec
 DELETE FROM mail_outbox WHERE id = $1 AND revision = $2
 `
@@ -122,17 +133,108 @@ func (q *Queries) InsertMailOnce(ctx context.Context, arg InsertMailOnceParams) 
 	return result.RowsAffected(), nil
 }
 
+const insertTestMail = `-- name: InsertTestMail :exec
+INSERT INTO test_mail (id, organizer_id, recipient, subject, body, order_id, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
+`
+
+type InsertTestMailParams struct {
+	ID          string
+	OrganizerID string
+	Recipient   string
+	Subject     string
+	Body        string
+	OrderID     *string
+	CreatedAt   time.Time
+}
+
+// Keeps a mail test data caused instead of sending it.
+func (q *Queries) InsertTestMail(ctx context.Context, arg InsertTestMailParams) error {
+	_, err := q.db.Exec(ctx, insertTestMail,
+		arg.ID,
+		arg.OrganizerID,
+		arg.Recipient,
+		arg.Subject,
+		arg.Body,
+		arg.OrderID,
+		arg.CreatedAt,
+	)
+	return err
+}
+
+const listTestMail = `-- name: ListTestMail :many
+SELECT id, recipient, subject, body, order_id, created_at FROM test_mail
+WHERE organizer_id = $1
+ORDER BY created_at DESC, id DESC
+LIMIT $3 OFFSET $2
+`
+
+type ListTestMailParams struct {
+	OrganizerID string
+	Skip        int32
+	MaxRows     int32
+}
+
+type ListTestMailRow struct {
+	ID        string
+	Recipient string
+	Subject   string
+	Body      string
+	OrderID   *string
+	CreatedAt time.Time
+}
+
+func (q *Queries) ListTestMail(ctx context.Context, arg ListTestMailParams) ([]ListTestMailRow, error) {
+	rows, err := q.db.Query(ctx, listTestMail, arg.OrganizerID, arg.Skip, arg.MaxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []ListTestMailRow
+	for rows.Next() {
+		var i ListTestMailRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.Recipient,
+			&i.Subject,
+			&i.Body,
+			&i.OrderID,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const pruneTestMail = `-- name: PruneTestMail :execrows
+DELETE FROM test_mail WHERE created_at < $1::timestamptz
+`
+
+func (q *Queries) PruneTestMail(ctx context.Context, before time.Time) (int64, error) {
+	result, err := q.db.Exec(ctx, pruneTestMail, before)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
+
 const receiptCooldownStart = `-- name: ReceiptCooldownStart :one
-SELECT queued_at FROM receipt_mails WHERE event_id = $1 AND recipient = $2
+SELECT queued_at FROM receipt_mails WHERE event_id = $1 AND livemode = $2 AND recipient = $3
 `
 
 type ReceiptCooldownStartParams struct {
 	EventID   string
+	Livemode  bool
 	Recipient string
 }
 
 func (q *Queries) ReceiptCooldownStart(ctx context.Context, arg ReceiptCooldownStartParams) (time.Time, error) {
-	row := q.db.QueryRow(ctx, receiptCooldownStart, arg.EventID, arg.Recipient)
+	row := q.db.QueryRow(ctx, receiptCooldownStart, arg.EventID, arg.Livemode, arg.Recipient)
 	var queued_at time.Time
 	err := row.Scan(&queued_at)
 	return queued_at, err
@@ -162,13 +264,14 @@ func (q *Queries) RetryMail(ctx context.Context, arg RetryMailParams) error {
 }
 
 const startReceiptCooldown = `-- name: StartReceiptCooldown :execrows
-INSERT INTO receipt_mails AS m (event_id, recipient, queued_at) VALUES ($1, $2, $3::timestamptz)
-ON CONFLICT (event_id, recipient) DO UPDATE SET queued_at = excluded.queued_at
-WHERE m.queued_at <= $4::timestamptz
+INSERT INTO receipt_mails AS m (event_id, livemode, recipient, queued_at) VALUES ($1, $2, $3, $4::timestamptz)
+ON CONFLICT (event_id, livemode, recipient) DO UPDATE SET queued_at = excluded.queued_at
+WHERE m.queued_at <= $5::timestamptz
 `
 
 type StartReceiptCooldownParams struct {
 	EventID   string
+	Livemode  bool
 	Recipient string
 	Now       time.Time
 	Since     time.Time
@@ -180,6 +283,7 @@ type StartReceiptCooldownParams struct {
 func (q *Queries) StartReceiptCooldown(ctx context.Context, arg StartReceiptCooldownParams) (int64, error) {
 	result, err := q.db.Exec(ctx, startReceiptCooldown,
 		arg.EventID,
+		arg.Livemode,
 		arg.Recipient,
 		arg.Now,
 		arg.Since,

@@ -13,6 +13,7 @@ type DeletedTicket struct {
 	OrganizerID    string
 	RegistrationID string
 	DeletedAt      time.Time
+	Livemode       bool
 }
 
 type Inbox struct {
@@ -55,6 +56,7 @@ type Order struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	ClientNetwork  *string
+	Livemode       bool
 }
 
 type Outbox struct {
@@ -73,12 +75,14 @@ type Place struct {
 	Held       int32
 	Quota      *int32
 	Version    int64
+	Livemode   bool
 }
 
 type ReceiptMail struct {
 	EventID   string
 	Recipient string
 	QueuedAt  time.Time
+	Livemode  bool
 }
 
 type Registration struct {
@@ -103,12 +107,24 @@ type Registration struct {
 	UpdatedAt            time.Time
 	GuestEmail           *string
 	GuestName            *string
+	Livemode             bool
 }
 
 type ReleasedHold struct {
 	OrganizerID string
 	HoldID      string
 	ReleasedAt  time.Time
+	Livemode    bool
+}
+
+type TestMail struct {
+	ID          string
+	OrganizerID string
+	Recipient   string
+	Subject     string
+	Body        string
+	OrderID     *string
+	CreatedAt   time.Time
 }
 
 type Ticket struct {
@@ -142,4 +158,5 @@ type Ticket struct {
 	CreatedAt         time.Time
 	UpdatedAt         time.Time
 	SearchDoc         *string
+	Livemode          bool
 }

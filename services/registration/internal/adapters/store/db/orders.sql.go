@@ -11,7 +11,7 @@ import (
 )
 
 const expiredHolds = `-- name: ExpiredHolds :many
-SELECT id FROM orders
+SELECT id, livemode FROM orders
 WHERE status = 'PENDING' AND expires_at <= $1::timestamptz
 ORDER BY expires_at
 LIMIT $2
@@ -22,19 +22,24 @@ type ExpiredHoldsParams struct {
 	MaxRows int32
 }
 
-func (q *Queries) ExpiredHolds(ctx context.Context, arg ExpiredHoldsParams) ([]string, error) {
+type ExpiredHoldsRow struct {
+	ID       string
+	Livemode bool
+}
+
+func (q *Queries) ExpiredHolds(ctx context.Context, arg ExpiredHoldsParams) ([]ExpiredHoldsRow, error) {
 	rows, err := q.db.Query(ctx, expiredHolds, arg.Now, arg.MaxRows)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var items []string
+	var items []ExpiredHoldsRow
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var i ExpiredHoldsRow
+		if err := rows.Scan(&i.ID, &i.Livemode); err != nil {
 			return nil, err
 		}
-		items = append(items, id)
+		items = append(items, i)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -43,7 +48,7 @@ func (q *Queries) ExpiredHolds(ctx context.Context, arg ExpiredHoldsParams) ([]s
 }
 
 const getOrder = `-- name: GetOrder :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE id = $1
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE id = $1
 `
 
 func (q *Queries) GetOrder(ctx context.Context, id string) (Order, error) {
@@ -70,21 +75,23 @@ func (q *Queries) GetOrder(ctx context.Context, id string) (Order, error) {
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.ClientNetwork,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getOrderByHold = `-- name: GetOrderByHold :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE organizer_id = $1 AND hold_id = $2
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE organizer_id = $1 AND livemode = $2 AND hold_id = $3
 `
 
 type GetOrderByHoldParams struct {
 	OrganizerID string
+	Livemode    bool
 	HoldID      *string
 }
 
 func (q *Queries) GetOrderByHold(ctx context.Context, arg GetOrderByHoldParams) (Order, error) {
-	row := q.db.QueryRow(ctx, getOrderByHold, arg.OrganizerID, arg.HoldID)
+	row := q.db.QueryRow(ctx, getOrderByHold, arg.OrganizerID, arg.Livemode, arg.HoldID)
 	var i Order
 	err := row.Scan(
 		&i.ID,
@@ -107,12 +114,13 @@ func (q *Queries) GetOrderByHold(ctx context.Context, arg GetOrderByHoldParams) 
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.ClientNetwork,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getOrderForUpdate = `-- name: GetOrderForUpdate :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetOrderForUpdate(ctx context.Context, id string) (Order, error) {
@@ -139,12 +147,13 @@ func (q *Queries) GetOrderForUpdate(ctx context.Context, id string) (Order, erro
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.ClientNetwork,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getOrders = `-- name: GetOrders :many
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network FROM orders WHERE id = ANY($1::text[])
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE id = ANY($1::text[])
 `
 
 func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) {
@@ -177,6 +186,7 @@ func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) 
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.ClientNetwork,
+			&i.Livemode,
 		); err != nil {
 			return nil, err
 		}
@@ -191,10 +201,10 @@ func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) 
 const insertOrders = `-- name: InsertOrders :exec
 INSERT INTO orders (
     id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
-    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network, livemode
 )
 SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
-    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network, livemode
 FROM json_populate_recordset(NULL::orders, $1::json)
 `
 
@@ -207,12 +217,12 @@ func (q *Queries) InsertOrders(ctx context.Context, rows []byte) error {
 const receiptOrders = `-- name: ReceiptOrders :many
 SELECT o.id, o.amount, o.currency, o.created_at
 FROM orders o
-WHERE o.organizer_id = $1 AND o.event_id = $2 AND o.status = 'COMPLETED'
-  AND (lower(o.purchaser_email) = $3::text
+WHERE o.organizer_id = $1 AND o.livemode = $2 AND o.event_id = $3 AND o.status = 'COMPLETED'
+  AND (lower(o.purchaser_email) = $4::text
        OR o.id IN (SELECT t.order_id FROM tickets t
-                   WHERE t.event_id = $2 AND lower(t.email) = $3::text)
+                   WHERE t.event_id = $3 AND lower(t.email) = $4::text)
        OR o.id IN (SELECT r.order_id FROM registrations r
-                   WHERE r.event_id = $2 AND lower(r.guest_email) = $3::text
+                   WHERE r.event_id = $3 AND lower(r.guest_email) = $4::text
                      AND r.guest_email IS NOT NULL))
   AND EXISTS (SELECT 1 FROM tickets a WHERE a.order_id = o.id AND a.status = 'ACTIVE')
 ORDER BY o.created_at, o.id
@@ -220,6 +230,7 @@ ORDER BY o.created_at, o.id
 
 type ReceiptOrdersParams struct {
 	OrganizerID string
+	Livemode    bool
 	EventID     string
 	Email       string
 }
@@ -232,7 +243,12 @@ type ReceiptOrdersRow struct {
 }
 
 func (q *Queries) ReceiptOrders(ctx context.Context, arg ReceiptOrdersParams) ([]ReceiptOrdersRow, error) {
-	rows, err := q.db.Query(ctx, receiptOrders, arg.OrganizerID, arg.EventID, arg.Email)
+	rows, err := q.db.Query(ctx, receiptOrders,
+		arg.OrganizerID,
+		arg.Livemode,
+		arg.EventID,
+		arg.Email,
+	)
 	if err != nil {
 		return nil, err
 	}

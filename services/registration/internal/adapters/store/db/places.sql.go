@@ -14,44 +14,53 @@ INSERT INTO outbox (topic, key, payload, headers)
 SELECT $1::text, p.event_id,
        convert_to(json_build_object(
            'eventId', p.event_id,
+           'livemode', p.livemode,
            'categories', json_agg(json_build_object(
                'categoryId', p.category_id, 'confirmed', p.confirmed, 'held', p.held, 'version', p.version)
                ORDER BY p.category_id),
            'occurredAt', $2::text)::text, 'UTF8'),
        m.headers
 FROM places p
-JOIN json_to_recordset($3::json) AS m (event_id text, headers jsonb) ON m.event_id = p.event_id
-WHERE p.category_id = ANY($4::text[])
-GROUP BY p.event_id, m.headers
+JOIN json_to_recordset($3::json) AS k (category_id text, livemode boolean)
+  ON k.category_id = p.category_id AND k.livemode = p.livemode
+JOIN json_to_recordset($4::json) AS m (event_id text, livemode boolean, headers jsonb)
+  ON m.event_id = p.event_id AND m.livemode = p.livemode
+GROUP BY p.event_id, p.livemode, m.headers
 `
 
 type AnnouncePlacesParams struct {
-	Topic       string
-	OccurredAt  string
-	Messages    []byte
-	CategoryIds []string
+	Topic      string
+	OccurredAt string
+	Keys       []byte
+	Messages   []byte
 }
 
-// Writes a podium.registration.places.changed.v2 message per event to the outbox: the counts
-// of the given categories as the transaction leaves them (it changed their rows, so it holds
-// them locked). messages is a JSON array of {event_id, headers}, the outbox headers of each
-// event's message (outbox.Prepare).
+// Writes a podium.registration.places.changed.v2 message per event and mode to the outbox:
+// the counts of the given categories (keys, a JSON array of {category_id, livemode}) as the
+// transaction leaves them (it changed their rows, so it holds them locked). messages is a
+// JSON array of {event_id, livemode, headers}, the outbox headers of each message
+// (outbox.Prepare).
 func (q *Queries) AnnouncePlaces(ctx context.Context, arg AnnouncePlacesParams) error {
 	_, err := q.db.Exec(ctx, announcePlaces,
 		arg.Topic,
 		arg.OccurredAt,
+		arg.Keys,
 		arg.Messages,
-		arg.CategoryIds,
 	)
 	return err
 }
 
 const getPlaces = `-- name: GetPlaces :one
-SELECT category_id, event_id, confirmed, held, quota, version FROM places WHERE category_id = $1
+SELECT category_id, event_id, confirmed, held, quota, version, livemode FROM places WHERE category_id = $1 AND livemode = $2
 `
 
-func (q *Queries) GetPlaces(ctx context.Context, categoryID string) (Place, error) {
-	row := q.db.QueryRow(ctx, getPlaces, categoryID)
+type GetPlacesParams struct {
+	CategoryID string
+	Livemode   bool
+}
+
+func (q *Queries) GetPlaces(ctx context.Context, arg GetPlacesParams) (Place, error) {
+	row := q.db.QueryRow(ctx, getPlaces, arg.CategoryID, arg.Livemode)
 	var i Place
 	err := row.Scan(
 		&i.CategoryID,
@@ -60,16 +69,20 @@ func (q *Queries) GetPlaces(ctx context.Context, categoryID string) (Place, erro
 		&i.Held,
 		&i.Quota,
 		&i.Version,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getPlacesMany = `-- name: GetPlacesMany :many
-SELECT category_id, event_id, confirmed, held, quota, version FROM places WHERE category_id = ANY($1::text[])
+SELECT p.category_id, p.event_id, p.confirmed, p.held, p.quota, p.version, p.livemode FROM places p
+JOIN json_to_recordset($1::json) AS k (category_id text, livemode boolean)
+  ON k.category_id = p.category_id AND k.livemode = p.livemode
 `
 
-func (q *Queries) GetPlacesMany(ctx context.Context, categoryIds []string) ([]Place, error) {
-	rows, err := q.db.Query(ctx, getPlacesMany, categoryIds)
+// The rows of keys, a JSON array of {category_id, livemode}.
+func (q *Queries) GetPlacesMany(ctx context.Context, keys []byte) ([]Place, error) {
+	rows, err := q.db.Query(ctx, getPlacesMany, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -84,6 +97,7 @@ func (q *Queries) GetPlacesMany(ctx context.Context, categoryIds []string) ([]Pl
 			&i.Held,
 			&i.Quota,
 			&i.Version,
+			&i.Livemode,
 		); err != nil {
 			return nil, err
 		}
@@ -97,7 +111,7 @@ func (q *Queries) GetPlacesMany(ctx context.Context, categoryIds []string) ([]Pl
 
 const retakePlaces = `-- name: RetakePlaces :one
 UPDATE places SET confirmed = confirmed + $1::int, version = version + 1
-WHERE category_id = $2
+WHERE category_id = $2 AND livemode = $3
   AND (quota IS NULL OR confirmed + held + $1::int <= quota)
 RETURNING category_id, event_id, confirmed, held, version
 `
@@ -105,6 +119,7 @@ RETURNING category_id, event_id, confirmed, held, version
 type RetakePlacesParams struct {
 	Confirmed  int32
 	CategoryID string
+	Livemode   bool
 }
 
 type RetakePlacesRow struct {
@@ -117,7 +132,7 @@ type RetakePlacesRow struct {
 
 // Confirms places again for a late payment, bounded by the last quota the catalog told.
 func (q *Queries) RetakePlaces(ctx context.Context, arg RetakePlacesParams) (RetakePlacesRow, error) {
-	row := q.db.QueryRow(ctx, retakePlaces, arg.Confirmed, arg.CategoryID)
+	row := q.db.QueryRow(ctx, retakePlaces, arg.Confirmed, arg.CategoryID, arg.Livemode)
 	var i RetakePlacesRow
 	err := row.Scan(
 		&i.CategoryID,
@@ -130,15 +145,16 @@ func (q *Queries) RetakePlaces(ctx context.Context, arg RetakePlacesParams) (Ret
 }
 
 const shiftPlaces = `-- name: ShiftPlaces :one
-INSERT INTO places AS p (category_id, event_id, confirmed, held, version)
-VALUES ($1::text, $2::text, greatest($3::int, 0), greatest($4::int, 0), 1)
-ON CONFLICT (category_id) DO UPDATE
-    SET confirmed = p.confirmed + $3::int, held = p.held + $4::int, version = p.version + 1
+INSERT INTO places AS p (category_id, livemode, event_id, confirmed, held, version)
+VALUES ($1::text, $2::boolean, $3::text, greatest($4::int, 0), greatest($5::int, 0), 1)
+ON CONFLICT (category_id, livemode) DO UPDATE
+    SET confirmed = p.confirmed + $4::int, held = p.held + $5::int, version = p.version + 1
 RETURNING category_id, event_id, confirmed, held, version
 `
 
 type ShiftPlacesParams struct {
 	CategoryID string
+	Livemode   bool
 	EventID    string
 	Confirmed  int32
 	Held       int32
@@ -156,6 +172,7 @@ type ShiftPlacesRow struct {
 func (q *Queries) ShiftPlaces(ctx context.Context, arg ShiftPlacesParams) (ShiftPlacesRow, error) {
 	row := q.db.QueryRow(ctx, shiftPlaces,
 		arg.CategoryID,
+		arg.Livemode,
 		arg.EventID,
 		arg.Confirmed,
 		arg.Held,
@@ -172,19 +189,21 @@ func (q *Queries) ShiftPlaces(ctx context.Context, arg ShiftPlacesParams) (Shift
 }
 
 const takePlaces = `-- name: TakePlaces :one
-INSERT INTO places AS p (category_id, event_id, confirmed, held, quota, version)
-SELECT $1::text, $2::text, $3::int, $4::int, $5::int, 1
-WHERE $5::int IS NULL OR $3::int + $4::int <= $5::int
-ON CONFLICT (category_id) DO UPDATE
+
+INSERT INTO places AS p (category_id, livemode, event_id, confirmed, held, quota, version)
+SELECT $1::text, $2::boolean, $3::text, $4::int, $5::int, $6::int, 1
+WHERE $6::int IS NULL OR $4::int + $5::int <= $6::int
+ON CONFLICT (category_id, livemode) DO UPDATE
     SET confirmed = p.confirmed + excluded.confirmed, held = p.held + excluded.held,
         quota = excluded.quota, version = p.version + 1
-    WHERE $5::int IS NULL
-       OR p.confirmed + p.held + excluded.confirmed + excluded.held <= $5::int
+    WHERE $6::int IS NULL
+       OR p.confirmed + p.held + excluded.confirmed + excluded.held <= $6::int
 RETURNING category_id, event_id, confirmed, held, version
 `
 
 type TakePlacesParams struct {
 	CategoryID string
+	Livemode   bool
 	EventID    string
 	Confirmed  int32
 	Held       int32
@@ -199,11 +218,13 @@ type TakePlacesRow struct {
 	Version    int64
 }
 
+// The ledger has one row per category and mode: test purchases count apart from live ones.
 // Takes places atomically: the category's row is created on first use; confirmed + held never
 // exceed the quota (NULL: unlimited). No row comes back when the places do not fit.
 func (q *Queries) TakePlaces(ctx context.Context, arg TakePlacesParams) (TakePlacesRow, error) {
 	row := q.db.QueryRow(ctx, takePlaces,
 		arg.CategoryID,
+		arg.Livemode,
 		arg.EventID,
 		arg.Confirmed,
 		arg.Held,
@@ -221,20 +242,20 @@ func (q *Queries) TakePlaces(ctx context.Context, arg TakePlacesParams) (TakePla
 }
 
 const takePlacesMany = `-- name: TakePlacesMany :exec
-INSERT INTO places AS p (category_id, event_id, confirmed, held, quota, version)
-SELECT t.category_id, t.event_id, t.confirmed, t.held, t.quota, 1
-FROM json_to_recordset($1::json) AS t (category_id text, event_id text, confirmed int, held int, quota int)
-ORDER BY t.category_id
-ON CONFLICT (category_id) DO UPDATE
+INSERT INTO places AS p (category_id, livemode, event_id, confirmed, held, quota, version)
+SELECT t.category_id, t.livemode, t.event_id, t.confirmed, t.held, t.quota, 1
+FROM json_to_recordset($1::json) AS t (category_id text, livemode boolean, event_id text, confirmed int, held int, quota int)
+ORDER BY t.category_id, t.livemode
+ON CONFLICT (category_id, livemode) DO UPDATE
     SET confirmed = p.confirmed + excluded.confirmed, held = p.held + excluded.held,
         quota = excluded.quota, version = p.version + 1
 `
 
 // Takes the places of several categories in one statement (the create combiner): takes is a
-// JSON array of {category_id, event_id, confirmed, held, quota}, one per category. Rows are
-// locked in category id order. The statement takes whatever it is given: when a category
-// would pass its quota, the places_within_quota constraint fails it, and with it the whole
-// transaction.
+// JSON array of {category_id, livemode, event_id, confirmed, held, quota}, one per category
+// and mode. Rows are locked in category id order. The statement takes whatever it is given:
+// when a category would pass its quota, the places_within_quota constraint fails it, and with
+// it the whole transaction.
 func (q *Queries) TakePlacesMany(ctx context.Context, takes []byte) error {
 	_, err := q.db.Exec(ctx, takePlacesMany, takes)
 	return err

@@ -31,28 +31,30 @@ func (q *Queries) DeleteRegistration(ctx context.Context, id string) error {
 }
 
 const getDeletedTicket = `-- name: GetDeletedTicket :one
-SELECT id, organizer_id, registration_id, deleted_at FROM deleted_tickets WHERE id = $1 AND organizer_id = $2
+SELECT id, organizer_id, registration_id, deleted_at, livemode FROM deleted_tickets WHERE id = $1 AND organizer_id = $2 AND livemode = $3
 `
 
 type GetDeletedTicketParams struct {
 	ID          string
 	OrganizerID string
+	Livemode    bool
 }
 
 func (q *Queries) GetDeletedTicket(ctx context.Context, arg GetDeletedTicketParams) (DeletedTicket, error) {
-	row := q.db.QueryRow(ctx, getDeletedTicket, arg.ID, arg.OrganizerID)
+	row := q.db.QueryRow(ctx, getDeletedTicket, arg.ID, arg.OrganizerID, arg.Livemode)
 	var i DeletedTicket
 	err := row.Scan(
 		&i.ID,
 		&i.OrganizerID,
 		&i.RegistrationID,
 		&i.DeletedAt,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getRegistration = `-- name: GetRegistration :one
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE id = $1
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode FROM registrations WHERE id = $1
 `
 
 func (q *Queries) GetRegistration(ctx context.Context, id string) (Registration, error) {
@@ -80,12 +82,13 @@ func (q *Queries) GetRegistration(ctx context.Context, id string) (Registration,
 		&i.UpdatedAt,
 		&i.GuestEmail,
 		&i.GuestName,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getRegistrationForUpdate = `-- name: GetRegistrationForUpdate :one
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode FROM registrations WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetRegistrationForUpdate(ctx context.Context, id string) (Registration, error) {
@@ -113,12 +116,13 @@ func (q *Queries) GetRegistrationForUpdate(ctx context.Context, id string) (Regi
 		&i.UpdatedAt,
 		&i.GuestEmail,
 		&i.GuestName,
+		&i.Livemode,
 	)
 	return i, err
 }
 
 const getRegistrations = `-- name: GetRegistrations :many
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE id = ANY($1::text[])
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode FROM registrations WHERE id = ANY($1::text[])
 `
 
 func (q *Queries) GetRegistrations(ctx context.Context, ids []string) ([]Registration, error) {
@@ -152,6 +156,7 @@ func (q *Queries) GetRegistrations(ctx context.Context, ids []string) ([]Registr
 			&i.UpdatedAt,
 			&i.GuestEmail,
 			&i.GuestName,
+			&i.Livemode,
 		); err != nil {
 			return nil, err
 		}
@@ -164,8 +169,8 @@ func (q *Queries) GetRegistrations(ctx context.Context, ids []string) ([]Registr
 }
 
 const insertDeletedTickets = `-- name: InsertDeletedTickets :exec
-INSERT INTO deleted_tickets (id, organizer_id, registration_id, deleted_at)
-SELECT unnest($1::text[]), $2, $3, $4
+INSERT INTO deleted_tickets (id, organizer_id, registration_id, deleted_at, livemode)
+SELECT unnest($1::text[]), $2, $3, $4, $5
 `
 
 type InsertDeletedTicketsParams struct {
@@ -173,6 +178,7 @@ type InsertDeletedTicketsParams struct {
 	OrganizerID    string
 	RegistrationID string
 	DeletedAt      time.Time
+	Livemode       bool
 }
 
 func (q *Queries) InsertDeletedTickets(ctx context.Context, arg InsertDeletedTicketsParams) error {
@@ -181,6 +187,7 @@ func (q *Queries) InsertDeletedTickets(ctx context.Context, arg InsertDeletedTic
 		arg.OrganizerID,
 		arg.RegistrationID,
 		arg.DeletedAt,
+		arg.Livemode,
 	)
 	return err
 }
@@ -189,11 +196,11 @@ const insertRegistrations = `-- name: InsertRegistrations :exec
 INSERT INTO registrations (
     id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
-    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode
 )
 SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
-    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode
 FROM json_populate_recordset(NULL::registrations, $1::json)
 `
 
@@ -204,7 +211,7 @@ func (q *Queries) InsertRegistrations(ctx context.Context, rows []byte) error {
 }
 
 const registrationsByOrder = `-- name: RegistrationsByOrder :many
-SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name FROM registrations WHERE order_id = $1 ORDER BY created_at, id
+SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note, checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted, pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode FROM registrations WHERE order_id = $1 ORDER BY created_at, id
 `
 
 func (q *Queries) RegistrationsByOrder(ctx context.Context, orderID string) ([]Registration, error) {
@@ -238,6 +245,7 @@ func (q *Queries) RegistrationsByOrder(ctx context.Context, orderID string) ([]R
 			&i.UpdatedAt,
 			&i.GuestEmail,
 			&i.GuestName,
+			&i.Livemode,
 		); err != nil {
 			return nil, err
 		}

@@ -11,12 +11,13 @@ import (
 )
 
 const getTicket = `-- name: GetTicket :one
-SELECT id, organizer_id, registration_id, status, cancelled_at FROM tickets WHERE id = $1
+SELECT id, organizer_id, livemode, registration_id, status, cancelled_at FROM tickets WHERE id = $1
 `
 
 type GetTicketRow struct {
 	ID             string
 	OrganizerID    string
+	Livemode       bool
 	RegistrationID string
 	Status         string
 	CancelledAt    *time.Time
@@ -28,6 +29,7 @@ func (q *Queries) GetTicket(ctx context.Context, id string) (GetTicketRow, error
 	err := row.Scan(
 		&i.ID,
 		&i.OrganizerID,
+		&i.Livemode,
 		&i.RegistrationID,
 		&i.Status,
 		&i.CancelledAt,
@@ -40,12 +42,12 @@ INSERT INTO tickets (
     id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
     fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
     category_name, team_name, club, bib, checked_in, participant_status, order_status,
-    order_amount, custom_values, supplement_keys, created_at, updated_at
+    order_amount, custom_values, supplement_keys, created_at, updated_at, livemode
 )
 SELECT id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
     fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
     category_name, team_name, club, bib, checked_in, participant_status, order_status,
-    order_amount, custom_values, supplement_keys, created_at, updated_at
+    order_amount, custom_values, supplement_keys, created_at, updated_at, livemode
 FROM json_populate_recordset(NULL::tickets, $1::json)
 `
 

@@ -10,7 +10,7 @@ SELECT pg_advisory_xact_lock(sqlc.arg(lock_id)::bigint);
 SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
-WHERE o.event_id = sqlc.arg(event_id) AND o.client_network = sqlc.arg(client_network)::text
+WHERE o.event_id = sqlc.arg(event_id) AND o.livemode = sqlc.arg(livemode) AND o.client_network = sqlc.arg(client_network)::text
   AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz
 GROUP BY o.id;
 
@@ -19,16 +19,16 @@ GROUP BY o.id;
 SELECT o.id, o.created_at, o.expires_at::timestamptz AS expires_at, count(r.id)::int AS places
 FROM orders o
 JOIN registrations r ON r.order_id = o.id AND r.cancelled_at IS NULL
-WHERE o.event_id = sqlc.arg(event_id) AND lower(o.purchaser_email) = sqlc.arg(email)::text
+WHERE o.event_id = sqlc.arg(event_id) AND o.livemode = sqlc.arg(livemode) AND lower(o.purchaser_email) = sqlc.arg(email)::text
   AND o.status = 'PENDING' AND o.expires_at > sqlc.arg(now)::timestamptz
 GROUP BY o.id;
 
 -- name: InsertReleasedHold :exec
-INSERT INTO released_holds (organizer_id, hold_id, released_at) VALUES ($1, $2, $3)
-ON CONFLICT (organizer_id, hold_id) DO NOTHING;
+INSERT INTO released_holds (organizer_id, livemode, hold_id, released_at) VALUES ($1, $2, $3, $4)
+ON CONFLICT (organizer_id, livemode, hold_id) DO NOTHING;
 
 -- name: HoldReleased :one
-SELECT EXISTS (SELECT 1 FROM released_holds WHERE organizer_id = $1 AND hold_id = $2);
+SELECT EXISTS (SELECT 1 FROM released_holds WHERE organizer_id = $1 AND livemode = $2 AND hold_id = $3);
 
 -- name: PruneReleasedHolds :execrows
 DELETE FROM released_holds WHERE released_at < sqlc.arg(before)::timestamptz;

@@ -33,9 +33,26 @@ ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL DO UPDATE
 -- Records a receipt mail to a recipient of an event unless the last one was queued after
 -- since (the cooldown still runs): then nothing changes and no row is counted. Concurrent
 -- calls wait on the row, so one of them starts the cooldown.
-INSERT INTO receipt_mails AS m (event_id, recipient, queued_at) VALUES ($1, $2, sqlc.arg(now)::timestamptz)
-ON CONFLICT (event_id, recipient) DO UPDATE SET queued_at = excluded.queued_at
+INSERT INTO receipt_mails AS m (event_id, livemode, recipient, queued_at) VALUES ($1, $2, $3, sqlc.arg(now)::timestamptz)
+ON CONFLICT (event_id, livemode, recipient) DO UPDATE SET queued_at = excluded.queued_at
 WHERE m.queued_at <= sqlc.arg(since)::timestamptz;
 
 -- name: ReceiptCooldownStart :one
-SELECT queued_at FROM receipt_mails WHERE event_id = $1 AND recipient = $2;
+SELECT queued_at FROM receipt_mails WHERE event_id = $1 AND livemode = $2 AND recipient = $3;
+
+-- name: InsertTestMail :exec
+-- Keeps a mail test data caused instead of sending it.
+INSERT INTO test_mail (id, organizer_id, recipient, subject, body, order_id, created_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7);
+
+-- name: ListTestMail :many
+SELECT id, recipient, subject, body, order_id, created_at FROM test_mail
+WHERE organizer_id = $1
+ORDER BY created_at DESC, id DESC
+LIMIT sqlc.arg(max_rows) OFFSET sqlc.arg(skip);
+
+-- name: CountTestMail :one
+SELECT count(*) FROM test_mail WHERE organizer_id = $1;
+
+-- name: PruneTestMail :execrows
+DELETE FROM test_mail WHERE created_at < sqlc.arg(before)::timestamptz;

@@ -5,7 +5,7 @@ SELECT * FROM orders WHERE id = $1;
 SELECT * FROM orders WHERE id = $1 FOR UPDATE;
 
 -- name: GetOrderByHold :one
-SELECT * FROM orders WHERE organizer_id = $1 AND hold_id = $2;
+SELECT * FROM orders WHERE organizer_id = $1 AND livemode = $2 AND hold_id = $3;
 
 -- name: GetOrders :many
 SELECT * FROM orders WHERE id = ANY(sqlc.arg(ids)::text[]);
@@ -19,7 +19,7 @@ UPDATE orders SET status = sqlc.arg(status), payment_ref = sqlc.narg(payment_ref
 WHERE id = sqlc.arg(id);
 
 -- name: ExpiredHolds :many
-SELECT id FROM orders
+SELECT id, livemode FROM orders
 WHERE status = 'PENDING' AND expires_at <= sqlc.arg(now)::timestamptz
 ORDER BY expires_at
 LIMIT sqlc.arg(max_rows);
@@ -30,7 +30,7 @@ UPDATE tickets SET order_status = $2 WHERE order_id = $1;
 -- name: ReceiptOrders :many
 SELECT o.id, o.amount, o.currency, o.created_at
 FROM orders o
-WHERE o.organizer_id = sqlc.arg(organizer_id) AND o.event_id = sqlc.arg(event_id) AND o.status = 'COMPLETED'
+WHERE o.organizer_id = sqlc.arg(organizer_id) AND o.livemode = sqlc.arg(livemode) AND o.event_id = sqlc.arg(event_id) AND o.status = 'COMPLETED'
   AND (lower(o.purchaser_email) = sqlc.arg(email)::text
        OR o.id IN (SELECT t.order_id FROM tickets t
                    WHERE t.event_id = sqlc.arg(event_id) AND lower(t.email) = sqlc.arg(email)::text)
@@ -44,8 +44,8 @@ ORDER BY o.created_at, o.id;
 -- Inserts the orders of rows, a JSON array of objects keyed by column name (write.go).
 INSERT INTO orders (
     id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
-    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network, livemode
 )
 SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
-    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network
+    purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network, livemode
 FROM json_populate_recordset(NULL::orders, sqlc.arg(rows)::json);

@@ -30,20 +30,20 @@ DELETE FROM registrations WHERE id = $1;
 SELECT count(*) FROM registrations WHERE order_id = $1;
 
 -- name: InsertDeletedTickets :exec
-INSERT INTO deleted_tickets (id, organizer_id, registration_id, deleted_at)
-SELECT unnest(sqlc.arg(ids)::text[]), sqlc.arg(organizer_id), sqlc.arg(registration_id), sqlc.arg(deleted_at);
+INSERT INTO deleted_tickets (id, organizer_id, registration_id, deleted_at, livemode)
+SELECT unnest(sqlc.arg(ids)::text[]), sqlc.arg(organizer_id), sqlc.arg(registration_id), sqlc.arg(deleted_at), sqlc.arg(livemode);
 
 -- name: GetDeletedTicket :one
-SELECT * FROM deleted_tickets WHERE id = $1 AND organizer_id = $2;
+SELECT * FROM deleted_tickets WHERE id = $1 AND organizer_id = $2 AND livemode = $3;
 
 -- name: InsertRegistrations :exec
 -- Inserts the registrations of rows, a JSON array of objects keyed by column name (write.go).
 INSERT INTO registrations (
     id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
-    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode
 )
 SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_name, club, bib, note,
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
-    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name
+    pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode
 FROM json_populate_recordset(NULL::registrations, sqlc.arg(rows)::json);

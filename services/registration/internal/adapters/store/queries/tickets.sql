@@ -6,7 +6,7 @@ UPDATE tickets SET position = $2, status = $3, cancelled_at = $4, fullname = $5,
 WHERE id = $1;
 
 -- name: GetTicket :one
-SELECT id, organizer_id, registration_id, status, cancelled_at FROM tickets WHERE id = $1;
+SELECT id, organizer_id, livemode, registration_id, status, cancelled_at FROM tickets WHERE id = $1;
 
 -- name: TicketsByRegistrations :many
 SELECT id, athlete_id, registration_id, position, status, cancelled_at, fullname, id_number,
@@ -37,10 +37,10 @@ INSERT INTO tickets (
     id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
     fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
     category_name, team_name, club, bib, checked_in, participant_status, order_status,
-    order_amount, custom_values, supplement_keys, created_at, updated_at
+    order_amount, custom_values, supplement_keys, created_at, updated_at, livemode
 )
 SELECT id, athlete_id, organizer_id, registration_id, order_id, position, status, cancelled_at,
     fullname, id_number, email, phone, gender, birth_date, age, event_id, category_id,
     category_name, team_name, club, bib, checked_in, participant_status, order_status,
-    order_amount, custom_values, supplement_keys, created_at, updated_at
+    order_amount, custom_values, supplement_keys, created_at, updated_at, livemode
 FROM json_populate_recordset(NULL::tickets, sqlc.arg(rows)::json);

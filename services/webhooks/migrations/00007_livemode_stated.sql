@@ -1,0 +1,8 @@
+-- +goose Up
+
+-- Every insert states its endpoint's mode (test mode, issue 36): a forgotten one fails instead
+-- of making a test endpoint live.
+ALTER TABLE endpoints ALTER COLUMN livemode DROP DEFAULT;
+
+-- +goose Down
+ALTER TABLE endpoints ALTER COLUMN livemode SET DEFAULT true;
