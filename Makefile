@@ -65,6 +65,11 @@ $(BIN)/npm/package-lock.json: tools/npm/package.json tools/npm/package-lock.json
 generate: $(TOOLS)/sqlc ## Regenerate sqlc code for every service that has a sqlc.yaml.
 	@for d in services/*; do [ -f $$d/sqlc.yaml ] && (cd $$d && $(TOOLS)/sqlc generate) || true; done
 
+.PHONY: clients
+clients: ## Regenerate the Go and TypeScript clients from the OpenAPI document (clients/).
+	cd clients/go && go generate .
+	cd clients/typescript && npm ci --no-audit --no-fund && npm run generate && npm run build
+
 .PHONY: tidy
 tidy: ## Tidy every module's go.mod (workspace modules stay unlisted).
 	./scripts/tidy.sh

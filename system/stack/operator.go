@@ -16,6 +16,7 @@ type Key struct {
 	ID             string     `json:"id"`
 	OrganizerID    string     `json:"organizerId"`
 	Type           string     `json:"type"`
+	Mode           string     `json:"mode"`
 	Scopes         []string   `json:"scopes"`
 	AllowedOrigins []string   `json:"allowedOrigins"`
 	ExpiresAt      *time.Time `json:"expiresAt"`
@@ -24,6 +25,7 @@ type Key struct {
 // KeySpec describes a key to create.
 type KeySpec struct {
 	Type    string // "secret" or "publishable"
+	Mode    string // "live" or "test"; empty is the CLI's default, live
 	Name    string
 	Scopes  []string
 	Origins []string
@@ -50,6 +52,9 @@ func (s *Stack) CreateOrganizer(ctx context.Context, name, owner string) (string
 // CreateKey creates a key for an organizer through the operator CLI.
 func (s *Stack) CreateKey(ctx context.Context, organizerID string, k KeySpec) (Key, error) {
 	args := []string{"key", "create", "--organizer", organizerID, "--type", k.Type, "--name", k.Name}
+	if k.Mode != "" {
+		args = append(args, "--mode", k.Mode)
+	}
 	if len(k.Scopes) > 0 {
 		args = append(args, "--scopes", strings.Join(k.Scopes, ","))
 	}
