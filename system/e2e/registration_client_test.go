@@ -153,7 +153,9 @@ type searchRow struct {
 		TeamName       string `json:"teamName"`
 	} `json:"registration"`
 	Order struct {
-		Status string `json:"status"`
+		OrderID  string `json:"orderId"`
+		Status   string `json:"status"`
+		Livemode *bool  `json:"livemode"`
 	} `json:"order"`
 }
 

@@ -22,14 +22,18 @@ type Demo struct {
 	SecretAll               Key
 	SecretEventsRead        Key
 	Publishable             Key
+	// TestSecret (every scope) and TestPublishable (DemoOrigin) are test-mode keys: what they
+	// write is test data, apart from the live keys' data.
+	TestSecret, TestPublishable Key
 	// Events are the catalog's demo events by external id (summer-throwdown, winter-draft,
 	// members-only).
 	Events map[string]Event
 }
 
 // SeedDemo creates a demo organizer, owned by DemoOwner with DemoMember as a member, with a
-// secret key holding every scope, a secret key with events:read only and a publishable key for
-// DemoOrigin, and imports the catalog's demo events for it.
+// secret key holding every scope, a secret key with events:read only, a publishable key for
+// DemoOrigin and a test-mode pair of the first and the last, and imports the catalog's demo
+// events for it.
 func (s *Stack) SeedDemo(ctx context.Context) (*Demo, error) {
 	org, err := s.CreateOrganizer(ctx, "Demo Events", DemoOwner)
 	if err != nil {
@@ -46,6 +50,8 @@ func (s *Stack) SeedDemo(ctx context.Context) (*Demo, error) {
 		{&d.SecretAll, KeySpec{Type: "secret", Name: "demo backend (all scopes)", Scopes: AllScopes}},
 		{&d.SecretEventsRead, KeySpec{Type: "secret", Name: "demo reader (events:read)", Scopes: []string{"events:read"}}},
 		{&d.Publishable, KeySpec{Type: "publishable", Name: "demo website", Origins: []string{DemoOrigin}}},
+		{&d.TestSecret, KeySpec{Type: "secret", Name: "demo backend, test mode", Scopes: AllScopes, Mode: "test"}},
+		{&d.TestPublishable, KeySpec{Type: "publishable", Name: "demo website, test mode", Origins: []string{DemoOrigin}, Mode: "test"}},
 	}
 	for _, sp := range specs {
 		if *sp.dst, err = s.CreateKey(ctx, org, sp.spec); err != nil {

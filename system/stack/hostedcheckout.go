@@ -20,8 +20,9 @@ import (
 // The hosted checkout stand-in (Options.HostedCheckout) plays Stripe's hosted payment page on
 // the local stack, where stripe-mock's session urls lead nowhere: the Stripe proxy rewrites
 // the url of each Checkout Session it creates to /pay/<session id>?order=<order id> on itself,
-// and that page shows the lines of the create request. "Pay" sends Stripe's signed
-// checkout.session.completed to the gateway's /webhooks/stripe, then redirects to the
+// and that page shows the lines of the create request. "Pay" sends Stripe's
+// checkout.session.completed, signed with the webhook secret of the session's mode (the key
+// checkout created it with), to the gateway's /webhooks/stripe, then redirects to the
 // session's success_url; "Cancel" goes back to its cancel_url. stripe-mock gives every session
 // the same id, so the page finds its session by the order id.
 
@@ -99,7 +100,11 @@ func (s *Stack) completeSession(ctx context.Context, id string, call StripeCall)
 	session := stripeevent.Session{SessionID: id, CheckoutID: call.Metadata("checkoutId"), OrderID: call.Metadata("orderId"),
 		EventID: call.Metadata("eventId"), OrganizerID: call.Metadata("organizerId"), Currency: call.Currency(), Amount: call.AmountTotal()}
 	client := &http.Client{Timeout: 30 * time.Second}
-	a, err := stripewebhook.Deliver(ctx, client, s.GatewayURL()+"/webhooks/stripe", s.WebhookSecret,
+	secret := s.WebhookSecret
+	if call.TestMode {
+		secret = s.TestWebhookSecret
+	}
+	a, err := stripewebhook.Deliver(ctx, client, s.GatewayURL()+"/webhooks/stripe", secret,
 		stripewebhook.Event{Type: "checkout.session.completed", Session: session, Paid: true, At: time.Now()})
 	if err != nil {
 		return err

@@ -65,6 +65,9 @@ func (s *Stack) serviceEnv(name, svc string) []string {
 	return append(s.identityEnv(svc), s.peerEnv(name, svc)...)
 }
 
+// stripeMockTestKey is checkout's test-mode Stripe key against stripe-mock.
+const stripeMockTestKey = "sk_test_stripemocktestmode"
+
 // peerEnv is what one service needs to find the others.
 func (s *Stack) peerEnv(name, svc string) []string {
 	switch svc {
@@ -88,7 +91,7 @@ func (s *Stack) peerEnv(name, svc string) []string {
 		}
 		// stripe-mock accepts sk_test_ plus letters and digits only (a further "_" is a 401); the
 		// two keys differ so a test can tell which mode's key a call was made with.
-		return append(env, "STRIPE_SECRET_KEY=sk_test_stripemock", "STRIPE_TEST_SECRET_KEY=sk_test_stripemocktestmode",
+		return append(env, "STRIPE_SECRET_KEY=sk_test_stripemock", "STRIPE_TEST_SECRET_KEY="+stripeMockTestKey,
 			"STRIPE_API_BASE="+s.stripeAPIBase())
 	case "webhooks":
 		// Local receivers (Receiver) listen on the loopback over plain http, which only the

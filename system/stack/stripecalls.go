@@ -22,6 +22,8 @@ import (
 type StripeCall struct {
 	Method, Path   string
 	IdempotencyKey string
+	// TestMode says the call was made with the test-mode key (checkout's STRIPE_TEST_SECRET_KEY).
+	TestMode bool
 	// Form holds the request's parameters (stripe-go sends them form-encoded).
 	Form url.Values
 }
@@ -121,7 +123,8 @@ func startStripeRecorder(target string, hosted http.Handler) (*stripeRecorder, e
 		body, _ := io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		form, _ := url.ParseQuery(string(body))
-		call := StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form}
+		call := StripeCall{Method: req.Method, Path: req.URL.Path, IdempotencyKey: req.Header.Get("Idempotency-Key"), Form: form,
+			TestMode: req.Header.Get("Authorization") == "Bearer "+stripeMockTestKey}
 		r.mu.Lock()
 		r.calls = append(r.calls, call)
 		r.mu.Unlock()

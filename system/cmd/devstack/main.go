@@ -136,6 +136,9 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
    secret key, all scopes:       %[10]s
    secret key, events:read only: %[11]s
    publishable key (%[12]s): %[13]s
+   test mode (test data only, no money moves, mail kept; docs/integration.md):
+     secret key, all scopes:     %[19]s
+     publishable key:            %[20]s
  Operator token for the auth and catalog admin APIs and CLIs: %[14]s
 
  Try:
@@ -145,7 +148,8 @@ func printSummary(s *stack.Stack, d *stack.Demo, website string) {
      -H 'x-publishable-key: %[13]s' -H 'Origin: %[12]s' -H 'Content-Type: application/json' -d '{}'
 `, s.GatewayURL(), s.URLs["auth"], s.URLs["catalog"], s.URLs["registration"], s.URLs["checkout"],
 		strings.Join(s.KafkaBrokers, ","), s.RedisURL, stripeLabel(s), d.OrganizerID,
-		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr, website, s.MailInboxURL, s.WebhooksURL())
+		d.SecretAll.Key, d.SecretEventsRead.Key, stack.DemoOrigin, d.Publishable.Key, s.OperatorToken, s.SMTPAddr, website, s.MailInboxURL, s.WebhooksURL(),
+		d.TestSecret.Key, d.TestPublishable.Key)
 	fmt.Printf("\n Demo events (services/catalog/demo; re-import with bin/catalog import, CATALOG_ADMIN_URL=%s):\n", s.URLs["catalog"])
 	for _, id := range slices.Sorted(maps.Keys(d.Events)) {
 		ev := d.Events[id]
