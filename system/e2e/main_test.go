@@ -56,6 +56,9 @@ func runMain(m *testing.M) int {
 				fmt.Sprintf("RATE_LIMIT_PER_KEY=%d/s", perKeyLimit),
 				fmt.Sprintf("RATE_LIMIT_CHECKOUT_SESSION_PER_KEY=%d/m", checkoutPerKeyLimit),
 				fmt.Sprintf("RATE_LIMIT_CHECKOUT_SESSION_PER_IP=%d/m", checkoutPerIPLimit),
+				fmt.Sprintf("RATE_LIMIT_TEST_PER_KEY=%d/s", perKeyLimit),
+				"RATE_LIMIT_TEST_BROWSER_PER_IP=20/s",
+				"RATE_LIMIT_TEST_RECEIPTS_PER_IP=10/m",
 			}, "registration": {
 				fmt.Sprintf("HOLD_MAX_PLACES_PER_ADDRESS=%d", holdCapPerAddress),
 			}, "checkout": {

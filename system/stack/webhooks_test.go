@@ -92,7 +92,8 @@ func TestWebhooksServiceEnvironment(t *testing.T) {
 	if env["ALLOW_LOOPBACK_RECEIVERS"] != "true" || env["AUTH_URL"] != s.URLs["auth"] || env["IDENTITY_PRIVATE_KEY"] == "" {
 		t.Errorf("webhooks env %v", env)
 	}
-	if got, want := env["IDENTITY_TRUSTED_KEYS"], "gateway:"+s.identityKeys["gateway"].public+",auth:"+s.identityKeys["auth"].public; got != want {
+	if got, want := env["IDENTITY_TRUSTED_KEYS"], "gateway:"+s.identityKeys["gateway"].public+",auth:"+s.identityKeys["auth"].public+
+		",registration:"+s.identityKeys["registration"].public; got != want {
 		t.Errorf("webhooks trusts %q, want %q", got, want)
 	}
 	auth := envMap(s.serviceEnv("auth", "auth"))

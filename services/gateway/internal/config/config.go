@@ -63,15 +63,15 @@ type Config struct {
 	RateLimitPublicPerIP           ratelimit.Setting `env:"RATE_LIMIT_PUBLIC_PER_IP" envDefault:"20/s"`
 	RateLimitWebhookPerIP          ratelimit.Setting `env:"RATE_LIMIT_WEBHOOK_PER_IP" envDefault:"100/s"`
 	// The limits of test keys (pdm_sk_test_, pdm_pk_test_), in buckets apart from the live
-	// ones: about a tenth of each live default.
-	RateLimitTestPerKey                ratelimit.Setting `env:"RATE_LIMIT_TEST_PER_KEY" envDefault:"5/s"`
-	RateLimitTestBrowserPerKey         ratelimit.Setting `env:"RATE_LIMIT_TEST_BROWSER_PER_KEY" envDefault:"200/s"`
-	RateLimitTestBrowserPerIP          ratelimit.Setting `env:"RATE_LIMIT_TEST_BROWSER_PER_IP" envDefault:"2/s"`
-	RateLimitTestCheckoutSessionPerKey ratelimit.Setting `env:"RATE_LIMIT_TEST_CHECKOUT_SESSION_PER_KEY" envDefault:"12/m"`
-	RateLimitTestCheckoutSessionPerIP  ratelimit.Setting `env:"RATE_LIMIT_TEST_CHECKOUT_SESSION_PER_IP" envDefault:"1/m"`
-	RateLimitTestReceiptsPerKey        ratelimit.Setting `env:"RATE_LIMIT_TEST_RECEIPTS_PER_KEY" envDefault:"6/m"`
-	RateLimitTestReceiptsPerIP         ratelimit.Setting `env:"RATE_LIMIT_TEST_RECEIPTS_PER_IP" envDefault:"1/m"`
-	RateLimitTestKeyLookupPerIP        ratelimit.Setting `env:"RATE_LIMIT_TEST_KEY_LOOKUP_PER_IP" envDefault:"2/s"`
+	// ones, each below its live default.
+	RateLimitTestPerKey                ratelimit.Setting `env:"RATE_LIMIT_TEST_PER_KEY" envDefault:"25/s"`
+	RateLimitTestBrowserPerKey         ratelimit.Setting `env:"RATE_LIMIT_TEST_BROWSER_PER_KEY" envDefault:"100/s"`
+	RateLimitTestBrowserPerIP          ratelimit.Setting `env:"RATE_LIMIT_TEST_BROWSER_PER_IP" envDefault:"10/s"`
+	RateLimitTestCheckoutSessionPerKey ratelimit.Setting `env:"RATE_LIMIT_TEST_CHECKOUT_SESSION_PER_KEY" envDefault:"60/m"`
+	RateLimitTestCheckoutSessionPerIP  ratelimit.Setting `env:"RATE_LIMIT_TEST_CHECKOUT_SESSION_PER_IP" envDefault:"6/m"`
+	RateLimitTestReceiptsPerKey        ratelimit.Setting `env:"RATE_LIMIT_TEST_RECEIPTS_PER_KEY" envDefault:"30/m"`
+	RateLimitTestReceiptsPerIP         ratelimit.Setting `env:"RATE_LIMIT_TEST_RECEIPTS_PER_IP" envDefault:"3/m"`
+	RateLimitTestKeyLookupPerIP        ratelimit.Setting `env:"RATE_LIMIT_TEST_KEY_LOOKUP_PER_IP" envDefault:"10/s"`
 	// AdmissionMinLimit, AdmissionInitialLimit and AdmissionMaxLimit bound the requests one
 	// instance has in flight to one owner; the limit adapts in between (see internal/admission).
 	// The floor keeps a gateway starved of CPU from taking its own slowness for its owner's.
