@@ -25,6 +25,10 @@ var answers = map[string]answerFunc{
 	"getWebhookDelivery":          withEndpoint(withDelivery(getDelivery)),
 	"retryWebhookDelivery":        withEnabled(withDelivery(retryDelivery)),
 	"recoverWebhookDeliveries":    withEnabled(recoverDeliveries),
+	// Only registration deletes test data: the service refuses auth's tokens there.
+	"deleteOrganizerTestData": func(*Webhooks, string, *http.Request, []byte) (int, any) {
+		return http.StatusForbidden, errorBody(http.StatusForbidden, "only registration deletes test data")
+	},
 }
 
 func (w *Webhooks) answer(opID, org string, r *http.Request, body []byte) (int, any) {

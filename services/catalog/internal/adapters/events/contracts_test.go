@@ -27,8 +27,9 @@ func TestRegistrationsPublishedPlacesAreApplied(t *testing.T) {
 	if err := h(t.Context(), places); err != nil {
 		t.Fatal(err)
 	}
+	live := true
 	want := domain.PlacesChanged{
-		EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", OccurredAt: time.Date(2026, 5, 9, 18, 3, 21, 447_000_000, time.UTC),
+		EventID: "evt_2Hf9KqW4mZp7Tx1Lc8Rb", Livemode: &live, OccurredAt: time.Date(2026, 5, 9, 18, 3, 21, 447_000_000, time.UTC),
 		Categories: []domain.CategoryPlaces{
 			{CategoryID: "cat_3Lm7Qa1Zr8Vt2Kp5Wc9E", Confirmed: 12, Held: 0, Version: 13},
 			{CategoryID: "cat_8Wd3Pm6Yt1Qz5Rk9Nx2C", Confirmed: 37, Held: 4, Version: 52},
