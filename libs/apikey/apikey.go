@@ -135,16 +135,15 @@ func Prefix(t Type, m Mode) string {
 	return p
 }
 
+// prefixes are the key prefixes by type and mode.
+var prefixes = map[Type]map[Mode]string{
+	Secret:      {Live: SecretPrefix, Test: SecretTestPrefix},
+	Publishable: {Live: PublishablePrefix, Test: PublishableTestPrefix},
+}
+
 func prefixOf(t Type, m Mode) (string, error) {
-	switch {
-	case t == Secret && m == Live:
-		return SecretPrefix, nil
-	case t == Publishable && m == Live:
-		return PublishablePrefix, nil
-	case t == Secret && m == Test:
-		return SecretTestPrefix, nil
-	case t == Publishable && m == Test:
-		return PublishableTestPrefix, nil
+	if p, ok := prefixes[t][m]; ok {
+		return p, nil
 	}
 	return "", errors.New("apikey: unknown key type " + string(t) + " or mode " + string(m))
 }

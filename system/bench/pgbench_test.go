@@ -24,7 +24,7 @@ const registrationQueries = "../../services/registration/internal/adapters/store
 // pgbenchArguments is how pgbench/create.sql gives each statement of a registration create
 // what the service passes as arguments; nothing else of the statements may differ.
 var pgbenchArguments = map[string][][2]string{
-	"GetPlacesMany": {{"sqlc.arg(category_ids)::text[]", categoriesOfTheTransaction}},
+	"GetPlacesMany": {{"sqlc.arg(keys)::json", placesOfTheTransaction}},
 	"InsertOrders":  {{"sqlc.arg(rows)::json", "(SELECT replace(orders, '~', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json"}},
 	"InsertRegistrations": {{"sqlc.arg(rows)::json",
 		"(SELECT replace(registrations, '~', :r1 || '_' || :r2) FROM pgbench_creates WHERE c = :c)::json"}},
@@ -33,12 +33,13 @@ var pgbenchArguments = map[string][][2]string{
 	"AnnouncePlaces": {
 		{"sqlc.arg(topic)::text", "'bench.pgbench.v1'"},
 		{"sqlc.arg(occurred_at)::text", "now()::text"},
-		{"sqlc.arg(messages)::json", `'[{"event_id": "evt_pgbench", "headers": {"ce_type": "podium.bench.places.v2"}}]'`},
-		{"sqlc.arg(category_ids)::text[]", categoriesOfTheTransaction},
+		{"sqlc.arg(messages)::json", `'[{"event_id": "evt_pgbench", "livemode": true, "headers": {"ce_type": "podium.bench.places.v2"}}]'`},
+		{"sqlc.arg(keys)::json", placesOfTheTransaction},
 	},
 }
 
-const categoriesOfTheTransaction = "ARRAY(SELECT 'cat_pgb' || ((:c + g) % :categories) FROM generate_series(1, :batch) AS g)"
+// placesOfTheTransaction are the (category, mode) keys of the places a transaction takes.
+const placesOfTheTransaction = "(SELECT keys FROM pgbench_creates WHERE c = :c)::json"
 
 // The database's ceiling is only the service's if pgbench runs the service's statements: each
 // statement a registration create runs is in pgbench/create.sql as the service writes it, but

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/subtle"
 	"errors"
 	"fmt"
 	"net/url"
@@ -122,7 +123,7 @@ func (c Config) validateStripeTest() error {
 	if s := c.StripeTestWebhookSecret; s != "" && !strings.HasPrefix(s, "whsec_") {
 		errs = append(errs, errors.New("STRIPE_TEST_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)"))
 	}
-	if s := c.StripeTestWebhookSecret; s != "" && s == c.StripeWebhookSecret {
+	if s := c.StripeTestWebhookSecret; s != "" && subtle.ConstantTimeCompare([]byte(s), []byte(c.StripeWebhookSecret)) == 1 {
 		errs = append(errs, errors.New("STRIPE_TEST_WEBHOOK_SECRET must differ from STRIPE_WEBHOOK_SECRET (each mode's events are verified with its own)"))
 	}
 	return errors.Join(errs...)
