@@ -1,6 +1,6 @@
 -- +goose Up
 
--- Every insert states its endpoint's mode (test mode, issue 36): a forgotten one fails instead
+-- Every insert states its endpoint's mode (test mode, docs/adr/0022): a forgotten one fails instead
 -- of making a test endpoint live.
 ALTER TABLE endpoints ALTER COLUMN livemode DROP DEFAULT;
 
