@@ -22,9 +22,16 @@ help: ## Show this help.
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  \033[36m%-10s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 .PHONY: build
-build: ## Build every service into bin/.
+build: ## Build every service into bin/, stamped with VERSION (default: git describe) and the commit.
 	@mkdir -p $(BIN)
-	go build -o $(BIN)/ $(foreach s,$(SERVICES),./services/$(s)/cmd/$(s))
+	@# Go stamps vcs.* in a workspace only with -buildvcs=true and never in a linked worktree
+	@# (.git is a file there): the commit and the checkout's state go in with -X as well.
+	pkg=github.com/podiumhq/podium/libs/service; \
+	commit=$$(git rev-parse HEAD 2>/dev/null); modified=; \
+	if [ -n "$$commit" ]; then modified=$$(test -z "$$(git status --porcelain)" && echo false || echo true); fi; \
+	go build $(if $(wildcard .git/HEAD),-buildvcs=true) -o $(BIN)/ \
+		-ldflags "-X $$pkg.Version=$(or $(VERSION),$(shell git describe --tags --always --dirty 2>/dev/null),dev) -X $$pkg.Commit=$$commit -X $$pkg.Modified=$$modified" \
+		$(foreach s,$(SERVICES),./services/$(s)/cmd/$(s))
 
 .PHONY: run
 run: build tools $(if $(JAEGER),$(TOOLS)/jaeger) ## Run the whole system locally (Ctrl-C stops it); JAEGER=1 traces into Jaeger.

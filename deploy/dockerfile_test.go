@@ -72,6 +72,9 @@ func (s stage) args(cmd string) []string {
 // goBuild matches one `go build` with its environment and flags, up to its package path.
 var goBuild = regexp.MustCompile(`((?:\w+=\S+\s+)*)go build\s+(.*?)\s(\./\S+)`)
 
+// stamp is the package whose Version and Commit a build sets (`<svc> version`).
+const stamp = "github.com/podiumhq/podium/libs/service"
+
 // servicePackage is the package the image's build stage compiles: the one SERVICE names.
 const servicePackage = "./services/${SERVICE}/cmd/${SERVICE}"
 
@@ -94,8 +97,8 @@ func TestDockerfile(t *testing.T) {
 	if !strings.HasPrefix(build.from, "golang:1.26") || build.name == "" {
 		t.Errorf("build stage FROM %s, want golang:1.26 AS <name>", build.from)
 	}
-	if !slices.Equal(build.args("ARG"), []string{"SERVICE"}) {
-		t.Errorf("build stage ARG %v, want SERVICE without a default", build.args("ARG"))
+	if !slices.Equal(build.args("ARG"), []string{"SERVICE", "VERSION=dev", "COMMIT="}) {
+		t.Errorf("build stage ARG %v, want SERVICE without a default, VERSION=dev, COMMIT=", build.args("ARG"))
 	}
 	if !slices.Contains(build.args("COPY"), ". .") {
 		t.Error("the build stage must COPY . . (the whole workspace, go.work at the root)")
@@ -136,8 +139,11 @@ func builtBinaries(t *testing.T, build stage) map[string]string {
 	for _, run := range build.args("RUN") {
 		for _, m := range goBuild.FindAllStringSubmatch(run, -1) {
 			env, flags, pkg := m[1], m[2], m[3]
-			if !strings.Contains(env, "CGO_ENABLED=0") || !strings.Contains(flags, "-trimpath") || !strings.Contains(flags, `-ldflags="-s -w"`) {
-				t.Errorf(`%s must be built with CGO_ENABLED=0, -trimpath and -ldflags="-s -w"`, pkg)
+			if !strings.Contains(env, "CGO_ENABLED=0") || !strings.Contains(flags, "-trimpath") || !strings.Contains(flags, `-ldflags="-s -w`) {
+				t.Errorf(`%s must be built with CGO_ENABLED=0, -trimpath and -ldflags="-s -w ..."`, pkg)
+			}
+			if pkg == servicePackage && !(strings.Contains(flags, stamp+".Version=${VERSION}") && strings.Contains(flags, stamp+".Commit=${COMMIT}")) {
+				t.Errorf("%s must be stamped with -X %s.Version=${VERSION} and .Commit=${COMMIT}", pkg, stamp)
 			}
 			if f := strings.Fields(flags); slices.Index(f, "-o") >= 0 && slices.Index(f, "-o")+1 < len(f) {
 				out[pkg] = f[slices.Index(f, "-o")+1]

@@ -1,5 +1,5 @@
 // Package service is what every service's binary shares: the dispatch of its commands (serve by
-// default, migrate, dead-letters, help) under a context that SIGINT and SIGTERM cancel, the
+// default, migrate, dead-letters, version, help) under a context that SIGINT and SIGTERM cancel, the
 // exit codes, the start of its observability (telemetry and, under PPROF_ADDR, profiles), and
 // Run, which starts what the service declares in one order and stops it in reverse.
 package service
@@ -49,7 +49,7 @@ func (p Program) Main() {
 		return
 	}
 	if errors.Is(err, ErrUsage) {
-		fmt.Fprintf(os.Stderr, "%s: %v\n\n%s", p.Name, err, p.Usage)
+		fmt.Fprintf(os.Stderr, "%s: %v\n\n%s", p.Name, err, p.usage())
 		os.Exit(2)
 	}
 	msg := err.Error()
@@ -68,14 +68,21 @@ func (p Program) Run(ctx context.Context, args []string, stdout io.Writer) error
 	}
 	switch name {
 	case "help", "-h", "-help", "--help":
-		_, err := io.WriteString(stdout, p.Usage)
+		_, err := io.WriteString(stdout, p.usage())
 		return err
+	case "version", "-version", "--version":
+		return BuildInfo().Write(stdout)
 	}
 	cmd, ok := p.Commands[name]
 	if !ok {
 		return fmt.Errorf("%w: unknown command %q", ErrUsage, name)
 	}
 	return cmd(ctx, rest, stdout)
+}
+
+// usage is the service's Usage and the version command every binary has.
+func (p Program) usage() string {
+	return p.Usage + "  " + p.Name + " version   print the version, commit and Go release\n"
 }
 
 // Leveled is a service configuration, which names its log level (config.Base does).

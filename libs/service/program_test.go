@@ -34,7 +34,7 @@ func TestRunDispatchesServeByDefaultAndAnswersUsage(t *testing.T) {
 		t.Fatalf("echo: %v, wrote %q", err, out.String())
 	}
 	out.Reset()
-	if err := p.Run(t.Context(), []string{"--help"}, &out); err != nil || out.String() != p.Usage {
+	if err := p.Run(t.Context(), []string{"--help"}, &out); err != nil || out.String() != p.Usage+"  demo version   print the version, commit and Go release\n" {
 		t.Fatalf("help: %v, wrote %q", err, out.String())
 	}
 	if err := p.Run(t.Context(), []string{"nope"}, &out); !errors.Is(err, service.ErrUsage) {

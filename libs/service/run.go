@@ -118,7 +118,7 @@ type Listener struct {
 // Run runs s until ctx ends and everything has stopped, or until a part fails to start or a
 // server fails.
 func Run(ctx context.Context, s Service) error {
-	s.Log.Info("starting "+s.Name, "config", config.LogValue(s.Config))
+	s.Log.Info("starting "+s.Name, append(BuildInfo().Attrs(), "config", config.LogValue(s.Config))...)
 	var stops stack
 	defer func() { stops.unwind() }()
 	tel, err := Observe(ctx, s.Name, s.Base, s.Log)
