@@ -25,34 +25,36 @@ func TestDeployCheckRefusesPlantedMistakes(t *testing.T) {
 		t.Fatalf("bin/tools/kube-apiserver missing: run make deploy-check first (%v)", err)
 	}
 	for _, tc := range []struct {
-		name      string
-		file, old string // the planted change: old's first occurrence in file becomes new
-		new       string
-		refused   string // the refused object, or the refused pod template with pod set
-		pod       bool
-		answer    string // part of the server's answer
+		name    string
+		file    string
+		changes []string // the planted change: pairs of old, new; old's first occurrence in file becomes new
+		refused string   // the refused object, or the refused pod template with pod set
+		pod     bool
+		answer  string // part of the server's answer
 	}{
 		{name: "the manifests pass"},
 		{
 			name: "misspelled field", file: "gateway/deployment.yaml",
-			old: "readOnlyRootFilesystem: true", new: "readOnlyRootFileSystem: true",
+			changes: []string{"readOnlyRootFilesystem: true", "readOnlyRootFileSystem: true"},
 			refused: "Deployment/gateway", answer: "unknown field",
 		},
 		{
 			name: "misspelled field of a CRD", file: "catalog/kafkatopics.yaml",
-			old: "partitions:", new: "partitons:",
+			changes: []string{"partitions:", "partitons:"},
 			refused: "KafkaTopic/", answer: "unknown field",
 		},
 		{
 			name: "privileged container", file: "checkout/deployment.yaml",
-			old: "privileged: false", new: "privileged: true",
-			refused: "Deployment/checkout", pod: true, answer: "privileged",
+			// Privileged needs privilege escalation allowed, else the Pod is invalid before
+			// PodSecurity sees it.
+			changes: []string{"privileged: false", "privileged: true", "allowPrivilegeEscalation: false", "allowPrivilegeEscalation: true"},
+			refused: "Deployment/checkout", pod: true, answer: `violates PodSecurity "restricted:latest": privileged`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := filepath.Join(repoRoot(t), "deploy", "k8s")
 			if tc.file != "" {
-				dir = plant(t, dir, tc.file, tc.old, tc.new)
+				dir = plant(t, dir, tc.file, tc.changes...)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
@@ -95,8 +97,9 @@ func TestDeployCheckRefusesPlantedMistakes(t *testing.T) {
 	}
 }
 
-// plant copies the kustomization dir and replaces old's first occurrence in file with new.
-func plant(t *testing.T, dir, file, old, new string) string {
+// plant copies the kustomization dir and, in file, replaces the first occurrence of each old of
+// changes (old, new, old, new, ...) with its new.
+func plant(t *testing.T, dir, file string, changes ...string) string {
 	t.Helper()
 	dst := t.TempDir()
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -112,10 +115,12 @@ func plant(t *testing.T, dir, file, old, new string) string {
 			return err
 		}
 		if rel == filepath.FromSlash(file) {
-			if !strings.Contains(string(b), old) {
-				t.Fatalf("%s has no %q to change", file, old)
+			for i := 0; i+1 < len(changes); i += 2 {
+				if !strings.Contains(string(b), changes[i]) {
+					t.Fatalf("%s has no %q to change", file, changes[i])
+				}
+				b = []byte(strings.Replace(string(b), changes[i], changes[i+1], 1))
 			}
-			b = []byte(strings.Replace(string(b), old, new, 1))
 		}
 		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
 	})

@@ -201,7 +201,11 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 			"crd/kafkatopics.kafka.strimzi.io", "crd/kafkausers.kafka.strimzi.io"); err != nil {
 			return err
 		}
-		if _, err := c.kubectl(ctx, nil, "create", "namespace", ns); err != nil {
+		// kubectl's discovery cache predates the CRDs.
+		if err := os.RemoveAll(filepath.Join(dir, "kubectl-cache")); err != nil {
+			return err
+		}
+		if _, err := c.kubectl(ctx, nil, "create", "namespace", ns, "--save-config"); err != nil {
 			return err
 		}
 		// The enforced level is the check's, whatever the manifests' Namespace says.
@@ -416,7 +420,9 @@ func start(ctx context.Context, tools, dir string) (*cluster, error) {
 		"--service-account-key-file="+filepath.Join(dir, "sa.key"),
 		"--service-account-signing-key-file="+filepath.Join(dir, "sa.key"),
 		"--service-cluster-ip-range=10.96.0.0/16",
-		"--enable-admission-plugins=PodSecurity"); err != nil {
+		"--enable-admission-plugins=PodSecurity",
+		// As a cluster's API server runs (kubeadm's too): PodSecurity, not this flag, decides.
+		"--allow-privileged=true"); err != nil {
 		return c, err
 	}
 	pool := x509.NewCertPool()
