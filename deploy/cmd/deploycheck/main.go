@@ -23,7 +23,9 @@ func main() {
 	manifests := flag.String("manifests", "k8s", "the kustomization to check")
 	flag.Parse()
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// Output cut short (| head) must not kill the check before it stops what it started.
+	signal.Ignore(syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	res, err := deploycheck.Run(ctx, deploycheck.Config{Tools: *tools, Manifests: *manifests, Out: os.Stdout})
 	stop()
 	if res != nil {

@@ -375,7 +375,7 @@ const token = "deploycheck-admin"
 
 func start(ctx context.Context, tools, dir string) (*cluster, error) {
 	c := &cluster{dir: dir, kubectlBin: filepath.Join(tools, "kubectl"), kubeconfig: filepath.Join(dir, "kubeconfig")}
-	ports, err := freePorts(3)
+	ports, err := freePorts(ctx, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -449,16 +449,15 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 	return b.rt.RoundTrip(r)
 }
 
-// spawn starts a server in its own process group (a terminal's Ctrl-C reaches only the check,
-// which stops the servers in order), its output in dir/log.
+// spawn starts a server (serverAttr), its output in dir/log.
 func (c *cluster) spawn(bin, log string, args ...string) error {
-	f, err := os.Create(filepath.Join(c.dir, log))
+	f, err := os.Create(filepath.Join(c.dir, log)) //nolint:gosec // a file of its own temporary directory
 	if err != nil {
 		return err
 	}
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, args...) //nolint:gosec,noctx // bin/tools' etcd or kube-apiserver, with the check's arguments; stop ends it, in order, not a context
 	cmd.Stdout, cmd.Stderr = f, f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = serverAttr()
 	if err := cmd.Start(); err != nil {
 		_ = f.Close()
 		return err
@@ -496,7 +495,7 @@ func (c *cluster) waitFor(ctx context.Context, name, log, url string, client *ht
 }
 
 func (c *cluster) tail(log string) string {
-	b, _ := os.ReadFile(filepath.Join(c.dir, log))
+	b, _ := os.ReadFile(filepath.Join(c.dir, log)) //nolint:gosec // a file of its own temporary directory
 	if len(b) > 2000 {
 		b = b[len(b)-2000:]
 	}
@@ -522,7 +521,7 @@ func (c *cluster) stop() {
 // kubectl runs kubectl against the cluster with stdin; the error carries its stderr.
 func (c *cluster) kubectl(ctx context.Context, stdin []byte, args ...string) (string, error) {
 	args = append([]string{"--kubeconfig=" + c.kubeconfig, "--cache-dir=" + filepath.Join(c.dir, "kubectl-cache")}, args...)
-	cmd := exec.CommandContext(ctx, c.kubectlBin, args...)
+	cmd := exec.CommandContext(ctx, c.kubectlBin, args...) //nolint:gosec // bin/tools' kubectl, with arguments the check makes
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -538,7 +537,7 @@ func (c *cluster) kubectl(ctx context.Context, stdin []byte, args ...string) (st
 	return strings.TrimSpace(out.String() + "\n" + errb.String()), nil
 }
 
-func freePorts(n int) ([]int, error) {
+func freePorts(ctx context.Context, n int) ([]int, error) {
 	var ports []int
 	var ls []net.Listener
 	defer func() {
@@ -547,7 +546,7 @@ func freePorts(n int) ([]int, error) {
 		}
 	}()
 	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
+		l, err := (&net.ListenConfig{}).Listen(ctx, "tcp", "127.0.0.1:0")
 		if err != nil {
 			return nil, err
 		}
