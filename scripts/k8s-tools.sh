@@ -47,7 +47,7 @@ import (
 
 func main() { etcdmain.Main(os.Args) }
 GO
-	go get "go.etcd.io/etcd/server/v3@$version" >/dev/null
+	got=$(go get "go.etcd.io/etcd/server/v3@$version" 2>&1) || { echo "$got" >&2; exit 1; }
 	go mod tidy >/dev/null
 	go build -trimpath -ldflags "-s -w" -o "$out/etcd" .
 	;;
