@@ -16,6 +16,7 @@ OPENAPI               := libs/apispec/openapi.yaml
 JAEGER_VERSION        := v1.76.0
 KUBE_VERSION          := v1.34.4
 ETCD_VERSION          := v3.6.4
+KUBE_SCORE_VERSION    := v1.20.0
 
 .DEFAULT_GOAL := help
 
@@ -92,8 +93,9 @@ down: ## Stop the Docker Compose stack.
 	docker compose down
 
 .PHONY: deploy-check
-deploy-check: $(TOOLS)/kube-apiserver $(TOOLS)/kubectl $(TOOLS)/etcd ## Apply deploy/k8s to a real kube-apiserver (server dry-run, strict fields, restricted Pod Security).
+deploy-check: $(TOOLS)/kube-apiserver $(TOOLS)/kubectl $(TOOLS)/etcd $(TOOLS)/kube-score ## Apply deploy/k8s to a real kube-apiserver (server dry-run, strict fields, restricted Pod Security), then kube-score it.
 	cd deploy && go run ./cmd/deploycheck -tools $(TOOLS)
+	$(TOOLS)/kubectl kustomize deploy/k8s | $(TOOLS)/kube-score score --exit-one-on-warning -
 
 .PHONY: tools
 tools: $(TOOLS)/stripe-mock ## Install the tools the tests and the local stack need.
@@ -105,6 +107,9 @@ nginx: ## Install Debian's nginx, make bench's bare-proxy baseline, unless it is
 .PHONY: chromium
 chromium: ## Install Chromium for the browser tests (system/browser) unless it is there (needs root).
 	@command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+$(TOOLS)/kube-score:
+	GOBIN=$(TOOLS) go install github.com/zegl/kube-score/cmd/kube-score@$(KUBE_SCORE_VERSION)
 
 $(TOOLS)/stripe-mock:
 	GOBIN=$(TOOLS) go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION)
