@@ -6,34 +6,23 @@ package registration
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
-	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
-
-	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/libs/peer"
 	"github.com/podiumhq/podium/services/auth/internal/app"
 	"github.com/podiumhq/podium/services/auth/internal/domain"
 )
 
-// maxAnswer bounds what is read of an answer.
-const maxAnswer = 1 << 20
-
-// Client implements app.Registration. It signs its tokens itself, as the webhooks client does:
-// libs/peer signs only organizer, key and key type, and the test mode must travel.
+// Client implements app.Registration over libs/peer, whose tokens carry the test mode.
 type Client struct {
-	base   string
-	http   *http.Client
-	signer *identity.Signer
-	log    *slog.Logger
+	peer *peer.Client
+	log  *slog.Logger
 }
 
 var _ app.Registration = (*Client)(nil)
@@ -42,10 +31,8 @@ var _ app.Registration = (*Client)(nil)
 // and carry the tokens signer mints.
 func New(base string, timeout time.Duration, signer *identity.Signer, log *slog.Logger) *Client {
 	return &Client{
-		base:   strings.TrimRight(base, "/"),
-		http:   &http.Client{Timeout: timeout, Transport: otelhttp.NewTransport(http.DefaultTransport)},
-		signer: signer,
-		log:    log,
+		peer: peer.New(peer.Options{Name: identity.Registration, BaseURL: base, Timeout: timeout, Signer: signer}),
+		log:  log,
 	}
 }
 
@@ -87,33 +74,8 @@ func (c *Client) TestMail(ctx context.Context, as app.RegistrationCaller, p doma
 // do sends method path for as and decodes a 2xx answer into out; anything else is
 // app.ErrRegistrationUnavailable.
 func (c *Client) do(ctx context.Context, as app.RegistrationCaller, method, path string, out any) error {
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, nil)
-	if err != nil {
-		return fmt.Errorf("registration %s %s: %w", method, path, err)
-	}
-	req.Header.Set("Accept", "application/json")
-	if id := httpserver.RequestIDFrom(ctx); id != "" {
-		req.Header.Set(httpserver.HeaderRequestID, id)
-	}
-	tok, err := c.signer.Token(identity.Registration, principal(as))
-	if err != nil {
-		return fmt.Errorf("registration: %w", err)
-	}
-	req.Header.Set(identity.Header, tok)
-	res, err := c.http.Do(req)
-	if err != nil {
+	if err := c.peer.Do(ctx, principal(as), method, path, nil, out); err != nil {
 		return c.unavailable(method, path, err)
-	}
-	defer res.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(res.Body, maxAnswer))
-	if err != nil {
-		return c.unavailable(method, path, err)
-	}
-	if res.StatusCode < 200 || res.StatusCode > 299 {
-		return c.unavailable(method, path, fmt.Errorf("answered %d: %s", res.StatusCode, raw))
-	}
-	if err := json.Unmarshal(raw, out); err != nil {
-		return c.unavailable(method, path, fmt.Errorf("unreadable answer: %w", err))
 	}
 	return nil
 }

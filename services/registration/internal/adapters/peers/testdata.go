@@ -5,7 +5,6 @@ package peers
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -26,47 +25,18 @@ type TestData struct {
 
 // NewTestData returns the test-data route of the peer name at baseURL, called with identity
 // tokens signer mints, each bounded by timeout.
-//
-// The tokens are minted here, by the client's transport, rather than by libs/peer: peer.Client
-// signs only the organizer, key and key type of the principal it is given, and these calls must
-// name the test mode (identity.Principal.Test) too.
 func NewTestData(name, baseURL string, signer *identity.Signer, timeout time.Duration) TestData {
-	return TestData{name: name, peer: peer.New(peer.Options{
-		Name: name, BaseURL: baseURL, Timeout: timeout,
-		Transport: signing{audience: name, signer: signer, next: http.DefaultTransport},
-	})}
+	return TestData{name: name, peer: peer.New(peer.Options{Name: name, BaseURL: baseURL, Timeout: timeout, Signer: signer})}
 }
 
-// DeleteTestData deletes the test data of as's organizer at the peer (as is a test principal)
-// and returns its counts; any failure is Unavailable: the wipe is retried as a whole.
+// DeleteTestData deletes the test data of as's organizer at the peer (as is a test principal,
+// whose mode the token carries) and returns its counts; any failure is Unavailable: the wipe
+// is retried as a whole.
 func (t TestData) DeleteTestData(ctx context.Context, as identity.Principal) (domain.TestDataDeleted, error) {
 	var d domain.TestDataDeleted
 	path := "/internal/organizers/" + url.PathEscape(as.OrganizerID) + "/test-data"
-	if err := t.peer.Do(context.WithValue(ctx, principalKey{}, as), identity.Principal{}, http.MethodDelete, path, nil, &d); err != nil {
+	if err := t.peer.Do(ctx, as, http.MethodDelete, path, nil, &d); err != nil {
 		return domain.TestDataDeleted{}, fault.NewUnavailable(t.name, err)
 	}
 	return d, nil
-}
-
-type principalKey struct{}
-
-// signing sets the identity token of the principal in each request's context.
-type signing struct {
-	audience string
-	signer   *identity.Signer
-	next     http.RoundTripper
-}
-
-func (s signing) RoundTrip(r *http.Request) (*http.Response, error) {
-	p, ok := r.Context().Value(principalKey{}).(identity.Principal)
-	if !ok {
-		return nil, fmt.Errorf("%s: no principal to sign for", s.audience)
-	}
-	tok, err := s.signer.Token(s.audience, p)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", s.audience, err)
-	}
-	r = r.Clone(r.Context())
-	r.Header.Set(identity.Header, tok)
-	return s.next.RoundTrip(r)
 }
