@@ -17,6 +17,7 @@ JAEGER_VERSION        := v1.76.0
 KUBE_VERSION          := v1.34.4
 ETCD_VERSION          := v3.6.4
 KUBE_SCORE_VERSION    := v1.20.0
+KUBECONFORM_VERSION   := v0.8.0
 
 .DEFAULT_GOAL := help
 
@@ -92,13 +93,16 @@ up: ## Start the production-like stack with Docker Compose.
 down: ## Stop the Docker Compose stack.
 	docker compose down
 
+.PHONY: deploy-tools
+deploy-tools: $(TOOLS)/kube-apiserver $(TOOLS)/kubectl $(TOOLS)/etcd $(TOOLS)/kubeconform $(TOOLS)/kube-score ## Build or install the tools of deploy-check into bin/tools.
+
 .PHONY: deploy-check
-deploy-check: $(TOOLS)/kube-apiserver $(TOOLS)/kubectl $(TOOLS)/etcd $(TOOLS)/kube-score ## Apply deploy/k8s to a real kube-apiserver (server dry-run, strict fields, restricted Pod Security), then kube-score it.
+deploy-check: deploy-tools ## Check deploy/k8s: kubeconform, a real kube-apiserver (server dry-run, strict fields, restricted Pod Security), kube-score.
 	cd deploy && go run ./cmd/deploycheck -tools $(TOOLS)
 	$(TOOLS)/kubectl kustomize deploy/k8s | $(TOOLS)/kube-score score --exit-one-on-warning -
 
 .PHONY: tools
-tools: $(TOOLS)/stripe-mock ## Install the tools the tests and the local stack need.
+tools: $(TOOLS)/stripe-mock $(TOOLS)/kubeconform ## Install the tools the tests and the local stack need.
 
 .PHONY: nginx
 nginx: ## Install Debian's nginx, make bench's bare-proxy baseline, unless it is there (needs root).
@@ -107,6 +111,9 @@ nginx: ## Install Debian's nginx, make bench's bare-proxy baseline, unless it is
 .PHONY: chromium
 chromium: ## Install Chromium for the browser tests (system/browser) unless it is there (needs root).
 	@command -v chromium >/dev/null || (apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium)
+
+$(TOOLS)/kubeconform:
+	GOBIN=$(TOOLS) go install github.com/yannh/kubeconform/cmd/kubeconform@$(KUBECONFORM_VERSION)
 
 $(TOOLS)/kube-score:
 	GOBIN=$(TOOLS) go install github.com/zegl/kube-score/cmd/kube-score@$(KUBE_SCORE_VERSION)

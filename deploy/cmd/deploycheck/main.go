@@ -1,5 +1,6 @@
-// Command deploycheck is `make deploy-check`: a real kube-apiserver and etcd (built into bin/tools)
-// read the rendered manifests with a server-side dry-run and strict field validation, in the
+// Command deploycheck is `make deploy-check`: kubeconform validates the rendered manifests
+// against the schemas of the pinned Kubernetes version, then a real kube-apiserver and etcd
+// (built into bin/tools) read them with a server-side dry-run and strict field validation, in the
 // documented order, and judge every pod template against the restricted Pod Security Standard
 // (deploy/README.md, "make deploy-check"). It exits 1 when anything is refused, 2 when the check
 // could not run; Ctrl-C stops what it started.
@@ -19,7 +20,7 @@ import (
 )
 
 func main() {
-	tools := flag.String("tools", "../bin/tools", "directory holding kube-apiserver, kubectl and etcd")
+	tools := flag.String("tools", "../bin/tools", "directory holding kube-apiserver, kubectl, etcd and kubeconform")
 	manifests := flag.String("manifests", "k8s", "the kustomization to check")
 	flag.Parse()
 

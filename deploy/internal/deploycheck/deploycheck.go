@@ -1,5 +1,6 @@
-// Package deploycheck has a real Kubernetes API server read the manifests: it renders a
-// kustomization, starts etcd and kube-apiserver on the loopback (built by `make deploy-check`
+// Package deploycheck has kubeconform and a real Kubernetes API server read the manifests: it
+// renders a kustomization, validates it with kubeconform against the schemas of the tools'
+// Kubernetes version (conform.go, schemas.go), starts etcd and kube-apiserver on the loopback (built by `make deploy-check`
 // into bin/tools), creates the Strimzi CRDs and the namespace with the restricted Pod Security
 // level enforced, applies every rendered object with `kubectl apply --dry-run=server
 // --validate=strict` in the documented order (the `podium/apply-first` objects, the migrate Jobs
@@ -47,14 +48,16 @@ var crds []byte
 
 // Config says what to check and with which binaries.
 type Config struct {
-	Tools     string    // directory holding kube-apiserver, kubectl and etcd
+	Tools     string    // directory holding kube-apiserver, kubectl, etcd and kubeconform
 	Manifests string    // the kustomization directory (deploy/k8s)
 	Out       io.Writer // progress and summary
 }
 
 // Result is what the check found.
 type Result struct {
+	Version  string   // the Kubernetes version of the tools (kube-apiserver.version)
 	Objects  int      // rendered objects
+	Conform  Conform  // kubeconform's verdict
 	Accepted int      // accepted by the server dry-run
 	Refused  []string // "<Kind>/<name>: <server's answer>"
 	Pods     []Pod    // one per pod template
@@ -76,7 +79,7 @@ type Timing struct {
 
 // OK reports whether every object was accepted and every pod template passed.
 func (r *Result) OK() bool {
-	if r.Objects == 0 || r.Accepted != r.Objects {
+	if r.Objects == 0 || r.Accepted != r.Objects || r.Conform.Valid != r.Objects {
 		return false
 	}
 	for _, p := range r.Pods {
@@ -90,6 +93,11 @@ func (r *Result) OK() bool {
 // Summary is the report printed at the end.
 func (r *Result) Summary() string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "objects conforming: %d/%d (kubeconform -strict, %d schemas of Kubernetes %s and the CRDs)\n",
+		r.Conform.Valid, r.Objects, r.Conform.Schemas, r.Version)
+	for _, s := range r.Conform.Refused {
+		fmt.Fprintf(&b, "  REFUSED %s\n", s)
+	}
 	fmt.Fprintf(&b, "objects accepted: %d/%d (kubectl apply --dry-run=server --validate=strict)\n", r.Accepted, r.Objects)
 	for _, s := range r.Refused {
 		fmt.Fprintf(&b, "  REFUSED %s\n", s)
@@ -139,12 +147,16 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	if cfg.Out == nil {
 		cfg.Out = io.Discard
 	}
-	for _, b := range []string{"kube-apiserver", "kubectl", "etcd"} {
+	for _, b := range []string{"kube-apiserver", "kubectl", "etcd", "kubeconform"} {
 		if _, err := os.Stat(filepath.Join(cfg.Tools, b)); err != nil {
 			return nil, fmt.Errorf("%s missing (make deploy-check builds it): %w", b, err)
 		}
 	}
-	res := &Result{}
+	version, err := os.ReadFile(filepath.Join(cfg.Tools, "kube-apiserver.version"))
+	if err != nil {
+		return nil, fmt.Errorf("the version kube-apiserver was built at (make deploy-check records it): %w", err)
+	}
+	res := &Result{Version: strings.TrimSpace(string(version))}
 	step := func(name string, f func() error) error {
 		start := time.Now()
 		fmt.Fprintf(cfg.Out, "== %s\n", name)
@@ -174,11 +186,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		return res, errors.New("the manifests create no Namespace")
 	}
 
-	dir, err := os.MkdirTemp("", "deploycheck-")
+	var dir string
+	dir, err = os.MkdirTemp("", "deploycheck-")
 	if err != nil {
 		return res, err
 	}
 	defer func() { _ = os.RemoveAll(dir) }()
+
+	if err := step("kubeconform against the schemas of "+res.Version, func() (err error) {
+		res.Conform, err = conform(ctx, cfg.Tools, res.Version, dir, objs)
+		return err
+	}); err != nil {
+		return res, err
+	}
 
 	var c *cluster
 	defer func() {
