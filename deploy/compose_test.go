@@ -180,7 +180,7 @@ func TestComposeImages(t *testing.T) {
 	for name, s := range loadCompose(t, "*").Services {
 		if s.Build == nil {
 			if !pinned(s.Image) {
-				t.Errorf("%s: image %q must be pinned to a tag other than latest", name, s.Image)
+				t.Errorf("%s: image %q must be pinned to a tag other than latest and its digest", name, s.Image)
 			}
 			continue
 		}
@@ -192,7 +192,7 @@ func TestComposeImages(t *testing.T) {
 			t.Errorf("%s: build context %q, want the repository root (go.work)", name, s.Build.Context)
 		}
 		if s.Image != "" && !pinned(s.Image) {
-			t.Errorf("%s: image %q must be pinned to a tag other than latest", name, s.Image)
+			t.Errorf("%s: image %q must be pinned to a tag other than latest and its digest", name, s.Image)
 		}
 	}
 }

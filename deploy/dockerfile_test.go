@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-const finalImage = "gcr.io/distroless/static-debian12:nonroot"
+const finalImage = "gcr.io/distroless/static-debian12:nonroot@sha256:"
 
 // stage is one FROM section of a Dockerfile.
 type stage struct {
@@ -90,12 +90,12 @@ func TestDockerfile(t *testing.T) {
 	}
 	for _, s := range stages {
 		if !pinned(s.from) {
-			t.Errorf("FROM %s must be pinned to a tag other than latest", s.from)
+			t.Errorf("FROM %s must be pinned to a tag other than latest and its digest", s.from)
 		}
 	}
 	build, final := stages[0], stages[len(stages)-1]
-	if !strings.HasPrefix(build.from, "golang:1.26") || build.name == "" {
-		t.Errorf("build stage FROM %s, want golang:1.26 AS <name>", build.from)
+	if want := "golang:" + goWorkVersion(t) + "-"; !strings.HasPrefix(build.from, want) || build.name == "" {
+		t.Errorf("build stage FROM %s, want %s<variant>@sha256:... AS <name>: the go version of go.work", build.from, want)
 	}
 	if !slices.Equal(build.args("ARG"), []string{"SERVICE", "VERSION=dev", "COMMIT="}) {
 		t.Errorf("build stage ARG %v, want SERVICE without a default, VERSION=dev, COMMIT=", build.args("ARG"))
@@ -104,8 +104,8 @@ func TestDockerfile(t *testing.T) {
 		t.Error("the build stage must COPY . . (the whole workspace, go.work at the root)")
 	}
 	outputs := builtBinaries(t, build)
-	if final.from != finalImage {
-		t.Errorf("final stage FROM %s, want %s", final.from, finalImage)
+	if !strings.HasPrefix(final.from, finalImage) {
+		t.Errorf("final stage FROM %s, want %s<digest>", final.from, finalImage)
 	}
 	copied := map[string]string{} // destination -> source
 	for _, c := range final.args("COPY") {
@@ -219,4 +219,18 @@ func workspaceModules(t *testing.T, root string) []string {
 		t.Error("go.work: deploy is not a workspace module (cd /work/main && go work use ./deploy)")
 	}
 	return dirs
+}
+
+// goWorkVersion is the go version go.work requires, which the build image must carry.
+func goWorkVersion(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "go.work"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^go (\S+)$`).FindSubmatch(b)
+	if m == nil {
+		t.Fatal("go.work has no go line")
+	}
+	return string(m[1])
 }

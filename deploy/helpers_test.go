@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -188,12 +189,19 @@ func (s envSpec) shutdownBudget(t testing.TB, env map[string]string) time.Durati
 	return s.duration(t, env, "SHUTDOWN_DRAIN_DELAY") + s.duration(t, env, "SHUTDOWN_TIMEOUT")
 }
 
-// pinned reports whether image names a tag other than latest, or a digest.
+// pinned reports whether image names a tag other than latest, for the reader, and the digest
+// of what was pulled under it, for the pull: name:tag@sha256:<64 hex>.
 func pinned(image string) bool {
-	if strings.Contains(image, "@sha256:") {
-		return true
-	}
-	name := image[strings.LastIndex(image, "/")+1:]
-	_, tag, ok := strings.Cut(name, ":")
-	return ok && tag != "" && tag != "latest"
+	return pinnedImage.MatchString(image)
 }
+
+// released reports whether image is one of ours at a release's tag, with or without the digest
+// a release sets (kustomize edit set image): our images are built by the release, so the base
+// cannot know their digests.
+func released(image string) bool {
+	return releasedImage.MatchString(image)
+}
+
+var releasedImage = regexp.MustCompile(`^ghcr\.io/podiumhq/podium/[a-z]+:[0-9]+\.[0-9]+\.[0-9]+(@sha256:[0-9a-f]{64})?$`)
+
+var pinnedImage = regexp.MustCompile(`^[a-z0-9./_-]+:[A-Za-z0-9_][A-Za-z0-9._-]*@sha256:[0-9a-f]{64}$`)
