@@ -14,7 +14,7 @@ import (
 
 // TestDeployCheckRefusesPlantedMistakes runs `make deploy-check`'s check (a real kube-apiserver
 // and etcd) on the manifests and on copies with one mistake planted each, which it must refuse.
-// It starts four API servers (about a minute), so it runs only with DEPLOY_CHECK=1, after `make
+// It starts five API servers (about a minute), so it runs only with DEPLOY_CHECK=1, after `make
 // deploy-check` has built the tools into bin/tools.
 func TestDeployCheckRefusesPlantedMistakes(t *testing.T) {
 	if os.Getenv("DEPLOY_CHECK") != "1" {
@@ -42,6 +42,11 @@ func TestDeployCheckRefusesPlantedMistakes(t *testing.T) {
 			name: "misspelled field of a CRD", file: "catalog/kafkatopics.yaml",
 			changes: []string{"partitions:", "partitons:"},
 			refused: "KafkaTopic/", answer: "unknown field",
+		},
+		{
+			name: "misspelled field of a Kafka ACL", file: "auth/kafkauser.yaml",
+			changes: []string{"patternType: literal", "patternTyp: literal"},
+			refused: "KafkaUser/podium-auth", answer: "unknown field",
 		},
 		{
 			name: "privileged container", file: "checkout/deployment.yaml",
