@@ -48,7 +48,7 @@ func conform(ctx context.Context, tools, version, dir string, objs []object) (Co
 	if err != nil {
 		return c, err
 	}
-	f, err := os.Open(swagger)
+	f, err := os.Open(swagger) //nolint:gosec // the module cache's copy of the pinned Kubernetes
 	if err != nil {
 		return c, err
 	}
@@ -66,7 +66,8 @@ func conform(ctx context.Context, tools, version, dir string, objs []object) (Co
 		stream.WriteString("---\n")
 		stream.Write(o.yaml)
 	}
-	cmd := exec.CommandContext(ctx, filepath.Join(tools, "kubeconform"), "-strict", "-output", "json", "-verbose",
+	cmd := exec.CommandContext(ctx, filepath.Join(tools, "kubeconform"), //nolint:gosec // bin/tools' kubeconform
+		"-strict", "-output", "json", "-verbose",
 		"-kubernetes-version", strings.TrimPrefix(version, "v"),
 		"-schema-location", filepath.Join(schemas, schemaTemplate), "-")
 	cmd.Stdin = &stream
@@ -79,7 +80,7 @@ func conform(ctx context.Context, tools, version, dir string, objs []object) (Co
 		}
 	}
 	if err := json.Unmarshal(out, &report); err != nil {
-		return c, fmt.Errorf("kubeconform: %v %s: %w", runErr, stderr.String(), err)
+		return c, fmt.Errorf("kubeconform (%w) %s: %w", runErr, stderr.String(), err)
 	}
 	for _, r := range report.Resources {
 		if r.Status == "statusValid" {
