@@ -132,7 +132,7 @@ func webhookEndpoint() map[string]any {
 	return map[string]any{
 		"url": base + strings.Repeat("a1B2c3D4", 2048/8)[:2048-len(base)],
 		"eventTypes": []any{"registration.created", "registration.updated", "registration.cancelled", "order.completed",
-			"order.failed", "order.refunded", "checkout.session.expired", "event.updated", "pricing.changed"},
+			"order.failed", "order.refunded", "checkout.session.expired", "event.updated", "pricing.changed", "ticket.checked_in"},
 		"description": strings.Repeat("Inscripciones y pagos hacia el CRM del club, región de Málaga. ", 10)[:500],
 	}
 }
