@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
 	"github.com/podiumhq/podium/services/registration/internal/regtest"
@@ -218,4 +219,36 @@ func TestCheckInAnOfflineBatch(t *testing.T) {
 		t.Fatalf("retried batch answered\n%s\nfirst\n%s", again.Raw, r.Raw)
 	}
 	wantError(t, env.Do(t, "POST", "/external/v1/organizer/check-ins/batch", map[string]any{"scans": make([]any, 501)}, door), 400, "scans")
+}
+
+// TestCheckInsKeepTheModesApart: a test key checks in test tickets with nonces of its own (the
+// live one of the same nonce is another scan), and the wipe of test data deletes its check-ins
+// and scans only.
+func TestCheckInsKeepTheModesApart(t *testing.T) {
+	env := start(t, regtest.Options{})
+	env.Clock.Set(scanAt)
+	env.UsePeers(regtest.StartTestDataPeer(t, env, identity.Checkout, nil), regtest.StartTestDataPeer(t, env, identity.Webhooks, nil))
+	live := ticketOf(create(t, env, createBody("Ana")), 0)
+	r := env.Do(t, "POST", "/external/v1/organizer/registrations", createBody("Tess"), env.TestSecret(t, orgA))
+	test := ticketOf(r.Body, 0)
+
+	if res := checkIn(t, env, env.Scanner(t, orgA, true), scan(test, "mode-0001", "gate-a")); res.Body["result"] != "accepted" || checkInOf(res)["livemode"] != false {
+		t.Fatalf("test scan: %s", res.Raw)
+	}
+	if res := checkIn(t, env, env.Scanner(t, orgA, false), scan(live, "mode-0001", "gate-a")); res.Body["result"] != "accepted" || checkInOf(res)["livemode"] != true {
+		t.Fatalf("live scan with the test scan's nonce: %s", res.Raw)
+	}
+	if w := env.Do(t, "DELETE", "/external/v1/organizer/test-data", nil, env.TestSecret(t, orgA)); w.Status != 200 {
+		t.Fatalf("wipe: %s", w.Raw)
+	}
+	var checkIns, scans int
+	if err := env.Pool.QueryRow(t.Context(), `SELECT (SELECT count(*) FROM check_ins WHERE NOT livemode), (SELECT count(*) FROM check_in_scans WHERE NOT livemode)`).Scan(&checkIns, &scans); err != nil {
+		t.Fatal(err)
+	}
+	if checkIns != 0 || scans != 0 {
+		t.Fatalf("after the wipe: %d test check-ins, %d test scans", checkIns, scans)
+	}
+	if in := searchCheckIn(t, env, "checked-in"); len(in) != 1 || in[live] == nil {
+		t.Fatalf("live check-ins after the wipe: %v", in)
+	}
 }
