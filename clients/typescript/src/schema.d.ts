@@ -474,7 +474,7 @@ export interface paths {
         put?: never;
         /**
          * Check in a batch of scans a device stored while offline.
-         * @description Applies 1 to 500 scans in their order, each as `organizerCheckIn` would (its own transaction and nonce: a retried batch answers the scans already applied from their nonces), and answers each in `data`, in the order sent: `accepted`, `duplicate`, `unknown` (no such ticket of the organizer in the key's mode), `cancelled` (a cancelled or deleted ticket), `unpaid` (its order not paid yet) or `invalid` (the scan breaks the scan's schema or rules, a nonce reused for another ticket: `problems` says which). A bad scan never fails the others; `counts` sums the results. A body that is not a batch (no `scans`, more than 500) is 400. Requires `checkins:write`.
+         * @description Applies 1 to 500 scans in their order, each as `organizerCheckIn` would (its own transaction and nonce: a retried batch answers the scans already applied from their nonces), and answers each in `data`, in the order sent: `accepted`, `duplicate`, `unknown` (no such ticket of the organizer in the key's mode), `cancelled` (a cancelled or deleted ticket), `unpaid` (its order not paid yet) or `invalid` (the scan breaks the scan's schema or rules, a nonce reused for another ticket: `problems` says which). A bad scan never fails the others; `counts` sums the results. A body that is not a batch (no `scans`, more than 500), or that holds U+0000 in any string (refused in every body), is 400. Requires `checkins:write`.
          */
         post: operations["organizerCheckInBatch"];
         delete?: never;

@@ -199,6 +199,9 @@ func TestCheckInAnOfflineBatch(t *testing.T) {
 		scan(cancelled, "batch-0007", "gate-c"), noDevice, scan(a, "online-0001", "gate-c")}
 	r := env.Do(t, "POST", "/external/v1/organizer/check-ins/batch", map[string]any{"scans": scans}, door)
 	env.Valid(t, "organizerCheckInBatch", r)
+	if r.Status != 201 {
+		t.Fatalf("batch: %d %s", r.Status, r.Raw)
+	}
 	var got []string
 	for _, d := range r.Body["data"].([]any) {
 		got = append(got, d.(map[string]any)["result"].(string))
@@ -219,6 +222,9 @@ func TestCheckInAnOfflineBatch(t *testing.T) {
 		t.Fatalf("retried batch answered\n%s\nfirst\n%s", again.Raw, r.Raw)
 	}
 	wantError(t, env.Do(t, "POST", "/external/v1/organizer/check-ins/batch", map[string]any{"scans": make([]any, 501)}, door), 400, "scans")
+	// U+0000 is refused in any string of any body, so a batch holding it is refused whole.
+	nul := env.Do(t, "POST", "/external/v1/organizer/check-ins/batch", map[string]any{"scans": []any{scan(a, "batch-0008", "gate\u0000c")}}, door)
+	wantError(t, nul, 400, "scans[0].device must not contain the character U+0000")
 }
 
 // TestCheckInsKeepTheModesApart: a test key checks in test tickets with nonces of its own (the
