@@ -32,6 +32,22 @@ const (
 	CategoryGenderOPEN   CategoryGender = "OPEN"
 )
 
+// Defines values for CheckInScanResultResult.
+const (
+	CheckInScanResultResultAccepted  CheckInScanResultResult = "accepted"
+	CheckInScanResultResultCancelled CheckInScanResultResult = "cancelled"
+	CheckInScanResultResultDuplicate CheckInScanResultResult = "duplicate"
+	CheckInScanResultResultInvalid   CheckInScanResultResult = "invalid"
+	CheckInScanResultResultUnknown   CheckInScanResultResult = "unknown"
+	CheckInScanResultResultUnpaid    CheckInScanResultResult = "unpaid"
+)
+
+// Defines values for CheckInScanResultTeamResult.
+const (
+	CheckInScanResultTeamResultAccepted  CheckInScanResultTeamResult = "accepted"
+	CheckInScanResultTeamResultDuplicate CheckInScanResultTeamResult = "duplicate"
+)
+
 // Defines values for CheckoutLineItemKind.
 const (
 	CheckoutLineItemKindGUEST        CheckoutLineItemKind = "GUEST"
@@ -79,6 +95,7 @@ const (
 	ErrorCodeLastOwner               ErrorCode = "last_owner"
 	ErrorCodeMemberExists            ErrorCode = "member_exists"
 	ErrorCodeMethodNotAllowed        ErrorCode = "method_not_allowed"
+	ErrorCodeNonceReused             ErrorCode = "nonce_reused"
 	ErrorCodeNotFound                ErrorCode = "not_found"
 	ErrorCodeOriginMissing           ErrorCode = "origin_missing"
 	ErrorCodeOriginNotAllowed        ErrorCode = "origin_not_allowed"
@@ -93,6 +110,8 @@ const (
 	ErrorCodeServiceUnavailable      ErrorCode = "service_unavailable"
 	ErrorCodeSignatureInvalid        ErrorCode = "signature_invalid"
 	ErrorCodeTestKeyRequired         ErrorCode = "test_key_required"
+	ErrorCodeTicketCancelled         ErrorCode = "ticket_cancelled"
+	ErrorCodeTicketUnpaid            ErrorCode = "ticket_unpaid"
 	ErrorCodeTimeout                 ErrorCode = "timeout"
 	ErrorCodeUnauthorized            ErrorCode = "unauthorized"
 	ErrorCodeUnsupportedMediaType    ErrorCode = "unsupported_media_type"
@@ -245,6 +264,7 @@ const (
 	ProblemCodeInvalidJson        ProblemCode = "invalid_json"
 	ProblemCodeInvalidType        ProblemCode = "invalid_type"
 	ProblemCodeMoreProblems       ProblemCode = "more_problems"
+	ProblemCodeNonceReused        ProblemCode = "nonce_reused"
 	ProblemCodeNotAllowed         ProblemCode = "not_allowed"
 	ProblemCodeRedirectNotAllowed ProblemCode = "redirect_not_allowed"
 	ProblemCodeRequired           ProblemCode = "required"
@@ -329,6 +349,11 @@ const (
 	TestDataDeletedLivemodeFalse TestDataDeletedLivemode = false
 )
 
+// Defines values for TicketCheckedInWebhookType.
+const (
+	TicketCheckedInWebhookTypeTicketCheckedIn TicketCheckedInWebhookType = "ticket.checked_in"
+)
+
 // Defines values for TicketStatus.
 const (
 	TicketStatusACTIVE    TicketStatus = "ACTIVE"
@@ -381,6 +406,7 @@ const (
 	WebhookEventTypeRegistrationCancelled  WebhookEventType = "registration.cancelled"
 	WebhookEventTypeRegistrationCreated    WebhookEventType = "registration.created"
 	WebhookEventTypeRegistrationUpdated    WebhookEventType = "registration.updated"
+	WebhookEventTypeTicketCheckedIn        WebhookEventType = "ticket.checked_in"
 )
 
 // Defines values for WebhookMessageType.
@@ -395,6 +421,7 @@ const (
 	WebhookMessageTypeRegistrationCancelled  WebhookMessageType = "registration.cancelled"
 	WebhookMessageTypeRegistrationCreated    WebhookMessageType = "registration.created"
 	WebhookMessageTypeRegistrationUpdated    WebhookMessageType = "registration.updated"
+	WebhookMessageTypeTicketCheckedIn        WebhookMessageType = "ticket.checked_in"
 )
 
 // Amount Money in minor units of the accompanying `currency` (cents for EUR).
@@ -489,6 +516,104 @@ type CategoryGender string
 
 // CategoryIdentifier Opaque category id.
 type CategoryIdentifier = string
+
+// CheckIn A ticket checked in at the door. `scannedAt` and `device` are the scan's; `createdAt` is when the service recorded it; `undoneAt` is set once the organizer undid it.
+type CheckIn struct {
+	// AthleteId Opaque athlete id.
+	AthleteId     AthleteIdentifier `json:"athleteId"`
+	AthleteName   string            `json:"athleteName"`
+	BibRaceNumber *int              `json:"bibRaceNumber"`
+	CategoryId    string            `json:"categoryId"`
+	CheckInId     string            `json:"checkInId"`
+
+	// CreatedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	CreatedAt Timestamp `json:"createdAt"`
+	Device    string    `json:"device"`
+	EventId   string    `json:"eventId"`
+	Livemode  bool      `json:"livemode"`
+
+	// RegistrationId Opaque registration (team) id.
+	RegistrationId RegistrationIdentifier `json:"registrationId"`
+
+	// ScannedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	ScannedAt Timestamp `json:"scannedAt"`
+	TeamName  string    `json:"teamName"`
+
+	// TicketId Opaque athlete ticket id.
+	TicketId TicketIdentifier `json:"ticketId"`
+
+	// UndoneAt RFC 3339 timestamp in UTC, or null when there is none.
+	UndoneAt *NullableTimestamp `json:"undoneAt"`
+}
+
+// CheckInBatchRequest defines model for CheckInBatchRequest.
+type CheckInBatchRequest struct {
+	// Scans 1 to 500 scans, applied in their order. Each is checked against `CheckInScan` on its own: one that breaks it is answered `invalid` in the batch's result.
+	Scans []map[string]interface{} `json:"scans"`
+}
+
+// CheckInBatchResult defines model for CheckInBatchResult.
+type CheckInBatchResult struct {
+	Counts struct {
+		Accepted  int `json:"accepted"`
+		Cancelled int `json:"cancelled"`
+		Duplicate int `json:"duplicate"`
+		Invalid   int `json:"invalid"`
+		Unknown   int `json:"unknown"`
+		Unpaid    int `json:"unpaid"`
+	} `json:"counts"`
+	Data []CheckInScanResult `json:"data"`
+}
+
+// CheckInScan One scan at the door: `ticketId`, or `bibRaceNumber` with `eventId` (exactly one of `ticketId` and `bibRaceNumber`, 400 otherwise). `nonce` is the device's id of the scan, unique per organizer and mode: send the same one when retrying the scan.
+type CheckInScan struct {
+	BibRaceNumber *int `json:"bibRaceNumber,omitempty"`
+
+	// Device The scanning device or gate, as the organizer names it (shown to a later scan of the ticket).
+	Device string `json:"device"`
+
+	// EventId The event of `bibRaceNumber` (`evt_...`).
+	EventId *string `json:"eventId,omitempty"`
+
+	// Nonce Letters, digits, `.`, `_`, `:`, `-`; 8 to 120 characters.
+	Nonce string `json:"nonce"`
+
+	// ScannedAt When the device read the ticket, by its clock (RFC 3339); at most 5 minutes ahead of the service's.
+	ScannedAt time.Time `json:"scannedAt"`
+
+	// Team Check in every active ticket of the ticket's registration (a bib scan always does).
+	Team *bool `json:"team,omitempty"`
+
+	// TicketId The athlete ticket id (`tkt_...`) the device read.
+	TicketId *string `json:"ticketId,omitempty"`
+}
+
+// CheckInScanResult The result of one scan: `accepted` (it checked in the ticket, or with `team` any ticket of the team), `duplicate` (already checked in: `checkIn` is the first check-in, with its `scannedAt` and `device`), and in a batch also `unknown`, `cancelled`, `unpaid` or `invalid` (`problems` says why). `message` says it in a sentence a door screen can show. `team` lists every active ticket of the team, with its own result, for a team scan.
+type CheckInScanResult struct {
+	// CheckIn A ticket checked in at the door. `scannedAt` and `device` are the scan's; `createdAt` is when the service recorded it; `undoneAt` is set once the organizer undid it.
+	CheckIn  *CheckIn                `json:"checkIn,omitempty"`
+	Message  string                  `json:"message"`
+	Nonce    string                  `json:"nonce"`
+	Problems *[]Problem              `json:"problems,omitempty"`
+	Result   CheckInScanResultResult `json:"result"`
+	Team     *[]struct {
+		// CheckIn A ticket checked in at the door. `scannedAt` and `device` are the scan's; `createdAt` is when the service recorded it; `undoneAt` is set once the organizer undid it.
+		CheckIn CheckIn                     `json:"checkIn"`
+		Result  CheckInScanResultTeamResult `json:"result"`
+
+		// TicketId Opaque athlete ticket id.
+		TicketId TicketIdentifier `json:"ticketId"`
+	} `json:"team,omitempty"`
+
+	// TicketId Opaque athlete ticket id.
+	TicketId *TicketIdentifier `json:"ticketId,omitempty"`
+}
+
+// CheckInScanResultResult defines model for CheckInScanResult.Result.
+type CheckInScanResultResult string
+
+// CheckInScanResultTeamResult defines model for CheckInScanResult.Team.Result.
+type CheckInScanResultTeamResult string
 
 // CheckoutLineItem The price of one registration: the main one (`kind: REGISTRATION`) or a guest registration (`kind: GUEST`, `guestIndex` is its position in `guestRegistrations`).
 type CheckoutLineItem struct {
@@ -681,7 +806,7 @@ type CreateWebhookEndpointRequest struct {
 	// Description Text shown on one line, where people read it: it must not contain control characters (line breaks, tabs, the escape that starts terminal sequences, direction overrides and other invisible formatting: Unicode Cc, Cf, Zl and Zp of the Basic Multilingual Plane), which could forge or hide text. The zero-width joiner and non-joiner, which emoji sequences and some scripts need, are allowed. The pattern lists the refused characters by their code points, with no Unicode property escapes, so it means the same in ECMA-262 with or without its u flag and compiles in Python's and Java's dialects.
 	Description *WebhookDescription `json:"description,omitempty"`
 
-	// EventTypes The event types the endpoint receives: at least one and at most the nine there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+	// EventTypes The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 	EventTypes WebhookEventTypes `json:"eventTypes"`
 
 	// Url An absolute URI of at most 2048 characters, the longest browsers reliably keep.
@@ -829,6 +954,9 @@ type Email = openapi_types.Email
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -1431,6 +1559,7 @@ type PricingChangedWebhookType string
 // | `rule_violated` | The value breaks a business rule (the message says which). |
 // | `redirect_not_allowed` | A redirect URL is not on an allowed origin of the publishable key. |
 // | `more_problems` | Counts the problems beyond the first 100 (`path` is empty). |
+// | `nonce_reused` | A check-in scan's nonce was already used for another scan (in a batch's result). |
 type Problem struct {
 	Code ProblemCode `json:"code"`
 
@@ -1908,6 +2037,25 @@ type Ticket struct {
 	TicketId TicketIdentifier `json:"ticketId"`
 }
 
+// TicketCheckedInWebhook `ticket.checked_in`: the check-in, `objectId` its `chk_...` id.
+type TicketCheckedInWebhook struct {
+	Data struct {
+		Livemode bool `json:"livemode"`
+
+		// Object A ticket checked in at the door. `scannedAt` and `device` are the scan's; `createdAt` is when the service recorded it; `undoneAt` is set once the organizer undid it.
+		Object   CheckIn     `json:"object"`
+		ObjectId string      `json:"objectId"`
+		Sequence SafeInteger `json:"sequence"`
+	} `json:"data"`
+
+	// Timestamp RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	Timestamp Timestamp                  `json:"timestamp"`
+	Type      TicketCheckedInWebhookType `json:"type"`
+}
+
+// TicketCheckedInWebhookType defines model for TicketCheckedInWebhook.Type.
+type TicketCheckedInWebhookType string
+
 // TicketIdentifier Opaque athlete ticket id.
 type TicketIdentifier = string
 
@@ -1962,7 +2110,7 @@ type UpdateWebhookEndpointRequest struct {
 	// Enabled `false` disables the endpoint (`disabledReason` `organizer`); `true` enables it, clearing `disabledReason` and the failing streak.
 	Enabled *bool `json:"enabled,omitempty"`
 
-	// EventTypes The event types the endpoint receives: at least one and at most the nine there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+	// EventTypes The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 	EventTypes *WebhookEventTypes `json:"eventTypes,omitempty"`
 
 	// Url An absolute URI of at most 2048 characters, the longest browsers reliably keep.
@@ -2172,7 +2320,7 @@ type WebhookEndpointWithSecretStatus string
 // WebhookEventType A type of event an endpoint may subscribe to; each is described, with an example, in the document's `webhooks` section.
 type WebhookEventType string
 
-// WebhookEventTypes The event types the endpoint receives: at least one and at most the nine there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+// WebhookEventTypes The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 type WebhookEventTypes = []WebhookEventType
 
 // WebhookMessageIdentifier Opaque message id, sent as the `webhook-id` header.
@@ -2271,6 +2419,9 @@ type WebhookTimestampHeader = string
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2321,6 +2472,9 @@ type BadRequest = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2371,6 +2525,9 @@ type Conflict = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2421,6 +2578,9 @@ type Forbidden = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2471,6 +2631,9 @@ type NotFound = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2521,6 +2684,9 @@ type PayloadTooLarge = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2571,6 +2737,9 @@ type ServerError = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2621,6 +2790,9 @@ type TooManyRequests = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2671,6 +2843,9 @@ type Unauthorized = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2721,6 +2896,9 @@ type UnprocessableEntity = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2826,6 +3004,12 @@ type BrowserLookupReceiptsJSONRequestBody = ReceiptRequest
 
 // BrowserSendReceiptsJSONRequestBody defines body for BrowserSendReceipts for application/json ContentType.
 type BrowserSendReceiptsJSONRequestBody = ReceiptRequest
+
+// OrganizerCheckInJSONRequestBody defines body for OrganizerCheckIn for application/json ContentType.
+type OrganizerCheckInJSONRequestBody = CheckInScan
+
+// OrganizerCheckInBatchJSONRequestBody defines body for OrganizerCheckInBatch for application/json ContentType.
+type OrganizerCheckInBatchJSONRequestBody = CheckInBatchRequest
 
 // OrganizerSearchEventsJSONRequestBody defines body for OrganizerSearchEvents for application/json ContentType.
 type OrganizerSearchEventsJSONRequestBody = OrganizerSearchEventsRequest
@@ -3216,6 +3400,19 @@ type ClientInterface interface {
 
 	BrowserSendReceipts(ctx context.Context, eventId EventId, params *BrowserSendReceiptsParams, body BrowserSendReceiptsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// OrganizerCheckInWithBody request with any body
+	OrganizerCheckInWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OrganizerCheckIn(ctx context.Context, body OrganizerCheckInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerCheckInBatchWithBody request with any body
+	OrganizerCheckInBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OrganizerCheckInBatch(ctx context.Context, body OrganizerCheckInBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerUndoCheckIn request
+	OrganizerUndoCheckIn(ctx context.Context, checkInId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// OrganizerSearchEventsWithBody request with any body
 	OrganizerSearchEventsWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -3434,6 +3631,66 @@ func (c *Client) BrowserSendReceiptsWithBody(ctx context.Context, eventId EventI
 
 func (c *Client) BrowserSendReceipts(ctx context.Context, eventId EventId, params *BrowserSendReceiptsParams, body BrowserSendReceiptsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBrowserSendReceiptsRequest(c.Server, eventId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerCheckInWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerCheckInRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerCheckIn(ctx context.Context, body OrganizerCheckInJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerCheckInRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerCheckInBatchWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerCheckInBatchRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerCheckInBatch(ctx context.Context, body OrganizerCheckInBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerCheckInBatchRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerUndoCheckIn(ctx context.Context, checkInId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerUndoCheckInRequest(c.Server, checkInId)
 	if err != nil {
 		return nil, err
 	}
@@ -4216,6 +4473,120 @@ func NewBrowserSendReceiptsRequestWithBody(server string, eventId EventId, param
 
 		req.Header.Set("Origin", headerParam0)
 
+	}
+
+	return req, nil
+}
+
+// NewOrganizerCheckInRequest calls the generic OrganizerCheckIn builder with application/json body
+func NewOrganizerCheckInRequest(server string, body OrganizerCheckInJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOrganizerCheckInRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewOrganizerCheckInRequestWithBody generates requests for OrganizerCheckIn with any type of body
+func NewOrganizerCheckInRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/check-ins")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewOrganizerCheckInBatchRequest calls the generic OrganizerCheckInBatch builder with application/json body
+func NewOrganizerCheckInBatchRequest(server string, body OrganizerCheckInBatchJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOrganizerCheckInBatchRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewOrganizerCheckInBatchRequestWithBody generates requests for OrganizerCheckInBatch with any type of body
+func NewOrganizerCheckInBatchRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/check-ins/batch")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewOrganizerUndoCheckInRequest generates requests for OrganizerUndoCheckIn
+func NewOrganizerUndoCheckInRequest(server string, checkInId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "checkInId", runtime.ParamLocationPath, checkInId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/check-ins/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("DELETE", queryURL.String(), nil)
+	if err != nil {
+		return nil, err
 	}
 
 	return req, nil
@@ -5263,6 +5634,19 @@ type ClientWithResponsesInterface interface {
 
 	BrowserSendReceiptsWithResponse(ctx context.Context, eventId EventId, params *BrowserSendReceiptsParams, body BrowserSendReceiptsJSONRequestBody, reqEditors ...RequestEditorFn) (*BrowserSendReceiptsResponse, error)
 
+	// OrganizerCheckInWithBodyWithResponse request with any body
+	OrganizerCheckInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCheckInResponse, error)
+
+	OrganizerCheckInWithResponse(ctx context.Context, body OrganizerCheckInJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerCheckInResponse, error)
+
+	// OrganizerCheckInBatchWithBodyWithResponse request with any body
+	OrganizerCheckInBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCheckInBatchResponse, error)
+
+	OrganizerCheckInBatchWithResponse(ctx context.Context, body OrganizerCheckInBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerCheckInBatchResponse, error)
+
+	// OrganizerUndoCheckInWithResponse request
+	OrganizerUndoCheckInWithResponse(ctx context.Context, checkInId string, reqEditors ...RequestEditorFn) (*OrganizerUndoCheckInResponse, error)
+
 	// OrganizerSearchEventsWithBodyWithResponse request with any body
 	OrganizerSearchEventsWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerSearchEventsResponse, error)
 
@@ -5548,6 +5932,93 @@ func (r BrowserSendReceiptsResponse) Status() string {
 
 // StatusCode returns HTTPResponse.StatusCode
 func (r BrowserSendReceiptsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerCheckInResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON201      *CheckInScanResult
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON409      *Conflict
+	JSON413      *PayloadTooLarge
+	JSON415      *UnsupportedMediaType
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerCheckInResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerCheckInResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerCheckInBatchResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON201      *CheckInBatchResult
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON413      *PayloadTooLarge
+	JSON415      *UnsupportedMediaType
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerCheckInBatchResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerCheckInBatchResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerUndoCheckInResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *CheckIn
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerUndoCheckInResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerUndoCheckInResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -6315,6 +6786,49 @@ func (c *ClientWithResponses) BrowserSendReceiptsWithResponse(ctx context.Contex
 		return nil, err
 	}
 	return ParseBrowserSendReceiptsResponse(rsp)
+}
+
+// OrganizerCheckInWithBodyWithResponse request with arbitrary body returning *OrganizerCheckInResponse
+func (c *ClientWithResponses) OrganizerCheckInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCheckInResponse, error) {
+	rsp, err := c.OrganizerCheckInWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerCheckInResponse(rsp)
+}
+
+func (c *ClientWithResponses) OrganizerCheckInWithResponse(ctx context.Context, body OrganizerCheckInJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerCheckInResponse, error) {
+	rsp, err := c.OrganizerCheckIn(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerCheckInResponse(rsp)
+}
+
+// OrganizerCheckInBatchWithBodyWithResponse request with arbitrary body returning *OrganizerCheckInBatchResponse
+func (c *ClientWithResponses) OrganizerCheckInBatchWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCheckInBatchResponse, error) {
+	rsp, err := c.OrganizerCheckInBatchWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerCheckInBatchResponse(rsp)
+}
+
+func (c *ClientWithResponses) OrganizerCheckInBatchWithResponse(ctx context.Context, body OrganizerCheckInBatchJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerCheckInBatchResponse, error) {
+	rsp, err := c.OrganizerCheckInBatch(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerCheckInBatchResponse(rsp)
+}
+
+// OrganizerUndoCheckInWithResponse request returning *OrganizerUndoCheckInResponse
+func (c *ClientWithResponses) OrganizerUndoCheckInWithResponse(ctx context.Context, checkInId string, reqEditors ...RequestEditorFn) (*OrganizerUndoCheckInResponse, error) {
+	rsp, err := c.OrganizerUndoCheckIn(ctx, checkInId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerUndoCheckInResponse(rsp)
 }
 
 // OrganizerSearchEventsWithBodyWithResponse request with arbitrary body returning *OrganizerSearchEventsResponse
@@ -7113,6 +7627,231 @@ func ParseBrowserSendReceiptsResponse(rsp *http.Response) (*BrowserSendReceiptsR
 			return nil, err
 		}
 		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerCheckInResponse parses an HTTP response from a OrganizerCheckInWithResponse call
+func ParseOrganizerCheckInResponse(rsp *http.Response) (*OrganizerCheckInResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerCheckInResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CheckInScanResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerCheckInBatchResponse parses an HTTP response from a OrganizerCheckInBatchWithResponse call
+func ParseOrganizerCheckInBatchResponse(rsp *http.Response) (*OrganizerCheckInBatchResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerCheckInBatchResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest CheckInBatchResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerUndoCheckInResponse parses an HTTP response from a OrganizerUndoCheckInWithResponse call
+func ParseOrganizerUndoCheckInResponse(rsp *http.Response) (*OrganizerUndoCheckInResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerUndoCheckInResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CheckIn
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

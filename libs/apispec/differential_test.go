@@ -95,6 +95,10 @@ func fixtures(operationID string) []map[string]any {
 		return []map[string]any{webhookEndpointUpdate()}
 	case "organizerRecoverWebhookDeliveries":
 		return []map[string]any{recoverDeliveries()}
+	case "organizerCheckIn":
+		return []map[string]any{checkInScan()}
+	case "organizerCheckInBatch":
+		return []map[string]any{checkInBatch()}
 	}
 	return nil
 }

@@ -207,6 +207,18 @@ func webhookEndpointUpdate() map[string]any {
 	return body
 }
 
+// checkInScan returns a valid scan using every field but bibRaceNumber.
+func checkInScan() map[string]any {
+	return map[string]any{"ticketId": "tkt_5Rt7Yu9Io1Pa3Sd5Fg7Hj9Kl", "nonce": "gate-a-000123", "scannedAt": "2026-05-16T07:45:12Z",
+		"device": "gate-a", "team": true}
+}
+
+// checkInBatch returns a valid batch of two scans, one by bib.
+func checkInBatch() map[string]any {
+	return map[string]any{"scans": []any{checkInScan(), map[string]any{"eventId": "evt_7Hq2LmN4pR8sT1vW3xY5zA9b", "bibRaceNumber": 42,
+		"nonce": "gate-a-000124", "scannedAt": "2026-05-16T07:45:20Z", "device": "gate-a"}}}
+}
+
 // recoverDeliveries returns a valid recover body.
 func recoverDeliveries() map[string]any {
 	return map[string]any{"since": "2025-05-01T08:00:00Z"}

@@ -443,6 +443,69 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organizer/check-ins": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check in a ticket (or its whole team) at the door.
+         * @description Records one scan of a ticket, by `ticketId` or by `bibRaceNumber` with `eventId` (bib numbers are per event). Idempotent by `nonce` per organizer and mode: a retried scan answers the first result unchanged, and a nonce reused for another ticket is refused (409 `nonce_reused`). A ticket has at most one check-in, whatever the number of devices scanning it at once: the first scan is `accepted` (201 with the new check-in), any later one a `duplicate` (201 with the first check-in, its `scannedAt` and `device`, and `message` saying "already checked in at T by D"). `team: true` checks in every active ticket of the ticket's registration at once; a bib names the team, so a bib scan always does. A ticket of another organizer or mode, or none, is 404; a cancelled or deleted ticket (or one of a failed, cancelled or refunded order) is 409 `ticket_cancelled`; one whose order is not paid yet is 409 `ticket_unpaid`. `scannedAt` is the device's time of the scan, at most 5 minutes ahead of the service's clock. Each ticket checked in sends `ticket.checked_in`; the ticket's `checkedInAt` and the `checkIn` search filter show it. Requires `checkins:write`, a scope a door scanner's key can hold alone.
+         */
+        post: operations["organizerCheckIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizer/check-ins/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check in a batch of scans a device stored while offline.
+         * @description Applies 1 to 500 scans in their order, each as `organizerCheckIn` would (its own transaction and nonce: a retried batch answers the scans already applied from their nonces), and answers each in `data`, in the order sent: `accepted`, `duplicate`, `unknown` (no such ticket of the organizer in the key's mode), `cancelled` (a cancelled or deleted ticket), `unpaid` (its order not paid yet) or `invalid` (the scan breaks the scan's schema or rules, a nonce reused for another ticket: `problems` says which). A bad scan never fails the others; `counts` sums the results. A body that is not a batch (no `scans`, more than 500), or that holds U+0000 in any string (refused in every body), is 400. Requires `checkins:write`.
+         */
+        post: operations["organizerCheckInBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizer/check-ins/{checkInId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Check-in identifier (`chk_...`). */
+                checkInId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Undo a check-in.
+         * @description The ticket is no longer checked in by this check-in (its `checkedInAt` and the `checkIn` search filter follow) and can be checked in again by a new scan. The check-in is kept with `undoneAt`; undoing it again answers it as it is. Another organizer's or mode's check-in is 404. Requires `checkins:write`.
+         */
+        delete: operations["organizerUndoCheckIn"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browser/events/search": {
         parameters: {
             query?: never;
@@ -799,6 +862,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "ticket.checked_in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A ticket was checked in at the door.
+         * @description Sent once per ticket checked in by `organizerCheckIn` or `organizerCheckInBatch` (a team scan sends one per ticket it checked in; a duplicate scan sends none). `data.objectId` is the check-in's id. Signed, retried and answered as the `webhooks` tag describes.
+         */
+        post: operations["webhookTicketCheckedIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     ping: {
         parameters: {
             query?: never;
@@ -1008,8 +1091,8 @@ export interface components {
          * @description A type of event an endpoint may subscribe to; each is described, with an example, in the document's `webhooks` section.
          * @enum {string}
          */
-        WebhookEventType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed";
-        /** @description The event types the endpoint receives: at least one and at most the nine there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it. */
+        WebhookEventType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ticket.checked_in";
+        /** @description The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it. */
         WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         /** @description Where the events are POSTed: an absolute `https` URL of at most 2048 characters, without a user name or password, whose host is not an address of a private, loopback, link-local, unique-local, multicast or cloud metadata network, nor a name of one label or of a private suffix (`.local`, `.internal`, `.svc`, `.home.arpa`, ...), nor an address in a numeric form other than the standard one (`2130706433`, `0x7f.1`), on port 443 (the default: no other port is reached) (400 `validation_failed` otherwise, the problem naming `url`). Redirects are not followed. */
         WebhookUrl: components["schemas"]["Uri"];
@@ -1192,6 +1275,9 @@ export interface components {
          *     | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
          *     | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+         *     | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
+         *     | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
+         *     | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
          *     | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
          *     | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
          *     | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -1210,7 +1296,7 @@ export interface components {
              * @description Stable, machine-readable code of the failure; the table above lists every one.
              * @enum {string}
              */
-            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout";
+            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout";
             message: string | string[];
             /** @description The input problems of a 400 or 422, in the order of `message`. */
             problems?: components["schemas"]["Problem"][];
@@ -1237,12 +1323,13 @@ export interface components {
          *     | `rule_violated` | The value breaks a business rule (the message says which). |
          *     | `redirect_not_allowed` | A redirect URL is not on an allowed origin of the publishable key. |
          *     | `more_problems` | Counts the problems beyond the first 100 (`path` is empty). |
+         *     | `nonce_reused` | A check-in scan's nonce was already used for another scan (in a batch's result). |
          */
         Problem: {
             /** @description The field path the problem is about (`athletes[0].phone`, `waiverAcceptances["wvr_1"]`), or empty for the body as a whole. */
             path: string;
             /** @enum {string} */
-            code: "required" | "invalid_type" | "invalid_format" | "not_allowed" | "too_short" | "too_long" | "too_small" | "too_large" | "duplicate" | "invalid_json" | "too_deep" | "invalid" | "rule_violated" | "redirect_not_allowed" | "more_problems";
+            code: "required" | "invalid_type" | "invalid_format" | "not_allowed" | "too_short" | "too_long" | "too_small" | "too_large" | "duplicate" | "invalid_json" | "too_deep" | "invalid" | "rule_violated" | "redirect_not_allowed" | "more_problems" | "nonce_reused";
             /** @description The problem in words, starting with the path; the same as its entry of the error's `message`. */
             message: string;
         };
@@ -1690,7 +1777,7 @@ export interface components {
          * @description The type of a message sent to an endpoint: an event type, or `ping` (sent by the test operation).
          * @enum {string}
          */
-        WebhookMessageType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ping";
+        WebhookMessageType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ping" | "ticket.checked_in";
         /** @description An endpoint that receives the organizer's webhooks. `status` is `enabled` (it receives new events) or `disabled` (it receives none, and its pending deliveries failed); `disabledReason` tells why it is disabled, null while enabled: `gone` (it answered 410 Gone), `failing` (every attempt failed for 5 days; the organization's owners and admins were mailed) or `organizer` (disabled by an update). `livemode` is the mode of the key that created it: it receives the events of that mode only. */
         WebhookEndpoint: {
             id: components["schemas"]["WebhookEndpointIdentifier"];
@@ -1870,6 +1957,88 @@ export interface components {
         EventPricingCard: {
             eventId: components["schemas"]["EventIdentifier"];
         } & components["schemas"]["PricingCard"];
+        /** @description One scan at the door: `ticketId`, or `bibRaceNumber` with `eventId` (exactly one of `ticketId` and `bibRaceNumber`, 400 otherwise). `nonce` is the device's id of the scan, unique per organizer and mode: send the same one when retrying the scan. */
+        CheckInScan: {
+            /** @description The athlete ticket id (`tkt_...`) the device read. */
+            ticketId?: string;
+            /** @description The event of `bibRaceNumber` (`evt_...`). */
+            eventId?: string;
+            bibRaceNumber?: number;
+            /** @description Letters, digits, `.`, `_`, `:`, `-`; 8 to 120 characters. */
+            nonce: string;
+            /**
+             * Format: date-time
+             * @description When the device read the ticket, by its clock (RFC 3339); at most 5 minutes ahead of the service's.
+             */
+            scannedAt: string;
+            /** @description The scanning device or gate, as the organizer names it (shown to a later scan of the ticket). */
+            device: string;
+            /**
+             * @description Check in every active ticket of the ticket's registration (a bib scan always does).
+             * @default false
+             */
+            team?: boolean;
+        };
+        CheckInBatchRequest: {
+            /** @description 1 to 500 scans, applied in their order. Each is checked against `CheckInScan` on its own: one that breaks it is answered `invalid` in the batch's result. */
+            scans: Record<string, never>[];
+        };
+        /** @description A ticket checked in at the door. `scannedAt` and `device` are the scan's; `createdAt` is when the service recorded it; `undoneAt` is set once the organizer undid it. */
+        CheckIn: {
+            checkInId: string;
+            ticketId: components["schemas"]["TicketIdentifier"];
+            athleteId: components["schemas"]["AthleteIdentifier"];
+            athleteName: string;
+            registrationId: components["schemas"]["RegistrationIdentifier"];
+            eventId: string;
+            categoryId: string;
+            teamName: string;
+            bibRaceNumber: number | null;
+            scannedAt: components["schemas"]["Timestamp"];
+            device: string;
+            createdAt: components["schemas"]["Timestamp"];
+            undoneAt: components["schemas"]["NullableTimestamp"];
+            livemode: boolean;
+        };
+        /** @description The result of one scan: `accepted` (it checked in the ticket, or with `team` any ticket of the team), `duplicate` (already checked in: `checkIn` is the first check-in, with its `scannedAt` and `device`), and in a batch also `unknown`, `cancelled`, `unpaid` or `invalid` (`problems` says why). `message` says it in a sentence a door screen can show. `team` lists every active ticket of the team, with its own result, for a team scan. */
+        CheckInScanResult: {
+            nonce: string;
+            /** @enum {string} */
+            result: "accepted" | "duplicate" | "unknown" | "cancelled" | "unpaid" | "invalid";
+            message: string;
+            ticketId?: components["schemas"]["TicketIdentifier"];
+            checkIn?: components["schemas"]["CheckIn"];
+            team?: {
+                ticketId: components["schemas"]["TicketIdentifier"];
+                /** @enum {string} */
+                result: "accepted" | "duplicate";
+                checkIn: components["schemas"]["CheckIn"];
+            }[];
+            problems?: components["schemas"]["Problem"][];
+        };
+        CheckInBatchResult: {
+            data: components["schemas"]["CheckInScanResult"][];
+            counts: {
+                accepted: number;
+                duplicate: number;
+                unknown: number;
+                cancelled: number;
+                unpaid: number;
+                invalid: number;
+            };
+        };
+        /** @description `ticket.checked_in`: the check-in, `objectId` its `chk_...` id. */
+        TicketCheckedInWebhook: {
+            /** @constant */
+            type: "ticket.checked_in";
+            timestamp: components["schemas"]["Timestamp"];
+            data: {
+                objectId: string;
+                sequence: components["schemas"]["SafeInteger"];
+                livemode: boolean;
+                object: components["schemas"]["CheckIn"];
+            };
+        };
     };
     responses: {
         /** @description The matching events, one page. */
@@ -2814,6 +2983,103 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    organizerCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 1024 bytes (the largest scan takes 440); a larger body is answered 413. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInScan"];
+            };
+        };
+        responses: {
+            /** @description The scan's result, `accepted` or `duplicate`. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInScanResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerCheckInBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 262144 bytes (256 KiB): 500 scans at their largest take 218 KB; a larger body is answered 413. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckInBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per scan, in the order sent. */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckInBatchResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerUndoCheckIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Check-in identifier (`chk_...`). */
+                checkInId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The check-in, undone. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckIn"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     browserSearchEvents: {
         parameters: {
             query?: never;
@@ -3378,6 +3644,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PricingChangedWebhook"];
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookRetryAfter"];
+            503: components["responses"]["WebhookRetryAfter"];
+            "2XX": components["responses"]["WebhookAccepted"];
+            default: components["responses"]["WebhookFailed"];
+        };
+    };
+    webhookTicketCheckedIn: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id (`msg_...`): the same on every attempt of the message and for every endpoint it goes to. Use it to recognise a message already handled.
+                 * @example msg_4Er6Ty8Ui0Op2As4Df6Gh8Jk
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time, in seconds, of this attempt. Refuse a message whose timestamp is more than 5 minutes from your clock: it may be replayed.
+                 * @example 1778349801
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description One or more signatures separated by a space, each `v1,` and the base64 of the HMAC-SHA256, keyed with the endpoint secret's bytes (the base64 after `whsec_`, decoded), of `<webhook-id>.<webhook-timestamp>.<body>`. While a secret is being replaced there is one per secret, the new one first; accept the message when any matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TicketCheckedInWebhook"];
             };
         };
         responses: {

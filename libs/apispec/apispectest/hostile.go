@@ -62,6 +62,10 @@ func Minimal(operationID string) map[string]any {
 		return map[string]any{"url": "https://example.com/hooks", "eventTypes": []any{"order.completed"}}
 	case "organizerRecoverWebhookDeliveries":
 		return map[string]any{"since": "2025-05-01T08:00:00Z"}
+	case "organizerCheckIn":
+		return map[string]any{"ticketId": ID("tkt_", 1), "nonce": "scan-0001", "scannedAt": "2026-05-16T07:45:12Z", "device": "gate-a"}
+	case "organizerCheckInBatch":
+		return map[string]any{"scans": []any{map[string]any{}}}
 	default:
 		return map[string]any{}
 	}

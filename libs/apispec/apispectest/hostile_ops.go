@@ -39,6 +39,10 @@ func (h hostile) pastBounds() Body {
 		name, fill = "eventTypes", zeros
 	case "organizerRecoverWebhookDeliveries":
 		name, fill = "since", longString
+	case "organizerCheckIn":
+		name, fill = "device", longString
+	case "organizerCheckInBatch":
+		name, fill = "scans", zeros
 	default:
 		name, fill = "selectedSupplementIds", zeros
 	}
@@ -160,6 +164,10 @@ func (h hostile) invalid() Body {
 		members = map[string]any{"url": 0, "eventTypes": zeros(9), "description": 0, "enabled": ""}
 	case "organizerRecoverWebhookDeliveries":
 		members = map[string]any{"since": 0}
+	case "organizerCheckIn":
+		members = map[string]any{"ticketId": 0, "eventId": 0, "bibRaceNumber": "", "nonce": 0, "scannedAt": 0, "device": 0, "team": ""}
+	case "organizerCheckInBatch":
+		members = map[string]any{"scans": repeat(500, func(int) any { return 0 })}
 	default:
 		members = registration
 	}

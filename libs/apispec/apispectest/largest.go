@@ -40,6 +40,8 @@ var largest = map[string]func() map[string]any{
 	"organizerCreateWebhookEndpoint":    webhookEndpoint,
 	"organizerUpdateWebhookEndpoint":    webhookEndpointUpdate,
 	"organizerRecoverWebhookDeliveries": recoverDeliveries,
+	"organizerCheckIn":                  checkInScan,
+	"organizerCheckInBatch":             checkInBatch,
 }
 
 // Encode returns the JSON of body. Numbers given as json.Number keep their literal.

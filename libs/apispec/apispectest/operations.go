@@ -132,7 +132,7 @@ func webhookEndpoint() map[string]any {
 	return map[string]any{
 		"url": base + strings.Repeat("a1B2c3D4", 2048/8)[:2048-len(base)],
 		"eventTypes": []any{"registration.created", "registration.updated", "registration.cancelled", "order.completed",
-			"order.failed", "order.refunded", "checkout.session.expired", "event.updated", "pricing.changed"},
+			"order.failed", "order.refunded", "checkout.session.expired", "event.updated", "pricing.changed", "ticket.checked_in"},
 		"description": strings.Repeat("Inscripciones y pagos hacia el CRM del club, región de Málaga. ", 10)[:500],
 	}
 }
@@ -153,4 +153,22 @@ func recoverDeliveries() map[string]any {
 func LongestEmail() string {
 	return strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." +
 		strings.Repeat("d", 57) + ".es"
+}
+
+// checkInScan is the largest scan: a ticket and an event with a bib (the schema takes both;
+// the service refuses one of them), the longest nonce and device name, a date-time with
+// nanoseconds and an offset, and team.
+func checkInScan() map[string]any {
+	return map[string]any{
+		"ticketId": ID("tkt_", 1), "eventId": ID("evt_", 1), "bibRaceNumber": json.Number("9007199254740991"),
+		"nonce":     strings.Repeat("gate-a:scan-0001.", 8)[:120],
+		"scannedAt": "2026-05-16T07:45:12.123456789+02:00",
+		"device":    strings.Repeat("Puerta Norte — Lector Nº 3 ", 5)[:120],
+		"team":      true,
+	}
+}
+
+// checkInBatch is the largest batch: 500 of the largest scans.
+func checkInBatch() map[string]any {
+	return map[string]any{"scans": repeat(500, func(int) any { return checkInScan() })}
 }

@@ -179,6 +179,9 @@ func TestTheSecretKeyFormOffersWebhooksWrite(t *testing.T) {
 	if !strings.Contains(tab.body, `name="scopes" value="webhooks:write"`) {
 		t.Fatalf("no webhooks:write checkbox: %s", tab.body)
 	}
+	if !strings.Contains(tab.body, `name="scopes" value="checkins:write"`) {
+		t.Fatalf("no checkins:write checkbox: %s", tab.body)
+	}
 	created := b.post("/orgs/"+acme.id+"/api/keys", url.Values{"type": {"secret"}, "name": {"hooks"}, "scopes": {"webhooks:write"}})
 	if created.status != http.StatusCreated {
 		t.Fatalf("create: %d %s", created.status, created.body)

@@ -15,10 +15,13 @@ const (
 	ScopeRegistrationsWrite = "registrations:write"
 	// ScopeWebhooksWrite manages the organizer's webhook endpoints and their deliveries.
 	ScopeWebhooksWrite = "webhooks:write"
+	// ScopeCheckInsWrite checks tickets in at the door and undoes check-ins, and nothing else:
+	// a door scanner's key holds it alone.
+	ScopeCheckInsWrite = "checkins:write"
 )
 
 // AllScopes lists every scope in the order they are documented.
-var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite, ScopeWebhooksWrite}
+var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite, ScopeWebhooksWrite, ScopeCheckInsWrite}
 
 // ValidScope reports whether s is a known scope.
 func ValidScope(s string) bool { return slices.Contains(AllScopes, s) }

@@ -12,6 +12,7 @@ var WebhookEventTypes = []string{
 	"registration.created", "registration.updated", "registration.cancelled",
 	"order.completed", "order.failed", "order.refunded",
 	"checkout.session.expired", "event.updated", "pricing.changed",
+	"ticket.checked_in",
 }
 
 // Why an endpoint was disabled.

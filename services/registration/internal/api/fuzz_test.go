@@ -29,7 +29,7 @@ func startFuzz(f *testing.F) fuzzEnv {
 func (e fuzzEnv) send(t *testing.T, op apispec.Operation, body []byte) {
 	p := identity.Principal{OrganizerID: orgA, KeyID: "key_pk_" + orgA, KeyType: identity.Publishable, Origin: "https://shop.example"}
 	if op.Surface == apispec.Organizer {
-		p = identity.Principal{OrganizerID: orgA, KeyID: "key_" + orgA, KeyType: identity.Secret, Scopes: []string{scopeRead, scopeWrite}}
+		p = identity.Principal{OrganizerID: orgA, KeyID: "key_" + orgA, KeyType: identity.Secret, Scopes: []string{scopeRead, scopeWrite, scopeCheckIns}}
 	}
 	headers := map[string]string{identity.Header: e.Issuers.Token(t, identity.Gateway, identity.Registration, p)}
 	a := contracttest.Send(t, e.App, op.Method, contracttest.Path(op, e.params), headers, body)
@@ -39,8 +39,9 @@ func (e fuzzEnv) send(t *testing.T, op apispec.Operation, body []byte) {
 }
 
 const (
-	scopeRead  = "registrations:read"
-	scopeWrite = "registrations:write"
+	scopeRead     = "registrations:read"
+	scopeWrite    = "registrations:write"
+	scopeCheckIns = "checkins:write"
 )
 
 // registrationSeeds are valid bodies of the service's operations that reach past the schema to
@@ -60,6 +61,10 @@ var registrationSeeds = map[string][]map[string]any{
 		{"search": "a\u0000", "eventId": "\u0000"}},
 	"browserLookupReceipts": {{"email": "ana@example.com"}},
 	"browserSendReceipts":   {{"email": "ana@example.com"}},
+	"organizerCheckIn": {{"ticketId": "tkt_unknown", "nonce": "fuzz-0001", "scannedAt": "2027-06-12T08:00:00Z", "device": "gate-a", "team": true},
+		{"eventId": evtA, "bibRaceNumber": 7, "nonce": "fuzz-0002", "scannedAt": "2027-06-12T08:00:00+02:00", "device": "gate-b"}},
+	"organizerCheckInBatch": {{"scans": []any{map[string]any{"ticketId": "tkt_unknown", "nonce": "fuzz-0003", "scannedAt": "2027-06-12T08:00:00Z", "device": "a"},
+		map[string]any{"nonce": "\u0000", "device": 7}, map[string]any{}}}},
 }
 
 // FuzzExternalBodies sends arbitrary bodies to every operation with a body the service routes,

@@ -35,6 +35,10 @@ func Register(app *fiber.App, d Deps) {
 	org.Post("/search", identity.RequireScope(scopeRead), h.search)
 	org.Patch("/:ticketId", identity.RequireScope(scopeWrite), h.update)
 	org.Delete("/:ticketId", identity.RequireScope(scopeWrite), h.remove)
+	checkIns := ext.Group("/organizer/check-ins", identity.RequireType(identity.Secret), identity.RequireScope(scopeCheckIns))
+	checkIns.Post("", h.checkIn)
+	checkIns.Post("/batch", h.checkInBatch)
+	checkIns.Delete("/:checkInId", h.undoCheckIn)
 	// Test mode: the owner refuses a live key too (the gateway refuses it first).
 	ext.Get("/organizer/test/mail", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
 		identity.RequireScope(scopeRead), h.listTestMail)

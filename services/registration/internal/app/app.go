@@ -85,6 +85,13 @@ type Repository interface {
 	// DeleteTestData deletes the organizer's test data (never a live row) in one transaction
 	// and counts what it deleted; a second call deletes nothing more.
 	DeleteTestData(ctx context.Context, organizerID string, now time.Time) (domain.TestDataDeleted, error)
+	// CheckIn applies a scan in one transaction, unless its nonce was seen in s (then it
+	// answers the stored result, or a conflict when the nonce named another scan): the ticket,
+	// or every active ticket of its team, gets one live check-in each, announced in the outbox.
+	CheckIn(ctx context.Context, s domain.Scope, scan domain.Scan, now time.Time) (domain.ScanResult, error)
+	// UndoCheckIn undoes the check-in id within s (not found otherwise); an undone one is
+	// answered as it is.
+	UndoCheckIn(ctx context.Context, s domain.Scope, id string, now time.Time) (domain.CheckIn, error)
 	// Once runs fn on a repository bound to one transaction unless the consumer already
 	// processed messageID, recording it in the same transaction.
 	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)

@@ -23,6 +23,7 @@ const (
 	EventRegCreated       = "podium.registration.registration.created.v1"
 	EventRegUpdated       = "podium.registration.registration.updated.v1"
 	EventRegCancelled     = "podium.registration.registration.cancelled.v1"
+	EventTicketCheckedIn  = "podium.registration.ticket.checked_in.v1"
 	EventPaymentSucceeded = "podium.checkout.payment.succeeded.v1"
 	EventPaymentFailed    = "podium.checkout.payment.failed.v1"
 	EventPaymentRefunded  = "podium.checkout.payment.refunded.v1"

@@ -150,6 +150,8 @@ type Ticket struct {
 	Status      TicketStatus
 	CancelledAt *time.Time
 	Athlete     Athlete
+	// ScannedAt is the scan time of the ticket's live check-in at the door, if any.
+	ScannedAt *time.Time
 	// Age is the athlete's age in whole years on the event's start date.
 	Age       int
 	CreatedAt time.Time

@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // The views are registrations and orders as the organizer sees them: the organizer API answers
 // with them and the registration and order events carry them as their object, so both show
@@ -108,9 +111,20 @@ func NewRecordView(r Registration) RecordView {
 func NewTicketView(t Ticket, r Registration) TicketView {
 	return TicketView{
 		TicketID: t.ID, AthleteID: t.AthleteID, Status: string(t.Status), Position: t.Position, Age: t.Age,
-		Athlete: AthleteView{AthleteID: t.AthleteID, Athlete: t.Athlete}, CheckedInAt: utcTimes(r.CheckedInAt),
+		Athlete: AthleteView{AthleteID: t.AthleteID, Athlete: t.Athlete}, CheckedInAt: t.CheckedInAt(r),
 		CancelledAt: utcPtr(t.CancelledAt), CreatedAt: t.CreatedAt.UTC(),
 	}
+}
+
+// CheckedInAt returns the ticket's check-in times: its registration's manual ones and its
+// live check-in at the door, in order.
+func (t Ticket) CheckedInAt(r Registration) []time.Time {
+	out := utcTimes(r.CheckedInAt)
+	if t.ScannedAt != nil {
+		out = append(out, t.ScannedAt.UTC())
+		slices.SortFunc(out, time.Time.Compare)
+	}
+	return out
 }
 
 // NewOrderView returns the view of o within a registration.

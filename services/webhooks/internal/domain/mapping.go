@@ -30,6 +30,7 @@ const (
 	SourcePaymentFailed         = "podium.checkout.payment.failed.v1"
 	SourceEventChanged          = "podium.catalog.event.changed.v1"
 	SourcePricingChanged        = "podium.catalog.pricing.changed.v1"
+	SourceTicketCheckedIn       = "podium.registration.ticket.checked_in.v1"
 )
 
 // source is how one producer type becomes a webhook: its type, the data member that names the
@@ -71,6 +72,8 @@ var sources = map[string]source{
 	SourceEventChanged: {CatalogTopic, EventUpdated, "eventId", []string{"occurredAt", "changedAt"}, always},
 	// A pricing card's object is its category: each card has its own sequence.
 	SourcePricingChanged: {CatalogTopic, PricingChanged, "categoryId", []string{"occurredAt", "changedAt"}, always},
+	// A check-in is its own object: a ticket checked in again after an undo is another one.
+	SourceTicketCheckedIn: {RegistrationsTopic, TicketCheckedIn, "checkInId", []string{"occurredAt"}, always},
 }
 
 // SourceTypes returns the producer types of topic that may become webhooks.

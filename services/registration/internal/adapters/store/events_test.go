@@ -115,6 +115,10 @@ func announceEveryOrderChange(t *testing.T, repo *store.Repository, pool *pgxpoo
 		Guest: &domain.Guest{Email: "guest@example.com", Name: "Guest"}}
 	made := put(t, repo, t0, "org_1", e.ID, domain.OrderCompleted, in, 0)
 	updateTeam(t, repo, e, made, "Renamed", t0.Add(time.Minute))
+	scan := domain.Scan{TicketID: made.Tickets[0].ID, Nonce: "contract-scan-1", ScannedAt: t0, Device: "gate-a"}
+	if res, err := repo.CheckIn(ctx, liveOf("org_1"), scan, t0.Add(time.Minute)); err != nil || res.Result != domain.ScanAccepted {
+		t.Fatalf("check in: %+v %v", res, err)
+	}
 	in.Bib = nil
 	paid := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
 	amount := int64(4500)

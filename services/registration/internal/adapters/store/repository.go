@@ -141,7 +141,7 @@ func toRegistration(r db.Registration) (domain.Registration, error) {
 func toTicket(t db.TicketsByRegistrationsRow) domain.Ticket {
 	return domain.Ticket{
 		ID: t.ID, AthleteID: t.AthleteID, Position: int(t.Position), Status: domain.TicketStatus(t.Status),
-		CancelledAt: utc(t.CancelledAt), Age: int(t.Age), CreatedAt: t.CreatedAt.UTC(), UpdatedAt: t.UpdatedAt.UTC(),
+		CancelledAt: utc(t.CancelledAt), ScannedAt: utc(t.ScannedAt), Age: int(t.Age), CreatedAt: t.CreatedAt.UTC(), UpdatedAt: t.UpdatedAt.UTC(),
 		Athlete: domain.Athlete{
 			Fullname: t.Fullname, IDNumber: t.IDNumber, Email: t.Email, Phone: t.Phone, Gender: t.Gender,
 			BirthDate: t.BirthDate.Format(domain.DateLayout),

@@ -51,6 +51,9 @@ func (r *Repository) DeleteTestData(ctx context.Context, organizerID string, now
 		if d.Mail, err = q.DeleteTestMail(ctx, organizerID); err != nil {
 			return fmt.Errorf("delete test mail: %w", err)
 		}
+		if err := q.DeleteTestScans(ctx, organizerID); err != nil {
+			return fmt.Errorf("delete test scans: %w", err)
+		}
 		if d.Orders == 0 {
 			return nil // nothing was left: the places were freed by an earlier wipe
 		}

@@ -198,7 +198,7 @@ func ticketCopies(r domain.Registration) ([]ticketCopy, error) {
 		if values == nil {
 			values = map[string]any{}
 		}
-		out[i] = ticketCopy{t: t, values: values, keys: keys, birth: birth, checked: len(r.CheckedInAt) > 0}
+		out[i] = ticketCopy{t: t, values: values, keys: keys, birth: birth, checked: len(r.CheckedInAt) > 0 || t.ScannedAt != nil}
 	}
 	return out, nil
 }

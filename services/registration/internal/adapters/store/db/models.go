@@ -8,6 +8,29 @@ import (
 	"time"
 )
 
+type CheckIn struct {
+	ID             string
+	OrganizerID    string
+	Livemode       bool
+	EventID        string
+	RegistrationID string
+	TicketID       string
+	ScannedAt      time.Time
+	Device         string
+	Nonce          string
+	CreatedAt      time.Time
+	UndoneAt       *time.Time
+}
+
+type CheckInScan struct {
+	OrganizerID string
+	Livemode    bool
+	Nonce       string
+	Fingerprint string
+	Result      []byte
+	CreatedAt   time.Time
+}
+
 type DeletedTicket struct {
 	ID             string
 	OrganizerID    string
@@ -159,4 +182,5 @@ type Ticket struct {
 	UpdatedAt         time.Time
 	SearchDoc         *string
 	Livemode          bool
+	ScannedAt         *time.Time
 }

@@ -1,7 +1,7 @@
 -- name: UpdateTicket :exec
 UPDATE tickets SET position = $2, status = $3, cancelled_at = $4, fullname = $5, id_number = $6,
     email = $7, phone = $8, gender = $9, birth_date = $10, age = $11, category_id = $12,
-    category_name = $13, team_name = $14, club = $15, bib = $16, checked_in = $17,
+    category_name = $13, team_name = $14, club = $15, bib = $16, checked_in = ($17 OR scanned_at IS NOT NULL),
     participant_status = $18, custom_values = $19, supplement_keys = $20, updated_at = $21
 WHERE id = $1;
 
@@ -10,7 +10,7 @@ SELECT id, organizer_id, livemode, registration_id, status, cancelled_at FROM ti
 
 -- name: TicketsByRegistrations :many
 SELECT id, athlete_id, registration_id, position, status, cancelled_at, fullname, id_number,
-       email, phone, gender, birth_date, age, created_at, updated_at
+       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at
 FROM tickets WHERE registration_id = ANY(sqlc.arg(ids)::text[])
 ORDER BY registration_id, position;
 
