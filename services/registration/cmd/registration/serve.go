@@ -38,7 +38,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	return service.Run(ctx, service.Service{
 		Name: "registration", Config: cfg, Base: cfg.Base, Log: log,
 		Postgres: &cfg.Postgres, DBMaxConns: 20,
-		Kafka: &cfg.Kafka, Topics: []string{domain.PlacesTopic, domain.OrdersTopic, domain.RegistrationsTopic, domain.PaymentsTopic}, Relay: true,
+		Kafka: &cfg.Kafka, Topics: []string{domain.PlacesTopic, domain.OrdersTopic, domain.RegistrationsTopic, domain.PaymentsTopic, domain.WaitlistTopic}, Relay: true,
 		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {
 			key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
@@ -67,6 +67,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 				Workers: []service.Worker{
 					{Name: "mail worker", Run: mailer.Run},
 					{Name: "hold sweeper", Run: func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) }},
+					{Name: "waitlist worker", Run: func(ctx context.Context) error { return svc.RunWaitlist(ctx, cfg.HoldSweepInterval, log) }},
 				},
 				Consumers: []service.Consumer{{Name: "payments consumer", Consumer: events.Consumer(r.Cluster, svc, log, nil)}},
 				Routes: func(a *fiber.App) error {

@@ -20,7 +20,11 @@ import (
 // order, or name the e-mail's oldest holds, which are released in the same transaction to make
 // room. Holds never go through the create combiner: their subjects' locks are held until the
 // commit, so two holds of one subject are counted one after the other.
-func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error {
+//
+// With a waitlist offer's secret, the hold takes the place the offer holds (see takeOffer):
+// the offer's place is freed and the hold's taken in the same pass over the ledger, so no
+// other buyer can take it in between.
+func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits, offer string) error {
 	deltas := placeDeltas(regs, o.Status, 1)
 	for i := range deltas {
 		deltas[i].Check, deltas[i].Quota = true, quotas[deltas[i].CategoryID]
@@ -40,6 +44,13 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 		freed, err := r.releaseForRoom(ctx, tx, q, domain.Scope{OrganizerID: o.OrganizerID, Livemode: o.Livemode}, release, o.CreatedAt)
 		if err != nil {
 			return err
+		}
+		if offer != "" {
+			d, err := takeOffer(ctx, q, o, regs, offer)
+			if err != nil {
+				return err
+			}
+			freed = append(freed, d)
 		}
 		if err := insertAll(ctx, tx, o, regs); err != nil {
 			return translate(err, nil)

@@ -1,0 +1,137 @@
+package api_test
+
+import (
+	"errors"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/fault"
+	"github.com/podiumhq/podium/libs/identity"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
+	"github.com/podiumhq/podium/services/registration/internal/regtest"
+)
+
+var buyerA = identity.Principal{OrganizerID: orgA, KeyID: "key_pk_" + orgA, KeyType: identity.Publishable, Origin: "https://shop.example"}
+
+func join(t *testing.T, env *regtest.Env, email string) (domain.WaitlistEntry, error) {
+	t.Helper()
+	return env.Service.JoinWaitlist(t.Context(), buyerA, evtA, domain.JoinInput{
+		CategoryID: "cat_rx", Email: email, Name: "Buyer " + email, TeamSize: 1, OfferURL: "https://shop.example/waitlist",
+	})
+}
+
+var offerSecret = regexp.MustCompile(`waitlistOffer=(wlo_[A-Za-z0-9_-]+)`)
+
+// offerSent returns the secret of the newest offer mailed to email.
+func offerSent(t *testing.T, env *regtest.Env, email string) string {
+	t.Helper()
+	var body string
+	if err := env.Pool.QueryRow(t.Context(), `SELECT body FROM mail_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1`, email).Scan(&body); err != nil {
+		t.Fatalf("no offer mailed to %s: %v", email, err)
+	}
+	m := offerSecret.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no offer link in %q", body)
+	}
+	return m[1]
+}
+
+func entryStatus(t *testing.T, env *regtest.Env, email string) string {
+	t.Helper()
+	var s string
+	if err := env.Pool.QueryRow(t.Context(), `SELECT status FROM waitlist_entries WHERE email = $1 ORDER BY seq DESC LIMIT 1`, email).Scan(&s); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func offerHold(secret string, name string) map[string]any {
+	b := holdBody("wl-"+name, time.Now().Add(time.Hour), holdReg(name))
+	b["waitlistOffer"] = secret
+	return b
+}
+
+// TestWaitlistOfferLapsesToTheNextAndAnOfferBuys walks the waitlist's life: a join refused
+// while places are left, joins on a sold-out category, a freed place offered to the first in
+// line as a held place, the offer lapsing to the next, and the next's offer bought through a
+// hold that takes the offer's place rather than a new one.
+func TestWaitlistOfferLapsesToTheNextAndAnOfferBuys(t *testing.T) {
+	env := start(t, regtest.Options{})
+	e := regtest.Event(evtA, orgA)
+	e.Categories[0].Quota = intp(2)
+	env.Catalog.Put(e)
+	first := create(t, env, createBody("One"))
+	if _, err := join(t, env, "early@example.com"); !errors.Is(err, fault.ErrConflict) || codeOf(err) != domain.CodeNotSoldOut {
+		t.Fatalf("join with a place left: %v, want %s", err, domain.CodeNotSoldOut)
+	}
+	create(t, env, createBody("Two"))
+	a, err := join(t, env, "ann@example.com")
+	if err != nil || a.Position != 1 || a.Status != domain.WaitlistWaiting {
+		t.Fatalf("join: %+v, %v", a, err)
+	}
+	b, _ := join(t, env, "bob@example.com")
+	again, _ := join(t, env, " Ann@Example.com ")
+	if b.Position != 2 || again.ID != a.ID {
+		t.Fatalf("bob at %d, ann again %s (first %s)", b.Position, again.ID, a.ID)
+	}
+	if n, _ := env.Service.OfferFreed(t.Context()); n != 0 {
+		t.Fatalf("%d offers made with no place free", n)
+	}
+
+	r := env.Do(t, "DELETE", "/external/v1/organizer/registrations/"+ticketOf(first, 0), nil, env.Secret(t, orgA))
+	if r.Status != 200 {
+		t.Fatalf("delete: %d %s", r.Status, r.Raw)
+	}
+	if n, err := env.Service.OfferFreed(t.Context()); n != 1 || err != nil {
+		t.Fatalf("offers %d, %v; want 1", n, err)
+	}
+	if c, h := places(t, env, "cat_rx"); c+h != 2 || h != 1 {
+		t.Fatalf("ledger %d confirmed + %d held, want the offer's place held", c, h)
+	}
+	annOffer := offerSent(t, env, "ann@example.com")
+	r = env.Do(t, "POST", "/internal/holds", holdBody("plain", time.Now().Add(time.Hour), holdReg("Plain")), env.Browser(t, orgA))
+	wantCode(t, r, domain.CodeQuotaExhausted)
+
+	env.Clock.Advance(domain.DefaultOfferTTL + time.Second)
+	if n, err := env.Service.LapseOffers(t.Context()); n != 1 || err != nil {
+		t.Fatalf("lapsed %d, %v; want 1", n, err)
+	}
+	if n, _ := env.Service.OfferFreed(t.Context()); n != 1 || entryStatus(t, env, "ann@example.com") != "LAPSED" {
+		t.Fatalf("next offered %d; ann is %s", n, entryStatus(t, env, "ann@example.com"))
+	}
+	r = env.Do(t, "POST", "/internal/holds", offerHold(annOffer, "Ann"), env.Browser(t, orgA))
+	wantCode(t, r, domain.CodeOfferNotValid)
+
+	bobOffer := offerSent(t, env, "bob@example.com")
+	r = env.Do(t, "POST", "/internal/holds", offerHold(bobOffer, "Bob"), env.Browser(t, orgA))
+	if r.Status != 201 {
+		t.Fatalf("hold with the offer: %d %s", r.Status, r.Raw)
+	}
+	if c, h := places(t, env, "cat_rx"); c != 1 || h != 1 || entryStatus(t, env, "bob@example.com") != "ACCEPTED" {
+		t.Fatalf("ledger %d + %d, bob %s: want the offer's place taken by the hold", c, h, entryStatus(t, env, "bob@example.com"))
+	}
+	r = env.Do(t, "POST", "/internal/holds", offerHold(bobOffer, "Bob2"), env.Browser(t, orgA))
+	wantCode(t, r, domain.CodeOfferNotValid)
+	pay(t, env, r0(t, env, "wl-Bob"), "pi_bob", 6500)
+	if c, h := places(t, env, "cat_rx"); c != 2 || h != 0 {
+		t.Fatalf("after payment %d + %d, want 2 confirmed", c, h)
+	}
+}
+
+// r0 is the order made for a hold id.
+func r0(t *testing.T, env *regtest.Env, holdID string) string {
+	t.Helper()
+	var id string
+	if err := env.Pool.QueryRow(t.Context(), `SELECT id FROM orders WHERE hold_id = $1`, holdID).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+func codeOf(err error) string {
+	if f, ok := fault.Of(err); ok {
+		return f.Code
+	}
+	return ""
+}
