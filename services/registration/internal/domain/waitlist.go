@@ -234,3 +234,10 @@ type WaitingCategory struct {
 	CategoryMode
 	OrganizerID string
 }
+
+// LineError refuses a purchase of places that people waiting in the category's line come
+// first for.
+func LineError(categoryID string, waiting int) error {
+	return fault.NewConflict(fmt.Sprintf("category %s is sold out: its freed places go to the %d people on its waitlist first", categoryID, waiting)).
+		WithCode(CodeQuotaExhausted)
+}

@@ -52,6 +52,9 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 			}
 			freed = append(freed, d)
 		}
+		if err := keepLine(ctx, q, lineDeltas(deltas, offer != "", regs)); err != nil {
+			return err
+		}
 		if err := insertAll(ctx, tx, o, regs); err != nil {
 			return translate(err, nil)
 		}
@@ -137,4 +140,20 @@ func modeName(livemode bool) string {
 		return "live"
 	}
 	return "test"
+}
+
+// lineDeltas are the places of deltas the waitlist's line is checked for: all of them, but
+// the one place of the first registration's category that an offer brings.
+func lineDeltas(deltas []domain.PlaceDelta, withOffer bool, regs []domain.Registration) []domain.PlaceDelta {
+	if !withOffer || len(regs) == 0 {
+		return deltas
+	}
+	out := slices.Clone(deltas)
+	for i := range out {
+		if out[i].CategoryID == regs[0].CategoryID {
+			out[i].Held--
+			break
+		}
+	}
+	return out
 }

@@ -321,3 +321,27 @@ func utcPtr(t *time.Time) *time.Time {
 	u := t.UTC()
 	return &u
 }
+
+// keepLine refuses a hold's new places in a category where people wait in line for fewer
+// free places than wait: freed places go to the waitlist first, offered by the waitlist
+// worker. The read takes no lock (an offer turns a waiting entry into a held place, which
+// leaves free minus waiting as it was); the ledger's constraint stays the guard of the quota.
+func keepLine(ctx context.Context, q *db.Queries, deltas []domain.PlaceDelta) error {
+	for _, d := range deltas {
+		if !d.Check || d.Held+d.Confirmed <= 0 || d.Quota == nil {
+			continue
+		}
+		row, err := q.PlacesAndLine(ctx, db.PlacesAndLineParams{CategoryID: d.CategoryID, Livemode: d.Livemode})
+		if pg.IsNoRows(err) || err == nil && row.Waiting == 0 {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("waitlist line: %w", err)
+		}
+		left := *d.Quota - int(row.Confirmed) - int(row.Held) - int(row.Waiting)
+		if left < d.Held+d.Confirmed {
+			return domain.LineError(d.CategoryID, int(row.Waiting))
+		}
+	}
+	return nil
+}

@@ -440,6 +440,33 @@ func (q *Queries) OfferForUpdate(ctx context.Context, arg OfferForUpdateParams) 
 	return i, err
 }
 
+const placesAndLine = `-- name: PlacesAndLine :one
+SELECT p.confirmed, p.held,
+    (SELECT count(*) FROM waitlist_entries w
+     WHERE w.category_id = p.category_id AND w.livemode = p.livemode AND w.status = 'WAITING'
+       AND NOT EXISTS (SELECT 1 FROM waitlist_closed c WHERE c.category_id = p.category_id AND c.livemode = p.livemode))::int AS waiting
+FROM places p WHERE p.category_id = $1 AND p.livemode = $2
+`
+
+type PlacesAndLineParams struct {
+	CategoryID string
+	Livemode   bool
+}
+
+type PlacesAndLineRow struct {
+	Confirmed int32
+	Held      int32
+	Waiting   int32
+}
+
+// A category's ledger counts with how many wait in its open waitlist.
+func (q *Queries) PlacesAndLine(ctx context.Context, arg PlacesAndLineParams) (PlacesAndLineRow, error) {
+	row := q.db.QueryRow(ctx, placesAndLine, arg.CategoryID, arg.Livemode)
+	var i PlacesAndLineRow
+	err := row.Scan(&i.Confirmed, &i.Held, &i.Waiting)
+	return i, err
+}
+
 const raiseQuota = `-- name: RaiseQuota :exec
 UPDATE places SET quota = $1::int, version = version + 1
 WHERE category_id = $2 AND livemode = $3 AND quota < $1::int
