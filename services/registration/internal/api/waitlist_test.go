@@ -135,3 +135,59 @@ func codeOf(err error) string {
 	}
 	return ""
 }
+
+// TestWaitlistRoutes joins through the browser route and lists, offers by hand and closes
+// through the organizer's, each answer checked against the document; another organizer sees
+// none of it.
+func TestWaitlistRoutes(t *testing.T) {
+	env := start(t, regtest.Options{})
+	e := regtest.Event(evtA, orgA)
+	e.Categories[0].Quota = intp(1)
+	env.Catalog.Put(e)
+	reg := create(t, env, createBody("Only"))
+	browser, secret, other := env.Browser(t, orgA), env.Secret(t, orgA), env.Secret(t, orgB)
+	body := func(email string) map[string]any {
+		return map[string]any{"categoryId": "cat_rx", "email": email, "name": "Ana Buyer", "teamSize": 1, "offerUrl": "https://shop.example/waitlist"}
+	}
+	r := env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/waitlist", body("ana@example.com"), browser)
+	env.Valid(t, "browserJoinWaitlist", r)
+	if r.Status != 201 || r.Body["position"] != float64(1) {
+		t.Fatalf("join: %d %s", r.Status, r.Raw)
+	}
+	env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/waitlist", body("bob@example.com"), browser)
+	bad := body("eve@example.com")
+	bad["offerUrl"] = "https://phish.example/offer"
+	wantError(t, env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/waitlist", bad, browser), 422, "offerUrl")
+	bad = body("eve@example.com")
+	bad["teamSize"] = 2
+	wantError(t, env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/waitlist", bad, browser), 422, "teamSize")
+	wantError(t, env.Do(t, "POST", "/external/v1/browser/events/"+evtB+"/waitlist", body("eve@example.com"), browser), 404)
+
+	r = env.Do(t, "GET", "/external/v1/organizer/categories/cat_rx/waitlist", nil, secret)
+	env.Valid(t, "organizerListWaitlist", r)
+	data, _ := r.Body["data"].([]any)
+	if r.Status != 200 || len(data) != 2 || r.Body["total"] != float64(2) {
+		t.Fatalf("list: %d %s", r.Status, r.Raw)
+	}
+	bob := data[1].(map[string]any)["id"].(string)
+	wantError(t, env.Do(t, "GET", "/external/v1/organizer/categories/cat_rx/waitlist", nil, other), 404)
+	wantError(t, env.Do(t, "POST", "/external/v1/organizer/waitlist/"+bob+"/offer", nil, other), 404)
+	wantCode(t, env.Do(t, "POST", "/external/v1/organizer/waitlist/"+bob+"/offer", nil, secret), domain.CodeQuotaExhausted)
+
+	env.Do(t, "DELETE", "/external/v1/organizer/registrations/"+ticketOf(reg, 0), nil, secret)
+	r = env.Do(t, "POST", "/external/v1/organizer/waitlist/"+bob+"/offer", nil, secret)
+	env.Valid(t, "organizerOfferWaitlistEntry", r)
+	if r.Status != 200 || r.Body["status"] != "OFFERED" || r.Body["offerExpiresAt"] == nil {
+		t.Fatalf("offer by hand: %d %s", r.Status, r.Raw)
+	}
+	offerSent(t, env, "bob@example.com")
+	wantCode(t, env.Do(t, "POST", "/external/v1/organizer/waitlist/"+bob+"/offer", nil, secret), domain.CodeNotWaiting)
+
+	wantError(t, env.Do(t, "POST", "/external/v1/organizer/categories/cat_rx/waitlist/close", nil, other), 404)
+	r = env.Do(t, "POST", "/external/v1/organizer/categories/cat_rx/waitlist/close", nil, secret)
+	env.Valid(t, "organizerCloseWaitlist", r)
+	if r.Status != 200 || r.Body["closedEntries"] != float64(1) {
+		t.Fatalf("close: %d %s", r.Status, r.Raw)
+	}
+	wantCode(t, env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/waitlist", body("carl@example.com"), browser), domain.CodeWaitlistClosed)
+}
