@@ -73,6 +73,11 @@ var owners = map[string]string{
 	"organizerCompleteTestCheckoutSession": Checkout,
 	"organizerFailTestCheckoutSession":     Checkout,
 	"organizerExpireTestCheckoutSession":   Checkout,
+
+	"browserJoinWaitlist":         Registration,
+	"organizerListWaitlist":       Registration,
+	"organizerCloseWaitlist":      Registration,
+	"organizerOfferWaitlistEntry": Registration,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -110,6 +115,11 @@ var priorities = map[string]admission.Priority{
 	"organizerCompleteTestCheckoutSession": admission.Writes,
 	"organizerFailTestCheckoutSession":     admission.Writes,
 	"organizerExpireTestCheckoutSession":   admission.Writes,
+
+	"browserJoinWaitlist":         admission.Public,
+	"organizerListWaitlist":       admission.Reads,
+	"organizerCloseWaitlist":      admission.Writes,
+	"organizerOfferWaitlistEntry": admission.Writes,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows
