@@ -1,8 +1,10 @@
 package api_test
 
 import (
+	"encoding/json"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -116,6 +118,37 @@ func TestWaitlistOfferLapsesToTheNextAndAnOfferBuys(t *testing.T) {
 	pay(t, env, r0(t, env, "wl-Bob"), "pi_bob", 6500)
 	if c, h := places(t, env, "cat_rx"); c != 2 || h != 0 {
 		t.Fatalf("after payment %d + %d, want 2 confirmed", c, h)
+	}
+	wantOfferedEvents(t, env, 2)
+}
+
+// wantOfferedEvents checks the outbox holds n waitlist.offered events, each keyed by its
+// entry and without the offer's secret (the store's event test checks them against the schema).
+func wantOfferedEvents(t *testing.T, env *regtest.Env, n int) {
+	t.Helper()
+	rows, err := env.Pool.Query(t.Context(), `SELECT key, headers->>'ce_type', payload FROM outbox WHERE topic = $1 ORDER BY id`, domain.WaitlistTopic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	produced := 0
+	for rows.Next() {
+		var key, typ string
+		var payload []byte
+		if err := rows.Scan(&key, &typ, &payload); err != nil {
+			t.Fatal(err)
+		}
+		var e domain.WaitlistOfferedEvent
+		if err := json.Unmarshal(payload, &e); err != nil || e.Object.ID != key || e.Object.Status != "OFFERED" || strings.Contains(string(payload), "wlo_") {
+			t.Fatalf("offered event keyed %s: %s (%v)", key, payload, err)
+		}
+		if typ != domain.EventWaitlistOffered {
+			t.Fatalf("type %s", typ)
+		}
+		produced++
+	}
+	if produced != n {
+		t.Fatalf("%d offered events, want %d", produced, n)
 	}
 }
 

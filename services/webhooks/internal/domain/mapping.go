@@ -14,10 +14,11 @@ const (
 	OrdersTopic        = "registration.orders.v1"
 	PaymentsTopic      = "checkout.payments.v1"
 	CatalogTopic       = "catalog.events.v1"
+	WaitlistTopic      = "registration.waitlist.v1"
 )
 
 // Topics are the consumed topics.
-var Topics = []string{RegistrationsTopic, OrdersTopic, PaymentsTopic, CatalogTopic}
+var Topics = []string{RegistrationsTopic, OrdersTopic, PaymentsTopic, CatalogTopic, WaitlistTopic}
 
 // The producer event types (ce_type) that become webhooks.
 const (
@@ -30,6 +31,7 @@ const (
 	SourcePaymentFailed         = "podium.checkout.payment.failed.v1"
 	SourceEventChanged          = "podium.catalog.event.changed.v1"
 	SourcePricingChanged        = "podium.catalog.pricing.changed.v1"
+	SourceWaitlistOffered       = "podium.registration.waitlist.offered.v1"
 )
 
 // source is how one producer type becomes a webhook: its type, the data member that names the
@@ -71,6 +73,8 @@ var sources = map[string]source{
 	SourceEventChanged: {CatalogTopic, EventUpdated, "eventId", []string{"occurredAt", "changedAt"}, always},
 	// A pricing card's object is its category: each card has its own sequence.
 	SourcePricingChanged: {CatalogTopic, PricingChanged, "categoryId", []string{"occurredAt", "changedAt"}, always},
+	// A waitlist entry's object is the entry (its secret offer link is never in the event).
+	SourceWaitlistOffered: {WaitlistTopic, WaitlistOffered, "id", []string{"occurredAt", "offeredAt"}, always},
 }
 
 // SourceTypes returns the producer types of topic that may become webhooks.

@@ -13,6 +13,7 @@ const (
 	CheckoutSessionExpired = "checkout.session.expired"
 	EventUpdated           = "event.updated"
 	PricingChanged         = "pricing.changed"
+	WaitlistOffered        = "waitlist.offered"
 )
 
 // Ping is the type of the message the test call sends; no endpoint subscribes to it.
@@ -23,6 +24,7 @@ var EventTypes = []string{
 	RegistrationCreated, RegistrationUpdated, RegistrationCancelled,
 	OrderCompleted, OrderFailed, OrderRefunded,
 	CheckoutSessionExpired, EventUpdated, PricingChanged,
+	WaitlistOffered,
 }
 
 // KnownType reports whether t is a subscribable type.
