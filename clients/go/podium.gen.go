@@ -63,6 +63,7 @@ const (
 	ErrorCodeBadRequest              ErrorCode = "bad_request"
 	ErrorCodeBibTaken                ErrorCode = "bib_taken"
 	ErrorCodeBodyTooLarge            ErrorCode = "body_too_large"
+	ErrorCodeCategoryNotSoldOut      ErrorCode = "category_not_sold_out"
 	ErrorCodeConflict                ErrorCode = "conflict"
 	ErrorCodeForbidden               ErrorCode = "forbidden"
 	ErrorCodeHeadersTooLarge         ErrorCode = "headers_too_large"
@@ -97,6 +98,9 @@ const (
 	ErrorCodeUnauthorized            ErrorCode = "unauthorized"
 	ErrorCodeUnsupportedMediaType    ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed        ErrorCode = "validation_failed"
+	ErrorCodeWaitlistClosed          ErrorCode = "waitlist_closed"
+	ErrorCodeWaitlistEntryNotWaiting ErrorCode = "waitlist_entry_not_waiting"
+	ErrorCodeWaitlistOfferNotValid   ErrorCode = "waitlist_offer_not_valid"
 	ErrorCodeWebhookEndpointDisabled ErrorCode = "webhook_endpoint_disabled"
 	ErrorCodeWebhookEndpointLimit    ErrorCode = "webhook_endpoint_limit"
 )
@@ -868,6 +872,10 @@ type Email = openapi_types.Email
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2421,6 +2429,10 @@ type WebhookTimestampHeader = string
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2471,6 +2483,10 @@ type BadRequest = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2521,6 +2537,10 @@ type Conflict = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2571,6 +2591,10 @@ type Forbidden = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2621,6 +2645,10 @@ type NotFound = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2671,6 +2699,10 @@ type PayloadTooLarge = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2721,6 +2753,10 @@ type ServerError = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2771,6 +2807,10 @@ type TooManyRequests = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2821,6 +2861,10 @@ type Unauthorized = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2871,6 +2915,10 @@ type UnprocessableEntity = Error
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |

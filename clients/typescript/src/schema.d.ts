@@ -1309,6 +1309,10 @@ export interface components {
          *     | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
          *     | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
+         *     | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+         *     | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+         *     | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+         *     | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
          *     | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
          *     | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
          *     | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -1327,7 +1331,7 @@ export interface components {
              * @description Stable, machine-readable code of the failure; the table above lists every one.
              * @enum {string}
              */
-            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout";
+            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting";
             message: string | string[];
             /** @description The input problems of a 400 or 422, in the order of `message`. */
             problems?: components["schemas"]["Problem"][];
