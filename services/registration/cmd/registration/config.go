@@ -53,6 +53,10 @@ type Config struct {
 	// WaitlistOfferTTL is how long a waitlist offer holds its place for the buyer it is
 	// offered to before it lapses and the next in line is offered.
 	WaitlistOfferTTL time.Duration `env:"WAITLIST_OFFER_TTL" envDefault:"24h"`
+	// WaitlistClockShiftFile, when set, names a file holding how far ahead of the system clock
+	// the waitlist's offers and lapses run (clock.Shifted): only local stacks and end-to-end
+	// tests set it, to let an offer's day pass in a moment; never a deployment.
+	WaitlistClockShiftFile string `env:"WAITLIST_CLOCK_SHIFT_FILE"`
 }
 
 // AppOptions are the service's tunables from the configuration (0 turns a limit off).

@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	smtpmail "github.com/podiumhq/podium/libs/mail"
@@ -57,6 +58,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			repo := store.New(r.Pool)
 			catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: cfg.CatalogURL, Timeout: catalogTimeout, Signer: signer})
 			svc := app.New(repo, catalog.New(catalogPeer, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
+			if cfg.WaitlistClockShiftFile != "" {
+				svc.SetWaitlistClock(clock.Shifted(time.Now, cfg.WaitlistClockShiftFile))
+			}
 			svc.SetTestDataPeers(
 				peers.NewTestData(identity.Checkout, cfg.CheckoutURL, signer, peerTimeout),
 				peers.NewTestData(identity.Webhooks, cfg.WebhooksURL, signer, peerTimeout),

@@ -129,6 +129,8 @@ type Service struct {
 	// waitlist is repo's waitlist part; nudge wakes the waitlist worker.
 	waitlist Waitlist
 	nudge    chan struct{}
+	// offerClock, when set, is the waitlist's clock (SetWaitlistClock).
+	offerClock clock.Clock
 }
 
 // New returns a Service on its clock (time.Now in production).

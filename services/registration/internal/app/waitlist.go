@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/fault"
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/services/registration/internal/domain"
@@ -55,7 +56,7 @@ func (s *Service) JoinWaitlist(ctx context.Context, caller identity.Principal, e
 		return domain.WaitlistEntry{}, fault.NewConflict(fmt.Sprintf("category %s has no limit on places: buy one instead of joining a waitlist", c.ID)).
 			WithCode(domain.CodeNotSoldOut)
 	}
-	w := domain.NewWaitlistEntry(scopeOf(caller), e, c, in, s.clock.Now())
+	w := domain.NewWaitlistEntry(scopeOf(caller), e, c, in, s.waitlistClock().Now())
 	return s.waitlist.JoinWaitlist(ctx, w, *c.Quota)
 }
 
@@ -72,7 +73,7 @@ func (s *Service) OfferFreed(ctx context.Context) (int, error) {
 	n := 0
 	for _, c := range cats {
 		for {
-			now := s.clock.Now()
+			now := s.waitlistClock().Now()
 			_, found, err := s.waitlist.OfferNext(ctx, c, now, now.Add(s.opts.OfferTTL))
 			if err != nil {
 				return n, fmt.Errorf("offer freed places: %w", err)
@@ -112,7 +113,7 @@ func (s *Service) refreshQuotas(ctx context.Context) error {
 // LapseOffers ends the offers whose time passed, freeing their places for the next in line,
 // and returns how many it ended.
 func (s *Service) LapseOffers(ctx context.Context) (int, error) {
-	now := s.clock.Now()
+	now := s.waitlistClock().Now()
 	ids, err := s.waitlist.LapsedOffers(ctx, now, 100)
 	if err != nil {
 		return 0, fmt.Errorf("lapse offers: %w", err)
@@ -148,6 +149,17 @@ func (s *Service) RunWaitlist(ctx context.Context, interval time.Duration, log i
 	}
 }
 
+// SetWaitlistClock runs the waitlist's offers and lapses on c instead of the service's clock:
+// only local stacks and end-to-end tests set it, to let an offer's time pass.
+func (s *Service) SetWaitlistClock(c clock.Clock) { s.offerClock = c }
+
+func (s *Service) waitlistClock() clock.Clock {
+	if s.offerClock != nil {
+		return s.offerClock
+	}
+	return s.clock
+}
+
 // Nudge asks the waitlist worker for a round now (places may have been freed).
 func (s *Service) Nudge() {
 	select {
@@ -163,7 +175,7 @@ func (s *Service) Waitlist(ctx context.Context, caller identity.Principal, categ
 
 // OfferByHand offers a free place of its category to the caller's entry, out of line.
 func (s *Service) OfferByHand(ctx context.Context, caller identity.Principal, entryID string) (domain.WaitlistEntry, error) {
-	now := s.clock.Now()
+	now := s.waitlistClock().Now()
 	return s.waitlist.OfferEntry(ctx, scopeOf(caller), strings.TrimSpace(entryID), now, now.Add(s.opts.OfferTTL))
 }
 
@@ -176,5 +188,5 @@ func (s *Service) CloseWaitlist(ctx context.Context, caller identity.Principal, 
 	} else if total == 0 {
 		return 0, nil
 	}
-	return s.waitlist.CloseWaitlist(ctx, scope, domain.CategoryMode{CategoryID: categoryID, Livemode: scope.Livemode}, s.clock.Now())
+	return s.waitlist.CloseWaitlist(ctx, scope, domain.CategoryMode{CategoryID: categoryID, Livemode: scope.Livemode}, s.waitlistClock().Now())
 }
