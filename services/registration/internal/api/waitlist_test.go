@@ -224,3 +224,31 @@ func TestWaitlistRoutes(t *testing.T) {
 	}
 	wantCode(t, env.Do(t, "POST", "/external/v1/browser/events/"+evtA+"/waitlist", body("carl@example.com"), browser), domain.CodeWaitlistClosed)
 }
+
+// TestAQuotaRaisedOffersItsPlaces: places first taken without a quota, then limited to them,
+// so buyers wait; the organizer raises the quota in the catalog and the next offer round
+// offers the new place to the first in line.
+func TestAQuotaRaisedOffersItsPlaces(t *testing.T) {
+	env := start(t, regtest.Options{})
+	e := regtest.Event(evtA, orgA)
+	e.Categories[0].Quota = nil
+	env.Catalog.Put(e)
+	create(t, env, createBody("Unlimited"))
+	e.Categories[0].Quota = intp(1)
+	env.Catalog.Put(e)
+	if _, err := join(t, env, "ana@example.com"); err != nil {
+		t.Fatalf("join: %v", err)
+	}
+	if n, err := env.Service.OfferFreed(t.Context()); n != 0 || err != nil {
+		t.Fatalf("offers %d, %v with no place", n, err)
+	}
+	e.Categories[0].Quota = intp(2)
+	env.Catalog.Put(e)
+	if n, err := env.Service.OfferFreed(t.Context()); n != 1 || err != nil {
+		t.Fatalf("offers %d, %v after the quota was raised; want 1", n, err)
+	}
+	offerSent(t, env, "ana@example.com")
+	if c, h := places(t, env, "cat_rx"); c != 1 || h != 1 {
+		t.Fatalf("ledger %d + %d, want the new place held for the offer", c, h)
+	}
+}

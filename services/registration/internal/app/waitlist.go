@@ -62,10 +62,9 @@ func (s *Service) JoinWaitlist(ctx context.Context, caller identity.Principal, e
 
 // OfferFreed offers every free place of a category with someone in line, first in line first,
 // after telling the ledger the quotas the catalog raised; it returns how many it offered.
+// A quota the catalog could not tell is an error returned after the offers the ledger allows.
 func (s *Service) OfferFreed(ctx context.Context) (int, error) {
-	if err := s.refreshQuotas(ctx); err != nil {
-		return 0, err
-	}
+	refreshed := s.refreshQuotas(ctx)
 	cats, err := s.waitlist.CategoriesToOffer(ctx, 100)
 	if err != nil {
 		return 0, fmt.Errorf("offer freed places: %w", err)
@@ -84,21 +83,26 @@ func (s *Service) OfferFreed(ctx context.Context) (int, error) {
 			n++
 		}
 	}
-	return n, nil
+	return n, refreshed
 }
 
 // refreshQuotas reads the catalog's quota of each category where someone waits and raises
-// the ledger's to it, so places a raised quota adds are offered. A catalog that cannot answer
-// leaves the ledger's quota as it was until the next round.
+// the ledger's to it, so places a raised quota adds are offered. A category whose event the
+// catalog cannot tell keeps the ledger's quota until the next round; the first such failure
+// is returned once every other category was refreshed.
 func (s *Service) refreshQuotas(ctx context.Context) error {
 	cats, err := s.waitlist.WaitingCategories(ctx, 500)
 	if err != nil {
 		return fmt.Errorf("refresh quotas: %w", err)
 	}
+	var failed error
 	for _, c := range cats {
 		as := identity.Principal{OrganizerID: c.OrganizerID, KeyID: "registration-waitlist", KeyType: identity.Service, Test: !c.Livemode}
 		e, err := s.event(ctx, as, c.EventID)
 		if err != nil {
+			if failed == nil {
+				failed = fmt.Errorf("refresh quotas: %w", err)
+			}
 			continue
 		}
 		if cat, ok := e.Category(c.CategoryID); ok && cat.Quota != nil {
@@ -107,7 +111,7 @@ func (s *Service) refreshQuotas(ctx context.Context) error {
 			}
 		}
 	}
-	return nil
+	return failed
 }
 
 // LapseOffers ends the offers whose time passed, freeing their places for the next in line,

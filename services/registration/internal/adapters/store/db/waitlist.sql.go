@@ -469,7 +469,8 @@ func (q *Queries) PlacesAndLine(ctx context.Context, arg PlacesAndLineParams) (P
 
 const raiseQuota = `-- name: RaiseQuota :exec
 UPDATE places SET quota = $1::int, version = version + 1
-WHERE category_id = $2 AND livemode = $3 AND quota < $1::int
+WHERE category_id = $2 AND livemode = $3
+  AND (quota < $1::int OR quota IS NULL AND confirmed + held <= $1::int)
 `
 
 type RaiseQuotaParams struct {
@@ -478,7 +479,8 @@ type RaiseQuotaParams struct {
 	Livemode   bool
 }
 
-// Lets the ledger know a quota the catalog raised, so the places it frees can be offered.
+// Lets the ledger know a quota the catalog raised (or set on a category its places were first
+// taken without one), so the places it frees can be offered.
 func (q *Queries) RaiseQuota(ctx context.Context, arg RaiseQuotaParams) error {
 	_, err := q.db.Exec(ctx, raiseQuota, arg.Quota, arg.CategoryID, arg.Livemode)
 	return err

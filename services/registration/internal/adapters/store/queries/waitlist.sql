@@ -37,9 +37,11 @@ SELECT DISTINCT organizer_id, livemode, event_id, category_id FROM waitlist_entr
 WHERE status = 'WAITING' ORDER BY organizer_id, livemode, event_id, category_id LIMIT sqlc.arg(max_rows);
 
 -- name: RaiseQuota :exec
--- Lets the ledger know a quota the catalog raised, so the places it frees can be offered.
+-- Lets the ledger know a quota the catalog raised (or set on a category its places were first
+-- taken without one), so the places it frees can be offered.
 UPDATE places SET quota = sqlc.arg(quota)::int, version = version + 1
-WHERE category_id = sqlc.arg(category_id) AND livemode = sqlc.arg(livemode) AND quota < sqlc.arg(quota)::int;
+WHERE category_id = sqlc.arg(category_id) AND livemode = sqlc.arg(livemode)
+  AND (quota < sqlc.arg(quota)::int OR quota IS NULL AND confirmed + held <= sqlc.arg(quota)::int);
 
 -- name: FirstInLine :one
 -- The first entry in line, locked; an entry another transaction is offering is skipped.
