@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podiumhq/podium/libs/testkit"
+	"github.com/podiumhq/podium/system/stack"
 )
 
 // waitlistEntry is the part of a waitlist entry the tests read.
@@ -46,8 +47,8 @@ func offerIn(t *testing.T, addr string) string {
 // refused while places are left, joins on the sold-out category, a freed place offered by mail
 // with the waitlist.offered webhook, the offer lapsing to the next in line when the waitlist's
 // clock passes its day, the lapsed link refused, the live one bought through the normal
-// checkout, the organizer's list, manual offer and close, another organizer's ids answered
-// 404 and a flood of joins from one address 429.
+// checkout, the organizer's list, manual offer and close, a key without the scope refused,
+// another organizer's ids answered 404 and a flood of joins from one address 429.
 func TestWaitlistThroughTheGateway(t *testing.T) {
 	s := newShop(t, "PUBLISHED")
 	recv, _ := startReceiver(t, s.secret.Key)
@@ -109,6 +110,8 @@ func TestWaitlistThroughTheGateway(t *testing.T) {
 	caraEntry := decode[waitlistEntry](t, s.join(t, s.publishable.Key, newVisitorIP(), cara))
 	wantCode(t, do(t, s.organizer("POST", "/waitlist/"+caraEntry.ID+"/offer", nil)), 409, "quota_exhausted")
 	wantCode(t, do(t, other.organizer("POST", "/waitlist/"+caraEntry.ID+"/offer", nil)), 404, "not_found")
+	reader := newKey(t, s.org, stack.KeySpec{Type: "secret", Scopes: []string{"registrations:read"}})
+	wantCode(t, do(t, req{"POST", gw("/organizer/categories/" + s.cat + "/waitlist/close"), secret(reader.Key), nil}), 403, "scope_missing")
 	res = do(t, s.organizer("POST", "/categories/"+s.cat+"/waitlist/close", nil))
 	conforms(t, "organizerCloseWaitlist", res)
 	var closed struct{ ClosedEntries int }
