@@ -180,6 +180,7 @@ func TestEachTopicIsWrittenByItsProducerAlone(t *testing.T) {
 		"registration.orders.v1":        "podium-registration",
 		"registration.places.v1":        "podium-registration",
 		"registration.registrations.v1": "podium-registration",
+		"registration.waitlist.v1":      "podium-registration",
 		"auth.keys.v1":                  "podium-auth",
 		"catalog.events.v1":             "podium-catalog",
 	} {

@@ -80,4 +80,49 @@ func ExampleVerifyWebhook() {
 	})
 }
 
+// The waitlist of docs/integration.md: a buyer joins a sold-out category, buys the place an
+// offer holds, and the organizer lists, offers by hand and closes the waitlist.
+func Example_waitlist() {
+	ctx := context.Background()
+	api, err := podium.New("http://localhost:8080", os.Getenv("PODIUM_SECRET_KEY"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	shop, err := podium.NewBrowser("http://localhost:8080", os.Getenv("PODIUM_PUBLISHABLE_KEY"), "http://localhost:5173")
+	if err != nil {
+		log.Fatal(err)
+	}
+	eventID, categoryID := os.Getenv("PODIUM_EVENT_ID"), os.Getenv("PODIUM_CATEGORY_ID")
+	entry, err := shop.BrowserJoinWaitlistWithResponse(ctx, eventID, &podium.BrowserJoinWaitlistParams{}, podium.WaitlistJoinRequest{
+		CategoryId: categoryID, Email: "lucia@example.com", Name: "Lucía García", TeamSize: 1,
+		OfferUrl: "http://localhost:5173/?event=" + eventID,
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(entry.JSON201.Status, entry.JSON201.Position)
+	purchase := podium.CheckoutSessionRequest{EventId: eventID, CategoryId: categoryID}
+	purchase.WaitlistOffer = ptr(os.Getenv("PODIUM_WAITLIST_OFFER")) // the offer link's waitlistOffer
+	if _, err := shop.BrowserCheckoutSessionWithResponse(ctx, &podium.BrowserCheckoutSessionParams{}, purchase); err != nil {
+		log.Println(err)
+	}
+	line, err := api.OrganizerListWaitlistWithResponse(ctx, categoryID, &podium.OrganizerListWaitlistParams{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range line.JSON200.Data {
+		fmt.Println(e.Id, e.Email, e.Status, e.OfferExpiresAt)
+	}
+	if len(line.JSON200.Data) > 0 {
+		if _, err := api.OrganizerOfferWaitlistEntryWithResponse(ctx, line.JSON200.Data[0].Id); err != nil {
+			log.Println(err) // 409 quota_exhausted: no place free
+		}
+	}
+	closed, err := api.OrganizerCloseWaitlistWithResponse(ctx, categoryID)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(closed.JSON200.ClosedEntries)
+}
+
 func ptr[T any](v T) *T { return &v }

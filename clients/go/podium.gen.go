@@ -79,6 +79,7 @@ const (
 	ErrorCodeBadRequest              ErrorCode = "bad_request"
 	ErrorCodeBibTaken                ErrorCode = "bib_taken"
 	ErrorCodeBodyTooLarge            ErrorCode = "body_too_large"
+	ErrorCodeCategoryNotSoldOut      ErrorCode = "category_not_sold_out"
 	ErrorCodeConflict                ErrorCode = "conflict"
 	ErrorCodeForbidden               ErrorCode = "forbidden"
 	ErrorCodeHeadersTooLarge         ErrorCode = "headers_too_large"
@@ -116,6 +117,9 @@ const (
 	ErrorCodeUnauthorized            ErrorCode = "unauthorized"
 	ErrorCodeUnsupportedMediaType    ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed        ErrorCode = "validation_failed"
+	ErrorCodeWaitlistClosed          ErrorCode = "waitlist_closed"
+	ErrorCodeWaitlistEntryNotWaiting ErrorCode = "waitlist_entry_not_waiting"
+	ErrorCodeWaitlistOfferNotValid   ErrorCode = "waitlist_offer_not_valid"
 	ErrorCodeWebhookEndpointDisabled ErrorCode = "webhook_endpoint_disabled"
 	ErrorCodeWebhookEndpointLimit    ErrorCode = "webhook_endpoint_limit"
 )
@@ -360,6 +364,41 @@ const (
 	TicketStatusCANCELLED TicketStatus = "CANCELLED"
 )
 
+// Defines values for WaitlistClosedClosed.
+const (
+	WaitlistClosedClosedTrue WaitlistClosedClosed = true
+)
+
+// Defines values for WaitlistEntryObject.
+const (
+	WaitlistEntryObjectWaitlistEntry WaitlistEntryObject = "waitlist_entry"
+)
+
+// Defines values for WaitlistEntryStatus.
+const (
+	WaitlistEntryStatusACCEPTED WaitlistEntryStatus = "ACCEPTED"
+	WaitlistEntryStatusCLOSED   WaitlistEntryStatus = "CLOSED"
+	WaitlistEntryStatusLAPSED   WaitlistEntryStatus = "LAPSED"
+	WaitlistEntryStatusOFFERED  WaitlistEntryStatus = "OFFERED"
+	WaitlistEntryStatusWAITING  WaitlistEntryStatus = "WAITING"
+)
+
+// Defines values for WaitlistJoinResultObject.
+const (
+	WaitlistJoinResultObjectWaitlistEntry WaitlistJoinResultObject = "waitlist_entry"
+)
+
+// Defines values for WaitlistJoinResultStatus.
+const (
+	WaitlistJoinResultStatusOFFERED WaitlistJoinResultStatus = "OFFERED"
+	WaitlistJoinResultStatusWAITING WaitlistJoinResultStatus = "WAITING"
+)
+
+// Defines values for WaitlistOfferedWebhookType.
+const (
+	WaitlistOfferedWebhookTypeWaitlistOffered WaitlistOfferedWebhookType = "waitlist.offered"
+)
+
 // Defines values for WebhookDeliveryStatus.
 const (
 	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
@@ -407,6 +446,7 @@ const (
 	WebhookEventTypeRegistrationCreated    WebhookEventType = "registration.created"
 	WebhookEventTypeRegistrationUpdated    WebhookEventType = "registration.updated"
 	WebhookEventTypeTicketCheckedIn        WebhookEventType = "ticket.checked_in"
+	WebhookEventTypeWaitlistOffered        WebhookEventType = "waitlist.offered"
 )
 
 // Defines values for WebhookMessageType.
@@ -744,6 +784,9 @@ type CheckoutSessionRequest struct {
 	// TermsAccepted Must be true, the purchaser accepting the terms and conditions (422 `rule_violated` otherwise).
 	TermsAccepted bool `json:"termsAccepted"`
 
+	// WaitlistOffer The `waitlistOffer` of a waitlist offer's link: the registration takes the place the offer holds for its category (it must be the offer's category) instead of a new one. An offer lapsed, used, or of another organizer or mode is 409 `waitlist_offer_not_valid`.
+	WaitlistOffer *string `json:"waitlistOffer,omitempty"`
+
 	// WaiversAccepted Keys are waiver identifiers, values tell whether the waiver was accepted. The empty key is refused (waiver identifiers are non-empty strings). At most 50 waivers, as many as a signature may name (`legalSignature.waiverVersions`).
 	WaiversAccepted *WaiverMap `json:"waiversAccepted,omitempty"`
 }
@@ -806,7 +849,7 @@ type CreateWebhookEndpointRequest struct {
 	// Description Text shown on one line, where people read it: it must not contain control characters (line breaks, tabs, the escape that starts terminal sequences, direction overrides and other invisible formatting: Unicode Cc, Cf, Zl and Zp of the Basic Multilingual Plane), which could forge or hide text. The zero-width joiner and non-joiner, which emoji sequences and some scripts need, are allowed. The pattern lists the refused characters by their code points, with no Unicode property escapes, so it means the same in ECMA-262 with or without its u flag and compiles in Python's and Java's dialects.
 	Description *WebhookDescription `json:"description,omitempty"`
 
-	// EventTypes The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+	// EventTypes The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 	EventTypes WebhookEventTypes `json:"eventTypes"`
 
 	// Url An absolute URI of at most 2048 characters, the longest browsers reliably keep.
@@ -957,6 +1000,10 @@ type Email = openapi_types.Email
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2110,7 +2157,7 @@ type UpdateWebhookEndpointRequest struct {
 	// Enabled `false` disables the endpoint (`disabledReason` `organizer`); `true` enables it, clearing `disabledReason` and the failing streak.
 	Enabled *bool `json:"enabled,omitempty"`
 
-	// EventTypes The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+	// EventTypes The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 	EventTypes *WebhookEventTypes `json:"eventTypes,omitempty"`
 
 	// Url An absolute URI of at most 2048 characters, the longest browsers reliably keep.
@@ -2119,6 +2166,117 @@ type UpdateWebhookEndpointRequest struct {
 
 // Uri An absolute URI of at most 2048 characters, the longest browsers reliably keep.
 type Uri = string
+
+// WaitlistClosed defines model for WaitlistClosed.
+type WaitlistClosed struct {
+	CategoryId string               `json:"categoryId"`
+	Closed     WaitlistClosedClosed `json:"closed"`
+
+	// ClosedEntries Entries that were in line and are now CLOSED.
+	ClosedEntries int  `json:"closedEntries"`
+	Livemode      bool `json:"livemode"`
+}
+
+// WaitlistClosedClosed defines model for WaitlistClosed.Closed.
+type WaitlistClosedClosed bool
+
+// WaitlistEntry defines model for WaitlistEntry.
+type WaitlistEntry struct {
+	CategoryId string `json:"categoryId"`
+
+	// CreatedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	CreatedAt Timestamp `json:"createdAt"`
+	Email     string    `json:"email"`
+
+	// EventId Opaque event id.
+	EventId  EventIdentifier     `json:"eventId"`
+	Id       string              `json:"id"`
+	Livemode bool                `json:"livemode"`
+	Name     string              `json:"name"`
+	Object   WaitlistEntryObject `json:"object"`
+
+	// OfferExpiresAt RFC 3339 timestamp in UTC, or null when there is none.
+	OfferExpiresAt *NullableTimestamp `json:"offerExpiresAt"`
+
+	// OfferedAt RFC 3339 timestamp in UTC, or null when there is none.
+	OfferedAt *NullableTimestamp `json:"offeredAt"`
+
+	// OrderId The order of the checkout that used the offer.
+	OrderId *string `json:"orderId"`
+
+	// Position Place in line while WAITING; null otherwise.
+	Position *int                `json:"position"`
+	Status   WaitlistEntryStatus `json:"status"`
+	TeamSize int                 `json:"teamSize"`
+}
+
+// WaitlistEntryObject defines model for WaitlistEntry.Object.
+type WaitlistEntryObject string
+
+// WaitlistEntryStatus defines model for WaitlistEntry.Status.
+type WaitlistEntryStatus string
+
+// WaitlistEntryList defines model for WaitlistEntryList.
+type WaitlistEntryList struct {
+	Data   []WaitlistEntry `json:"data"`
+	Limit  float32         `json:"limit"`
+	Offset float32         `json:"offset"`
+	Total  SafeInteger     `json:"total"`
+}
+
+// WaitlistJoinRequest defines model for WaitlistJoinRequest.
+type WaitlistJoinRequest struct {
+	// CategoryId An id the API gave out (`evt_...`, `cat_...`, `fld_...`, `sup_...`, `opt_...`, `wvr_...`, `prv_...`). Ids have 24 to 36 characters; up to 128 are accepted.
+	CategoryId OpaqueId `json:"categoryId"`
+
+	// Email E-mail address in ASCII (internationalised addresses, with letters outside ASCII in the local part or the domain, are refused; send a domain in its `xn--` form): no leading dot, no consecutive dots, and a domain whose top-level part has 2 or more letters. The pattern is the rule; `format: email` is an annotation. At most 254 characters, the longest address SMTP carries (RFC 5321).
+	Email openapi_types.Email `json:"email"`
+	Name  string              `json:"name"`
+
+	// OfferUrl An absolute URI of at most 2048 characters, the longest browsers reliably keep.
+	OfferUrl Uri `json:"offerUrl"`
+
+	// TeamSize Athletes of the team that would take the place.
+	TeamSize int `json:"teamSize"`
+}
+
+// WaitlistJoinResult The buyer's entry, as the browser may see it.
+type WaitlistJoinResult struct {
+	CategoryId string `json:"categoryId"`
+
+	// EventId Opaque event id.
+	EventId  EventIdentifier          `json:"eventId"`
+	Id       string                   `json:"id"`
+	Livemode bool                     `json:"livemode"`
+	Object   WaitlistJoinResultObject `json:"object"`
+
+	// Position Place in line while WAITING; null once offered.
+	Position *int                     `json:"position"`
+	Status   WaitlistJoinResultStatus `json:"status"`
+}
+
+// WaitlistJoinResultObject defines model for WaitlistJoinResult.Object.
+type WaitlistJoinResultObject string
+
+// WaitlistJoinResultStatus defines model for WaitlistJoinResult.Status.
+type WaitlistJoinResultStatus string
+
+// WaitlistOfferedWebhook `waitlist.offered`: the waitlist entry, `objectId` its `wle_...` id.
+type WaitlistOfferedWebhook struct {
+	Data struct {
+		Livemode bool          `json:"livemode"`
+		Object   WaitlistEntry `json:"object"`
+		ObjectId string        `json:"objectId"`
+		Sequence SafeInteger   `json:"sequence"`
+	} `json:"data"`
+
+	// Timestamp RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	Timestamp Timestamp                  `json:"timestamp"`
+	Type      WaitlistOfferedWebhookType `json:"type"`
+}
+
+// WaitlistOfferedWebhookType defines model for WaitlistOfferedWebhook.Type.
+type WaitlistOfferedWebhookType string
 
 // Waiver A waiver to accept; `version` is what `legalSignature.waiverVersions` refers to.
 type Waiver struct {
@@ -2320,7 +2478,7 @@ type WebhookEndpointWithSecretStatus string
 // WebhookEventType A type of event an endpoint may subscribe to; each is described, with an example, in the document's `webhooks` section.
 type WebhookEventType string
 
-// WebhookEventTypes The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+// WebhookEventTypes The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 type WebhookEventTypes = []WebhookEventType
 
 // WebhookMessageIdentifier Opaque message id, sent as the `webhook-id` header.
@@ -2422,6 +2580,10 @@ type WebhookTimestampHeader = string
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2475,6 +2637,10 @@ type BadRequest = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2528,6 +2694,10 @@ type Conflict = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2581,6 +2751,10 @@ type Forbidden = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2634,6 +2808,10 @@ type NotFound = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2687,6 +2865,10 @@ type PayloadTooLarge = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2740,6 +2922,10 @@ type ServerError = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2793,6 +2979,10 @@ type TooManyRequests = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2846,6 +3036,10 @@ type Unauthorized = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2899,6 +3093,10 @@ type UnprocessableEntity = Error
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
 // | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+// | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+// | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+// | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
 // | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
 // | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
 // | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -2960,6 +3158,21 @@ type BrowserSendReceiptsParams struct {
 	Origin Origin `json:"Origin"`
 }
 
+// BrowserJoinWaitlistParams defines parameters for BrowserJoinWaitlist.
+type BrowserJoinWaitlistParams struct {
+	// Origin Origin of the calling page, set by the browser; it must be one of the publishable key's allowed origins (403 otherwise).
+	Origin Origin `json:"Origin"`
+}
+
+// OrganizerListWaitlistParams defines parameters for OrganizerListWaitlist.
+type OrganizerListWaitlistParams struct {
+	// Limit Items per page, a whole number from 1 to 100 (400 otherwise); 50 when absent.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Offset Items to skip, a whole number from 0 (400 otherwise); 0 when absent.
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
+}
+
 // OrganizerListTestMailParams defines parameters for OrganizerListTestMail.
 type OrganizerListTestMailParams struct {
 	// Limit Items per page, a whole number from 1 to 100 (400 otherwise); 50 when absent.
@@ -3004,6 +3217,9 @@ type BrowserLookupReceiptsJSONRequestBody = ReceiptRequest
 
 // BrowserSendReceiptsJSONRequestBody defines body for BrowserSendReceipts for application/json ContentType.
 type BrowserSendReceiptsJSONRequestBody = ReceiptRequest
+
+// BrowserJoinWaitlistJSONRequestBody defines body for BrowserJoinWaitlist for application/json ContentType.
+type BrowserJoinWaitlistJSONRequestBody = WaitlistJoinRequest
 
 // OrganizerCheckInJSONRequestBody defines body for OrganizerCheckIn for application/json ContentType.
 type OrganizerCheckInJSONRequestBody = CheckInScan
@@ -3400,6 +3616,17 @@ type ClientInterface interface {
 
 	BrowserSendReceipts(ctx context.Context, eventId EventId, params *BrowserSendReceiptsParams, body BrowserSendReceiptsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// BrowserJoinWaitlistWithBody request with any body
+	BrowserJoinWaitlistWithBody(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	BrowserJoinWaitlist(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, body BrowserJoinWaitlistJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerListWaitlist request
+	OrganizerListWaitlist(ctx context.Context, categoryId string, params *OrganizerListWaitlistParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerCloseWaitlist request
+	OrganizerCloseWaitlist(ctx context.Context, categoryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// OrganizerCheckInWithBody request with any body
 	OrganizerCheckInWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -3456,6 +3683,9 @@ type ClientInterface interface {
 
 	// OrganizerListTestMail request
 	OrganizerListTestMail(ctx context.Context, params *OrganizerListTestMailParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerOfferWaitlistEntry request
+	OrganizerOfferWaitlistEntry(ctx context.Context, entryId string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OrganizerListWebhookEndpoints request
 	OrganizerListWebhookEndpoints(ctx context.Context, params *OrganizerListWebhookEndpointsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -3631,6 +3861,54 @@ func (c *Client) BrowserSendReceiptsWithBody(ctx context.Context, eventId EventI
 
 func (c *Client) BrowserSendReceipts(ctx context.Context, eventId EventId, params *BrowserSendReceiptsParams, body BrowserSendReceiptsJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewBrowserSendReceiptsRequest(c.Server, eventId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) BrowserJoinWaitlistWithBody(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBrowserJoinWaitlistRequestWithBody(c.Server, eventId, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) BrowserJoinWaitlist(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, body BrowserJoinWaitlistJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewBrowserJoinWaitlistRequest(c.Server, eventId, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerListWaitlist(ctx context.Context, categoryId string, params *OrganizerListWaitlistParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerListWaitlistRequest(c.Server, categoryId, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerCloseWaitlist(ctx context.Context, categoryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerCloseWaitlistRequest(c.Server, categoryId)
 	if err != nil {
 		return nil, err
 	}
@@ -3883,6 +4161,18 @@ func (c *Client) OrganizerFailTestCheckoutSession(ctx context.Context, sessionId
 
 func (c *Client) OrganizerListTestMail(ctx context.Context, params *OrganizerListTestMailParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewOrganizerListTestMailRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerOfferWaitlistEntry(ctx context.Context, entryId string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerOfferWaitlistEntryRequest(c.Server, entryId)
 	if err != nil {
 		return nil, err
 	}
@@ -4478,6 +4768,172 @@ func NewBrowserSendReceiptsRequestWithBody(server string, eventId EventId, param
 	return req, nil
 }
 
+// NewBrowserJoinWaitlistRequest calls the generic BrowserJoinWaitlist builder with application/json body
+func NewBrowserJoinWaitlistRequest(server string, eventId EventId, params *BrowserJoinWaitlistParams, body BrowserJoinWaitlistJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewBrowserJoinWaitlistRequestWithBody(server, eventId, params, "application/json", bodyReader)
+}
+
+// NewBrowserJoinWaitlistRequestWithBody generates requests for BrowserJoinWaitlist with any type of body
+func NewBrowserJoinWaitlistRequestWithBody(server string, eventId EventId, params *BrowserJoinWaitlistParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "eventId", runtime.ParamLocationPath, eventId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/browser/events/%s/waitlist", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithLocation("simple", false, "Origin", runtime.ParamLocationHeader, params.Origin)
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("Origin", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewOrganizerListWaitlistRequest generates requests for OrganizerListWaitlist
+func NewOrganizerListWaitlistRequest(server string, categoryId string, params *OrganizerListWaitlistParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "categoryId", runtime.ParamLocationPath, categoryId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/categories/%s/waitlist", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		queryValues := queryURL.Query()
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithLocation("form", true, "limit", runtime.ParamLocationQuery, *params.Limit); err != nil {
+				return nil, err
+			} else if parsed, err := url.ParseQuery(queryFrag); err != nil {
+				return nil, err
+			} else {
+				for k, v := range parsed {
+					for _, v2 := range v {
+						queryValues.Add(k, v2)
+					}
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithLocation("form", true, "offset", runtime.ParamLocationQuery, *params.Offset); err != nil {
+				return nil, err
+			} else if parsed, err := url.ParseQuery(queryFrag); err != nil {
+				return nil, err
+			} else {
+				for k, v := range parsed {
+					for _, v2 := range v {
+						queryValues.Add(k, v2)
+					}
+				}
+			}
+
+		}
+
+		queryURL.RawQuery = queryValues.Encode()
+	}
+
+	req, err := http.NewRequest("GET", queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOrganizerCloseWaitlistRequest generates requests for OrganizerCloseWaitlist
+func NewOrganizerCloseWaitlistRequest(server string, categoryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "categoryId", runtime.ParamLocationPath, categoryId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/categories/%s/waitlist/close", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewOrganizerCheckInRequest calls the generic OrganizerCheckIn builder with application/json body
 func NewOrganizerCheckInRequest(server string, body OrganizerCheckInJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -5048,6 +5504,40 @@ func NewOrganizerListTestMailRequest(server string, params *OrganizerListTestMai
 	}
 
 	req, err := http.NewRequest("GET", queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOrganizerOfferWaitlistEntryRequest generates requests for OrganizerOfferWaitlistEntry
+func NewOrganizerOfferWaitlistEntryRequest(server string, entryId string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "entryId", runtime.ParamLocationPath, entryId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/waitlist/%s/offer", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -5634,6 +6124,17 @@ type ClientWithResponsesInterface interface {
 
 	BrowserSendReceiptsWithResponse(ctx context.Context, eventId EventId, params *BrowserSendReceiptsParams, body BrowserSendReceiptsJSONRequestBody, reqEditors ...RequestEditorFn) (*BrowserSendReceiptsResponse, error)
 
+	// BrowserJoinWaitlistWithBodyWithResponse request with any body
+	BrowserJoinWaitlistWithBodyWithResponse(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BrowserJoinWaitlistResponse, error)
+
+	BrowserJoinWaitlistWithResponse(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, body BrowserJoinWaitlistJSONRequestBody, reqEditors ...RequestEditorFn) (*BrowserJoinWaitlistResponse, error)
+
+	// OrganizerListWaitlistWithResponse request
+	OrganizerListWaitlistWithResponse(ctx context.Context, categoryId string, params *OrganizerListWaitlistParams, reqEditors ...RequestEditorFn) (*OrganizerListWaitlistResponse, error)
+
+	// OrganizerCloseWaitlistWithResponse request
+	OrganizerCloseWaitlistWithResponse(ctx context.Context, categoryId string, reqEditors ...RequestEditorFn) (*OrganizerCloseWaitlistResponse, error)
+
 	// OrganizerCheckInWithBodyWithResponse request with any body
 	OrganizerCheckInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCheckInResponse, error)
 
@@ -5690,6 +6191,9 @@ type ClientWithResponsesInterface interface {
 
 	// OrganizerListTestMailWithResponse request
 	OrganizerListTestMailWithResponse(ctx context.Context, params *OrganizerListTestMailParams, reqEditors ...RequestEditorFn) (*OrganizerListTestMailResponse, error)
+
+	// OrganizerOfferWaitlistEntryWithResponse request
+	OrganizerOfferWaitlistEntryWithResponse(ctx context.Context, entryId string, reqEditors ...RequestEditorFn) (*OrganizerOfferWaitlistEntryResponse, error)
 
 	// OrganizerListWebhookEndpointsWithResponse request
 	OrganizerListWebhookEndpointsWithResponse(ctx context.Context, params *OrganizerListWebhookEndpointsParams, reqEditors ...RequestEditorFn) (*OrganizerListWebhookEndpointsResponse, error)
@@ -5932,6 +6436,94 @@ func (r BrowserSendReceiptsResponse) Status() string {
 
 // StatusCode returns HTTPResponse.StatusCode
 func (r BrowserSendReceiptsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type BrowserJoinWaitlistResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON201      *WaitlistJoinResult
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON409      *Conflict
+	JSON413      *PayloadTooLarge
+	JSON415      *UnsupportedMediaType
+	JSON422      *UnprocessableEntity
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r BrowserJoinWaitlistResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r BrowserJoinWaitlistResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerListWaitlistResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *WaitlistEntryList
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerListWaitlistResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerListWaitlistResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerCloseWaitlistResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *WaitlistClosed
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON413      *PayloadTooLarge
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerCloseWaitlistResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerCloseWaitlistResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -6372,6 +6964,35 @@ func (r OrganizerListTestMailResponse) StatusCode() int {
 	return 0
 }
 
+type OrganizerOfferWaitlistEntryResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *WaitlistEntry
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON409      *Conflict
+	JSON413      *PayloadTooLarge
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerOfferWaitlistEntryResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerOfferWaitlistEntryResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
 type OrganizerListWebhookEndpointsResponse struct {
 	Body         []byte
 	HTTPResponse *http.Response
@@ -6788,6 +7409,41 @@ func (c *ClientWithResponses) BrowserSendReceiptsWithResponse(ctx context.Contex
 	return ParseBrowserSendReceiptsResponse(rsp)
 }
 
+// BrowserJoinWaitlistWithBodyWithResponse request with arbitrary body returning *BrowserJoinWaitlistResponse
+func (c *ClientWithResponses) BrowserJoinWaitlistWithBodyWithResponse(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*BrowserJoinWaitlistResponse, error) {
+	rsp, err := c.BrowserJoinWaitlistWithBody(ctx, eventId, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBrowserJoinWaitlistResponse(rsp)
+}
+
+func (c *ClientWithResponses) BrowserJoinWaitlistWithResponse(ctx context.Context, eventId EventId, params *BrowserJoinWaitlistParams, body BrowserJoinWaitlistJSONRequestBody, reqEditors ...RequestEditorFn) (*BrowserJoinWaitlistResponse, error) {
+	rsp, err := c.BrowserJoinWaitlist(ctx, eventId, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseBrowserJoinWaitlistResponse(rsp)
+}
+
+// OrganizerListWaitlistWithResponse request returning *OrganizerListWaitlistResponse
+func (c *ClientWithResponses) OrganizerListWaitlistWithResponse(ctx context.Context, categoryId string, params *OrganizerListWaitlistParams, reqEditors ...RequestEditorFn) (*OrganizerListWaitlistResponse, error) {
+	rsp, err := c.OrganizerListWaitlist(ctx, categoryId, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerListWaitlistResponse(rsp)
+}
+
+// OrganizerCloseWaitlistWithResponse request returning *OrganizerCloseWaitlistResponse
+func (c *ClientWithResponses) OrganizerCloseWaitlistWithResponse(ctx context.Context, categoryId string, reqEditors ...RequestEditorFn) (*OrganizerCloseWaitlistResponse, error) {
+	rsp, err := c.OrganizerCloseWaitlist(ctx, categoryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerCloseWaitlistResponse(rsp)
+}
+
 // OrganizerCheckInWithBodyWithResponse request with arbitrary body returning *OrganizerCheckInResponse
 func (c *ClientWithResponses) OrganizerCheckInWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCheckInResponse, error) {
 	rsp, err := c.OrganizerCheckInWithBody(ctx, contentType, body, reqEditors...)
@@ -6969,6 +7625,15 @@ func (c *ClientWithResponses) OrganizerListTestMailWithResponse(ctx context.Cont
 		return nil, err
 	}
 	return ParseOrganizerListTestMailResponse(rsp)
+}
+
+// OrganizerOfferWaitlistEntryWithResponse request returning *OrganizerOfferWaitlistEntryResponse
+func (c *ClientWithResponses) OrganizerOfferWaitlistEntryWithResponse(ctx context.Context, entryId string, reqEditors ...RequestEditorFn) (*OrganizerOfferWaitlistEntryResponse, error) {
+	rsp, err := c.OrganizerOfferWaitlistEntry(ctx, entryId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerOfferWaitlistEntryResponse(rsp)
 }
 
 // OrganizerListWebhookEndpointsWithResponse request returning *OrganizerListWebhookEndpointsResponse
@@ -7627,6 +8292,238 @@ func ParseBrowserSendReceiptsResponse(rsp *http.Response) (*BrowserSendReceiptsR
 			return nil, err
 		}
 		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseBrowserJoinWaitlistResponse parses an HTTP response from a BrowserJoinWaitlistWithResponse call
+func ParseBrowserJoinWaitlistResponse(rsp *http.Response) (*BrowserJoinWaitlistResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &BrowserJoinWaitlistResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest WaitlistJoinResult
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerListWaitlistResponse parses an HTTP response from a OrganizerListWaitlistWithResponse call
+func ParseOrganizerListWaitlistResponse(rsp *http.Response) (*OrganizerListWaitlistResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerListWaitlistResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WaitlistEntryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerCloseWaitlistResponse parses an HTTP response from a OrganizerCloseWaitlistWithResponse call
+func ParseOrganizerCloseWaitlistResponse(rsp *http.Response) (*OrganizerCloseWaitlistResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerCloseWaitlistResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WaitlistClosed
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests
@@ -8745,6 +9642,81 @@ func ParseOrganizerListTestMailResponse(rsp *http.Response) (*OrganizerListTestM
 			return nil, err
 		}
 		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerOfferWaitlistEntryResponse parses an HTTP response from a OrganizerOfferWaitlistEntryWithResponse call
+func ParseOrganizerOfferWaitlistEntryResponse(rsp *http.Response) (*OrganizerOfferWaitlistEntryResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerOfferWaitlistEntryResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WaitlistEntry
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
 		var dest TooManyRequests

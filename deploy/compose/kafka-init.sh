@@ -45,6 +45,7 @@ topic checkout.payments.v1 3 1 cleanup.policy=delete min.insync.replicas=1 reten
 topic registration.orders.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
 topic registration.places.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
 topic registration.registrations.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
+topic registration.waitlist.v1 3 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=604800000
 topic catalog.catalog.events.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic catalog.registration.places.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic catalog.replays 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
@@ -59,6 +60,7 @@ topic webhooks.catalog.events.v1.dead-letter 1 1 cleanup.policy=delete min.insyn
 topic webhooks.checkout.payments.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic webhooks.registration.orders.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic webhooks.registration.registrations.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
+topic webhooks.registration.waitlist.v1.dead-letter 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 topic webhooks.replays 1 1 cleanup.policy=delete min.insync.replicas=1 retention.bytes=-1 retention.ms=-1
 
 user podium-auth "$AUTH_KAFKA_PASSWORD"
@@ -79,6 +81,7 @@ allow podium-registration topic literal registration.checkout.payments.v1.dead-l
 allow podium-registration topic literal registration.orders.v1 Write
 allow podium-registration topic literal registration.places.v1 Write
 allow podium-registration topic literal registration.registrations.v1 Write
+allow podium-registration topic literal registration.waitlist.v1 Write
 allow podium-registration topic literal registration.replays Read Write
 
 user podium-checkout "$CHECKOUT_KAFKA_PASSWORD"
@@ -106,4 +109,6 @@ allow podium-webhooks topic literal registration.orders.v1 Read
 allow podium-webhooks topic literal webhooks.registration.orders.v1.dead-letter Read Write
 allow podium-webhooks topic literal registration.registrations.v1 Read
 allow podium-webhooks topic literal webhooks.registration.registrations.v1.dead-letter Read Write
+allow podium-webhooks topic literal registration.waitlist.v1 Read
+allow podium-webhooks topic literal webhooks.registration.waitlist.v1.dead-letter Read Write
 allow podium-webhooks topic literal webhooks.replays Read Write

@@ -17,10 +17,10 @@ import (
 var Services = []broker.Access{
 	{Service: "auth", Produces: []string{"auth.keys.v1"}},
 	{Service: "catalog", Produces: []string{"catalog.events.v1"}, Consumes: []string{"catalog.events.v1", "registration.places.v1"}},
-	{Service: "registration", Produces: []string{"registration.orders.v1", "registration.places.v1", "registration.registrations.v1"}, Consumes: []string{"checkout.payments.v1"}},
+	{Service: "registration", Produces: []string{"registration.orders.v1", "registration.places.v1", "registration.registrations.v1", "registration.waitlist.v1"}, Consumes: []string{"checkout.payments.v1"}},
 	{Service: "checkout", Produces: []string{"checkout.payments.v1"}, Consumes: []string{"registration.orders.v1"}},
 	{Service: "gateway", Consumes: []string{"auth.keys.v1", "catalog.events.v1"}},
-	{Service: "webhooks", Consumes: []string{"catalog.events.v1", "checkout.payments.v1", "registration.orders.v1", "registration.registrations.v1"}},
+	{Service: "webhooks", Consumes: []string{"catalog.events.v1", "checkout.payments.v1", "registration.orders.v1", "registration.registrations.v1", "registration.waitlist.v1"}},
 }
 
 // Of returns the access declared for service.

@@ -38,6 +38,7 @@ var Events = []Topic{
 	{Name: "registration.places.v1", Partitions: 3, RetentionMs: week},
 	{Name: "registration.orders.v1", Partitions: 3, RetentionMs: week},
 	{Name: "registration.registrations.v1", Partitions: 3, RetentionMs: week},
+	{Name: "registration.waitlist.v1", Partitions: 3, RetentionMs: week},
 	{Name: "checkout.payments.v1", Partitions: 3, RetentionMs: week},
 }
 

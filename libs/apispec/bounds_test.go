@@ -98,8 +98,8 @@ func TestBodiesHaveAtMost64Members(t *testing.T) {
 		"organizerSearchRegistrations": searchRegistrations(), "browserCheckoutSummary": checkoutSummary(),
 		"browserCheckoutSession": checkoutSession(), "browserLookupReceipts": receipt(), "browserSendReceipts": receipt(),
 		"organizerCreateWebhookEndpoint": webhookEndpoint(), "organizerUpdateWebhookEndpoint": webhookEndpointUpdate(),
-		"organizerRecoverWebhookDeliveries": recoverDeliveries(),
-		"organizerCheckIn":                  checkInScan(), "organizerCheckInBatch": checkInBatch(),
+		"organizerRecoverWebhookDeliveries": recoverDeliveries(), "browserJoinWaitlist": waitlistJoin(),
+		"organizerCheckIn": checkInScan(), "organizerCheckInBatch": checkInBatch(),
 	}
 	for _, op := range Operations() {
 		if !op.HasBody {

@@ -191,6 +191,12 @@ func receipt() map[string]any {
 	return map[string]any{"email": "ana.garcia@example.com"}
 }
 
+// waitlistJoin returns a valid waitlist join body.
+func waitlistJoin() map[string]any {
+	return map[string]any{"categoryId": "cat_1Qa3Ws5Ed7Rf9Tg1Yh3Uj5Ik", "email": "ana.garcia@example.com", "name": "Ana García",
+		"teamSize": 1, "offerUrl": "https://shop.example.com/waitlist"}
+}
+
 // webhookEndpoint returns a valid create-webhook-endpoint body using every field.
 func webhookEndpoint() map[string]any {
 	return map[string]any{

@@ -41,6 +41,10 @@ var specOperations = []Operation{
 	{"browserCheckoutSession", "POST", "/browser/checkout/registration/session", Browser, "", 201, true, 1441792, false},
 	{"browserLookupReceipts", "POST", "/browser/events/{eventId}/registration-receipts/lookup", Browser, "", 201, true, 1024, false},
 	{"browserSendReceipts", "POST", "/browser/events/{eventId}/registration-receipts/send", Browser, "", 201, true, 1024, false},
+	{"browserJoinWaitlist", "POST", "/browser/events/{eventId}/waitlist", Browser, "", 201, true, 3072, false},
+	{"organizerListWaitlist", "GET", "/organizer/categories/{categoryId}/waitlist", Organizer, "registrations:read", 200, false, 0, false},
+	{"organizerCloseWaitlist", "POST", "/organizer/categories/{categoryId}/waitlist/close", Organizer, "registrations:write", 200, false, 0, false},
+	{"organizerOfferWaitlistEntry", "POST", "/organizer/waitlist/{entryId}/offer", Organizer, "registrations:write", 200, false, 0, false},
 }
 
 func TestOperationsMatchTheContract(t *testing.T) {

@@ -80,7 +80,7 @@ func (s *Stack) peerEnv(name, svc string) []string {
 	case "registration":
 		return append([]string{
 			"CATALOG_URL=" + s.URLs["catalog"], "CHECKOUT_URL=" + s.URLs["checkout"], "WEBHOOKS_URL=" + s.URLs["webhooks"],
-		}, s.smtpEnv()...)
+		}, append(s.smtpEnv(), s.waitlistClockEnv()...)...)
 	case "checkout":
 		env := []string{
 			"CATALOG_URL=" + s.URLs["catalog"], "REGISTRATION_URL=" + s.URLs["registration"],

@@ -137,6 +137,8 @@ type Stack struct {
 	serviceRedisURL  string
 	// webhooksClock is the webhooks service's shifted clock under Options.Faults.
 	webhooksClock *webhooksClock
+	// waitlistClock is registration's waitlist clock (AdvanceWaitlistClock).
+	waitlistClock *webhooksClock
 }
 
 // GatewayURL is the first gateway's base URL.
@@ -177,6 +179,11 @@ func (s *Stack) start(ctx context.Context) error {
 	if err := s.startFaults(); err != nil {
 		return err
 	}
+	wc, err := newWaitlistClock()
+	if err != nil {
+		return err
+	}
+	s.waitlistClock = wc
 	ports, err := s.ports()
 	if err != nil {
 		return err
@@ -358,6 +365,9 @@ func (s *Stack) Stop() error {
 	}
 	if s.webhooksClock != nil {
 		errs = append(errs, s.webhooksClock.close())
+	}
+	if s.waitlistClock != nil {
+		errs = append(errs, s.waitlistClock.close())
 	}
 	if s.kafka != nil {
 		s.kafka.Close()

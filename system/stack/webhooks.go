@@ -16,6 +16,7 @@ var WebhookEventTypes = []string{
 	"order.completed", "order.failed", "order.refunded",
 	"checkout.session.expired", "event.updated", "pricing.changed",
 	"ticket.checked_in",
+	"waitlist.offered",
 }
 
 // webhookEndpointsPath is the organizer API's collection of webhook endpoints.

@@ -680,6 +680,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/browser/events/{eventId}/waitlist": {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Origin of the calling page, set by the browser; it must be one of the publishable key's allowed origins (403 otherwise). */
+                Origin: components["parameters"]["Origin"];
+            };
+            path: {
+                /** @description Event identifier (`evt_...`). */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join the waitlist of a sold-out category.
+         * @description Puts the buyer in line for a place of the category. When a place frees up (a hold lapses, a registration is cancelled or refunded, the quota is raised), the first in line is sent an offer by e-mail: a link to `offerUrl` with the query parameter `waitlistOffer` added, which holds one place for them for a set time (24 hours unless the platform is configured otherwise); the buyer passes `waitlistOffer` to the checkout session to buy that place. An offer not used in time lapses and the next in line is offered. While people wait, freed places go to them first: a checkout without an offer is refused as sold out. Joining again with the same e-mail answers the same entry. A category with places left is refused with 409 `category_not_sold_out` (buy instead); a closed waitlist with 409 `waitlist_closed`; `teamSize` outside the category's team size or an `offerUrl` off the request's origin with 422. Limited per key and per client address (429 with `Retry-After`); a refused join holds nothing.
+         */
+        post: operations["browserJoinWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizer/categories/{categoryId}/waitlist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Category identifier (`cat_...`). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * List a category's waitlist in line order.
+         * @description Every entry of the category's waitlist in the key's mode, first joined first, with its status (`WAITING` in line with its `position`, `OFFERED` with a place held until `offerExpiresAt`, `ACCEPTED` by the checkout of `orderId`, `LAPSED`, or `CLOSED` when the waitlist was closed). A category nobody joined (or another organizer's) answers 404.
+         */
+        get: operations["organizerListWaitlist"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizer/categories/{categoryId}/waitlist/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Category identifier (`cat_...`). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a category's waitlist.
+         * @description Nobody joins afterwards (409 `waitlist_closed`) and those in line become `CLOSED`; offers already sent keep their places until they are used or lapse. Closing again changes nothing. A category nobody joined (or another organizer's) answers 404. Send no body.
+         */
+        post: operations["organizerCloseWaitlist"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizer/waitlist/{entryId}/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Waitlist entry identifier (`wle_...`). */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a free place to a waitlist entry, out of line.
+         * @description Holds a free place of the entry's category for it and mails the offer, as when its turn comes. An entry not `WAITING` answers 409 `waitlist_entry_not_waiting`; a category with no free place 409 `quota_exhausted` (raise the quota first). Another organizer's entry answers 404. Send no body.
+         */
+        post: operations["organizerOfferWaitlistEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "registration.created": {
@@ -902,6 +997,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "waitlist.offered": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A waitlist entry was offered a held place.
+         * @description Sent when a freed place is held for the entry and the offer mailed to the buyer (never the offer's link, which only the buyer receives). Signed, retried and answered as the `webhooks` tag describes.
+         */
+        post: operations["webhookWaitlistOffered"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1091,8 +1206,8 @@ export interface components {
          * @description A type of event an endpoint may subscribe to; each is described, with an example, in the document's `webhooks` section.
          * @enum {string}
          */
-        WebhookEventType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ticket.checked_in";
-        /** @description The event types the endpoint receives: at least one and at most the ten there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it. */
+        WebhookEventType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ticket.checked_in" | "waitlist.offered";
+        /** @description The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it. */
         WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         /** @description Where the events are POSTed: an absolute `https` URL of at most 2048 characters, without a user name or password, whose host is not an address of a private, loopback, link-local, unique-local, multicast or cloud metadata network, nor a name of one label or of a private suffix (`.local`, `.internal`, `.svc`, `.home.arpa`, ...), nor an address in a numeric form other than the standard one (`2130706433`, `0x7f.1`), on port 443 (the default: no other port is reached) (400 `validation_failed` otherwise, the problem naming `url`). Redirects are not followed. */
         WebhookUrl: components["schemas"]["Uri"];
@@ -1229,6 +1344,8 @@ export interface components {
             purchaserEmail: components["schemas"]["Email"];
             purchaserName: components["schemas"]["PlainText"];
             checkoutResumeSecret?: string;
+            /** @description The `waitlistOffer` of a waitlist offer's link: the registration takes the place the offer holds for its category (it must be the offer's category) instead of a new one. An offer lapsed, used, or of another organizer or mode is 409 `waitlist_offer_not_valid`. */
+            waitlistOffer?: string;
             /** @description Where the payment provider returns after payment; must be on an allowed origin of the publishable key (400 `redirect_not_allowed` otherwise). */
             successUrl: components["schemas"]["Uri"];
             /** @description Where the payment provider returns on cancel; must be on an allowed origin of the publishable key (400 `redirect_not_allowed` otherwise). */
@@ -1278,6 +1395,10 @@ export interface components {
          *     | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
          *     | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
          *     | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+         *     | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
+         *     | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
+         *     | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
+         *     | `waitlist_entry_not_waiting` | 409 | The waitlist entry is not in line (already offered, used, lapsed or closed). |
          *     | `body_too_large` | 413 | The body is larger than the operation accepts (`x-max-body-bytes`). |
          *     | `unsupported_media_type` | 415 | The body is not sent as `application/json`, or is compressed. |
          *     | `headers_too_large` | 431 | The request line and headers are too large. |
@@ -1296,7 +1417,7 @@ export interface components {
              * @description Stable, machine-readable code of the failure; the table above lists every one.
              * @enum {string}
              */
-            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout";
+            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout";
             message: string | string[];
             /** @description The input problems of a 400 or 422, in the order of `message`. */
             problems?: components["schemas"]["Problem"][];
@@ -2037,6 +2158,74 @@ export interface components {
                 sequence: components["schemas"]["SafeInteger"];
                 livemode: boolean;
                 object: components["schemas"]["CheckIn"];
+            };
+        };
+        WaitlistJoinRequest: {
+            categoryId: components["schemas"]["OpaqueId"];
+            email: components["schemas"]["Email"];
+            name: string;
+            /** @description Athletes of the team that would take the place. */
+            teamSize: number;
+            /** @description The page of your site the offer's link opens, on the origin of the request (422 otherwise); the link adds the query parameter `waitlistOffer`, the offer's secret, to pass to the checkout session. */
+            offerUrl: components["schemas"]["Uri"];
+        };
+        /** @description The buyer's entry, as the browser may see it. */
+        WaitlistJoinResult: {
+            id: string;
+            /** @constant */
+            object: "waitlist_entry";
+            eventId: components["schemas"]["EventIdentifier"];
+            categoryId: string;
+            /** @enum {string} */
+            status: "WAITING" | "OFFERED";
+            /** @description Place in line while WAITING; null once offered. */
+            position: number | null;
+            livemode: boolean;
+        };
+        WaitlistEntry: {
+            id: string;
+            /** @constant */
+            object: "waitlist_entry";
+            eventId: components["schemas"]["EventIdentifier"];
+            categoryId: string;
+            email: string;
+            name: string;
+            teamSize: number;
+            /** @enum {string} */
+            status: "WAITING" | "OFFERED" | "ACCEPTED" | "LAPSED" | "CLOSED";
+            /** @description Place in line while WAITING; null otherwise. */
+            position: number | null;
+            offeredAt: components["schemas"]["NullableTimestamp"];
+            offerExpiresAt: components["schemas"]["NullableTimestamp"];
+            /** @description The order of the checkout that used the offer. */
+            orderId: string | null;
+            livemode: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+        };
+        WaitlistEntryList: {
+            data: components["schemas"]["WaitlistEntry"][];
+            total: components["schemas"]["SafeInteger"];
+            limit: number;
+            offset: number;
+        };
+        WaitlistClosed: {
+            categoryId: string;
+            /** @constant */
+            closed: true;
+            /** @description Entries that were in line and are now CLOSED. */
+            closedEntries: number;
+            livemode: boolean;
+        };
+        /** @description `waitlist.offered`: the waitlist entry, `objectId` its `wle_...` id. */
+        WaitlistOfferedWebhook: {
+            /** @constant */
+            type: "waitlist.offered";
+            timestamp: components["schemas"]["Timestamp"];
+            data: {
+                objectId: string;
+                sequence: components["schemas"]["SafeInteger"];
+                livemode: boolean;
+                object: components["schemas"]["WaitlistEntry"];
             };
         };
     };
@@ -3330,6 +3519,144 @@ export interface operations {
             "5XX": components["responses"]["ServerError"];
         };
     };
+    browserJoinWaitlist: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Origin of the calling page, set by the browser; it must be one of the publishable key's allowed origins (403 otherwise). */
+                Origin: components["parameters"]["Origin"];
+            };
+            path: {
+                /** @description Event identifier (`evt_...`). */
+                eventId: components["parameters"]["EventId"];
+            };
+            cookie?: never;
+        };
+        /** @description At most 3072 bytes; a larger body is answered 413. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistJoinRequest"];
+            };
+        };
+        responses: {
+            /** @description The buyer is in line (or was already). */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistJoinResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerListWaitlist: {
+        parameters: {
+            query?: {
+                /** @description Items per page, a whole number from 1 to 100 (400 otherwise); 50 when absent. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip, a whole number from 0 (400 otherwise); 0 when absent. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path: {
+                /** @description Category identifier (`cat_...`). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of the waitlist. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerCloseWaitlist: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Category identifier (`cat_...`). */
+                categoryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waitlist is closed. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistClosed"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerOfferWaitlistEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Waitlist entry identifier (`wle_...`). */
+                entryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entry as it now is, `OFFERED`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WaitlistEntry"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
     webhookRegistrationCreated: {
         parameters: {
             query?: never;
@@ -3716,6 +4043,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PingWebhook"];
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookRetryAfter"];
+            503: components["responses"]["WebhookRetryAfter"];
+            "2XX": components["responses"]["WebhookAccepted"];
+            default: components["responses"]["WebhookFailed"];
+        };
+    };
+    webhookWaitlistOffered: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id (`msg_...`): the same on every attempt of the message and for every endpoint it goes to. Use it to recognise a message already handled.
+                 * @example msg_4Er6Ty8Ui0Op2As4Df6Gh8Jk
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time, in seconds, of this attempt. Refuse a message whose timestamp is more than 5 minutes from your clock: it may be replayed.
+                 * @example 1778349801
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description One or more signatures separated by a space, each `v1,` and the base64 of the HMAC-SHA256, keyed with the endpoint secret's bytes (the base64 after `whsec_`, decoded), of `<webhook-id>.<webhook-timestamp>.<body>`. While a secret is being replaced there is one per secret, the new one first; accept the message when any matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WaitlistOfferedWebhook"];
             };
         };
         responses: {

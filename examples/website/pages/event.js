@@ -1,6 +1,7 @@
 import { call } from '../api.js';
 import { dateRange, h, money, show } from '../dom.js';
 import { pageError } from '../errors.js';
+import { waitlistForm } from './waitlist.js';
 
 // An event with one pricing card per category.
 export async function eventPage(eventId) {
@@ -37,7 +38,7 @@ function pricingCard(ev, category, card, currency) {
         : `${card.registeredCount} registered · ${card.availableCount} of ${card.quota} places left`),
     card.tiers.length > 0 && h('ul', { class: 'tiers' }, card.tiers.map((t) =>
       h('li', { class: t.active ? 'active' : '' }, `${t.name ?? 'Tier'}: ${money(t.price, currency)}`, tierLimits(t, ev.timezone), t.active && ' (now)'))),
-    soldOut ? h('p', {}, 'Sold out')
+    soldOut ? waitlistForm(ev, category)
       : h('a', { class: 'button', href: `#/events/${encodeURIComponent(ev.id)}/register/${encodeURIComponent(card.categoryId)}` }, 'Register'),
   );
 }

@@ -3,6 +3,7 @@ import { h, money, show } from '../dom.js';
 import { clearErrors, pageError, showErrors } from '../errors.js';
 import { checkbox, field, registrationBlock, select, text } from '../form.js';
 import { signaturePad } from '../signature.js';
+import { offerOfPage } from './waitlist.js';
 
 const MAX_GUESTS = 10;
 
@@ -92,7 +93,8 @@ class Checkout {
     const json = JSON.stringify(purchaseBody);
     if (this.intent?.json !== json) this.intent = { json, key: `web-${crypto.randomUUID()}` };
     const origin = location.origin;
-    const request = { ...purchaseBody, idempotencyKey: this.intent.key,
+    const offer = offerOfPage(); // opened from a waitlist offer's link: buy the place it holds
+    const request = { ...purchaseBody, idempotencyKey: this.intent.key, ...(offer && { waitlistOffer: offer }),
       successUrl: `${origin}/#/success/${encodeURIComponent(this.ev.id)}`,
       cancelUrl: `${origin}/#/events/${encodeURIComponent(this.ev.id)}/register/${encodeURIComponent(this.category.id)}` };
     const button = form.querySelector('#pay');

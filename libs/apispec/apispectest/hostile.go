@@ -58,6 +58,9 @@ func Minimal(operationID string) map[string]any {
 			"athletes": []any{athlete(0)}}
 	case "browserLookupReceipts", "browserSendReceipts":
 		return map[string]any{"email": "ana@example.com"}
+	case "browserJoinWaitlist":
+		return map[string]any{"categoryId": ID("cat_", 1), "email": "ana@example.com", "name": "Ana", "teamSize": 1,
+			"offerUrl": "https://shop.example.com/waitlist"}
 	case "organizerCreateWebhookEndpoint":
 		return map[string]any{"url": "https://example.com/hooks", "eventTypes": []any{"order.completed"}}
 	case "organizerRecoverWebhookDeliveries":

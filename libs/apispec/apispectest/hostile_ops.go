@@ -33,6 +33,8 @@ func (h hostile) pastBounds() Body {
 		name, fill = "search", longString
 	case "browserLookupReceipts", "browserSendReceipts":
 		name, fill = "email", longString
+	case "browserJoinWaitlist":
+		name, fill = "name", longString
 	case "organizerSearchRegistrations":
 		name, fill = "cancelledFrom", zeros
 	case "organizerCreateWebhookEndpoint", "organizerUpdateWebhookEndpoint":
@@ -160,6 +162,8 @@ func (h hostile) invalid() Body {
 		members = map[string]any{"search": 0, "limit": "", "offset": ""}
 	case "browserLookupReceipts", "browserSendReceipts":
 		members = map[string]any{"email": 0}
+	case "browserJoinWaitlist":
+		members = map[string]any{"categoryId": 0, "email": 0, "name": 0, "teamSize": "", "offerUrl": 0}
 	case "organizerCreateWebhookEndpoint", "organizerUpdateWebhookEndpoint":
 		members = map[string]any{"url": 0, "eventTypes": zeros(9), "description": 0, "enabled": ""}
 	case "organizerRecoverWebhookDeliveries":
@@ -201,7 +205,7 @@ func (h hostile) patterns() (Body, bool) {
 		}
 	case "browserCheckoutSummary":
 		members = map[string]any{"purchaserEmail": slowEmail, "promocode": strings.Repeat("Á", 64)}
-	case "browserLookupReceipts", "browserSendReceipts":
+	case "browserLookupReceipts", "browserSendReceipts", "browserJoinWaitlist":
 		members = map[string]any{"email": slowEmail}
 	case "organizerCreateRegistration", "organizerUpdateRegistration":
 		members = map[string]any{"athletes": athletes}

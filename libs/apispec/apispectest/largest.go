@@ -37,6 +37,7 @@ var largest = map[string]func() map[string]any{
 	"organizerSearchRegistrations":      searchRegistrations,
 	"browserLookupReceipts":             receipt,
 	"browserSendReceipts":               receipt,
+	"browserJoinWaitlist":               waitlistJoin,
 	"organizerCreateWebhookEndpoint":    webhookEndpoint,
 	"organizerUpdateWebhookEndpoint":    webhookEndpointUpdate,
 	"organizerRecoverWebhookDeliveries": recoverDeliveries,

@@ -125,6 +125,16 @@ func receipt() map[string]any {
 	return map[string]any{"email": LongestEmail()}
 }
 
+// waitlistJoin is the largest legitimate waitlist join: the longest e-mail, a name of 120
+// characters with accents and an offer page URL of 2048 characters.
+func waitlistJoin() map[string]any {
+	base := "https://shop.crossfit-example-club.com/events/evt_7Hq2LmN4pR8sT1vW3xY5zA9b/waitlist?campaign="
+	return map[string]any{
+		"categoryId": ID("cat_", 1), "email": LongestEmail(), "name": strings.Repeat("Á", 120), "teamSize": 100,
+		"offerUrl": base + strings.Repeat("a", 2048-len(base)),
+	}
+}
+
 // webhookEndpoint is the largest legitimate webhook endpoint: a URL of 2048 characters, every
 // event type and a description of 500 characters with accents.
 func webhookEndpoint() map[string]any {

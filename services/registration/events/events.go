@@ -8,5 +8,5 @@ import "embed"
 
 // Files holds the schemas and examples.
 //
-//go:embed registration.orders.v1 registration.places.v1 registration.registrations.v1
+//go:embed registration.orders.v1 registration.places.v1 registration.registrations.v1 registration.waitlist.v1
 var Files embed.FS

@@ -137,7 +137,7 @@ func (s *Service) attempt(ctx context.Context, in sessionInput, checkoutID strin
 		return SessionResult{}, err
 	}
 	hr := p.HoldRequest(chk.ID, quote, chk.HoldExpiresAt)
-	hr.ClientNetwork = in.Buyer.Network
+	hr.ClientNetwork, hr.WaitlistOffer = in.Buyer.Network, p.WaitlistOffer
 	hold, err := s.registration.Hold(ctx, in.Buyer.Principal, hr)
 	if err != nil {
 		// A refusal held nothing; any other failure (a timeout, a lost answer) may have held

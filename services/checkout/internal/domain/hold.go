@@ -22,6 +22,9 @@ type HoldRequest struct {
 	// ClientNetwork is the network of the buyer's address (an IPv6 address's /64), by which
 	// registration caps the places held and not yet paid for.
 	ClientNetwork string
+	// WaitlistOffer is the secret of the waitlist offer whose held place the first
+	// registration takes (empty without one).
+	WaitlistOffer string
 	Registrations []HoldRegistration
 }
 

@@ -101,8 +101,10 @@ type Purchase struct {
 	PurchaserEmail        string                  `json:"purchaserEmail"`
 	PurchaserName         string                  `json:"purchaserName"`
 	CheckoutResumeSecret  string                  `json:"checkoutResumeSecret,omitempty"`
-	SuccessURL            string                  `json:"successUrl"`
-	CancelURL             string                  `json:"cancelUrl"`
+	// WaitlistOffer is the secret of a waitlist offer whose held place the registration takes.
+	WaitlistOffer string `json:"waitlistOffer,omitempty"`
+	SuccessURL    string `json:"successUrl"`
+	CancelURL     string `json:"cancelUrl"`
 }
 
 // Selections are the purchase's registrations to price, with their real athlete counts: the

@@ -169,6 +169,8 @@ func limits(cfg gwconfig.Config) edge.Limits {
 		KeyLookupPerIP:        cfg.RateLimitKeyLookupPerIP.Limit,
 		PublicPerIP:           cfg.RateLimitPublicPerIP.Limit,
 		WebhookPerIP:          cfg.RateLimitWebhookPerIP.Limit,
+		WaitlistPerKey:        cfg.RateLimitWaitlistPerKey.Limit,
+		WaitlistPerIP:         cfg.RateLimitWaitlistPerIP.Limit,
 	}
 }
 
@@ -183,5 +185,7 @@ func testLimits(cfg gwconfig.Config) edge.Limits {
 		ReceiptsPerKey:        cfg.RateLimitTestReceiptsPerKey.Limit,
 		ReceiptsPerIP:         cfg.RateLimitTestReceiptsPerIP.Limit,
 		KeyLookupPerIP:        cfg.RateLimitTestKeyLookupPerIP.Limit,
+		WaitlistPerKey:        cfg.RateLimitTestWaitlistPerKey.Limit,
+		WaitlistPerIP:         cfg.RateLimitTestWaitlistPerIP.Limit,
 	}
 }

@@ -72,6 +72,11 @@ type Config struct {
 	RateLimitTestReceiptsPerKey        ratelimit.Setting `env:"RATE_LIMIT_TEST_RECEIPTS_PER_KEY" envDefault:"30/m"`
 	RateLimitTestReceiptsPerIP         ratelimit.Setting `env:"RATE_LIMIT_TEST_RECEIPTS_PER_IP" envDefault:"3/m"`
 	RateLimitTestKeyLookupPerIP        ratelimit.Setting `env:"RATE_LIMIT_TEST_KEY_LOOKUP_PER_IP" envDefault:"10/s"`
+	// The waitlist joins, live and test, per publishable key and per client address.
+	RateLimitWaitlistPerKey     ratelimit.Setting `env:"RATE_LIMIT_WAITLIST_PER_KEY" envDefault:"60/m"`
+	RateLimitWaitlistPerIP      ratelimit.Setting `env:"RATE_LIMIT_WAITLIST_PER_IP" envDefault:"5/m"`
+	RateLimitTestWaitlistPerKey ratelimit.Setting `env:"RATE_LIMIT_TEST_WAITLIST_PER_KEY" envDefault:"30/m"`
+	RateLimitTestWaitlistPerIP  ratelimit.Setting `env:"RATE_LIMIT_TEST_WAITLIST_PER_IP" envDefault:"3/m"`
 	// AdmissionMinLimit, AdmissionInitialLimit and AdmissionMaxLimit bound the requests one
 	// instance has in flight to one owner; the limit adapts in between (see internal/admission).
 	// The floor keeps a gateway starved of CPU from taking its own slowness for its owner's.

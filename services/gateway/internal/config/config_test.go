@@ -61,6 +61,8 @@ func TestTestLimitsAreLowerByDefault(t *testing.T) {
 		"RECEIPTS_PER_KEY":         {cfg.RateLimitReceiptsPerKey, cfg.RateLimitTestReceiptsPerKey},
 		"RECEIPTS_PER_IP":          {cfg.RateLimitReceiptsPerIP, cfg.RateLimitTestReceiptsPerIP},
 		"KEY_LOOKUP_PER_IP":        {cfg.RateLimitKeyLookupPerIP, cfg.RateLimitTestKeyLookupPerIP},
+		"WAITLIST_PER_KEY":         {cfg.RateLimitWaitlistPerKey, cfg.RateLimitTestWaitlistPerKey},
+		"WAITLIST_PER_IP":          {cfg.RateLimitWaitlistPerIP, cfg.RateLimitTestWaitlistPerIP},
 	} {
 		live, test := pair[0].Limit, pair[1].Limit
 		perSecond := func(l ratelimit.Limit) float64 { return float64(l.Rate) / l.Period.Seconds() }

@@ -35,6 +35,9 @@ type Limits struct {
 	PublicPerIP ratelimit.Limit
 	// WebhookPerIP limits the payment provider's webhook deliveries.
 	WebhookPerIP ratelimit.Limit
+	// WaitlistPerKey and WaitlistPerIP limit waitlist joins.
+	WaitlistPerKey ratelimit.Limit
+	WaitlistPerIP  ratelimit.Limit
 }
 
 // limits are the limits of the keys of mode: test traffic has its own, lower ones (of which
@@ -68,6 +71,8 @@ func (l Limits) rules(opID string) []rule {
 		return []rule{{"checkout-session", false, l.CheckoutSessionPerKey}, {"checkout-session", true, l.CheckoutSessionPerIP}}
 	case "browserLookupReceipts", "browserSendReceipts":
 		return []rule{{"receipts", false, l.ReceiptsPerKey}, {"receipts", true, l.ReceiptsPerIP}}
+	case "browserJoinWaitlist":
+		return []rule{{"waitlist", false, l.WaitlistPerKey}, {"waitlist", true, l.WaitlistPerIP}}
 	}
 	return nil
 }

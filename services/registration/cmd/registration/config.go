@@ -50,6 +50,13 @@ type Config struct {
 	// refused (0: no cooldown; a mail still unsent is brought up to date, never queued twice,
 	// anyway).
 	ReceiptCooldown time.Duration `env:"RECEIPT_COOLDOWN" envDefault:"10m"`
+	// WaitlistOfferTTL is how long a waitlist offer holds its place for the buyer it is
+	// offered to before it lapses and the next in line is offered.
+	WaitlistOfferTTL time.Duration `env:"WAITLIST_OFFER_TTL" envDefault:"24h"`
+	// WaitlistClockShiftFile, when set, names a file holding how far ahead of the system clock
+	// the waitlist's offers and lapses run (clock.Shifted): only local stacks and end-to-end
+	// tests set it, to let an offer's day pass in a moment; never a deployment.
+	WaitlistClockShiftFile string `env:"WAITLIST_CLOCK_SHIFT_FILE"`
 }
 
 // AppOptions are the service's tunables from the configuration (0 turns a limit off).
@@ -57,6 +64,7 @@ func (c Config) AppOptions() app.Options {
 	return app.Options{
 		HoldLimits:      domain.HoldLimits{PerAddress: c.HoldMaxPlacesPerAddress, PerEmail: c.HoldMaxPlacesPerEmail},
 		ReceiptCooldown: c.ReceiptCooldown,
+		OfferTTL:        c.WaitlistOfferTTL,
 	}
 }
 
@@ -76,6 +84,9 @@ func (c Config) Validate() error {
 		if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
 			errs = append(errs, fmt.Errorf("%s must be an http(s) URL", name))
 		}
+	}
+	if c.WaitlistOfferTTL < time.Minute {
+		errs = append(errs, errors.New("WAITLIST_OFFER_TTL must be at least 1m"))
 	}
 	if c.CatalogCacheTTL < 0 {
 		errs = append(errs, errors.New("CATALOG_CACHE_TTL must not be negative"))

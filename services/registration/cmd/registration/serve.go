@@ -9,6 +9,7 @@ import (
 	"github.com/gofiber/fiber/v2"
 
 	"github.com/podiumhq/podium/libs/apispec"
+	"github.com/podiumhq/podium/libs/clock"
 	"github.com/podiumhq/podium/libs/httpserver"
 	"github.com/podiumhq/podium/libs/identity"
 	smtpmail "github.com/podiumhq/podium/libs/mail"
@@ -38,7 +39,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 	return service.Run(ctx, service.Service{
 		Name: "registration", Config: cfg, Base: cfg.Base, Log: log,
 		Postgres: &cfg.Postgres, DBMaxConns: 20,
-		Kafka: &cfg.Kafka, Topics: []string{domain.PlacesTopic, domain.OrdersTopic, domain.RegistrationsTopic, domain.PaymentsTopic}, Relay: true,
+		Kafka: &cfg.Kafka, Topics: []string{domain.PlacesTopic, domain.OrdersTopic, domain.RegistrationsTopic, domain.PaymentsTopic, domain.WaitlistTopic}, Relay: true,
 		HTTP: httpserver.Options{TrustRequestID: true, RequestTimeout: cfg.RequestTimeout},
 		Build: func(_ context.Context, r *service.Resources) (service.Parts, error) {
 			key, err := identity.ParsePrivateKey(cfg.IdentityPrivateKey)
@@ -57,6 +58,9 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 			repo := store.New(r.Pool)
 			catalogPeer := peer.New(peer.Options{Name: identity.Catalog, BaseURL: cfg.CatalogURL, Timeout: catalogTimeout, Signer: signer})
 			svc := app.New(repo, catalog.New(catalogPeer, cfg.CatalogCacheTTL), time.Now, cfg.AppOptions())
+			if cfg.WaitlistClockShiftFile != "" {
+				svc.SetWaitlistClock(clock.Shifted(time.Now, cfg.WaitlistClockShiftFile))
+			}
 			svc.SetTestDataPeers(
 				peers.NewTestData(identity.Checkout, cfg.CheckoutURL, signer, peerTimeout),
 				peers.NewTestData(identity.Webhooks, cfg.WebhooksURL, signer, peerTimeout),
@@ -67,6 +71,7 @@ func serve(ctx context.Context, cfg Config, log *slog.Logger) error {
 				Workers: []service.Worker{
 					{Name: "mail worker", Run: mailer.Run},
 					{Name: "hold sweeper", Run: func(ctx context.Context) error { return svc.RunSweeper(ctx, cfg.HoldSweepInterval, log) }},
+					{Name: "waitlist worker", Run: func(ctx context.Context) error { return svc.RunWaitlist(ctx, cfg.HoldSweepInterval, log) }},
 				},
 				Consumers: []service.Consumer{{Name: "payments consumer", Consumer: events.Consumer(r.Cluster, svc, log, nil)}},
 				Routes: func(a *fiber.App) error {

@@ -36,7 +36,9 @@ type holdBody struct {
 	PurchaserName  string    `json:"purchaserName"`
 	Promocode      string    `json:"promocode"`
 	// ClientNetwork is the network of the buyer's address (see identity.ClientNetwork).
-	ClientNetwork string                 `json:"clientNetwork"`
+	ClientNetwork string `json:"clientNetwork"`
+	// WaitlistOffer is the secret of the waitlist offer the purchase uses.
+	WaitlistOffer string                 `json:"waitlistOffer"`
 	Registrations []holdRegistrationBody `json:"registrations"`
 }
 
@@ -73,7 +75,7 @@ func (h handlers) createHold(c *fiber.Ctx) error {
 	in := app.HoldInput{
 		HoldID: b.HoldID, EventID: b.EventID, ExpiresAt: b.ExpiresAt, Currency: b.Currency, Amount: b.Amount,
 		PurchaserEmail: b.PurchaserEmail, PurchaserName: b.PurchaserName, Promocode: b.Promocode,
-		ClientNetwork: identity.ClientNetwork(b.ClientNetwork),
+		ClientNetwork: identity.ClientNetwork(b.ClientNetwork), WaitlistOffer: b.WaitlistOffer,
 	}
 	for _, r := range b.Registrations {
 		reg := domain.RegistrationInput{

@@ -48,6 +48,13 @@ func Register(app *fiber.App, d Deps) {
 	browser.Post("/lookup", h.lookupReceipts)
 	browser.Post("/send", h.sendReceipts)
 
+	// The waitlist of sold-out categories (docs/adr/0026-waitlist.md).
+	ext.Post("/browser/events/:eventId/waitlist", identity.RequireType(identity.Publishable), h.joinWaitlist)
+	secret := identity.RequireType(identity.Secret)
+	ext.Get("/organizer/categories/:categoryId/waitlist", secret, identity.RequireScope(scopeRead), h.listWaitlist)
+	ext.Post("/organizer/categories/:categoryId/waitlist/close", secret, identity.RequireScope(scopeWrite), h.closeWaitlist)
+	ext.Post("/organizer/waitlist/:entryId/offer", secret, identity.RequireScope(scopeWrite), h.offerWaitlistEntry)
+
 	// Every hold lookup is scoped by the token's organizer, so one must be named.
 	holds := app.Group("/internal/holds", identity.Middleware(d.Verifier, identity.Callers(identity.Checkout)),
 		identity.RequireOrganizer)

@@ -35,8 +35,10 @@ type Repository interface {
 	// order's client network and purchaser e-mail within its event and mode and reads their
 	// live holds (PENDING, not lapsed at o.CreatedAt): it stores nothing when caps refuse the
 	// order (caps.Admit's error), and releases the e-mail's holds caps.Admit names (reason
-	// CANCELLED, as ReleaseOrder does) before it stores the order.
-	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error
+	// CANCELLED, as ReleaseOrder does) before it stores the order. With a waitlist offer's
+	// secret, the order takes the place the live offer holds for its first registration's
+	// category (the offer becomes ACCEPTED), or nothing is stored.
+	CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits, offer string) error
 	// OrderByHold returns the order made for a checkout hold id, with its registrations.
 	OrderByHold(ctx context.Context, s domain.Scope, holdID string) (domain.Order, []domain.Registration, error)
 	// Registration returns the registration holding ticketID, with every ticket and the order.
@@ -92,6 +94,7 @@ type Repository interface {
 	// UndoCheckIn undoes the check-in id within s (not found otherwise); an undone one is
 	// answered as it is.
 	UndoCheckIn(ctx context.Context, s domain.Scope, id string, now time.Time) (domain.CheckIn, error)
+	Waitlist
 	// Once runs fn on a repository bound to one transaction unless the consumer already
 	// processed messageID, recording it in the same transaction.
 	Once(ctx context.Context, consumer, messageID string, fn func(Repository) error) (bool, error)
@@ -111,6 +114,8 @@ type Options struct {
 	// ReceiptCooldown is how long after a receipt mail to an address for an event another is
 	// refused (DefaultReceiptCooldown by default in the configuration).
 	ReceiptCooldown time.Duration
+	// OfferTTL is how long a waitlist offer holds its place (domain.DefaultOfferTTL by default).
+	OfferTTL time.Duration
 }
 
 // DefaultReceiptCooldown is the receipt cooldown the configuration defaults to: mail normally
@@ -119,7 +124,7 @@ type Options struct {
 const DefaultReceiptCooldown = 10 * time.Minute
 
 // DefaultOptions are the limits the configuration defaults to.
-var DefaultOptions = Options{HoldLimits: domain.DefaultHoldLimits, ReceiptCooldown: DefaultReceiptCooldown}
+var DefaultOptions = Options{HoldLimits: domain.DefaultHoldLimits, ReceiptCooldown: DefaultReceiptCooldown, OfferTTL: domain.DefaultOfferTTL}
 
 // Service runs the use cases.
 type Service struct {
@@ -128,11 +133,16 @@ type Service struct {
 	clock   clock.Clock
 	opts    Options
 	peers   []TestDataPeer
+	// waitlist is repo's waitlist part; nudge wakes the waitlist worker.
+	waitlist Waitlist
+	nudge    chan struct{}
+	// offerClock, when set, is the waitlist's clock (SetWaitlistClock).
+	offerClock clock.Clock
 }
 
 // New returns a Service on its clock (time.Now in production).
 func New(repo Repository, catalog Catalog, c clock.Clock, o Options) *Service {
-	return &Service{repo: repo, catalog: catalog, clock: c, opts: o}
+	return &Service{repo: repo, catalog: catalog, clock: c, opts: o, waitlist: repo, nudge: make(chan struct{}, 1)}
 }
 
 // SetTestDataPeers names the peers whose test data a wipe deletes too (checkout, webhooks).

@@ -25,6 +25,9 @@ type HoldInput struct {
 	Promocode      string
 	// ClientNetwork is the network the buyer came from (empty when the caller does not know).
 	ClientNetwork string
+	// WaitlistOffer is the secret of a waitlist offer whose held place the first registration
+	// takes (empty for a purchase without one).
+	WaitlistOffer string
 	Registrations []domain.RegistrationInput
 }
 
@@ -84,7 +87,7 @@ func (s *Service) CreateHold(ctx context.Context, caller identity.Principal, in 
 	for i, r := range in.Registrations {
 		regs[i] = domain.NewRegistration(o, e, cats[i], r, now)
 	}
-	if err := s.repo.CreateHold(ctx, o, regs, quotas, s.opts.HoldLimits); err != nil {
+	if err := s.repo.CreateHold(ctx, o, regs, quotas, s.opts.HoldLimits, in.WaitlistOffer); err != nil {
 		return s.raced(ctx, scope, in.HoldID, err)
 	}
 	return Hold{Order: o, Registrations: regs}, nil
@@ -156,6 +159,9 @@ func (s *Service) SweepExpired(ctx context.Context, limit int) (int, error) {
 		}
 		n++
 	}
+	if n > 0 {
+		s.Nudge()
+	}
 	return n, nil
 }
 
@@ -209,6 +215,9 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 	})
 	if err != nil {
 		return fmt.Errorf("apply payment %s: %w", p.MessageID, err)
+	}
+	if p.Type != domain.EventPaymentSucceeded {
+		s.Nudge()
 	}
 	return nil
 }

@@ -72,6 +72,7 @@ func (s *Service) Delete(ctx context.Context, caller identity.Principal, ticketI
 	if err != nil {
 		return domain.DeleteResult{}, fmt.Errorf("delete registration: %w", err)
 	}
+	s.Nudge()
 	return res, nil
 }
 

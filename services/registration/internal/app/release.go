@@ -23,6 +23,7 @@ func (s *Service) ReleaseHold(ctx context.Context, caller identity.Principal, or
 	if err != nil {
 		return domain.Order{}, fmt.Errorf("release hold: %w", err)
 	}
+	s.Nudge()
 	return o, nil
 }
 
@@ -37,6 +38,7 @@ func (s *Service) ReleaseHoldByID(ctx context.Context, caller identity.Principal
 	if holdID == "" {
 		return domain.Order{}, false, fault.NewInvalid("holdId is required")
 	}
+	defer s.Nudge()
 	return s.repo.ReleaseHoldByID(ctx, scopeOf(caller), holdID, reason, s.clock.Now())
 }
 

@@ -14,10 +14,11 @@ const (
 	OrdersTopic        = "registration.orders.v1"
 	PaymentsTopic      = "checkout.payments.v1"
 	CatalogTopic       = "catalog.events.v1"
+	WaitlistTopic      = "registration.waitlist.v1"
 )
 
 // Topics are the consumed topics.
-var Topics = []string{RegistrationsTopic, OrdersTopic, PaymentsTopic, CatalogTopic}
+var Topics = []string{RegistrationsTopic, OrdersTopic, PaymentsTopic, CatalogTopic, WaitlistTopic}
 
 // The producer event types (ce_type) that become webhooks.
 const (
@@ -31,6 +32,7 @@ const (
 	SourceEventChanged          = "podium.catalog.event.changed.v1"
 	SourcePricingChanged        = "podium.catalog.pricing.changed.v1"
 	SourceTicketCheckedIn       = "podium.registration.ticket.checked_in.v1"
+	SourceWaitlistOffered       = "podium.registration.waitlist.offered.v1"
 )
 
 // source is how one producer type becomes a webhook: its type, the data member that names the
@@ -74,6 +76,8 @@ var sources = map[string]source{
 	SourcePricingChanged: {CatalogTopic, PricingChanged, "categoryId", []string{"occurredAt", "changedAt"}, always},
 	// A check-in is its own object: a ticket checked in again after an undo is another one.
 	SourceTicketCheckedIn: {RegistrationsTopic, TicketCheckedIn, "checkInId", []string{"occurredAt"}, always},
+	// A waitlist entry's object is the entry (its secret offer link is never in the event).
+	SourceWaitlistOffered: {WaitlistTopic, WaitlistOffered, "id", []string{"occurredAt", "offeredAt"}, always},
 }
 
 // SourceTypes returns the producer types of topic that may become webhooks.

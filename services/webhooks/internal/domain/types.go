@@ -14,6 +14,7 @@ const (
 	EventUpdated           = "event.updated"
 	PricingChanged         = "pricing.changed"
 	TicketCheckedIn        = "ticket.checked_in"
+	WaitlistOffered        = "waitlist.offered"
 )
 
 // Ping is the type of the message the test call sends; no endpoint subscribes to it.
@@ -25,6 +26,7 @@ var EventTypes = []string{
 	OrderCompleted, OrderFailed, OrderRefunded,
 	CheckoutSessionExpired, EventUpdated, PricingChanged,
 	TicketCheckedIn,
+	WaitlistOffered,
 }
 
 // KnownType reports whether t is a subscribable type.

@@ -37,6 +37,7 @@ type holdBody struct {
 	PurchaserName  string             `json:"purchaserName"`
 	Promocode      string             `json:"promocode,omitempty"`
 	ClientNetwork  string             `json:"clientNetwork,omitempty"`
+	WaitlistOffer  string             `json:"waitlistOffer,omitempty"`
 	Registrations  []holdRegistration `json:"registrations"`
 }
 
@@ -66,6 +67,7 @@ func (c *Client) Hold(ctx context.Context, as identity.Principal, r domain.HoldR
 	body := holdBody{
 		HoldID: r.HoldID, EventID: r.EventID, ExpiresAt: r.ExpiresAt.UTC(), Currency: r.Currency, Amount: r.Amount,
 		PurchaserEmail: r.PurchaserEmail, PurchaserName: r.PurchaserName, Promocode: r.Promocode, ClientNetwork: r.ClientNetwork,
+		WaitlistOffer: r.WaitlistOffer,
 	}
 	for _, reg := range r.Registrations {
 		body.Registrations = append(body.Registrations, holdRegistration(reg))

@@ -95,6 +95,7 @@ func TestEveryEventRegistrationWritesMatchesItsSchema(t *testing.T) {
 
 	more := announceEveryOrderChange(t, repo, pool)
 	produced = append(produced, more...)
+	produced = append(produced, offerOnce(t, repo, pool)...)
 	produced = append(produced, brokertest.Produced{Topic: domain.OrdersTopic, Type: domain.EventOrderUnfulfilled, Data: domain.OrderUnfulfillableEvent{
 		OrderID: domain.NewOrderID(), Reason: domain.ReasonNoPlaceLeft, PaymentRef: "pi_3PqL8e2eZvKYlo2C1xT9mB4R",
 	}})
@@ -158,3 +159,36 @@ func announceEveryOrderChange(t *testing.T, repo *store.Repository, pool *pgxpoo
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// offerOnce puts someone in line for evt_a's cat_rx and offers them its free place, and
+// returns the waitlist events the outbox holds.
+func offerOnce(t *testing.T, repo *store.Repository, pool *pgxpool.Pool) []brokertest.Produced {
+	t.Helper()
+	e := regtest.Event("evt_a", "org_1")
+	c, _ := e.Category("cat_rx")
+	w := domain.NewWaitlistEntry(liveOf("org_1"), e, c, domain.JoinInput{CategoryID: c.ID, Email: "ana@example.com", Name: "Ana", TeamSize: 1, OfferURL: "https://shop.example/w"}, t0)
+	if _, err := repo.JoinWaitlist(t.Context(), w, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok, err := repo.OfferNext(t.Context(), domain.CategoryMode{CategoryID: c.ID, EventID: e.ID, Livemode: true}, t0, t0.Add(time.Hour)); !ok || err != nil {
+		t.Fatalf("offer: %v, %v", ok, err)
+	}
+	rows, err := pool.Query(t.Context(), `SELECT headers->>'ce_type', payload FROM outbox WHERE topic = $1 ORDER BY id`, domain.WaitlistTopic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []brokertest.Produced
+	for rows.Next() {
+		var typ string
+		var payload []byte
+		if err := rows.Scan(&typ, &payload); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, brokertest.Produced{Topic: domain.WaitlistTopic, Type: typ, Data: json.RawMessage(payload)})
+	}
+	if len(out) != 1 {
+		t.Fatalf("%d waitlist events, want 1", len(out))
+	}
+	return out
+}

@@ -20,7 +20,11 @@ import (
 // order, or name the e-mail's oldest holds, which are released in the same transaction to make
 // room. Holds never go through the create combiner: their subjects' locks are held until the
 // commit, so two holds of one subject are counted one after the other.
-func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits) error {
+//
+// With a waitlist offer's secret, the hold takes the place the offer holds (see takeOffer):
+// the offer's place is freed and the hold's taken in the same pass over the ledger, so no
+// other buyer can take it in between.
+func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []domain.Registration, quotas map[string]*int, caps domain.HoldLimits, offer string) error {
 	deltas := placeDeltas(regs, o.Status, 1)
 	for i := range deltas {
 		deltas[i].Check, deltas[i].Quota = true, quotas[deltas[i].CategoryID]
@@ -39,6 +43,16 @@ func (r *Repository) CreateHold(ctx context.Context, o domain.Order, regs []doma
 		}
 		freed, err := r.releaseForRoom(ctx, tx, q, domain.Scope{OrganizerID: o.OrganizerID, Livemode: o.Livemode}, release, o.CreatedAt)
 		if err != nil {
+			return err
+		}
+		if offer != "" {
+			d, err := takeOffer(ctx, q, o, regs, offer)
+			if err != nil {
+				return err
+			}
+			freed = append(freed, d)
+		}
+		if err := keepLine(ctx, q, lineDeltas(deltas, offer != "", regs)); err != nil {
 			return err
 		}
 		if err := insertAll(ctx, tx, o, regs); err != nil {
@@ -126,4 +140,20 @@ func modeName(livemode bool) string {
 		return "live"
 	}
 	return "test"
+}
+
+// lineDeltas are the places of deltas the waitlist's line is checked for: all of them, but
+// the one place of the first registration's category that an offer brings.
+func lineDeltas(deltas []domain.PlaceDelta, withOffer bool, regs []domain.Registration) []domain.PlaceDelta {
+	if !withOffer || len(regs) == 0 {
+		return deltas
+	}
+	out := slices.Clone(deltas)
+	for i := range out {
+		if out[i].CategoryID == regs[0].CategoryID {
+			out[i].Held--
+			break
+		}
+	}
+	return out
 }

@@ -12,7 +12,8 @@ import (
 )
 
 // DeleteTestData deletes the organizer's test data (livemode false only) in one transaction:
-// its orders, registrations, tickets, hold ids, receipt cooldowns and kept mail; the test
+// its orders, registrations, tickets, hold ids, receipt cooldowns, kept mail and waitlists
+// (their offers' places go with the rest); the test
 // places of its events go back to zero, announced like any change, so their versions keep
 // growing. Live rows are never touched; a second call finds nothing more. Events already in
 // the outbox about the deleted rows are relayed as they are (they describe test data).
@@ -53,6 +54,12 @@ func (r *Repository) DeleteTestData(ctx context.Context, organizerID string, now
 		}
 		if err := q.DeleteTestScans(ctx, organizerID); err != nil {
 			return fmt.Errorf("delete test scans: %w", err)
+		}
+		if _, err := q.DeleteTestWaitlist(ctx, organizerID); err != nil {
+			return fmt.Errorf("delete test waitlist: %w", err)
+		}
+		if err := q.DeleteTestWaitlistClosed(ctx, organizerID); err != nil {
+			return fmt.Errorf("delete test waitlist closings: %w", err)
 		}
 		if d.Orders == 0 {
 			return nil // nothing was left: the places were freed by an earlier wipe

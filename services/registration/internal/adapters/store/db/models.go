@@ -184,3 +184,32 @@ type Ticket struct {
 	Livemode          bool
 	ScannedAt         *time.Time
 }
+
+type WaitlistClosed struct {
+	CategoryID  string
+	Livemode    bool
+	OrganizerID string
+	ClosedAt    time.Time
+}
+
+type WaitlistEntry struct {
+	ID             string
+	Seq            int64
+	OrganizerID    string
+	Livemode       bool
+	EventID        string
+	CategoryID     string
+	EventName      string
+	CategoryName   string
+	Email          string
+	Name           string
+	TeamSize       int32
+	OfferUrl       string
+	Status         string
+	OfferHash      []byte
+	OfferedAt      *time.Time
+	OfferExpiresAt *time.Time
+	OrderID        *string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
