@@ -99,6 +99,7 @@ func TestBodiesHaveAtMost64Members(t *testing.T) {
 		"browserCheckoutSession": checkoutSession(), "browserLookupReceipts": receipt(), "browserSendReceipts": receipt(),
 		"organizerCreateWebhookEndpoint": webhookEndpoint(), "organizerUpdateWebhookEndpoint": webhookEndpointUpdate(),
 		"organizerRecoverWebhookDeliveries": recoverDeliveries(),
+		"organizerTransferRegistration":     {"athlete": athlete()},
 	}
 	for _, op := range Operations() {
 		if !op.HasBody {

@@ -31,6 +31,7 @@ var specOperations = []Operation{
 	{"organizerCompleteTestCheckoutSession", "POST", "/organizer/test/checkout-sessions/{sessionId}/complete", Organizer, "registrations:write", 202, false, 0, true},
 	{"organizerFailTestCheckoutSession", "POST", "/organizer/test/checkout-sessions/{sessionId}/fail", Organizer, "registrations:write", 202, false, 0, true},
 	{"organizerExpireTestCheckoutSession", "POST", "/organizer/test/checkout-sessions/{sessionId}/expire", Organizer, "registrations:write", 202, false, 0, true},
+	{"organizerTransferRegistration", "POST", "/organizer/registrations/{ticketId}/transfer", Organizer, "registrations:write", 200, true, 1024, false},
 	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true, 2048, false},
 	{"browserGetEvent", "GET", "/browser/events/{eventId}", Browser, "", 200, false, 0, false},
 	{"browserGetPricingCards", "GET", "/browser/events/{eventId}/pricing-cards", Browser, "", 200, false, 0, false},

@@ -160,6 +160,8 @@ func (h hostile) invalid() Body {
 		members = map[string]any{"url": 0, "eventTypes": zeros(9), "description": 0, "enabled": ""}
 	case "organizerRecoverWebhookDeliveries":
 		members = map[string]any{"since": 0}
+	case "organizerTransferRegistration":
+		members = map[string]any{"athlete": map[string]any{"fullname": 0, "idNumber": 0, "email": 0, "phone": 0, "gender": 0, "birthDate": 0}}
 	default:
 		members = registration
 	}
@@ -197,6 +199,8 @@ func (h hostile) patterns() (Body, bool) {
 		members = map[string]any{"email": slowEmail}
 	case "organizerCreateRegistration", "organizerUpdateRegistration":
 		members = map[string]any{"athletes": athletes}
+	case "organizerTransferRegistration":
+		members = map[string]any{"athlete": athletes[0]}
 	case "organizerCreateWebhookEndpoint", "organizerUpdateWebhookEndpoint":
 		members = map[string]any{"description": strings.Repeat("a", 499) + "\u2028"}
 	default:

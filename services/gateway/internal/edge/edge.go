@@ -73,6 +73,8 @@ var owners = map[string]string{
 	"organizerCompleteTestCheckoutSession": Checkout,
 	"organizerFailTestCheckoutSession":     Checkout,
 	"organizerExpireTestCheckoutSession":   Checkout,
+
+	"organizerTransferRegistration": Registration,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -110,6 +112,8 @@ var priorities = map[string]admission.Priority{
 	"organizerCompleteTestCheckoutSession": admission.Writes,
 	"organizerFailTestCheckoutSession":     admission.Writes,
 	"organizerExpireTestCheckoutSession":   admission.Writes,
+
+	"organizerTransferRegistration": admission.Writes,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows
