@@ -35,6 +35,7 @@ func Register(app *fiber.App, d Deps) {
 	org.Post("/search", identity.RequireScope(scopeRead), h.search)
 	org.Patch("/:ticketId", identity.RequireScope(scopeWrite), h.update)
 	org.Delete("/:ticketId", identity.RequireScope(scopeWrite), h.remove)
+	org.Post("/:ticketId/transfer", identity.RequireScope(scopeWrite), h.transfer)
 	// Test mode: the owner refuses a live key too (the gateway refuses it first).
 	ext.Get("/organizer/test/mail", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
 		identity.RequireScope(scopeRead), h.listTestMail)

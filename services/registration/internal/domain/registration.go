@@ -151,7 +151,11 @@ type Ticket struct {
 	CancelledAt *time.Time
 	Athlete     Athlete
 	// Age is the athlete's age in whole years on the event's start date.
-	Age       int
+	Age int
+	// PendingWaivers are the waivers its athlete has still to sign (after a transfer).
+	PendingWaivers []PendingWaiver
+	// Transfers are the ticket's transfers, oldest first.
+	Transfers []Transfer
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

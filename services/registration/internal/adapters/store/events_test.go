@@ -115,6 +115,7 @@ func announceEveryOrderChange(t *testing.T, repo *store.Repository, pool *pgxpoo
 		Guest: &domain.Guest{Email: "guest@example.com", Name: "Guest"}}
 	made := put(t, repo, t0, "org_1", e.ID, domain.OrderCompleted, in, 0)
 	updateTeam(t, repo, e, made, "Renamed", t0.Add(time.Minute))
+	transferTo(t, repo, e, made.Tickets[0].ID, athlete("Taker", "FEMALE", "1992-01-01"), t0.Add(90*time.Second))
 	in.Bib = nil
 	paid := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
 	amount := int64(4500)

@@ -159,4 +159,6 @@ type Ticket struct {
 	UpdatedAt         time.Time
 	SearchDoc         *string
 	Livemode          bool
+	PendingWaivers    []byte
+	Transfers         []byte
 }
