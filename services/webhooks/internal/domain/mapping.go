@@ -30,6 +30,8 @@ const (
 	SourcePaymentFailed         = "podium.checkout.payment.failed.v1"
 	SourceEventChanged          = "podium.catalog.event.changed.v1"
 	SourcePricingChanged        = "podium.catalog.pricing.changed.v1"
+	// SourceRegistrationTransferred is a ticket of a registration given to another athlete.
+	SourceRegistrationTransferred = "podium.registration.registration.transferred.v1"
 )
 
 // source is how one producer type becomes a webhook: its type, the data member that names the
@@ -71,6 +73,8 @@ var sources = map[string]source{
 	SourceEventChanged: {CatalogTopic, EventUpdated, "eventId", []string{"occurredAt", "changedAt"}, always},
 	// A pricing card's object is its category: each card has its own sequence.
 	SourcePricingChanged: {CatalogTopic, PricingChanged, "categoryId", []string{"occurredAt", "changedAt"}, always},
+	// The object is the registration after the transfer; the ticket's last transfer is it.
+	SourceRegistrationTransferred: {RegistrationsTopic, RegistrationTransferred, "registrationId", []string{"occurredAt"}, always},
 }
 
 // SourceTypes returns the producer types of topic that may become webhooks.

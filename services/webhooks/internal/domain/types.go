@@ -13,6 +13,8 @@ const (
 	CheckoutSessionExpired = "checkout.session.expired"
 	EventUpdated           = "event.updated"
 	PricingChanged         = "pricing.changed"
+	// RegistrationTransferred is a ticket given to another athlete.
+	RegistrationTransferred = "registration.transferred"
 )
 
 // Ping is the type of the message the test call sends; no endpoint subscribes to it.
@@ -23,6 +25,7 @@ var EventTypes = []string{
 	RegistrationCreated, RegistrationUpdated, RegistrationCancelled,
 	OrderCompleted, OrderFailed, OrderRefunded,
 	CheckoutSessionExpired, EventUpdated, PricingChanged,
+	RegistrationTransferred,
 }
 
 // KnownType reports whether t is a subscribable type.
