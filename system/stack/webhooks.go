@@ -15,6 +15,7 @@ var WebhookEventTypes = []string{
 	"registration.created", "registration.updated", "registration.cancelled",
 	"order.completed", "order.failed", "order.refunded",
 	"checkout.session.expired", "event.updated", "pricing.changed",
+	"registration.transferred",
 }
 
 // webhookEndpointsPath is the organizer API's collection of webhook endpoints.
