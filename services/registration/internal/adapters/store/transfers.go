@@ -25,9 +25,12 @@ func (r *Repository) TransferTicket(ctx context.Context, s domain.Scope, ticketI
 			return err
 		}
 		p, err := plan(cur)
-		if err != nil || p.Unchanged {
-			out = p
+		if err != nil {
 			return err
+		}
+		out = p
+		if p.Unchanged {
+			return nil
 		}
 		for _, t := range p.Registration.Tickets {
 			if t.ID == ticketID {
@@ -43,7 +46,6 @@ func (r *Repository) TransferTicket(ctx context.Context, s domain.Scope, ticketI
 			Topic: domain.RegistrationsTopic, Key: p.Registration.ID, Type: domain.EventRegTransferred,
 			Data: domain.NewRegistrationTransferredEvent(p.Registration, p.Transfer),
 		}
-		out = p
 		return enqueue(ctx, tx, ev)
 	})
 	if err != nil {
