@@ -76,6 +76,8 @@ const (
 
 // Defines values for ErrorCode.
 const (
+	ErrorCodeAthleteAgeNotAllowed    ErrorCode = "athlete_age_not_allowed"
+	ErrorCodeAthleteGenderNotAllowed ErrorCode = "athlete_gender_not_allowed"
 	ErrorCodeBadRequest              ErrorCode = "bad_request"
 	ErrorCodeBibTaken                ErrorCode = "bib_taken"
 	ErrorCodeBodyTooLarge            ErrorCode = "body_too_large"
@@ -110,10 +112,12 @@ const (
 	ErrorCodeScopeMissing            ErrorCode = "scope_missing"
 	ErrorCodeServiceUnavailable      ErrorCode = "service_unavailable"
 	ErrorCodeSignatureInvalid        ErrorCode = "signature_invalid"
+	ErrorCodeTeamCompositionInvalid  ErrorCode = "team_composition_invalid"
 	ErrorCodeTestKeyRequired         ErrorCode = "test_key_required"
 	ErrorCodeTicketCancelled         ErrorCode = "ticket_cancelled"
 	ErrorCodeTicketUnpaid            ErrorCode = "ticket_unpaid"
 	ErrorCodeTimeout                 ErrorCode = "timeout"
+	ErrorCodeTransferDeadlinePassed  ErrorCode = "transfer_deadline_passed"
 	ErrorCodeUnauthorized            ErrorCode = "unauthorized"
 	ErrorCodeUnsupportedMediaType    ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed        ErrorCode = "validation_failed"
@@ -282,9 +286,10 @@ const (
 
 // Defines values for RegistrationWebhookType.
 const (
-	RegistrationWebhookTypeRegistrationCancelled RegistrationWebhookType = "registration.cancelled"
-	RegistrationWebhookTypeRegistrationCreated   RegistrationWebhookType = "registration.created"
-	RegistrationWebhookTypeRegistrationUpdated   RegistrationWebhookType = "registration.updated"
+	RegistrationWebhookTypeRegistrationCancelled   RegistrationWebhookType = "registration.cancelled"
+	RegistrationWebhookTypeRegistrationCreated     RegistrationWebhookType = "registration.created"
+	RegistrationWebhookTypeRegistrationTransferred RegistrationWebhookType = "registration.transferred"
+	RegistrationWebhookTypeRegistrationUpdated     RegistrationWebhookType = "registration.updated"
 )
 
 // Defines values for RotatedWebhookEndpointDisabledReason.
@@ -436,32 +441,35 @@ const (
 
 // Defines values for WebhookEventType.
 const (
-	WebhookEventTypeCheckoutSessionExpired WebhookEventType = "checkout.session.expired"
-	WebhookEventTypeEventUpdated           WebhookEventType = "event.updated"
-	WebhookEventTypeOrderCompleted         WebhookEventType = "order.completed"
-	WebhookEventTypeOrderFailed            WebhookEventType = "order.failed"
-	WebhookEventTypeOrderRefunded          WebhookEventType = "order.refunded"
-	WebhookEventTypePricingChanged         WebhookEventType = "pricing.changed"
-	WebhookEventTypeRegistrationCancelled  WebhookEventType = "registration.cancelled"
-	WebhookEventTypeRegistrationCreated    WebhookEventType = "registration.created"
-	WebhookEventTypeRegistrationUpdated    WebhookEventType = "registration.updated"
-	WebhookEventTypeTicketCheckedIn        WebhookEventType = "ticket.checked_in"
-	WebhookEventTypeWaitlistOffered        WebhookEventType = "waitlist.offered"
+	WebhookEventTypeCheckoutSessionExpired  WebhookEventType = "checkout.session.expired"
+	WebhookEventTypeEventUpdated            WebhookEventType = "event.updated"
+	WebhookEventTypeOrderCompleted          WebhookEventType = "order.completed"
+	WebhookEventTypeOrderFailed             WebhookEventType = "order.failed"
+	WebhookEventTypeOrderRefunded           WebhookEventType = "order.refunded"
+	WebhookEventTypePricingChanged          WebhookEventType = "pricing.changed"
+	WebhookEventTypeRegistrationCancelled   WebhookEventType = "registration.cancelled"
+	WebhookEventTypeRegistrationCreated     WebhookEventType = "registration.created"
+	WebhookEventTypeRegistrationTransferred WebhookEventType = "registration.transferred"
+	WebhookEventTypeRegistrationUpdated     WebhookEventType = "registration.updated"
+	WebhookEventTypeTicketCheckedIn         WebhookEventType = "ticket.checked_in"
+	WebhookEventTypeWaitlistOffered         WebhookEventType = "waitlist.offered"
 )
 
 // Defines values for WebhookMessageType.
 const (
-	WebhookMessageTypeCheckoutSessionExpired WebhookMessageType = "checkout.session.expired"
-	WebhookMessageTypeEventUpdated           WebhookMessageType = "event.updated"
-	WebhookMessageTypeOrderCompleted         WebhookMessageType = "order.completed"
-	WebhookMessageTypeOrderFailed            WebhookMessageType = "order.failed"
-	WebhookMessageTypeOrderRefunded          WebhookMessageType = "order.refunded"
-	WebhookMessageTypePing                   WebhookMessageType = "ping"
-	WebhookMessageTypePricingChanged         WebhookMessageType = "pricing.changed"
-	WebhookMessageTypeRegistrationCancelled  WebhookMessageType = "registration.cancelled"
-	WebhookMessageTypeRegistrationCreated    WebhookMessageType = "registration.created"
-	WebhookMessageTypeRegistrationUpdated    WebhookMessageType = "registration.updated"
-	WebhookMessageTypeTicketCheckedIn        WebhookMessageType = "ticket.checked_in"
+	WebhookMessageTypeCheckoutSessionExpired  WebhookMessageType = "checkout.session.expired"
+	WebhookMessageTypeEventUpdated            WebhookMessageType = "event.updated"
+	WebhookMessageTypeOrderCompleted          WebhookMessageType = "order.completed"
+	WebhookMessageTypeOrderFailed             WebhookMessageType = "order.failed"
+	WebhookMessageTypeOrderRefunded           WebhookMessageType = "order.refunded"
+	WebhookMessageTypePing                    WebhookMessageType = "ping"
+	WebhookMessageTypePricingChanged          WebhookMessageType = "pricing.changed"
+	WebhookMessageTypeRegistrationCancelled   WebhookMessageType = "registration.cancelled"
+	WebhookMessageTypeRegistrationCreated     WebhookMessageType = "registration.created"
+	WebhookMessageTypeRegistrationTransferred WebhookMessageType = "registration.transferred"
+	WebhookMessageTypeRegistrationUpdated     WebhookMessageType = "registration.updated"
+	WebhookMessageTypeTicketCheckedIn         WebhookMessageType = "ticket.checked_in"
+	WebhookMessageTypeWaitlistOffered         WebhookMessageType = "waitlist.offered"
 )
 
 // Amount Money in minor units of the accompanying `currency` (cents for EUR).
@@ -849,7 +857,7 @@ type CreateWebhookEndpointRequest struct {
 	// Description Text shown on one line, where people read it: it must not contain control characters (line breaks, tabs, the escape that starts terminal sequences, direction overrides and other invisible formatting: Unicode Cc, Cf, Zl and Zp of the Basic Multilingual Plane), which could forge or hide text. The zero-width joiner and non-joiner, which emoji sequences and some scripts need, are allowed. The pattern lists the refused characters by their code points, with no Unicode property escapes, so it means the same in ECMA-262 with or without its u flag and compiles in Python's and Java's dialects.
 	Description *WebhookDescription `json:"description,omitempty"`
 
-	// EventTypes The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+	// EventTypes The event types the endpoint receives: at least one and at most the twelve there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 	EventTypes WebhookEventTypes `json:"eventTypes"`
 
 	// Url An absolute URI of at most 2048 characters, the longest browsers reliably keep.
@@ -998,8 +1006,8 @@ type Email = openapi_types.Email
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -1015,6 +1023,10 @@ type Email = openapi_types.Email
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type Error struct {
 	// Code Stable, machine-readable code of the failure; the table above lists every one.
 	Code    ErrorCode     `json:"code"`
@@ -1079,6 +1091,9 @@ type EventDetail struct {
 
 	// Timezone IANA time zone of the event, for example `Europe/Madrid`.
 	Timezone string `json:"timezone"`
+
+	// TransfersUntil RFC 3339 timestamp in UTC, or null when there is none.
+	TransfersUntil *NullableTimestamp `json:"transfersUntil"`
 
 	// UpdatedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
 	UpdatedAt Timestamp `json:"updatedAt"`
@@ -1482,6 +1497,13 @@ type OrganizerSearchEventsRequest struct {
 // ParticipantDataStatus defines model for ParticipantDataStatus.
 type ParticipantDataStatus string
 
+// PendingWaiver A waiver of the event the ticket's athlete has still to sign.
+type PendingWaiver struct {
+	Title    string `json:"title"`
+	Version  int    `json:"version"`
+	WaiverId string `json:"waiverId"`
+}
+
 // PingWebhook `ping`: sent by the test operation to one endpoint, `objectId` the endpoint id, `sequence` 0.
 type PingWebhook struct {
 	Data struct {
@@ -1817,7 +1839,7 @@ type RegistrationSearchRow struct {
 	Ticket Ticket `json:"ticket"`
 }
 
-// RegistrationWebhook `registration.created`, `registration.updated` and `registration.cancelled`: the registration, `objectId` its `reg_...` id.
+// RegistrationWebhook `registration.created`, `registration.updated`, `registration.cancelled` and `registration.transferred`: the registration, `objectId` its `reg_...` id.
 type RegistrationWebhook struct {
 	Data struct {
 		Livemode bool `json:"livemode"`
@@ -2077,11 +2099,17 @@ type Ticket struct {
 	CheckedInAt *[]Timestamp       `json:"checkedInAt,omitempty"`
 
 	// CreatedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
-	CreatedAt *Timestamp   `json:"createdAt,omitempty"`
-	Status    TicketStatus `json:"status"`
+	CreatedAt *Timestamp `json:"createdAt,omitempty"`
+
+	// PendingWaivers The event's waivers the athlete has still to sign (set by a transfer).
+	PendingWaivers *[]PendingWaiver `json:"pendingWaivers,omitempty"`
+	Status         TicketStatus     `json:"status"`
 
 	// TicketId Opaque athlete ticket id.
 	TicketId TicketIdentifier `json:"ticketId"`
+
+	// Transfers The ticket's transfers, oldest first (`organizerTransferRegistration`).
+	Transfers *[]TicketTransfer `json:"transfers,omitempty"`
 }
 
 // TicketCheckedInWebhook `ticket.checked_in`: the check-in, `objectId` its `chk_...` id.
@@ -2109,8 +2137,27 @@ type TicketIdentifier = string
 // TicketStatus defines model for TicketStatus.
 type TicketStatus string
 
+// TicketTransfer One transfer of a ticket: the athlete who gave the place, the one who took it, and when.
+type TicketTransfer struct {
+	// From An athlete as stored.
+	From AthleteRecord `json:"from"`
+
+	// To An athlete as stored.
+	To         AthleteRecord `json:"to"`
+	TransferId string        `json:"transferId"`
+
+	// TransferredAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	TransferredAt Timestamp `json:"transferredAt"`
+}
+
 // Timestamp RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
 type Timestamp = time.Time
+
+// TransferRegistrationRequest The athlete who takes the ticket's place.
+type TransferRegistrationRequest struct {
+	// Athlete An athlete of a registration (input).
+	Athlete Athlete `json:"athlete"`
+}
 
 // UpdateRegistrationRequest defines model for UpdateRegistrationRequest.
 type UpdateRegistrationRequest struct {
@@ -2157,7 +2204,7 @@ type UpdateWebhookEndpointRequest struct {
 	// Enabled `false` disables the endpoint (`disabledReason` `organizer`); `true` enables it, clearing `disabledReason` and the failing streak.
 	Enabled *bool `json:"enabled,omitempty"`
 
-	// EventTypes The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+	// EventTypes The event types the endpoint receives: at least one and at most the twelve there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 	EventTypes *WebhookEventTypes `json:"eventTypes,omitempty"`
 
 	// Url An absolute URI of at most 2048 characters, the longest browsers reliably keep.
@@ -2478,7 +2525,7 @@ type WebhookEndpointWithSecretStatus string
 // WebhookEventType A type of event an endpoint may subscribe to; each is described, with an example, in the document's `webhooks` section.
 type WebhookEventType string
 
-// WebhookEventTypes The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
+// WebhookEventTypes The event types the endpoint receives: at least one and at most the twelve there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it.
 type WebhookEventTypes = []WebhookEventType
 
 // WebhookMessageIdentifier Opaque message id, sent as the `webhook-id` header.
@@ -2578,8 +2625,8 @@ type WebhookTimestampHeader = string
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2595,6 +2642,10 @@ type WebhookTimestampHeader = string
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type BadRequest = Error
 
 // Conflict Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2635,8 +2686,8 @@ type BadRequest = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2652,6 +2703,10 @@ type BadRequest = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type Conflict = Error
 
 // Forbidden Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2692,8 +2747,8 @@ type Conflict = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2709,6 +2764,10 @@ type Conflict = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type Forbidden = Error
 
 // NotFound Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2749,8 +2808,8 @@ type Forbidden = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2766,6 +2825,10 @@ type Forbidden = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type NotFound = Error
 
 // PayloadTooLarge Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2806,8 +2869,8 @@ type NotFound = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2823,6 +2886,10 @@ type NotFound = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type PayloadTooLarge = Error
 
 // ServerError Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2863,8 +2930,8 @@ type PayloadTooLarge = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2880,6 +2947,10 @@ type PayloadTooLarge = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type ServerError = Error
 
 // TooManyRequests Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2920,8 +2991,8 @@ type ServerError = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2937,6 +3008,10 @@ type ServerError = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type TooManyRequests = Error
 
 // Unauthorized Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2977,8 +3052,8 @@ type TooManyRequests = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -2994,6 +3069,10 @@ type TooManyRequests = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type Unauthorized = Error
 
 // UnprocessableEntity Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3034,8 +3113,8 @@ type Unauthorized = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -3051,6 +3130,10 @@ type Unauthorized = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type UnprocessableEntity = Error
 
 // UnsupportedMediaType Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3091,8 +3174,8 @@ type UnprocessableEntity = Error
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-// | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+// | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+// | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
 // | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
 // | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
 // | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -3108,6 +3191,10 @@ type UnprocessableEntity = Error
 // | `internal_error` | 500 | Our failure; quote `requestId`. |
 // | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
 // | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+// | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+// | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+// | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+// | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 type UnsupportedMediaType = Error
 
 // BrowserCheckoutSessionParams defines parameters for BrowserCheckoutSession.
@@ -3238,6 +3325,9 @@ type OrganizerSearchRegistrationsJSONRequestBody = SearchRegistrationsRequest
 
 // OrganizerUpdateRegistrationJSONRequestBody defines body for OrganizerUpdateRegistration for application/json ContentType.
 type OrganizerUpdateRegistrationJSONRequestBody = UpdateRegistrationRequest
+
+// OrganizerTransferRegistrationJSONRequestBody defines body for OrganizerTransferRegistration for application/json ContentType.
+type OrganizerTransferRegistrationJSONRequestBody = TransferRegistrationRequest
 
 // OrganizerCreateWebhookEndpointJSONRequestBody defines body for OrganizerCreateWebhookEndpoint for application/json ContentType.
 type OrganizerCreateWebhookEndpointJSONRequestBody = CreateWebhookEndpointRequest
@@ -3668,6 +3758,11 @@ type ClientInterface interface {
 	OrganizerUpdateRegistrationWithBody(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	OrganizerUpdateRegistration(ctx context.Context, ticketId TicketId, body OrganizerUpdateRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerTransferRegistrationWithBody request with any body
+	OrganizerTransferRegistrationWithBody(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OrganizerTransferRegistration(ctx context.Context, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OrganizerDeleteTestData request
 	OrganizerDeleteTestData(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4101,6 +4196,30 @@ func (c *Client) OrganizerUpdateRegistrationWithBody(ctx context.Context, ticket
 
 func (c *Client) OrganizerUpdateRegistration(ctx context.Context, ticketId TicketId, body OrganizerUpdateRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewOrganizerUpdateRegistrationRequest(c.Server, ticketId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerTransferRegistrationWithBody(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerTransferRegistrationRequestWithBody(c.Server, ticketId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerTransferRegistration(ctx context.Context, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerTransferRegistrationRequest(c.Server, ticketId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5317,6 +5436,53 @@ func NewOrganizerUpdateRegistrationRequestWithBody(server string, ticketId Ticke
 	return req, nil
 }
 
+// NewOrganizerTransferRegistrationRequest calls the generic OrganizerTransferRegistration builder with application/json body
+func NewOrganizerTransferRegistrationRequest(server string, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOrganizerTransferRegistrationRequestWithBody(server, ticketId, "application/json", bodyReader)
+}
+
+// NewOrganizerTransferRegistrationRequestWithBody generates requests for OrganizerTransferRegistration with any type of body
+func NewOrganizerTransferRegistrationRequestWithBody(server string, ticketId TicketId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "ticketId", runtime.ParamLocationPath, ticketId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/registrations/%s/transfer", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewOrganizerDeleteTestDataRequest generates requests for OrganizerDeleteTestData
 func NewOrganizerDeleteTestDataRequest(server string) (*http.Request, error) {
 	var err error
@@ -6177,6 +6343,11 @@ type ClientWithResponsesInterface interface {
 
 	OrganizerUpdateRegistrationWithResponse(ctx context.Context, ticketId TicketId, body OrganizerUpdateRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerUpdateRegistrationResponse, error)
 
+	// OrganizerTransferRegistrationWithBodyWithResponse request with any body
+	OrganizerTransferRegistrationWithBodyWithResponse(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerTransferRegistrationResponse, error)
+
+	OrganizerTransferRegistrationWithResponse(ctx context.Context, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerTransferRegistrationResponse, error)
+
 	// OrganizerDeleteTestDataWithResponse request
 	OrganizerDeleteTestDataWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*OrganizerDeleteTestDataResponse, error)
 
@@ -6815,6 +6986,38 @@ func (r OrganizerUpdateRegistrationResponse) Status() string {
 
 // StatusCode returns HTTPResponse.StatusCode
 func (r OrganizerUpdateRegistrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerTransferRegistrationResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *Registration
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON409      *Error
+	JSON413      *PayloadTooLarge
+	JSON415      *UnsupportedMediaType
+	JSON422      *Error
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerTransferRegistrationResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerTransferRegistrationResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -7580,6 +7783,23 @@ func (c *ClientWithResponses) OrganizerUpdateRegistrationWithResponse(ctx contex
 		return nil, err
 	}
 	return ParseOrganizerUpdateRegistrationResponse(rsp)
+}
+
+// OrganizerTransferRegistrationWithBodyWithResponse request with arbitrary body returning *OrganizerTransferRegistrationResponse
+func (c *ClientWithResponses) OrganizerTransferRegistrationWithBodyWithResponse(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerTransferRegistrationResponse, error) {
+	rsp, err := c.OrganizerTransferRegistrationWithBody(ctx, ticketId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerTransferRegistrationResponse(rsp)
+}
+
+func (c *ClientWithResponses) OrganizerTransferRegistrationWithResponse(ctx context.Context, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerTransferRegistrationResponse, error) {
+	rsp, err := c.OrganizerTransferRegistration(ctx, ticketId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerTransferRegistrationResponse(rsp)
 }
 
 // OrganizerDeleteTestDataWithResponse request returning *OrganizerDeleteTestDataResponse
@@ -9277,6 +9497,102 @@ func ParseOrganizerUpdateRegistrationResponse(rsp *http.Response) (*OrganizerUpd
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
 		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerTransferRegistrationResponse parses an HTTP response from a OrganizerTransferRegistrationWithResponse call
+func ParseOrganizerTransferRegistrationResponse(rsp *http.Response) (*OrganizerTransferRegistrationResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerTransferRegistrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Registration
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -100,6 +100,7 @@ func TestBodiesHaveAtMost64Members(t *testing.T) {
 		"organizerCreateWebhookEndpoint": webhookEndpoint(), "organizerUpdateWebhookEndpoint": webhookEndpointUpdate(),
 		"organizerRecoverWebhookDeliveries": recoverDeliveries(), "browserJoinWaitlist": waitlistJoin(),
 		"organizerCheckIn": checkInScan(), "organizerCheckInBatch": checkInBatch(),
+		"organizerTransferRegistration": {"athlete": athlete()},
 	}
 	for _, op := range Operations() {
 		if !op.HasBody {

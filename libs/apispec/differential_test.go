@@ -99,6 +99,8 @@ func fixtures(operationID string) []map[string]any {
 		return []map[string]any{checkInScan()}
 	case "organizerCheckInBatch":
 		return []map[string]any{checkInBatch()}
+	case "organizerTransferRegistration":
+		return []map[string]any{{"athlete": athlete()}}
 	}
 	return nil
 }

@@ -34,6 +34,7 @@ var specOperations = []Operation{
 	{"organizerCheckIn", "POST", "/organizer/check-ins", Organizer, "checkins:write", 201, true, 1024, false},
 	{"organizerCheckInBatch", "POST", "/organizer/check-ins/batch", Organizer, "checkins:write", 201, true, 262144, false},
 	{"organizerUndoCheckIn", "DELETE", "/organizer/check-ins/{checkInId}", Organizer, "checkins:write", 200, false, 0, false},
+	{"organizerTransferRegistration", "POST", "/organizer/registrations/{ticketId}/transfer", Organizer, "registrations:write", 200, true, 1024, false},
 	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true, 2048, false},
 	{"browserGetEvent", "GET", "/browser/events/{eventId}", Browser, "", 200, false, 0, false},
 	{"browserGetPricingCards", "GET", "/browser/events/{eventId}/pricing-cards", Browser, "", 200, false, 0, false},

@@ -17,6 +17,7 @@ var WebhookEventTypes = []string{
 	"checkout.session.expired", "event.updated", "pricing.changed",
 	"ticket.checked_in",
 	"waitlist.offered",
+	"registration.transferred",
 }
 
 // webhookEndpointsPath is the organizer API's collection of webhook endpoints.

@@ -137,6 +137,29 @@ export interface paths {
         patch: operations["organizerUpdateRegistration"];
         trace?: never;
     };
+    "/organizer/registrations/{ticketId}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Athlete ticket identifier (`tkt_...`). */
+                ticketId: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give the athlete ticket's place to another athlete.
+         * @description Another athlete takes the place of the ticket's athlete: the ticket keeps its id, its place in the category and the registration's bib; it gets a new `athleteId`. No place is taken or freed (the category's counts do not move) and no reader ever sees the place free: the change is one transaction. The category's rules are checked for the new athlete as a create checks them, each failure with its rule's code: `athlete_gender_not_allowed`, `athlete_age_not_allowed` (age on the event's start date) and `team_composition_invalid` (a `MIXED` team left without both genders). The event's required waivers (and those for minors, for an athlete under 18 on race day) are listed in the ticket's `pendingWaivers` until signed. The ticket's `transfers` keeps every transfer: the athlete who gave the place, the one who took it and when. Refused with 409 for a cancelled ticket (`ticket_cancelled`), an unpaid one (`ticket_unpaid`) or after the event's `transfersUntil` (`transfer_deadline_passed`). Idempotent by result: a transfer to the athlete who already holds the ticket (the same athlete data) changes nothing and answers the registration as it is, so a retried request answers what the first did. Sends the `registration.transferred` webhook.
+         */
+        post: operations["organizerTransferRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/organizer/webhook-endpoints": {
         parameters: {
             query?: never;
@@ -1017,6 +1040,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "registration.transferred": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An athlete ticket was given to another athlete.
+         * @description Sent when the organizer transfers a ticket (`organizerTransferRegistration`); the object is the registration after the transfer, the ticket with its new athlete, its `pendingWaivers` and its `transfers` (the last one is this transfer). Signed, retried and answered as the `webhooks` tag describes.
+         */
+        post: operations["webhookRegistrationTransferred"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1206,8 +1249,8 @@ export interface components {
          * @description A type of event an endpoint may subscribe to; each is described, with an example, in the document's `webhooks` section.
          * @enum {string}
          */
-        WebhookEventType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ticket.checked_in" | "waitlist.offered";
-        /** @description The event types the endpoint receives: at least one and at most the eleven there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it. */
+        WebhookEventType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ticket.checked_in" | "waitlist.offered" | "registration.transferred";
+        /** @description The event types the endpoint receives: at least one and at most the twelve there are; a type named twice counts once. `ping` is not subscribed to: the test operation sends it. */
         WebhookEventTypes: components["schemas"]["WebhookEventType"][];
         /** @description Where the events are POSTed: an absolute `https` URL of at most 2048 characters, without a user name or password, whose host is not an address of a private, loopback, link-local, unique-local, multicast or cloud metadata network, nor a name of one label or of a private suffix (`.local`, `.internal`, `.svc`, `.home.arpa`, ...), nor an address in a numeric form other than the standard one (`2130706433`, `0x7f.1`), on port 443 (the default: no other port is reached) (400 `validation_failed` otherwise, the problem naming `url`). Redirects are not followed. */
         WebhookUrl: components["schemas"]["Uri"];
@@ -1393,8 +1436,8 @@ export interface components {
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
          *     | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
          *     | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
-         *     | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in. |
-         *     | `ticket_unpaid` | 409 | The scanned ticket's order is not paid yet: it cannot be checked in. |
+         *     | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
+         *     | `ticket_unpaid` | 409 | The ticket's order is not paid yet: it cannot be checked in or transferred. |
          *     | `category_not_sold_out` | 409 | The category still has places: buy one instead of joining its waitlist. |
          *     | `waitlist_closed` | 409 | The organizer closed the category's waitlist. |
          *     | `waitlist_offer_not_valid` | 409 | The `waitlistOffer` lapsed, was used, or is not an offer of this organizer and mode. |
@@ -1410,6 +1453,10 @@ export interface components {
          *     | `internal_error` | 500 | Our failure; quote `requestId`. |
          *     | `service_unavailable` | 503 | A service or dependency is unavailable, or the API is shedding load (the lowest priorities first: public reads, then organizer reads, then writes; checkout sessions last) and did not process the request; retry after `Retry-After` seconds. |
          *     | `timeout` | 408, 503, 504 | The request did not complete in time (408: the client did not send it in time); retry after `Retry-After` seconds (a checkout session with the same `idempotencyKey`). |
+         *     | `transfer_deadline_passed` | 409 | The event takes no more transfers (its `transfersUntil` has passed). |
+         *     | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
+         *     | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
+         *     | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
          */
         Error: {
             statusCode: number;
@@ -1417,7 +1464,7 @@ export interface components {
              * @description Stable, machine-readable code of the failure; the table above lists every one.
              * @enum {string}
              */
-            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout";
+            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "transfer_deadline_passed" | "athlete_gender_not_allowed" | "athlete_age_not_allowed" | "team_composition_invalid";
             message: string | string[];
             /** @description The input problems of a 400 or 422, in the order of `message`. */
             problems?: components["schemas"]["Problem"][];
@@ -1640,6 +1687,8 @@ export interface components {
             version: number;
             createdAt: components["schemas"]["Timestamp"];
             updatedAt: components["schemas"]["Timestamp"];
+            /** @description When the event stops taking ticket transfers (`organizerTransferRegistration` answers 409 `transfer_deadline_passed` from then on); null: transfers are taken until the event. Set by the event's author (`transfersUntil` of the import file). */
+            transfersUntil?: components["schemas"]["NullableTimestamp"];
         } & WithRequired<components["schemas"]["EventSummary"], "externalId" | "private">;
         /** @description Browser event detail, the public subset of the organizer detail: only published, non-private categories, the form fields that apply to one of them (with `categoryIds` limited to them), waivers, sponsors and active supplements; no organizer-only fields (`externalId`, `private`, `published`, `internalNotes`, `previewToken`, `version`, timestamps), promocodes or fees. */
         PublicEventDetail: {
@@ -1706,6 +1755,27 @@ export interface components {
             checkedInAt?: components["schemas"]["Timestamp"][];
             cancelledAt?: components["schemas"]["NullableTimestamp"];
             createdAt?: components["schemas"]["Timestamp"];
+            /** @description The event's waivers the athlete has still to sign (set by a transfer). */
+            pendingWaivers?: components["schemas"]["PendingWaiver"][];
+            /** @description The ticket's transfers, oldest first (`organizerTransferRegistration`). */
+            transfers?: components["schemas"]["TicketTransfer"][];
+        };
+        /** @description The athlete who takes the ticket's place. */
+        TransferRegistrationRequest: {
+            athlete: components["schemas"]["Athlete"];
+        };
+        /** @description A waiver of the event the ticket's athlete has still to sign. */
+        PendingWaiver: {
+            waiverId: string;
+            version: number;
+            title: string;
+        };
+        /** @description One transfer of a ticket: the athlete who gave the place, the one who took it, and when. */
+        TicketTransfer: {
+            transferId: string;
+            from: components["schemas"]["AthleteRecord"];
+            to: components["schemas"]["AthleteRecord"];
+            transferredAt: components["schemas"]["Timestamp"];
         };
         /** @description An order: the one that paid for a registration (in a registration or a search row), or the object of the `order.*` webhooks, which always carry its event, source, amount, registrations and tickets (a deleted unpaid registration is no longer among them; the tickets include cancelled ones) and when it was paid, released and last changed. Amounts in minor units of `currency` (an organizer's order has amount 0). */
         Order: {
@@ -1898,7 +1968,7 @@ export interface components {
          * @description The type of a message sent to an endpoint: an event type, or `ping` (sent by the test operation).
          * @enum {string}
          */
-        WebhookMessageType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ping" | "ticket.checked_in";
+        WebhookMessageType: "registration.created" | "registration.updated" | "registration.cancelled" | "order.completed" | "order.failed" | "order.refunded" | "checkout.session.expired" | "event.updated" | "pricing.changed" | "ping" | "ticket.checked_in" | "waitlist.offered" | "registration.transferred";
         /** @description An endpoint that receives the organizer's webhooks. `status` is `enabled` (it receives new events) or `disabled` (it receives none, and its pending deliveries failed); `disabledReason` tells why it is disabled, null while enabled: `gone` (it answered 410 Gone), `failing` (every attempt failed for 5 days; the organization's owners and admins were mailed) or `organizer` (disabled by an update). `livemode` is the mode of the key that created it: it receives the events of that mode only. */
         WebhookEndpoint: {
             id: components["schemas"]["WebhookEndpointIdentifier"];
@@ -1983,10 +2053,10 @@ export interface components {
         WebhookRecoverResult: {
             recovered: components["schemas"]["SafeInteger"];
         };
-        /** @description `registration.created`, `registration.updated` and `registration.cancelled`: the registration, `objectId` its `reg_...` id. */
+        /** @description `registration.created`, `registration.updated`, `registration.cancelled` and `registration.transferred`: the registration, `objectId` its `reg_...` id. */
         RegistrationWebhook: {
             /** @enum {string} */
-            type: "registration.created" | "registration.updated" | "registration.cancelled";
+            type: "registration.created" | "registration.updated" | "registration.cancelled" | "registration.transferred";
             timestamp: components["schemas"]["Timestamp"];
             data: {
                 objectId: components["schemas"]["RegistrationIdentifier"];
@@ -2683,6 +2753,69 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerTransferRegistration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Athlete ticket identifier (`tkt_...`). */
+                ticketId: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        /** @description The athlete who takes the place. At most 1024 bytes; a larger body is answered 413. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferRegistrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The registration as it now is, the ticket with its new athlete and its history. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The ticket cannot be transferred now: it is cancelled (`ticket_cancelled`), its order is not paid (`ticket_unpaid`), or the event's `transfersUntil` has passed (`transfer_deadline_passed`). `error` is `Conflict`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode?: 409;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The new athlete breaks a rule of the category; `code` names the first rule broken (`athlete_gender_not_allowed`, `athlete_age_not_allowed`, `team_composition_invalid`) and `problems` lists each problem with its path. `error` is `Unprocessable Entity`. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode?: 422;
+                    } & components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             "5XX": components["responses"]["ServerError"];
         };
@@ -4079,6 +4212,42 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["WaitlistOfferedWebhook"];
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            429: components["responses"]["WebhookRetryAfter"];
+            503: components["responses"]["WebhookRetryAfter"];
+            "2XX": components["responses"]["WebhookAccepted"];
+            default: components["responses"]["WebhookFailed"];
+        };
+    };
+    webhookRegistrationTransferred: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The message id (`msg_...`): the same on every attempt of the message and for every endpoint it goes to. Use it to recognise a message already handled.
+                 * @example msg_4Er6Ty8Ui0Op2As4Df6Gh8Jk
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time, in seconds, of this attempt. Refuse a message whose timestamp is more than 5 minutes from your clock: it may be replayed.
+                 * @example 1778349801
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description One or more signatures separated by a space, each `v1,` and the base64 of the HMAC-SHA256, keyed with the endpoint secret's bytes (the base64 after `whsec_`, decoded), of `<webhook-id>.<webhook-timestamp>.<body>`. While a secret is being replaced there is one per secret, the new one first; accept the message when any matches.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RegistrationWebhook"];
             };
         };
         responses: {

@@ -69,6 +69,8 @@ func Minimal(operationID string) map[string]any {
 		return map[string]any{"ticketId": ID("tkt_", 1), "nonce": "scan-0001", "scannedAt": "2026-05-16T07:45:12Z", "device": "gate-a"}
 	case "organizerCheckInBatch":
 		return map[string]any{"scans": []any{map[string]any{}}}
+	case "organizerTransferRegistration":
+		return map[string]any{"athlete": athlete(0)}
 	default:
 		return map[string]any{}
 	}

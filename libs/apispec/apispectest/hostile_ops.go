@@ -172,6 +172,8 @@ func (h hostile) invalid() Body {
 		members = map[string]any{"ticketId": 0, "eventId": 0, "bibRaceNumber": "", "nonce": 0, "scannedAt": 0, "device": 0, "team": ""}
 	case "organizerCheckInBatch":
 		members = map[string]any{"scans": repeat(500, func(int) any { return 0 })}
+	case "organizerTransferRegistration":
+		members = map[string]any{"athlete": map[string]any{"fullname": 0, "idNumber": 0, "email": 0, "phone": 0, "gender": 0, "birthDate": 0}}
 	default:
 		members = registration
 	}
@@ -209,6 +211,8 @@ func (h hostile) patterns() (Body, bool) {
 		members = map[string]any{"email": slowEmail}
 	case "organizerCreateRegistration", "organizerUpdateRegistration":
 		members = map[string]any{"athletes": athletes}
+	case "organizerTransferRegistration":
+		members = map[string]any{"athlete": athletes[0]}
 	case "organizerCreateWebhookEndpoint", "organizerUpdateWebhookEndpoint":
 		members = map[string]any{"description": strings.Repeat("a", 499) + "\u2028"}
 	default:

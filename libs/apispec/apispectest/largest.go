@@ -43,6 +43,7 @@ var largest = map[string]func() map[string]any{
 	"organizerRecoverWebhookDeliveries": recoverDeliveries,
 	"organizerCheckIn":                  checkInScan,
 	"organizerCheckInBatch":             checkInBatch,
+	"organizerTransferRegistration":     transferRegistration,
 }
 
 // Encode returns the JSON of body. Numbers given as json.Number keep their literal.

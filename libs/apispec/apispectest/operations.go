@@ -159,6 +159,11 @@ func recoverDeliveries() map[string]any {
 	return map[string]any{"since": "2025-05-01T08:00:00.123456789+02:00"}
 }
 
+// transferRegistration is a transfer body with the longest realistic athlete.
+func transferRegistration() map[string]any {
+	return map[string]any{"athlete": athlete(0)}
+}
+
 // LongestEmail is a valid e-mail address of 254 characters.
 func LongestEmail() string {
 	return strings.Repeat("a", 64) + "@" + strings.Repeat("b", 63) + "." + strings.Repeat("c", 63) + "." +

@@ -85,7 +85,7 @@ func richEvent() domain.Event {
 		ID: "evt_1", OrganizerID: "org_alpha", ExternalID: "spring", Name: "Spring <Throwdown> & co",
 		Description: "Two days.", InternalNotes: "Ask Marta.", Status: domain.Published, Private: false,
 		StartDate: domain.Date{Year: 2027, Month: 6, Day: 12}, EndDate: domain.Date{Year: 2027, Month: 6, Day: 13},
-		Timezone: "Europe/Madrid", Currency: "EUR",
+		Timezone: "Europe/Madrid", Currency: "EUR", TransfersUntil: &until,
 		Venue:        domain.Venue{Name: "Pabellón", Address: "Port 12", City: "València", Region: "CV", CountryCode: "ES"},
 		PreviewToken: "prv_secret", Version: 4, Fingerprint: "fp",
 		CreatedAt: time.Date(2026, 11, 2, 9, 0, 0, 123456000, madrid), UpdatedAt: time.Date(2026, 11, 20, 18, 5, 0, 0, madrid),

@@ -112,6 +112,9 @@ type Event struct {
 	Supplements []Supplement
 	Promocodes  []Promocode
 	Fees        []Fee
+	// TransfersUntil is when the event stops taking ticket transfers (nil: never). Left out of
+	// the fingerprint while unset, so events authored before it are not seen as changed.
+	TransfersUntil *time.Time `json:",omitempty"`
 }
 
 // Venue is where an event takes place.

@@ -52,6 +52,7 @@ func (f File) event() (domain.Event, []string) {
 	if err != nil {
 		loc = time.UTC // the domain rules report the time zone
 	}
+	e.TransfersUntil = instant("transfersUntil", f.TransfersUntil, loc, &p)
 	for i, c := range f.Promocodes {
 		e.Promocodes[i] = c.promocode(fmt.Sprintf("promocodes[%d]", i), loc, &p)
 	}

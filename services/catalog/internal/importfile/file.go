@@ -34,6 +34,8 @@ type File struct {
 	Supplements   []supplement `json:"supplements"`
 	Promocodes    []promocode  `json:"promocodes"`
 	Fees          []fee        `json:"fees"`
+	// TransfersUntil is a date (00:00 in the event's time zone) or an RFC 3339 date-time.
+	TransfersUntil *string `json:"transfersUntil"`
 }
 
 type venue struct {

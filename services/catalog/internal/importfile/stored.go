@@ -16,7 +16,7 @@ func FileOf(e domain.Event) File {
 		InternalNotes: e.InternalNotes, Status: string(e.Status), Private: e.Private,
 		StartDate: e.StartDate.String(), EndDate: e.EndDate.String(), Timezone: e.Timezone, Currency: e.Currency,
 		Venue: venue(e.Venue), PreviewToken: e.PreviewToken, Version: e.Version,
-		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC(),
+		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC(), TransfersUntil: instantString(e.TransfersUntil),
 		Categories: make([]category, len(e.Categories)), FormFields: make([]formField, len(e.FormFields)),
 		Waivers: make([]waiver, len(e.Waivers)), Sponsors: make([]sponsor, len(e.Sponsors)),
 		Supplements: make([]supplement, len(e.Supplements)), Promocodes: make([]promocode, len(e.Promocodes)),

@@ -80,6 +80,8 @@ type OrganizerDetail struct {
 	Fees          []feeView       `json:"fees"`
 	CreatedAt     time.Time       `json:"createdAt"`
 	UpdatedAt     time.Time       `json:"updatedAt"`
+	// TransfersUntil is when the event stops taking ticket transfers; null is never.
+	TransfersUntil *time.Time `json:"transfersUntil"`
 }
 
 func newSummary(e domain.Event, a Audience) summaryView {
@@ -124,8 +126,17 @@ func NewOrganizerDetail(e domain.Event) OrganizerDetail {
 		PublicDetail:  newDetail(e, e.ActiveSupplements(), Organizer),
 		InternalNotes: e.InternalNotes, PreviewToken: e.PreviewToken, Version: e.Version,
 		Promocodes: each(e.Promocodes, parts.promocode), Fees: each(e.Fees, parts.fee),
-		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC(),
+		CreatedAt: e.CreatedAt.UTC(), UpdatedAt: e.UpdatedAt.UTC(), TransfersUntil: utcOf(e.TransfersUntil),
 	}
+}
+
+// utcOf returns t in UTC, nil for nil.
+func utcOf(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
 }
 
 func newDetail(e domain.Event, supplements []domain.Supplement, a Audience) PublicDetail {

@@ -19,6 +19,8 @@ type InternalEvent struct {
 	Supplements  []internalSupplementView `json:"supplements"`
 	Promocodes   []promocodeView          `json:"promocodes"`
 	Fees         []feeView                `json:"fees"`
+	// TransfersUntil is when the event stops taking ticket transfers; null is never.
+	TransfersUntil *time.Time `json:"transfersUntil"`
 }
 
 // internalSupplementView is a supplement, inactive ones included, with its options.
@@ -41,6 +43,7 @@ func NewInternalEvent(e domain.Event, p domain.Pricing) InternalEvent {
 		Categories: each(p.Cards, parts.card), FormFields: each(e.FormFields, parts.formField),
 		Waivers: each(e.Waivers, parts.waiver), Supplements: each(e.Supplements, parts.internalSupplement),
 		Promocodes: each(e.Promocodes, parts.promocode), Fees: each(e.Fees, parts.fee),
+		TransfersUntil: utcOf(e.TransfersUntil),
 	}
 }
 

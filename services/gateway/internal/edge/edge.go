@@ -74,13 +74,14 @@ var owners = map[string]string{
 	"organizerFailTestCheckoutSession":     Checkout,
 	"organizerExpireTestCheckoutSession":   Checkout,
 
-	"organizerCheckIn":            Registration,
-	"organizerCheckInBatch":       Registration,
-	"organizerUndoCheckIn":        Registration,
-	"browserJoinWaitlist":         Registration,
-	"organizerListWaitlist":       Registration,
-	"organizerCloseWaitlist":      Registration,
-	"organizerOfferWaitlistEntry": Registration,
+	"organizerCheckIn":              Registration,
+	"organizerCheckInBatch":         Registration,
+	"organizerUndoCheckIn":          Registration,
+	"browserJoinWaitlist":           Registration,
+	"organizerListWaitlist":         Registration,
+	"organizerCloseWaitlist":        Registration,
+	"organizerOfferWaitlistEntry":   Registration,
+	"organizerTransferRegistration": Registration,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -119,13 +120,14 @@ var priorities = map[string]admission.Priority{
 	"organizerFailTestCheckoutSession":     admission.Writes,
 	"organizerExpireTestCheckoutSession":   admission.Writes,
 
-	"organizerCheckIn":            admission.Writes,
-	"organizerCheckInBatch":       admission.Writes,
-	"organizerUndoCheckIn":        admission.Writes,
-	"browserJoinWaitlist":         admission.Public,
-	"organizerListWaitlist":       admission.Reads,
-	"organizerCloseWaitlist":      admission.Writes,
-	"organizerOfferWaitlistEntry": admission.Writes,
+	"organizerCheckIn":              admission.Writes,
+	"organizerCheckInBatch":         admission.Writes,
+	"organizerUndoCheckIn":          admission.Writes,
+	"browserJoinWaitlist":           admission.Public,
+	"organizerListWaitlist":         admission.Reads,
+	"organizerCloseWaitlist":        admission.Writes,
+	"organizerOfferWaitlistEntry":   admission.Writes,
+	"organizerTransferRegistration": admission.Writes,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows

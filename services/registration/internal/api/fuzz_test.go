@@ -59,6 +59,8 @@ var registrationSeeds = map[string][]map[string]any{
 		"supplementFilters":  []any{map[string]any{"supplementId": "sup_meal", "optionIds": []any{"opt_veg"}}}},
 		// PostgreSQL refuses U+0000 in text: this answered 500 before the validation refused it.
 		{"search": "a\u0000", "eventId": "\u0000"}},
+	"organizerTransferRegistration": {{"athlete": athlete("Gi Ha", "MALE", "1990-01-01")}, {"athlete": athlete("Ana", "MALE", "1990-05-01")},
+		{"athlete": athlete("Ni\u0000o", "FEMALE", "2012-02-29")}},
 	"browserLookupReceipts": {{"email": "ana@example.com"}},
 	"browserSendReceipts":   {{"email": "ana@example.com"}},
 	"organizerCheckIn": {{"ticketId": "tkt_unknown", "nonce": "fuzz-0001", "scannedAt": "2027-06-12T08:00:00Z", "device": "gate-a", "team": true},

@@ -106,6 +106,22 @@ func (h handlers) update(c *fiber.Ctx) error {
 	return c.JSON(domain.NewRegistrationView(r))
 }
 
+type transferBody struct {
+	Athlete domain.Athlete `json:"athlete"`
+}
+
+func (h handlers) transfer(c *fiber.Ctx) error {
+	var b transferBody
+	if err := h.decode(c, "organizerTransferRegistration", &b); err != nil {
+		return err
+	}
+	r, err := h.svc.Transfer(c.UserContext(), identity.From(c), param(c, "ticketId"), b.Athlete)
+	if err != nil {
+		return err
+	}
+	return c.JSON(domain.NewRegistrationView(r))
+}
+
 func (h handlers) remove(c *fiber.Ctx) error {
 	res, err := h.svc.Delete(c.UserContext(), identity.From(c), param(c, "ticketId"))
 	if err != nil {

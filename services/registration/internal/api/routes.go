@@ -39,6 +39,7 @@ func Register(app *fiber.App, d Deps) {
 	checkIns.Post("", h.checkIn)
 	checkIns.Post("/batch", h.checkInBatch)
 	checkIns.Delete("/:checkInId", h.undoCheckIn)
+	org.Post("/:ticketId/transfer", identity.RequireScope(scopeWrite), h.transfer)
 	// Test mode: the owner refuses a live key too (the gateway refuses it first).
 	ext.Get("/organizer/test/mail", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
 		identity.RequireScope(scopeRead), h.listTestMail)

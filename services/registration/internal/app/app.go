@@ -46,6 +46,10 @@ type Repository interface {
 	// UpdateRegistration locks the registration holding ticketID, asks plan for the change and
 	// stores it, moving places when the category changes (quota is the new category's).
 	UpdateRegistration(ctx context.Context, s domain.Scope, ticketID string, plan func(domain.Registration) (domain.UpdatePlan, error), quota func(categoryID string) *int) (domain.Registration, error)
+	// TransferTicket locks the registration holding ticketID, asks plan for the transfer and
+	// stores it with its registration.transferred event (nothing when the plan is unchanged),
+	// without touching the places ledger.
+	TransferTicket(ctx context.Context, s domain.Scope, ticketID string, plan func(domain.Registration) (domain.TransferPlan, error)) (domain.TransferPlan, error)
 	// DeleteRegistration applies the delete rule to the registration holding ticketID.
 	DeleteRegistration(ctx context.Context, s domain.Scope, ticketID string, now time.Time) (domain.DeleteResult, error)
 	// Search returns a page of ticket rows and the number of matching tickets.

@@ -39,13 +39,13 @@ const (
 	ScanInvalid = "invalid"
 )
 
-// Codes of the refusals of a scan, as the error body's code.
+// Codes of the refusals of a scan (and, but the nonce's, of a transfer), as the error body's code.
 const (
 	// CodeNonceReused refuses a nonce already used for a scan of another ticket.
 	CodeNonceReused = "nonce_reused"
-	// CodeTicketCancelled refuses a scan of a cancelled or deleted ticket.
+	// CodeTicketCancelled refuses a scan or transfer of a cancelled or deleted ticket.
 	CodeTicketCancelled = "ticket_cancelled"
-	// CodeTicketUnpaid refuses a scan of a ticket whose order is not paid.
+	// CodeTicketUnpaid refuses a scan or transfer of a ticket whose order is not paid.
 	CodeTicketUnpaid = "ticket_unpaid"
 )
 

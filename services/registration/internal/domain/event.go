@@ -16,6 +16,18 @@ type Event struct {
 	Categories  []Category   `json:"categories"`
 	FormFields  []FormField  `json:"formFields"`
 	Supplements []Supplement `json:"supplements"`
+	Waivers     []Waiver     `json:"waivers"`
+	// TransfersUntil is when the event stops taking ticket transfers (nil: never).
+	TransfersUntil *time.Time `json:"transfersUntil"`
+}
+
+// Waiver is a waiver of the event, in its current version.
+type Waiver struct {
+	ID        string `json:"id"`
+	Title     string `json:"title"`
+	Version   int    `json:"version"`
+	Required  bool   `json:"required"`
+	ForMinors bool   `json:"forMinors"`
 }
 
 // Category is a sellable category of an event.

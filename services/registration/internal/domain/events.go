@@ -24,6 +24,7 @@ const (
 	EventRegUpdated       = "podium.registration.registration.updated.v1"
 	EventRegCancelled     = "podium.registration.registration.cancelled.v1"
 	EventTicketCheckedIn  = "podium.registration.ticket.checked_in.v1"
+	EventRegTransferred   = "podium.registration.registration.transferred.v1"
 	EventPaymentSucceeded = "podium.checkout.payment.succeeded.v1"
 	EventPaymentFailed    = "podium.checkout.payment.failed.v1"
 	EventPaymentRefunded  = "podium.checkout.payment.refunded.v1"
@@ -61,6 +62,25 @@ type RegistrationEvent struct {
 // NewRegistrationEvent returns the data of an event about r (its Order loaded) at now.
 func NewRegistrationEvent(r Registration, now time.Time) RegistrationEvent {
 	return RegistrationEvent{OrganizerID: r.OrganizerID, Livemode: r.Livemode, OccurredAt: now.UTC(), Object: NewRegistrationView(r)}
+}
+
+// RegistrationTransferredEvent is the data of podium.registration.registration.transferred.v1:
+// the transfer and the registration as the organizer API shows it after it.
+type RegistrationTransferredEvent struct {
+	OrganizerID string           `json:"organizerId"`
+	Livemode    bool             `json:"livemode"`
+	OccurredAt  time.Time        `json:"occurredAt"`
+	TicketID    string           `json:"ticketId"`
+	Transfer    TransferView     `json:"transfer"`
+	Object      RegistrationView `json:"object"`
+}
+
+// NewRegistrationTransferredEvent returns the data of transfer t of r (its Order loaded).
+func NewRegistrationTransferredEvent(r Registration, t Transfer) RegistrationTransferredEvent {
+	return RegistrationTransferredEvent{
+		OrganizerID: r.OrganizerID, Livemode: r.Livemode, OccurredAt: t.TransferredAt.UTC(), TicketID: t.TicketID,
+		Transfer: NewTransferView(t), Object: NewRegistrationView(r),
+	}
 }
 
 // OrderCompletedEvent is the data of podium.registration.order.completed.v1.

@@ -153,7 +153,11 @@ type Ticket struct {
 	// ScannedAt is the scan time of the ticket's live check-in at the door, if any.
 	ScannedAt *time.Time
 	// Age is the athlete's age in whole years on the event's start date.
-	Age       int
+	Age int
+	// PendingWaivers are the waivers its athlete has still to sign (after a transfer).
+	PendingWaivers []PendingWaiver
+	// Transfers are the ticket's transfers, oldest first.
+	Transfers []Transfer
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }

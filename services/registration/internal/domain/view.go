@@ -26,6 +26,23 @@ type TicketView struct {
 	CheckedInAt []time.Time `json:"checkedInAt"`
 	CancelledAt *time.Time  `json:"cancelledAt"`
 	CreatedAt   time.Time   `json:"createdAt"`
+	// PendingWaivers are the waivers the athlete has still to sign.
+	PendingWaivers []PendingWaiver `json:"pendingWaivers"`
+	// Transfers is the ticket's transfer history, oldest first.
+	Transfers []TransferView `json:"transfers"`
+}
+
+// TransferView is a transfer of a ticket: who gave the place, who took it, and when.
+type TransferView struct {
+	TransferID    string      `json:"transferId"`
+	From          AthleteView `json:"from"`
+	To            AthleteView `json:"to"`
+	TransferredAt time.Time   `json:"transferredAt"`
+}
+
+// NewTransferView returns the view of t.
+func NewTransferView(t Transfer) TransferView {
+	return TransferView{TransferID: t.ID, From: t.From, To: t.To, TransferredAt: t.TransferredAt.UTC()}
 }
 
 // OrderView is the order of a registration.
@@ -109,11 +126,16 @@ func NewRecordView(r Registration) RecordView {
 
 // NewTicketView returns the view of t, a ticket of r.
 func NewTicketView(t Ticket, r Registration) TicketView {
-	return TicketView{
+	v := TicketView{
 		TicketID: t.ID, AthleteID: t.AthleteID, Status: string(t.Status), Position: t.Position, Age: t.Age,
 		Athlete: AthleteView{AthleteID: t.AthleteID, Athlete: t.Athlete}, CheckedInAt: t.CheckedInAt(r),
 		CancelledAt: utcPtr(t.CancelledAt), CreatedAt: t.CreatedAt.UTC(),
+		PendingWaivers: orEmpty(t.PendingWaivers), Transfers: make([]TransferView, len(t.Transfers)),
 	}
+	for i, tr := range t.Transfers {
+		v.Transfers[i] = NewTransferView(tr)
+	}
+	return v
 }
 
 // CheckedInAt returns the ticket's check-in times: its registration's manual ones and its

@@ -122,5 +122,10 @@ func Event(id, org string) domain.Event {
 				{ID: "opt_veg", Name: "Veg", Active: true}, {ID: "opt_meat", Name: "Meat", Active: true}, {ID: "opt_old", Name: "Old", Active: false}}},
 			{ID: "sup_old", Name: "Old", Kind: domain.SupplementSinglePrice, Active: false},
 		},
+		Waivers: []domain.Waiver{
+			{ID: "wvr_liability", Title: "Liability", Version: 2, Required: true},
+			{ID: "wvr_minors", Title: "Parental consent", Version: 1, Required: true, ForMinors: true},
+			{ID: "wvr_photos", Title: "Photos", Version: 1},
+		},
 	}
 }

@@ -33,6 +33,8 @@ const (
 	SourcePricingChanged        = "podium.catalog.pricing.changed.v1"
 	SourceTicketCheckedIn       = "podium.registration.ticket.checked_in.v1"
 	SourceWaitlistOffered       = "podium.registration.waitlist.offered.v1"
+	// SourceRegistrationTransferred is a ticket of a registration given to another athlete.
+	SourceRegistrationTransferred = "podium.registration.registration.transferred.v1"
 )
 
 // source is how one producer type becomes a webhook: its type, the data member that names the
@@ -78,6 +80,8 @@ var sources = map[string]source{
 	SourceTicketCheckedIn: {RegistrationsTopic, TicketCheckedIn, "checkInId", []string{"occurredAt"}, always},
 	// A waitlist entry's object is the entry (its secret offer link is never in the event).
 	SourceWaitlistOffered: {WaitlistTopic, WaitlistOffered, "id", []string{"occurredAt", "offeredAt"}, always},
+	// The object is the registration after the transfer; the ticket's last transfer is it.
+	SourceRegistrationTransferred: {RegistrationsTopic, RegistrationTransferred, "registrationId", []string{"occurredAt"}, always},
 }
 
 // SourceTypes returns the producer types of topic that may become webhooks.

@@ -15,6 +15,8 @@ const (
 	PricingChanged         = "pricing.changed"
 	TicketCheckedIn        = "ticket.checked_in"
 	WaitlistOffered        = "waitlist.offered"
+	// RegistrationTransferred is a ticket given to another athlete.
+	RegistrationTransferred = "registration.transferred"
 )
 
 // Ping is the type of the message the test call sends; no endpoint subscribes to it.
@@ -27,6 +29,7 @@ var EventTypes = []string{
 	CheckoutSessionExpired, EventUpdated, PricingChanged,
 	TicketCheckedIn,
 	WaitlistOffered,
+	RegistrationTransferred,
 }
 
 // KnownType reports whether t is a subscribable type.

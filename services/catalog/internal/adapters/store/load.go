@@ -138,7 +138,7 @@ func toEvent(r db.GetEventRow) domain.Event {
 			Name: r.VenueName, Address: r.VenueAddress, City: r.VenueCity, Region: r.VenueRegion, CountryCode: r.VenueCountry,
 		},
 		PreviewToken: r.PreviewToken, Version: r.Version, Fingerprint: r.Fingerprint,
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), TransfersUntil: utc(r.TransfersUntil),
 		Categories: []domain.Category{}, FormFields: []domain.FormField{}, Waivers: []domain.Waiver{},
 		Sponsors: []domain.Sponsor{}, Supplements: []domain.Supplement{}, Promocodes: []domain.Promocode{}, Fees: []domain.Fee{},
 	}

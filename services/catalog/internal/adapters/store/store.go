@@ -41,7 +41,7 @@ func storeEvent(ctx context.Context, q *db.Queries, e domain.Event, created bool
 			StartDate: e.StartDate.UTC(), EndDate: e.EndDate.UTC(), Timezone: e.Timezone, Currency: e.Currency,
 			VenueName: e.Venue.Name, VenueAddress: e.Venue.Address, VenueCity: e.Venue.City, VenueRegion: e.Venue.Region,
 			VenueCountry: e.Venue.CountryCode, PreviewToken: e.PreviewToken, Version: e.Version, Fingerprint: e.Fingerprint,
-			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt,
+			CreatedAt: e.CreatedAt, UpdatedAt: e.UpdatedAt, TransfersUntil: e.TransfersUntil,
 		})
 		if err != nil {
 			return fmt.Errorf("insert event: %w", err)
@@ -53,6 +53,7 @@ func storeEvent(ctx context.Context, q *db.Queries, e domain.Event, created bool
 		Private: e.Private, StartDate: e.StartDate.UTC(), EndDate: e.EndDate.UTC(), Timezone: e.Timezone, Currency: e.Currency,
 		VenueName: e.Venue.Name, VenueAddress: e.Venue.Address, VenueCity: e.Venue.City, VenueRegion: e.Venue.Region,
 		VenueCountry: e.Venue.CountryCode, Version: e.Version, Fingerprint: e.Fingerprint, UpdatedAt: e.UpdatedAt,
+		TransfersUntil: e.TransfersUntil,
 	})
 	if err != nil {
 		return fmt.Errorf("update event: %w", err)

@@ -120,6 +120,7 @@ func announceEveryOrderChange(t *testing.T, repo *store.Repository, pool *pgxpoo
 	if res, err := repo.CheckIn(ctx, liveOf("org_1"), scan, t0.Add(time.Minute)); err != nil || res.Result != domain.ScanAccepted {
 		t.Fatalf("check in: %+v %v", res, err)
 	}
+	transferTo(t, repo, e, made.Tickets[0].ID, athlete("Taker", "FEMALE", "1992-01-01"), t0.Add(90*time.Second))
 	in.Bib = nil
 	paid := put(t, repo, t0, "org_1", e.ID, domain.OrderPending, in, 4500)
 	amount := int64(4500)

@@ -98,7 +98,11 @@ func attachTickets(ctx context.Context, q *db.Queries, regs []domain.Registratio
 	}
 	for _, t := range tickets {
 		i := index[t.RegistrationID]
-		regs[i].Tickets = append(regs[i].Tickets, toTicket(t))
+		ticket, err := toTicket(t)
+		if err != nil {
+			return err
+		}
+		regs[i].Tickets = append(regs[i].Tickets, ticket)
 	}
 	return nil
 }

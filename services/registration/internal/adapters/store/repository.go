@@ -138,8 +138,8 @@ func toRegistration(r db.Registration) (domain.Registration, error) {
 	return out, nil
 }
 
-func toTicket(t db.TicketsByRegistrationsRow) domain.Ticket {
-	return domain.Ticket{
+func toTicket(t db.TicketsByRegistrationsRow) (domain.Ticket, error) {
+	out := domain.Ticket{
 		ID: t.ID, AthleteID: t.AthleteID, Position: int(t.Position), Status: domain.TicketStatus(t.Status),
 		CancelledAt: utc(t.CancelledAt), ScannedAt: utc(t.ScannedAt), Age: int(t.Age), CreatedAt: t.CreatedAt.UTC(), UpdatedAt: t.UpdatedAt.UTC(),
 		Athlete: domain.Athlete{
@@ -147,6 +147,7 @@ func toTicket(t db.TicketsByRegistrationsRow) domain.Ticket {
 			BirthDate: t.BirthDate.Format(domain.DateLayout),
 		},
 	}
+	return out, ticketHistory(&out, t.PendingWaivers, t.Transfers)
 }
 
 func deref(s *string) string {

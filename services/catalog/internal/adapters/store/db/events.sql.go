@@ -43,7 +43,8 @@ func (q *Queries) CountEvents(ctx context.Context, arg CountEventsParams) (int64
 const getEvent = `-- name: GetEvent :one
 SELECT id, organizer_id, external_id, name, description, internal_notes, status, private,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
-       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
+       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at,
+       transfers_until
 FROM events
 WHERE id = $1 AND organizer_id = $2
 `
@@ -54,28 +55,29 @@ type GetEventParams struct {
 }
 
 type GetEventRow struct {
-	ID            string
-	OrganizerID   string
-	ExternalID    string
-	Name          string
-	Description   string
-	InternalNotes string
-	Status        string
-	Private       bool
-	StartDate     time.Time
-	EndDate       time.Time
-	Timezone      string
-	Currency      string
-	VenueName     string
-	VenueAddress  string
-	VenueCity     string
-	VenueRegion   string
-	VenueCountry  string
-	PreviewToken  string
-	Version       int64
-	Fingerprint   string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID             string
+	OrganizerID    string
+	ExternalID     string
+	Name           string
+	Description    string
+	InternalNotes  string
+	Status         string
+	Private        bool
+	StartDate      time.Time
+	EndDate        time.Time
+	Timezone       string
+	Currency       string
+	VenueName      string
+	VenueAddress   string
+	VenueCity      string
+	VenueRegion    string
+	VenueCountry   string
+	PreviewToken   string
+	Version        int64
+	Fingerprint    string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	TransfersUntil *time.Time
 }
 
 // An organizer's event.
@@ -105,6 +107,7 @@ func (q *Queries) GetEvent(ctx context.Context, arg GetEventParams) (GetEventRow
 		&i.Fingerprint,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.TransfersUntil,
 	)
 	return i, err
 }
@@ -112,7 +115,8 @@ func (q *Queries) GetEvent(ctx context.Context, arg GetEventParams) (GetEventRow
 const getEventByExternalID = `-- name: GetEventByExternalID :one
 SELECT id, organizer_id, external_id, name, description, internal_notes, status, private,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
-       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
+       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at,
+       transfers_until
 FROM events
 WHERE organizer_id = $1 AND external_id = $2
 `
@@ -123,28 +127,29 @@ type GetEventByExternalIDParams struct {
 }
 
 type GetEventByExternalIDRow struct {
-	ID            string
-	OrganizerID   string
-	ExternalID    string
-	Name          string
-	Description   string
-	InternalNotes string
-	Status        string
-	Private       bool
-	StartDate     time.Time
-	EndDate       time.Time
-	Timezone      string
-	Currency      string
-	VenueName     string
-	VenueAddress  string
-	VenueCity     string
-	VenueRegion   string
-	VenueCountry  string
-	PreviewToken  string
-	Version       int64
-	Fingerprint   string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID             string
+	OrganizerID    string
+	ExternalID     string
+	Name           string
+	Description    string
+	InternalNotes  string
+	Status         string
+	Private        bool
+	StartDate      time.Time
+	EndDate        time.Time
+	Timezone       string
+	Currency       string
+	VenueName      string
+	VenueAddress   string
+	VenueCity      string
+	VenueRegion    string
+	VenueCountry   string
+	PreviewToken   string
+	Version        int64
+	Fingerprint    string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	TransfersUntil *time.Time
 }
 
 func (q *Queries) GetEventByExternalID(ctx context.Context, arg GetEventByExternalIDParams) (GetEventByExternalIDRow, error) {
@@ -173,6 +178,7 @@ func (q *Queries) GetEventByExternalID(ctx context.Context, arg GetEventByExtern
 		&i.Fingerprint,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.TransfersUntil,
 	)
 	return i, err
 }
@@ -201,33 +207,35 @@ const insertEvent = `-- name: InsertEvent :exec
 INSERT INTO events (
     id, organizer_id, external_id, name, description, internal_notes, status, private,
     start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
-    venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
-) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+    venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at,
+    transfers_until
+) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
 `
 
 type InsertEventParams struct {
-	ID            string
-	OrganizerID   string
-	ExternalID    string
-	Name          string
-	Description   string
-	InternalNotes string
-	Status        string
-	Private       bool
-	StartDate     time.Time
-	EndDate       time.Time
-	Timezone      string
-	Currency      string
-	VenueName     string
-	VenueAddress  string
-	VenueCity     string
-	VenueRegion   string
-	VenueCountry  string
-	PreviewToken  string
-	Version       int64
-	Fingerprint   string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID             string
+	OrganizerID    string
+	ExternalID     string
+	Name           string
+	Description    string
+	InternalNotes  string
+	Status         string
+	Private        bool
+	StartDate      time.Time
+	EndDate        time.Time
+	Timezone       string
+	Currency       string
+	VenueName      string
+	VenueAddress   string
+	VenueCity      string
+	VenueRegion    string
+	VenueCountry   string
+	PreviewToken   string
+	Version        int64
+	Fingerprint    string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	TransfersUntil *time.Time
 }
 
 func (q *Queries) InsertEvent(ctx context.Context, arg InsertEventParams) error {
@@ -254,6 +262,7 @@ func (q *Queries) InsertEvent(ctx context.Context, arg InsertEventParams) error 
 		arg.Fingerprint,
 		arg.CreatedAt,
 		arg.UpdatedAt,
+		arg.TransfersUntil,
 	)
 	return err
 }
@@ -276,7 +285,8 @@ func (q *Queries) LockEventKey(ctx context.Context, arg LockEventKeyParams) erro
 const searchEvents = `-- name: SearchEvents :many
 SELECT id, organizer_id, external_id, name, description, internal_notes, status, private,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
-       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
+       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at,
+       transfers_until
 FROM events
 WHERE organizer_id = $1
   AND (NOT $2::boolean OR (NOT private AND (status = 'PUBLISHED' OR $3::boolean)))
@@ -297,28 +307,29 @@ type SearchEventsParams struct {
 }
 
 type SearchEventsRow struct {
-	ID            string
-	OrganizerID   string
-	ExternalID    string
-	Name          string
-	Description   string
-	InternalNotes string
-	Status        string
-	Private       bool
-	StartDate     time.Time
-	EndDate       time.Time
-	Timezone      string
-	Currency      string
-	VenueName     string
-	VenueAddress  string
-	VenueCity     string
-	VenueRegion   string
-	VenueCountry  string
-	PreviewToken  string
-	Version       int64
-	Fingerprint   string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID             string
+	OrganizerID    string
+	ExternalID     string
+	Name           string
+	Description    string
+	InternalNotes  string
+	Status         string
+	Private        bool
+	StartDate      time.Time
+	EndDate        time.Time
+	Timezone       string
+	Currency       string
+	VenueName      string
+	VenueAddress   string
+	VenueCity      string
+	VenueRegion    string
+	VenueCountry   string
+	PreviewToken   string
+	Version        int64
+	Fingerprint    string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	TransfersUntil *time.Time
 }
 
 // A page of an organizer's events, by start date then id. public_only keeps non-private
@@ -364,6 +375,7 @@ func (q *Queries) SearchEvents(ctx context.Context, arg SearchEventsParams) ([]S
 			&i.Fingerprint,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.TransfersUntil,
 		); err != nil {
 			return nil, err
 		}
@@ -380,29 +392,30 @@ UPDATE events SET
     name = $2, description = $3, internal_notes = $4, status = $5, private = $6,
     start_date = $7, end_date = $8, timezone = $9, currency = $10, venue_name = $11,
     venue_address = $12, venue_city = $13, venue_region = $14, venue_country = $15,
-    version = $16, fingerprint = $17, updated_at = $18
+    version = $16, fingerprint = $17, updated_at = $18, transfers_until = $19
 WHERE id = $1
 `
 
 type UpdateEventParams struct {
-	ID            string
-	Name          string
-	Description   string
-	InternalNotes string
-	Status        string
-	Private       bool
-	StartDate     time.Time
-	EndDate       time.Time
-	Timezone      string
-	Currency      string
-	VenueName     string
-	VenueAddress  string
-	VenueCity     string
-	VenueRegion   string
-	VenueCountry  string
-	Version       int64
-	Fingerprint   string
-	UpdatedAt     time.Time
+	ID             string
+	Name           string
+	Description    string
+	InternalNotes  string
+	Status         string
+	Private        bool
+	StartDate      time.Time
+	EndDate        time.Time
+	Timezone       string
+	Currency       string
+	VenueName      string
+	VenueAddress   string
+	VenueCity      string
+	VenueRegion    string
+	VenueCountry   string
+	Version        int64
+	Fingerprint    string
+	UpdatedAt      time.Time
+	TransfersUntil *time.Time
 }
 
 func (q *Queries) UpdateEvent(ctx context.Context, arg UpdateEventParams) error {
@@ -425,6 +438,7 @@ func (q *Queries) UpdateEvent(ctx context.Context, arg UpdateEventParams) error 
 		arg.Version,
 		arg.Fingerprint,
 		arg.UpdatedAt,
+		arg.TransfersUntil,
 	)
 	return err
 }

@@ -37,29 +37,30 @@ type CategoryPlace struct {
 }
 
 type Event struct {
-	ID            string
-	OrganizerID   string
-	ExternalID    string
-	Name          string
-	Description   string
-	InternalNotes string
-	Status        string
-	Private       bool
-	StartDate     time.Time
-	EndDate       time.Time
-	Timezone      string
-	Currency      string
-	VenueName     string
-	VenueAddress  string
-	VenueCity     string
-	VenueRegion   string
-	VenueCountry  string
-	PreviewToken  string
-	Version       int64
-	Fingerprint   string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	SearchText    *string
+	ID             string
+	OrganizerID    string
+	ExternalID     string
+	Name           string
+	Description    string
+	InternalNotes  string
+	Status         string
+	Private        bool
+	StartDate      time.Time
+	EndDate        time.Time
+	Timezone       string
+	Currency       string
+	VenueName      string
+	VenueAddress   string
+	VenueCity      string
+	VenueRegion    string
+	VenueCountry   string
+	PreviewToken   string
+	Version        int64
+	Fingerprint    string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	SearchText     *string
+	TransfersUntil *time.Time
 }
 
 type Fee struct {

@@ -47,34 +47,36 @@ func (q *Queries) EventsWithTierDatesBetween(ctx context.Context, arg EventsWith
 const getEventByID = `-- name: GetEventByID :one
 SELECT id, organizer_id, external_id, name, description, internal_notes, status, private,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
-       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
+       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at,
+       transfers_until
 FROM events
 WHERE id = $1
 `
 
 type GetEventByIDRow struct {
-	ID            string
-	OrganizerID   string
-	ExternalID    string
-	Name          string
-	Description   string
-	InternalNotes string
-	Status        string
-	Private       bool
-	StartDate     time.Time
-	EndDate       time.Time
-	Timezone      string
-	Currency      string
-	VenueName     string
-	VenueAddress  string
-	VenueCity     string
-	VenueRegion   string
-	VenueCountry  string
-	PreviewToken  string
-	Version       int64
-	Fingerprint   string
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
+	ID             string
+	OrganizerID    string
+	ExternalID     string
+	Name           string
+	Description    string
+	InternalNotes  string
+	Status         string
+	Private        bool
+	StartDate      time.Time
+	EndDate        time.Time
+	Timezone       string
+	Currency       string
+	VenueName      string
+	VenueAddress   string
+	VenueCity      string
+	VenueRegion    string
+	VenueCountry   string
+	PreviewToken   string
+	Version        int64
+	Fingerprint    string
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	TransfersUntil *time.Time
 }
 
 // An event by id, whoever its organizer: for the catalog's own workers, never for a caller.
@@ -104,6 +106,7 @@ func (q *Queries) GetEventByID(ctx context.Context, id string) (GetEventByIDRow,
 		&i.Fingerprint,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.TransfersUntil,
 	)
 	return i, err
 }

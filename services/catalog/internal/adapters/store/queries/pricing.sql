@@ -11,7 +11,8 @@ SELECT pg_try_advisory_xact_lock(sqlc.arg(lock_id)::bigint);
 -- An event by id, whoever its organizer: for the catalog's own workers, never for a caller.
 SELECT id, organizer_id, external_id, name, description, internal_notes, status, private,
        start_date, end_date, timezone, currency, venue_name, venue_address, venue_city,
-       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at
+       venue_region, venue_country, preview_token, version, fingerprint, created_at, updated_at,
+       transfers_until
 FROM events
 WHERE id = $1;
 

@@ -183,6 +183,8 @@ type Ticket struct {
 	SearchDoc         *string
 	Livemode          bool
 	ScannedAt         *time.Time
+	PendingWaivers    []byte
+	Transfers         []byte
 }
 
 type WaitlistClosed struct {

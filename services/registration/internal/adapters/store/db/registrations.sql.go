@@ -287,6 +287,20 @@ func (q *Queries) SetRegistrationsCancelled(ctx context.Context, arg SetRegistra
 	return err
 }
 
+const touchRegistration = `-- name: TouchRegistration :exec
+UPDATE registrations SET updated_at = $2 WHERE id = $1
+`
+
+type TouchRegistrationParams struct {
+	ID        string
+	UpdatedAt time.Time
+}
+
+func (q *Queries) TouchRegistration(ctx context.Context, arg TouchRegistrationParams) error {
+	_, err := q.db.Exec(ctx, touchRegistration, arg.ID, arg.UpdatedAt)
+	return err
+}
+
 const updateRegistration = `-- name: UpdateRegistration :exec
 UPDATE registrations SET category_id = $2, category_name = $3, team_name = $4, club = $5, bib = $6,
     note = $7, checked_in_at = $8, custom_fields = $9, supplement_ids = $10,

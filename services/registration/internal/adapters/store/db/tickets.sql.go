@@ -150,7 +150,7 @@ func (q *Queries) SetTicketsCancelledByRegistration(ctx context.Context, arg Set
 
 const ticketsByRegistrations = `-- name: TicketsByRegistrations :many
 SELECT id, athlete_id, registration_id, position, status, cancelled_at, fullname, id_number,
-       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at
+       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at, pending_waivers, transfers
 FROM tickets WHERE registration_id = ANY($1::text[])
 ORDER BY registration_id, position
 `
@@ -172,6 +172,8 @@ type TicketsByRegistrationsRow struct {
 	CreatedAt      time.Time
 	UpdatedAt      time.Time
 	ScannedAt      *time.Time
+	PendingWaivers []byte
+	Transfers      []byte
 }
 
 func (q *Queries) TicketsByRegistrations(ctx context.Context, ids []string) ([]TicketsByRegistrationsRow, error) {
@@ -200,6 +202,8 @@ func (q *Queries) TicketsByRegistrations(ctx context.Context, ids []string) ([]T
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.ScannedAt,
+			&i.PendingWaivers,
+			&i.Transfers,
 		); err != nil {
 			return nil, err
 		}
@@ -209,6 +213,46 @@ func (q *Queries) TicketsByRegistrations(ctx context.Context, ids []string) ([]T
 		return nil, err
 	}
 	return items, nil
+}
+
+const transferTicket = `-- name: TransferTicket :exec
+UPDATE tickets SET athlete_id = $2, fullname = $3, id_number = $4, email = $5, phone = $6,
+    gender = $7, birth_date = $8, age = $9, pending_waivers = $10, transfers = $11, updated_at = $12
+WHERE id = $1
+`
+
+type TransferTicketParams struct {
+	ID             string
+	AthleteID      string
+	Fullname       string
+	IDNumber       string
+	Email          string
+	Phone          string
+	Gender         string
+	BirthDate      time.Time
+	Age            int32
+	PendingWaivers []byte
+	Transfers      []byte
+	UpdatedAt      time.Time
+}
+
+// Gives the ticket to another athlete: its search columns follow the new athlete.
+func (q *Queries) TransferTicket(ctx context.Context, arg TransferTicketParams) error {
+	_, err := q.db.Exec(ctx, transferTicket,
+		arg.ID,
+		arg.AthleteID,
+		arg.Fullname,
+		arg.IDNumber,
+		arg.Email,
+		arg.Phone,
+		arg.Gender,
+		arg.BirthDate,
+		arg.Age,
+		arg.PendingWaivers,
+		arg.Transfers,
+		arg.UpdatedAt,
+	)
+	return err
 }
 
 const updateTicket = `-- name: UpdateTicket :exec

@@ -47,3 +47,6 @@ SELECT id, organizer_id, event_id, category_id, category_name, order_id, team_na
     checked_in_at, custom_fields, supplement_ids, supplement_selections, waivers_accepted,
     pending_participants, cancelled_at, created_at, updated_at, guest_email, guest_name, livemode
 FROM json_populate_recordset(NULL::registrations, sqlc.arg(rows)::json);
+
+-- name: TouchRegistration :exec
+UPDATE registrations SET updated_at = $2 WHERE id = $1;

@@ -10,7 +10,7 @@ SELECT id, organizer_id, livemode, registration_id, status, cancelled_at FROM ti
 
 -- name: TicketsByRegistrations :many
 SELECT id, athlete_id, registration_id, position, status, cancelled_at, fullname, id_number,
-       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at
+       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at, pending_waivers, transfers
 FROM tickets WHERE registration_id = ANY(sqlc.arg(ids)::text[])
 ORDER BY registration_id, position;
 
@@ -44,3 +44,9 @@ SELECT id, athlete_id, organizer_id, registration_id, order_id, position, status
     category_name, team_name, club, bib, checked_in, participant_status, order_status,
     order_amount, custom_values, supplement_keys, created_at, updated_at, livemode
 FROM json_populate_recordset(NULL::tickets, sqlc.arg(rows)::json);
+
+-- name: TransferTicket :exec
+-- Gives the ticket to another athlete: its search columns follow the new athlete.
+UPDATE tickets SET athlete_id = $2, fullname = $3, id_number = $4, email = $5, phone = $6,
+    gender = $7, birth_date = $8, age = $9, pending_waivers = $10, transfers = $11, updated_at = $12
+WHERE id = $1;
