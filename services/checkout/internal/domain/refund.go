@@ -51,7 +51,9 @@ const RefundCodeNoPayment = "no_payment_to_refund"
 
 // Refund is a refund to make through the payment provider.
 type Refund struct {
-	PaymentIntent  string
+	PaymentIntent string
+	// Amount is what to return, in minor units; zero returns the whole payment.
+	Amount         int64
 	IdempotencyKey string
 	Metadata       map[string]string
 }

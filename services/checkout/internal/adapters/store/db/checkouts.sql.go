@@ -65,7 +65,7 @@ WHERE id = (
       AND (due.refund_claimed_until IS NULL OR due.refund_claimed_until <= now())
     ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED
 )
-RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode
+RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded
 `
 
 type ClaimRefundParams struct {
@@ -120,6 +120,7 @@ func (q *Queries) ClaimRefund(ctx context.Context, arg ClaimRefundParams) (Check
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
 	)
 	return i, err
 }
@@ -160,7 +161,7 @@ func (q *Queries) FailedRefundCount(ctx context.Context) (int64, error) {
 }
 
 const failedRefunds = `-- name: FailedRefunds :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
 `
 
 func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
@@ -211,6 +212,7 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
 			&i.Livemode,
+			&i.AmountRefunded,
 		); err != nil {
 			return nil, err
 		}
@@ -223,7 +225,7 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 }
 
 const getCheckout = `-- name: GetCheckout :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE id = $1
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded FROM checkouts WHERE id = $1
 `
 
 func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) {
@@ -268,12 +270,13 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
 	)
 	return i, err
 }
 
 const getCheckoutForUpdate = `-- name: GetCheckoutForUpdate :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded FROM checkouts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout, error) {
@@ -318,6 +321,7 @@ func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
 	)
 	return i, err
 }
@@ -436,7 +440,7 @@ func (q *Queries) StaleCheckouts(ctx context.Context, createdAt time.Time) ([]st
 }
 
 const testCheckoutOfOrganizer = `-- name: TestCheckoutOfOrganizer :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE organizer_id = $1 AND NOT livemode AND session_id = $2
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded FROM checkouts WHERE organizer_id = $1 AND NOT livemode AND session_id = $2
 ORDER BY created_at DESC LIMIT 1
 `
 
@@ -488,6 +492,7 @@ func (q *Queries) TestCheckoutOfOrganizer(ctx context.Context, arg TestCheckoutO
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
 	)
 	return i, err
 }
