@@ -195,3 +195,26 @@ func TestARefundSurvivesAStripeOutage(t *testing.T) {
 		t.Fatalf("%d refund.succeeded, want 1", n)
 	}
 }
+
+// TestARefundOfTicketsReturnsTheirShare: tickets name their order; the refund returns their
+// share of what their registration cost (the fixture's one athlete: the registration's total),
+// a ticket refunded already is refused, and another organizer's tickets are not found.
+func TestARefundOfTicketsReturnsTheirShare(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	s := paid(t, env)
+	p := organizerKey(checkouttest.OrgID, false)
+	var regTotal int64
+	if err := env.Pool.QueryRow(t.Context(), `SELECT (quote->'registrations'->0->>'total')::bigint FROM checkouts WHERE id = $1`, s.CheckoutID).Scan(&regTotal); err != nil {
+		t.Fatal(err)
+	}
+	ticket := "tkt_" + s.OrderID[4:] + "_0_0"
+	body := map[string]any{"ticketIds": []string{ticket}, "reason": "injured", "cancelTickets": true}
+	if r := refund(t, env, organizerKey("org_other", false), "tickets-0001", body); r.Status != http.StatusNotFound {
+		t.Fatalf("another organizer's ticket: %d %s", r.Status, r.Raw)
+	}
+	r := refund(t, env, p, "tickets-0002", body)
+	if r.Status != http.StatusAccepted || r.Body["orderId"] != s.OrderID || r.Body["amount"] != float64(regTotal) || r.Body["cancelTickets"] != true {
+		t.Fatalf("refund of a ticket: %d %s, want %d of %s", r.Status, r.Raw, regTotal, s.OrderID)
+	}
+	wantCode(t, refund(t, env, p, "tickets-0003", body), domain.CodeTicketAlreadyRefunded)
+}

@@ -203,6 +203,9 @@ type Repository interface {
 	OrderRefund(ctx context.Context, organizerID string, livemode bool, id string) (domain.OrderRefund, error)
 	// OrderRefunds lists and counts the refunds of an organizer's order of a mode.
 	OrderRefunds(ctx context.Context, organizerID string, livemode bool, orderID string, limit, offset int) ([]domain.OrderRefund, int, error)
+	// OrderOfTickets returns the order of the organizer's paid checkout of a mode whose hold
+	// holds every ticket given (domain.ErrOrderNotFound when none does).
+	OrderOfTickets(ctx context.Context, organizerID string, livemode bool, ticketIDs []string) (string, error)
 	// ClaimOrderRefund claims the organizer's refund due longest, as ClaimRefund does.
 	ClaimOrderRefund(ctx context.Context, now time.Time, lease time.Duration) (domain.OrderRefund, bool, error)
 	// RecordOrderRefund applies fn to the refund id, locked, and stores it when fn reports a

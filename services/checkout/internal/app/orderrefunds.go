@@ -2,9 +2,9 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 
 	"github.com/podiumhq/podium/libs/identity"
 	"github.com/podiumhq/podium/libs/ids"
@@ -46,8 +46,7 @@ func (s *Service) RequestRefund(ctx context.Context, as identity.Principal, key 
 		return res, err
 	}
 	now := s.clock.Now()
-	share, err := s.ticketsShare(ctx, as, &req)
-	if err != nil {
+	if err := s.orderOfTickets(ctx, as, &req); err != nil {
 		return RefundResult{}, err
 	}
 	refund, taken, err := s.repo.DecideRefund(ctx, RefundDecision{
@@ -55,7 +54,7 @@ func (s *Service) RequestRefund(ctx context.Context, as identity.Principal, key 
 			LockedUntil: now, ExpiresAt: now.Add(s.opts.Retention)},
 		OrderID: req.OrderID,
 		Decide: func(r domain.Refundable) (domain.OrderRefund, error) {
-			return domain.DecideRefund(r, req, share, ids.New("rfd_"), now)
+			return domain.DecideRefund(r, req, ids.New("rfd_"), now)
 		},
 	})
 	if err != nil {
@@ -85,13 +84,23 @@ func (s *Service) replayRefund(ctx context.Context, as identity.Principal, key s
 	return RefundResult{Refund: refund, Replayed: true}, true, nil
 }
 
-// ticketsShare is what the tickets req names paid, when it names tickets; their order
-// becomes req's.
-func (s *Service) ticketsShare(ctx context.Context, as identity.Principal, req *domain.RefundRequest) (int64, error) {
+// orderOfTickets makes the order of the tickets req names req's order: tickets of one of the
+// organizer's paid orders of the key's mode (domain.ErrOrderNotFound otherwise; an orderId
+// given must be theirs).
+func (s *Service) orderOfTickets(ctx context.Context, as identity.Principal, req *domain.RefundRequest) error {
 	if len(req.TicketIDs) == 0 {
-		return 0, nil
+		return nil
 	}
-	return 0, errors.New("not implemented")
+	req.TicketIDs = slices.Compact(slices.Sorted(slices.Values(req.TicketIDs)))
+	orderID, err := s.repo.OrderOfTickets(ctx, as.OrganizerID, as.Livemode(), req.TicketIDs)
+	if err != nil {
+		return err
+	}
+	if req.OrderID != "" && req.OrderID != orderID {
+		return domain.ErrOrderNotFound
+	}
+	req.OrderID = orderID
+	return nil
 }
 
 // OrderRefund returns one of the organizer's refunds, of the key's mode.

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -34,7 +35,7 @@ const (
 	CodeOrderNotPaid           = "order_not_paid"
 	CodeRefundExceedsPaid      = "refund_exceeds_paid"
 	CodeIdempotencyKeyRequired = "idempotency_key_required"
-	CodeTicketsOfSeveralOrders = "tickets_of_several_orders"
+	CodeTicketAlreadyRefunded  = "ticket_already_refunded"
 )
 
 // ErrIdempotencyKeyRequired refuses a refund without a valid Idempotency-Key header.
@@ -88,6 +89,8 @@ type OrderRefund struct {
 type Refundable struct {
 	Checkout Checkout
 	Refunded int64
+	// RefundedTickets are the tickets a pending or succeeded refund names already.
+	RefundedTickets []string
 }
 
 // Remaining is what is left to refund of the payment.
@@ -98,21 +101,31 @@ func (r Refundable) Remaining() int64 {
 	return *r.Checkout.AmountPaid - r.Refunded
 }
 
-// DecideRefund decides the refund of req on r at now: its amount is req's, else share (the
-// tickets' share of the payment) when tickets are named, else what remains of the payment. A
-// checkout not paid (or its order not confirmed) is refused with order_not_paid, an amount
-// beyond what remains with refund_exceeds_paid.
-func DecideRefund(r Refundable, req RefundRequest, share int64, id string, now time.Time) (OrderRefund, error) {
+// DecideRefund decides the refund of req on r at now: its amount is req's, else the tickets'
+// share (TicketsShare) when tickets are named, else what remains of the payment. A checkout
+// not paid is refused with order_not_paid, a ticket a refund names already with
+// ticket_already_refunded, an amount beyond what remains with refund_exceeds_paid.
+func DecideRefund(r Refundable, req RefundRequest, id string, now time.Time) (OrderRefund, error) {
 	c := r.Checkout
 	if (c.State != StatePaid && c.State != StateCompleted) || c.AmountPaid == nil || *c.AmountPaid == 0 || c.PaymentIntent == "" {
 		return OrderRefund{}, &fault.Error{Kind: fault.Conflict, Code: CodeOrderNotPaid,
 			Problems: []string{fmt.Sprintf("order %s has no payment to refund", c.OrderID)}}
+	}
+	for _, t := range req.TicketIDs {
+		if slices.Contains(r.RefundedTickets, t) {
+			return OrderRefund{}, &fault.Error{Kind: fault.Conflict, Code: CodeTicketAlreadyRefunded,
+				Problems: []string{fmt.Sprintf("ticket %s is refunded already, or being refunded", t)}}
+		}
 	}
 	amount := r.Remaining()
 	switch {
 	case req.Amount != nil:
 		amount = *req.Amount
 	case len(req.TicketIDs) > 0:
+		share, err := c.TicketsShare(req.TicketIDs)
+		if err != nil {
+			return OrderRefund{}, err
+		}
 		amount = share
 	}
 	if amount <= 0 || amount > r.Remaining() {
@@ -124,6 +137,36 @@ func DecideRefund(r Refundable, req RefundRequest, share int64, id string, now t
 		Amount: amount, Currency: c.Currency, Reason: req.Reason, TicketIDs: req.TicketIDs, CancelTickets: req.CancelTickets,
 		State: RefundStatePending, NextAttemptAt: &now, CreatedAt: now, UpdatedAt: now,
 	}, nil
+}
+
+// TicketsShare is what the tickets paid: each ticket's share of its registration's total as
+// the summary priced it (category price and supplements, less its promocode discount, plus
+// its per-registration fees), split evenly among the registration's tickets, the first
+// tickets taking the minor units left over. Per-order fees stay with the order: only a refund
+// of what remains returns them.
+func (c *Checkout) TicketsShare(tickets []string) (int64, error) {
+	if len(c.HoldTickets) != len(c.Quote.Registrations) {
+		return 0, fmt.Errorf("checkout %s: %d registrations held, %d priced", c.ID, len(c.HoldTickets), len(c.Quote.Registrations))
+	}
+	var share int64
+	for _, t := range tickets {
+		found := false
+		for i, held := range c.HoldTickets {
+			if pos := slices.Index(held, t); pos >= 0 {
+				n, total := int64(len(held)), c.Quote.Registrations[i].Total
+				share += total / n
+				if int64(pos) < total%n {
+					share++
+				}
+				found = true
+				break
+			}
+		}
+		if !found {
+			return 0, fault.NewNotFound("ticket " + t)
+		}
+	}
+	return share, nil
 }
 
 // Retried reports whether an attempt came before this claim's.

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -49,7 +50,11 @@ func (r *Repository) DecideRefund(ctx context.Context, d app.RefundDecision) (do
 		if err != nil {
 			return err
 		}
-		if refund, err = d.Decide(domain.Refundable{Checkout: c, Refunded: row.AmountRefunded}); err != nil {
+		refunded, err := q.RefundedTickets(ctx, c.ID)
+		if err != nil {
+			return fmt.Errorf("refunded tickets: %w", err)
+		}
+		if refund, err = d.Decide(domain.Refundable{Checkout: c, Refunded: row.AmountRefunded, RefundedTickets: refunded}); err != nil {
 			return err
 		}
 		if n, err := q.AddRefunded(ctx, db.AddRefundedParams{Amount: refund.Amount, ID: c.ID}); err != nil || n == 0 {
@@ -72,6 +77,27 @@ func (r *Repository) DecideRefund(ctx context.Context, d app.RefundDecision) (do
 		return domain.OrderRefund{}, false, fmt.Errorf("decide refund: %w", err)
 	}
 	return refund, false, nil
+}
+
+// OrderOfTickets returns the order of the organizer's checkout of a mode whose hold holds
+// every ticket given.
+func (r *Repository) OrderOfTickets(ctx context.Context, organizerID string, livemode bool, ticketIDs []string) (string, error) {
+	each := make([][]string, len(ticketIDs))
+	for i, t := range ticketIDs {
+		each[i] = []string{t}
+	}
+	tickets, err := json.Marshal(each)
+	if err != nil {
+		return "", fmt.Errorf("order of tickets: %w", err)
+	}
+	id, err := r.q.OrderOfTickets(ctx, db.OrderOfTicketsParams{OrganizerID: organizerID, Livemode: livemode, Tickets: tickets})
+	if postgres.IsNoRows(err) || (err == nil && id == nil) {
+		return "", domain.ErrOrderNotFound
+	}
+	if err != nil {
+		return "", fmt.Errorf("order of tickets: %w", err)
+	}
+	return *id, nil
 }
 
 // OrderRefund returns an organizer's refund in one mode.

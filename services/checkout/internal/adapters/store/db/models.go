@@ -48,6 +48,7 @@ type Checkout struct {
 	RefundFailedAt      *time.Time
 	Livemode            bool
 	AmountRefunded      int64
+	HoldTickets         []byte
 }
 
 type IdempotencyKey struct {

@@ -231,7 +231,7 @@ func (q *Queries) InsertRefund(ctx context.Context, arg InsertRefundParams) erro
 }
 
 const lockPaidCheckoutOfOrder = `-- name: LockPaidCheckoutOfOrder :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded FROM checkouts
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets FROM checkouts
 WHERE order_id = $1 AND organizer_id = $2 AND livemode = $3
 ORDER BY created_at DESC LIMIT 1 FOR UPDATE
 `
@@ -287,8 +287,55 @@ func (q *Queries) LockPaidCheckoutOfOrder(ctx context.Context, arg LockPaidCheck
 		&i.RefundFailedAt,
 		&i.Livemode,
 		&i.AmountRefunded,
+		&i.HoldTickets,
 	)
 	return i, err
+}
+
+const orderOfTickets = `-- name: OrderOfTickets :one
+SELECT order_id FROM checkouts
+WHERE organizer_id = $1 AND livemode = $2 AND hold_tickets @> $3::jsonb AND hold_tickets IS NOT NULL
+ORDER BY created_at DESC LIMIT 1
+`
+
+type OrderOfTicketsParams struct {
+	OrganizerID string
+	Livemode    bool
+	Tickets     []byte
+}
+
+// The order of an organizer's paid checkout in one mode whose hold holds every ticket given
+// (tickets: [["tkt_1"], ["tkt_2"]]).
+func (q *Queries) OrderOfTickets(ctx context.Context, arg OrderOfTicketsParams) (*string, error) {
+	row := q.db.QueryRow(ctx, orderOfTickets, arg.OrganizerID, arg.Livemode, arg.Tickets)
+	var order_id *string
+	err := row.Scan(&order_id)
+	return order_id, err
+}
+
+const refundedTickets = `-- name: RefundedTickets :many
+SELECT DISTINCT unnest(ticket_ids)::text FROM refunds WHERE checkout_id = $1 AND state <> 'failed'
+`
+
+// The tickets that a pending or succeeded refund of a checkout names already.
+func (q *Queries) RefundedTickets(ctx context.Context, checkoutID string) ([]string, error) {
+	rows, err := q.db.Query(ctx, refundedTickets, checkoutID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []string
+	for rows.Next() {
+		var column_1 string
+		if err := rows.Scan(&column_1); err != nil {
+			return nil, err
+		}
+		items = append(items, column_1)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
 }
 
 const refundsOfOrder = `-- name: RefundsOfOrder :many

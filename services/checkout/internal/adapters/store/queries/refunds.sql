@@ -57,3 +57,14 @@ UPDATE refunds SET
     state = $2, provider_refund_id = $3, failure_code = $4, failure_message = $5, attempts = $6,
     next_attempt_at = $7, claimed_until = $8, updated_at = $9, succeeded_at = $10, failed_at = $11
 WHERE id = $1;
+
+-- name: OrderOfTickets :one
+-- The order of an organizer's paid checkout in one mode whose hold holds every ticket given
+-- (tickets: [["tkt_1"], ["tkt_2"]]).
+SELECT order_id FROM checkouts
+WHERE organizer_id = $1 AND livemode = $2 AND hold_tickets @> sqlc.arg(tickets)::jsonb AND hold_tickets IS NOT NULL
+ORDER BY created_at DESC LIMIT 1;
+
+-- name: RefundedTickets :many
+-- The tickets that a pending or succeeded refund of a checkout names already.
+SELECT DISTINCT unnest(ticket_ids)::text FROM refunds WHERE checkout_id = $1 AND state <> 'failed';
