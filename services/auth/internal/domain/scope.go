@@ -15,10 +15,14 @@ const (
 	ScopeRegistrationsWrite = "registrations:write"
 	// ScopeWebhooksWrite manages the organizer's webhook endpoints and their deliveries.
 	ScopeWebhooksWrite = "webhooks:write"
+	// ScopeRefundsWrite returns payments (refunds) and reads the refunds made; it implies no
+	// other scope, and no other scope implies it.
+	ScopeRefundsWrite = "refunds:write"
 )
 
 // AllScopes lists every scope in the order they are documented.
-var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite, ScopeWebhooksWrite}
+var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite, ScopeWebhooksWrite,
+	ScopeRefundsWrite}
 
 // ValidScope reports whether s is a known scope.
 func ValidScope(s string) bool { return slices.Contains(AllScopes, s) }
