@@ -98,7 +98,7 @@ func TestBodiesHaveAtMost64Members(t *testing.T) {
 		"organizerSearchRegistrations": searchRegistrations(), "browserCheckoutSummary": checkoutSummary(),
 		"browserCheckoutSession": checkoutSession(), "browserLookupReceipts": receipt(), "browserSendReceipts": receipt(),
 		"organizerCreateWebhookEndpoint": webhookEndpoint(), "organizerUpdateWebhookEndpoint": webhookEndpointUpdate(),
-		"organizerRecoverWebhookDeliveries": recoverDeliveries(),
+		"organizerRecoverWebhookDeliveries": recoverDeliveries(), "organizerCreateRefund": createRefund(),
 	}
 	for _, op := range Operations() {
 		if !op.HasBody {

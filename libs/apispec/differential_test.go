@@ -95,6 +95,8 @@ func fixtures(operationID string) []map[string]any {
 		return []map[string]any{webhookEndpointUpdate()}
 	case "organizerRecoverWebhookDeliveries":
 		return []map[string]any{recoverDeliveries()}
+	case "organizerCreateRefund":
+		return []map[string]any{createRefund()}
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ var specOperations = []Operation{
 	{"organizerCompleteTestCheckoutSession", "POST", "/organizer/test/checkout-sessions/{sessionId}/complete", Organizer, "registrations:write", 202, false, 0, true},
 	{"organizerFailTestCheckoutSession", "POST", "/organizer/test/checkout-sessions/{sessionId}/fail", Organizer, "registrations:write", 202, false, 0, true},
 	{"organizerExpireTestCheckoutSession", "POST", "/organizer/test/checkout-sessions/{sessionId}/expire", Organizer, "registrations:write", 202, false, 0, true},
+	{"organizerCreateRefund", "POST", "/organizer/refunds", Organizer, "refunds:write", 202, true, 2560, false},
+	{"organizerListRefunds", "GET", "/organizer/refunds", Organizer, "refunds:write", 200, false, 0, false},
+	{"organizerGetRefund", "GET", "/organizer/refunds/{refundId}", Organizer, "refunds:write", 200, false, 0, false},
 	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true, 2048, false},
 	{"browserGetEvent", "GET", "/browser/events/{eventId}", Browser, "", 200, false, 0, false},
 	{"browserGetPricingCards", "GET", "/browser/events/{eventId}/pricing-cards", Browser, "", 200, false, 0, false},
@@ -90,7 +93,8 @@ func TestEveryOperationDocumentsItsErrors(t *testing.T) {
 	v := validator(t)
 	// Operations that name no resource: searches, lists and creates of what nothing else holds.
 	unnamed := map[string]bool{"organizerSearchEvents": true, "browserSearchEvents": true,
-		"organizerSearchRegistrations": true, "organizerListWebhookEndpoints": true, "organizerCreateWebhookEndpoint": true}
+		"organizerSearchRegistrations": true, "organizerListWebhookEndpoints": true, "organizerCreateWebhookEndpoint": true,
+		"organizerListRefunds": true}
 	for _, op := range Operations() {
 		statuses := []int{401, 403, 429, 500, 503}
 		if op.HasBody {

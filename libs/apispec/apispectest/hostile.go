@@ -62,6 +62,8 @@ func Minimal(operationID string) map[string]any {
 		return map[string]any{"url": "https://example.com/hooks", "eventTypes": []any{"order.completed"}}
 	case "organizerRecoverWebhookDeliveries":
 		return map[string]any{"since": "2025-05-01T08:00:00Z"}
+	case "organizerCreateRefund":
+		return map[string]any{"orderId": ID("ord_", 1), "reason": "r"}
 	default:
 		return map[string]any{}
 	}

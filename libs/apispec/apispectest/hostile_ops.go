@@ -39,6 +39,8 @@ func (h hostile) pastBounds() Body {
 		name, fill = "eventTypes", zeros
 	case "organizerRecoverWebhookDeliveries":
 		name, fill = "since", longString
+	case "organizerCreateRefund":
+		name, fill = "ticketIds", zeros
 	default:
 		name, fill = "selectedSupplementIds", zeros
 	}
@@ -160,6 +162,8 @@ func (h hostile) invalid() Body {
 		members = map[string]any{"url": 0, "eventTypes": zeros(9), "description": 0, "enabled": ""}
 	case "organizerRecoverWebhookDeliveries":
 		members = map[string]any{"since": 0}
+	case "organizerCreateRefund":
+		members = map[string]any{"orderId": 0, "ticketIds": zeros(20), "amount": "", "reason": 0, "cancelTickets": ""}
 	default:
 		members = registration
 	}

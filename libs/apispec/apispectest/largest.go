@@ -40,6 +40,7 @@ var largest = map[string]func() map[string]any{
 	"organizerCreateWebhookEndpoint":    webhookEndpoint,
 	"organizerUpdateWebhookEndpoint":    webhookEndpointUpdate,
 	"organizerRecoverWebhookDeliveries": recoverDeliveries,
+	"organizerCreateRefund":             createRefund,
 }
 
 // Encode returns the JSON of body. Numbers given as json.Number keep their literal.

@@ -38,6 +38,9 @@ func (s *Service) RequestRefund(ctx context.Context, as identity.Principal, key 
 	if !idempotencyKeyPattern.MatchString(key) {
 		return RefundResult{}, domain.ErrIdempotencyKeyRequired
 	}
+	if req.OrderID == "" && len(req.TicketIDs) == 0 {
+		return RefundResult{}, domain.ErrRefundNamesNothing
+	}
 	hash, err := domain.RequestHash(body)
 	if err != nil {
 		return RefundResult{}, err

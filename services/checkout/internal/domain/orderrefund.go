@@ -49,6 +49,9 @@ var (
 	ErrRefundNotFound = fault.NewNotFound("refund")
 )
 
+// ErrRefundNamesNothing refuses a refund that names neither an order nor tickets.
+var ErrRefundNamesNothing = fault.NewInvalid("orderId or ticketIds is required")
+
 // RefundRequest is an organizer's refund as the client sends it: an order, or tickets of one
 // order; the amount (minor units) when not the whole of what they paid; the reason; whether
 // the tickets named are cancelled.

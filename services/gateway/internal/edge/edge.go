@@ -73,6 +73,10 @@ var owners = map[string]string{
 	"organizerCompleteTestCheckoutSession": Checkout,
 	"organizerFailTestCheckoutSession":     Checkout,
 	"organizerExpireTestCheckoutSession":   Checkout,
+
+	"organizerCreateRefund": Checkout,
+	"organizerListRefunds":  Checkout,
+	"organizerGetRefund":    Checkout,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -110,6 +114,10 @@ var priorities = map[string]admission.Priority{
 	"organizerCompleteTestCheckoutSession": admission.Writes,
 	"organizerFailTestCheckoutSession":     admission.Writes,
 	"organizerExpireTestCheckoutSession":   admission.Writes,
+
+	"organizerCreateRefund": admission.Payments,
+	"organizerListRefunds":  admission.Reads,
+	"organizerGetRefund":    admission.Reads,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows
