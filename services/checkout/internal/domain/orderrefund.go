@@ -39,7 +39,7 @@ const (
 )
 
 // ErrIdempotencyKeyRequired refuses a refund without a valid Idempotency-Key header.
-var ErrIdempotencyKeyRequired = fault.NewInvalid("the Idempotency-Key header is required: 8 to 120 letters, digits, '.', '_', ':' or '-'").
+var ErrIdempotencyKeyRequired = fault.NewInvalid("Idempotency-Key header is required: 8 to 120 letters, digits, '.', '_', ':' or '-'").
 	WithCode(CodeIdempotencyKeyRequired)
 
 // ErrOrderNotFound and ErrRefundNotFound answer an order with no payment of the organizer's in
