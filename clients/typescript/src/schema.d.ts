@@ -777,7 +777,7 @@ export interface webhooks {
         put?: never;
         /**
          * An order was refunded.
-         * @description Sent when an order's payment was returned in full, a late payment that found no place included. Signed, retried and answered as the `webhooks` tag describes.
+         * @description Sent when an order's payment was returned, in full (a late payment that found no place included; the order is `REFUNDED`) or in part by an organizer's refund (the order stays `COMPLETED`; its `amountRefunded` says what the refunds returned in all). Signed, retried and answered as the `webhooks` tag describes.
          */
         post: operations["webhookOrderRefunded"];
         delete?: never;
