@@ -111,10 +111,10 @@ func TestTwentyConcurrentPartialRefundsNeverReturnMoreThanPaid(t *testing.T) {
 			r := refund(t, env, p, fmt.Sprintf("partial-%02d", i), map[string]any{"orderId": s.OrderID, "amount": 1000, "reason": "partial"})
 			mu.Lock()
 			defer mu.Unlock()
-			switch {
-			case r.Status == http.StatusAccepted:
+			switch r.Status {
+			case http.StatusAccepted:
 				accepted += int64(r.Body["amount"].(float64))
-			case r.Status == http.StatusConflict:
+			case http.StatusConflict:
 				codes[fmt.Sprint(r.Body["code"])]++
 			default:
 				codes[fmt.Sprintf("status %d", r.Status)]++
