@@ -218,3 +218,33 @@ func TestARefundOfTicketsReturnsTheirShare(t *testing.T) {
 	}
 	wantCode(t, refund(t, env, p, "tickets-0003", body), domain.CodeTicketAlreadyRefunded)
 }
+
+// TestATestKeyRefundsTestOrdersThroughStripesTestMode: a test order completed by its test
+// outcome is refunded with a test key, through the test-mode Stripe key, and the refund says
+// livemode false; a live key does not find it.
+func TestATestKeyRefundsTestOrdersThroughStripesTestMode(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	s := openedTest(t, env)
+	if r := outcome(t, env, checkouttest.OrgID, s.SessionID, "complete", true); r.Status != http.StatusAccepted {
+		t.Fatalf("test outcome: %d %s", r.Status, r.Raw)
+	}
+	testkit.Eventually(t, 30*time.Second, func() string {
+		if st, _ := state(t, env, s.CheckoutID); st != "PAID" {
+			return "test checkout " + st
+		}
+		return ""
+	})
+	body := map[string]any{"orderId": s.OrderID, "reason": "test"}
+	if r := refund(t, env, organizerKey(checkouttest.OrgID, false), "test-mode-1", body); r.Status != http.StatusNotFound {
+		t.Fatalf("a live key: %d %s", r.Status, r.Raw)
+	}
+	p := organizerKey(checkouttest.OrgID, true)
+	r := refund(t, env, p, "test-mode-2", body)
+	if r.Status != http.StatusAccepted || r.Body["livemode"] != false {
+		t.Fatalf("a test key: %d %s", r.Status, r.Raw)
+	}
+	succeeded(t, env, p, r.Body["id"].(string))
+	if key := env.Stripe.LastKey(checkouttest.RouteRefunds); key != checkouttest.TestStripeKey {
+		t.Fatalf("the refund was asked with %q, want the test-mode key", key)
+	}
+}
