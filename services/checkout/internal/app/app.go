@@ -241,6 +241,9 @@ type Options struct {
 	// ReconcileLookback is how far back reconciliation lists Stripe's sessions at most, before
 	// its mark or when it is older (default DefaultReconcileLookback).
 	ReconcileLookback time.Duration
+	// RefundRetryMax is the longest wait between two attempts of a refund that fails for now
+	// (default domain.RefundMaxRetry).
+	RefundRetryMax time.Duration
 	// RefunderIdle, when set, is called each time the refund worker finished a pass and waits
 	// for the next (a test waits for it).
 	RefunderIdle func()
@@ -370,6 +373,9 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	}
 	if o.ReconcileLookback == 0 {
 		o.ReconcileLookback = DefaultReconcileLookback
+	}
+	if o.RefundRetryMax == 0 {
+		o.RefundRetryMax = domain.RefundMaxRetry
 	}
 	bodies, _ := lru.New[[32]byte, bodyID](rememberedBodies) // fails only for a size below 1
 	answers, _ := lru.New[replayKey, answer](rememberedBodies)

@@ -56,7 +56,7 @@ func (s *Service) makeOrderRefund(ctx context.Context, r domain.OrderRefund, mad
 	case refusal.Permanent:
 		record = func(cur *domain.OrderRefund) bool { return cur.Refused(r.Claim, refusal, now) }
 	default:
-		wait := domain.RefundRetryWait(r.Attempts+1, rand.Float64()) //nolint:gosec // jitter needs no cryptographic randomness
+		wait := domain.RefundRetryWait(r.Attempts+1, rand.Float64(), s.opts.RefundRetryMax) //nolint:gosec // jitter needs no cryptographic randomness
 		record = func(cur *domain.OrderRefund) bool { return cur.RetryLater(r.Claim, refusal, now, wait) }
 	}
 	stored, changed, recErr := s.repo.RecordOrderRefund(ctx, r.ID, record)

@@ -181,7 +181,7 @@ func (s *Service) recordRefund(ctx context.Context, c domain.Checkout, r madeRef
 // backoff, while c's claim is the latest.
 func (s *Service) recordRetry(ctx context.Context, c domain.Checkout, refusal *domain.RefundError, made *MadeRefunds) error {
 	now := s.clock.Now()
-	wait := domain.RefundRetryWait(c.RefundAttempts+1, rand.Float64()) //nolint:gosec // jitter needs no cryptographic randomness
+	wait := domain.RefundRetryWait(c.RefundAttempts+1, rand.Float64(), s.opts.RefundRetryMax) //nolint:gosec // jitter needs no cryptographic randomness
 	recorded := false
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: c.ID}}, func(cur *domain.Checkout) ([]domain.Message, error) {
 		recorded = cur.RefundRetryLater(c.RefundClaim, refusal, now, wait)
