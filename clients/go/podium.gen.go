@@ -2928,7 +2928,7 @@ type OrganizerListRefundsParams struct {
 
 // OrganizerCreateRefundParams defines parameters for OrganizerCreateRefund.
 type OrganizerCreateRefundParams struct {
-	// IdempotencyKey A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key (400 `idempotency_key_required` without it).
+	// IdempotencyKey A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key, which is remembered for 48 hours (400 `idempotency_key_required` without it).
 	IdempotencyKey IdempotencyKey `json:"Idempotency-Key"`
 }
 

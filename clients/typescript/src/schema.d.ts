@@ -2201,7 +2201,7 @@ export interface components {
         Offset: number;
         /** @description Refund identifier (`rfd_...`). */
         RefundId: string;
-        /** @description A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key (400 `idempotency_key_required` without it). */
+        /** @description A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key, which is remembered for 48 hours (400 `idempotency_key_required` without it). */
         IdempotencyKey: string;
         /**
          * @description The message id (`msg_...`): the same on every attempt of the message and for every endpoint it goes to. Use it to recognise a message already handled.
@@ -2957,7 +2957,7 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
-                /** @description A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key (400 `idempotency_key_required` without it). */
+                /** @description A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key, which is remembered for 48 hours (400 `idempotency_key_required` without it). */
                 "Idempotency-Key": components["parameters"]["IdempotencyKey"];
             };
             path?: never;
