@@ -248,3 +248,34 @@ func TestATestKeyRefundsTestOrdersThroughStripesTestMode(t *testing.T) {
 		t.Fatalf("the refund was asked with %q, want the test-mode key", key)
 	}
 }
+
+// TestARefundStripeRefusesForGoodFailsWithItsReason: Stripe refuses the refund for good (400
+// charge_disputed): it is failed with Stripe's code and message, asked once, and its amount is
+// no longer counted, so the whole payment can be refunded again once the cause is fixed.
+func TestARefundStripeRefusesForGoodFailsWithItsReason(t *testing.T) {
+	env := start(t, checkouttest.Options{})
+	s := paid(t, env)
+	p := organizerKey(checkouttest.OrgID, false)
+	env.Stripe.RefuseRefunds(s.PaymentIntent, http.StatusBadRequest, "invalid_request_error", "charge_disputed")
+	r := refund(t, env, p, "refused-0001", map[string]any{"orderId": s.OrderID, "reason": "r"})
+	if r.Status != http.StatusAccepted {
+		t.Fatalf("refund: %d %s", r.Status, r.Raw)
+	}
+	id := r.Body["id"].(string)
+	var now testkit.Response
+	testkit.Eventually(t, 30*time.Second, func() string {
+		if now = refundNow(t, env, p, id); now.Body["status"] != "failed" {
+			return fmt.Sprintf("refund %s: %s", id, now.Raw)
+		}
+		return ""
+	})
+	if now.Body["failureCode"] != "charge_disputed" || now.Body["failedAt"] == nil || env.Stripe.Hits(checkouttest.RouteRefunds) != 1 {
+		t.Fatalf("refused: %s after %d calls", now.Raw, env.Stripe.Hits(checkouttest.RouteRefunds))
+	}
+	env.Stripe.AllowRefunds(s.PaymentIntent)
+	again := refund(t, env, p, "refused-0002", map[string]any{"orderId": s.OrderID, "reason": "r"})
+	if again.Status != http.StatusAccepted || again.Body["amount"] != float64(5875) {
+		t.Fatalf("the whole payment again: %d %s", again.Status, again.Raw)
+	}
+	succeeded(t, env, p, again.Body["id"].(string))
+}
