@@ -395,10 +395,15 @@ func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) 
 }
 
 const oldestPendingRefund = `-- name: OldestPendingRefund :many
-SELECT updated_at FROM checkouts WHERE state = 'REFUND_PENDING' ORDER BY updated_at LIMIT 1
+SELECT since::timestamptz FROM (
+    SELECT updated_at AS since FROM checkouts WHERE state = 'REFUND_PENDING'
+    UNION ALL
+    SELECT created_at FROM refunds WHERE state = 'pending'
+) pending ORDER BY since LIMIT 1
 `
 
-// When the oldest pending refund became pending (none, or one row).
+// When the oldest pending refund became pending, a late payment's or an organizer's (none, or
+// one row).
 func (q *Queries) OldestPendingRefund(ctx context.Context) ([]time.Time, error) {
 	rows, err := q.db.Query(ctx, oldestPendingRefund)
 	if err != nil {
@@ -407,11 +412,11 @@ func (q *Queries) OldestPendingRefund(ctx context.Context) ([]time.Time, error) 
 	defer rows.Close()
 	var items []time.Time
 	for rows.Next() {
-		var updated_at time.Time
-		if err := rows.Scan(&updated_at); err != nil {
+		var since time.Time
+		if err := rows.Scan(&since); err != nil {
 			return nil, err
 		}
-		items = append(items, updated_at)
+		items = append(items, since)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -71,5 +71,10 @@ SELECT * FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at,
 SELECT count(*) FROM checkouts WHERE state = 'REFUND_FAILED';
 
 -- name: OldestPendingRefund :many
--- When the oldest pending refund became pending (none, or one row).
-SELECT updated_at FROM checkouts WHERE state = 'REFUND_PENDING' ORDER BY updated_at LIMIT 1;
+-- When the oldest pending refund became pending, a late payment's or an organizer's (none, or
+-- one row).
+SELECT since::timestamptz FROM (
+    SELECT updated_at AS since FROM checkouts WHERE state = 'REFUND_PENDING'
+    UNION ALL
+    SELECT created_at FROM refunds WHERE state = 'pending'
+) pending ORDER BY since LIMIT 1;
