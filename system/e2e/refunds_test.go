@@ -181,3 +181,29 @@ func TestConcurrentPartialRefundsNeverExceedWhatWasPaid(t *testing.T) {
 		t.Fatalf("Stripe was asked %d refunds, want 9", n)
 	}
 }
+
+// TestARefundOfATicketReturnsItsShare: one ticket of a paid pair is refunded with cancelTickets:
+// its share is half of what the pair's registration cost (the price and its per-registration
+// fee), the order stays COMPLETED, the pair's registration (one place) is cancelled and its
+// place freed; the same ticket again is refused with 409 ticket_already_refunded.
+func TestARefundOfATicketReturnsItsShare(t *testing.T) {
+	s := newShop(t, "PUBLISHED")
+	a := s.paidPurchase(t, "Team Half")
+	s.wantPlaces(t, 1, 0)
+	var ticket string
+	rows, _ := s.tickets(t, map[string]any{"ticketStatus": "ALL"})
+	for _, r := range rows {
+		if r.Order.OrderID == a.OrderID {
+			ticket = r.Ticket.TicketID
+		}
+	}
+	body := map[string]any{"ticketIds": []string{ticket}, "reason": "injured", "cancelTickets": true}
+	r := decodeRefund(t, askRefund(t, s.secret.Key, body))
+	if r.OrderID != a.OrderID || r.Amount != pairTotal/2 {
+		t.Fatalf("refund of a ticket: %+v, want %d of order %s", r, pairTotal/2, a.OrderID)
+	}
+	wantRefund(t, s.secret.Key, r.ID, "succeeded")
+	s.wantOrder(t, a.OrderID, "CANCELLED", "COMPLETED")
+	s.wantPlaces(t, 0, 0)
+	wantCode(t, askRefund(t, s.secret.Key, body), 409, "ticket_already_refunded")
+}
