@@ -57,8 +57,12 @@ func (r *Repository) DecideRefund(ctx context.Context, d app.RefundDecision) (do
 		if refund, err = d.Decide(domain.Refundable{Checkout: c, Refunded: row.AmountRefunded, RefundedTickets: refunded}); err != nil {
 			return err
 		}
-		if n, err := q.AddRefunded(ctx, db.AddRefundedParams{Amount: refund.Amount, ID: c.ID}); err != nil || n == 0 {
-			return fmt.Errorf("count refund %s against its payment (%d rows): %w", refund.ID, n, err)
+		// The row lock made the decision on the latest amounts; the condition is the last guard.
+		switch n, err := q.AddRefunded(ctx, db.AddRefundedParams{Amount: refund.Amount, ID: c.ID}); {
+		case err != nil:
+			return fmt.Errorf("count refund %s against its payment: %w", refund.ID, err)
+		case n == 0:
+			return fmt.Errorf("refund %s of %d would exceed what checkout %s was paid", refund.ID, refund.Amount, c.ID)
 		}
 		if err := q.InsertRefund(ctx, db.InsertRefundParams{
 			ID: refund.ID, OrganizerID: refund.OrganizerID, Livemode: refund.Livemode, CheckoutID: c.ID, OrderID: refund.OrderID,
