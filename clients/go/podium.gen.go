@@ -87,6 +87,7 @@ const (
 	ErrorCodeHeadersTooLarge         ErrorCode = "headers_too_large"
 	ErrorCodeHoldReleased            ErrorCode = "hold_released"
 	ErrorCodeIdempotencyKeyInUse     ErrorCode = "idempotency_key_in_use"
+	ErrorCodeIdempotencyKeyRequired  ErrorCode = "idempotency_key_required"
 	ErrorCodeIdempotencyKeyReused    ErrorCode = "idempotency_key_reused"
 	ErrorCodeInternalError           ErrorCode = "internal_error"
 	ErrorCodeKeyExpired              ErrorCode = "key_expired"
@@ -100,12 +101,14 @@ const (
 	ErrorCodeMethodNotAllowed        ErrorCode = "method_not_allowed"
 	ErrorCodeNonceReused             ErrorCode = "nonce_reused"
 	ErrorCodeNotFound                ErrorCode = "not_found"
+	ErrorCodeOrderNotPaid            ErrorCode = "order_not_paid"
 	ErrorCodeOriginMissing           ErrorCode = "origin_missing"
 	ErrorCodeOriginNotAllowed        ErrorCode = "origin_not_allowed"
 	ErrorCodePromocodeInvalid        ErrorCode = "promocode_invalid"
 	ErrorCodeQuotaExhausted          ErrorCode = "quota_exhausted"
 	ErrorCodeRateLimited             ErrorCode = "rate_limited"
 	ErrorCodeRedirectNotAllowed      ErrorCode = "redirect_not_allowed"
+	ErrorCodeRefundExceedsPaid       ErrorCode = "refund_exceeds_paid"
 	ErrorCodeRegistrationCancelled   ErrorCode = "registration_cancelled"
 	ErrorCodeRouteNotFound           ErrorCode = "route_not_found"
 	ErrorCodeRuleViolated            ErrorCode = "rule_violated"
@@ -114,6 +117,7 @@ const (
 	ErrorCodeSignatureInvalid        ErrorCode = "signature_invalid"
 	ErrorCodeTeamCompositionInvalid  ErrorCode = "team_composition_invalid"
 	ErrorCodeTestKeyRequired         ErrorCode = "test_key_required"
+	ErrorCodeTicketAlreadyRefunded   ErrorCode = "ticket_already_refunded"
 	ErrorCodeTicketCancelled         ErrorCode = "ticket_cancelled"
 	ErrorCodeTicketUnpaid            ErrorCode = "ticket_unpaid"
 	ErrorCodeTimeout                 ErrorCode = "timeout"
@@ -282,6 +286,13 @@ const (
 	ProblemCodeTooLong            ProblemCode = "too_long"
 	ProblemCodeTooShort           ProblemCode = "too_short"
 	ProblemCodeTooSmall           ProblemCode = "too_small"
+)
+
+// Defines values for RefundStatus.
+const (
+	RefundStatusFailed    RefundStatus = "failed"
+	RefundStatusPending   RefundStatus = "pending"
+	RefundStatusSucceeded RefundStatus = "succeeded"
 )
 
 // Defines values for RegistrationWebhookType.
@@ -849,6 +860,24 @@ type CheckoutSummaryRequest struct {
 	SupplementSelections *SupplementSelections `json:"supplementSelections,omitempty"`
 }
 
+// CreateRefundRequest An order (`orderId`), or tickets of one order (`ticketIds`), or both when they agree; one is required.
+type CreateRefundRequest struct {
+	// Amount What to refund, in minor units of the order's currency; by default what is left to refund (or the tickets' share).
+	Amount *int `json:"amount,omitempty"`
+
+	// CancelTickets Cancel the registrations holding the tickets named (all the order's when none are named) once the refund succeeded, freeing their places.
+	CancelTickets *bool `json:"cancelTickets,omitempty"`
+
+	// OrderId The order to refund.
+	OrderId *string `json:"orderId,omitempty"`
+
+	// Reason Why, for the organizer's records.
+	Reason string `json:"reason"`
+
+	// TicketIds Tickets of one order; their share is refunded unless `amount` is given.
+	TicketIds *[]string `json:"ticketIds,omitempty"`
+}
+
 // CreateRegistrationRequest Fields shared by the create and update registration bodies.
 type CreateRegistrationRequest = RegistrationFields
 
@@ -1004,6 +1033,10 @@ type Email = openapi_types.Email
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -1409,6 +1442,9 @@ type Order struct {
 	// Amount Money in minor units of the accompanying `currency` (cents for EUR).
 	Amount *Amount `json:"amount,omitempty"`
 
+	// AmountRefunded Money in minor units of the accompanying `currency` (cents for EUR).
+	AmountRefunded *Amount `json:"amountRefunded,omitempty"`
+
 	// CreatedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
 	CreatedAt *Timestamp `json:"createdAt,omitempty"`
 
@@ -1702,6 +1738,56 @@ type RecoverWebhookDeliveriesRequest struct {
 	// Since RFC 3339 date-time, for example `2025-05-01T08:00:00Z` (at most 64 characters; the longest, with nanoseconds and an offset, has 35).
 	Since DateTime `json:"since"`
 }
+
+// Refund A refund of (part of) an order's payment, in minor units of `currency`.
+type Refund struct {
+	// Amount Money in minor units of the accompanying `currency` (cents for EUR).
+	Amount        Amount `json:"amount"`
+	CancelTickets bool   `json:"cancelTickets"`
+
+	// CreatedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	CreatedAt Timestamp `json:"createdAt"`
+
+	// Currency ISO 4217 currency code, for example `EUR`.
+	Currency Currency `json:"currency"`
+
+	// FailedAt RFC 3339 timestamp in UTC, or null when there is none.
+	FailedAt *NullableTimestamp `json:"failedAt"`
+
+	// FailureCode Stripe's error code of the last failed attempt (null without one).
+	FailureCode *string `json:"failureCode"`
+
+	// FailureMessage Stripe's message of the last failed attempt, or what failed (null without one).
+	FailureMessage *string `json:"failureMessage"`
+
+	// Id Opaque refund id.
+	Id string `json:"id"`
+
+	// Livemode false for a refund of test data.
+	Livemode bool `json:"livemode"`
+
+	// OrderId Opaque order id.
+	OrderId OrderIdentifier `json:"orderId"`
+	Reason  string          `json:"reason"`
+
+	// Status `pending`: decided, Stripe being asked (retried while it fails for now). `succeeded`: Stripe made it. `failed`: Stripe refused it for good (`failureCode`, `failureMessage`); its amount is no longer counted against the payment.
+	Status RefundStatus `json:"status"`
+
+	// SucceededAt RFC 3339 timestamp in UTC, or null when there is none.
+	SucceededAt *NullableTimestamp `json:"succeededAt"`
+	TicketIds   []TicketIdentifier `json:"ticketIds"`
+}
+
+// RefundList One page of an order's refunds, oldest first; `total` counts them all.
+type RefundList struct {
+	Data   []Refund    `json:"data"`
+	Limit  int         `json:"limit"`
+	Offset SafeInteger `json:"offset"`
+	Total  SafeInteger `json:"total"`
+}
+
+// RefundStatus `pending`: decided, Stripe being asked (retried while it fails for now). `succeeded`: Stripe made it. `failed`: Stripe refused it for good (`failureCode`, `failureMessage`); its amount is no longer counted against the payment.
+type RefundStatus string
 
 // Registration defines model for Registration.
 type Registration struct {
@@ -2560,6 +2646,9 @@ type EndpointId = string
 // EventId defines model for EventId.
 type EventId = string
 
+// IdempotencyKey defines model for IdempotencyKey.
+type IdempotencyKey = string
+
 // Limit defines model for Limit.
 type Limit = int
 
@@ -2571,6 +2660,9 @@ type Origin = string
 
 // PreviewToken defines model for PreviewToken.
 type PreviewToken = string
+
+// RefundId defines model for RefundId.
+type RefundId = string
 
 // SessionId defines model for SessionId.
 type SessionId = string
@@ -2623,6 +2715,10 @@ type WebhookTimestampHeader = string
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -2684,6 +2780,10 @@ type BadRequest = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -2745,6 +2845,10 @@ type Conflict = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -2806,6 +2910,10 @@ type Forbidden = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -2867,6 +2975,10 @@ type NotFound = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -2928,6 +3040,10 @@ type PayloadTooLarge = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -2989,6 +3105,10 @@ type ServerError = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -3050,6 +3170,10 @@ type TooManyRequests = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -3111,6 +3235,10 @@ type Unauthorized = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -3172,6 +3300,10 @@ type UnprocessableEntity = Error
 // | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
 // | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
 // | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+// | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+// | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+// | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+// | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
 // | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
 // | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
 // | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -3260,6 +3392,24 @@ type OrganizerListWaitlistParams struct {
 	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
 }
 
+// OrganizerListRefundsParams defines parameters for OrganizerListRefunds.
+type OrganizerListRefundsParams struct {
+	// OrderId The order whose refunds are listed.
+	OrderId string `form:"orderId" json:"orderId"`
+
+	// Limit Items per page, a whole number from 1 to 100 (400 otherwise); 50 when absent.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Offset Items to skip, a whole number from 0 (400 otherwise); 0 when absent.
+	Offset *Offset `form:"offset,omitempty" json:"offset,omitempty"`
+}
+
+// OrganizerCreateRefundParams defines parameters for OrganizerCreateRefund.
+type OrganizerCreateRefundParams struct {
+	// IdempotencyKey A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key, which is remembered for 48 hours (400 `idempotency_key_required` without it).
+	IdempotencyKey IdempotencyKey `json:"Idempotency-Key"`
+}
+
 // OrganizerListTestMailParams defines parameters for OrganizerListTestMail.
 type OrganizerListTestMailParams struct {
 	// Limit Items per page, a whole number from 1 to 100 (400 otherwise); 50 when absent.
@@ -3316,6 +3466,9 @@ type OrganizerCheckInBatchJSONRequestBody = CheckInBatchRequest
 
 // OrganizerSearchEventsJSONRequestBody defines body for OrganizerSearchEvents for application/json ContentType.
 type OrganizerSearchEventsJSONRequestBody = OrganizerSearchEventsRequest
+
+// OrganizerCreateRefundJSONRequestBody defines body for OrganizerCreateRefund for application/json ContentType.
+type OrganizerCreateRefundJSONRequestBody = CreateRefundRequest
 
 // OrganizerCreateRegistrationJSONRequestBody defines body for OrganizerCreateRegistration for application/json ContentType.
 type OrganizerCreateRegistrationJSONRequestBody = CreateRegistrationRequest
@@ -3741,6 +3894,17 @@ type ClientInterface interface {
 	// OrganizerGetPricingCards request
 	OrganizerGetPricingCards(ctx context.Context, eventId EventId, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// OrganizerListRefunds request
+	OrganizerListRefunds(ctx context.Context, params *OrganizerListRefundsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerCreateRefundWithBody request with any body
+	OrganizerCreateRefundWithBody(ctx context.Context, params *OrganizerCreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OrganizerCreateRefund(ctx context.Context, params *OrganizerCreateRefundParams, body OrganizerCreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerGetRefund request
+	OrganizerGetRefund(ctx context.Context, refundId RefundId, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// OrganizerCreateRegistrationWithBody request with any body
 	OrganizerCreateRegistrationWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
@@ -4112,6 +4276,54 @@ func (c *Client) OrganizerGetEvent(ctx context.Context, eventId EventId, reqEdit
 
 func (c *Client) OrganizerGetPricingCards(ctx context.Context, eventId EventId, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewOrganizerGetPricingCardsRequest(c.Server, eventId)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerListRefunds(ctx context.Context, params *OrganizerListRefundsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerListRefundsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerCreateRefundWithBody(ctx context.Context, params *OrganizerCreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerCreateRefundRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerCreateRefund(ctx context.Context, params *OrganizerCreateRefundParams, body OrganizerCreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerCreateRefundRequest(c.Server, params, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerGetRefund(ctx context.Context, refundId RefundId, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerGetRefundRequest(c.Server, refundId)
 	if err != nil {
 		return nil, err
 	}
@@ -5275,6 +5487,170 @@ func NewOrganizerGetPricingCardsRequest(server string, eventId EventId) (*http.R
 	return req, nil
 }
 
+// NewOrganizerListRefundsRequest generates requests for OrganizerListRefunds
+func NewOrganizerListRefundsRequest(server string, params *OrganizerListRefundsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/refunds")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		queryValues := queryURL.Query()
+
+		if queryFrag, err := runtime.StyleParamWithLocation("form", true, "orderId", runtime.ParamLocationQuery, params.OrderId); err != nil {
+			return nil, err
+		} else if parsed, err := url.ParseQuery(queryFrag); err != nil {
+			return nil, err
+		} else {
+			for k, v := range parsed {
+				for _, v2 := range v {
+					queryValues.Add(k, v2)
+				}
+			}
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithLocation("form", true, "limit", runtime.ParamLocationQuery, *params.Limit); err != nil {
+				return nil, err
+			} else if parsed, err := url.ParseQuery(queryFrag); err != nil {
+				return nil, err
+			} else {
+				for k, v := range parsed {
+					for _, v2 := range v {
+						queryValues.Add(k, v2)
+					}
+				}
+			}
+
+		}
+
+		if params.Offset != nil {
+
+			if queryFrag, err := runtime.StyleParamWithLocation("form", true, "offset", runtime.ParamLocationQuery, *params.Offset); err != nil {
+				return nil, err
+			} else if parsed, err := url.ParseQuery(queryFrag); err != nil {
+				return nil, err
+			} else {
+				for k, v := range parsed {
+					for _, v2 := range v {
+						queryValues.Add(k, v2)
+					}
+				}
+			}
+
+		}
+
+		queryURL.RawQuery = queryValues.Encode()
+	}
+
+	req, err := http.NewRequest("GET", queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewOrganizerCreateRefundRequest calls the generic OrganizerCreateRefund builder with application/json body
+func NewOrganizerCreateRefundRequest(server string, params *OrganizerCreateRefundParams, body OrganizerCreateRefundJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOrganizerCreateRefundRequestWithBody(server, params, "application/json", bodyReader)
+}
+
+// NewOrganizerCreateRefundRequestWithBody generates requests for OrganizerCreateRefund with any type of body
+func NewOrganizerCreateRefundRequestWithBody(server string, params *OrganizerCreateRefundParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/refunds")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	if params != nil {
+
+		var headerParam0 string
+
+		headerParam0, err = runtime.StyleParamWithLocation("simple", false, "Idempotency-Key", runtime.ParamLocationHeader, params.IdempotencyKey)
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("Idempotency-Key", headerParam0)
+
+	}
+
+	return req, nil
+}
+
+// NewOrganizerGetRefundRequest generates requests for OrganizerGetRefund
+func NewOrganizerGetRefundRequest(server string, refundId RefundId) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "refundId", runtime.ParamLocationPath, refundId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/refunds/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("GET", queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewOrganizerCreateRegistrationRequest calls the generic OrganizerCreateRegistration builder with application/json body
 func NewOrganizerCreateRegistrationRequest(server string, body OrganizerCreateRegistrationJSONRequestBody) (*http.Request, error) {
 	var bodyReader io.Reader
@@ -6325,6 +6701,17 @@ type ClientWithResponsesInterface interface {
 	// OrganizerGetPricingCardsWithResponse request
 	OrganizerGetPricingCardsWithResponse(ctx context.Context, eventId EventId, reqEditors ...RequestEditorFn) (*OrganizerGetPricingCardsResponse, error)
 
+	// OrganizerListRefundsWithResponse request
+	OrganizerListRefundsWithResponse(ctx context.Context, params *OrganizerListRefundsParams, reqEditors ...RequestEditorFn) (*OrganizerListRefundsResponse, error)
+
+	// OrganizerCreateRefundWithBodyWithResponse request with any body
+	OrganizerCreateRefundWithBodyWithResponse(ctx context.Context, params *OrganizerCreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCreateRefundResponse, error)
+
+	OrganizerCreateRefundWithResponse(ctx context.Context, params *OrganizerCreateRefundParams, body OrganizerCreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerCreateRefundResponse, error)
+
+	// OrganizerGetRefundWithResponse request
+	OrganizerGetRefundWithResponse(ctx context.Context, refundId RefundId, reqEditors ...RequestEditorFn) (*OrganizerGetRefundResponse, error)
+
 	// OrganizerCreateRegistrationWithBodyWithResponse request with any body
 	OrganizerCreateRegistrationWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCreateRegistrationResponse, error)
 
@@ -6865,6 +7252,92 @@ func (r OrganizerGetPricingCardsResponse) Status() string {
 
 // StatusCode returns HTTPResponse.StatusCode
 func (r OrganizerGetPricingCardsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerListRefundsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *RefundList
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerListRefundsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerListRefundsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerCreateRefundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON202      *Refund
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON409      *Conflict
+	JSON413      *PayloadTooLarge
+	JSON415      *UnsupportedMediaType
+	JSON422      *UnprocessableEntity
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerCreateRefundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerCreateRefundResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerGetRefundResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *Refund
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerGetRefundResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerGetRefundResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -7723,6 +8196,41 @@ func (c *ClientWithResponses) OrganizerGetPricingCardsWithResponse(ctx context.C
 		return nil, err
 	}
 	return ParseOrganizerGetPricingCardsResponse(rsp)
+}
+
+// OrganizerListRefundsWithResponse request returning *OrganizerListRefundsResponse
+func (c *ClientWithResponses) OrganizerListRefundsWithResponse(ctx context.Context, params *OrganizerListRefundsParams, reqEditors ...RequestEditorFn) (*OrganizerListRefundsResponse, error) {
+	rsp, err := c.OrganizerListRefunds(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerListRefundsResponse(rsp)
+}
+
+// OrganizerCreateRefundWithBodyWithResponse request with arbitrary body returning *OrganizerCreateRefundResponse
+func (c *ClientWithResponses) OrganizerCreateRefundWithBodyWithResponse(ctx context.Context, params *OrganizerCreateRefundParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerCreateRefundResponse, error) {
+	rsp, err := c.OrganizerCreateRefundWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerCreateRefundResponse(rsp)
+}
+
+func (c *ClientWithResponses) OrganizerCreateRefundWithResponse(ctx context.Context, params *OrganizerCreateRefundParams, body OrganizerCreateRefundJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerCreateRefundResponse, error) {
+	rsp, err := c.OrganizerCreateRefund(ctx, params, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerCreateRefundResponse(rsp)
+}
+
+// OrganizerGetRefundWithResponse request returning *OrganizerGetRefundResponse
+func (c *ClientWithResponses) OrganizerGetRefundWithResponse(ctx context.Context, refundId RefundId, reqEditors ...RequestEditorFn) (*OrganizerGetRefundResponse, error) {
+	rsp, err := c.OrganizerGetRefund(ctx, refundId, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerGetRefundResponse(rsp)
 }
 
 // OrganizerCreateRegistrationWithBodyWithResponse request with arbitrary body returning *OrganizerCreateRegistrationResponse
@@ -9141,6 +9649,224 @@ func ParseOrganizerGetPricingCardsResponse(rsp *http.Response) (*OrganizerGetPri
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest PricingCards
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerListRefundsResponse parses an HTTP response from a OrganizerListRefundsWithResponse call
+func ParseOrganizerListRefundsResponse(rsp *http.Response) (*OrganizerListRefundsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerListRefundsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest RefundList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerCreateRefundResponse parses an HTTP response from a OrganizerCreateRefundWithResponse call
+func ParseOrganizerCreateRefundResponse(rsp *http.Response) (*OrganizerCreateRefundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerCreateRefundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest Refund
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerGetRefundResponse parses an HTTP response from a OrganizerGetRefundWithResponse call
+func ParseOrganizerGetRefundResponse(rsp *http.Response) (*OrganizerGetRefundResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerGetRefundResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Refund
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -99,7 +99,8 @@ func TestBodiesHaveAtMost64Members(t *testing.T) {
 		"browserCheckoutSession": checkoutSession(), "browserLookupReceipts": receipt(), "browserSendReceipts": receipt(),
 		"organizerCreateWebhookEndpoint": webhookEndpoint(), "organizerUpdateWebhookEndpoint": webhookEndpointUpdate(),
 		"organizerRecoverWebhookDeliveries": recoverDeliveries(), "browserJoinWaitlist": waitlistJoin(),
-		"organizerCheckIn": checkInScan(), "organizerCheckInBatch": checkInBatch(),
+		"organizerCreateRefund": createRefund(),
+		"organizerCheckIn":      checkInScan(), "organizerCheckInBatch": checkInBatch(),
 		"organizerTransferRegistration": {"athlete": athlete()},
 	}
 	for _, op := range Operations() {

@@ -101,6 +101,8 @@ func fixtures(operationID string) []map[string]any {
 		return []map[string]any{checkInBatch()}
 	case "organizerTransferRegistration":
 		return []map[string]any{{"athlete": athlete()}}
+	case "organizerCreateRefund":
+		return []map[string]any{createRefund()}
 	}
 	return nil
 }

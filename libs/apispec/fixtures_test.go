@@ -226,6 +226,11 @@ func checkInBatch() map[string]any {
 }
 
 // recoverDeliveries returns a valid recover body.
+// createRefund returns a valid refund body using every field.
+func createRefund() map[string]any {
+	return map[string]any{"orderId": "ord_1", "ticketIds": []any{"tkt_1", "tkt_2"}, "amount": 1500, "reason": "Injured", "cancelTickets": true}
+}
+
 func recoverDeliveries() map[string]any {
 	return map[string]any{"since": "2025-05-01T08:00:00Z"}
 }

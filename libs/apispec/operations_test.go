@@ -35,6 +35,9 @@ var specOperations = []Operation{
 	{"organizerCheckInBatch", "POST", "/organizer/check-ins/batch", Organizer, "checkins:write", 201, true, 262144, false},
 	{"organizerUndoCheckIn", "DELETE", "/organizer/check-ins/{checkInId}", Organizer, "checkins:write", 200, false, 0, false},
 	{"organizerTransferRegistration", "POST", "/organizer/registrations/{ticketId}/transfer", Organizer, "registrations:write", 200, true, 1024, false},
+	{"organizerCreateRefund", "POST", "/organizer/refunds", Organizer, "refunds:write", 202, true, 2560, false},
+	{"organizerListRefunds", "GET", "/organizer/refunds", Organizer, "refunds:write", 200, false, 0, false},
+	{"organizerGetRefund", "GET", "/organizer/refunds/{refundId}", Organizer, "refunds:write", 200, false, 0, false},
 	{"browserSearchEvents", "POST", "/browser/events/search", Browser, "", 201, true, 2048, false},
 	{"browserGetEvent", "GET", "/browser/events/{eventId}", Browser, "", 200, false, 0, false},
 	{"browserGetPricingCards", "GET", "/browser/events/{eventId}/pricing-cards", Browser, "", 200, false, 0, false},
@@ -99,7 +102,8 @@ func TestEveryOperationDocumentsItsErrors(t *testing.T) {
 	// Operations that name no resource: searches, lists and creates of what nothing else holds.
 	unnamed := map[string]bool{"organizerSearchEvents": true, "browserSearchEvents": true,
 		"organizerSearchRegistrations": true, "organizerListWebhookEndpoints": true, "organizerCreateWebhookEndpoint": true,
-		"organizerCheckInBatch": true}
+		"organizerCheckInBatch": true,
+		"organizerListRefunds":  true}
 	for _, op := range Operations() {
 		statuses := []int{401, 403, 429, 500, 503}
 		if op.HasBody {

@@ -45,7 +45,9 @@ func TestMain(m *testing.M) {
 
 // options starts two gateways with limits the load stays under (every worker is a client
 // address of its own), but for receipt lookups, and without registration's caps on unpaid
-// places per address and e-mail, which a load from a few addresses would reach.
+// places per address and e-mail, which a load from a few addresses would reach. Checkout
+// retries a refund Stripe failed for now within 5 s once Stripe answers again, so a row waits
+// for its fault, not for the backoff.
 func options() stack.Options {
 	return stack.Options{
 		OwnRedis:      true,
@@ -64,7 +66,7 @@ func options() stack.Options {
 			// connection limit.
 			"auth":         {"DB_MAX_CONNS=6"},
 			"catalog":      {"DB_MAX_CONNS=6"},
-			"checkout":     {"DB_MAX_CONNS=10"},
+			"checkout":     {"DB_MAX_CONNS=10", "REFUND_RETRY_MAX=5s"},
 			"registration": {"HOLD_MAX_PLACES_PER_ADDRESS=0", "HOLD_MAX_PLACES_PER_EMAIL=0", "DB_MAX_CONNS=10"},
 			"webhooks":     {"DB_MAX_CONNS=8", "DELIVERY_WORKERS=32"},
 		},

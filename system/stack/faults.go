@@ -49,10 +49,12 @@ func (f *faultNet) close() {
 }
 
 // Link names of the fault proxies: PostgresLink(svc) for a service's database, RedisLink and
-// KafkaLink for the gateway's Redis and every service's broker.
+// KafkaLink for the gateway's Redis and every service's broker, StripeLink for checkout's
+// Stripe (the recorder, or stripe-mock).
 const (
-	RedisLink = "redis"
-	KafkaLink = "kafka"
+	RedisLink  = "redis"
+	KafkaLink  = "kafka"
+	StripeLink = "stripe"
 )
 
 // PostgresLink names the fault proxy between service svc and its database.
@@ -114,6 +116,9 @@ func (s *Stack) startFaultProxies() error {
 		u.Host = addr
 		s.serviceDatabases[svc] = u.String()
 	}
+	if err := s.startStripeLink(); err != nil {
+		return err
+	}
 	if s.RedisURL == "" {
 		return nil
 	}
@@ -127,6 +132,25 @@ func (s *Stack) startFaultProxies() error {
 	}
 	u.Host = addr
 	s.serviceRedisURL = u.String()
+	return nil
+}
+
+// startStripeLink puts a proxy between checkout and its Stripe, when one runs.
+func (s *Stack) startStripeLink() error {
+	base := s.stripeAPIBase()
+	if base == "" {
+		return nil
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return err
+	}
+	addr, err := s.faults.proxy(StripeLink, "127.0.0.1:0", hostPort(u, "80"))
+	if err != nil {
+		return err
+	}
+	u.Host = addr
+	s.stripeLinkURL = u.String()
 	return nil
 }
 

@@ -33,7 +33,7 @@ type KeySpec struct {
 }
 
 // AllScopes are the scopes of the organizer API.
-var AllScopes = []string{"events:read", "pricing:read", "registrations:read", "registrations:write", "webhooks:write", "checkins:write"}
+var AllScopes = []string{"events:read", "pricing:read", "registrations:read", "registrations:write", "webhooks:write", "checkins:write", "refunds:write"}
 
 // CreateOrganizer creates an organizer, with its first owner unless owner is empty, through
 // the operator CLI and returns its id.

@@ -116,8 +116,10 @@ type Stack struct {
 	stripeMock   *process
 	// stripeRecorder sees checkout's Stripe requests when Options.RecordStripe is set.
 	stripeRecorder *stripeRecorder
-	mail           *mailcatch.Catcher
-	mailInbox      *http.Server
+	// stripeLinkURL is the fault proxy's address in front of Stripe (Options.Faults), empty without.
+	stripeLinkURL string
+	mail          *mailcatch.Catcher
+	mailInbox     *http.Server
 	// SMTPAddr is the SMTP catcher's address.
 	SMTPAddr string
 	// MailInboxURL is where the SMTP catcher's inbox page is served, empty unless

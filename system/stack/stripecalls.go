@@ -215,6 +215,9 @@ func (s *Stack) startStripeRecorder() error {
 
 // stripeAPIBase is where checkout sends its Stripe requests: the recorder or stripe-mock.
 func (s *Stack) stripeAPIBase() string {
+	if s.stripeLinkURL != "" {
+		return s.stripeLinkURL
+	}
 	if s.stripeRecorder != nil {
 		return s.stripeRecorder.url
 	}

@@ -529,6 +529,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/organizer/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an order's refunds.
+         * @description The refunds of one order, oldest first, in every status. Reading refunds needs `refunds:write` too: the key that moves money sees what it did, and a key made to read registrations sees no money movements (an order's `amountRefunded` shows in registrations). Another organizer's order lists nothing.
+         */
+        get: operations["organizerListRefunds"];
+        put?: never;
+        /**
+         * Refund an order's payment, in full or in part.
+         * @description Returns money of an order paid through checkout: the whole of what is left to refund (`orderId` alone), an `amount`, or the share of the tickets named (`ticketIds`, of one order: each ticket's share of what its registration cost as the checkout summary priced it, its promocode discount and per-registration fees included, split evenly among the registration's tickets; per-order fees are returned only by a refund of what is left). Never more than was paid: the refunds of an order are decided one after another, and one that would exceed what is left is refused (409 `refund_exceeds_paid`), also when many arrive at once. The answer is 202 with the refund `pending`: Stripe is asked afterwards, retried while it fails for now, and the refund becomes `succeeded`, or `failed` with Stripe's code and message (read it with `GET /organizer/refunds/{refundId}`; while it is retried the last failure shows too). A refund returning the whole payment makes the order `REFUNDED`; a partial one leaves it `COMPLETED` with its `amountRefunded`. With `cancelTickets` the registrations holding the tickets named (all the order's when none are named) are cancelled once the refund succeeded, as `DELETE /organizer/registrations/{ticketId}` cancels them, freeing their places; without it a refunded order's registrations keep their places. Each refund made sends the `order.refunded` webhook. The `Idempotency-Key` header is required: the same key and body answer the same refund as it now is (`Idempotent-Replayed: true`), the same key with another body 422 `idempotency_key_reused`; a refused request records nothing. Another organizer's order or tickets, an order of the other mode and an order not bought through checkout answer 404; an order not paid (yet) 409 `order_not_paid`. A test key refunds test orders through Stripe's test mode.
+         */
+        post: operations["organizerCreateRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizer/refunds/{refundId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Refund identifier (`rfd_...`). */
+                refundId: components["parameters"]["RefundId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one refund.
+         * @description The refund as it now is: `pending` while Stripe is asked (the last failure shows while it is retried), `succeeded`, or `failed` with Stripe's code and message. Another organizer's refund, or one of the other mode, answers 404.
+         */
+        get: operations["organizerGetRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/browser/events/search": {
         parameters: {
             query?: never;
@@ -911,7 +958,7 @@ export interface webhooks {
         put?: never;
         /**
          * An order was refunded.
-         * @description Sent when an order's payment was returned in full, a late payment that found no place included. Signed, retried and answered as the `webhooks` tag describes.
+         * @description Sent when an order's payment was returned, in full (a late payment that found no place included; the order is `REFUNDED`) or in part by an organizer's refund (the order stays `COMPLETED`; its `amountRefunded` says what the refunds returned in all). Signed, retried and answered as the `webhooks` tag describes.
          */
         post: operations["webhookOrderRefunded"];
         delete?: never;
@@ -1434,6 +1481,10 @@ export interface components {
          *     | `member_exists` | 409 | The organization already has a member with this e-mail; never answered on this API (the organization's admin API). |
          *     | `webhook_endpoint_limit` | 409 | The organization has as many webhook endpoints as it may (16); delete one first. |
          *     | `webhook_endpoint_disabled` | 409 | The webhook endpoint is disabled (`disabledReason` says why); enable it with an update first. |
+         *     | `order_not_paid` | 409 | The order has no payment to refund (not paid yet, or failed); nothing was refunded. |
+         *     | `refund_exceeds_paid` | 409 | The refund is more than what is left to refund of the order's payment (the message says how much is left). |
+         *     | `ticket_already_refunded` | 409 | A ticket named is refunded already, or being refunded. |
+         *     | `idempotency_key_required` | 400 | A refund was asked for without a valid `Idempotency-Key` header. |
          *     | `last_owner` | 409 | The change would leave the organization without an owner; never answered on this API (the organization's admin API). |
          *     | `nonce_reused` | 409 | A check-in scan's `nonce` was already used for a scan of another ticket; give each scan its own nonce. |
          *     | `ticket_cancelled` | 409 | The scanned ticket is cancelled or deleted (or its order failed, was cancelled or refunded): it cannot be checked in or transferred. |
@@ -1464,7 +1515,7 @@ export interface components {
              * @description Stable, machine-readable code of the failure; the table above lists every one.
              * @enum {string}
              */
-            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "transfer_deadline_passed" | "athlete_gender_not_allowed" | "athlete_age_not_allowed" | "team_composition_invalid";
+            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "transfer_deadline_passed" | "athlete_gender_not_allowed" | "athlete_age_not_allowed" | "team_composition_invalid" | "order_not_paid" | "refund_exceeds_paid" | "ticket_already_refunded" | "idempotency_key_required";
             message: string | string[];
             /** @description The input problems of a 400 or 422, in the order of `message`. */
             problems?: components["schemas"]["Problem"][];
@@ -1791,6 +1842,8 @@ export interface components {
             currency?: components["schemas"]["Currency"];
             /** Format: email */
             purchaserEmail?: string;
+            /** @description What the organizer's refunds returned of the payment in all; absent when none did. */
+            amountRefunded?: components["schemas"]["Amount"];
             /** @description The registrations the order is for (a registration and its guests' ones). */
             registrationIds?: components["schemas"]["RegistrationIdentifier"][];
             /** @description The athlete tickets of those registrations. */
@@ -2298,6 +2351,55 @@ export interface components {
                 object: components["schemas"]["WaitlistEntry"];
             };
         };
+        /** @description An order (`orderId`), or tickets of one order (`ticketIds`), or both when they agree; one is required. */
+        CreateRefundRequest: {
+            /** @description The order to refund. */
+            orderId?: string;
+            /** @description Tickets of one order; their share is refunded unless `amount` is given. */
+            ticketIds?: string[];
+            /** @description What to refund, in minor units of the order's currency; by default what is left to refund (or the tickets' share). */
+            amount?: number;
+            /** @description Why, for the organizer's records. */
+            reason: string;
+            /**
+             * @description Cancel the registrations holding the tickets named (all the order's when none are named) once the refund succeeded, freeing their places.
+             * @default false
+             */
+            cancelTickets?: boolean;
+        };
+        /**
+         * @description `pending`: decided, Stripe being asked (retried while it fails for now). `succeeded`: Stripe made it. `failed`: Stripe refused it for good (`failureCode`, `failureMessage`); its amount is no longer counted against the payment.
+         * @enum {string}
+         */
+        RefundStatus: "pending" | "succeeded" | "failed";
+        /** @description A refund of (part of) an order's payment, in minor units of `currency`. */
+        Refund: {
+            /** @description Opaque refund id. */
+            id: string;
+            orderId: components["schemas"]["OrderIdentifier"];
+            amount: components["schemas"]["Amount"];
+            currency: components["schemas"]["Currency"];
+            reason: string;
+            ticketIds: components["schemas"]["TicketIdentifier"][];
+            cancelTickets: boolean;
+            status: components["schemas"]["RefundStatus"];
+            /** @description Stripe's error code of the last failed attempt (null without one). */
+            failureCode: string | null;
+            /** @description Stripe's message of the last failed attempt, or what failed (null without one). */
+            failureMessage: string | null;
+            /** @description false for a refund of test data. */
+            livemode: boolean;
+            createdAt: components["schemas"]["Timestamp"];
+            succeededAt: components["schemas"]["NullableTimestamp"];
+            failedAt: components["schemas"]["NullableTimestamp"];
+        };
+        /** @description One page of an order's refunds, oldest first; `total` counts them all. */
+        RefundList: {
+            data: components["schemas"]["Refund"][];
+            total: components["schemas"]["SafeInteger"];
+            limit: number;
+            offset: components["schemas"]["SafeInteger"];
+        };
     };
     responses: {
         /** @description The matching events, one page. */
@@ -2371,7 +2473,7 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
-        /** @description The event, category, ticket, webhook endpoint or delivery does not exist, belongs to another organizer, or (browser surface) is not published or is private. `error` is `Not Found`. */
+        /** @description The event, category, ticket, order, refund, webhook endpoint or delivery does not exist, belongs to another organizer, or (browser surface) is not published or is private. `error` is `Not Found`. */
         NotFound: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -2384,7 +2486,7 @@ export interface components {
                 } & components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state: no place left in the category, a bib number already taken, a request with the same `idempotencyKey` still being processed (with `Retry-After`), a registration that is already cancelled, an organization that has as many webhook endpoints as it may (`webhook_endpoint_limit`), or a disabled webhook endpoint asked to send (`webhook_endpoint_disabled`). `error` is `Conflict`. */
+        /** @description The request conflicts with the current state: no place left in the category, a bib number already taken, a request with the same `idempotencyKey` still being processed (with `Retry-After`), a registration that is already cancelled, an organization that has as many webhook endpoints as it may (`webhook_endpoint_limit`), or a disabled webhook endpoint asked to send (`webhook_endpoint_disabled`), or a refund of more than is left to refund (`refund_exceeds_paid`) or of an order not paid (`order_not_paid`). `error` is `Conflict`. */
         Conflict: {
             headers: {
                 "x-request-id": components["headers"]["RequestId"];
@@ -2525,6 +2627,10 @@ export interface components {
         Limit: number;
         /** @description Items to skip, a whole number from 0 (400 otherwise); 0 when absent. */
         Offset: number;
+        /** @description Refund identifier (`rfd_...`). */
+        RefundId: string;
+        /** @description A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key, which is remembered for 48 hours (400 `idempotency_key_required` without it). */
+        IdempotencyKey: string;
         /**
          * @description The message id (`msg_...`): the same on every attempt of the message and for every endpoint it goes to. Use it to recognise a message already handled.
          * @example msg_4Er6Ty8Ui0Op2As4Df6Gh8Jk
@@ -3393,6 +3499,107 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckIn"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerListRefunds: {
+        parameters: {
+            query: {
+                /** @description The order whose refunds are listed. */
+                orderId: string;
+                /** @description Items per page, a whole number from 1 to 100 (400 otherwise); 50 when absent. */
+                limit?: components["parameters"]["Limit"];
+                /** @description Items to skip, a whole number from 0 (400 otherwise); 0 when absent. */
+                offset?: components["parameters"]["Offset"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of refunds. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RefundList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerCreateRefund: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A key the client makes for this refund (8 to 120 letters, digits, `.`, `_`, `:` or `-`), sent again with a retry: the refund is decided once per key, which is remembered for 48 hours (400 `idempotency_key_required` without it). */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description At most 2560 bytes (20 ticket ids of 64 characters and a reason of 500 take 2 KB); a larger body is answered 413. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund decided, `pending` (or, replayed, as it now is). */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["UnprocessableEntity"];
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerGetRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Refund identifier (`rfd_...`). */
+                refundId: components["parameters"]["RefundId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refund"];
                 };
             };
             401: components["responses"]["Unauthorized"];

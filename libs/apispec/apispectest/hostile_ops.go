@@ -45,6 +45,8 @@ func (h hostile) pastBounds() Body {
 		name, fill = "device", longString
 	case "organizerCheckInBatch":
 		name, fill = "scans", zeros
+	case "organizerCreateRefund":
+		name, fill = "ticketIds", zeros
 	default:
 		name, fill = "selectedSupplementIds", zeros
 	}
@@ -174,6 +176,8 @@ func (h hostile) invalid() Body {
 		members = map[string]any{"scans": repeat(500, func(int) any { return 0 })}
 	case "organizerTransferRegistration":
 		members = map[string]any{"athlete": map[string]any{"fullname": 0, "idNumber": 0, "email": 0, "phone": 0, "gender": 0, "birthDate": 0}}
+	case "organizerCreateRefund":
+		members = map[string]any{"orderId": 0, "ticketIds": zeros(20), "amount": "", "reason": 0, "cancelTickets": ""}
 	default:
 		members = registration
 	}

@@ -44,6 +44,7 @@ var largest = map[string]func() map[string]any{
 	"organizerCheckIn":                  checkInScan,
 	"organizerCheckInBatch":             checkInBatch,
 	"organizerTransferRegistration":     transferRegistration,
+	"organizerCreateRefund":             createRefund,
 }
 
 // Encode returns the JSON of body. Numbers given as json.Number keep their literal.

@@ -155,6 +155,16 @@ func webhookEndpointUpdate() map[string]any {
 }
 
 // recoverDeliveries is a recover body with the longest date-time a client writes.
+func createRefund() map[string]any {
+	return map[string]any{
+		"orderId":       "ord_" + strings.Repeat("a", 60),
+		"ticketIds":     repeat(20, func(i int) any { return ID("tkt_", i) + strings.Repeat("t", 40) }),
+		"amount":        json.Number("9007199254740991"),
+		"reason":        strings.Repeat("Lesión de rodilla antes de la prueba; devolución completa. ", 10)[:500],
+		"cancelTickets": true,
+	}
+}
+
 func recoverDeliveries() map[string]any {
 	return map[string]any{"since": "2025-05-01T08:00:00.123456789+02:00"}
 }

@@ -119,7 +119,7 @@ func TestCreateKeyReportsProblemsByField(t *testing.T) {
 		"type": "secret", "name": "", "scopes": []string{"events:read", "events:write"}, "expiresAt": "2020-01-01T00:00:00Z",
 	}), http.StatusBadRequest, []any{
 		"name is required",
-		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, checkins:write",
+		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, checkins:write, refunds:write",
 		"expiresAt must be in the future",
 	})
 	wantError(t, env.Admin(t, http.MethodPost, path, map[string]any{

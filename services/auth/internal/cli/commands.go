@@ -18,7 +18,7 @@ const Usage = `Operator commands (HTTP client of the admin API at AUTH_ADMIN_URL
   auth organizer create --name NAME [--owner EMAIL] [--json]
   auth organizer list [--limit N] [--offset N] [--json]
   auth key create --organizer ID --type secret|publishable --name NAME [--mode live|test]
-                  [--scopes events:read,pricing:read,registrations:read,registrations:write,webhooks:write,checkins:write]
+                  [--scopes events:read,pricing:read,registrations:read,registrations:write,webhooks:write,checkins:write,refunds:write]
                   [--origins https://a.example,https://b.example] [--expires 2027-01-01T00:00:00Z] [--json]
   auth key list --organizer ID [--mode live|test] [--limit N] [--offset N] [--json]
   auth key revoke --key ID [--json]

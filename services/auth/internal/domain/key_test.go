@@ -42,9 +42,9 @@ func TestNewKeyValidation(t *testing.T) {
 		{"secret without scopes", secret(domain.KeyRequest{}),
 			[]string{"scopes must list at least one scope for a secret key"}},
 		{"unknown scope names its index", secret(domain.KeyRequest{Scopes: []string{"events:read", "events:write"}}),
-			[]string{"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, checkins:write"}},
+			[]string{"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, checkins:write, refunds:write"}},
 		{"scopes are case-sensitive", secret(domain.KeyRequest{Scopes: []string{"Events:Read"}}),
-			[]string{"scopes[0] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, checkins:write"}},
+			[]string{"scopes[0] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, checkins:write, refunds:write"}},
 		{"secret with origins", secret(domain.KeyRequest{Scopes: []string{"events:read"}, AllowedOrigins: []string{"https://a.example"}}),
 			[]string{"allowedOrigins is only for publishable keys; secret keys must not be used from browsers"}},
 		{"publishable without origins", public(domain.KeyRequest{}),
@@ -182,7 +182,7 @@ func TestValidKeyHash(t *testing.T) {
 }
 
 func TestScopesAreListedInTheirDocumentedOrder(t *testing.T) {
-	want := []string{"events:read", "pricing:read", "registrations:read", "registrations:write", "webhooks:write", "checkins:write"}
+	want := []string{"events:read", "pricing:read", "registrations:read", "registrations:write", "webhooks:write", "checkins:write", "refunds:write"}
 	if !slices.Equal(domain.AllScopes, want) {
 		t.Fatalf("AllScopes = %v, want %v", domain.AllScopes, want)
 	}

@@ -18,10 +18,14 @@ const (
 	// ScopeCheckInsWrite checks tickets in at the door and undoes check-ins, and nothing else:
 	// a door scanner's key holds it alone.
 	ScopeCheckInsWrite = "checkins:write"
+	// ScopeRefundsWrite returns payments (refunds) and reads the refunds made; it implies no
+	// other scope, and no other scope implies it.
+	ScopeRefundsWrite = "refunds:write"
 )
 
 // AllScopes lists every scope in the order they are documented.
-var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite, ScopeWebhooksWrite, ScopeCheckInsWrite}
+var AllScopes = []string{ScopeEventsRead, ScopePricingRead, ScopeRegistrationsRead, ScopeRegistrationsWrite, ScopeWebhooksWrite,
+	ScopeCheckInsWrite, ScopeRefundsWrite}
 
 // ValidScope reports whether s is a known scope.
 func ValidScope(s string) bool { return slices.Contains(AllScopes, s) }

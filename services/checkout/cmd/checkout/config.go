@@ -58,6 +58,9 @@ type Config struct {
 	// webhook settled are applied (by one instance at a time).
 	ReconcileInterval time.Duration `env:"RECONCILE_INTERVAL" envDefault:"2m"`
 	ReconcileLookback time.Duration `env:"RECONCILE_LOOKBACK" envDefault:"48h"`
+	// RefundRetryMax is the longest wait between two attempts of a refund Stripe failed for
+	// now (the backoff doubles from 10 s up to it).
+	RefundRetryMax time.Duration `env:"REFUND_RETRY_MAX" envDefault:"15m"`
 	// WebhookUnknownRetryWindow is how long after Stripe created it a webhook about a checkout
 	// not known is answered 503, so that Stripe delivers it again; later it is acknowledged.
 	WebhookUnknownRetryWindow time.Duration `env:"WEBHOOK_UNKNOWN_RETRY_WINDOW" envDefault:"6h"`
@@ -135,6 +138,9 @@ func (c Config) validateStripeChecks() error {
 	var errs []error
 	if c.ReconcileInterval < time.Second {
 		errs = append(errs, errors.New("RECONCILE_INTERVAL must be at least 1s"))
+	}
+	if c.RefundRetryMax < time.Second || c.RefundRetryMax > 24*time.Hour {
+		errs = append(errs, errors.New("REFUND_RETRY_MAX must be from 1s to 24h"))
 	}
 	if c.ReconcileLookback < 25*time.Hour {
 		errs = append(errs, errors.New("RECONCILE_LOOKBACK must be at least 25h (a Stripe session lives up to 24 hours)"))

@@ -75,6 +75,7 @@ func build(cfg Config, r *service.Resources, log *slog.Logger) (*app.Service, *i
 	svc := app.New(store.New(r.Pool), catalog.New(cfg.CatalogURL, peerTimeout, signer), registration.New(cfg.RegistrationURL, peerTimeout, signer),
 		payments.New(payments.Options{SecretKey: cfg.StripeSecretKey, APIBase: cfg.StripeAPIBase, WebhookSecret: cfg.StripeWebhookSecret}),
 		log, app.Options{HoldTTL: cfg.HoldTTL, Retention: cfg.IdempotencyRetention, AddressBackoff: addressBackoff, KeyBackoff: keyBackoff,
-			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback, TestPayments: testPayments})
+			UnknownRetryWindow: cfg.WebhookUnknownRetryWindow, ReconcileLookback: cfg.ReconcileLookback, TestPayments: testPayments,
+			RefundRetryMax: cfg.RefundRetryMax})
 	return svc, identity.NewVerifier(identity.Checkout, keys, cfg.IdentityTokenTTL), nil
 }

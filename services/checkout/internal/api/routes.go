@@ -1,6 +1,7 @@
 // Package api serves checkout's routes: the browser's summary and session under
 // /external/v1 (reached through the gateway with a publishable key's identity), the test
-// outcomes of test sessions (a test secret key's), the Stripe webhook (routed by the gateway
+// outcomes of test sessions (a test secret key's), the organizers' refunds (a secret key's with
+// refunds:write), the Stripe webhook (routed by the gateway
 // without keys, with a service identity) and registration's wipe of an organizer's test data. Handlers are
 // thin: they parse, call the use cases and map their results.
 package api
@@ -26,6 +27,11 @@ func Register(a *fiber.App, svc *app.Service, v *identity.Verifier) {
 	tests.Post("/complete", h.testOutcome(app.TestComplete))
 	tests.Post("/fail", h.testOutcome(app.TestFail))
 	tests.Post("/expire", h.testOutcome(app.TestExpire))
+	refunds := a.Group("/external/v1/organizer/refunds", gateway, identity.RequireType(identity.Secret), identity.RequireOrganizer,
+		identity.RequireScope(scopeRefunds))
+	refunds.Post("", h.createRefund)
+	refunds.Get("", h.listRefunds)
+	refunds.Get("/:refundId", h.getRefund)
 	// Registration wipes an organizer's test data with the caller's principal (test mode).
 	internal := a.Group("/internal/organizers/:organizerId", identity.Middleware(v, identity.Callers(identity.Registration)),
 		identity.RequireOrganizer, requireTestKey)

@@ -44,7 +44,7 @@ type Registration interface {
 type Payments interface {
 	// CreateSession opens a hosted checkout; r.IdempotencyKey makes a retry return the same one.
 	CreateSession(ctx context.Context, r domain.PaymentRequest) (domain.PaymentSession, error)
-	// Refund refunds a payment in full and returns the refund id; r.IdempotencyKey makes a
+	// Refund refunds a payment (r.Amount of it, or all) and returns the refund id; r.IdempotencyKey makes a
 	// retry return the same answer. A failure is a *domain.RefundError, temporary or permanent.
 	Refund(ctx context.Context, r domain.Refund) (string, error)
 	// Refunds lists the refunds of a payment intent; a failure is a *domain.RefundError, as
@@ -193,6 +193,25 @@ type Repository interface {
 	AdmitPromocode(ctx context.Context, subjects []domain.FailureSubject, now time.Time) (charged []domain.FailureCharge, blocked time.Duration, err error)
 	// ForgivePromocode takes back failures AdmitPromocode charged.
 	ForgivePromocode(ctx context.Context, charged []domain.FailureCharge) error
+	// DecideRefund decides an organizer's refund in one transaction (see RefundDecision): the
+	// order's checkout locked (domain.ErrOrderNotFound when the organizer has no checkout of
+	// the order in the key's mode), the key's idempotency record made (taken is true, and
+	// nothing decided, when the key has one), the refund decided, counted against the payment
+	// and stored, the record SUCCEEDED with the refund's id as its response.
+	DecideRefund(ctx context.Context, d RefundDecision) (refund domain.OrderRefund, taken bool, err error)
+	// OrderRefund returns an organizer's refund of a mode (domain.ErrRefundNotFound).
+	OrderRefund(ctx context.Context, organizerID string, livemode bool, id string) (domain.OrderRefund, error)
+	// OrderRefunds lists and counts the refunds of an organizer's order of a mode.
+	OrderRefunds(ctx context.Context, organizerID string, livemode bool, orderID string, limit, offset int) ([]domain.OrderRefund, int, error)
+	// OrderOfTickets returns the order of the organizer's paid checkout of a mode whose hold
+	// holds every ticket given (domain.ErrOrderNotFound when none does).
+	OrderOfTickets(ctx context.Context, organizerID string, livemode bool, ticketIDs []string) (string, error)
+	// ClaimOrderRefund claims the organizer's refund due longest, as ClaimRefund does.
+	ClaimOrderRefund(ctx context.Context, now time.Time, lease time.Duration) (domain.OrderRefund, bool, error)
+	// RecordOrderRefund applies fn to the refund id, locked, and stores it when fn reports a
+	// change: a refund that succeeded publishes refund.succeeded in the same transaction, one
+	// that failed for good is no longer counted against its payment.
+	RecordOrderRefund(ctx context.Context, id string, fn func(*domain.OrderRefund) bool) (domain.OrderRefund, bool, error)
 	// PrunePromocodeFailures forgets subjects whose failures were forgiven and block ended.
 	PrunePromocodeFailures(ctx context.Context, now time.Time) (int64, error)
 }
@@ -222,6 +241,9 @@ type Options struct {
 	// ReconcileLookback is how far back reconciliation lists Stripe's sessions at most, before
 	// its mark or when it is older (default DefaultReconcileLookback).
 	ReconcileLookback time.Duration
+	// RefundRetryMax is the longest wait between two attempts of a refund that fails for now
+	// (default domain.RefundMaxRetry).
+	RefundRetryMax time.Duration
 	// RefunderIdle, when set, is called each time the refund worker finished a pass and waits
 	// for the next (a test waits for it).
 	RefunderIdle func()
@@ -351,6 +373,9 @@ func New(repo Repository, catalog Catalog, registration Registration, payments P
 	}
 	if o.ReconcileLookback == 0 {
 		o.ReconcileLookback = DefaultReconcileLookback
+	}
+	if o.RefundRetryMax == 0 {
+		o.RefundRetryMax = domain.RefundMaxRetry
 	}
 	bodies, _ := lru.New[[32]byte, bodyID](rememberedBodies) // fails only for a size below 1
 	answers, _ := lru.New[replayKey, answer](rememberedBodies)

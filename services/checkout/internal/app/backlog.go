@@ -9,7 +9,8 @@ import (
 )
 
 // RefundBacklog is what waits for the refunds: the checkouts whose refund failed for good
-// (REFUND_FAILED) and when the oldest pending refund became pending (nil with none).
+// (REFUND_FAILED) and when the oldest pending refund, a late payment's or an organizer's,
+// became pending (nil with none).
 type RefundBacklog struct {
 	Failed             int64
 	OldestPendingSince *time.Time
@@ -20,7 +21,7 @@ var (
 	refundsAwaitingOperator, _ = meter.Int64ObservableGauge("checkout.refunds.awaiting_operator",
 		metric.WithDescription("Checkouts whose refund failed for good (REFUND_FAILED) and wait for an operator (checkout refunds list), as the refund worker's latest scan read them."))
 	refundsOldestPending, _ = meter.Float64ObservableGauge("checkout.refunds.oldest_pending_age", metric.WithUnit("s"),
-		metric.WithDescription("How long the oldest pending refund (REFUND_PENDING) has waited to be made, as the refund worker's latest scan read it; 0 with none."))
+		metric.WithDescription("How long the oldest pending refund (a late payment's REFUND_PENDING, or an organizer's pending refund) has waited to be made, as the refund worker's latest scan read it; 0 with none."))
 )
 
 // backlogGauges reports a refund worker's latest read of the backlog while it runs.

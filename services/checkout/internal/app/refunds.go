@@ -181,7 +181,7 @@ func (s *Service) recordRefund(ctx context.Context, c domain.Checkout, r madeRef
 // backoff, while c's claim is the latest.
 func (s *Service) recordRetry(ctx context.Context, c domain.Checkout, refusal *domain.RefundError, made *MadeRefunds) error {
 	now := s.clock.Now()
-	wait := domain.RefundRetryWait(c.RefundAttempts+1, rand.Float64()) //nolint:gosec // jitter needs no cryptographic randomness
+	wait := domain.RefundRetryWait(c.RefundAttempts+1, rand.Float64(), s.opts.RefundRetryMax) //nolint:gosec // jitter needs no cryptographic randomness
 	recorded := false
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: c.ID}}, func(cur *domain.Checkout) ([]domain.Message, error) {
 		recorded = cur.RefundRetryLater(c.RefundClaim, refusal, now, wait)
@@ -228,7 +228,7 @@ func (s *Service) refundFailed(ctx context.Context, c domain.Checkout) {
 		"checkout_id", c.ID, "order_id", c.OrderID, "payment_intent", c.PaymentIntent, "code", c.RefundErrorCode, "err", c.RefundErrorMessage)
 }
 
-// RunRefunder makes the due refunds (MakeDueRefunds) at once, whenever this process decides a
+// RunRefunder makes the due refunds (MakeDueRefunds, then MakeDueOrderRefunds) at once, whenever this process decides a
 // refund, and every scan interval (refunds decided elsewhere or before a restart, retries
 // after a temporary failure) until ctx is done. After each pass it reads what waits (the
 // refunds failed for good, the oldest pending one) for its gauges, and calls
@@ -243,6 +243,7 @@ func (s *Service) RunRefunder(ctx context.Context, scan time.Duration) error {
 		if _, err := s.MakeDueRefunds(ctx); err != nil && ctx.Err() == nil {
 			s.log.ErrorContext(ctx, "making the due refunds failed; retrying", "err", err)
 		}
+		s.orderRefundsPass(ctx)
 		if b, err := s.repo.RefundBacklog(ctx); err != nil && ctx.Err() == nil {
 			s.log.ErrorContext(ctx, "reading the refunds that wait failed; retrying at the next scan", "err", err)
 		} else if err == nil {

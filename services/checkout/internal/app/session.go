@@ -146,7 +146,7 @@ func (s *Service) attempt(ctx context.Context, in sessionInput, checkoutID strin
 		return SessionResult{}, fmt.Errorf("session: hold: %w", domain.InPurchaseTerms(err))
 	}
 	if _, _, err := s.repo.Update(ctx, Update{Ref: CheckoutRef{ID: chk.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
-		c.Held(hold.OrderID, s.clock.Now())
+		c.Held(hold.OrderID, hold.Tickets, s.clock.Now())
 		return nil, nil
 	}); err != nil {
 		return SessionResult{}, fmt.Errorf("session: record hold: %w", err)

@@ -185,12 +185,18 @@ func (g *Registration) hold(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, o.answer())
 }
 
-// answer is the hold's answer: the order with one registration per one held.
+// answer is the hold's answer: the order with one registration per one held, and a ticket
+// tkt_<order>_<registration>_<athlete> per athlete.
 func (o *Order) answer() map[string]any {
 	var regs []any
 	for i, reg := range o.Body["registrations"].([]any) {
+		tickets := []any{}
+		athletes, _ := reg.(map[string]any)["athletes"].([]any)
+		for j := range athletes {
+			tickets = append(tickets, fmt.Sprintf("tkt_%s_%d_%d", o.ID[4:], i, j))
+		}
 		regs = append(regs, map[string]any{"registrationId": fmt.Sprintf("reg_%s_%d", o.ID[4:], i),
-			"categoryId": reg.(map[string]any)["categoryId"], "ticketIds": []any{}})
+			"categoryId": reg.(map[string]any)["categoryId"], "ticketIds": tickets})
 	}
 	return map[string]any{"orderId": o.ID, "status": o.Status, "expiresAt": o.Body["expiresAt"], "registrations": regs}
 }

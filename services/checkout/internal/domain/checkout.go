@@ -103,6 +103,9 @@ type Checkout struct {
 	// database's clock; nil while no worker holds it.
 	RefundClaim        int
 	RefundClaimedUntil *time.Time
+	// HoldTickets are the ticket ids of the hold, one list per registration in the order of
+	// Quote.Registrations (nil for checkouts held before they were recorded).
+	HoldTickets [][]string
 	// RefundErrorCode and RefundErrorMessage are the last failure of the refund, as the payment
 	// provider's adapter described it (never a secret): temporary while pending, the refusal
 	// once REFUND_FAILED, at RefundFailedAt.
@@ -122,8 +125,11 @@ type Checkout struct {
 func (c *Checkout) Resumable() bool { return c.State == StateCreated || c.State == StateHeld }
 
 // Held records the order holding the places.
-func (c *Checkout) Held(orderID string, now time.Time) {
+func (c *Checkout) Held(orderID string, tickets [][]string, now time.Time) {
 	c.OrderID = orderID
+	if len(tickets) > 0 {
+		c.HoldTickets = tickets
+	}
 	if c.State == StateCreated {
 		c.set(StateHeld, now)
 	}

@@ -48,6 +48,8 @@ type HoldRegistration struct {
 type Hold struct {
 	OrderID   string
 	ExpiresAt time.Time
+	// Tickets are the ticket ids of each registration held, in the request's order.
+	Tickets [][]string
 }
 
 // HoldRequest builds the hold of the purchase priced by q. The main registration carries the

@@ -51,7 +51,9 @@ const RefundCodeNoPayment = "no_payment_to_refund"
 
 // Refund is a refund to make through the payment provider.
 type Refund struct {
-	PaymentIntent  string
+	PaymentIntent string
+	// Amount is what to return, in minor units; zero returns the whole payment.
+	Amount         int64
 	IdempotencyKey string
 	Metadata       map[string]string
 }
@@ -200,19 +202,21 @@ type RefundError struct {
 func (e *RefundError) Error() string { return e.Message }
 
 // Backoff of a refund's temporary failures: the first retry RefundFirstRetry after the
-// failure, doubling with each further one up to RefundMaxRetry.
+// failure, doubling with each further one up to RefundMaxRetry (by default: see
+// RefundRetryWait).
 const (
 	RefundFirstRetry = 10 * time.Second
 	RefundMaxRetry   = 15 * time.Minute
 )
 
 // RefundRetryWait is how long to wait after a refund's attempts-th failed attempt: the
-// backoff's step, of which a share between a half and the whole is taken by jitter (in [0, 1)),
-// so that refunds that failed together do not retry in step.
-func RefundRetryWait(attempts int, jitter float64) time.Duration {
-	d := RefundMaxRetry
+// backoff's step, at most ceiling (RefundMaxRetry unless configured otherwise), of which a
+// share between a half and the whole is taken by jitter (in [0, 1)), so that refunds that
+// failed together do not retry in step.
+func RefundRetryWait(attempts int, jitter float64, ceiling time.Duration) time.Duration {
+	d := ceiling
 	if attempts < 20 {
-		d = min(RefundFirstRetry<<max(attempts-1, 0), RefundMaxRetry)
+		d = min(RefundFirstRetry<<max(attempts-1, 0), ceiling)
 	}
 	return d/2 + time.Duration(float64(d/2)*jitter)
 }

@@ -19,7 +19,7 @@ func TestRefundRetryWait(t *testing.T) {
 		{1, 10 * time.Second}, {2, 20 * time.Second}, {3, 40 * time.Second}, {7, 640 * time.Second},
 		{8, 15 * time.Minute}, {19, 15 * time.Minute}, {1000, 15 * time.Minute},
 	} {
-		low, high := domain.RefundRetryWait(c.attempts, 0), domain.RefundRetryWait(c.attempts, 0.999999)
+		low, high := domain.RefundRetryWait(c.attempts, 0, domain.RefundMaxRetry), domain.RefundRetryWait(c.attempts, 0.999999, domain.RefundMaxRetry)
 		if low != c.step/2 || high <= low || high > c.step {
 			t.Errorf("attempt %d: waits from %s to %s, want from %s to %s", c.attempts, low, high, c.step/2, c.step)
 		}

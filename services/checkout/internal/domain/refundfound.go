@@ -17,6 +17,8 @@ type ProviderRefund struct {
 	Created  time.Time
 	// CheckoutID is the checkout its metadata names (checkout's own refunds), empty otherwise.
 	CheckoutID string
+	// RefundID is the organizer's refund its metadata names, empty otherwise.
+	RefundID string
 }
 
 // Statuses of a refund that returned nothing and never will.

@@ -82,6 +82,9 @@ var owners = map[string]string{
 	"organizerCloseWaitlist":        Registration,
 	"organizerOfferWaitlistEntry":   Registration,
 	"organizerTransferRegistration": Registration,
+	"organizerCreateRefund":         Checkout,
+	"organizerListRefunds":          Checkout,
+	"organizerGetRefund":            Checkout,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -128,6 +131,9 @@ var priorities = map[string]admission.Priority{
 	"organizerCloseWaitlist":        admission.Writes,
 	"organizerOfferWaitlistEntry":   admission.Writes,
 	"organizerTransferRegistration": admission.Writes,
+	"organizerCreateRefund":         admission.Payments,
+	"organizerListRefunds":          admission.Reads,
+	"organizerGetRefund":            admission.Reads,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows

@@ -225,6 +225,8 @@ type received struct {
 	principal   identity.Principal
 	// audience is the owner the request's identity token is addressed to.
 	audience string
+	// idempotencyKey is the Idempotency-Key header the owner received.
+	idempotencyKey string
 }
 
 func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
@@ -241,7 +243,7 @@ func startOwner(t testing.TB, issuers *identitytest.Issuers) *owner {
 			return httpserver.Unauthorized(httpserver.CodeUnauthorized, "no identity")
 		}
 		r := received{path: string(c.Request().URI().PathOriginal()), query: string(c.Request().URI().QueryString()),
-			principal: p, audience: audience}
+			principal: p, audience: audience, idempotencyKey: strings.Clone(c.Get("Idempotency-Key"))}
 		o.mu.Lock()
 		o.received = append(o.received, r)
 		o.mu.Unlock()

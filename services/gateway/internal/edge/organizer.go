@@ -60,8 +60,14 @@ func (g *Gateway) organizer(op apispec.Operation, owner *proxy.Upstream) fiber.H
 		return g.forward(c, owner, place, identity.Principal{
 			OrganizerID: key.OrganizerID, KeyID: key.ID, KeyType: identity.Secret, Scopes: key.Scopes,
 			Test: parsed.mode == apikey.Test,
-		}, ip, proxy.Forward{})
+		}, ip, proxy.Forward{Headers: passedHeaders[op.ID]})
 	}
+}
+
+// passedHeaders are the client headers an organizer operation passes on to its owner beyond
+// the ones every request does.
+var passedHeaders = map[string][]string{
+	"organizerCreateRefund": {"Idempotency-Key"},
 }
 
 func hasScope(scopes []string, want string) bool {

@@ -70,6 +70,10 @@ type Repository interface {
 	// one as it is, a PENDING one once released (reason FAILED, its places freed); a COMPLETED
 	// one is a conflict. Repeating it is harmless.
 	RefundOrder(ctx context.Context, s domain.Scope, orderID string, now time.Time) (domain.Order, error)
+	// RecordRefund applies a refund made of a paid order (see store): tickets cancelled, the
+	// amount refunded recorded, REFUNDED once the whole payment is returned, order.refunded
+	// published; an order not paid is a conflict.
+	RecordRefund(ctx context.Context, s domain.Scope, r domain.RefundMade, now time.Time) (domain.Order, error)
 	// ExpiredHolds returns PENDING orders whose hold lapsed by now, with their modes.
 	ExpiredHolds(ctx context.Context, now time.Time, limit int) ([]domain.ExpiredHold, error)
 	// Receipts returns the COMPLETED orders of the event whose purchaser, athletes or guests

@@ -176,10 +176,13 @@ type Payment struct {
 	Reason     string
 	// Test is true for a test payment (livemode false): its order is a test order.
 	Test bool
+	// Refund is the refund an organizer made (refund.succeeded).
+	Refund domain.RefundMade
 }
 
 // ApplyPayment confirms (payment succeeded), releases (payment failed) or marks refunded
-// (payment returned; released first if still PENDING) the order, once per message id. A late
+// (payment returned; released first if still PENDING; or an organizer's refund made, whole or
+// partial, cancelling the tickets it names) the order, once per message id. A late
 // payment without a place leaves the order FAILED and publishes the unfulfillable event; that
 // is an outcome, not an error.
 func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
@@ -199,6 +202,13 @@ func (s *Service) ApplyPayment(ctx context.Context, p Payment) error {
 			}
 			_, err := r.ReleaseOrder(ctx, scope, p.OrderID, reason, s.clock.Now())
 			if isConflict(err) || isNotFound(err) { // already paid, or not ours
+				return nil
+			}
+			return err
+		case domain.EventRefundSucceeded:
+			// An organizer's refund: an order not paid (or not this mode's) has nothing to mark.
+			_, err := r.RecordRefund(ctx, scope, p.Refund, s.clock.Now())
+			if isConflict(err) || isNotFound(err) {
 				return nil
 			}
 			return err

@@ -28,6 +28,7 @@ const (
 	EventPaymentSucceeded = "podium.checkout.payment.succeeded.v1"
 	EventPaymentFailed    = "podium.checkout.payment.failed.v1"
 	EventPaymentRefunded  = "podium.checkout.payment.refunded.v1"
+	EventRefundSucceeded  = "podium.checkout.refund.succeeded.v1"
 	PaymentsConsumerGroup = "registration-payments"
 )
 

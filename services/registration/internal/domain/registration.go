@@ -56,10 +56,12 @@ type Order struct {
 	ClientNetwork string
 	PaymentRef    string
 	AmountPaid    *int64
-	ExpiresAt     *time.Time
-	PaidAt        *time.Time
-	ReleasedAt    *time.Time
-	ReleaseReason string
+	// AmountRefunded is what the organizer's refunds returned of the payment in all.
+	AmountRefunded int64
+	ExpiresAt      *time.Time
+	PaidAt         *time.Time
+	ReleasedAt     *time.Time
+	ReleaseReason  string
 	// Livemode is false for test data: an order made with a test key.
 	Livemode  bool
 	CreatedAt time.Time
@@ -80,7 +82,9 @@ func (s Scope) Sees(organizerID string, livemode bool) bool {
 
 // HoldsPlaces reports whether the order's live registrations hold places (held while
 // PENDING, confirmed while COMPLETED).
-func (o Order) HoldsPlaces() bool { return o.Status == OrderPending || o.Status == OrderCompleted }
+func (o Order) HoldsPlaces() bool {
+	return o.Status == OrderPending || o.Status == OrderCompleted || o.Status == OrderRefunded
+}
 
 // Athlete is an athlete's personal data.
 type Athlete struct {

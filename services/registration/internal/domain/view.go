@@ -52,6 +52,7 @@ type OrderView struct {
 	Source         string     `json:"source"`
 	Amount         int64      `json:"amount"`
 	Currency       string     `json:"currency,omitempty"`
+	AmountRefunded int64      `json:"amountRefunded,omitempty"`
 	PurchaserEmail string     `json:"purchaserEmail,omitempty"`
 	CreatedAt      time.Time  `json:"createdAt"`
 	PaidAt         *time.Time `json:"paidAt"`
@@ -152,7 +153,7 @@ func (t Ticket) CheckedInAt(r Registration) []time.Time {
 // NewOrderView returns the view of o within a registration.
 func NewOrderView(o Order) OrderView {
 	return OrderView{
-		OrderID: o.ID, Status: string(o.Status), Source: o.Source, Amount: o.Amount, Currency: o.Currency,
+		OrderID: o.ID, Status: string(o.Status), Source: o.Source, Amount: o.Amount, Currency: o.Currency, AmountRefunded: o.AmountRefunded,
 		PurchaserEmail: o.PurchaserEmail, CreatedAt: o.CreatedAt.UTC(), PaidAt: utcPtr(o.PaidAt), ExpiresAt: utcPtr(o.ExpiresAt),
 		Livemode: o.Livemode,
 	}

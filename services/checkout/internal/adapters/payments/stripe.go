@@ -112,10 +112,13 @@ func (c *Client) CreateSession(ctx context.Context, r domain.PaymentRequest) (do
 	return out, nil
 }
 
-// Refund refunds a payment intent in full, with r's idempotency key and metadata. A failure
+// Refund refunds a payment intent, in full or r.Amount of it, with r's idempotency key and metadata. A failure
 // is a *domain.RefundError, classified by refundError.
 func (c *Client) Refund(ctx context.Context, r domain.Refund) (string, error) {
 	params := &stripe.RefundParams{PaymentIntent: stripe.String(r.PaymentIntent)}
+	if r.Amount > 0 {
+		params.Amount = stripe.Int64(r.Amount)
+	}
 	params.Metadata = r.Metadata
 	params.Context = ctx
 	params.SetIdempotencyKey(r.IdempotencyKey)
@@ -137,7 +140,7 @@ func (c *Client) Refunds(ctx context.Context, paymentIntent string) ([]domain.Pr
 	it := c.api.Refunds.List(params)
 	for it.Next() {
 		r := it.Refund()
-		pr := domain.ProviderRefund{ID: r.ID, Status: string(r.Status), Amount: r.Amount, Currency: string(r.Currency), Created: time.Unix(r.Created, 0).UTC(), CheckoutID: r.Metadata["checkoutId"]}
+		pr := domain.ProviderRefund{ID: r.ID, Status: string(r.Status), Amount: r.Amount, Currency: string(r.Currency), Created: time.Unix(r.Created, 0).UTC(), CheckoutID: r.Metadata["checkoutId"], RefundID: r.Metadata["refundId"]}
 		if r.PaymentIntent != nil {
 			pr.PaymentIntent = r.PaymentIntent.ID
 		}

@@ -56,9 +56,12 @@ type holdRegistration struct {
 }
 
 type holdAnswer struct {
-	OrderID   string    `json:"orderId"`
-	Status    string    `json:"status"`
-	ExpiresAt time.Time `json:"expiresAt"`
+	OrderID       string    `json:"orderId"`
+	Status        string    `json:"status"`
+	ExpiresAt     time.Time `json:"expiresAt"`
+	Registrations []struct {
+		TicketIDs []string `json:"ticketIds"`
+	} `json:"registrations"`
 }
 
 // Hold posts /internal/holds: 409 means places short, 422 broken rules, 404 an unknown event
@@ -76,7 +79,11 @@ func (c *Client) Hold(ctx context.Context, as identity.Principal, r domain.HoldR
 	if err := c.peer.Do(ctx, as, http.MethodPost, "/internal/holds", body, &ans); err != nil {
 		return domain.Hold{}, err
 	}
-	return domain.Hold{OrderID: ans.OrderID, ExpiresAt: ans.ExpiresAt}, nil
+	h := domain.Hold{OrderID: ans.OrderID, ExpiresAt: ans.ExpiresAt}
+	for _, reg := range ans.Registrations {
+		h.Tickets = append(h.Tickets, reg.TicketIDs)
+	}
+	return h, nil
 }
 
 // ReleaseHold posts /internal/holds/release with the hold id: registration releases the

@@ -47,7 +47,17 @@ func updateParams(c domain.Checkout) db.UpdateCheckoutParams {
 		RefundNextAttemptAt: c.RefundNextAttemptAt, RefundErrorCode: nilIfEmpty(c.RefundErrorCode),
 		RefundErrorMessage: nilIfEmpty(c.RefundErrorMessage), RefundFailedAt: c.RefundFailedAt,
 		RefundClaim: int32(min(c.RefundClaim, math.MaxInt32)), RefundClaimedUntil: c.RefundClaimedUntil, //nolint:gosec // bounded just before
+		HoldTickets: holdTickets(c.HoldTickets),
 	}
+}
+
+// holdTickets is the hold's tickets as stored (NULL when not known).
+func holdTickets(t [][]string) []byte {
+	if len(t) == 0 {
+		return nil
+	}
+	b, _ := json.Marshal(t) // a slice of strings always marshals
+	return b
 }
 
 func toCheckout(row db.Checkout) (domain.Checkout, error) {
@@ -66,6 +76,11 @@ func toCheckout(row db.Checkout) (domain.Checkout, error) {
 	}
 	if err := json.Unmarshal(row.Quote, &c.Quote); err != nil {
 		return domain.Checkout{}, fmt.Errorf("checkout %s quote: %w", row.ID, err)
+	}
+	if row.HoldTickets != nil {
+		if err := json.Unmarshal(row.HoldTickets, &c.HoldTickets); err != nil {
+			return domain.Checkout{}, fmt.Errorf("checkout %s hold tickets: %w", row.ID, err)
+		}
 	}
 	if row.LegalSignature != nil {
 		c.LegalSignature = &domain.LegalSignature{}

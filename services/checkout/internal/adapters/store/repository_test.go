@@ -88,7 +88,7 @@ func TestPromocodeUseLastsAsLongAsItsHold(t *testing.T) {
 	}
 	// A paid checkout keeps its use after its hold lapsed.
 	if _, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_third"}}, func(c *domain.Checkout) ([]domain.Message, error) {
-		c.Held("ord_3", lapsed)
+		c.Held("ord_3", nil, lapsed)
 		c.ApplyPayment(domain.PaymentEvent{Kind: domain.PaymentCompleted, Paid: true}, lapsed)
 		return nil, nil
 	}); err != nil {
@@ -112,7 +112,7 @@ func TestLatePaymentTakesAPromocodeUseOnlyIfOneIsLeft(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: c.ID}}, func(c *domain.Checkout) ([]domain.Message, error) {
-			c.Held("ord_"+c.ID, c.CreatedAt)
+			c.Held("ord_"+c.ID, nil, c.CreatedAt)
 			return nil, nil
 		}); err != nil {
 			t.Fatal(err)
@@ -168,7 +168,7 @@ func TestCheckoutRoundTripAndUpdates(t *testing.T) {
 	}
 	now := t0.Add(time.Minute)
 	got, _, err := repo.Update(ctx, app.Update{Ref: app.CheckoutRef{ID: "chk_1"}}, func(c *domain.Checkout) ([]domain.Message, error) {
-		c.Held("ord_1", now)
+		c.Held("ord_1", nil, now)
 		c.Opened(domain.PaymentSession{ID: "cs_1", URL: "https://pay", ExpiresAt: now}, now)
 		return nil, nil
 	})

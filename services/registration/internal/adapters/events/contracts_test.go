@@ -44,3 +44,18 @@ func TestCheckoutsPublishedPaymentEventsAreRead(t *testing.T) {
 }
 
 func sameAmount(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// TestCheckoutsRefundSucceededIsRead: checkout's refund.succeeded example decodes to the refund
+// registration applies, with every value it acts on.
+func TestCheckoutsRefundSucceededIsRead(t *testing.T) {
+	m := brokertest.LoadContracts(t, checkoutevents.Files).Example(t, domain.EventRefundSucceeded)
+	got, ok, err := events.DecodePayment(m)
+	if !ok || err != nil {
+		t.Fatalf("decoded: %v, %v", ok, err)
+	}
+	r := got.Refund
+	if got.Type != domain.EventRefundSucceeded || r.OrderID != "ord_6Tb1Xk8Fq3Wm9Zs2Lp5V" || r.AmountRefunded != 2938 || r.OrderRefunded ||
+		len(r.TicketIDs) != 1 || r.TicketIDs[0] != "tkt_2Wd4Fe6Rg8Th0Yj2Uk4L" || !r.CancelTickets || got.Test {
+		t.Fatalf("decoded %+v", got)
+	}
+}

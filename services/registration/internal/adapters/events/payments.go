@@ -1,6 +1,7 @@
 // Package events consumes checkout's payment events (checkout.payments.v1) and applies them:
 // a succeeded payment confirms its order (the one way an order is confirmed; a free order's
-// payment has amount 0), a failed one releases it, a refunded one marks it REFUNDED. Each message is applied once (inbox by ce_id); the transitions themselves are
+// payment has amount 0), a failed one releases it, a refunded one marks it REFUNDED, an organizer's refund made (refund.succeeded) records it
+// on the order and cancels the tickets it names. Each message is applied once (inbox by ce_id); the transitions themselves are
 // idempotent, so duplicates, replays and any arrival order are harmless.
 package events
 
@@ -23,6 +24,11 @@ type payment struct {
 	Reason     string `json:"reason"`
 	// Livemode is the payment's mode; an event without it is live.
 	Livemode *bool `json:"livemode"`
+	// AmountRefunded, OrderRefunded, TicketIDs and CancelTickets are refund.succeeded's.
+	AmountRefunded int64    `json:"amountRefunded"`
+	OrderRefunded  bool     `json:"orderRefunded"`
+	TicketIDs      []string `json:"ticketIds"`
+	CancelTickets  bool     `json:"cancelTickets"`
 }
 
 // Handler returns the broker handler of payment events. Messages of other types are ignored;
@@ -46,7 +52,8 @@ func Handler(svc *app.Service, log *slog.Logger) broker.Handler {
 // (dead-lettered at once).
 func DecodePayment(m broker.Message) (app.Payment, bool, error) {
 	typ := m.Headers[broker.HeaderType]
-	if ok, err := broker.Accepts(m, domain.PaymentsTopic, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded); !ok {
+	if ok, err := broker.Accepts(m, domain.PaymentsTopic, domain.EventPaymentSucceeded, domain.EventPaymentFailed, domain.EventPaymentRefunded,
+		domain.EventRefundSucceeded); !ok {
 		return app.Payment{}, false, err
 	}
 	id, err := broker.RequireID(m)
@@ -61,7 +68,8 @@ func DecodePayment(m broker.Message) (app.Payment, bool, error) {
 		return app.Payment{}, false, broker.Poisonf("payment event %s: no orderId", id)
 	}
 	test := d.Livemode != nil && !*d.Livemode
-	return app.Payment{MessageID: id, Type: typ, OrderID: d.OrderID, PaymentRef: d.PaymentRef, Amount: d.Amount, Reason: d.Reason, Test: test}, true, nil
+	refund := domain.RefundMade{OrderID: d.OrderID, AmountRefunded: d.AmountRefunded, OrderRefunded: d.OrderRefunded, TicketIDs: d.TicketIDs, CancelTickets: d.CancelTickets}
+	return app.Payment{MessageID: id, Type: typ, OrderID: d.OrderID, PaymentRef: d.PaymentRef, Amount: d.Amount, Reason: d.Reason, Test: test, Refund: refund}, true, nil
 }
 
 // DeadLetters returns the dead letters of registration's consumers (operator command).

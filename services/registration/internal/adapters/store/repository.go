@@ -102,7 +102,7 @@ func toOrder(o db.Order) domain.Order {
 		ID: o.ID, OrganizerID: o.OrganizerID, EventID: o.EventID, Status: domain.OrderStatus(o.Status), Source: o.Source,
 		HoldID: deref(o.HoldID), Amount: o.Amount, Currency: o.Currency, PurchaserEmail: deref(o.PurchaserEmail),
 		PurchaserName: deref(o.PurchaserName), Promocode: deref(o.Promocode), ClientNetwork: deref(o.ClientNetwork), PaymentRef: deref(o.PaymentRef),
-		AmountPaid: o.AmountPaid, ExpiresAt: utc(o.ExpiresAt), PaidAt: utc(o.PaidAt), ReleasedAt: utc(o.ReleasedAt),
+		AmountPaid: o.AmountPaid, AmountRefunded: o.AmountRefunded, ExpiresAt: utc(o.ExpiresAt), PaidAt: utc(o.PaidAt), ReleasedAt: utc(o.ReleasedAt),
 		ReleaseReason: deref(o.ReleaseReason), Livemode: o.Livemode, CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(),
 	}
 }

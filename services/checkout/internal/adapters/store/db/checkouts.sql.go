@@ -65,7 +65,7 @@ WHERE id = (
       AND (due.refund_claimed_until IS NULL OR due.refund_claimed_until <= now())
     ORDER BY due.refund_next_attempt_at NULLS FIRST LIMIT 1 FOR UPDATE SKIP LOCKED
 )
-RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode
+RETURNING id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets
 `
 
 type ClaimRefundParams struct {
@@ -120,6 +120,8 @@ func (q *Queries) ClaimRefund(ctx context.Context, arg ClaimRefundParams) (Check
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
+		&i.HoldTickets,
 	)
 	return i, err
 }
@@ -160,7 +162,7 @@ func (q *Queries) FailedRefundCount(ctx context.Context) (int64, error) {
 }
 
 const failedRefunds = `-- name: FailedRefunds :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at, id
 `
 
 func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
@@ -211,6 +213,8 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
 			&i.Livemode,
+			&i.AmountRefunded,
+			&i.HoldTickets,
 		); err != nil {
 			return nil, err
 		}
@@ -223,7 +227,7 @@ func (q *Queries) FailedRefunds(ctx context.Context) ([]Checkout, error) {
 }
 
 const getCheckout = `-- name: GetCheckout :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE id = $1
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets FROM checkouts WHERE id = $1
 `
 
 func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) {
@@ -268,12 +272,14 @@ func (q *Queries) GetCheckout(ctx context.Context, id string) (Checkout, error) 
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
+		&i.HoldTickets,
 	)
 	return i, err
 }
 
 const getCheckoutForUpdate = `-- name: GetCheckoutForUpdate :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets FROM checkouts WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout, error) {
@@ -318,6 +324,8 @@ func (q *Queries) GetCheckoutForUpdate(ctx context.Context, id string) (Checkout
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
+		&i.HoldTickets,
 	)
 	return i, err
 }
@@ -387,10 +395,15 @@ func (q *Queries) InsertCheckout(ctx context.Context, arg InsertCheckoutParams) 
 }
 
 const oldestPendingRefund = `-- name: OldestPendingRefund :many
-SELECT updated_at FROM checkouts WHERE state = 'REFUND_PENDING' ORDER BY updated_at LIMIT 1
+SELECT since::timestamptz FROM (
+    SELECT updated_at AS since FROM checkouts WHERE state = 'REFUND_PENDING'
+    UNION ALL
+    SELECT created_at FROM refunds WHERE state = 'pending'
+) pending ORDER BY since LIMIT 1
 `
 
-// When the oldest pending refund became pending (none, or one row).
+// When the oldest pending refund became pending, a late payment's or an organizer's (none, or
+// one row).
 func (q *Queries) OldestPendingRefund(ctx context.Context) ([]time.Time, error) {
 	rows, err := q.db.Query(ctx, oldestPendingRefund)
 	if err != nil {
@@ -399,11 +412,11 @@ func (q *Queries) OldestPendingRefund(ctx context.Context) ([]time.Time, error) 
 	defer rows.Close()
 	var items []time.Time
 	for rows.Next() {
-		var updated_at time.Time
-		if err := rows.Scan(&updated_at); err != nil {
+		var since time.Time
+		if err := rows.Scan(&since); err != nil {
 			return nil, err
 		}
-		items = append(items, updated_at)
+		items = append(items, since)
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err
@@ -436,7 +449,7 @@ func (q *Queries) StaleCheckouts(ctx context.Context, createdAt time.Time) ([]st
 }
 
 const testCheckoutOfOrganizer = `-- name: TestCheckoutOfOrganizer :one
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE organizer_id = $1 AND NOT livemode AND session_id = $2
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets FROM checkouts WHERE organizer_id = $1 AND NOT livemode AND session_id = $2
 ORDER BY created_at DESC LIMIT 1
 `
 
@@ -488,6 +501,8 @@ func (q *Queries) TestCheckoutOfOrganizer(ctx context.Context, arg TestCheckoutO
 		&i.RefundErrorMessage,
 		&i.RefundFailedAt,
 		&i.Livemode,
+		&i.AmountRefunded,
+		&i.HoldTickets,
 	)
 	return i, err
 }
@@ -498,7 +513,7 @@ UPDATE checkouts SET
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
     updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14, refund_attempts = $15,
     refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19,
-    refund_claim = $20, refund_claimed_until = $21
+    refund_claim = $20, refund_claimed_until = $21, hold_tickets = $22
 WHERE id = $1
 `
 
@@ -524,6 +539,7 @@ type UpdateCheckoutParams struct {
 	RefundFailedAt      *time.Time
 	RefundClaim         int32
 	RefundClaimedUntil  *time.Time
+	HoldTickets         []byte
 }
 
 func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) error {
@@ -549,6 +565,7 @@ func (q *Queries) UpdateCheckout(ctx context.Context, arg UpdateCheckoutParams) 
 		arg.RefundFailedAt,
 		arg.RefundClaim,
 		arg.RefundClaimedUntil,
+		arg.HoldTickets,
 	)
 	return err
 }

@@ -47,6 +47,8 @@ type Checkout struct {
 	RefundErrorMessage  *string
 	RefundFailedAt      *time.Time
 	Livemode            bool
+	AmountRefunded      int64
+	HoldTickets         []byte
 }
 
 type IdempotencyKey struct {
@@ -72,4 +74,30 @@ type PromocodeFailure struct {
 type ReconcileMark struct {
 	SessionsFrom time.Time
 	Livemode     bool
+}
+
+type Refund struct {
+	ID               string
+	OrganizerID      string
+	Livemode         bool
+	CheckoutID       string
+	OrderID          string
+	PaymentIntent    string
+	Amount           int64
+	Currency         string
+	Reason           string
+	TicketIds        []string
+	CancelTickets    bool
+	State            string
+	ProviderRefundID *string
+	FailureCode      *string
+	FailureMessage   *string
+	Attempts         int32
+	NextAttemptAt    *time.Time
+	Claim            int32
+	ClaimedUntil     *time.Time
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	SucceededAt      *time.Time
+	FailedAt         *time.Time
 }

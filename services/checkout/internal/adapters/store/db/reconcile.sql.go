@@ -11,7 +11,7 @@ import (
 )
 
 const processingCheckouts = `-- name: ProcessingCheckouts :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts WHERE state = 'PROCESSING' AND livemode = $1 AND id > $2::text
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets FROM checkouts WHERE state = 'PROCESSING' AND livemode = $1 AND id > $2::text
 ORDER BY id LIMIT $3
 `
 
@@ -70,6 +70,8 @@ func (q *Queries) ProcessingCheckouts(ctx context.Context, arg ProcessingCheckou
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
 			&i.Livemode,
+			&i.AmountRefunded,
+			&i.HoldTickets,
 		); err != nil {
 			return nil, err
 		}
@@ -108,7 +110,7 @@ func (q *Queries) SetReconcileMark(ctx context.Context, arg SetReconcileMarkPara
 }
 
 const unsettledCheckouts = `-- name: UnsettledCheckouts :many
-SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode FROM checkouts
+SELECT id, organizer_id, key_id, idempotency_key, event_id, state, currency, total, quote, promocode, promocode_state, purchaser_email, purchaser_name, legal_signature, ip_enrichment, deferred, order_id, session_id, session_url, payment_intent, amount_paid, refund_id, hold_expires_at, session_expires_at, created_at, updated_at, paid_at, completed_at, promocode_max_uses, refund_reason, refund_attempts, refund_next_attempt_at, refund_claim, refund_claimed_until, refund_error_code, refund_error_message, refund_failed_at, livemode, amount_refunded, hold_tickets FROM checkouts
 WHERE livemode = $1 AND ((id = ANY($2::text[])
        AND state NOT IN ('PAID', 'COMPLETED', 'REFUND_PENDING', 'REFUND_FAILED', 'REFUNDED_NO_PLACE', 'REFUNDED_NO_PROMOCODE'))
    OR (id = ANY($3::text[]) AND state IN ('HELD', 'OPEN', 'PROCESSING')))
@@ -171,6 +173,8 @@ func (q *Queries) UnsettledCheckouts(ctx context.Context, arg UnsettledCheckouts
 			&i.RefundErrorMessage,
 			&i.RefundFailedAt,
 			&i.Livemode,
+			&i.AmountRefunded,
+			&i.HoldTickets,
 		); err != nil {
 			return nil, err
 		}

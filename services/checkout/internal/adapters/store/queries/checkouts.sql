@@ -29,7 +29,7 @@ UPDATE checkouts SET
     payment_intent = $7, amount_paid = $8, refund_id = $9, session_expires_at = $10,
     updated_at = $11, paid_at = $12, completed_at = $13, refund_reason = $14, refund_attempts = $15,
     refund_next_attempt_at = $16, refund_error_code = $17, refund_error_message = $18, refund_failed_at = $19,
-    refund_claim = $20, refund_claimed_until = $21
+    refund_claim = $20, refund_claimed_until = $21, hold_tickets = $22
 WHERE id = $1;
 
 -- name: StaleCheckouts :many
@@ -71,5 +71,10 @@ SELECT * FROM checkouts WHERE state = 'REFUND_FAILED' ORDER BY refund_failed_at,
 SELECT count(*) FROM checkouts WHERE state = 'REFUND_FAILED';
 
 -- name: OldestPendingRefund :many
--- When the oldest pending refund became pending (none, or one row).
-SELECT updated_at FROM checkouts WHERE state = 'REFUND_PENDING' ORDER BY updated_at LIMIT 1;
+-- When the oldest pending refund became pending, a late payment's or an organizer's (none, or
+-- one row).
+SELECT since::timestamptz FROM (
+    SELECT updated_at AS since FROM checkouts WHERE state = 'REFUND_PENDING'
+    UNION ALL
+    SELECT created_at FROM refunds WHERE state = 'pending'
+) pending ORDER BY since LIMIT 1;

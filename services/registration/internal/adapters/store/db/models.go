@@ -80,6 +80,7 @@ type Order struct {
 	UpdatedAt      time.Time
 	ClientNetwork  *string
 	Livemode       bool
+	AmountRefunded int64
 }
 
 type Outbox struct {

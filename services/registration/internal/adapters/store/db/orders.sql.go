@@ -48,7 +48,7 @@ func (q *Queries) ExpiredHolds(ctx context.Context, arg ExpiredHoldsParams) ([]E
 }
 
 const getOrder = `-- name: GetOrder :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE id = $1
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode, amount_refunded FROM orders WHERE id = $1
 `
 
 func (q *Queries) GetOrder(ctx context.Context, id string) (Order, error) {
@@ -76,12 +76,13 @@ func (q *Queries) GetOrder(ctx context.Context, id string) (Order, error) {
 		&i.UpdatedAt,
 		&i.ClientNetwork,
 		&i.Livemode,
+		&i.AmountRefunded,
 	)
 	return i, err
 }
 
 const getOrderByHold = `-- name: GetOrderByHold :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE organizer_id = $1 AND livemode = $2 AND hold_id = $3
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode, amount_refunded FROM orders WHERE organizer_id = $1 AND livemode = $2 AND hold_id = $3
 `
 
 type GetOrderByHoldParams struct {
@@ -115,12 +116,13 @@ func (q *Queries) GetOrderByHold(ctx context.Context, arg GetOrderByHoldParams) 
 		&i.UpdatedAt,
 		&i.ClientNetwork,
 		&i.Livemode,
+		&i.AmountRefunded,
 	)
 	return i, err
 }
 
 const getOrderForUpdate = `-- name: GetOrderForUpdate :one
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE id = $1 FOR UPDATE
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode, amount_refunded FROM orders WHERE id = $1 FOR UPDATE
 `
 
 func (q *Queries) GetOrderForUpdate(ctx context.Context, id string) (Order, error) {
@@ -148,12 +150,13 @@ func (q *Queries) GetOrderForUpdate(ctx context.Context, id string) (Order, erro
 		&i.UpdatedAt,
 		&i.ClientNetwork,
 		&i.Livemode,
+		&i.AmountRefunded,
 	)
 	return i, err
 }
 
 const getOrders = `-- name: GetOrders :many
-SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode FROM orders WHERE id = ANY($1::text[])
+SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email, purchaser_name, promocode, payment_ref, amount_paid, expires_at, paid_at, released_at, release_reason, created_at, updated_at, client_network, livemode, amount_refunded FROM orders WHERE id = ANY($1::text[])
 `
 
 func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) {
@@ -187,6 +190,7 @@ func (q *Queries) GetOrders(ctx context.Context, ids []string) ([]Order, error) 
 			&i.UpdatedAt,
 			&i.ClientNetwork,
 			&i.Livemode,
+			&i.AmountRefunded,
 		); err != nil {
 			return nil, err
 		}
@@ -270,6 +274,24 @@ func (q *Queries) ReceiptOrders(ctx context.Context, arg ReceiptOrdersParams) ([
 		return nil, err
 	}
 	return items, nil
+}
+
+const setOrderRefunded = `-- name: SetOrderRefunded :exec
+UPDATE orders SET amount_refunded = GREATEST(amount_refunded, $1::bigint), updated_at = $2
+WHERE id = $3
+`
+
+type SetOrderRefundedParams struct {
+	AmountRefunded int64
+	UpdatedAt      time.Time
+	ID             string
+}
+
+// Records what the order's refunds return in all; a report older than one applied already
+// changes nothing.
+func (q *Queries) SetOrderRefunded(ctx context.Context, arg SetOrderRefundedParams) error {
+	_, err := q.db.Exec(ctx, setOrderRefunded, arg.AmountRefunded, arg.UpdatedAt, arg.ID)
+	return err
 }
 
 const setOrderState = `-- name: SetOrderState :exec

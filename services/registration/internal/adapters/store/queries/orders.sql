@@ -49,3 +49,9 @@ INSERT INTO orders (
 SELECT id, organizer_id, event_id, status, source, hold_id, amount, currency, purchaser_email,
     purchaser_name, promocode, expires_at, paid_at, created_at, updated_at, client_network, livemode
 FROM json_populate_recordset(NULL::orders, sqlc.arg(rows)::json);
+
+-- name: SetOrderRefunded :exec
+-- Records what the order's refunds return in all; a report older than one applied already
+-- changes nothing.
+UPDATE orders SET amount_refunded = GREATEST(amount_refunded, sqlc.arg(amount_refunded)::bigint), updated_at = sqlc.arg(updated_at)
+WHERE id = sqlc.arg(id);
