@@ -89,7 +89,7 @@ func TestOperatorCommandErrors(t *testing.T) {
 	// What an operator reads: the request and the admin API's status and messages.
 	_, err := run(t, env, authtest.OperatorToken, "key", "create", "--organizer", org, "--type", "secret", "--name", "x", "--scopes", "events:read,events:write", "--expires", "2001-01-01T00:00:00Z")
 	if got := admin.Explain(err); got != "admin API POST /admin/organizers/"+org+"/keys answered 400: "+
-		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, refunds:write; expiresAt must be in the future" {
+		"scopes[1] must be one of events:read, pricing:read, registrations:read, registrations:write, webhooks:write, checkins:write, refunds:write; expiresAt must be in the future" {
 		t.Fatalf("invalid key: %s", got)
 	}
 	_, err = run(t, env, authtest.OperatorToken, "key", "revoke", "--key", "key_missing")
