@@ -39,7 +39,7 @@ func Event() map[string]any {
 	return map[string]any{
 		"id": EventID, "organizerId": OrgID, "name": "Summer Throwdown", "status": "PUBLISHED", "private": false,
 		"startDate": "2027-06-12", "endDate": "2027-06-13", "timezone": "Europe/Madrid", "currency": "EUR",
-		"previewToken": PreviewToken, "version": 7, "updatedAt": "2026-11-22T10:00:00Z",
+		"previewToken": PreviewToken, "version": 7, "updatedAt": "2026-11-22T10:00:00Z", "transfersUntil": nil,
 		"categories": []any{
 			category(CatRX, "RX Men", 1, 1, 5500, false, true),
 			category(CatTeam, "Teams of 2-3", 2, 3, 10000, false, true),
