@@ -32,10 +32,11 @@ type SigningPlan struct {
 }
 
 // PlanTransferSigning is PlanTransfer whose new athlete also accepts the waivers of accepted
-// (waiver id → true) at the transfer: those are signed at now, not left pending. An id the
-// athlete has not to sign is refused before anything else.
+// (waiver id → true) at the transfer: those are signed at now, not left pending; a false
+// leaves the waiver pending, as at a create. An id the athlete has not to sign is refused
+// before anything else.
 func PlanTransferSigning(e Event, cur Registration, ticketID string, to Athlete, accepted map[string]bool, now time.Time) (TransferPlan, error) {
-	if err := checkWaiverIDs(accepted, WaiversToSign(e, to), nil); err != nil {
+	if err := checkWaiverIDs(accepted, WaiversToSign(e, to), nil, false); err != nil {
 		return TransferPlan{}, err
 	}
 	p, err := PlanTransfer(e, cur, ticketID, to, now)
@@ -62,7 +63,7 @@ func PlanSigning(cur Registration, ticketID string, accepted map[string]bool, no
 	if cur.Cancelled() || old.Status != TicketActive {
 		return SigningPlan{}, fault.NewConflict(fmt.Sprintf("ticket %s is cancelled: its waivers cannot be signed", ticketID)).WithCode(CodeTicketCancelled)
 	}
-	if err := checkWaiverIDs(accepted, old.PendingWaivers, old.SignedWaivers); err != nil {
+	if err := checkWaiverIDs(accepted, old.PendingWaivers, old.SignedWaivers, true); err != nil {
 		return SigningPlan{}, err
 	}
 	t := signWaivers(old, accepted, now)
@@ -76,9 +77,10 @@ func PlanSigning(cur Registration, ticketID string, accepted map[string]bool, no
 	return SigningPlan{Registration: next}, nil
 }
 
-// checkWaiverIDs refuses a value false (CodeWaiverRefused) and an id neither in pending nor in
-// signed (CodeWaiverNotPending), with a problem per id under waiversAccepted.
-func checkWaiverIDs(accepted map[string]bool, pending []PendingWaiver, signed []SignedWaiver) error {
+// checkWaiverIDs refuses an id neither in pending nor in signed (CodeWaiverNotPending) and,
+// when refuseFalse, a value false (CodeWaiverRefused), with a problem per id under
+// waiversAccepted.
+func checkWaiverIDs(accepted map[string]bool, pending []PendingWaiver, signed []SignedWaiver, refuseFalse bool) error {
 	known := func(id string) bool {
 		return slices.ContainsFunc(pending, func(w PendingWaiver) bool { return w.WaiverID == id }) ||
 			slices.ContainsFunc(signed, func(w SignedWaiver) bool { return w.WaiverID == id })
@@ -88,7 +90,7 @@ func checkWaiverIDs(accepted map[string]bool, pending []PendingWaiver, signed []
 		switch {
 		case !known(id):
 			unknown = append(unknown, fmt.Sprintf("waiversAccepted.%s: is not a waiver the athlete has to sign", id))
-		case !accepted[id]:
+		case refuseFalse && !accepted[id]:
 			refused = append(refused, fmt.Sprintf("waiversAccepted.%s: must be true: refusing a waiver is not signing it", id))
 		}
 	}
