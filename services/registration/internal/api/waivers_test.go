@@ -79,6 +79,9 @@ func TestSigningTheWaiversATransferLeftPending(t *testing.T) {
 	if n := updatedEvents(t, env, reg["registrationId"].(string)); n != before+1 {
 		t.Fatalf("registration.updated events %d, want %d", n, before+1)
 	}
+	if obj := lastObject(t, env, domain.EventRegUpdated, reg["registrationId"].(string)); fmt.Sprint(obj) != fmt.Sprint(r.Body) {
+		t.Fatalf("updated event's object\n%v\nthe API's answer\n%v", obj, r.Body)
+	}
 
 	// Signing again is the same answer, with no new event.
 	env.Clock.Advance(time.Hour)
