@@ -901,7 +901,7 @@ export interface webhooks {
         put?: never;
         /**
          * A registration was changed by the organizer.
-         * @description Sent after an update of a confirmed registration (team, athletes, bib, check-ins, answers, supplements). Signed, retried and answered as the `webhooks` tag describes.
+         * @description Sent after an update of a confirmed registration (team, athletes, bib, check-ins, answers, supplements) and after a ticket's pending waivers are signed (`organizerSignRegistrationWaivers`). Signed, retried and answered as the `webhooks` tag describes.
          */
         post: operations["webhookRegistrationUpdated"];
         delete?: never;
