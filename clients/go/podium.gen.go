@@ -128,6 +128,8 @@ const (
 	ErrorCodeWaitlistClosed          ErrorCode = "waitlist_closed"
 	ErrorCodeWaitlistEntryNotWaiting ErrorCode = "waitlist_entry_not_waiting"
 	ErrorCodeWaitlistOfferNotValid   ErrorCode = "waitlist_offer_not_valid"
+	ErrorCodeWaiverNotPending        ErrorCode = "waiver_not_pending"
+	ErrorCodeWaiverRefused           ErrorCode = "waiver_refused"
 	ErrorCodeWebhookEndpointDisabled ErrorCode = "webhook_endpoint_disabled"
 	ErrorCodeWebhookEndpointLimit    ErrorCode = "webhook_endpoint_limit"
 )
@@ -1060,6 +1062,8 @@ type Email = openapi_types.Email
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type Error struct {
 	// Code Stable, machine-readable code of the failure; the table above lists every one.
 	Code    ErrorCode     `json:"code"`
@@ -2040,6 +2044,11 @@ type SearchRegistrationsRequestSortBy string
 // SearchRegistrationsRequestTicketStatus defines model for SearchRegistrationsRequest.TicketStatus.
 type SearchRegistrationsRequestTicketStatus string
 
+// SignRegistrationWaiversRequest The pending waivers of the ticket its athlete signs, each with the value `true`.
+type SignRegistrationWaiversRequest struct {
+	WaiversAccepted WaiverMap `json:"waiversAccepted"`
+}
+
 // SignaturePoint defines model for SignaturePoint.
 type SignaturePoint struct {
 	// T Milliseconds since the stroke began.
@@ -2054,6 +2063,15 @@ type SignaturePoint struct {
 
 // SignatureStroke defines model for SignatureStroke.
 type SignatureStroke = []SignaturePoint
+
+// SignedWaiver A waiver of the event the ticket's athlete signed, and when.
+type SignedWaiver struct {
+	// SignedAt RFC 3339 timestamp in UTC, for example `2025-05-01T08:00:00Z`.
+	SignedAt Timestamp `json:"signedAt"`
+	Title    string    `json:"title"`
+	Version  int       `json:"version"`
+	WaiverId string    `json:"waiverId"`
+}
 
 // Sponsor defines model for Sponsor.
 type Sponsor struct {
@@ -2189,7 +2207,10 @@ type Ticket struct {
 
 	// PendingWaivers The event's waivers the athlete has still to sign (set by a transfer).
 	PendingWaivers *[]PendingWaiver `json:"pendingWaivers,omitempty"`
-	Status         TicketStatus     `json:"status"`
+
+	// SignedWaivers The waivers the athlete signed since the ticket's last transfer, in signing order, each with `signedAt` (`organizerSignRegistrationWaivers`, or `waiversAccepted` at the transfer).
+	SignedWaivers *[]SignedWaiver `json:"signedWaivers,omitempty"`
+	Status        TicketStatus    `json:"status"`
 
 	// TicketId Opaque athlete ticket id.
 	TicketId TicketIdentifier `json:"ticketId"`
@@ -2243,6 +2264,9 @@ type Timestamp = time.Time
 type TransferRegistrationRequest struct {
 	// Athlete An athlete of a registration (input).
 	Athlete Athlete `json:"athlete"`
+
+	// WaiversAccepted Keys are waiver identifiers, values tell whether the waiver was accepted. The empty key is refused (waiver identifiers are non-empty strings). At most 50 waivers, as many as a signature may name (`legalSignature.waiverVersions`).
+	WaiversAccepted *WaiverMap `json:"waiversAccepted,omitempty"`
 }
 
 // UpdateRegistrationRequest defines model for UpdateRegistrationRequest.
@@ -2742,6 +2766,8 @@ type WebhookTimestampHeader = string
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type BadRequest = Error
 
 // Conflict Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2807,6 +2833,8 @@ type BadRequest = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type Conflict = Error
 
 // Forbidden Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2872,6 +2900,8 @@ type Conflict = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type Forbidden = Error
 
 // NotFound Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2937,6 +2967,8 @@ type Forbidden = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type NotFound = Error
 
 // PayloadTooLarge Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3002,6 +3034,8 @@ type NotFound = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type PayloadTooLarge = Error
 
 // ServerError Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3067,6 +3101,8 @@ type PayloadTooLarge = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type ServerError = Error
 
 // TooManyRequests Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3132,6 +3168,8 @@ type ServerError = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type TooManyRequests = Error
 
 // Unauthorized Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3197,6 +3235,8 @@ type TooManyRequests = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type Unauthorized = Error
 
 // UnprocessableEntity Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3262,6 +3302,8 @@ type Unauthorized = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type UnprocessableEntity = Error
 
 // UnsupportedMediaType Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3327,6 +3369,8 @@ type UnprocessableEntity = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+// | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
 type UnsupportedMediaType = Error
 
 // BrowserCheckoutSessionParams defines parameters for BrowserCheckoutSession.
@@ -3481,6 +3525,9 @@ type OrganizerUpdateRegistrationJSONRequestBody = UpdateRegistrationRequest
 
 // OrganizerTransferRegistrationJSONRequestBody defines body for OrganizerTransferRegistration for application/json ContentType.
 type OrganizerTransferRegistrationJSONRequestBody = TransferRegistrationRequest
+
+// OrganizerSignRegistrationWaiversJSONRequestBody defines body for OrganizerSignRegistrationWaivers for application/json ContentType.
+type OrganizerSignRegistrationWaiversJSONRequestBody = SignRegistrationWaiversRequest
 
 // OrganizerCreateWebhookEndpointJSONRequestBody defines body for OrganizerCreateWebhookEndpoint for application/json ContentType.
 type OrganizerCreateWebhookEndpointJSONRequestBody = CreateWebhookEndpointRequest
@@ -3927,6 +3974,11 @@ type ClientInterface interface {
 	OrganizerTransferRegistrationWithBody(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	OrganizerTransferRegistration(ctx context.Context, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// OrganizerSignRegistrationWaiversWithBody request with any body
+	OrganizerSignRegistrationWaiversWithBody(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	OrganizerSignRegistrationWaivers(ctx context.Context, ticketId TicketId, body OrganizerSignRegistrationWaiversJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// OrganizerDeleteTestData request
 	OrganizerDeleteTestData(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -4432,6 +4484,30 @@ func (c *Client) OrganizerTransferRegistrationWithBody(ctx context.Context, tick
 
 func (c *Client) OrganizerTransferRegistration(ctx context.Context, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewOrganizerTransferRegistrationRequest(c.Server, ticketId, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerSignRegistrationWaiversWithBody(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerSignRegistrationWaiversRequestWithBody(c.Server, ticketId, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+func (c *Client) OrganizerSignRegistrationWaivers(ctx context.Context, ticketId TicketId, body OrganizerSignRegistrationWaiversJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewOrganizerSignRegistrationWaiversRequest(c.Server, ticketId, body)
 	if err != nil {
 		return nil, err
 	}
@@ -5859,6 +5935,53 @@ func NewOrganizerTransferRegistrationRequestWithBody(server string, ticketId Tic
 	return req, nil
 }
 
+// NewOrganizerSignRegistrationWaiversRequest calls the generic OrganizerSignRegistrationWaivers builder with application/json body
+func NewOrganizerSignRegistrationWaiversRequest(server string, ticketId TicketId, body OrganizerSignRegistrationWaiversJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewOrganizerSignRegistrationWaiversRequestWithBody(server, ticketId, "application/json", bodyReader)
+}
+
+// NewOrganizerSignRegistrationWaiversRequestWithBody generates requests for OrganizerSignRegistrationWaivers with any type of body
+func NewOrganizerSignRegistrationWaiversRequestWithBody(server string, ticketId TicketId, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithLocation("simple", false, "ticketId", runtime.ParamLocationPath, ticketId)
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/organizer/registrations/%s/waivers", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest("POST", queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewOrganizerDeleteTestDataRequest generates requests for OrganizerDeleteTestData
 func NewOrganizerDeleteTestDataRequest(server string) (*http.Request, error) {
 	var err error
@@ -6735,6 +6858,11 @@ type ClientWithResponsesInterface interface {
 
 	OrganizerTransferRegistrationWithResponse(ctx context.Context, ticketId TicketId, body OrganizerTransferRegistrationJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerTransferRegistrationResponse, error)
 
+	// OrganizerSignRegistrationWaiversWithBodyWithResponse request with any body
+	OrganizerSignRegistrationWaiversWithBodyWithResponse(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerSignRegistrationWaiversResponse, error)
+
+	OrganizerSignRegistrationWaiversWithResponse(ctx context.Context, ticketId TicketId, body OrganizerSignRegistrationWaiversJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerSignRegistrationWaiversResponse, error)
+
 	// OrganizerDeleteTestDataWithResponse request
 	OrganizerDeleteTestDataWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*OrganizerDeleteTestDataResponse, error)
 
@@ -7491,6 +7619,38 @@ func (r OrganizerTransferRegistrationResponse) Status() string {
 
 // StatusCode returns HTTPResponse.StatusCode
 func (r OrganizerTransferRegistrationResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+type OrganizerSignRegistrationWaiversResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	JSON200      *Registration
+	JSON400      *BadRequest
+	JSON401      *Unauthorized
+	JSON403      *Forbidden
+	JSON404      *NotFound
+	JSON409      *Error
+	JSON413      *PayloadTooLarge
+	JSON415      *UnsupportedMediaType
+	JSON422      *Error
+	JSON429      *TooManyRequests
+	JSON5XX      *ServerError
+}
+
+// Status returns HTTPResponse.Status
+func (r OrganizerSignRegistrationWaiversResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r OrganizerSignRegistrationWaiversResponse) StatusCode() int {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.StatusCode
 	}
@@ -8308,6 +8468,23 @@ func (c *ClientWithResponses) OrganizerTransferRegistrationWithResponse(ctx cont
 		return nil, err
 	}
 	return ParseOrganizerTransferRegistrationResponse(rsp)
+}
+
+// OrganizerSignRegistrationWaiversWithBodyWithResponse request with arbitrary body returning *OrganizerSignRegistrationWaiversResponse
+func (c *ClientWithResponses) OrganizerSignRegistrationWaiversWithBodyWithResponse(ctx context.Context, ticketId TicketId, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*OrganizerSignRegistrationWaiversResponse, error) {
+	rsp, err := c.OrganizerSignRegistrationWaiversWithBody(ctx, ticketId, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerSignRegistrationWaiversResponse(rsp)
+}
+
+func (c *ClientWithResponses) OrganizerSignRegistrationWaiversWithResponse(ctx context.Context, ticketId TicketId, body OrganizerSignRegistrationWaiversJSONRequestBody, reqEditors ...RequestEditorFn) (*OrganizerSignRegistrationWaiversResponse, error) {
+	rsp, err := c.OrganizerSignRegistrationWaivers(ctx, ticketId, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseOrganizerSignRegistrationWaiversResponse(rsp)
 }
 
 // OrganizerDeleteTestDataWithResponse request returning *OrganizerDeleteTestDataResponse
@@ -10256,6 +10433,102 @@ func ParseOrganizerTransferRegistrationResponse(rsp *http.Response) (*OrganizerT
 	}
 
 	response := &OrganizerTransferRegistrationResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Registration
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest PayloadTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode/100 == 5:
+		var dest ServerError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON5XX = &dest
+
+	}
+
+	return response, nil
+}
+
+// ParseOrganizerSignRegistrationWaiversResponse parses an HTTP response from a OrganizerSignRegistrationWaiversWithResponse call
+func ParseOrganizerSignRegistrationWaiversResponse(rsp *http.Response) (*OrganizerSignRegistrationWaiversResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &OrganizerSignRegistrationWaiversResponse{
 		Body:         bodyBytes,
 		HTTPResponse: rsp,
 	}

@@ -102,6 +102,8 @@ func TestBodiesHaveAtMost64Members(t *testing.T) {
 		"organizerCreateRefund": createRefund(),
 		"organizerCheckIn":      checkInScan(), "organizerCheckInBatch": checkInBatch(),
 		"organizerTransferRegistration": {"athlete": athlete()},
+
+		"organizerSignRegistrationWaivers": {"waiversAccepted": map[string]any{"wvr_liability": true}},
 	}
 	for _, op := range Operations() {
 		if !op.HasBody {

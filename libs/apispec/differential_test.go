@@ -100,7 +100,9 @@ func fixtures(operationID string) []map[string]any {
 	case "organizerCheckInBatch":
 		return []map[string]any{checkInBatch()}
 	case "organizerTransferRegistration":
-		return []map[string]any{{"athlete": athlete()}}
+		return []map[string]any{{"athlete": athlete()}, {"athlete": athlete(), "waiversAccepted": map[string]any{"wvr_liability": true}}}
+	case "organizerSignRegistrationWaivers":
+		return []map[string]any{{"waiversAccepted": map[string]any{"wvr_liability": true}}}
 	case "organizerCreateRefund":
 		return []map[string]any{createRefund()}
 	}

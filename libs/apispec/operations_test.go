@@ -35,6 +35,7 @@ var specOperations = []Operation{
 	{"organizerCheckInBatch", "POST", "/organizer/check-ins/batch", Organizer, "checkins:write", 201, true, 262144, false},
 	{"organizerUndoCheckIn", "DELETE", "/organizer/check-ins/{checkInId}", Organizer, "checkins:write", 200, false, 0, false},
 	{"organizerTransferRegistration", "POST", "/organizer/registrations/{ticketId}/transfer", Organizer, "registrations:write", 200, true, 1024, false},
+	{"organizerSignRegistrationWaivers", "POST", "/organizer/registrations/{ticketId}/waivers", Organizer, "registrations:write", 200, true, 1024, false},
 	{"organizerCreateRefund", "POST", "/organizer/refunds", Organizer, "refunds:write", 202, true, 2560, false},
 	{"organizerListRefunds", "GET", "/organizer/refunds", Organizer, "refunds:write", 200, false, 0, false},
 	{"organizerGetRefund", "GET", "/organizer/refunds/{refundId}", Organizer, "refunds:write", 200, false, 0, false},

@@ -151,9 +151,32 @@ export interface paths {
         put?: never;
         /**
          * Give the athlete ticket's place to another athlete.
-         * @description Another athlete takes the place of the ticket's athlete: the ticket keeps its id, its place in the category and the registration's bib; it gets a new `athleteId`. No place is taken or freed (the category's counts do not move) and no reader ever sees the place free: the change is one transaction. The category's rules are checked for the new athlete as a create checks them, each failure with its rule's code: `athlete_gender_not_allowed`, `athlete_age_not_allowed` (age on the event's start date) and `team_composition_invalid` (a `MIXED` team left without both genders). The event's required waivers (and those for minors, for an athlete under 18 on race day) are listed in the ticket's `pendingWaivers` until signed. The ticket's `transfers` keeps every transfer: the athlete who gave the place, the one who took it and when. Refused with 409 for a cancelled ticket (`ticket_cancelled`), an unpaid one (`ticket_unpaid`) or after the event's `transfersUntil` (`transfer_deadline_passed`). Idempotent by result: a transfer to the athlete who already holds the ticket (the same athlete data) changes nothing and answers the registration as it is, so a retried request answers what the first did. Sends the `registration.transferred` webhook.
+         * @description Another athlete takes the place of the ticket's athlete: the ticket keeps its id, its place in the category and the registration's bib; it gets a new `athleteId`. No place is taken or freed (the category's counts do not move) and no reader ever sees the place free: the change is one transaction. The category's rules are checked for the new athlete as a create checks them, each failure with its rule's code: `athlete_gender_not_allowed`, `athlete_age_not_allowed` (age on the event's start date) and `team_composition_invalid` (a `MIXED` team left without both genders). The event's required waivers (and those for minors, for an athlete under 18 on race day) are listed in the ticket's `pendingWaivers` until signed (`organizerSignRegistrationWaivers`); those the new athlete accepts in `waiversAccepted` are signed at the transfer and listed in `signedWaivers` instead (a waiver id the athlete has not to sign is 422 `waiver_not_pending`). The ticket's `transfers` keeps every transfer: the athlete who gave the place, the one who took it and when. Refused with 409 for a cancelled ticket (`ticket_cancelled`), an unpaid one (`ticket_unpaid`) or after the event's `transfersUntil` (`transfer_deadline_passed`). Idempotent by result: a transfer to the athlete who already holds the ticket (the same athlete data) changes nothing and answers the registration as it is, so a retried request answers what the first did. Sends the `registration.transferred` webhook.
          */
         post: operations["organizerTransferRegistration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/organizer/registrations/{ticketId}/waivers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Athlete ticket identifier (`tkt_...`). */
+                ticketId: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign the waivers a transfer left pending on an athlete ticket.
+         * @description The ticket's athlete signs waivers of the ticket's `pendingWaivers` (left by a transfer, `organizerTransferRegistration`): each one named in `waiversAccepted` with the value `true` leaves `pendingWaivers` and is listed in `signedWaivers` with `signedAt`. Every value must be `true` (422 `waiver_refused`: refusing a waiver is not signing it) and every id pending or signed already on the ticket (422 `waiver_not_pending`); each problem has its path under `waiversAccepted`. Idempotent: signing waivers signed already changes nothing and answers the registration as it is. Refused with 409 `ticket_cancelled` for a cancelled ticket. Sends the `registration.updated` webhook when a waiver is signed.
+         */
+        post: operations["organizerSignRegistrationWaivers"];
         delete?: never;
         options?: never;
         head?: never;
@@ -878,7 +901,7 @@ export interface webhooks {
         put?: never;
         /**
          * A registration was changed by the organizer.
-         * @description Sent after an update of a confirmed registration (team, athletes, bib, check-ins, answers, supplements). Signed, retried and answered as the `webhooks` tag describes.
+         * @description Sent after an update of a confirmed registration (team, athletes, bib, check-ins, answers, supplements) and after a ticket's pending waivers are signed (`organizerSignRegistrationWaivers`). Signed, retried and answered as the `webhooks` tag describes.
          */
         post: operations["webhookRegistrationUpdated"];
         delete?: never;
@@ -1508,6 +1531,8 @@ export interface components {
          *     | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
          *     | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
          *     | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+         *     | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
+         *     | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
          */
         Error: {
             statusCode: number;
@@ -1515,7 +1540,7 @@ export interface components {
              * @description Stable, machine-readable code of the failure; the table above lists every one.
              * @enum {string}
              */
-            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "transfer_deadline_passed" | "athlete_gender_not_allowed" | "athlete_age_not_allowed" | "team_composition_invalid" | "order_not_paid" | "refund_exceeds_paid" | "ticket_already_refunded" | "idempotency_key_required";
+            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "transfer_deadline_passed" | "athlete_gender_not_allowed" | "athlete_age_not_allowed" | "team_composition_invalid" | "order_not_paid" | "refund_exceeds_paid" | "ticket_already_refunded" | "idempotency_key_required" | "waiver_not_pending" | "waiver_refused";
             message: string | string[];
             /** @description The input problems of a 400 or 422, in the order of `message`. */
             problems?: components["schemas"]["Problem"][];
@@ -1808,18 +1833,32 @@ export interface components {
             createdAt?: components["schemas"]["Timestamp"];
             /** @description The event's waivers the athlete has still to sign (set by a transfer). */
             pendingWaivers?: components["schemas"]["PendingWaiver"][];
+            /** @description The waivers the athlete signed since the ticket's last transfer, in signing order, each with `signedAt` (`organizerSignRegistrationWaivers`, or `waiversAccepted` at the transfer). */
+            signedWaivers?: components["schemas"]["SignedWaiver"][];
             /** @description The ticket's transfers, oldest first (`organizerTransferRegistration`). */
             transfers?: components["schemas"]["TicketTransfer"][];
         };
         /** @description The athlete who takes the ticket's place. */
         TransferRegistrationRequest: {
             athlete: components["schemas"]["Athlete"];
+            waiversAccepted?: components["schemas"]["WaiverMap"];
+        };
+        /** @description The pending waivers of the ticket its athlete signs, each with the value `true`. */
+        SignRegistrationWaiversRequest: {
+            waiversAccepted: components["schemas"]["WaiverMap"];
         };
         /** @description A waiver of the event the ticket's athlete has still to sign. */
         PendingWaiver: {
             waiverId: string;
             version: number;
             title: string;
+        };
+        /** @description A waiver of the event the ticket's athlete signed, and when. */
+        SignedWaiver: {
+            waiverId: string;
+            version: number;
+            title: string;
+            signedAt: components["schemas"]["Timestamp"];
         };
         /** @description One transfer of a ticket: the athlete who gave the place, the one who took it, and when. */
         TicketTransfer: {
@@ -2909,7 +2948,70 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description The new athlete breaks a rule of the category; `code` names the first rule broken (`athlete_gender_not_allowed`, `athlete_age_not_allowed`, `team_composition_invalid`) and `problems` lists each problem with its path. `error` is `Unprocessable Entity`. */
+            /** @description The new athlete breaks a rule of the category; `code` names the first rule broken (`athlete_gender_not_allowed`, `athlete_age_not_allowed`, `team_composition_invalid`) and `problems` lists each problem with its path. `waiversAccepted` naming a waiver the new athlete has not to sign is `waiver_not_pending`, a problem per id under `waiversAccepted`. `error` is `Unprocessable Entity`. */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode?: 422;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            "5XX": components["responses"]["ServerError"];
+        };
+    };
+    organizerSignRegistrationWaivers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Athlete ticket identifier (`tkt_...`). */
+                ticketId: components["parameters"]["TicketId"];
+            };
+            cookie?: never;
+        };
+        /** @description The waivers signed, each `true`. At most 1024 bytes; a larger body is answered 413. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignRegistrationWaiversRequest"];
+            };
+        };
+        responses: {
+            /** @description The registration as it now is, the ticket with its pending and signed waivers. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Registration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The ticket is cancelled (`ticket_cancelled`). `error` is `Conflict`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode?: 409;
+                    } & components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A waiver named is not pending nor signed on the ticket (`waiver_not_pending`) or is answered `false` (`waiver_refused`); `problems` lists each with its path under `waiversAccepted`. `error` is `Unprocessable Entity`. */
             422: {
                 headers: {
                     "x-request-id": components["headers"]["RequestId"];

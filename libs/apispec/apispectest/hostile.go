@@ -71,6 +71,8 @@ func Minimal(operationID string) map[string]any {
 		return map[string]any{"scans": []any{map[string]any{}}}
 	case "organizerTransferRegistration":
 		return map[string]any{"athlete": athlete(0)}
+	case "organizerSignRegistrationWaivers":
+		return map[string]any{"waiversAccepted": map[string]any{ID("wvr_", 1): true}}
 	case "organizerCreateRefund":
 		return map[string]any{"orderId": ID("ord_", 1), "reason": "r"}
 	default:

@@ -175,7 +175,10 @@ func (h hostile) invalid() Body {
 	case "organizerCheckInBatch":
 		members = map[string]any{"scans": repeat(500, func(int) any { return 0 })}
 	case "organizerTransferRegistration":
-		members = map[string]any{"athlete": map[string]any{"fullname": 0, "idNumber": 0, "email": 0, "phone": 0, "gender": 0, "birthDate": 0}}
+		members = map[string]any{"athlete": map[string]any{"fullname": 0, "idNumber": 0, "email": 0, "phone": 0, "gender": 0, "birthDate": 0},
+			"waiversAccepted": map[string]any{"wvr_1": 0}}
+	case "organizerSignRegistrationWaivers":
+		members = map[string]any{"waiversAccepted": 0}
 	case "organizerCreateRefund":
 		members = map[string]any{"orderId": 0, "ticketIds": zeros(20), "amount": "", "reason": 0, "cancelTickets": ""}
 	default:

@@ -44,6 +44,7 @@ var largest = map[string]func() map[string]any{
 	"organizerCheckIn":                  checkInScan,
 	"organizerCheckInBatch":             checkInBatch,
 	"organizerTransferRegistration":     transferRegistration,
+	"organizerSignRegistrationWaivers":  signRegistrationWaivers,
 	"organizerCreateRefund":             createRefund,
 }
 

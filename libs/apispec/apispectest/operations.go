@@ -171,7 +171,13 @@ func recoverDeliveries() map[string]any {
 
 // transferRegistration is a transfer body with the longest realistic athlete.
 func transferRegistration() map[string]any {
-	return map[string]any{"athlete": athlete(0)}
+	return map[string]any{"athlete": athlete(0), "waiversAccepted": waivers(10)}
+}
+
+// signRegistrationWaivers signs the waivers a transfer can leave pending: an event has fewer
+// than 10.
+func signRegistrationWaivers() map[string]any {
+	return map[string]any{"waiversAccepted": waivers(10)}
 }
 
 // LongestEmail is a valid e-mail address of 254 characters.

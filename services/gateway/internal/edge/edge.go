@@ -85,6 +85,9 @@ var owners = map[string]string{
 	"organizerCreateRefund":         Checkout,
 	"organizerListRefunds":          Checkout,
 	"organizerGetRefund":            Checkout,
+
+	// The waivers a transfer leaves pending.
+	"organizerSignRegistrationWaivers": Registration,
 }
 
 // priorities order the operations for shedding (see admission): money in flight last, public
@@ -134,6 +137,9 @@ var priorities = map[string]admission.Priority{
 	"organizerCreateRefund":         admission.Payments,
 	"organizerListRefunds":          admission.Reads,
 	"organizerGetRefund":            admission.Reads,
+
+	// The waivers a transfer leaves pending.
+	"organizerSignRegistrationWaivers": admission.Writes,
 }
 
 // shareable are the operations whose answers the edge cache may keep when their owner allows

@@ -107,7 +107,8 @@ func (h handlers) update(c *fiber.Ctx) error {
 }
 
 type transferBody struct {
-	Athlete domain.Athlete `json:"athlete"`
+	Athlete         domain.Athlete  `json:"athlete"`
+	WaiversAccepted map[string]bool `json:"waiversAccepted"`
 }
 
 func (h handlers) transfer(c *fiber.Ctx) error {
@@ -115,7 +116,23 @@ func (h handlers) transfer(c *fiber.Ctx) error {
 	if err := h.decode(c, "organizerTransferRegistration", &b); err != nil {
 		return err
 	}
-	r, err := h.svc.Transfer(c.UserContext(), identity.From(c), param(c, "ticketId"), b.Athlete)
+	r, err := h.svc.Transfer(c.UserContext(), identity.From(c), param(c, "ticketId"), b.Athlete, b.WaiversAccepted)
+	if err != nil {
+		return err
+	}
+	return c.JSON(domain.NewRegistrationView(r))
+}
+
+type signWaiversBody struct {
+	WaiversAccepted map[string]bool `json:"waiversAccepted"`
+}
+
+func (h handlers) signWaivers(c *fiber.Ctx) error {
+	var b signWaiversBody
+	if err := h.decode(c, "organizerSignRegistrationWaivers", &b); err != nil {
+		return err
+	}
+	r, err := h.svc.SignWaivers(c.UserContext(), identity.From(c), param(c, "ticketId"), b.WaiversAccepted)
 	if err != nil {
 		return err
 	}

@@ -40,6 +40,7 @@ func Register(app *fiber.App, d Deps) {
 	checkIns.Post("/batch", h.checkInBatch)
 	checkIns.Delete("/:checkInId", h.undoCheckIn)
 	org.Post("/:ticketId/transfer", identity.RequireScope(scopeWrite), h.transfer)
+	org.Post("/:ticketId/waivers", identity.RequireScope(scopeWrite), h.signWaivers)
 	// Test mode: the owner refuses a live key too (the gateway refuses it first).
 	ext.Get("/organizer/test/mail", identity.RequireType(identity.Secret), identity.RequireOrganizer, requireTest,
 		identity.RequireScope(scopeRead), h.listTestMail)

@@ -50,6 +50,9 @@ type Repository interface {
 	// stores it with its registration.transferred event (nothing when the plan is unchanged),
 	// without touching the places ledger.
 	TransferTicket(ctx context.Context, s domain.Scope, ticketID string, plan func(domain.Registration) (domain.TransferPlan, error)) (domain.TransferPlan, error)
+	// SignWaivers locks the registration holding ticketID, asks plan for the signing and
+	// stores the ticket's waivers and the registration.updated event.
+	SignWaivers(ctx context.Context, s domain.Scope, ticketID string, plan func(domain.Registration) (domain.SigningPlan, error)) (domain.SigningPlan, error)
 	// DeleteRegistration applies the delete rule to the registration holding ticketID.
 	DeleteRegistration(ctx context.Context, s domain.Scope, ticketID string, now time.Time) (domain.DeleteResult, error)
 	// Search returns a page of ticket rows and the number of matching tickets.

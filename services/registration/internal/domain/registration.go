@@ -160,6 +160,8 @@ type Ticket struct {
 	Age int
 	// PendingWaivers are the waivers its athlete has still to sign (after a transfer).
 	PendingWaivers []PendingWaiver
+	// SignedWaivers are the waivers its athlete signed since the last transfer, in signing order.
+	SignedWaivers []SignedWaiver
 	// Transfers are the ticket's transfers, oldest first.
 	Transfers []Transfer
 	CreatedAt time.Time

@@ -95,7 +95,7 @@ func PlanTransfer(e Event, cur Registration, ticketID string, to Athlete, now ti
 	next.Tickets = append([]Ticket(nil), cur.Tickets...)
 	t := old
 	t.AthleteID, t.Athlete, t.Age, t.UpdatedAt = NewAthleteID(), to, AthleteAge(e, to), now
-	t.PendingWaivers = WaiversToSign(e, to)
+	t.PendingWaivers, t.SignedWaivers = WaiversToSign(e, to), nil
 	tr := Transfer{
 		ID: NewTransferID(), TicketID: t.ID, RegistrationID: cur.ID, TransferredAt: now,
 		From: AthleteView{AthleteID: old.AthleteID, Athlete: old.Athlete}, To: AthleteView{AthleteID: t.AthleteID, Athlete: to},

@@ -28,6 +28,8 @@ type TicketView struct {
 	CreatedAt   time.Time   `json:"createdAt"`
 	// PendingWaivers are the waivers the athlete has still to sign.
 	PendingWaivers []PendingWaiver `json:"pendingWaivers"`
+	// SignedWaivers are the waivers the athlete signed since the last transfer, with when.
+	SignedWaivers []SignedWaiver `json:"signedWaivers"`
 	// Transfers is the ticket's transfer history, oldest first.
 	Transfers []TransferView `json:"transfers"`
 }
@@ -131,7 +133,7 @@ func NewTicketView(t Ticket, r Registration) TicketView {
 		TicketID: t.ID, AthleteID: t.AthleteID, Status: string(t.Status), Position: t.Position, Age: t.Age,
 		Athlete: AthleteView{AthleteID: t.AthleteID, Athlete: t.Athlete}, CheckedInAt: t.CheckedInAt(r),
 		CancelledAt: utcPtr(t.CancelledAt), CreatedAt: t.CreatedAt.UTC(),
-		PendingWaivers: orEmpty(t.PendingWaivers), Transfers: make([]TransferView, len(t.Transfers)),
+		PendingWaivers: orEmpty(t.PendingWaivers), SignedWaivers: orEmpty(t.SignedWaivers), Transfers: make([]TransferView, len(t.Transfers)),
 	}
 	for i, tr := range t.Transfers {
 		v.Transfers[i] = NewTransferView(tr)

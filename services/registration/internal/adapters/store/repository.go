@@ -147,7 +147,7 @@ func toTicket(t db.TicketsByRegistrationsRow) (domain.Ticket, error) {
 			BirthDate: t.BirthDate.Format(domain.DateLayout),
 		},
 	}
-	return out, ticketHistory(&out, t.PendingWaivers, t.Transfers)
+	return out, ticketHistory(&out, t.PendingWaivers, t.SignedWaivers, t.Transfers)
 }
 
 func deref(s *string) string {

@@ -32,7 +32,7 @@ func (b *builder) where(cond string) { b.conds = append(b.conds, cond) }
 // searchColumns are the ticket columns a search row needs.
 const searchColumns = `t.id, t.athlete_id, t.registration_id, t.order_id, t.position, t.status, t.cancelled_at,
 t.fullname, t.id_number, t.email, t.phone, t.gender, t.birth_date, t.age, t.created_at, t.updated_at, t.scanned_at,
-t.pending_waivers, t.transfers`
+t.pending_waivers, t.transfers, t.signed_waivers`
 
 // sortOrders are the ORDER BY clauses of each sort, each ending with a unique tiebreak.
 var sortOrders = map[string]string{
@@ -222,7 +222,7 @@ func (r *Repository) Search(ctx context.Context, s domain.Scope, q domain.Search
 		var h hit
 		dest := []any{&h.t.ID, &h.t.AthleteID, &h.t.RegistrationID, &h.order, &h.t.Position, &h.t.Status, &h.t.CancelledAt,
 			&h.t.Fullname, &h.t.IDNumber, &h.t.Email, &h.t.Phone, &h.t.Gender, &h.t.BirthDate, &h.t.Age,
-			&h.t.CreatedAt, &h.t.UpdatedAt, &h.t.ScannedAt, &h.t.PendingWaivers, &h.t.Transfers}
+			&h.t.CreatedAt, &h.t.UpdatedAt, &h.t.ScannedAt, &h.t.PendingWaivers, &h.t.Transfers, &h.t.SignedWaivers}
 		if counted {
 			dest = append(dest, &h.total)
 		}

@@ -60,7 +60,7 @@ func storeTransfer(ctx context.Context, q *db.Queries, t domain.Ticket) error {
 	if err != nil {
 		return fmt.Errorf("birth date of %s: %w", t.ID, err)
 	}
-	waivers, err := json.Marshal(nonNil(t.PendingWaivers))
+	waivers, signed, err := waiverColumns(t)
 	if err != nil {
 		return err
 	}
@@ -76,15 +76,20 @@ func storeTransfer(ctx context.Context, q *db.Queries, t domain.Ticket) error {
 	return q.TransferTicket(ctx, db.TransferTicketParams{
 		ID: t.ID, AthleteID: t.AthleteID, Fullname: a.Fullname, IDNumber: a.IDNumber, Email: a.Email, Phone: a.Phone,
 		Gender: a.Gender, BirthDate: birth, Age: int32(t.Age), PendingWaivers: waivers, Transfers: transfers, //nolint:gosec // an age
-		UpdatedAt: t.UpdatedAt,
+		SignedWaivers: signed, UpdatedAt: t.UpdatedAt,
 	})
 }
 
-// ticketHistory decodes a ticket row's pending waivers and transfers into t.
-func ticketHistory(t *domain.Ticket, waivers, transfers []byte) error {
+// ticketHistory decodes a ticket row's pending and signed waivers and transfers into t.
+func ticketHistory(t *domain.Ticket, waivers, signed, transfers []byte) error {
 	if len(waivers) > 0 {
 		if err := json.Unmarshal(waivers, &t.PendingWaivers); err != nil {
 			return fmt.Errorf("pending waivers of %s: %w", t.ID, err)
+		}
+	}
+	if len(signed) > 0 {
+		if err := json.Unmarshal(signed, &t.SignedWaivers); err != nil {
+			return fmt.Errorf("signed waivers of %s: %w", t.ID, err)
 		}
 	}
 	if len(transfers) == 0 {

@@ -186,6 +186,7 @@ type Ticket struct {
 	ScannedAt         *time.Time
 	PendingWaivers    []byte
 	Transfers         []byte
+	SignedWaivers     []byte
 }
 
 type WaitlistClosed struct {

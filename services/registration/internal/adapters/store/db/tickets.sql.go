@@ -148,9 +148,32 @@ func (q *Queries) SetTicketsCancelledByRegistration(ctx context.Context, arg Set
 	return err
 }
 
+const signTicketWaivers = `-- name: SignTicketWaivers :exec
+UPDATE tickets SET pending_waivers = $2, signed_waivers = $3, updated_at = $4 WHERE id = $1
+`
+
+type SignTicketWaiversParams struct {
+	ID             string
+	PendingWaivers []byte
+	SignedWaivers  []byte
+	UpdatedAt      time.Time
+}
+
+// Records the waivers the ticket's athlete signed: they leave pending_waivers.
+func (q *Queries) SignTicketWaivers(ctx context.Context, arg SignTicketWaiversParams) error {
+	_, err := q.db.Exec(ctx, signTicketWaivers,
+		arg.ID,
+		arg.PendingWaivers,
+		arg.SignedWaivers,
+		arg.UpdatedAt,
+	)
+	return err
+}
+
 const ticketsByRegistrations = `-- name: TicketsByRegistrations :many
 SELECT id, athlete_id, registration_id, position, status, cancelled_at, fullname, id_number,
-       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at, pending_waivers, transfers
+       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at, pending_waivers, transfers,
+       signed_waivers
 FROM tickets WHERE registration_id = ANY($1::text[])
 ORDER BY registration_id, position
 `
@@ -174,6 +197,7 @@ type TicketsByRegistrationsRow struct {
 	ScannedAt      *time.Time
 	PendingWaivers []byte
 	Transfers      []byte
+	SignedWaivers  []byte
 }
 
 func (q *Queries) TicketsByRegistrations(ctx context.Context, ids []string) ([]TicketsByRegistrationsRow, error) {
@@ -204,6 +228,7 @@ func (q *Queries) TicketsByRegistrations(ctx context.Context, ids []string) ([]T
 			&i.ScannedAt,
 			&i.PendingWaivers,
 			&i.Transfers,
+			&i.SignedWaivers,
 		); err != nil {
 			return nil, err
 		}
@@ -217,7 +242,8 @@ func (q *Queries) TicketsByRegistrations(ctx context.Context, ids []string) ([]T
 
 const transferTicket = `-- name: TransferTicket :exec
 UPDATE tickets SET athlete_id = $2, fullname = $3, id_number = $4, email = $5, phone = $6,
-    gender = $7, birth_date = $8, age = $9, pending_waivers = $10, transfers = $11, updated_at = $12
+    gender = $7, birth_date = $8, age = $9, pending_waivers = $10, transfers = $11, updated_at = $12,
+    signed_waivers = $13
 WHERE id = $1
 `
 
@@ -234,6 +260,7 @@ type TransferTicketParams struct {
 	PendingWaivers []byte
 	Transfers      []byte
 	UpdatedAt      time.Time
+	SignedWaivers  []byte
 }
 
 // Gives the ticket to another athlete: its search columns follow the new athlete.
@@ -251,6 +278,7 @@ func (q *Queries) TransferTicket(ctx context.Context, arg TransferTicketParams) 
 		arg.PendingWaivers,
 		arg.Transfers,
 		arg.UpdatedAt,
+		arg.SignedWaivers,
 	)
 	return err
 }

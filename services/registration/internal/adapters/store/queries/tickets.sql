@@ -10,7 +10,8 @@ SELECT id, organizer_id, livemode, registration_id, status, cancelled_at FROM ti
 
 -- name: TicketsByRegistrations :many
 SELECT id, athlete_id, registration_id, position, status, cancelled_at, fullname, id_number,
-       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at, pending_waivers, transfers
+       email, phone, gender, birth_date, age, created_at, updated_at, scanned_at, pending_waivers, transfers,
+       signed_waivers
 FROM tickets WHERE registration_id = ANY(sqlc.arg(ids)::text[])
 ORDER BY registration_id, position;
 
@@ -48,5 +49,10 @@ FROM json_populate_recordset(NULL::tickets, sqlc.arg(rows)::json);
 -- name: TransferTicket :exec
 -- Gives the ticket to another athlete: its search columns follow the new athlete.
 UPDATE tickets SET athlete_id = $2, fullname = $3, id_number = $4, email = $5, phone = $6,
-    gender = $7, birth_date = $8, age = $9, pending_waivers = $10, transfers = $11, updated_at = $12
+    gender = $7, birth_date = $8, age = $9, pending_waivers = $10, transfers = $11, updated_at = $12,
+    signed_waivers = $13
 WHERE id = $1;
+
+-- name: SignTicketWaivers :exec
+-- Records the waivers the ticket's athlete signed: they leave pending_waivers.
+UPDATE tickets SET pending_waivers = $2, signed_waivers = $3, updated_at = $4 WHERE id = $1;
