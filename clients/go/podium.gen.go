@@ -126,6 +126,7 @@ const (
 	ErrorCodeUnsupportedMediaType    ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed        ErrorCode = "validation_failed"
 	ErrorCodeWaitlistClosed          ErrorCode = "waitlist_closed"
+	ErrorCodeWaitlistEmailLimit      ErrorCode = "waitlist_email_limit"
 	ErrorCodeWaitlistEntryNotWaiting ErrorCode = "waitlist_entry_not_waiting"
 	ErrorCodeWaitlistOfferNotValid   ErrorCode = "waitlist_offer_not_valid"
 	ErrorCodeWebhookEndpointDisabled ErrorCode = "webhook_endpoint_disabled"
@@ -1060,6 +1061,7 @@ type Email = openapi_types.Email
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Error struct {
 	// Code Stable, machine-readable code of the failure; the table above lists every one.
 	Code    ErrorCode     `json:"code"`
@@ -2742,6 +2744,7 @@ type WebhookTimestampHeader = string
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type BadRequest = Error
 
 // Conflict Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2807,6 +2810,7 @@ type BadRequest = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Conflict = Error
 
 // Forbidden Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2872,6 +2876,7 @@ type Conflict = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Forbidden = Error
 
 // NotFound Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2937,6 +2942,7 @@ type Forbidden = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type NotFound = Error
 
 // PayloadTooLarge Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3002,6 +3008,7 @@ type NotFound = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type PayloadTooLarge = Error
 
 // ServerError Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3067,6 +3074,7 @@ type PayloadTooLarge = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type ServerError = Error
 
 // TooManyRequests Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3132,6 +3140,7 @@ type ServerError = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type TooManyRequests = Error
 
 // Unauthorized Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3197,6 +3206,7 @@ type TooManyRequests = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Unauthorized = Error
 
 // UnprocessableEntity Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3262,6 +3272,7 @@ type Unauthorized = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type UnprocessableEntity = Error
 
 // UnsupportedMediaType Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3327,6 +3338,7 @@ type UnprocessableEntity = Error
 // | `athlete_gender_not_allowed` | 422 | The athlete a ticket is transferred to is of a gender the category does not take. |
 // | `athlete_age_not_allowed` | 422 | The athlete a ticket is transferred to is outside the category's ages on the event's start date. |
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type UnsupportedMediaType = Error
 
 // BrowserCheckoutSessionParams defines parameters for BrowserCheckoutSession.
@@ -7008,11 +7020,11 @@ type BrowserJoinWaitlistResponse struct {
 	JSON401      *Unauthorized
 	JSON403      *Forbidden
 	JSON404      *NotFound
-	JSON409      *Conflict
+	JSON409      *Error
 	JSON413      *PayloadTooLarge
 	JSON415      *UnsupportedMediaType
 	JSON422      *UnprocessableEntity
-	JSON429      *TooManyRequests
+	JSON429      *Error
 	JSON5XX      *ServerError
 }
 
@@ -9090,7 +9102,7 @@ func ParseBrowserJoinWaitlistResponse(rsp *http.Response) (*BrowserJoinWaitlistR
 		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Conflict
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -9118,7 +9130,7 @@ func ParseBrowserJoinWaitlistResponse(rsp *http.Response) (*BrowserJoinWaitlistR
 		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -36,19 +36,19 @@ type EmailJoins struct {
 }
 
 // Admit counts one more join of an e-mail holding active entries in line or offered at now,
-// returning the window to keep, or refuses it: 429 until the window ends when PerHour joins
-// were made in it, 409 while the e-mail holds Active entries.
+// returning the window to keep, or refuses it: 409 while the e-mail holds Active entries
+// (waiting an hour would not help), 429 until the window ends when PerHour joins were made in it.
 func (l WaitlistLimits) Admit(j EmailJoins, active int, now time.Time) (EmailJoins, error) {
 	if !now.Before(j.WindowStart.Add(WaitlistJoinWindow)) {
 		j = EmailJoins{WindowStart: now}
 	}
-	if l.PerHour > 0 && j.Joins >= l.PerHour {
-		return j, fault.NewTooManyRequests(fmt.Sprintf("this e-mail joined %d waitlists of this organizer within the hour: "+
-			"join again after Retry-After seconds", j.Joins), j.WindowStart.Add(WaitlistJoinWindow).Sub(now))
-	}
 	if l.Active > 0 && active >= l.Active {
 		return j, fault.NewConflict(fmt.Sprintf("this e-mail already waits in %d waitlists of this organizer, the most it may: "+
 			"it may join another once one of them has ended", active)).WithCode(CodeWaitlistEmailLimit)
+	}
+	if l.PerHour > 0 && j.Joins >= l.PerHour {
+		return j, fault.NewTooManyRequests(fmt.Sprintf("this e-mail joined %d waitlists of this organizer within the hour: "+
+			"join again after Retry-After seconds", j.Joins), j.WindowStart.Add(WaitlistJoinWindow).Sub(now))
 	}
 	j.Joins++
 	return j, nil
