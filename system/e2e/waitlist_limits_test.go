@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/podiumhq/podium/libs/testkit"
 )
 
 // soldOutShop is a shop whose event has n sold-out categories (quota 0) of pairs, wave1 to
@@ -43,7 +46,8 @@ func (s *shop) joinIn(t *testing.T, cat, email string) response {
 // address each time, as someone filling a victim's address would: five entries are taken, a
 // join again of one answers its entry, a sixth waitlist is refused with 409
 // waitlist_email_limit and, once the organizer closed one of them, the next join is refused
-// with 429 and Retry-After (five joins this hour); another e-mail and the test mode still join.
+// with 429 and Retry-After (five joins this hour); another e-mail and the test mode still join,
+// and the victim's e-mail does again once the hour has passed on the waitlist's clock.
 func TestWaitlistLimitsJoinsPerEmail(t *testing.T) {
 	s, cats := soldOutShop(t, 6)
 	const victim = "victim.waitlist@example.com"
@@ -79,4 +83,15 @@ func TestWaitlistLimitsJoinsPerEmail(t *testing.T) {
 	if res := s.inTestMode(t).joinIn(t, cats[5], victim); res.status != 201 {
 		t.Fatalf("test mode: %d %s", res.status, res.body)
 	}
+
+	// The hour passes on the waitlist's clock: the e-mail joins again.
+	if err := sys.AdvanceWaitlistClock(time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	testkit.Eventually(t, eventTravel, func() string {
+		if res := s.joinIn(t, cats[5], victim); res.status != 201 {
+			return string(res.body)
+		}
+		return ""
+	})
 }
