@@ -100,6 +100,12 @@ func Example_waitlist() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	switch {
+	case entry.JSON409 != nil && entry.JSON409.Code == podium.ErrorCodeWaitlistEmailLimit:
+		log.Fatal("the e-mail already waits in 5 of the organizer's waitlists")
+	case entry.JSON429 != nil: // per address, or 5 new entries an hour per e-mail
+		log.Fatal("retry after ", entry.HTTPResponse.Header.Get("Retry-After"), " seconds")
+	}
 	fmt.Println(entry.JSON201.Status, entry.JSON201.Position)
 	purchase := podium.CheckoutSessionRequest{EventId: eventID, CategoryId: categoryID}
 	purchase.WaitlistOffer = ptr(os.Getenv("PODIUM_WAITLIST_OFFER")) // the offer link's waitlistOffer

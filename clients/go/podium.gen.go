@@ -126,6 +126,7 @@ const (
 	ErrorCodeUnsupportedMediaType    ErrorCode = "unsupported_media_type"
 	ErrorCodeValidationFailed        ErrorCode = "validation_failed"
 	ErrorCodeWaitlistClosed          ErrorCode = "waitlist_closed"
+	ErrorCodeWaitlistEmailLimit      ErrorCode = "waitlist_email_limit"
 	ErrorCodeWaitlistEntryNotWaiting ErrorCode = "waitlist_entry_not_waiting"
 	ErrorCodeWaitlistOfferNotValid   ErrorCode = "waitlist_offer_not_valid"
 	ErrorCodeWaiverNotPending        ErrorCode = "waiver_not_pending"
@@ -1064,6 +1065,7 @@ type Email = openapi_types.Email
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Error struct {
 	// Code Stable, machine-readable code of the failure; the table above lists every one.
 	Code    ErrorCode     `json:"code"`
@@ -2768,6 +2770,7 @@ type WebhookTimestampHeader = string
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type BadRequest = Error
 
 // Conflict Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2835,6 +2838,7 @@ type BadRequest = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Conflict = Error
 
 // Forbidden Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2902,6 +2906,7 @@ type Conflict = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Forbidden = Error
 
 // NotFound Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -2969,6 +2974,7 @@ type Forbidden = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type NotFound = Error
 
 // PayloadTooLarge Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3036,6 +3042,7 @@ type NotFound = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type PayloadTooLarge = Error
 
 // ServerError Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3103,6 +3110,7 @@ type PayloadTooLarge = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type ServerError = Error
 
 // TooManyRequests Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3170,6 +3178,7 @@ type ServerError = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type TooManyRequests = Error
 
 // Unauthorized Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3237,6 +3246,7 @@ type TooManyRequests = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type Unauthorized = Error
 
 // UnprocessableEntity Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3304,6 +3314,7 @@ type Unauthorized = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type UnprocessableEntity = Error
 
 // UnsupportedMediaType Standard error body of every non-2xx response. Branch on `code`, which is stable; `message`
@@ -3371,6 +3382,7 @@ type UnprocessableEntity = Error
 // | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
 // | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
 // | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+// | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
 type UnsupportedMediaType = Error
 
 // BrowserCheckoutSessionParams defines parameters for BrowserCheckoutSession.
@@ -7136,11 +7148,11 @@ type BrowserJoinWaitlistResponse struct {
 	JSON401      *Unauthorized
 	JSON403      *Forbidden
 	JSON404      *NotFound
-	JSON409      *Conflict
+	JSON409      *Error
 	JSON413      *PayloadTooLarge
 	JSON415      *UnsupportedMediaType
 	JSON422      *UnprocessableEntity
-	JSON429      *TooManyRequests
+	JSON429      *Error
 	JSON5XX      *ServerError
 }
 
@@ -9267,7 +9279,7 @@ func ParseBrowserJoinWaitlistResponse(rsp *http.Response) (*BrowserJoinWaitlistR
 		response.JSON404 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
-		var dest Conflict
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}
@@ -9295,7 +9307,7 @@ func ParseBrowserJoinWaitlistResponse(rsp *http.Response) (*BrowserJoinWaitlistR
 		response.JSON422 = &dest
 
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
-		var dest TooManyRequests
+		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
 		}

@@ -790,7 +790,7 @@ export interface paths {
         put?: never;
         /**
          * Join the waitlist of a sold-out category.
-         * @description Puts the buyer in line for a place of the category. When a place frees up (a hold lapses, a registration is cancelled or refunded, the quota is raised), the first in line is sent an offer by e-mail: a link to `offerUrl` with the query parameter `waitlistOffer` added, which holds one place for them for a set time (24 hours unless the platform is configured otherwise); the buyer passes `waitlistOffer` to the checkout session to buy that place. An offer not used in time lapses and the next in line is offered. While people wait, freed places go to them first: a checkout without an offer is refused as sold out. Joining again with the same e-mail answers the same entry. A category with places left is refused with 409 `category_not_sold_out` (buy instead); a closed waitlist with 409 `waitlist_closed`; `teamSize` outside the category's team size or an `offerUrl` off the request's origin with 422. Limited per key and per client address (429 with `Retry-After`); a refused join holds nothing.
+         * @description Puts the buyer in line for a place of the category. When a place frees up (a hold lapses, a registration is cancelled or refunded, the quota is raised), the first in line is sent an offer by e-mail: a link to `offerUrl` with the query parameter `waitlistOffer` added, which holds one place for them for a set time (24 hours unless the platform is configured otherwise); the buyer passes `waitlistOffer` to the checkout session to buy that place. An offer not used in time lapses and the next in line is offered. While people wait, freed places go to them first: a checkout without an offer is refused as sold out. Joining again with the same e-mail answers the same entry. A category with places left is refused with 409 `category_not_sold_out` (buy instead); a closed waitlist with 409 `waitlist_closed`; `teamSize` outside the category's team size or an `offerUrl` off the request's origin with 422. Limited per key and per client address (429 with `Retry-After`), and per e-mail with the organizer, test and live mode counted apart: an e-mail waits (in line or offered) in at most 5 of the organizer's waitlists at once, a sixth join refused with 409 `waitlist_email_limit` until one of them ends, and makes at most 5 new entries an hour, a join beyond refused with 429 `rate_limited`, `Retry-After` being the seconds until the hour that started with its first join ends. Joining again a category the e-mail waits in counts against neither limit. A refused join records nothing and holds nothing.
          */
         post: operations["browserJoinWaitlist"];
         delete?: never;
@@ -1533,6 +1533,7 @@ export interface components {
          *     | `team_composition_invalid` | 422 | A transfer would leave the team outside the category's composition (a `MIXED` team without both genders). |
          *     | `waiver_not_pending` | 422 | A waiver named in `waiversAccepted` is not one the ticket's athlete has to sign (nor signed already). |
          *     | `waiver_refused` | 422 | A waiver is answered `false` where it is signed: refusing a waiver is not signing it. |
+         *     | `waitlist_email_limit` | 409 | The e-mail already waits in as many of the organizer's waitlists as it may (5); it may join another once one of them ends. |
          */
         Error: {
             statusCode: number;
@@ -1540,7 +1541,7 @@ export interface components {
              * @description Stable, machine-readable code of the failure; the table above lists every one.
              * @enum {string}
              */
-            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "transfer_deadline_passed" | "athlete_gender_not_allowed" | "athlete_age_not_allowed" | "team_composition_invalid" | "order_not_paid" | "refund_exceeds_paid" | "ticket_already_refunded" | "idempotency_key_required" | "waiver_not_pending" | "waiver_refused";
+            code: "validation_failed" | "bad_request" | "redirect_not_allowed" | "key_missing" | "key_malformed" | "key_unknown" | "key_revoked" | "key_expired" | "unauthorized" | "key_wrong_surface" | "scope_missing" | "origin_missing" | "origin_not_allowed" | "forbidden" | "test_key_required" | "not_found" | "route_not_found" | "method_not_allowed" | "conflict" | "quota_exhausted" | "bib_taken" | "registration_cancelled" | "idempotency_key_in_use" | "hold_released" | "member_exists" | "webhook_endpoint_limit" | "webhook_endpoint_disabled" | "last_owner" | "nonce_reused" | "ticket_cancelled" | "ticket_unpaid" | "category_not_sold_out" | "waitlist_closed" | "waitlist_offer_not_valid" | "waitlist_entry_not_waiting" | "body_too_large" | "unsupported_media_type" | "headers_too_large" | "rule_violated" | "idempotency_key_reused" | "promocode_invalid" | "signature_invalid" | "rate_limited" | "internal_error" | "service_unavailable" | "timeout" | "transfer_deadline_passed" | "athlete_gender_not_allowed" | "athlete_age_not_allowed" | "team_composition_invalid" | "order_not_paid" | "refund_exceeds_paid" | "ticket_already_refunded" | "idempotency_key_required" | "waiver_not_pending" | "waiver_refused" | "waitlist_email_limit";
             message: string | string[];
             /** @description The input problems of a 400 or 422, in the order of `message`. */
             problems?: components["schemas"]["Problem"][];
@@ -3995,11 +3996,36 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            /** @description The join is refused: the category has places left (`category_not_sold_out`), its waitlist is closed (`waitlist_closed`), or the e-mail already waits in as many of the organizer's waitlists as it may (`waitlist_email_limit`). `error` is `Conflict`. */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode?: 409;
+                    } & components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["UnprocessableEntity"];
-            429: components["responses"]["TooManyRequests"];
+            /** @description A rate limit of the key or the client address is exceeded, or the e-mail made 5 new entries in the organizer's waitlists within the hour. Wait `Retry-After` seconds before retrying. `error` is `Too Many Requests`. */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Retry-After": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        statusCode?: 429;
+                    } & components["schemas"]["Error"];
+                };
+            };
             "5XX": components["responses"]["ServerError"];
         };
     };

@@ -53,6 +53,10 @@ type Config struct {
 	// WaitlistOfferTTL is how long a waitlist offer holds its place for the buyer it is
 	// offered to before it lapses and the next in line is offered.
 	WaitlistOfferTTL time.Duration `env:"WAITLIST_OFFER_TTL" envDefault:"24h"`
+	// WaitlistMaxActivePerEmail caps an e-mail's entries in line or offered with one organizer
+	// in one mode, and WaitlistMaxJoinsPerEmailHour its new entries per hour (0: no cap).
+	WaitlistMaxActivePerEmail    int `env:"WAITLIST_MAX_ACTIVE_PER_EMAIL" envDefault:"5"`
+	WaitlistMaxJoinsPerEmailHour int `env:"WAITLIST_MAX_JOINS_PER_EMAIL_HOUR" envDefault:"5"`
 	// WaitlistClockShiftFile, when set, names a file holding how far ahead of the system clock
 	// the waitlist's offers and lapses run (clock.Shifted): only local stacks and end-to-end
 	// tests set it, to let an offer's day pass in a moment; never a deployment.
@@ -65,6 +69,7 @@ func (c Config) AppOptions() app.Options {
 		HoldLimits:      domain.HoldLimits{PerAddress: c.HoldMaxPlacesPerAddress, PerEmail: c.HoldMaxPlacesPerEmail},
 		ReceiptCooldown: c.ReceiptCooldown,
 		OfferTTL:        c.WaitlistOfferTTL,
+		WaitlistLimits:  domain.WaitlistLimits{Active: c.WaitlistMaxActivePerEmail, PerHour: c.WaitlistMaxJoinsPerEmailHour},
 	}
 }
 
@@ -101,6 +106,9 @@ func (c Config) Validate() error {
 	}
 	if c.ReceiptCooldown < 0 {
 		errs = append(errs, errors.New("RECEIPT_COOLDOWN must not be negative"))
+	}
+	if c.WaitlistMaxActivePerEmail < 0 || c.WaitlistMaxJoinsPerEmailHour < 0 {
+		errs = append(errs, errors.New("WAITLIST_MAX_ACTIVE_PER_EMAIL and WAITLIST_MAX_JOINS_PER_EMAIL_HOUR must not be negative"))
 	}
 	return errors.Join(errs...)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/podiumhq/podium/libs/identity/identitytest"
 	"github.com/podiumhq/podium/libs/testkit"
 	"github.com/podiumhq/podium/services/registration/internal/app"
+	"github.com/podiumhq/podium/services/registration/internal/domain"
 )
 
 func validEnv(t *testing.T) (map[string]string, *identitytest.Issuers) {
@@ -44,6 +45,17 @@ func TestConfigTurnsACapOff(t *testing.T) {
 	}
 }
 
+func TestConfigSetsTheWaitlistLimits(t *testing.T) {
+	vars, _ := validEnv(t)
+	if o := configtest.Load[Config](t, vars).AppOptions(); o.WaitlistLimits != domain.DefaultWaitlistLimits {
+		t.Fatalf("default waitlist limits %+v, want %+v", o.WaitlistLimits, domain.DefaultWaitlistLimits)
+	}
+	vars["WAITLIST_MAX_ACTIVE_PER_EMAIL"], vars["WAITLIST_MAX_JOINS_PER_EMAIL_HOUR"] = "0", "12"
+	if o := configtest.Load[Config](t, vars).AppOptions(); o.WaitlistLimits != (domain.WaitlistLimits{PerHour: 12}) {
+		t.Fatalf("waitlist limits %+v: the active cap must be off, 12 joins an hour", o.WaitlistLimits)
+	}
+}
+
 func TestConfigValidation(t *testing.T) {
 	vars, _ := validEnv(t)
 	configtest.Refuses[Config](t, vars, map[string]configtest.Case{
@@ -59,6 +71,8 @@ func TestConfigValidation(t *testing.T) {
 		"address cap":      {"HOLD_MAX_PLACES_PER_ADDRESS", "10", "HOLD_MAX_PLACES_PER_ADDRESS must be 0 (no cap) or at least 11"},
 		"e-mail cap":       {"HOLD_MAX_PLACES_PER_EMAIL", "-1", "HOLD_MAX_PLACES_PER_EMAIL must be 0 (no cap) or at least 11"},
 		"receipt cooldown": {"RECEIPT_COOLDOWN", "-1m", "RECEIPT_COOLDOWN must not be negative"},
+		"waitlist active":  {"WAITLIST_MAX_ACTIVE_PER_EMAIL", "-1", "WAITLIST_MAX_ACTIVE_PER_EMAIL and WAITLIST_MAX_JOINS_PER_EMAIL_HOUR must not be negative"},
+		"waitlist hourly":  {"WAITLIST_MAX_JOINS_PER_EMAIL_HOUR", "-1", "WAITLIST_MAX_JOINS_PER_EMAIL_HOUR must not be negative"},
 	})
 }
 

@@ -127,6 +127,9 @@ type Options struct {
 	ReceiptCooldown time.Duration
 	// OfferTTL is how long a waitlist offer holds its place (domain.DefaultOfferTTL by default).
 	OfferTTL time.Duration
+	// WaitlistLimits caps an e-mail's waitlist entries with an organizer
+	// (domain.DefaultWaitlistLimits by default in the configuration).
+	WaitlistLimits domain.WaitlistLimits
 }
 
 // DefaultReceiptCooldown is the receipt cooldown the configuration defaults to: mail normally
@@ -135,7 +138,8 @@ type Options struct {
 const DefaultReceiptCooldown = 10 * time.Minute
 
 // DefaultOptions are the limits the configuration defaults to.
-var DefaultOptions = Options{HoldLimits: domain.DefaultHoldLimits, ReceiptCooldown: DefaultReceiptCooldown, OfferTTL: domain.DefaultOfferTTL}
+var DefaultOptions = Options{HoldLimits: domain.DefaultHoldLimits, ReceiptCooldown: DefaultReceiptCooldown, OfferTTL: domain.DefaultOfferTTL,
+	WaitlistLimits: domain.DefaultWaitlistLimits}
 
 // Service runs the use cases.
 type Service struct {

@@ -16,8 +16,9 @@ import (
 type Waitlist interface {
 	// JoinWaitlist puts w in line (or returns its address's entry in line or offered): a
 	// closed waitlist is a conflict, and so is a category whose ledger leaves more places of
-	// quota than wait in line (the buyer should buy).
-	JoinWaitlist(ctx context.Context, w domain.WaitlistEntry, quota int) (domain.WaitlistEntry, error)
+	// quota than wait in line (the buyer should buy); a new entry beyond its e-mail's limits
+	// is refused (domain.WaitlistLimits.Admit).
+	JoinWaitlist(ctx context.Context, w domain.WaitlistEntry, quota int, limits domain.WaitlistLimits) (domain.WaitlistEntry, error)
 	// CategoriesToOffer returns categories with a free place and someone in line.
 	CategoriesToOffer(ctx context.Context, limit int) ([]domain.CategoryMode, error)
 	// WaitingCategories returns categories where someone waits in line.
@@ -57,7 +58,7 @@ func (s *Service) JoinWaitlist(ctx context.Context, caller identity.Principal, e
 			WithCode(domain.CodeNotSoldOut)
 	}
 	w := domain.NewWaitlistEntry(scopeOf(caller), e, c, in, s.waitlistClock().Now())
-	return s.waitlist.JoinWaitlist(ctx, w, *c.Quota)
+	return s.waitlist.JoinWaitlist(ctx, w, *c.Quota, s.opts.WaitlistLimits)
 }
 
 // OfferFreed offers every free place of a category with someone in line, first in line first,

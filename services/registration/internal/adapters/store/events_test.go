@@ -168,7 +168,7 @@ func offerOnce(t *testing.T, repo *store.Repository, pool *pgxpool.Pool) []broke
 	e := regtest.Event("evt_a", "org_1")
 	c, _ := e.Category("cat_rx")
 	w := domain.NewWaitlistEntry(liveOf("org_1"), e, c, domain.JoinInput{CategoryID: c.ID, Email: "ana@example.com", Name: "Ana", TeamSize: 1, OfferURL: "https://shop.example/w"}, t0)
-	if _, err := repo.JoinWaitlist(t.Context(), w, 0); err != nil {
+	if _, err := repo.JoinWaitlist(t.Context(), w, 0, domain.DefaultWaitlistLimits); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok, err := repo.OfferNext(t.Context(), domain.CategoryMode{CategoryID: c.ID, EventID: e.ID, Livemode: true}, t0, t0.Add(time.Hour)); !ok || err != nil {

@@ -58,6 +58,9 @@ func (r *Repository) DeleteTestData(ctx context.Context, organizerID string, now
 		if _, err := q.DeleteTestWaitlist(ctx, organizerID); err != nil {
 			return fmt.Errorf("delete test waitlist: %w", err)
 		}
+		if err := q.DeleteTestEmailJoins(ctx, organizerID); err != nil {
+			return fmt.Errorf("delete test waitlist e-mail joins: %w", err)
+		}
 		if err := q.DeleteTestWaitlistClosed(ctx, organizerID); err != nil {
 			return fmt.Errorf("delete test waitlist closings: %w", err)
 		}

@@ -16,8 +16,10 @@ import (
 
 // JoinWaitlist puts w in line, or returns the entry its address already has in line or
 // offered in the category; the places are read in the same statement order as a hold's, so
-// a join refused for a category with places left holds nothing.
-func (r *Repository) JoinWaitlist(ctx context.Context, w domain.WaitlistEntry, quota int) (domain.WaitlistEntry, error) {
+// a join refused for a category with places left holds nothing. A new entry counts against
+// its e-mail's limits with the organizer in its mode, whose row the join locks: a join beyond
+// them is refused and, as every refusal, rolled back whole.
+func (r *Repository) JoinWaitlist(ctx context.Context, w domain.WaitlistEntry, quota int, limits domain.WaitlistLimits) (domain.WaitlistEntry, error) {
 	var out domain.WaitlistEntry
 	err := r.inTx(ctx, func(_ pgx.Tx, q *db.Queries) error {
 		closed, err := q.WaitlistIsClosed(ctx, db.WaitlistIsClosedParams{CategoryID: w.CategoryID, Livemode: w.Livemode})
@@ -38,6 +40,9 @@ func (r *Repository) JoinWaitlist(ctx context.Context, w domain.WaitlistEntry, q
 				return domain.NotSoldOutError(w.CategoryID, left-int(waiting))
 			}
 		}
+		if err := admitJoin(ctx, q, w, limits); err != nil {
+			return err
+		}
 		row, err := q.InsertWaitlistEntry(ctx, db.InsertWaitlistEntryParams{
 			ID: w.ID, OrganizerID: w.OrganizerID, Livemode: w.Livemode, EventID: w.EventID, CategoryID: w.CategoryID,
 			EventName: w.EventName, CategoryName: w.CategoryName, Email: w.Email, Name: w.Name,
@@ -57,6 +62,37 @@ func (r *Repository) JoinWaitlist(ctx context.Context, w domain.WaitlistEntry, q
 		return domain.WaitlistEntry{}, fmt.Errorf("join waitlist: %w", err)
 	}
 	return out, nil
+}
+
+// admitJoin counts w's join against its e-mail's limits, or refuses it; a join again of a
+// category the e-mail waits in counts against nothing (the insert then answers its entry).
+func admitJoin(ctx context.Context, q *db.Queries, w domain.WaitlistEntry, limits domain.WaitlistLimits) error {
+	if limits == (domain.WaitlistLimits{}) {
+		return nil
+	}
+	key := db.LockEmailJoinsParams{OrganizerID: w.OrganizerID, Livemode: w.Livemode, Email: w.Email, Now: w.CreatedAt}
+	row, err := q.LockEmailJoins(ctx, key)
+	if err != nil {
+		return fmt.Errorf("lock e-mail joins: %w", err)
+	}
+	if _, err := q.ActiveWaitlistEntry(ctx, db.ActiveWaitlistEntryParams{CategoryID: w.CategoryID, Livemode: w.Livemode, Email: w.Email}); err == nil {
+		return nil
+	} else if !pg.IsNoRows(err) {
+		return fmt.Errorf("active entry: %w", err)
+	}
+	active, err := q.CountActiveByEmail(ctx, db.CountActiveByEmailParams{OrganizerID: w.OrganizerID, Livemode: w.Livemode, Email: w.Email})
+	if err != nil {
+		return fmt.Errorf("count active entries: %w", err)
+	}
+	j, err := limits.Admit(domain.EmailJoins{WindowStart: row.WindowStart, Joins: int(row.Joins)}, int(active), w.CreatedAt)
+	if err != nil {
+		return err
+	}
+	if err := q.SetEmailJoins(ctx, db.SetEmailJoinsParams{WindowStart: j.WindowStart, Joins: int32(j.Joins), //nolint:gosec // bounded by the limit
+		OrganizerID: w.OrganizerID, Livemode: w.Livemode, Email: w.Email}); err != nil {
+		return fmt.Errorf("count e-mail join: %w", err)
+	}
+	return nil
 }
 
 // placesLeft is what the ledger leaves of quota in the category and mode.

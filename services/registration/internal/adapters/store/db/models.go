@@ -196,6 +196,14 @@ type WaitlistClosed struct {
 	ClosedAt    time.Time
 }
 
+type WaitlistEmailJoin struct {
+	OrganizerID string
+	Livemode    bool
+	Email       string
+	WindowStart time.Time
+	Joins       int32
+}
+
 type WaitlistEntry struct {
 	ID             string
 	Seq            int64

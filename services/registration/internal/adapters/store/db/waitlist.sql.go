@@ -10,6 +10,45 @@ import (
 	"time"
 )
 
+const activeWaitlistEntry = `-- name: ActiveWaitlistEntry :one
+SELECT id, seq, organizer_id, livemode, event_id, category_id, event_name, category_name, email, name, team_size, offer_url, status, offer_hash, offered_at, offer_expires_at, order_id, created_at, updated_at FROM waitlist_entries
+WHERE category_id = $1 AND livemode = $2 AND email = $3 AND status IN ('WAITING', 'OFFERED')
+`
+
+type ActiveWaitlistEntryParams struct {
+	CategoryID string
+	Livemode   bool
+	Email      string
+}
+
+// An address's entry in line or offered in a category (a join again answers it).
+func (q *Queries) ActiveWaitlistEntry(ctx context.Context, arg ActiveWaitlistEntryParams) (WaitlistEntry, error) {
+	row := q.db.QueryRow(ctx, activeWaitlistEntry, arg.CategoryID, arg.Livemode, arg.Email)
+	var i WaitlistEntry
+	err := row.Scan(
+		&i.ID,
+		&i.Seq,
+		&i.OrganizerID,
+		&i.Livemode,
+		&i.EventID,
+		&i.CategoryID,
+		&i.EventName,
+		&i.CategoryName,
+		&i.Email,
+		&i.Name,
+		&i.TeamSize,
+		&i.OfferUrl,
+		&i.Status,
+		&i.OfferHash,
+		&i.OfferedAt,
+		&i.OfferExpiresAt,
+		&i.OrderID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+	)
+	return i, err
+}
+
 const categoriesToOffer = `-- name: CategoriesToOffer :many
 SELECT p.category_id, p.livemode, p.event_id FROM places p
 WHERE p.quota IS NOT NULL AND p.confirmed + p.held < p.quota
@@ -96,6 +135,24 @@ func (q *Queries) CloseWaitlist(ctx context.Context, arg CloseWaitlistParams) (i
 	return result.RowsAffected(), nil
 }
 
+const countActiveByEmail = `-- name: CountActiveByEmail :one
+SELECT count(*)::int FROM waitlist_entries
+WHERE organizer_id = $1 AND livemode = $2 AND email = $3 AND status IN ('WAITING', 'OFFERED')
+`
+
+type CountActiveByEmailParams struct {
+	OrganizerID string
+	Livemode    bool
+	Email       string
+}
+
+func (q *Queries) CountActiveByEmail(ctx context.Context, arg CountActiveByEmailParams) (int32, error) {
+	row := q.db.QueryRow(ctx, countActiveByEmail, arg.OrganizerID, arg.Livemode, arg.Email)
+	var column_1 int32
+	err := row.Scan(&column_1)
+	return column_1, err
+}
+
 const countWaiting = `-- name: CountWaiting :one
 SELECT count(*)::int FROM waitlist_entries WHERE category_id = $1 AND livemode = $2 AND status = 'WAITING'
 `
@@ -127,6 +184,15 @@ func (q *Queries) CountWaitlist(ctx context.Context, arg CountWaitlistParams) (i
 	var column_1 int32
 	err := row.Scan(&column_1)
 	return column_1, err
+}
+
+const deleteTestEmailJoins = `-- name: DeleteTestEmailJoins :exec
+DELETE FROM waitlist_email_joins WHERE organizer_id = $1 AND NOT livemode
+`
+
+func (q *Queries) DeleteTestEmailJoins(ctx context.Context, organizerID string) error {
+	_, err := q.db.Exec(ctx, deleteTestEmailJoins, organizerID)
+	return err
 }
 
 const deleteTestWaitlist = `-- name: DeleteTestWaitlist :execrows
@@ -403,6 +469,39 @@ func (q *Queries) ListWaitlist(ctx context.Context, arg ListWaitlistParams) ([]L
 	return items, nil
 }
 
+const lockEmailJoins = `-- name: LockEmailJoins :one
+INSERT INTO waitlist_email_joins (organizer_id, livemode, email, window_start, joins)
+VALUES ($1, $2, $3, $4, 0)
+ON CONFLICT (organizer_id, livemode, email) DO UPDATE SET joins = waitlist_email_joins.joins
+RETURNING window_start, joins
+`
+
+type LockEmailJoinsParams struct {
+	OrganizerID string
+	Livemode    bool
+	Email       string
+	Now         time.Time
+}
+
+type LockEmailJoinsRow struct {
+	WindowStart time.Time
+	Joins       int32
+}
+
+// The join window of an e-mail with an organizer in a mode, created empty if new, locked
+// until the join commits or rolls back.
+func (q *Queries) LockEmailJoins(ctx context.Context, arg LockEmailJoinsParams) (LockEmailJoinsRow, error) {
+	row := q.db.QueryRow(ctx, lockEmailJoins,
+		arg.OrganizerID,
+		arg.Livemode,
+		arg.Email,
+		arg.Now,
+	)
+	var i LockEmailJoinsRow
+	err := row.Scan(&i.WindowStart, &i.Joins)
+	return i, err
+}
+
 const offerForUpdate = `-- name: OfferForUpdate :one
 SELECT id, seq, organizer_id, livemode, event_id, category_id, event_name, category_name, email, name, team_size, offer_url, status, offer_hash, offered_at, offer_expires_at, order_id, created_at, updated_at FROM waitlist_entries WHERE offer_hash = $1 AND organizer_id = $2 AND livemode = $3 FOR UPDATE
 `
@@ -483,6 +582,30 @@ type RaiseQuotaParams struct {
 // taken without one), so the places it frees can be offered.
 func (q *Queries) RaiseQuota(ctx context.Context, arg RaiseQuotaParams) error {
 	_, err := q.db.Exec(ctx, raiseQuota, arg.Quota, arg.CategoryID, arg.Livemode)
+	return err
+}
+
+const setEmailJoins = `-- name: SetEmailJoins :exec
+UPDATE waitlist_email_joins SET window_start = $1, joins = $2
+WHERE organizer_id = $3 AND livemode = $4 AND email = $5
+`
+
+type SetEmailJoinsParams struct {
+	WindowStart time.Time
+	Joins       int32
+	OrganizerID string
+	Livemode    bool
+	Email       string
+}
+
+func (q *Queries) SetEmailJoins(ctx context.Context, arg SetEmailJoinsParams) error {
+	_, err := q.db.Exec(ctx, setEmailJoins,
+		arg.WindowStart,
+		arg.Joins,
+		arg.OrganizerID,
+		arg.Livemode,
+		arg.Email,
+	)
 	return err
 }
 

@@ -111,3 +111,27 @@ SELECT p.confirmed, p.held,
      WHERE w.category_id = p.category_id AND w.livemode = p.livemode AND w.status = 'WAITING'
        AND NOT EXISTS (SELECT 1 FROM waitlist_closed c WHERE c.category_id = p.category_id AND c.livemode = p.livemode))::int AS waiting
 FROM places p WHERE p.category_id = $1 AND p.livemode = $2;
+
+-- name: ActiveWaitlistEntry :one
+-- An address's entry in line or offered in a category (a join again answers it).
+SELECT * FROM waitlist_entries
+WHERE category_id = $1 AND livemode = $2 AND email = $3 AND status IN ('WAITING', 'OFFERED');
+
+-- name: LockEmailJoins :one
+-- The join window of an e-mail with an organizer in a mode, created empty if new, locked
+-- until the join commits or rolls back.
+INSERT INTO waitlist_email_joins (organizer_id, livemode, email, window_start, joins)
+VALUES (sqlc.arg(organizer_id), sqlc.arg(livemode), sqlc.arg(email), sqlc.arg(now), 0)
+ON CONFLICT (organizer_id, livemode, email) DO UPDATE SET joins = waitlist_email_joins.joins
+RETURNING window_start, joins;
+
+-- name: SetEmailJoins :exec
+UPDATE waitlist_email_joins SET window_start = sqlc.arg(window_start), joins = sqlc.arg(joins)
+WHERE organizer_id = sqlc.arg(organizer_id) AND livemode = sqlc.arg(livemode) AND email = sqlc.arg(email);
+
+-- name: CountActiveByEmail :one
+SELECT count(*)::int FROM waitlist_entries
+WHERE organizer_id = $1 AND livemode = $2 AND email = $3 AND status IN ('WAITING', 'OFFERED');
+
+-- name: DeleteTestEmailJoins :exec
+DELETE FROM waitlist_email_joins WHERE organizer_id = $1 AND NOT livemode;
