@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -360,9 +362,12 @@ func utcPtr(t *time.Time) *time.Time {
 
 // keepLine refuses a hold's new places in a category where people wait in line for fewer
 // free places than wait: freed places go to the waitlist first, offered by the waitlist
-// worker. The read takes no lock (an offer turns a waiting entry into a held place, which
-// leaves free minus waiting as it was); the ledger's constraint stays the guard of the quota.
+// worker. It locks each category's ledger row (in category order, as applyPlaces updates them)
+// before it counts, so two holds never both take the one place the line leaves; the ledger's
+// constraint stays the guard of the quota.
 func keepLine(ctx context.Context, q *db.Queries, deltas []domain.PlaceDelta) error {
+	deltas = slices.Clone(deltas)
+	slices.SortStableFunc(deltas, func(a, b domain.PlaceDelta) int { return strings.Compare(a.CategoryID, b.CategoryID) })
 	for _, d := range deltas {
 		if !d.Check || d.Held+d.Confirmed <= 0 || d.Quota == nil {
 			continue

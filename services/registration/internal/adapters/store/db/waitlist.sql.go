@@ -545,6 +545,7 @@ SELECT p.confirmed, p.held,
      WHERE w.category_id = p.category_id AND w.livemode = p.livemode AND w.status = 'WAITING'
        AND NOT EXISTS (SELECT 1 FROM waitlist_closed c WHERE c.category_id = p.category_id AND c.livemode = p.livemode))::int AS waiting
 FROM places p WHERE p.category_id = $1 AND p.livemode = $2
+FOR UPDATE OF p
 `
 
 type PlacesAndLineParams struct {
@@ -558,7 +559,8 @@ type PlacesAndLineRow struct {
 	Waiting   int32
 }
 
-// A category's ledger counts with how many wait in its open waitlist.
+// A category's ledger counts with how many wait in its open waitlist, its ledger row locked: the
+// holds and offers of a category decide one after another on counts no one else is changing.
 func (q *Queries) PlacesAndLine(ctx context.Context, arg PlacesAndLineParams) (PlacesAndLineRow, error) {
 	row := q.db.QueryRow(ctx, placesAndLine, arg.CategoryID, arg.Livemode)
 	var i PlacesAndLineRow

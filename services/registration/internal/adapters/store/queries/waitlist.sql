@@ -105,12 +105,14 @@ DELETE FROM waitlist_closed WHERE organizer_id = $1 AND NOT livemode;
 SELECT organizer_id FROM waitlist_closed WHERE category_id = $1 AND livemode = $2;
 
 -- name: PlacesAndLine :one
--- A category's ledger counts with how many wait in its open waitlist.
+-- A category's ledger counts with how many wait in its open waitlist, its ledger row locked: the
+-- holds and offers of a category decide one after another on counts no one else is changing.
 SELECT p.confirmed, p.held,
     (SELECT count(*) FROM waitlist_entries w
      WHERE w.category_id = p.category_id AND w.livemode = p.livemode AND w.status = 'WAITING'
        AND NOT EXISTS (SELECT 1 FROM waitlist_closed c WHERE c.category_id = p.category_id AND c.livemode = p.livemode))::int AS waiting
-FROM places p WHERE p.category_id = $1 AND p.livemode = $2;
+FROM places p WHERE p.category_id = $1 AND p.livemode = $2
+FOR UPDATE OF p;
 
 -- name: ActiveWaitlistEntry :one
 -- An address's entry in line or offered in a category (a join again answers it).
