@@ -7,8 +7,9 @@ import (
 
 // localOnlyEnv are settings that only `make run` and the tests set (system/stack): webhooks'
 // ALLOW_LOOPBACK_RECEIVERS lets endpoints on plain http and the loopback receive webhooks,
-// CLOCK_SHIFT_FILE moves their clock forward.
-var localOnlyEnv = []string{"ALLOW_LOOPBACK_RECEIVERS", "CLOCK_SHIFT_FILE"}
+// CLOCK_SHIFT_FILE moves their clock forward, and registration's WAITLIST_CLOCK_SHIFT_FILE
+// moves the waitlist's offers and lapses forward.
+var localOnlyEnv = []string{"ALLOW_LOOPBACK_RECEIVERS", "CLOCK_SHIFT_FILE", "WAITLIST_CLOCK_SHIFT_FILE"}
 
 // TestDeploymentsLeaveLocalOnlySettingsUnset: neither the Compose stack nor any manifest (a
 // ConfigMap, a Secret's template or a container's env) sets them, for any service.
