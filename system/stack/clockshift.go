@@ -8,41 +8,55 @@ import (
 	"time"
 )
 
-// webhooksClock is how far ahead of the system clock the webhooks service runs under
-// Options.Faults: its CLOCK_SHIFT_FILE, which the service reads again every 100 ms, so that a
-// test lets the hours of a retry schedule or a lease pass without waiting for them.
-type webhooksClock struct {
+// shiftClock is how far ahead of the system clock a service's clock runs: the file a service
+// reads again every 100 ms (webhooks' CLOCK_SHIFT_FILE under Options.Faults, registration's
+// WAITLIST_CLOCK_SHIFT_FILE), so that a test lets the hours of a schedule pass without waiting
+// for them.
+type shiftClock struct {
 	mu   sync.Mutex
+	name string
 	dir  string
 	path string
 	by   time.Duration
 }
 
-// newWebhooksClock makes the shift file, at no shift, in a temporary directory of its own.
-func newWebhooksClock() (*webhooksClock, error) {
-	dir, err := os.MkdirTemp("", "podium-stack-clock-")
+// newShiftClock makes the shift file of the clock name, at no shift, in a temporary directory
+// of its own.
+func newShiftClock(name string) (*shiftClock, error) {
+	dir, err := os.MkdirTemp("", "podium-stack-"+name+"-clock-")
 	if err != nil {
-		return nil, fmt.Errorf("stack: webhooks clock: %w", err)
+		return nil, fmt.Errorf("stack: %s clock: %w", name, err)
 	}
-	c := &webhooksClock{dir: dir, path: filepath.Join(dir, "webhooks-clock-shift")}
+	c := &shiftClock{name: name, dir: dir, path: filepath.Join(dir, name+"-clock-shift")}
 	return c, c.write(0)
 }
 
 // write replaces the file at once (a new file renamed over it), so the service never reads
 // half of it.
-func (c *webhooksClock) write(by time.Duration) error {
+func (c *shiftClock) write(by time.Duration) error {
 	tmp := c.path + ".new"
 	if err := os.WriteFile(tmp, []byte(by.String()+"\n"), 0o600); err != nil {
-		return fmt.Errorf("stack: webhooks clock: %w", err)
+		return fmt.Errorf("stack: %s clock: %w", c.name, err)
 	}
 	if err := os.Rename(tmp, c.path); err != nil {
-		return fmt.Errorf("stack: webhooks clock: %w", err)
+		return fmt.Errorf("stack: %s clock: %w", c.name, err)
 	}
 	c.by = by
 	return nil
 }
 
-func (c *webhooksClock) close() error { return os.RemoveAll(c.dir) }
+func (c *shiftClock) close() error { return os.RemoveAll(c.dir) }
+
+// advance moves the clock by d further ahead of the system's; it only ever moves forward, as
+// time does.
+func (c *shiftClock) advance(d time.Duration) error {
+	if d < 0 {
+		return fmt.Errorf("stack: the %s clock moves forward only, not by %s", c.name, d)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.write(c.by + d)
+}
 
 // AdvanceWebhooksClock moves the webhooks service's clock by d further ahead of the system's
 // (Options.Faults): every instance sees it within 100 ms, in its stamps, its leases and its
@@ -51,13 +65,7 @@ func (s *Stack) AdvanceWebhooksClock(d time.Duration) error {
 	if s.webhooksClock == nil {
 		return fmt.Errorf("stack: the webhooks clock moves under Options.Faults only")
 	}
-	if d < 0 {
-		return fmt.Errorf("stack: the webhooks clock moves forward only, not by %s", d)
-	}
-	c := s.webhooksClock
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.write(c.by + d)
+	return s.webhooksClock.advance(d)
 }
 
 // WebhooksNow is the time on the webhooks service's clock: the system's, plus what

@@ -138,9 +138,9 @@ type Stack struct {
 	serviceDatabases map[string]string
 	serviceRedisURL  string
 	// webhooksClock is the webhooks service's shifted clock under Options.Faults.
-	webhooksClock *webhooksClock
+	webhooksClock *shiftClock
 	// waitlistClock is registration's waitlist clock (AdvanceWaitlistClock).
-	waitlistClock *webhooksClock
+	waitlistClock *shiftClock
 }
 
 // GatewayURL is the first gateway's base URL.
@@ -181,7 +181,7 @@ func (s *Stack) start(ctx context.Context) error {
 	if err := s.startFaults(); err != nil {
 		return err
 	}
-	wc, err := newWaitlistClock()
+	wc, err := newShiftClock("waitlist")
 	if err != nil {
 		return err
 	}
@@ -296,7 +296,7 @@ func (s *Stack) startFaults() error {
 	if err := s.startFaultProxies(); err != nil {
 		return err
 	}
-	c, err := newWebhooksClock()
+	c, err := newShiftClock("webhooks")
 	if err != nil {
 		return err
 	}

@@ -121,7 +121,7 @@ func envMap(env []string) map[string]string {
 // TestWebhooksClockMovesForwardOnly: under Options.Faults the webhooks service is given a shift
 // file that AdvanceWebhooksClock adds to and WebhooksNow reads; no other service is given it.
 func TestWebhooksClockMovesForwardOnly(t *testing.T) {
-	c, err := newWebhooksClock()
+	c, err := newShiftClock("webhooks")
 	if err != nil {
 		t.Fatal(err)
 	}
