@@ -14,21 +14,12 @@ import (
 // payments' refunds; the outcome is recorded in a transaction of its own.
 func (s *Service) MakeDueOrderRefunds(ctx context.Context) (MadeRefunds, error) {
 	var made MadeRefunds
-	var errs []error
-	for ctx.Err() == nil {
-		r, ok, err := s.repo.ClaimOrderRefund(ctx, s.clock.Now(), refundLease)
-		if err != nil {
-			errs = append(errs, err)
-			break
-		}
-		if !ok {
-			break
-		}
-		if err := s.makeOrderRefund(ctx, r, &made); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := errors.Join(errs...); err != nil {
+	err := makeEachClaimed(ctx,
+		func() (domain.OrderRefund, bool, error) {
+			return s.repo.ClaimOrderRefund(ctx, s.clock.Now(), refundLease)
+		},
+		func(r domain.OrderRefund) error { return s.makeOrderRefund(ctx, r, &made) })
+	if err != nil {
 		return made, fmt.Errorf("order refunds: %w", err)
 	}
 	return made, nil

@@ -47,9 +47,22 @@ func (s *Service) refundDecided() {
 // instance is making (its claim's lease not ended) is left to it.
 func (s *Service) MakeDueRefunds(ctx context.Context) (MadeRefunds, error) {
 	var made MadeRefunds
+	err := makeEachClaimed(ctx,
+		func() (domain.Checkout, bool, error) { return s.repo.ClaimRefund(ctx, s.clock.Now(), refundLease) },
+		func(c domain.Checkout) error { return s.makeRefund(ctx, c, &made) })
+	if err != nil {
+		return made, fmt.Errorf("refunds: %w", err)
+	}
+	return made, nil
+}
+
+// makeEachClaimed claims due work one item at a time and hands each to makeIt until none is
+// due or ctx ends; a failure of one item does not hold the others back, a failed claim ends the
+// pass.
+func makeEachClaimed[T any](ctx context.Context, claim func() (T, bool, error), makeIt func(T) error) error {
 	var errs []error
 	for ctx.Err() == nil {
-		c, ok, err := s.repo.ClaimRefund(ctx, s.clock.Now(), refundLease)
+		item, ok, err := claim()
 		if err != nil {
 			errs = append(errs, err)
 			break
@@ -57,14 +70,11 @@ func (s *Service) MakeDueRefunds(ctx context.Context) (MadeRefunds, error) {
 		if !ok {
 			break
 		}
-		if err := s.makeRefund(ctx, c, &made); err != nil {
+		if err := makeIt(item); err != nil {
 			errs = append(errs, err)
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return made, fmt.Errorf("refunds: %w", err)
-	}
-	return made, nil
+	return errors.Join(errs...)
 }
 
 // makeRefund obtains the refund the claimed checkout c calls for (obtainRefund) and records
